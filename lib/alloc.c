@@ -1,0 +1,57 @@
+/* The default allocator and array growth. */
+#include "alloc.h"
+
+#include <stdlib.h>
+
+static void *libc_malloc(size_t size, void *user)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void *libc_realloc(void *p, size_t old_size, size_t new_size, void *user)
+{
+    (void)old_size;
+    (void)user;
+    return realloc(p, new_size);
+}
+
+static void libc_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+void ipi_allocator_init(iprof_allocator *dst, const iprof_allocator *user)
+{
+    if (user && user->malloc_fn && user->realloc_fn && user->free_fn) {
+        *dst = *user;
+        return;
+    }
+    dst->malloc_fn = libc_malloc;
+    dst->realloc_fn = libc_realloc;
+    dst->free_fn = libc_free;
+    dst->user = NULL;
+}
+
+int ipi_grow(const iprof_allocator *a, void **p, size_t *cap, size_t need, size_t elem_size)
+{
+    if (need <= *cap)
+        return IPROF_OK;
+    size_t ncap = *cap ? *cap : 8;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return IPROF_ENOMEM;
+        ncap *= 2;
+    }
+    if (ncap > SIZE_MAX / elem_size)
+        return IPROF_ENOMEM;
+    void *np = *p ? ipi_realloc(a, *p, *cap * elem_size, ncap * elem_size)
+                  : ipi_malloc(a, ncap * elem_size);
+    if (!np)
+        return IPROF_ENOMEM;
+    *p = np;
+    *cap = ncap;
+    return IPROF_OK;
+}

@@ -1,0 +1,31 @@
+/* Allocation through the user's iprof_allocator (libc by default). */
+#ifndef IPI_ALLOC_H
+#define IPI_ALLOC_H
+
+#include <iprof/common.h>
+
+/* Copy *user into *dst, or libc's functions when user is NULL. */
+void ipi_allocator_init(iprof_allocator *dst, const iprof_allocator *user);
+
+static inline void *ipi_malloc(const iprof_allocator *a, size_t size)
+{
+    return a->malloc_fn(size ? size : 1, a->user);
+}
+
+static inline void *ipi_realloc(const iprof_allocator *a, void *p, size_t old_size,
+                                size_t new_size)
+{
+    return a->realloc_fn(p, old_size, new_size ? new_size : 1, a->user);
+}
+
+static inline void ipi_free(const iprof_allocator *a, void *p, size_t size)
+{
+    if (p)
+        a->free_fn(p, size, a->user);
+}
+
+/* Grow *p (an array of *cap elements of elem_size bytes) to hold at least
+ * need elements, doubling. Returns 0 or IPROF_ENOMEM (then *p is intact). */
+int ipi_grow(const iprof_allocator *a, void **p, size_t *cap, size_t need, size_t elem_size);
+
+#endif

@@ -1,0 +1,142 @@
+/* Status strings, kind names and error holders. */
+#include "error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+
+IPROF_API const char *iprof_status_string(int status)
+{
+    switch (status) {
+    case IPROF_OK: return "ok";
+    case IPROF_ENOMEM: return "out of memory";
+    case IPROF_EIO: return "input/output error";
+    case IPROF_ESYNTAX: return "JSON syntax error";
+    case IPROF_ESCHEMA: return "schema violation";
+    case IPROF_EVERSION: return "unsupported format version";
+    case IPROF_EDANGLING: return "dangling reference";
+    case IPROF_ELIMIT: return "limit exceeded";
+    case IPROF_EINVAL: return "invalid argument";
+    case IPROF_ESTOPPED: return "stopped by a callback";
+    case IPROF_ESTATE: return "call out of order";
+    case IPROF_ENOTFOUND: return "not found";
+    default: return "unknown status";
+    }
+}
+
+static const char *const kind_names[IPROF_KIND_COUNT] = {
+    "callCountProfiles", "conditionalProfiles", "virtualInvokeProfiles",
+    "monitorProfiles",   "samplingProfiles",    "instanceofProfiles",
+};
+
+IPROF_API const char *iprof_kind_name(int kind)
+{
+    return kind >= 0 && kind < IPROF_KIND_COUNT ? kind_names[kind] : NULL;
+}
+
+IPROF_API int iprof_error_status(const iprof_error *err)
+{
+    return err ? err->status : IPROF_OK;
+}
+
+IPROF_API int iprof_error_severity(const iprof_error *err)
+{
+    return err ? err->severity : IPROF_SEVERITY_ERROR;
+}
+
+IPROF_API const char *iprof_error_message(const iprof_error *err)
+{
+    return err && err->message ? err->message : "";
+}
+
+IPROF_API const char *iprof_error_path(const iprof_error *err)
+{
+    return err && err->path ? err->path : "";
+}
+
+IPROF_API uint64_t iprof_error_offset(const iprof_error *err)
+{
+    return err ? err->offset : 0;
+}
+
+IPROF_API uint64_t iprof_error_line(const iprof_error *err)
+{
+    return err ? err->line : 0;
+}
+
+IPROF_API uint64_t iprof_error_column(const iprof_error *err)
+{
+    return err ? err->column : 0;
+}
+
+void ipi_errbuf_clear(ipi_errbuf *eb)
+{
+    memset(&eb->err, 0, sizeof eb->err);
+    eb->set = 0;
+    eb->message[0] = '\0';
+    eb->path[0] = '\0';
+    eb->err.message = eb->message;
+    eb->err.path = eb->path;
+}
+
+int ipi_errbuf_vset(ipi_errbuf *eb, int status, const char *fmt, va_list ap)
+{
+    ipi_errbuf_clear(eb);
+    eb->set = 1;
+    eb->err.status = status;
+    vsnprintf(eb->message, sizeof eb->message, fmt, ap);
+    return status;
+}
+
+int ipi_errbuf_set(ipi_errbuf *eb, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ipi_errbuf_vset(eb, status, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const iprof_error *ipi_errbuf_get(const ipi_errbuf *eb)
+{
+    return eb->set ? &eb->err : NULL;
+}
+
+void ipi_diags_init(ipi_diags *d, const iprof_allocator *alloc)
+{
+    memset(d, 0, sizeof *d);
+    d->alloc = alloc;
+    ipi_arena_init(&d->strings, alloc);
+}
+
+void ipi_diags_free(ipi_diags *d)
+{
+    ipi_free(d->alloc, d->items, d->cap * sizeof *d->items);
+    ipi_arena_free(&d->strings);
+    d->items = NULL;
+    d->count = d->cap = 0;
+}
+
+void ipi_diags_clear(ipi_diags *d)
+{
+    ipi_diags_free(d);
+    ipi_arena_init(&d->strings, d->alloc);
+}
+
+int ipi_diags_add(ipi_diags *d, const iprof_error *e)
+{
+    if (ipi_grow(d->alloc, (void **)&d->items, &d->cap, d->count + 1, sizeof *d->items))
+        return IPROF_ENOMEM;
+    const char *msg = e->message ? e->message : "";
+    const char *path = e->path ? e->path : "";
+    char *m = ipi_arena_strdup(&d->strings, msg, strlen(msg));
+    char *p = ipi_arena_strdup(&d->strings, path, strlen(path));
+    if (!m || !p)
+        return IPROF_ENOMEM;
+    iprof_error *slot = &d->items[d->count++];
+    *slot = *e;
+    slot->message = m;
+    slot->path = p;
+    return IPROF_OK;
+}

@@ -1,0 +1,58 @@
+/* Error reports: the public iprof_error, a fixed-size holder for a
+ * handle's current error (so reporting never allocates) and the growable
+ * list of diagnostics a lenient read keeps. */
+#ifndef IPI_ERROR_H
+#define IPI_ERROR_H
+
+#include <stdarg.h>
+
+#include <iprof/common.h>
+
+#include "arena.h"
+
+struct iprof_error {
+    int status;
+    int severity;
+    uint64_t offset, line, column;
+    const char *message;
+    const char *path;
+};
+
+#define IPI_MESSAGE_MAX 256
+#define IPI_PATH_MAX 192
+
+/* A handle's current error; err.message and err.path point into the
+ * arrays. */
+typedef struct ipi_errbuf {
+    iprof_error err;
+    int set;
+    char message[IPI_MESSAGE_MAX];
+    char path[IPI_PATH_MAX];
+} ipi_errbuf;
+
+void ipi_errbuf_clear(ipi_errbuf *eb);
+/* Set a position-less error; returns status. */
+int ipi_errbuf_set(ipi_errbuf *eb, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int ipi_errbuf_vset(ipi_errbuf *eb, int status, const char *fmt, va_list ap);
+/* The error, or NULL when none is set. */
+const iprof_error *ipi_errbuf_get(const ipi_errbuf *eb);
+
+/* Diagnostics: a list of reports whose strings live in an arena. */
+typedef struct ipi_diags {
+    iprof_error *items;
+    size_t count, cap;
+    ipi_arena strings;
+    const iprof_allocator *alloc;
+} ipi_diags;
+
+void ipi_diags_init(ipi_diags *d, const iprof_allocator *alloc);
+void ipi_diags_free(ipi_diags *d);
+void ipi_diags_clear(ipi_diags *d);
+/* Append a copy of *e. 0 or IPROF_ENOMEM. */
+int ipi_diags_add(ipi_diags *d, const iprof_error *e);
+
+#endif

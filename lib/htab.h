@@ -1,0 +1,32 @@
+/* An open-addressing table of pointers keyed by a caller-computed 64-bit
+ * hash. The caller probes inline (ipi_htab_for) and compares keys itself,
+ * so hot lookups (context interning) cost no indirect calls. */
+#ifndef IPI_HTAB_H
+#define IPI_HTAB_H
+
+#include <iprof/common.h>
+
+typedef struct ipi_htab {
+    uint64_t *hashes;
+    void **items; /* NULL marks an empty slot */
+    size_t cap;   /* power of two, or 0 */
+    size_t count;
+} ipi_htab;
+
+void ipi_htab_init(ipi_htab *t);
+void ipi_htab_free(ipi_htab *t, const iprof_allocator *a);
+/* Make room for n more items. */
+int ipi_htab_reserve(ipi_htab *t, const iprof_allocator *a, size_t n);
+/* Insert item with hash h (no duplicate check). 0 or IPROF_ENOMEM. */
+int ipi_htab_insert(ipi_htab *t, const iprof_allocator *a, uint64_t h, void *item);
+/* Remove exactly this item; returns 1 if it was there. */
+int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item);
+void ipi_htab_clear(ipi_htab *t);
+
+/* Visit the candidates for hash h: `ipi_htab_for(t, h, it) { if (eq(it)) ... }`. */
+#define ipi_htab_for(t, h, it)                                                           \
+    for (size_t ipi_i_ = (t)->cap ? ((h) & ((t)->cap - 1)) : 0, ipi_m_ = (t)->cap - 1; \
+         (t)->cap && ((it) = (t)->items[ipi_i_]) != NULL; ipi_i_ = (ipi_i_ + 1) & ipi_m_) \
+        if ((t)->hashes[ipi_i_] == (h))
+
+#endif

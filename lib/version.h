@@ -1,0 +1,30 @@
+/* Format versions: parsing "MAJOR.MINOR.PATCH", deciding what this library
+ * does with a version, and each version's top-level layout. */
+#ifndef IPI_VERSION_H
+#define IPI_VERSION_H
+
+#include <iprof/common.h>
+
+typedef struct ipi_fmtver {
+    int64_t major, minor, patch;
+} ipi_fmtver;
+
+/* What a version means to this library. */
+enum ipi_version_class {
+    IPI_VERSION_KNOWN = 0,  /* 0.4.0, 1.0.0, 1.1.0 */
+    IPI_VERSION_COMPAT = 1, /* another 0.x (x >= 3) or 1.x: same structure, a warning */
+    IPI_VERSION_LEGACY = 2, /* 0.0-0.2: legacy key names, unsupported */
+    IPI_VERSION_FUTURE = 3  /* major >= 2: unsupported */
+};
+
+/* Parse digits '.' digits '.' digits; 0 or IPROF_EVERSION if malformed. */
+int ipi_version_parse(const char *s, size_t len, ipi_fmtver *out);
+int ipi_version_classify(const ipi_fmtver *v);
+/* Whether the version has instanceofProfiles (1.1 and later 1.x). */
+int ipi_version_has_instanceof(const ipi_fmtver *v);
+
+/* The order in which the version's writer emits the entry sections: fills
+ * kinds[] and returns how many (5, or 6 with instanceof). */
+size_t ipi_version_layout(const ipi_fmtver *v, int kinds[IPROF_KIND_COUNT]);
+
+#endif

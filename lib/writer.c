@@ -1,0 +1,2 @@
+/* Placeholder until the module lands. */
+typedef int ipi_placeholder_writer;

@@ -1,0 +1,139 @@
+/*
+ * A minimal test harness: CHECK macros that record failures with file and
+ * line and go on, RUN() to run one test function, and check_done() to
+ * print the summary and give main() its exit code (77 = skipped, as meson
+ * expects).
+ */
+#ifndef IPROF_TESTS_CHECK_H
+#define IPROF_TESTS_CHECK_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int check_failures;
+static int check_count;
+static int check_tests_run;
+static int check_tests_skipped;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        check_count++;                                                                \
+        if (!(cond)) {                                                                \
+            check_failures++;                                                         \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                             \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                                  \
+    do {                                                                                    \
+        long long check_a_ = (long long)(a), check_b_ = (long long)(b);                     \
+        check_count++;                                                                      \
+        if (check_a_ != check_b_) {                                                         \
+            check_failures++;                                                               \
+            fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n", __FILE__, __LINE__, #a, \
+                    #b, check_a_, check_b_);                                                \
+        }                                                                                   \
+    } while (0)
+
+#define CHECK_EQ_STR(a, b)                                                                    \
+    do {                                                                                      \
+        const char *check_a_ = (a), *check_b_ = (b);                                          \
+        check_count++;                                                                        \
+        if (!check_a_ || !check_b_ || strcmp(check_a_, check_b_) != 0) {                     \
+            check_failures++;                                                                 \
+            fprintf(stderr, "%s:%d: %s == %s failed: \"%s\" != \"%s\"\n", __FILE__, __LINE__, \
+                    #a, #b, check_a_ ? check_a_ : "(null)", check_b_ ? check_b_ : "(null)");  \
+        }                                                                                     \
+    } while (0)
+
+/* Compare n bytes (for buffers that are not NUL-terminated). */
+#define CHECK_EQ_MEM(a, alen, b, blen)                                                     \
+    do {                                                                                   \
+        size_t check_al_ = (alen), check_bl_ = (blen);                                     \
+        check_count++;                                                                     \
+        if (check_al_ != check_bl_ || memcmp((a), (b), check_al_) != 0) {                  \
+            check_failures++;                                                              \
+            fprintf(stderr, "%s:%d: %s == %s failed: \"%.*s\" != \"%.*s\"\n", __FILE__,     \
+                    __LINE__, #a, #b, (int)(check_al_ > 200 ? 200 : check_al_),            \
+                    (const char *)(a), (int)(check_bl_ > 200 ? 200 : check_bl_),           \
+                    (const char *)(b));                                                    \
+        }                                                                                  \
+    } while (0)
+
+/* An iprof call that must return IPROF_OK. */
+#define CHECK_OK(expr) CHECK_EQ_INT((expr), 0)
+
+#define RUN(fn)                                     \
+    do {                                            \
+        fprintf(stderr, "-- %s\n", #fn);            \
+        check_tests_run++;                          \
+        fn();                                       \
+    } while (0)
+
+/* Call from a test that cannot run; it still counts as run. */
+#define SKIP(why)                                                      \
+    do {                                                               \
+        fprintf(stderr, "SKIP %s: %s\n", __func__, (why));             \
+        check_tests_skipped++;                                         \
+        return;                                                        \
+    } while (0)
+
+static inline int check_done(void)
+{
+    fprintf(stderr, "%d checks, %d failed, %d tests, %d skipped\n", check_count, check_failures,
+            check_tests_run, check_tests_skipped);
+    if (check_failures)
+        return 1;
+    if (check_tests_run > 0 && check_tests_skipped == check_tests_run)
+        return 77;
+    return 0;
+}
+
+/* The folder of real profiles (../shared/corpus), from IPROF_CORPUS_DIR;
+ * NULL when it is absent. */
+static inline const char *check_corpus_dir(void)
+{
+    const char *d = getenv("IPROF_CORPUS_DIR");
+    if (!d || !*d)
+        return NULL;
+    FILE *f;
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/README.md", d);
+    f = fopen(probe, "rb");
+    if (!f)
+        return NULL;
+    fclose(f);
+    return d;
+}
+
+/* Read a whole file into malloc'd memory; NULL on failure. */
+static inline char *check_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        *len = n;
+    return buf;
+}
+
+#endif

@@ -1,0 +1,2 @@
+/* Placeholder until the module lands. */
+int main(void) { return 77; }
