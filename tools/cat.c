@@ -1,0 +1,153 @@
+/* iprof cat FILE [-o OUT] [--to VERSION] [--pretty] [--strict]
+ *           [--drop-instanceof]
+ *
+ * Loads the model and writes it back: by default the same version in
+ * GraalVM's layout, so a file GraalVM wrote comes back byte for byte. A
+ * leniently loaded model is written with IPROF_WRITE_NO_VALIDATE (the
+ * copy keeps what the file holds); --strict reads strictly and writes with
+ * IPROF_WRITE_STRICT. Output goes to stdout, or atomically to OUT. */
+#include <string.h>
+
+#include "tool.h"
+
+#define CMD "iprof cat"
+
+enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_STRICT, OPT_DROP };
+
+static const tool_opt cat_opts[] = {
+    {"output", 'o', 1, OPT_OUT},
+    {"to", 0, 1, OPT_TO},
+    {"pretty", 0, 0, OPT_PRETTY},
+    {"strict", 0, 0, OPT_STRICT},
+    {"drop-instanceof", 0, 0, OPT_DROP},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct cat_args {
+    const char *file, *out, *to;
+    int pretty, strict, drop;
+} cat_args;
+
+static int help(void)
+{
+    printf("Usage: iprof cat FILE [-o OUT] [--to VERSION] [--pretty] [--strict]\n"
+           "                [--drop-instanceof]\n"
+           "Read an iprof file and write it back: by default in the same version and\n"
+           "GraalVM's own minified layout, to standard output.\n"
+           "\n"
+           "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
+           "                     into place); '-' is standard output\n"
+           "  --to VERSION       write format version 0.4.0, 1.0.0 or 1.1.0\n"
+           "  --pretty           indent the output, one element per line\n"
+           "  --strict           read in strict mode and check the output's rules\n"
+           "                     and references; otherwise the file is copied as\n"
+           "                     it is, rule violations included\n"
+           "  --drop-instanceof  drop instanceof profiles when VERSION has none\n"
+           "                     (otherwise converting them fails)\n"
+           "  --help             show this help and exit\n"
+           "  --version          show the version and exit\n"
+           "\n"
+           "FILE '-' is standard input. Exit status: 0 on success, 1 if FILE is\n"
+           "invalid or cannot be written as asked, 2 on usage or I/O errors.\n");
+    return EXIT_VALID;
+}
+
+static int known_version(const char *v)
+{
+    return strcmp(v, IPROF_FORMAT_0_4_0) == 0 || strcmp(v, IPROF_FORMAT_1_0_0) == 0 ||
+           strcmp(v, IPROF_FORMAT_1_1_0) == 0;
+}
+
+/* 0 to go on; otherwise the exit code (help, version, usage error). */
+static int parse(cat_args *c, int argc, char **argv, int *done)
+{
+    tool_args a;
+    int opt;
+    args_init(&a, CMD, argc, argv);
+    *done = 1;
+    while ((opt = args_next(&a, cat_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_OUT: c->out = a.value; break;
+        case OPT_TO: c->to = a.value; break;
+        case OPT_PRETTY: c->pretty = 1; break;
+        case OPT_STRICT: c->strict = 1; break;
+        case OPT_DROP: c->drop = 1; break;
+        default:
+            if (c->file)
+                return usage_error(CMD, "only one FILE is allowed");
+            c->file = a.value;
+        }
+    }
+    if (!c->file)
+        return usage_error(CMD, "no FILE given");
+    if (c->to && !known_version(c->to))
+        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", c->to);
+    *done = 0;
+    return EXIT_VALID;
+}
+
+static int to_stdout(const cat_args *c)
+{
+    return !c->out || strcmp(c->out, "-") == 0;
+}
+
+static int write_failed(const cat_args *c, iprof_writer *w, int rc)
+{
+    const iprof_error *err = w ? iprof_writer_error(w) : NULL;
+    const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
+                                                       : iprof_status_string(rc);
+    report_plain(CMD, to_stdout(c) ? "<stdout>" : c->out, "%s", msg);
+    return exit_code_of(rc);
+}
+
+static int write_model(const cat_args *c, const iprof_model *model)
+{
+    iprof_write_options opts = IPROF_WRITE_OPTIONS_INIT;
+    iprof_writer *w = NULL;
+    opts.format_version = c->to;
+    opts.flags = (c->pretty ? IPROF_WRITE_PRETTY : 0u) |
+                 (c->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
+                 (c->strict ? IPROF_WRITE_STRICT : IPROF_WRITE_NO_VALIDATE);
+    fflush(stdout);
+    int rc = to_stdout(c) ? iprof_writer_new_fd(&w, 1, &opts)
+                          : iprof_writer_new_path(&w, c->out, &opts);
+    if (rc == IPROF_OK)
+        rc = iprof_writer_write_model(w, model);
+    int code = rc == IPROF_OK ? EXIT_VALID : write_failed(c, w, rc);
+    iprof_writer_free(w);
+    return code;
+}
+
+/* Converting to a version without instanceof profiles loses them: refuse
+ * unless asked, before any byte is written. */
+static int check_instanceof(const cat_args *c, const iprof_model *model)
+{
+    if (!c->to || strcmp(c->to, IPROF_FORMAT_1_1_0) == 0 || c->drop ||
+        iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF) == 0)
+        return EXIT_VALID;
+    report_plain(CMD, display_name(c->file),
+                 "has instanceof profiles, which version %s cannot hold "
+                 "(use --drop-instanceof to drop them)", c->to);
+    return EXIT_INVALID;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+    cat_args c = {NULL, NULL, NULL, 0, 0, 0};
+    int done, code = parse(&c, argc, argv, &done);
+    if (done)
+        return code;
+    iprof_reader *reader = open_reader(CMD, c.strict);
+    iprof_model *model = NULL;
+    code = reader ? load_model(&model, reader, c.file) : EXIT_USAGE;
+    if (code == EXIT_VALID)
+        code = check_instanceof(&c, model);
+    if (code == EXIT_VALID)
+        code = write_model(&c, model);
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    return code;
+}

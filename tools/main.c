@@ -1,0 +1,56 @@
+/* iprof: check, summarise and convert GraalVM Native Image PGO profiles
+ * (.iprof files) with libiprof. See README.md, "The iprof command". */
+#include <string.h>
+
+#include "tool.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"validate", cmd_validate},
+    {"stats", cmd_stats},
+    {"cat", cmd_cat},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: iprof COMMAND [OPTION]... FILE...\n"
+            "Check, summarise and convert GraalVM Native Image PGO profiles (.iprof).\n"
+            "\n"
+            "Commands:\n"
+            "  validate [--strict] FILE...   check files against the format's rules\n"
+            "  stats [--json] FILE           counts, totals, contexts, hottest methods\n"
+            "  cat FILE [-o OUT] [--to VERSION] [--pretty] [--drop-instanceof]\n"
+            "                                write a profile back, converted if asked\n"
+            "\n"
+            "Options:\n"
+            "  --help       show this help and exit\n"
+            "  --version    show the version and exit\n"
+            "\n"
+            "Run 'iprof COMMAND --help' for the options of a command. FILE '-' is\n"
+            "standard input. Exit status: 0 on success, 1 if a file is invalid,\n"
+            "2 on usage or I/O errors.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return finish_stdout("iprof", EXIT_VALID);
+    }
+    if (strcmp(cmd, "--version") == 0)
+        return finish_stdout("iprof", print_version());
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return finish_stdout("iprof", commands[i].run(argc - 1, argv + 1));
+    if (cmd[0] == '-')
+        return usage_error("iprof", "unknown option '%s'", cmd);
+    return usage_error("iprof", "unknown command '%s'", cmd);
+}

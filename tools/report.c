@@ -1,0 +1,92 @@
+/* Messages and exit codes shared by the subcommands, and opening the
+ * inputs the user names ("-" is standard input). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "tool.h"
+
+const char *display_name(const char *file)
+{
+    return strcmp(file, "-") == 0 ? "<stdin>" : file;
+}
+
+void report_error(const char *file, const iprof_error *err)
+{
+    const char *path = iprof_error_path(err);
+    const char *msg = iprof_error_message(err);
+    if (!*msg)
+        msg = iprof_status_string(iprof_error_status(err));
+    fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s%s\n", display_name(file),
+            iprof_error_line(err), iprof_error_column(err), *path ? path : "-",
+            iprof_error_severity(err) == IPROF_SEVERITY_WARNING ? "warning: " : "", msg);
+}
+
+void report_read(const char *file, const iprof_reader *reader, int status)
+{
+    size_t n = iprof_reader_diag_count(reader);
+    for (size_t i = 0; i < n; i++)
+        report_error(file, iprof_reader_diag(reader, i));
+    if (status == IPROF_OK)
+        return;
+    const iprof_error *err = iprof_reader_error(reader);
+    if (err)
+        report_error(file, err);
+    else /* every failed read sets an error; this is a fallback */
+        fprintf(stderr, "%s:0:0: -: %s\n", display_name(file), iprof_status_string(status));
+}
+
+void report_plain(const char *cmd, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: %s: ", cmd, name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int exit_code_of(int status)
+{
+    switch (status) {
+    case IPROF_OK: return EXIT_VALID;
+    case IPROF_EIO:
+    case IPROF_ENOMEM:
+    case IPROF_EINVAL: return EXIT_USAGE;
+    default: return EXIT_INVALID;
+    }
+}
+
+iprof_reader *open_reader(const char *cmd, int strict)
+{
+    iprof_read_options opts = IPROF_READ_OPTIONS_INIT;
+    iprof_reader *reader = NULL;
+    if (strict)
+        opts.flags |= IPROF_READ_STRICT;
+    int rc = iprof_reader_new(&reader, &opts);
+    if (rc != IPROF_OK) {
+        fprintf(stderr, "%s: cannot create a reader: %s\n", cmd, iprof_status_string(rc));
+        return NULL;
+    }
+    return reader;
+}
+
+int load_model(iprof_model **out, iprof_reader *reader, const char *file)
+{
+    int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(out, reader, 0)
+                                    : iprof_model_load_path(out, reader, file);
+    if (rc == IPROF_OK)
+        return EXIT_VALID;
+    report_read(file, reader, rc);
+    return exit_code_of(rc);
+}
+
+int finish_stdout(const char *cmd, int code)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write to standard output: %s\n", cmd, strerror(errno));
+        return EXIT_USAGE;
+    }
+    return code;
+}

@@ -1,0 +1,182 @@
+/* iprof stats [--json] [--strict] FILE
+ *
+ * Loads the model and prints: version, types, methods, diagnostics of the
+ * load, distinct contexts used by entries (contexts are interned, so a set
+ * of context pointers counts them) and their largest depth, entries and
+ * total count per kind, and the STATS_TOP hottest methods by call count
+ * (callCount records summed per callee, frame 0 of the ctx). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+#define CMD "iprof stats"
+
+enum { OPT_JSON = 1, OPT_STRICT };
+
+static const tool_opt stats_opts[] = {
+    {"json", 0, 0, OPT_JSON},
+    {"strict", 0, 0, OPT_STRICT},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof stats [--json] [--strict] FILE\n"
+           "Summarise an iprof file: version, types, methods, distinct contexts and\n"
+           "their largest depth, entries and total count per profile kind, and the\n"
+           "10 hottest methods by call count.\n"
+           "\n"
+           "  --json      print one JSON object (keys in docs/api.md and README.md)\n"
+           "  --strict    load in strict mode (fail on the first rule violation)\n"
+           "  --help      show this help and exit\n"
+           "  --version   show the version and exit\n"
+           "\n"
+           "FILE '-' is standard input. Problems are reported like 'iprof validate'\n"
+           "does. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
+           "I/O errors.\n");
+    return EXIT_VALID;
+}
+
+/* Slot of the count in each group of records, and the group size. */
+static void count_layout(int kind, size_t *group, size_t *slot)
+{
+    *group = kind == IPROF_KIND_CONDITIONAL ? 3
+             : kind == IPROF_KIND_CALL_COUNT || kind == IPROF_KIND_SAMPLING ? 1 : 2;
+    *slot = *group - 1;
+}
+
+typedef struct stats_work {
+    stats *st;
+    ptr_set contexts;
+    id_map calls;
+    int kind;
+    int oom;
+} stats_work;
+
+static int visit_entry(const iprof_entry *e, void *payload)
+{
+    stats_work *w = payload;
+    size_t n, group, slot;
+    const int64_t *rec = iprof_entry_records(e, &n);
+    const iprof_context *ctx = iprof_entry_context(e);
+    count_layout(w->kind, &group, &slot);
+    for (size_t i = slot; i < n; i += group)
+        total_add(&w->st->totals[w->kind], rec[i]);
+    size_t depth = iprof_context_depth(ctx);
+    if (depth > w->st->max_depth)
+        w->st->max_depth = depth;
+    if (ptr_set_add(&w->contexts, ctx))
+        return w->oom = 1;
+    if (w->kind == IPROF_KIND_CALL_COUNT)
+        for (size_t i = 0; i < n; i++)
+            if (id_map_add(&w->calls, iprof_context_method_id(ctx), rec[i]))
+                return w->oom = 1;
+    return 0;
+}
+
+/* Hottest first; equal totals by ascending id. */
+static int hotter(const void *pa, const void *pb)
+{
+    const id_total *a = pa, *b = pb;
+    int c = total_cmp(&b->total, &a->total);
+    return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
+static char *method_name(const iprof_model *model, int64_t id)
+{
+    const iprof_method *m = iprof_model_method_by_id(model, id);
+    char probe[32];
+    size_t len = m ? iprof_model_method_describe(model, m, probe, sizeof probe)
+                   : (size_t)snprintf(probe, sizeof probe, "?%lld", (long long)id);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return NULL;
+    if (m)
+        iprof_model_method_describe(model, m, buf, len + 1);
+    else
+        memcpy(buf, probe, len + 1);
+    return buf;
+}
+
+/* Keep the STATS_TOP hottest callees, with names. */
+static int pick_top(stats *st, const iprof_model *model, id_map *calls)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < calls->cap; i++)
+        if (calls->slots[i].used)
+            calls->slots[n++] = calls->slots[i];
+    qsort(calls->slots, n, sizeof *calls->slots, hotter);
+    for (size_t i = 0; i < n && i < STATS_TOP; i++) {
+        stats_method *m = &st->top[st->top_count];
+        m->id = calls->slots[i].id;
+        m->calls = calls->slots[i].total;
+        if (!(m->name = method_name(model, m->id)))
+            return -1;
+        st->top_count++;
+    }
+    return 0;
+}
+
+static int compute(stats *st, const iprof_model *model, const iprof_reader *reader)
+{
+    stats_work w = {st, {NULL, 0, 0}, {NULL, 0, 0}, 0, 0};
+    st->version = iprof_model_version(model);
+    st->types = iprof_model_type_count(model);
+    st->methods = iprof_model_method_count(model);
+    st->diagnostics = iprof_reader_diag_count(reader);
+    for (w.kind = 0; w.kind < IPROF_KIND_COUNT && !w.oom; w.kind++) {
+        st->entries[w.kind] = iprof_model_entry_count(model, w.kind);
+        iprof_model_foreach_entry(model, w.kind, visit_entry, &w);
+    }
+    st->contexts = w.contexts.count;
+    int rc = w.oom ? -1 : pick_top(st, model, &w.calls);
+    ptr_set_free(&w.contexts);
+    id_map_free(&w.calls);
+    return rc;
+}
+
+static int run(const char *file, int json, int strict)
+{
+    iprof_reader *reader = open_reader(CMD, strict);
+    iprof_model *model = NULL;
+    stats st;
+    memset(&st, 0, sizeof st);
+    st.file = display_name(file);
+    int code = reader ? load_model(&model, reader, file) : EXIT_USAGE;
+    if (code == EXIT_VALID && compute(&st, model, reader) != 0) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        code = EXIT_USAGE;
+    }
+    if (code == EXIT_VALID)
+        (json ? stats_print_json : stats_print_text)(stdout, &st);
+    for (size_t i = 0; i < st.top_count; i++)
+        free(st.top[i].name);
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    return code;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    tool_args a;
+    const char *file = NULL;
+    int json = 0, strict = 0, opt;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, stats_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_JSON: json = 1; break;
+        case OPT_STRICT: strict = 1; break;
+        default:
+            if (file)
+                return usage_error(CMD, "only one FILE is allowed");
+            file = a.value;
+        }
+    }
+    if (!file)
+        return usage_error(CMD, "no FILE given");
+    return finish_stdout(CMD, run(file, json, strict));
+}

@@ -1,0 +1,95 @@
+/* iprof stats output: human text and JSON (stable keys, documented in
+ * README.md and docs/api.md). */
+#include <string.h>
+
+#include "tool.h"
+
+void stats_print_text(FILE *out, const stats *st)
+{
+    char buf[TOTAL_CHARS];
+    fprintf(out, "file:        %s\n", st->file);
+    fprintf(out, "version:     %s\n", st->version);
+    fprintf(out, "types:       %zu\n", st->types);
+    fprintf(out, "methods:     %zu\n", st->methods);
+    fprintf(out, "contexts:    %zu distinct, max depth %zu\n", st->contexts, st->max_depth);
+    fprintf(out, "diagnostics: %zu\n", st->diagnostics);
+    fprintf(out, "\n%-22s %10s %21s\n", "profiles", "entries", "total count");
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        fprintf(out, "%-22s %10zu %21s\n", iprof_kind_name(k), st->entries[k],
+                total_format(&st->totals[k], buf));
+    fprintf(out, "\nhottest methods by call count:\n");
+    if (st->top_count == 0)
+        fprintf(out, "  (none)\n");
+    int width = 0;
+    for (size_t i = 0; i < st->top_count; i++) {
+        int w = (int)strlen(total_format(&st->top[i].calls, buf));
+        width = w > width ? w : width;
+    }
+    for (size_t i = 0; i < st->top_count; i++)
+        fprintf(out, "  %*s  %s (id %lld)\n", width, total_format(&st->top[i].calls, buf),
+                st->top[i].name, (long long)st->top[i].id);
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped,
+ * other bytes (UTF-8) as they are. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void json_kinds(FILE *out, const char *key, const stats *st, int totals)
+{
+    char buf[TOTAL_CHARS];
+    fprintf(out, "  \"%s\": {\n", key);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        fprintf(out, "    \"%s\": ", iprof_kind_name(k));
+        if (totals)
+            fputs(total_format(&st->totals[k], buf), out);
+        else
+            fprintf(out, "%zu", st->entries[k]);
+        fputs(k + 1 < IPROF_KIND_COUNT ? ",\n" : "\n", out);
+    }
+    fputs("  },\n", out);
+}
+
+static void json_top(FILE *out, const stats *st)
+{
+    char buf[TOTAL_CHARS];
+    fputs("  \"hottestMethods\": [", out);
+    for (size_t i = 0; i < st->top_count; i++) {
+        fprintf(out, "%s\n    {\"id\": %lld, \"name\": ", i ? "," : "",
+                (long long)st->top[i].id);
+        json_string(out, st->top[i].name);
+        fprintf(out, ", \"callCount\": %s}", total_format(&st->top[i].calls, buf));
+    }
+    fputs(st->top_count ? "\n  ]\n" : "]\n", out);
+}
+
+void stats_print_json(FILE *out, const stats *st)
+{
+    fputs("{\n  \"file\": ", out);
+    json_string(out, st->file);
+    fputs(",\n  \"version\": ", out);
+    json_string(out, st->version);
+    fprintf(out, ",\n  \"types\": %zu,\n  \"methods\": %zu,\n", st->types, st->methods);
+    fprintf(out, "  \"contexts\": %zu,\n  \"maxContextDepth\": %zu,\n", st->contexts,
+            st->max_depth);
+    fprintf(out, "  \"diagnostics\": %zu,\n", st->diagnostics);
+    json_kinds(out, "entries", st, 0);
+    json_kinds(out, "totals", st, 1);
+    json_top(out, st);
+    fputs("}\n", out);
+}

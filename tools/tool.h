@@ -1,0 +1,170 @@
+/*
+ * The iprof command: declarations shared by its files.
+ *
+ *   main.c      dispatch, --help and --version of the command
+ *   args.c      option parsing shared by the subcommands
+ *   report.c    error lines, exit codes, reading inputs named by the user
+ *   idset.c     small hash tables for stats (pointer set, id -> total)
+ *   total.c     exact-or-clamped sums of int64 counts
+ *   validate.c  iprof validate
+ *   stats.c     iprof stats (computation), stats_print.c (text and JSON)
+ *   cat.c       iprof cat
+ *
+ * The tool uses only the public API (<iprof/iprof.h>); every message is
+ * printed here, never by the library.
+ */
+#ifndef IPROF_TOOL_H
+#define IPROF_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <iprof/iprof.h>
+
+/* Exit codes of every subcommand. */
+enum tool_exit {
+    EXIT_VALID = 0,   /* success; every file valid */
+    EXIT_INVALID = 1, /* some input is not a valid profile (or cannot be written as asked) */
+    EXIT_USAGE = 2    /* usage error, or an I/O or memory failure */
+};
+
+/* ---- args.c ------------------------------------------------------------ */
+
+/* One option of a subcommand. id > 0; the ids TOOL_OPT_HELP and
+ * TOOL_OPT_VERSION are handled by the caller like any other. */
+typedef struct tool_opt {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0 if none */
+    int has_value;
+    int id;
+} tool_opt;
+
+enum { TOOL_OPT_HELP = 1000, TOOL_OPT_VERSION = 1001 };
+
+typedef struct tool_args {
+    const char *cmd; /* "iprof validate", for messages */
+    int argc;
+    char **argv;
+    int next;
+    int operands_only; /* after "--" */
+    const char *value; /* the option's value, or the operand */
+} tool_args;
+
+enum { ARGS_END = 0, ARGS_OPERAND = -1, ARGS_ERROR = -2 };
+
+void args_init(tool_args *a, const char *cmd, int argc, char **argv);
+/* The next option's id (value in a->value), ARGS_OPERAND (operand in
+ * a->value), ARGS_END, or ARGS_ERROR after printing a usage error. The
+ * option table ends with a zero entry; --help and --version are always
+ * recognised. */
+int args_next(tool_args *a, const tool_opt *opts);
+/* Print "CMD: message" and the --help hint on stderr; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Print the version line on stdout; returns EXIT_VALID. */
+int print_version(void);
+
+/* ---- report.c ---------------------------------------------------------- */
+
+/* How a FILE operand is named in messages: "<stdin>" for "-". */
+const char *display_name(const char *file);
+/* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr. */
+void report_error(const char *file, const iprof_error *err);
+/* Print every diagnostic of the reader's last read, then its error if
+ * @p status is a failure. */
+void report_read(const char *file, const iprof_reader *reader, int status);
+/* Print a failure without a position: "iprof CMD: NAME: message". */
+void report_plain(const char *cmd, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The exit code of a failed library call: EXIT_USAGE for I/O, memory
+ * and argument failures, EXIT_INVALID for everything about the data. */
+int exit_code_of(int status);
+/* A reader with IPROF_READ_STRICT if @p strict; NULL after printing why. */
+iprof_reader *open_reader(const char *cmd, int strict);
+/* Load a model from FILE ("-": stdin). On failure prints the diagnostics
+ * and error and returns the exit code; on success prints nothing. */
+int load_model(iprof_model **out, iprof_reader *reader, const char *file);
+/* Flush stdout; on a write error print it and return EXIT_USAGE. */
+int finish_stdout(const char *cmd, int code);
+
+/* ---- total.c ----------------------------------------------------------- */
+
+/* The exact sum of int64 counts, kept as a positive and a negative part;
+ * each part saturates at UINT64_MAX (never reached by real profiles). */
+typedef struct tool_total {
+    uint64_t pos, neg;
+} tool_total;
+
+void total_add(tool_total *t, int64_t v);
+/* <0, 0, >0 like strcmp, by value. */
+int total_cmp(const tool_total *a, const tool_total *b);
+/* Decimal text into buf (at least TOTAL_CHARS bytes); returns buf. */
+#define TOTAL_CHARS 24
+const char *total_format(const tool_total *t, char *buf);
+
+/* ---- idset.c ----------------------------------------------------------- */
+
+/* A set of pointers (distinct contexts). */
+typedef struct ptr_set {
+    const void **slots;
+    size_t cap, count;
+} ptr_set;
+
+/* 0, or -1 when out of memory. */
+int ptr_set_add(ptr_set *s, const void *p);
+void ptr_set_free(ptr_set *s);
+
+/* A map from method id to a total (call counts per callee). */
+typedef struct id_total {
+    int64_t id;
+    tool_total total;
+    int used;
+} id_total;
+
+typedef struct id_map {
+    id_total *slots;
+    size_t cap, count;
+} id_map;
+
+/* Add @p v to the total of @p id. 0, or -1 when out of memory. */
+int id_map_add(id_map *m, int64_t id, int64_t v);
+void id_map_free(id_map *m);
+
+/* ---- subcommands ------------------------------------------------------- */
+
+int cmd_validate(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_cat(int argc, char **argv);
+
+/* ---- stats ------------------------------------------------------------- */
+
+#define STATS_TOP 10
+
+typedef struct stats_method {
+    int64_t id;
+    tool_total calls;
+    char *name; /* malloc'd readable name */
+} stats_method;
+
+typedef struct stats {
+    const char *file; /* display name */
+    const char *version;
+    size_t types, methods, diagnostics;
+    size_t contexts, max_depth;
+    size_t entries[IPROF_KIND_COUNT];
+    tool_total totals[IPROF_KIND_COUNT];
+    stats_method top[STATS_TOP];
+    size_t top_count;
+} stats;
+
+void stats_print_text(FILE *out, const stats *st);
+void stats_print_json(FILE *out, const stats *st);
+
+#endif /* IPROF_TOOL_H */

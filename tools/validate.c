@@ -1,0 +1,119 @@
+/* iprof validate [--strict] FILE...
+ *
+ * Reads each file once with the streaming reader (no model) and reports
+ * every diagnostic and the fatal error on stderr, one line each:
+ *   FILE:LINE:COL: PATH: message
+ *   FILE:LINE:COL: PATH: warning: message
+ * (PATH "-" for the whole document or no position; 0:0 for no position),
+ * then a verdict per file on stdout:
+ *   FILE: valid | FILE: valid (N warnings) | FILE: invalid (N errors[, M warnings])
+ *   | FILE: unreadable
+ * Exit: 0 all valid, 1 some file invalid, 2 usage error or unreadable file. */
+#include <string.h>
+
+#include "tool.h"
+
+#define CMD "iprof validate"
+
+enum { OPT_STRICT = 1 };
+
+static const tool_opt validate_opts[] = {
+    {"strict", 0, 0, OPT_STRICT},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof validate [--strict] FILE...\n"
+           "Check iprof files against the format and its rules.\n"
+           "\n"
+           "Every problem is printed on stderr as\n"
+           "  FILE:LINE:COL: PATH: message\n"
+           "  FILE:LINE:COL: PATH: warning: message\n"
+           "(PATH is the JSON path of the element, '-' for the whole document;\n"
+           "0:0 when there is no position). A verdict per file goes to stdout:\n"
+           "'FILE: valid', 'FILE: invalid (...)' or 'FILE: unreadable'.\n"
+           "\n"
+           "  --strict    stop at the first rule violation (IPROF_READ_STRICT)\n"
+           "  --help      show this help and exit\n"
+           "  --version   show the version and exit\n"
+           "\n"
+           "FILE '-' is standard input. Exit status: 0 if every file is valid,\n"
+           "1 if some file is invalid, 2 on usage errors or unreadable files.\n");
+    return EXIT_VALID;
+}
+
+static const char *plural(size_t n, const char *word)
+{
+    static char buf[64];
+    snprintf(buf, sizeof buf, "%zu %s%s", n, word, n == 1 ? "" : "s");
+    return buf;
+}
+
+/* Print the verdict of one file on stdout; returns its exit code. */
+static int verdict(const char *file, const iprof_reader *reader, int status)
+{
+    size_t errors = status != IPROF_OK, warnings = 0;
+    size_t n = iprof_reader_diag_count(reader);
+    for (size_t i = 0; i < n; i++) {
+        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_WARNING)
+            warnings++;
+        else
+            errors++;
+    }
+    const char *name = display_name(file);
+    if (exit_code_of(status) == EXIT_USAGE) {
+        printf("%s: unreadable\n", name);
+        return EXIT_USAGE;
+    }
+    if (errors == 0) {
+        if (warnings)
+            printf("%s: valid (%s)\n", name, plural(warnings, "warning"));
+        else
+            printf("%s: valid\n", name);
+        return EXIT_VALID;
+    }
+    printf("%s: invalid (%s", name, plural(errors, "error"));
+    printf(warnings ? ", %s)\n" : ")\n", plural(warnings, "warning"));
+    return EXIT_INVALID;
+}
+
+static int validate_one(iprof_reader *reader, const char *file)
+{
+    int rc = strcmp(file, "-") == 0 ? iprof_reader_read_fd(reader, 0, NULL, NULL)
+                                    : iprof_reader_read_path(reader, file, NULL, NULL);
+    fflush(stdout); /* keep stdout and stderr in order on a terminal */
+    report_read(file, reader, rc);
+    return verdict(file, reader, rc);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    tool_args a;
+    int strict = 0, opt, first = 0;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, validate_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_STRICT: strict = 1; break;
+        default: first = first ? first : a.next - 1; break;
+        }
+    }
+    if (!first)
+        return usage_error(CMD, "no FILE given");
+    iprof_reader *reader = open_reader(CMD, strict);
+    if (!reader)
+        return EXIT_USAGE;
+    int code = EXIT_VALID;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, validate_opts)) != ARGS_END) {
+        if (opt != ARGS_OPERAND)
+            continue;
+        int c = validate_one(reader, a.value);
+        code = c > code ? c : code;
+    }
+    iprof_reader_free(reader);
+    return finish_stdout(CMD, code);
+}
