@@ -1,2 +1,1308 @@
-/* Placeholder until the module lands. */
-typedef int ipi_placeholder_reader;
+/*
+ * The streaming reader.
+ *
+ * A document is read as a sequence of small restartable steps (a top-level
+ * key, one array element, a separator...). A step scans from the current
+ * position and either completes, committing its side effects (callbacks,
+ * diagnostics) only then, or reports that it ran out of window; the driver
+ * then refills the window, keeping the bytes from the step's start, and
+ * runs the step again. So no JSON value is ever held as a tree, nothing is
+ * allocated per value, and memory is bounded by the largest element.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <iprof/reader.h>
+
+#include "alloc.h"
+#include "ctx.h"
+#include "error.h"
+#include "idmap.h"
+#include "json.h"
+#include "rules.h"
+#include "source.h"
+#include "version.h"
+
+#define DEFAULT_CHUNK ((size_t)256 * 1024)
+#define DEFAULT_MAX_ELEMENT ((size_t)1 << 30)
+#define MORE 1 /* step result: needs more input */
+
+/* Top-level sections; entry kinds use their IPROF_KIND_* numbers. */
+enum { SEC_NONE = -1, SEC_TYPES = IPROF_KIND_COUNT, SEC_METHODS, SEC_VERSION, SEC_UNKNOWN };
+#define SEC_BIT(sec) (1u << (sec))
+
+/* Fields of elements, for error paths. */
+enum { F_NONE, F_ID, F_NAME, F_SIGNATURE, F_CTX, F_RECORDS };
+static const char *const field_names[] = {"", "id", "name", "signature", "ctx", "records"};
+
+enum { ST_BEGIN, ST_KEY, ST_VALUE, ST_ELEMENT, ST_AFTER_ELEMENT, ST_AFTER_MEMBER, ST_END,
+       ST_DONE };
+
+/* Where in the document an element or value is: formatted into paths. */
+typedef struct path_pos {
+    int section;
+    int field;
+    uint64_t elem;  /* UINT64_MAX: the section itself */
+    int64_t sub;    /* index in signature/records, -1 for none */
+} path_pos;
+
+/* A reference that must wait for a later section to be checked. */
+typedef struct pending_ref {
+    int64_t id;
+    int is_type;
+    path_pos at;
+    uint64_t offset, line, column;
+} pending_ref;
+
+struct iprof_reader {
+    iprof_allocator alloc;
+    unsigned flags;
+    size_t chunk, max_element, max_depth;
+    ipi_errbuf error;
+    ipi_diags diags;
+    /* Buffers reused from read to read. */
+    char *window;
+    size_t window_cap;
+    int64_t *frames;
+    size_t frames_cap; /* pairs */
+    int64_t *nums;
+    size_t nums_cap;
+    char *text; /* a decoded string of the current element */
+    size_t text_cap;
+    char *key; /* the current unknown top-level key */
+    size_t key_cap, key_len;
+    ipi_json_stack stack;
+    ipi_idmap type_ids, method_ids; /* sets: value is the reader itself */
+    pending_ref *pending;
+    size_t pending_count, pending_cap;
+};
+
+/* The state of one read. */
+typedef struct scan {
+    iprof_reader *r;
+    const iprof_read_callbacks *cb;
+    void *payload;
+    ipi_source src;
+    size_t pos; /* window index of the next byte */
+    int state;
+    int first;      /* nothing yet in the current object or array */
+    unsigned seen;  /* SEC_BIT of known top-level keys met */
+    unsigned done;  /* SEC_BIT of sections whose array was closed */
+    path_pos at;    /* current path */
+    int have_version;
+    ipi_fmtver version;
+    char version_text[64];
+    int iof_pending; /* instanceofProfiles met before the version */
+    uint64_t iof_offset, iof_line, iof_column;
+    /* Line tracking: line_no lines end before input offset line_pos, the
+     * last of them at last_nl (UINT64_MAX: none). base_last_nl is the last
+     * newline before the window. */
+    uint64_t line_pos, line_no, last_nl, base_last_nl;
+    /* The element being parsed (window indices). */
+    size_t el_start, id_at, name_at, sig_at, ctx_at, rec_at;
+    int64_t id;
+    const char *name;
+    size_t name_len, nframes, nnums;
+} scan;
+
+/* ------------------------------------------------------------------------ */
+/* Positions and paths                                                      */
+
+/* Line and column of input offset off, which lies in the window. Moves the
+ * line cursor forward or back; cost is proportional to the distance. */
+static void locate(scan *s, uint64_t off, uint64_t *line, uint64_t *column)
+{
+    const char *w = s->src.data;
+    uint64_t base = s->src.base;
+    if (off >= s->line_pos) {
+        for (uint64_t i = s->line_pos; i < off; i++)
+            if (w[i - base] == '\n') {
+                s->line_no++;
+                s->last_nl = i;
+            }
+    } else {
+        for (uint64_t i = off; i < s->line_pos; i++)
+            if (w[i - base] == '\n')
+                s->line_no--;
+        s->last_nl = s->base_last_nl;
+        for (uint64_t i = off; i > base; i--)
+            if (w[i - 1 - base] == '\n') {
+                s->last_nl = i - 1;
+                break;
+            }
+    }
+    s->line_pos = off;
+    *line = s->line_no + 1;
+    *column = s->last_nl == UINT64_MAX ? off + 1 : off - s->last_nl;
+}
+
+/* Before the window drops its first `drop` bytes: count their lines. */
+static void forget(scan *s, size_t drop)
+{
+    uint64_t line, column, off = s->src.base + drop;
+    if (off > s->line_pos)
+        locate(s, off, &line, &column);
+    s->base_last_nl = s->last_nl;
+}
+
+static void format_path(const scan *s, const path_pos *at, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    if (at->section == SEC_NONE)
+        return;
+    if (at->section == SEC_UNKNOWN) {
+        snprintf(out, cap, "%.*s", (int)(s->r->key_len < cap ? s->r->key_len : cap - 1),
+                 s->r->key);
+        return;
+    }
+    const char *name = at->section == SEC_TYPES     ? "types"
+                       : at->section == SEC_METHODS ? "methods"
+                       : at->section == SEC_VERSION ? "version"
+                                                    : iprof_kind_name(at->section);
+    n = (size_t)snprintf(out, cap, "%s", name);
+    if (at->elem != UINT64_MAX && n < cap)
+        n += (size_t)snprintf(out + n, cap - n, "[%llu]", (unsigned long long)at->elem);
+    if (at->field != F_NONE && n < cap)
+        n += (size_t)snprintf(out + n, cap - n, ".%s", field_names[at->field]);
+    if (at->sub >= 0 && n < cap)
+        snprintf(out + n, cap - n, "[%lld]", (long long)at->sub);
+}
+
+/* Fill a report for window index `at` (or, with at == SIZE_MAX, for the
+ * input offset in *pre). */
+static void make_report(scan *s, iprof_error *e, char *msg, size_t msg_cap, char *path,
+                        size_t path_cap, const path_pos *where, size_t at, int status,
+                        const char *fmt, va_list ap)
+{
+    e->status = status;
+    e->severity = IPROF_SEVERITY_ERROR;
+    e->offset = s->src.base + at;
+    locate(s, e->offset, &e->line, &e->column);
+    vsnprintf(msg, msg_cap, fmt, ap);
+    format_path(s, where, path, path_cap);
+    e->message = msg;
+    e->path = path;
+}
+
+/* A fatal error at window index `at`; returns status. */
+static int fail(scan *s, int status, size_t at, const char *fmt, ...)
+{
+    ipi_errbuf *eb = &s->r->error;
+    va_list ap;
+    ipi_errbuf_clear(eb);
+    eb->set = 1;
+    va_start(ap, fmt);
+    make_report(s, &eb->err, eb->message, sizeof eb->message, eb->path, sizeof eb->path,
+                &s->at, at, status, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+/* A rule violation at window index `at`: fatal in strict mode, else a
+ * diagnostic. Returns 0 to go on or a status. */
+static int violation(scan *s, int status, int severity, size_t at, const char *fmt, ...)
+{
+    char msg[IPI_MESSAGE_MAX], path[IPI_PATH_MAX];
+    iprof_error e;
+    va_list ap;
+    if (severity == IPROF_SEVERITY_ERROR && (s->r->flags & IPROF_READ_STRICT)) {
+        ipi_errbuf *eb = &s->r->error;
+        ipi_errbuf_clear(eb);
+        eb->set = 1;
+        va_start(ap, fmt);
+        make_report(s, &eb->err, eb->message, sizeof eb->message, eb->path, sizeof eb->path,
+                    &s->at, at, status, fmt, ap);
+        va_end(ap);
+        return status;
+    }
+    va_start(ap, fmt);
+    make_report(s, &e, msg, sizeof msg, path, sizeof path, &s->at, at, status, fmt, ap);
+    va_end(ap);
+    e.severity = severity;
+    if (ipi_diags_add(&s->r->diags, &e))
+        return fail(s, IPROF_ENOMEM, at, "out of memory recording a diagnostic");
+    return IPROF_OK;
+}
+
+/* Map a JSON scanner result to a failure at `err` (a window pointer). */
+static int json_fail(scan *s, int rc, const char *err, const char *why)
+{
+    size_t at = (size_t)(err - s->src.data);
+    switch (rc) {
+    case IPI_JSON_RANGE: return fail(s, IPROF_ELIMIT, at, "integer does not fit in int64");
+    case IPI_JSON_FRACTION: return fail(s, IPROF_ESCHEMA, at, "expected an integer, not a fraction");
+    case IPI_JSON_DEPTH: return fail(s, IPROF_ELIMIT, at, "JSON nesting deeper than %zu", s->r->max_depth);
+    case IPI_JSON_NOMEM: return fail(s, IPROF_ENOMEM, at, "out of memory");
+    default: return fail(s, IPROF_ESYNTAX, at, "%s", why ? why : "invalid JSON");
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Values inside elements                                                   */
+
+#define WIN(s) ((s)->src.data)
+#define IDX(s, p) ((size_t)((p) - (s)->src.data))
+
+/* Whether c starts some JSON value other than a number: a type mismatch,
+ * not a syntax error. */
+static int starts_other_value(char c)
+{
+    return c == '"' || c == '{' || c == '[' || c == 't' || c == 'f' || c == 'n';
+}
+
+static int expect_int(scan *s, const char **pp, const char *end, int64_t *out)
+{
+    const char *p = *pp, *err = p, *after;
+    if (p >= end)
+        return MORE;
+    if (starts_other_value(*p))
+        return fail(s, IPROF_ESCHEMA, IDX(s, p), "expected an integer");
+    int rc = ipi_json_parse_int(p, end, s->src.eof, out, &after, &err);
+    if (rc == IPI_JSON_MORE)
+        return MORE;
+    if (rc == IPI_JSON_BAD)
+        return fail(s, IPROF_ESYNTAX, IDX(s, err), *p == '-' || (*p >= '0' && *p <= '9')
+                                                      ? "invalid number" : "expected a JSON value");
+    if (rc)
+        return json_fail(s, rc, err, NULL);
+    *pp = after;
+    return IPROF_OK;
+}
+
+/* Grow a reader buffer; failure is fatal at the element start. */
+static int grow(scan *s, void **p, size_t *cap, size_t need, size_t size)
+{
+    if (ipi_grow(&s->r->alloc, p, cap, need, size))
+        return fail(s, IPROF_ENOMEM, s->el_start, "out of memory");
+    return IPROF_OK;
+}
+
+/* An array of integers into r->nums: signature or records. */
+static int expect_int_array(scan *s, const char **pp, const char *end, size_t *count)
+{
+    const char *p = *pp;
+    size_t n = 0;
+    if (p >= end)
+        return MORE;
+    if (*p != '[')
+        return fail(s, starts_other_value(*p) || *p == '-' || (*p >= '0' && *p <= '9')
+                           ? IPROF_ESCHEMA : IPROF_ESYNTAX,
+                    IDX(s, p), "expected an array of integers");
+    p = ipi_json_skip_ws(p + 1, end);
+    if (p >= end)
+        return MORE;
+    if (*p != ']') {
+        for (;;) {
+            if (n == s->r->nums_cap &&
+                grow(s, (void **)&s->r->nums, &s->r->nums_cap, n + 1, sizeof(int64_t)))
+                return s->r->error.err.status;
+            s->at.sub = (int64_t)n;
+            int rc = expect_int(s, &p, end, &s->r->nums[n]);
+            if (rc)
+                return rc;
+            n++;
+            p = ipi_json_skip_ws(p, end);
+            if (p >= end)
+                return MORE;
+            if (*p == ']')
+                break;
+            if (*p != ',')
+                return fail(s, IPROF_ESYNTAX, IDX(s, p), "expected ',' or ']'");
+            p = ipi_json_skip_ws(p + 1, end);
+        }
+    }
+    s->at.sub = -1;
+    *pp = p + 1;
+    *count = n;
+    return IPROF_OK;
+}
+
+/* A string value; decoded into r->text when it has escapes. */
+static int expect_string(scan *s, const char **pp, const char *end, const char **str,
+                         size_t *len)
+{
+    const char *p = *pp, *after, *err = p, *why = NULL;
+    int escaped;
+    if (p >= end)
+        return MORE;
+    if (*p != '"')
+        return fail(s, starts_other_value(*p) || *p == '-' || (*p >= '0' && *p <= '9')
+                           ? IPROF_ESCHEMA : IPROF_ESYNTAX,
+                    IDX(s, p), "expected a string");
+    int rc = ipi_json_scan_string(p, end, &after, &escaped, &err, &why);
+    if (rc == IPI_JSON_MORE)
+        return MORE;
+    if (rc)
+        return json_fail(s, rc, err, why);
+    size_t raw = (size_t)(after - p) - 2;
+    if (escaped) {
+        if (grow(s, (void **)&s->r->text, &s->r->text_cap, raw + 1, 1))
+            return s->r->error.err.status;
+        *len = ipi_json_decode(p + 1, raw, s->r->text);
+        *str = s->r->text;
+    } else {
+        *str = p + 1;
+        *len = raw;
+    }
+    *pp = after;
+    return IPROF_OK;
+}
+
+/* The member key at p (at '"') and the colon; *key is a short decoded copy
+ * or "" for keys no element has. */
+static int expect_member_key(scan *s, const char **pp, const char *end, char key[16])
+{
+    const char *p = *pp, *after, *err = p, *why = NULL;
+    int escaped;
+    if (p >= end)
+        return MORE;
+    if (*p != '"')
+        return fail(s, IPROF_ESYNTAX, IDX(s, p), "expected a string key");
+    int rc = ipi_json_scan_string(p, end, &after, &escaped, &err, &why);
+    if (rc == IPI_JSON_MORE)
+        return MORE;
+    if (rc)
+        return json_fail(s, rc, err, why);
+    size_t raw = (size_t)(after - p) - 2;
+    key[0] = '\0';
+    if (!escaped && raw < 16) {
+        memcpy(key, p + 1, raw);
+        key[raw] = '\0';
+    } else if (escaped && raw < 64) {
+        char tmp[64];
+        size_t n = ipi_json_decode(p + 1, raw, tmp);
+        if (n < 16 && memchr(tmp, '\0', n) == NULL)
+            memcpy(key, tmp, n + 1);
+    }
+    p = ipi_json_skip_ws(after, end);
+    if (p >= end)
+        return MORE;
+    if (*p != ':')
+        return fail(s, IPROF_ESYNTAX, IDX(s, p), "expected ':' after key");
+    *pp = ipi_json_skip_ws(p + 1, end);
+    return IPROF_OK;
+}
+
+/* Skip a member value nobody asked for. */
+static int skip_member(scan *s, const char **pp, const char *end)
+{
+    const char *after, *err = *pp, *why = NULL;
+    if (*pp >= end)
+        return MORE;
+    int rc = ipi_json_skip_value(&s->r->stack, *pp, end, s->src.eof, &after, &err, &why);
+    if (rc == IPI_JSON_MORE)
+        return MORE;
+    if (rc)
+        return json_fail(s, rc, err, why);
+    *pp = after;
+    return IPROF_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Elements                                                                 */
+
+enum { M_ID = 1, M_NAME = 2, M_SIG = 4, M_CTX = 8, M_REC = 16 };
+
+static unsigned member_of(int section, const char *key)
+{
+    if (section == SEC_TYPES || section == SEC_METHODS) {
+        if (strcmp(key, "id") == 0)
+            return M_ID;
+        if (strcmp(key, "name") == 0)
+            return M_NAME;
+        if (section == SEC_METHODS && strcmp(key, "signature") == 0)
+            return M_SIG;
+        return 0;
+    }
+    if (strcmp(key, "ctx") == 0)
+        return M_CTX;
+    if (strcmp(key, "records") == 0)
+        return M_REC;
+    return 0;
+}
+
+static int parse_ctx(scan *s, const char *text, size_t len)
+{
+    size_t err_at = 0;
+    iprof_reader *r = s->r;
+    int rc = ipi_ctx_parse(text, len, &r->frames, &r->frames_cap, &s->nframes, &err_at,
+                           &r->alloc);
+    if (rc == IPROF_OK)
+        return IPROF_OK;
+    if (rc < 0)
+        return fail(s, rc, s->ctx_at, "out of memory");
+    if (rc == IPI_CTX_RANGE)
+        return fail(s, IPROF_ELIMIT, s->ctx_at, "a number in ctx \"%.*s\" does not fit in int64",
+                    (int)(len > 64 ? 64 : len), text);
+    return fail(s, IPROF_ESCHEMA, s->ctx_at,
+                "invalid ctx \"%.*s\" at character %zu: expected method:bci pairs joined by '<'",
+                (int)(len > 64 ? 64 : len), text, err_at + 1);
+}
+
+/* One member value of an element; *pp is at the value. */
+static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
+{
+    const char *text;
+    size_t len;
+    int rc;
+    switch (m) {
+    case M_ID:
+        s->at.field = F_ID;
+        s->id_at = IDX(s, *pp);
+        return expect_int(s, pp, end, &s->id);
+    case M_NAME:
+        s->at.field = F_NAME;
+        s->name_at = IDX(s, *pp);
+        return expect_string(s, pp, end, &s->name, &s->name_len);
+    case M_SIG:
+    case M_REC:
+        s->at.field = m == M_SIG ? F_SIGNATURE : F_RECORDS;
+        if (m == M_SIG)
+            s->sig_at = IDX(s, *pp);
+        else
+            s->rec_at = IDX(s, *pp);
+        return expect_int_array(s, pp, end, &s->nnums);
+    case M_CTX:
+        s->at.field = F_CTX;
+        s->ctx_at = IDX(s, *pp);
+        rc = expect_string(s, pp, end, &text, &len);
+        return rc ? rc : parse_ctx(s, text, len);
+    default:
+        return skip_member(s, pp, end);
+    }
+}
+
+static const char *element_noun(int section)
+{
+    return section == SEC_TYPES ? "type" : section == SEC_METHODS ? "method" : "entry";
+}
+
+/* Parse the object of one element at *pp into the scan's element fields. */
+static int parse_element(scan *s, const char **pp, const char *end)
+{
+    const char *p = *pp;
+    unsigned got = 0, need;
+    s->el_start = IDX(s, p);
+    if (*p != '{')
+        return fail(s, starts_other_value(*p) || *p == '-' || (*p >= '0' && *p <= '9')
+                           ? IPROF_ESCHEMA : IPROF_ESYNTAX,
+                    IDX(s, p), "expected an object");
+    p = ipi_json_skip_ws(p + 1, end);
+    if (p >= end)
+        return MORE;
+    s->nnums = 0;
+    s->nframes = 0;
+    if (*p != '}') {
+        for (;;) {
+            char key[16];
+            const char *key_at = p;
+            int rc = expect_member_key(s, &p, end, key);
+            if (rc)
+                return rc;
+            unsigned m = member_of(s->at.section, key);
+            if (m & got)
+                return fail(s, IPROF_ESCHEMA, IDX(s, key_at), "duplicate key \"%s\"", key);
+            if ((rc = parse_member(s, m, &p, end)) != IPROF_OK)
+                return rc;
+            got |= m;
+            s->at.field = F_NONE;
+            p = ipi_json_skip_ws(p, end);
+            if (p >= end)
+                return MORE;
+            if (*p == '}')
+                break;
+            if (*p != ',')
+                return fail(s, IPROF_ESYNTAX, IDX(s, p), "expected ',' or '}'");
+            p = ipi_json_skip_ws(p + 1, end);
+        }
+    }
+    need = s->at.section == SEC_TYPES     ? (M_ID | M_NAME)
+           : s->at.section == SEC_METHODS ? (M_ID | M_NAME | M_SIG)
+                                          : (M_CTX | M_REC);
+    if (need & ~got) {
+        unsigned miss = need & ~got;
+        const char *what = miss & M_ID     ? "id"
+                           : miss & M_NAME ? "name"
+                           : miss & M_SIG  ? "signature"
+                           : miss & M_CTX  ? "ctx"
+                                           : "records";
+        return fail(s, IPROF_ESCHEMA, s->el_start, "%s is missing \"%s\"",
+                    element_noun(s->at.section), what);
+    }
+    *pp = p + 1;
+    return IPROF_OK;
+}
+
+/* Window index of number k of the integer array starting at `at` (its
+ * '['): only for reporting, so a re-scan is fine. */
+static size_t nth_number(const scan *s, size_t at, size_t k)
+{
+    const char *p = WIN(s) + at + 1, *end = WIN(s) + s->src.len;
+    for (size_t i = 0;; i++) {
+        p = ipi_json_skip_ws(p, end);
+        if (i == k || p >= end)
+            return IDX(s, p);
+        while (p < end && *p != ',' && *p != ']')
+            p++;
+        if (p < end)
+            p++;
+    }
+}
+
+/* Check that a type or method id exists; wait for its section if that has
+ * not been read yet. `at` is the window index to report. */
+static int check_ref(scan *s, int64_t id, int is_type, size_t at)
+{
+    iprof_reader *r = s->r;
+    if (r->flags & IPROF_READ_NO_REFERENCES)
+        return IPROF_OK;
+    int sec = is_type ? SEC_TYPES : SEC_METHODS;
+    ipi_idmap *set = is_type ? &r->type_ids : &r->method_ids;
+    const char *noun = is_type ? "type" : "method";
+    if (s->done & SEC_BIT(sec)) {
+        if (ipi_idmap_get(set, id))
+            return IPROF_OK;
+        return violation(s, IPROF_EDANGLING, IPROF_SEVERITY_ERROR, at,
+                         "%s id %lld is not defined", noun, (long long)id);
+    }
+    if (ipi_grow(&r->alloc, (void **)&r->pending, &r->pending_cap, r->pending_count + 1,
+                 sizeof *r->pending))
+        return fail(s, IPROF_ENOMEM, at, "out of memory");
+    pending_ref *pr = &r->pending[r->pending_count++];
+    pr->id = id;
+    pr->is_type = is_type;
+    pr->at = s->at;
+    pr->offset = s->src.base + at;
+    locate(s, pr->offset, &pr->line, &pr->column);
+    return IPROF_OK;
+}
+
+/* Record a unique id; a repeat is a violation at the id. */
+static int check_unique(scan *s, int is_type)
+{
+    iprof_reader *r = s->r;
+    if (r->flags & IPROF_READ_NO_REFERENCES)
+        return IPROF_OK;
+    ipi_idmap *set = is_type ? &r->type_ids : &r->method_ids;
+    if (ipi_idmap_get(set, s->id)) {
+        s->at.field = F_ID;
+        int rc = violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_ERROR, s->id_at,
+                           "duplicate %s id %lld", is_type ? "type" : "method",
+                           (long long)s->id);
+        s->at.field = F_NONE;
+        return rc;
+    }
+    if (ipi_idmap_put(set, &r->alloc, s->id, r))
+        return fail(s, IPROF_ENOMEM, s->el_start, "out of memory");
+    return IPROF_OK;
+}
+
+static int stopped(scan *s, const char *which)
+{
+    return fail(s, IPROF_ESTOPPED, s->el_start, "stopped by the %s callback", which);
+}
+
+static int process_type(scan *s)
+{
+    int rc = check_unique(s, 1);
+    if (rc)
+        return rc;
+    if (s->cb && s->cb->on_type && s->cb->on_type(s->id, s->name, s->name_len, s->payload))
+        return stopped(s, "on_type");
+    return IPROF_OK;
+}
+
+static int process_method(scan *s)
+{
+    iprof_reader *r = s->r;
+    int rc = check_unique(s, 0);
+    if (rc)
+        return rc;
+    s->at.field = F_SIGNATURE;
+    if (s->nnums < 2 &&
+        (rc = violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_ERROR, s->sig_at,
+                        "signature must hold the declaring and return type ids")))
+        return rc;
+    for (size_t i = 0; i < s->nnums; i++) {
+        s->at.sub = (int64_t)i;
+        if (!(r->flags & IPROF_READ_NO_REFERENCES) &&
+            (rc = check_ref(s, r->nums[i], 1, nth_number(s, s->sig_at, i))))
+            return rc;
+    }
+    s->at.field = F_NONE;
+    s->at.sub = -1;
+    if (s->cb && s->cb->on_method &&
+        s->cb->on_method(s->id, s->name, s->name_len, r->nums, s->nnums, s->payload))
+        return stopped(s, "on_method");
+    return IPROF_OK;
+}
+
+static iprof_entry_cb entry_callback(const iprof_read_callbacks *cb, int kind)
+{
+    if (!cb)
+        return NULL;
+    switch (kind) {
+    case IPROF_KIND_CALL_COUNT: return cb->on_call_count;
+    case IPROF_KIND_CONDITIONAL: return cb->on_conditional;
+    case IPROF_KIND_VIRTUAL_INVOKE: return cb->on_virtual_invoke;
+    case IPROF_KIND_MONITOR: return cb->on_monitor;
+    case IPROF_KIND_SAMPLING: return cb->on_sampling;
+    default: return cb->on_instanceof;
+    }
+}
+
+static int check_entry_refs(scan *s, int kind)
+{
+    iprof_reader *r = s->r;
+    const ipi_kind_layout *lay = ipi_kind_layout_of(kind);
+    int rc;
+    if (r->flags & IPROF_READ_NO_REFERENCES)
+        return IPROF_OK;
+    if (lay->checks_methods) {
+        s->at.field = F_CTX;
+        for (size_t i = 0; i < s->nframes; i++)
+            if ((rc = check_ref(s, r->frames[2 * i], 0, s->ctx_at)))
+                return rc;
+    }
+    if (lay->type_slot >= 0) {
+        s->at.field = F_RECORDS;
+        for (size_t i = (size_t)lay->type_slot; i < s->nnums; i += (size_t)lay->group) {
+            s->at.sub = (int64_t)i;
+            if ((rc = check_ref(s, r->nums[i], 1, nth_number(s, s->rec_at, i))))
+                return rc;
+        }
+    }
+    s->at.sub = -1;
+    s->at.field = F_NONE;
+    return IPROF_OK;
+}
+
+static int process_entry(scan *s)
+{
+    iprof_reader *r = s->r;
+    int kind = s->at.section;
+    int rule = ipi_rule_check_entry(kind, r->frames, s->nframes, r->nums, s->nnums);
+    int rc;
+    if (rule != IPI_RULE_OK) {
+        int on_ctx = ipi_rule_is_ctx(rule);
+        s->at.field = on_ctx ? F_CTX : F_RECORDS;
+        rc = violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_ERROR, on_ctx ? s->ctx_at : s->rec_at,
+                       "%s", ipi_rule_message(rule));
+        s->at.field = F_NONE;
+        if (rc)
+            return rc;
+    }
+    if ((rc = check_entry_refs(s, kind)))
+        return rc;
+    iprof_entry_cb fn = entry_callback(s->cb, kind);
+    if (fn && fn(kind, r->frames, s->nframes, r->nums, s->nnums, s->payload))
+        return stopped(s, iprof_kind_name(kind));
+    return IPROF_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Top level                                                                */
+
+static int section_of(const char *key, size_t len)
+{
+    if (len == 7 && memcmp(key, "version", 7) == 0)
+        return SEC_VERSION;
+    if (len == 5 && memcmp(key, "types", 5) == 0)
+        return SEC_TYPES;
+    if (len == 7 && memcmp(key, "methods", 7) == 0)
+        return SEC_METHODS;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        const char *name = iprof_kind_name(k);
+        if (strlen(name) == len && memcmp(key, name, len) == 0)
+            return k;
+    }
+    return SEC_UNKNOWN;
+}
+
+/* instanceofProfiles in a file whose version lacks them. */
+static int check_instanceof_version(scan *s)
+{
+    if (!s->iof_pending || !s->have_version || ipi_version_has_instanceof(&s->version))
+        return IPROF_OK;
+    s->iof_pending = 0;
+    path_pos saved = s->at;
+    s->at = (path_pos){IPROF_KIND_INSTANCEOF, F_NONE, UINT64_MAX, -1};
+    int rc;
+    /* The position was located when the section was met. */
+    uint64_t off = s->iof_offset;
+    if (off >= s->src.base && off <= s->src.base + s->src.len) {
+        rc = violation(s, IPROF_EVERSION, IPROF_SEVERITY_ERROR, (size_t)(off - s->src.base),
+                       "instanceofProfiles requires format 1.1.0 or later, the file is %s",
+                       s->version_text);
+    } else {
+        char msg[IPI_MESSAGE_MAX], path[IPI_PATH_MAX];
+        snprintf(msg, sizeof msg,
+                 "instanceofProfiles requires format 1.1.0 or later, the file is %s",
+                 s->version_text);
+        format_path(s, &s->at, path, sizeof path);
+        iprof_error e = {IPROF_EVERSION, IPROF_SEVERITY_ERROR, off, s->iof_line,
+                         s->iof_column, msg, path};
+        if (s->r->flags & IPROF_READ_STRICT) {
+            ipi_errbuf *eb = &s->r->error;
+            ipi_errbuf_clear(eb);
+            eb->set = 1;
+            eb->err = e;
+            snprintf(eb->message, sizeof eb->message, "%s", msg);
+            snprintf(eb->path, sizeof eb->path, "%s", path);
+            eb->err.message = eb->message;
+            eb->err.path = eb->path;
+            rc = IPROF_EVERSION;
+        } else {
+            rc = ipi_diags_add(&s->r->diags, &e) ? IPROF_ENOMEM : IPROF_OK;
+        }
+    }
+    s->at = saved;
+    return rc;
+}
+
+static int process_version(scan *s, const char *text, size_t len, size_t at)
+{
+    snprintf(s->version_text, sizeof s->version_text, "%.*s", (int)(len > 40 ? 40 : len), text);
+    if (ipi_version_parse(text, len, &s->version))
+        return fail(s, IPROF_EVERSION, at, "malformed format version \"%s\"", s->version_text);
+    switch (ipi_version_classify(&s->version)) {
+    case IPI_VERSION_LEGACY:
+        return fail(s, IPROF_EVERSION, at,
+                    "format version %s is not supported: its legacy layout predates 0.4.0",
+                    s->version_text);
+    case IPI_VERSION_FUTURE:
+        return fail(s, IPROF_EVERSION, at,
+                    "format version %s is not supported: major version %lld is newer than 1",
+                    s->version_text, (long long)s->version.major);
+    case IPI_VERSION_COMPAT: {
+        int rc = violation(s, IPROF_EVERSION, IPROF_SEVERITY_WARNING, at,
+                           "unknown format version %s, read as %s", s->version_text,
+                           s->version.major == 0 ? "0.4.0" : "1.x");
+        if (rc)
+            return rc;
+        break;
+    }
+    default:
+        break;
+    }
+    s->have_version = 1;
+    if (s->cb && s->cb->on_version && s->cb->on_version(text, len, s->payload))
+        return fail(s, IPROF_ESTOPPED, at, "stopped by the on_version callback");
+    return check_instanceof_version(s);
+}
+
+static int step_begin(scan *s)
+{
+    const char *p = WIN(s) + s->pos, *end = WIN(s) + s->src.len;
+    /* A UTF-8 byte order mark is tolerated (RFC 8259 section 8.1). */
+    if (s->src.base + s->pos == 0) {
+        size_t have = (size_t)(end - p) < 3 ? (size_t)(end - p) : 3;
+        if (have && memcmp(p, "\xEF\xBB\xBF", have) == 0) {
+            if (have < 3)
+                return s->src.eof ? fail(s, IPROF_ESYNTAX, IDX(s, p), "unexpected character")
+                                  : MORE;
+            p += 3;
+        }
+    }
+    p = ipi_json_skip_ws(p, end);
+    if (p >= end)
+        return MORE;
+    if (*p == '{') {
+        s->pos = IDX(s, p + 1);
+        s->state = ST_KEY;
+        s->first = 1;
+        return IPROF_OK;
+    }
+    /* Not an object: say whether it is JSON at all. */
+    const char *after, *err = p, *why = NULL;
+    int rc = ipi_json_skip_value(&s->r->stack, p, end, s->src.eof, &after, &err, &why);
+    if (rc == IPI_JSON_MORE)
+        return MORE;
+    if (rc)
+        return json_fail(s, rc, err, why);
+    return fail(s, IPROF_ESCHEMA, IDX(s, p), "an iprof document must be a JSON object");
+}
+
+static int close_document(scan *s, const char *p);
+
+static int step_key(scan *s)
+{
+    iprof_reader *r = s->r;
+    const char *p = ipi_json_skip_ws(WIN(s) + s->pos, WIN(s) + s->src.len);
+    const char *end = WIN(s) + s->src.len, *after, *err = p, *why = NULL;
+    int escaped;
+    s->at = (path_pos){SEC_NONE, F_NONE, UINT64_MAX, -1};
+    if (p >= end)
+        return MORE;
+    if (*p == '}' && s->first)
+        return close_document(s, p);
+    if (*p != '"')
+        return fail(s, IPROF_ESYNTAX, IDX(s, p), s->first ? "expected a key or '}'" : "expected a key");
+    int rc = ipi_json_scan_string(p, end, &after, &escaped, &err, &why);
+    if (rc == IPI_JSON_MORE)
+        return MORE;
+    if (rc)
+        return json_fail(s, rc, err, why);
+    const char *colon = ipi_json_skip_ws(after, end);
+    if (colon >= end)
+        return MORE;
+    if (*colon != ':')
+        return fail(s, IPROF_ESYNTAX, IDX(s, colon), "expected ':' after key");
+    size_t raw = (size_t)(after - p) - 2;
+    if (ipi_grow(&r->alloc, (void **)&r->key, &r->key_cap, raw + 1, 1))
+        return fail(s, IPROF_ENOMEM, IDX(s, p), "out of memory");
+    if (escaped)
+        r->key_len = ipi_json_decode(p + 1, raw, r->key);
+    else {
+        memcpy(r->key, p + 1, raw);
+        r->key[raw] = '\0';
+        r->key_len = raw;
+    }
+    int sec = section_of(r->key, r->key_len);
+    s->at.section = sec;
+    if (sec != SEC_UNKNOWN) {
+        if (s->seen & SEC_BIT(sec))
+            return fail(s, IPROF_ESCHEMA, IDX(s, p), "duplicate key \"%s\"", r->key);
+        s->seen |= SEC_BIT(sec);
+    }
+    s->pos = IDX(s, colon + 1);
+    s->state = ST_VALUE;
+    return IPROF_OK;
+}
+
+static int step_value(scan *s)
+{
+    const char *end = WIN(s) + s->src.len;
+    const char *p = ipi_json_skip_ws(WIN(s) + s->pos, end);
+    int sec = s->at.section, rc;
+    if (p >= end)
+        return MORE;
+    if (sec == SEC_VERSION) {
+        const char *text;
+        size_t len;
+        s->el_start = IDX(s, p);
+        if ((rc = expect_string(s, &p, end, &text, &len)) != IPROF_OK)
+            return rc;
+        if ((rc = process_version(s, text, len, s->el_start)) != IPROF_OK)
+            return rc;
+    } else if (sec == SEC_UNKNOWN) {
+        const char *after, *err = p, *why = NULL;
+        rc = ipi_json_skip_value(&s->r->stack, p, end, s->src.eof, &after, &err, &why);
+        if (rc == IPI_JSON_MORE)
+            return MORE;
+        if (rc)
+            return json_fail(s, rc, err, why);
+        s->el_start = IDX(s, p);
+        if (s->cb && s->cb->on_unknown &&
+            s->cb->on_unknown(s->r->key, s->r->key_len, p, (size_t)(after - p), s->payload))
+            return stopped(s, "on_unknown");
+        p = after;
+    } else {
+        if (*p != '[')
+            return fail(s, starts_other_value(*p) || *p == '-' || (*p >= '0' && *p <= '9')
+                               ? IPROF_ESCHEMA : IPROF_ESYNTAX,
+                        IDX(s, p), "expected an array");
+        if (sec == IPROF_KIND_INSTANCEOF) {
+            s->iof_pending = 1;
+            s->iof_offset = s->src.base + IDX(s, p);
+            locate(s, s->iof_offset, &s->iof_line, &s->iof_column);
+            if ((rc = check_instanceof_version(s)) != IPROF_OK)
+                return rc;
+        }
+        s->pos = IDX(s, p + 1);
+        s->first = 1;
+        s->at.elem = 0;
+        s->state = ST_ELEMENT;
+        return IPROF_OK;
+    }
+    s->pos = IDX(s, p);
+    s->state = ST_AFTER_MEMBER;
+    return IPROF_OK;
+}
+
+static void close_section(scan *s, const char *p)
+{
+    s->done |= SEC_BIT(s->at.section);
+    s->at.elem = UINT64_MAX;
+    s->pos = IDX(s, p + 1);
+    s->state = ST_AFTER_MEMBER;
+}
+
+static int step_element(scan *s)
+{
+    const char *end = WIN(s) + s->src.len;
+    const char *p = ipi_json_skip_ws(WIN(s) + s->pos, end);
+    int rc;
+    if (p >= end)
+        return MORE;
+    if (*p == ']') {
+        if (!s->first)
+            return fail(s, IPROF_ESYNTAX, IDX(s, p), "expected a value after ','");
+        close_section(s, p);
+        return IPROF_OK;
+    }
+    if ((rc = parse_element(s, &p, end)) != IPROF_OK)
+        return rc;
+    if (s->at.section == SEC_TYPES)
+        rc = process_type(s);
+    else if (s->at.section == SEC_METHODS)
+        rc = process_method(s);
+    else
+        rc = process_entry(s);
+    if (rc)
+        return rc;
+    s->pos = IDX(s, p);
+    s->state = ST_AFTER_ELEMENT;
+    return IPROF_OK;
+}
+
+static int step_after_element(scan *s)
+{
+    const char *end = WIN(s) + s->src.len;
+    const char *p = ipi_json_skip_ws(WIN(s) + s->pos, end);
+    if (p >= end)
+        return MORE;
+    if (*p == ',') {
+        s->at.elem++;
+        s->first = 0;
+        s->pos = IDX(s, p + 1);
+        s->state = ST_ELEMENT;
+        return IPROF_OK;
+    }
+    if (*p != ']')
+        return fail(s, IPROF_ESYNTAX, IDX(s, p), "expected ',' or ']'");
+    close_section(s, p);
+    return IPROF_OK;
+}
+
+/* Report references that waited for a later section and are missing. */
+static int resolve_pending(scan *s)
+{
+    iprof_reader *r = s->r;
+    for (size_t i = 0; i < r->pending_count; i++) {
+        const pending_ref *pr = &r->pending[i];
+        if (ipi_idmap_get(pr->is_type ? &r->type_ids : &r->method_ids, pr->id))
+            continue;
+        char msg[IPI_MESSAGE_MAX], path[IPI_PATH_MAX];
+        snprintf(msg, sizeof msg, "%s id %lld is not defined", pr->is_type ? "type" : "method",
+                 (long long)pr->id);
+        format_path(s, &pr->at, path, sizeof path);
+        iprof_error e = {IPROF_EDANGLING, IPROF_SEVERITY_ERROR, pr->offset, pr->line,
+                         pr->column, msg, path};
+        if (r->flags & IPROF_READ_STRICT) {
+            ipi_errbuf *eb = &r->error;
+            ipi_errbuf_clear(eb);
+            eb->set = 1;
+            eb->err = e;
+            snprintf(eb->message, sizeof eb->message, "%s", msg);
+            snprintf(eb->path, sizeof eb->path, "%s", path);
+            eb->err.message = eb->message;
+            eb->err.path = eb->path;
+            return IPROF_EDANGLING;
+        }
+        if (ipi_diags_add(&r->diags, &e))
+            return fail(s, IPROF_ENOMEM, s->pos, "out of memory recording a diagnostic");
+    }
+    return IPROF_OK;
+}
+
+/* At the document's closing brace p: the checks that need the whole
+ * document. */
+static int close_document(scan *s, const char *p)
+{
+    size_t at = IDX(s, p);
+    static const struct { int sec; const char *name; } required[] = {
+        {SEC_VERSION, "version"}, {SEC_TYPES, "types"}, {SEC_METHODS, "methods"}};
+    s->at = (path_pos){SEC_NONE, F_NONE, UINT64_MAX, -1};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!(s->seen & SEC_BIT(required[i].sec)))
+            return fail(s, IPROF_ESCHEMA, at, "the document is missing \"%s\"", required[i].name);
+    int rc = check_instanceof_version(s);
+    if (rc || (rc = resolve_pending(s)))
+        return rc;
+    s->pos = at + 1;
+    s->state = ST_END;
+    return IPROF_OK;
+}
+
+static int step_after_member(scan *s)
+{
+    const char *end = WIN(s) + s->src.len;
+    const char *p = ipi_json_skip_ws(WIN(s) + s->pos, end);
+    s->at = (path_pos){SEC_NONE, F_NONE, UINT64_MAX, -1};
+    if (p >= end)
+        return MORE;
+    if (*p == ',') {
+        s->first = 0;
+        s->pos = IDX(s, p + 1);
+        s->state = ST_KEY;
+        return IPROF_OK;
+    }
+    if (*p != '}')
+        return fail(s, IPROF_ESYNTAX, IDX(s, p), "expected ',' or '}'");
+    return close_document(s, p);
+}
+
+static int step_end(scan *s)
+{
+    const char *end = WIN(s) + s->src.len;
+    const char *p = ipi_json_skip_ws(WIN(s) + s->pos, end);
+    if (p < end)
+        return fail(s, IPROF_ESYNTAX, IDX(s, p), "unexpected data after the document");
+    if (!s->src.eof) {
+        s->pos = IDX(s, p);
+        return MORE;
+    }
+    s->state = ST_DONE;
+    return IPROF_OK;
+}
+
+static int step(scan *s)
+{
+    switch (s->state) {
+    case ST_BEGIN: return step_begin(s);
+    case ST_KEY: return step_key(s);
+    case ST_VALUE: return step_value(s);
+    case ST_ELEMENT: return step_element(s);
+    case ST_AFTER_ELEMENT: return step_after_element(s);
+    case ST_AFTER_MEMBER: return step_after_member(s);
+    default: return step_end(s);
+    }
+}
+
+static int source_fail(scan *s, int rc)
+{
+    if (rc == IPROF_ELIMIT)
+        return fail(s, rc, s->pos, "an element is larger than the limit of %zu bytes",
+                    s->r->max_element);
+    if (rc == IPROF_ENOMEM)
+        return fail(s, rc, s->pos, "out of memory growing the input window");
+    if (s->src.err_no) {
+        char buf[128] = "";
+        strerror_r(s->src.err_no, buf, sizeof buf);
+        return fail(s, IPROF_EIO, s->pos, "read failed: %s", buf);
+    }
+    return fail(s, IPROF_EIO, s->pos, "the read callback failed");
+}
+
+static int run(scan *s)
+{
+    for (;;) {
+        int rc = step(s);
+        if (rc == IPROF_OK) {
+            if (s->state == ST_DONE)
+                return IPROF_OK;
+            continue;
+        }
+        if (rc != MORE)
+            return rc;
+        if (s->src.eof)
+            return fail(s, IPROF_ESYNTAX, s->src.len, "unexpected end of input");
+        forget(s, s->pos);
+        rc = ipi_source_refill(&s->src, s->pos);
+        s->pos = 0;
+        if (rc)
+            return source_fail(s, rc);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                               */
+
+IPROF_API int iprof_read_options_init(iprof_read_options *opts, unsigned int version)
+{
+    if (!opts || version != IPROF_READ_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    memset(opts, 0, sizeof *opts);
+    opts->version = version;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_reader_new(iprof_reader **out, const iprof_read_options *opts)
+{
+    iprof_allocator alloc;
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    if (opts && opts->version != IPROF_READ_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    ipi_allocator_init(&alloc, opts ? opts->allocator : NULL);
+    iprof_reader *r = ipi_malloc(&alloc, sizeof *r);
+    if (!r)
+        return IPROF_ENOMEM;
+    memset(r, 0, sizeof *r);
+    r->alloc = alloc;
+    if (opts) {
+        r->flags = opts->flags;
+        r->chunk = opts->chunk_size;
+        r->max_element = opts->max_element_size;
+        r->max_depth = opts->max_depth;
+    }
+    if (!r->chunk)
+        r->chunk = DEFAULT_CHUNK;
+    if (!r->max_element)
+        r->max_element = DEFAULT_MAX_ELEMENT;
+    r->stack.alloc = &r->alloc;
+    r->stack.max_depth = r->max_depth;
+    ipi_errbuf_clear(&r->error);
+    ipi_diags_init(&r->diags, &r->alloc);
+    ipi_idmap_init(&r->type_ids);
+    ipi_idmap_init(&r->method_ids);
+    *out = r;
+    return IPROF_OK;
+}
+
+IPROF_API void iprof_reader_free(iprof_reader *r)
+{
+    if (!r)
+        return;
+    iprof_allocator a = r->alloc;
+    ipi_diags_free(&r->diags);
+    ipi_free(&a, r->window, r->window_cap);
+    ipi_free(&a, r->frames, r->frames_cap * 2 * sizeof *r->frames);
+    ipi_free(&a, r->nums, r->nums_cap * sizeof *r->nums);
+    ipi_free(&a, r->text, r->text_cap);
+    ipi_free(&a, r->key, r->key_cap);
+    ipi_free(&a, r->pending, r->pending_cap * sizeof *r->pending);
+    ipi_json_stack_free(&r->stack);
+    ipi_idmap_free(&r->type_ids, &a);
+    ipi_idmap_free(&r->method_ids, &a);
+    ipi_free(&a, r, sizeof *r);
+}
+
+/* Reset the reader for a new read; EINVAL for bad callback structs. */
+static int begin_read(iprof_reader *r, const iprof_read_callbacks *cb)
+{
+    ipi_errbuf_clear(&r->error);
+    ipi_diags_clear(&r->diags);
+    ipi_idmap_clear(&r->type_ids);
+    ipi_idmap_clear(&r->method_ids);
+    r->pending_count = 0;
+    r->key_len = 0;
+    if (cb && cb->version != IPROF_READ_CALLBACKS_VERSION)
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL,
+                              "unsupported iprof_read_callbacks version %u", cb->version);
+    return IPROF_OK;
+}
+
+static int read_source(iprof_reader *r, ipi_source *src, const iprof_read_callbacks *cb,
+                       void *payload)
+{
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.r = r;
+    s.cb = cb;
+    s.payload = payload;
+    s.src = *src;
+    s.state = ST_BEGIN;
+    s.at = (path_pos){SEC_NONE, F_NONE, UINT64_MAX, -1};
+    s.last_nl = s.base_last_nl = UINT64_MAX;
+    return run(&s);
+}
+
+static void stream_source(iprof_reader *r, ipi_source *src, int fd, iprof_read_fn fn,
+                          void *fn_payload)
+{
+    size_t max_window = r->max_element > SIZE_MAX - r->chunk ? SIZE_MAX
+                                                             : r->max_element + r->chunk;
+    ipi_source_init_stream(src, fd, fn, fn_payload, &r->window, &r->window_cap, r->chunk,
+                           max_window, &r->alloc);
+}
+
+IPROF_API int iprof_reader_read_buffer(iprof_reader *r, const void *data, size_t len,
+                                       const iprof_read_callbacks *cb, void *payload)
+{
+    if (!r)
+        return IPROF_EINVAL;
+    int rc = begin_read(r, cb);
+    if (rc)
+        return rc;
+    if (!data && len)
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL buffer of %zu bytes", len);
+    ipi_source src;
+    ipi_source_init_buffer(&src, data, len);
+    return read_source(r, &src, cb, payload);
+}
+
+IPROF_API int iprof_reader_read_fd(iprof_reader *r, int fd, const iprof_read_callbacks *cb,
+                                   void *payload)
+{
+    if (!r)
+        return IPROF_EINVAL;
+    int rc = begin_read(r, cb);
+    if (rc)
+        return rc;
+    if (fd < 0)
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "invalid file descriptor %d", fd);
+    ipi_source src;
+    stream_source(r, &src, fd, NULL, NULL);
+    return read_source(r, &src, cb, payload);
+}
+
+IPROF_API int iprof_reader_read_callback(iprof_reader *r, iprof_read_fn read_fn,
+                                         void *read_payload, const iprof_read_callbacks *cb,
+                                         void *payload)
+{
+    if (!r)
+        return IPROF_EINVAL;
+    int rc = begin_read(r, cb);
+    if (rc)
+        return rc;
+    if (!read_fn)
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL read function");
+    ipi_source src;
+    stream_source(r, &src, -1, read_fn, read_payload);
+    return read_source(r, &src, cb, payload);
+}
+
+IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
+                                     const iprof_read_callbacks *cb, void *payload)
+{
+    if (!r)
+        return IPROF_EINVAL;
+    int rc = begin_read(r, cb);
+    if (rc)
+        return rc;
+    if (!path)
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL path");
+    int fd;
+    do
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    char why[128] = "";
+    if (fd < 0) {
+        strerror_r(errno, why, sizeof why);
+        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot open %s: %s", path, why);
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot read %s: it is a directory", path);
+    }
+    ipi_source src;
+    stream_source(r, &src, fd, NULL, NULL);
+    rc = read_source(r, &src, cb, payload);
+    close(fd);
+    return rc;
+}
+
+IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *r)
+{
+    return r ? ipi_errbuf_get(&r->error) : NULL;
+}
+
+IPROF_API size_t iprof_reader_diag_count(const iprof_reader *r)
+{
+    return r ? r->diags.count : 0;
+}
+
+IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *r, size_t index)
+{
+    return r && index < r->diags.count ? &r->diags.items[index] : NULL;
+}

@@ -1,2 +1,112 @@
-/* Placeholder until the module lands. */
-typedef int ipi_placeholder_source;
+/* Windowed input. The window grows geometrically only while one element
+ * does not fit, so memory stays bounded by the largest element. */
+#include "source.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+
+void ipi_source_init_buffer(ipi_source *s, const void *data, size_t len)
+{
+    memset(s, 0, sizeof *s);
+    s->data = data ? data : "";
+    s->len = data ? len : 0;
+    s->eof = 1;
+    s->fd = -1;
+}
+
+void ipi_source_init_stream(ipi_source *s, int fd, iprof_read_fn read_fn, void *read_payload,
+                            char **buf, size_t *cap, size_t chunk, size_t max_window,
+                            const iprof_allocator *alloc)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = fd;
+    s->read_fn = read_fn;
+    s->read_payload = read_payload;
+    s->buf = buf;
+    s->cap = cap;
+    s->chunk = chunk;
+    s->max_window = max_window;
+    s->alloc = alloc;
+    s->data = *buf ? *buf : "";
+}
+
+/* One read into buf[0, room); sets *got (0 at end of input). */
+static int read_some(ipi_source *s, char *buf, size_t room, size_t *got)
+{
+    if (s->fd >= 0) {
+        ssize_t n;
+        do
+            n = read(s->fd, buf, room);
+        while (n < 0 && errno == EINTR);
+        if (n < 0) {
+            s->err_no = errno;
+            return IPROF_EIO;
+        }
+        *got = (size_t)n;
+        return IPROF_OK;
+    }
+    *got = 0;
+    if (s->read_fn(buf, room, got, s->read_payload) != 0 || *got > room)
+        return IPROF_EIO;
+    return IPROF_OK;
+}
+
+/* Make room for `need` bytes in the window buffer. */
+static int ensure_capacity(ipi_source *s, size_t need)
+{
+    if (need <= *s->cap)
+        return IPROF_OK;
+    if (need > s->max_window)
+        return IPROF_ELIMIT;
+    size_t ncap = *s->cap ? *s->cap : s->chunk;
+    while (ncap < need)
+        ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
+    if (ncap > s->max_window)
+        ncap = s->max_window;
+    char *nb = *s->buf ? ipi_realloc(s->alloc, *s->buf, *s->cap, ncap)
+                       : ipi_malloc(s->alloc, ncap);
+    if (!nb)
+        return IPROF_ENOMEM;
+    *s->buf = nb;
+    *s->cap = ncap;
+    return IPROF_OK;
+}
+
+int ipi_source_refill(ipi_source *s, size_t keep_from)
+{
+    if (s->eof)
+        return IPROF_OK;
+    size_t kept = s->len - keep_from;
+    if (keep_from && kept)
+        memmove(*s->buf, s->data + keep_from, kept);
+    s->base += keep_from;
+    s->len = kept;
+    s->data = *s->buf ? *s->buf : "";
+    /* Grow when the kept element fills over half the window: doubling keeps
+     * re-scanning of a large element linear overall. */
+    size_t need = kept + s->chunk;
+    if (kept > *s->cap / 2 && need < kept * 2)
+        need = kept * 2;
+    int rc = ensure_capacity(s, need);
+    if (rc == IPROF_ELIMIT && kept + 1 <= s->max_window)
+        rc = ensure_capacity(s, s->max_window);
+    if (rc)
+        return rc;
+    s->data = *s->buf;
+    /* Fill the window: fewer, larger reads. */
+    while (s->len < *s->cap) {
+        size_t got;
+        rc = read_some(s, *s->buf + s->len, *s->cap - s->len, &got);
+        if (rc)
+            return rc;
+        if (got == 0) {
+            s->eof = 1;
+            break;
+        }
+        s->len += got;
+    }
+    return IPROF_OK;
+}

@@ -1,0 +1,38 @@
+/* Reader input: a sliding window over a buffer, a file descriptor or a
+ * read callback. The reader parses inside [data, data + len); when an
+ * element runs past the end it asks for a refill that keeps the element's
+ * bytes and appends more input. A memory buffer is one window with eof set. */
+#ifndef IPI_SOURCE_H
+#define IPI_SOURCE_H
+
+#include <iprof/reader.h>
+
+typedef struct ipi_source {
+    const char *data; /* window */
+    size_t len;       /* bytes in the window */
+    uint64_t base;    /* input offset of data[0] */
+    int eof;          /* no input beyond the window */
+
+    int fd;                  /* >= 0 for fd sources */
+    iprof_read_fn read_fn;   /* for callback sources */
+    void *read_payload;
+    char **buf;              /* the reader's reusable window buffer */
+    size_t *cap;
+    size_t chunk;            /* bytes to read at a time */
+    size_t max_window;       /* largest window (max element size + chunk) */
+    const iprof_allocator *alloc;
+    int err_no;              /* errno of a failed read(), 0 otherwise */
+} ipi_source;
+
+void ipi_source_init_buffer(ipi_source *s, const void *data, size_t len);
+/* fd >= 0 or read_fn != NULL. */
+void ipi_source_init_stream(ipi_source *s, int fd, iprof_read_fn read_fn, void *read_payload,
+                            char **buf, size_t *cap, size_t chunk, size_t max_window,
+                            const iprof_allocator *alloc);
+
+/* Drop data[0, keep_from), keep the rest at the window's start and read
+ * more. 0, IPROF_EIO (err_no set for fd errors), IPROF_ENOMEM or
+ * IPROF_ELIMIT (an element larger than max_window). */
+int ipi_source_refill(ipi_source *s, size_t keep_from);
+
+#endif
