@@ -1,2 +1,486 @@
+#!/usr/bin/env python3
+"""Tests of the iprof command: exact stdout, stderr and exit status of each
+subcommand on the small hand-written files of tests/data/, byte-identical
+`cat` on the corpus, and `stats` on a corpus file.
+
+Environment (set by meson, tests/meson.build):
+  IPROF             the built iprof command (required)
+  IPROF_SOURCE_DIR  the source tree (tests/data, examples, README.md)
+  IPROF_CORPUS_DIR  the real profiles (../shared/corpus); tests that need
+                    them are skipped, saying why, when it is absent
+
+Prints "N passed, N failed" last; exits 1 on failure, 77 if every test was
+skipped. Python standard library only.
+"""
+import json
+import os
+import shutil
+import subprocess
 import sys
-sys.exit(77)
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.environ.get("IPROF_SOURCE_DIR") or os.path.dirname(HERE)
+DATA = os.path.join(SOURCE, "tests", "data")
+IPROF = os.environ.get("IPROF", "")
+CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")
+
+
+def corpus_file(name):
+    """The corpus file's path, or skip the test saying why."""
+    if not CORPUS or not os.path.isfile(os.path.join(CORPUS, "README.md")):
+        raise unittest.SkipTest("corpus folder absent (IPROF_CORPUS_DIR=%r)" % CORPUS)
+    path = os.path.join(CORPUS, name)
+    if not os.path.isfile(path):
+        raise unittest.SkipTest("corpus file %s absent" % name)
+    return path
+
+
+def data(name):
+    with open(os.path.join(DATA, name), "rb") as f:
+        return f.read()
+
+
+def run(*args, stdin=None, cwd=DATA):
+    """Run iprof in tests/data; returns (exit code, stdout bytes, stderr text)."""
+    p = subprocess.run([IPROF] + list(args), input=stdin, cwd=cwd,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+class ToolCase(unittest.TestCase):
+    maxDiff = None
+
+    def expect(self, args, code, out=b"", err="", stdin=None):
+        got = run(*args, stdin=stdin)
+        if isinstance(out, str):
+            out = out.encode()
+        self.assertEqual((got[0], got[1], got[2]), (code, out, err),
+                         "iprof %s" % " ".join(args))
+
+
+# ---------------------------------------------------------------------------
+# The command line
+
+VERSION = None
+
+
+def version_line():
+    global VERSION
+    if VERSION is None:
+        with open(os.path.join(SOURCE, "meson.build")) as f:
+            text = f.read()
+        start = text.index("version: '") + len("version: '")
+        VERSION = text[start:text.index("'", start)]
+    return "iprof (libiprof) %s\n" % VERSION
+
+
+class CommandLine(ToolCase):
+    def test_no_arguments(self):
+        code, out, err = run()
+        self.assertEqual((code, out), (2, b""))
+        self.assertTrue(err.startswith("Usage: iprof COMMAND"), err)
+
+    def test_help(self):
+        code, out, err = run("--help")
+        self.assertEqual((code, err), (0, ""))
+        self.assertTrue(out.startswith(b"Usage: iprof COMMAND"), out)
+        for cmd in (b"validate", b"stats", b"cat"):
+            self.assertIn(b"  " + cmd + b" ", out)
+
+    def test_version(self):
+        self.expect(["--version"], 0, version_line())
+
+    def test_subcommand_help_and_version(self):
+        for cmd in ("validate", "stats", "cat"):
+            code, out, err = run(cmd, "--help")
+            self.assertEqual((code, err), (0, ""), cmd)
+            self.assertTrue(out.startswith(b"Usage: iprof " + cmd.encode() + b" "), out)
+            self.expect([cmd, "--version"], 0, version_line())
+
+    def test_unknown_command(self):
+        self.expect(["frobnicate"], 2, "",
+                    "iprof: unknown command 'frobnicate'\n"
+                    "Try 'iprof --help' for more information.\n")
+
+    def test_unknown_option(self):
+        self.expect(["--frob"], 2, "",
+                    "iprof: unknown option '--frob'\n"
+                    "Try 'iprof --help' for more information.\n")
+        self.expect(["stats", "--frob=1", "x"], 2, "",
+                    "iprof stats: unknown option '--frob'\n"
+                    "Try 'iprof stats --help' for more information.\n")
+        self.expect(["validate", "-x", "x"], 2, "",
+                    "iprof validate: unknown option '-x'\n"
+                    "Try 'iprof validate --help' for more information.\n")
+
+    def test_missing_operands(self):
+        for cmd in ("validate", "stats", "cat"):
+            self.expect([cmd], 2, "",
+                        "iprof %s: no FILE given\n"
+                        "Try 'iprof %s --help' for more information.\n" % (cmd, cmd))
+        self.expect(["stats", "a", "b"], 2, "",
+                    "iprof stats: only one FILE is allowed\n"
+                    "Try 'iprof stats --help' for more information.\n")
+
+    def test_option_values(self):
+        self.expect(["cat", "graal-1.0.0.iprof", "-o"], 2, "",
+                    "iprof cat: option '-o' needs a value\n"
+                    "Try 'iprof cat --help' for more information.\n")
+        self.expect(["cat", "graal-1.0.0.iprof", "--to", "2.0.0"], 2, "",
+                    "iprof cat: unknown version '2.0.0' (0.4.0, 1.0.0 or 1.1.0)\n"
+                    "Try 'iprof cat --help' for more information.\n")
+        self.expect(["validate", "--strict=yes", "x"], 2, "",
+                    "iprof validate: option '--strict' takes no value\n"
+                    "Try 'iprof validate --help' for more information.\n")
+
+    def test_double_dash(self):
+        # After "--" an argument that looks like an option is a FILE.
+        self.expect(["validate", "--", "--strict"], 2, "--strict: unreadable\n",
+                    MISSING.format("--strict"))
+
+
+# ---------------------------------------------------------------------------
+# validate
+
+# The library's messages, as the reader words them (lib/reader.c).
+MISSING = "{0}:0:0: -: cannot open {0}: No such file or directory\n"
+
+
+class Validate(ToolCase):
+    def test_valid_files(self):
+        self.expect(["validate", "small-1.1.0.iprof", "graal-1.0.0.iprof", "graal-0.4.0.iprof"],
+                    0, "small-1.1.0.iprof: valid\ngraal-1.0.0.iprof: valid\n"
+                       "graal-0.4.0.iprof: valid\n")
+        self.expect(["validate", "--strict", "small-1.1.0.iprof"], 0,
+                    "small-1.1.0.iprof: valid\n")
+
+    def test_example_is_strictly_valid(self):
+        code, out, err = run("validate", "--strict", os.path.join(SOURCE, "examples", "fib.iprof"))
+        self.assertEqual((code, err), (0, ""))
+        self.assertTrue(out.endswith(b"fib.iprof: valid\n"), out)
+
+    def test_stdin(self):
+        self.expect(["validate", "-"], 0, "<stdin>: valid\n", stdin=data("graal-1.0.0.iprof"))
+        self.expect(["validate", "-"], 1, "<stdin>: invalid (1 error)\n", SYNTAX % "<stdin>",
+                    stdin=data("syntax-error.iprof"))
+
+    def test_lenient_rules(self):
+        self.expect(["validate", "rules-broken.iprof"], 1,
+                    "rules-broken.iprof: invalid (7 errors)\n", RULES_LENIENT)
+
+    def test_strict_rules(self):
+        self.expect(["validate", "--strict", "rules-broken.iprof"], 1,
+                    "rules-broken.iprof: invalid (1 error)\n", RULES_STRICT)
+
+    def test_syntax_error(self):
+        for flags in ([], ["--strict"]):
+            self.expect(["validate"] + flags + ["syntax-error.iprof"], 1,
+                        "syntax-error.iprof: invalid (1 error)\n",
+                        SYNTAX % "syntax-error.iprof")
+
+    def test_fatal_schema(self):
+        self.expect(["validate", "bad-ctx.iprof"], 1, "bad-ctx.iprof: invalid (1 error)\n",
+                    BAD_CTX)
+
+    def test_versions(self):
+        self.expect(["validate", "legacy-0.2.0.iprof"], 1,
+                    "legacy-0.2.0.iprof: invalid (1 error)\n", LEGACY)
+        self.expect(["validate", "--strict", "future-1.2.0.iprof"], 0,
+                    "future-1.2.0.iprof: valid (1 warning)\n", FUTURE)
+
+    def test_missing_file(self):
+        self.expect(["validate", "no-such.iprof"], 2, "no-such.iprof: unreadable\n",
+                    MISSING.format("no-such.iprof"))
+
+    def test_worst_status_wins(self):
+        self.expect(["validate", "graal-1.0.0.iprof", "syntax-error.iprof", "no-such.iprof",
+                     "future-1.2.0.iprof"], 2,
+                    "graal-1.0.0.iprof: valid\nsyntax-error.iprof: invalid (1 error)\n"
+                    "no-such.iprof: unreadable\nfuture-1.2.0.iprof: valid (1 warning)\n",
+                    SYNTAX % "syntax-error.iprof" + MISSING.format("no-such.iprof") + FUTURE)
+        self.expect(["validate", "syntax-error.iprof", "small-1.1.0.iprof"], 1,
+                    "syntax-error.iprof: invalid (1 error)\nsmall-1.1.0.iprof: valid\n",
+                    SYNTAX % "syntax-error.iprof")
+
+
+# ---------------------------------------------------------------------------
+# stats
+
+SMALL_TEXT = """\
+file:        small-1.1.0.iprof
+version:     1.1.0
+types:       4
+methods:     3
+contexts:    9 distinct, max depth 3
+diagnostics: 0
+
+profiles                  entries           total count
+callCountProfiles               4   9223372036854775820
+conditionalProfiles             2                    13
+virtualInvokeProfiles           1                    10
+monitorProfiles                 1                     3
+samplingProfiles                2                     3
+instanceofProfiles              1                     5
+
+hottest methods by call count:
+  9223372036854775812  B.get (id 3)
+                    7  A.run (id 2)
+                    1  A.main (id 1)
+"""
+
+SMALL_JSON = {
+    "file": "small-1.1.0.iprof",
+    "version": "1.1.0",
+    "types": 4,
+    "methods": 3,
+    "contexts": 9,
+    "maxContextDepth": 3,
+    "diagnostics": 0,
+    "entries": {"callCountProfiles": 4, "conditionalProfiles": 2, "virtualInvokeProfiles": 1,
+                "monitorProfiles": 1, "samplingProfiles": 2, "instanceofProfiles": 1},
+    "totals": {"callCountProfiles": 9223372036854775820, "conditionalProfiles": 13,
+               "virtualInvokeProfiles": 10, "monitorProfiles": 3, "samplingProfiles": 3,
+               "instanceofProfiles": 5},
+    "hottestMethods": [
+        {"id": 3, "name": "B.get", "callCount": 9223372036854775812},
+        {"id": 2, "name": "A.run", "callCount": 7},
+        {"id": 1, "name": "A.main", "callCount": 1},
+    ],
+}
+
+
+class Stats(ToolCase):
+    def test_text(self):
+        self.expect(["stats", "small-1.1.0.iprof"], 0, SMALL_TEXT)
+
+    def test_json(self):
+        code, out, err = run("stats", "--json", "small-1.1.0.iprof")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(json.loads(out), SMALL_JSON)
+        self.assertEqual(list(json.loads(out)), list(SMALL_JSON))  # key order is stable
+
+    def test_stdin_json(self):
+        code, out, err = run("stats", "-", "--json", stdin=data("small-1.1.0.iprof"))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(json.loads(out), dict(SMALL_JSON, file="<stdin>"))
+
+    def test_lenient_file(self):
+        code, out, err = run("stats", "--json", "rules-broken.iprof")
+        self.assertEqual((code, err), (0, ""))
+        st = json.loads(out)
+        self.assertEqual(st["diagnostics"], 7)
+        self.assertEqual(st["entries"]["callCountProfiles"], 2)
+        # The dangling callee 9 has no method: named "?9".
+        self.assertEqual(st["hottestMethods"],
+                         [{"id": 9, "name": "?9", "callCount": 2},
+                          {"id": 1, "name": "int.m", "callCount": 1}])
+
+    def test_empty_profile(self):
+        code, out, err = run("stats", "-", stdin=b'{"version":"1.0.0","types":[],"methods":[]}')
+        self.assertEqual((code, err), (0, ""))
+        text = out.decode()
+        self.assertIn("contexts:    0 distinct, max depth 0\n", text)
+        self.assertTrue(text.endswith("hottest methods by call count:\n  (none)\n"), text)
+        code, out, err = run("stats", "--json", "-",
+                             stdin=b'{"version":"1.0.0","types":[],"methods":[]}')
+        self.assertEqual(json.loads(out)["hottestMethods"], [])
+
+    def test_errors(self):
+        self.expect(["stats", "syntax-error.iprof"], 1, "", SYNTAX % "syntax-error.iprof")
+        self.expect(["stats", "--strict", "rules-broken.iprof"], 1, "", RULES_STRICT)
+        self.expect(["stats", "no-such.iprof"], 2, "", MISSING.format("no-such.iprof"))
+
+    def test_example(self):
+        code, out, err = run("stats", "--json", os.path.join(SOURCE, "examples", "fib.iprof"))
+        self.assertEqual((code, err), (0, ""))
+        st = json.loads(out)
+        self.assertEqual(st["version"], "1.1.0")
+        self.assertEqual(st["diagnostics"], 0)
+        self.assertTrue(all(n > 0 for n in st["entries"].values()), st["entries"])
+
+    def test_corpus_jsonata(self):
+        path = corpus_file("jsonata-cli-0.4.0.iprof")
+        code, out, err = run("stats", "--json", path)
+        self.assertEqual((code, err), (0, ""))
+        st = json.loads(out)
+        self.assertEqual(st["version"], "0.4.0")
+        self.assertEqual((st["types"], st["methods"]), (5299, 43276))
+        self.assertEqual(st["entries"], {
+            "callCountProfiles": 8785, "conditionalProfiles": 6560,
+            "virtualInvokeProfiles": 508, "monitorProfiles": 1, "samplingProfiles": 161,
+            "instanceofProfiles": 0})
+        self.assertEqual(len(st["hottestMethods"]), 10)
+        calls = [m["callCount"] for m in st["hottestMethods"]]
+        self.assertEqual(calls, sorted(calls, reverse=True))
+        # The totals agree with a computation in Python.
+        with open(path, "rb") as f:
+            doc = json.load(f)
+        slot = {"callCountProfiles": (1, 0), "conditionalProfiles": (3, 2),
+                "virtualInvokeProfiles": (2, 1), "monitorProfiles": (2, 1),
+                "samplingProfiles": (1, 0)}
+        for key, (group, at) in slot.items():
+            want = sum(sum(e["records"][at::group]) for e in doc[key])
+            self.assertEqual(st["totals"][key], want, key)
+        self.assertEqual(st["maxContextDepth"],
+                         max(e["ctx"].count("<") + 1 for key in slot for e in doc[key]))
+        self.assertEqual(st["contexts"], len({e["ctx"] for key in slot for e in doc[key]}))
+
+
+# ---------------------------------------------------------------------------
+# cat
+
+def graal(version, body_from):
+    """graal-<body_from>.iprof with another version string (same layout)."""
+    return data("graal-%s.iprof" % body_from).replace(
+        b'"version":"%s"' % body_from.encode(), b'"version":"%s"' % version.encode())
+
+
+class Cat(ToolCase):
+    def test_same_bytes(self):
+        for name in ("graal-1.0.0.iprof", "graal-0.4.0.iprof"):
+            self.expect(["cat", name], 0, data(name))
+
+    def test_stdin_stdout(self):
+        self.expect(["cat", "-", "-o", "-"], 0, data("graal-1.0.0.iprof"),
+                    stdin=data("graal-1.0.0.iprof"))
+
+    def test_to_versions(self):
+        # 0.4.0 and 1.0.0 differ only in the order of the sections.
+        self.expect(["cat", "graal-0.4.0.iprof", "--to", "1.0.0"], 0, graal("1.0.0", "1.0.0"))
+        self.expect(["cat", "graal-1.0.0.iprof", "--to=0.4.0"], 0, graal("0.4.0", "0.4.0"))
+        want = graal("1.1.0", "1.0.0")[:-1] + b',"instanceofProfiles":[]}'
+        self.expect(["cat", "graal-1.0.0.iprof", "--to", "1.1.0"], 0, want)
+
+    def test_to_drops_instanceof_only_when_asked(self):
+        self.expect(["cat", "small-1.1.0.iprof", "--to", "1.0.0"], 1, "",
+                    "iprof cat: small-1.1.0.iprof: has instanceof profiles, which version "
+                    "1.0.0 cannot hold (use --drop-instanceof to drop them)\n")
+        code, out, err = run("cat", "small-1.1.0.iprof", "--to", "1.0.0", "--drop-instanceof")
+        self.assertEqual((code, err), (0, ""))
+        doc = json.loads(out)
+        self.assertEqual(doc["version"], "1.0.0")
+        self.assertNotIn("instanceofProfiles", doc)
+        self.assertEqual(list(doc), ["version", "types", "methods", "callCountProfiles",
+                                     "conditionalProfiles", "virtualInvokeProfiles",
+                                     "monitorProfiles", "samplingProfiles"])
+
+    def test_pretty(self):
+        code, out, err = run("cat", "graal-1.0.0.iprof", "--pretty")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, PRETTY)
+        # Reading the pretty output and writing it minified gives the original.
+        self.expect(["cat", "-"], 0, data("graal-1.0.0.iprof"), stdin=out)
+
+    def test_output_file(self):
+        tmp = tempfile.mkdtemp(prefix="iprof-tool-")
+        try:
+            out = os.path.join(tmp, "out.iprof")
+            with open(out, "wb") as f:
+                f.write(b"old")
+            self.expect(["cat", "graal-0.4.0.iprof", "-o", out], 0)
+            self.assertEqual(open(out, "rb").read(), data("graal-0.4.0.iprof"))
+            # A failed conversion leaves the previous file as it was.
+            self.expect(["cat", "syntax-error.iprof", "--output", out], 1, "",
+                        SYNTAX % "syntax-error.iprof")
+            self.assertEqual(open(out, "rb").read(), data("graal-0.4.0.iprof"))
+            self.assertEqual(os.listdir(tmp), ["out.iprof"])
+            # An unwritable target is an I/O error.
+            bad = os.path.join(tmp, "no-dir", "x.iprof")
+            code, out_, err = run("cat", "graal-1.0.0.iprof", "-o", bad)
+            self.assertEqual((code, out_), (2, b""))
+            self.assertTrue(err.startswith("iprof cat: %s: " % bad), err)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_lenient_copy_keeps_rule_violations(self):
+        # Loaded leniently, written without validation: the data stay.
+        code, out, err = run("cat", "rules-broken.iprof")
+        self.assertEqual((code, err), (0, ""))
+        doc = json.loads(out)
+        self.assertEqual(doc["callCountProfiles"][0], {"ctx": "1:3", "records": [1]})
+        self.assertEqual(doc["monitorProfiles"], [{"ctx": "1:0", "records": [0, 1]}])
+        # --strict refuses the file.
+        self.expect(["cat", "--strict", "rules-broken.iprof"], 1, "", RULES_STRICT)
+
+    def test_errors(self):
+        self.expect(["cat", "no-such.iprof"], 2, "", MISSING.format("no-such.iprof"))
+        self.expect(["cat", "legacy-0.2.0.iprof"], 1, "", LEGACY)
+
+    def test_corpus_same_bytes(self):
+        names = ["jsonata-cli-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof",
+                 "elide-cli-types-only-0.4.0.iprof", "elide-serve-types-only-0.4.0.iprof",
+                 "elidemin-jspy-placeholders-1.0.0.iprof"]
+        for name in names:
+            path = corpus_file(name)
+            code, out, err = run("cat", path)
+            self.assertEqual((code, err), (0, ""), name)
+            with open(path, "rb") as f:
+                self.assertTrue(out == f.read(), "%s: cat output differs" % name)
+
+    def test_corpus_convert_round_trip(self):
+        path = corpus_file("jsonata-cli-0.4.0.iprof")
+        code, out, err = run("cat", path, "--to", "1.1.0", "--pretty")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.count(b"\n") > 60000, True)
+        with open(path, "rb") as f:
+            original = f.read()
+        self.expect(["cat", "-", "--to", "0.4.0"], 0, original, stdin=out)
+
+
+# ---------------------------------------------------------------------------
+# Documentation
+
+class Docs(unittest.TestCase):
+    def test_readme_shows_hello_c(self):
+        with open(os.path.join(SOURCE, "README.md")) as f:
+            readme = f.read()
+        with open(os.path.join(SOURCE, "examples", "hello.c")) as f:
+            hello = f.read()
+        self.assertIn("```c\n" + hello + "```\n", readme)
+
+
+# ---------------------------------------------------------------------------
+# Expected reports (after the classes that use them, for readability there)
+
+SYNTAX = "%s:5:3: types[1]: expected a value after ','\n"
+RULES_LENIENT = """\
+rules-broken.iprof:5:12: types[1].id: duplicate type id 0
+rules-broken.iprof:9:45: methods[1].signature: signature must hold the declaring and return type ids
+rules-broken.iprof:12:13: callCountProfiles[0].ctx: a call-count ctx must start at bci 0
+rules-broken.iprof:13:13: callCountProfiles[1].ctx: method id 9 is not defined
+rules-broken.iprof:16:31: conditionalProfiles[0].records: records must be (bci, index, count) triples
+rules-broken.iprof:19:13: monitorProfiles[0].ctx: a monitor ctx must be "0:0"
+rules-broken.iprof:21:25: instanceofProfiles: instanceofProfiles requires format 1.1.0 or later, \
+the file is 1.0.0
+"""
+RULES_STRICT = "rules-broken.iprof:5:12: types[1].id: duplicate type id 0\n"
+BAD_CTX = ("bad-ctx.iprof:5:32: samplingProfiles[0].ctx: invalid ctx \"1:0<\" at character 5: "
+           "expected method:bci pairs joined by '<'\n")
+LEGACY = ("legacy-0.2.0.iprof:2:14: version: format version 0.2.0 is not supported: "
+          "its legacy layout predates 0.4.0\n")
+FUTURE = "future-1.2.0.iprof:2:14: version: warning: unknown format version 1.2.0, read as 1.x\n"
+PRETTY = b""
+
+
+def main():
+    if not IPROF or not os.access(IPROF, os.X_OK):
+        print("IPROF is not set to the built iprof command; skipping")
+        print("0 passed, 0 failed")
+        return 77
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    skipped = len(result.skipped)
+    passed = result.testsRun - failed - skipped
+    for test, why in result.skipped:
+        print("skipped %s: %s" % (test.id(), why))
+    print("%d passed, %d failed" % (passed, failed))
+    if failed:
+        return 1
+    return 77 if passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
