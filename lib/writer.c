@@ -1,2 +1,946 @@
-/* Placeholder until the module lands. */
-typedef int ipi_placeholder_writer;
+/* The writer: streaming elements or a whole model into a sink.
+ *
+ * Output is formatted straight into one buffer (the memory sink's own
+ * buffer, or a buffer of options.buffer_size bytes flushed to the sink when
+ * full). Each element reserves its worst-case size once and is then
+ * formatted in place with pointer bumps; only very long names, signatures,
+ * contexts or record arrays are written in chunks, each reserving its own
+ * worst case, so the buffer never has to hold a whole huge element. */
+#include <iprof/writer.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ctx.h"
+#include "error.h"
+#include "idmap.h"
+#include "numfmt.h"
+#include "rules.h"
+#include "sink.h"
+#include "version.h"
+
+#define DEFAULT_BUFFER_SIZE ((size_t)256 * 1024)
+#define DEFAULT_MEM_SIZE ((size_t)16 * 1024)
+
+#define ALL_FLAGS                                                                   \
+    (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
+     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC)
+
+/* Where the document is: before begin, inside "types", "methods", an entry
+ * section (w->section), or after end. */
+enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_DONE };
+
+/* Elements up to these sizes are written with one reservation; larger
+ * ones in chunks of these sizes. */
+#define FAST_NAME 4096
+#define FAST_VALUES 2048
+#define FAST_FRAMES 1024
+
+/* Worst case of an element's fixed parts: separator and indent, keys,
+ * punctuation and one int64. */
+#define ELEM_FIXED 96
+/* Worst case of one array value with its separator (", " when pretty). */
+#define VALUE_MAX (IPI_I64_MAX_CHARS + 2)
+/* Worst case of one escaped name byte ("\u0000"). */
+#define ESC_MAX 6
+
+struct iprof_writer {
+    iprof_allocator alloc;
+    ipi_sink sink;
+    ipi_errbuf err;
+    int status; /* the failure, sticky; 0 while healthy */
+    unsigned int flags;
+    int pretty;
+    char *opt_version; /* copy of options.format_version, or NULL */
+    size_t opt_version_size;
+
+    char *buf; /* output buffer; the memory sink's own buffer for that sink */
+    size_t pos, cap;
+
+    int state;
+    int layout[IPROF_KIND_COUNT];
+    size_t nlayout;
+    int kind_pos[IPROF_KIND_COUNT]; /* kind -> index in layout, -1 if absent */
+    size_t section;                 /* ST_ENTRIES: layout index of the open section */
+    uint64_t count;                 /* elements written in the open section */
+    char version[32];               /* the version being written, for messages */
+
+    ipi_idmap type_ids, method_ids; /* STRICT: ids written so far */
+    int64_t *scratch;               /* write_model: frames of one context */
+    size_t scratch_cap;             /* in int64 values */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Failure                                                                  */
+
+static int fail(iprof_writer *w, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int fail(iprof_writer *w, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ipi_errbuf_vset(&w->err, status, fmt, ap);
+    va_end(ap);
+    w->status = status;
+    return status;
+}
+
+/* Fail with a status whose message is already in w->err (sink errors) or
+ * that needs none beyond the status text. */
+static int fail_rc(iprof_writer *w, int rc)
+{
+    if (!w->err.set || w->err.err.status != rc)
+        ipi_errbuf_set(&w->err, rc, "%s", rc == IPROF_ENOMEM ? "out of memory"
+                                                             : iprof_status_string(rc));
+    w->status = rc;
+    return rc;
+}
+
+/* Also record the element's JSON path ("conditionalProfiles[3]"). */
+static void set_path(iprof_writer *w, const char *section, uint64_t index)
+{
+    snprintf(w->err.path, sizeof w->err.path, "%s[%llu]", section,
+             (unsigned long long)index);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The output buffer                                                        */
+
+static int flush(iprof_writer *w)
+{
+    if (w->sink.kind == IPI_SINK_MEM || !w->pos)
+        return IPROF_OK;
+    int rc = ipi_sink_write(&w->sink, w->buf, w->pos, &w->err);
+    if (rc)
+        return rc;
+    w->pos = 0;
+    return IPROF_OK;
+}
+
+/* Make room for n more bytes: grow the memory sink, or flush (and grow
+ * the buffer if n exceeds it). */
+static int make_room(iprof_writer *w, size_t n)
+{
+    if (w->sink.kind == IPI_SINK_MEM) {
+        if (n > SIZE_MAX - w->pos || ipi_sink_mem_reserve(&w->sink, w->pos + n))
+            return IPROF_ENOMEM;
+        w->buf = w->sink.mem;
+        w->cap = w->sink.mem_cap;
+        return IPROF_OK;
+    }
+    int rc = flush(w);
+    if (rc)
+        return rc;
+    if (n > w->cap) {
+        char *nb = ipi_malloc(&w->alloc, n);
+        if (!nb)
+            return IPROF_ENOMEM;
+        ipi_free(&w->alloc, w->buf, w->cap);
+        w->buf = nb;
+        w->cap = n;
+    }
+    return IPROF_OK;
+}
+
+#define ENSURE(w, n)                                   \
+    do {                                               \
+        if ((w)->cap - (w)->pos < (size_t)(n)) {       \
+            int ensure_rc_ = make_room((w), (n));      \
+            if (ensure_rc_)                            \
+                return ensure_rc_;                     \
+        }                                              \
+    } while (0)
+
+/* Append a string literal at p, advancing p. */
+#define PUT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
+
+/* ------------------------------------------------------------------------ */
+/* Formatting into reserved space                                           */
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* Escape s[0..len) as JSON string content at p; at most ESC_MAX * len
+ * bytes. */
+static char *escape_into(char *p, const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = s[i];
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *p++ = (char)c;
+            continue;
+        }
+        *p++ = '\\';
+        switch (c) {
+        case '"': *p++ = '"'; break;
+        case '\\': *p++ = '\\'; break;
+        case '\b': *p++ = 'b'; break;
+        case '\f': *p++ = 'f'; break;
+        case '\n': *p++ = 'n'; break;
+        case '\r': *p++ = 'r'; break;
+        case '\t': *p++ = 't'; break;
+        default:
+            p[0] = 'u';
+            p[1] = '0';
+            p[2] = '0';
+            p[3] = hex_digits[c >> 4];
+            p[4] = hex_digits[c & 15];
+            p += 5;
+            break;
+        }
+    }
+    return p;
+}
+
+/* Values separated by "," (", " when pretty), no brackets; at most
+ * VALUE_MAX * n bytes. first: no separator before the first value. */
+static char *values_into(char *p, const int64_t *v, size_t n, int pretty, int first)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i || !first) {
+            *p++ = ',';
+            if (pretty)
+                *p++ = ' ';
+        }
+        p += ipi_fmt_i64(p, v[i]);
+    }
+    return p;
+}
+
+/* Chunked versions for long content: each chunk reserves its own worst
+ * case. */
+static int put_string(iprof_writer *w, const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (len) {
+        size_t chunk = len > FAST_NAME ? FAST_NAME : len;
+        ENSURE(w, chunk * ESC_MAX);
+        w->pos = (size_t)(escape_into(w->buf + w->pos, u, chunk) - w->buf);
+        u += chunk;
+        len -= chunk;
+    }
+    return IPROF_OK;
+}
+
+static int put_values(iprof_writer *w, const int64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t chunk = n - i > FAST_VALUES ? FAST_VALUES : n - i;
+        ENSURE(w, chunk * VALUE_MAX);
+        w->pos = (size_t)(values_into(w->buf + w->pos, v + i, chunk, w->pretty, i == 0) -
+                          w->buf);
+        i += chunk;
+    }
+    return IPROF_OK;
+}
+
+static int put_ctx(iprof_writer *w, const int64_t *frames, size_t count)
+{
+    for (size_t i = 0; i < count;) {
+        size_t chunk = count - i > FAST_FRAMES ? FAST_FRAMES : count - i;
+        ENSURE(w, IPI_CTX_MAX_CHARS(chunk));
+        char *p = w->buf + w->pos;
+        if (i)
+            *p++ = '<';
+        p += ipi_ctx_format(p, frames + 2 * i, chunk);
+        w->pos = (size_t)(p - w->buf);
+        i += chunk;
+    }
+    return IPROF_OK;
+}
+
+/* The separator before an element of the open section. */
+static inline char *elem_prefix(const iprof_writer *w, char *p)
+{
+    if (w->count)
+        *p++ = ',';
+    if (w->pretty)
+        PUT(p, "\n    ");
+    return p;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Document structure                                                       */
+
+static int open_section(iprof_writer *w, const char *key)
+{
+    size_t klen = strlen(key);
+    ENSURE(w, klen + 16);
+    char *p = w->buf + w->pos;
+    *p++ = ',';
+    if (w->pretty)
+        PUT(p, "\n  ");
+    *p++ = '"';
+    memcpy(p, key, klen);
+    p += klen;
+    if (w->pretty)
+        PUT(p, "\": [");
+    else
+        PUT(p, "\":[");
+    w->pos = (size_t)(p - w->buf);
+    w->count = 0;
+    return IPROF_OK;
+}
+
+static int close_section(iprof_writer *w)
+{
+    ENSURE(w, 4);
+    char *p = w->buf + w->pos;
+    if (w->pretty && w->count)
+        PUT(p, "\n  ");
+    *p++ = ']';
+    w->pos = (size_t)(p - w->buf);
+    return IPROF_OK;
+}
+
+/* Close whatever section is open and open entry section idx, writing the
+ * sections in between empty. The caller checked idx is not behind. */
+static int goto_section(iprof_writer *w, size_t idx)
+{
+    int rc;
+    size_t next;
+    if (w->state == ST_ENTRIES && w->section == idx)
+        return IPROF_OK;
+    if (w->state == ST_TYPES) {
+        if ((rc = close_section(w)) || (rc = open_section(w, "methods")))
+            return rc;
+        w->state = ST_METHODS;
+    }
+    if (w->state == ST_METHODS) {
+        next = 0;
+    } else {
+        next = w->section + 1;
+    }
+    if ((rc = close_section(w)))
+        return rc;
+    for (size_t i = next; i < idx; i++)
+        if ((rc = open_section(w, iprof_kind_name(w->layout[i]))) || (rc = close_section(w)))
+            return rc;
+    if ((rc = open_section(w, iprof_kind_name(w->layout[idx]))))
+        return rc;
+    w->state = ST_ENTRIES;
+    w->section = idx;
+    return IPROF_OK;
+}
+
+static int write_begin(iprof_writer *w, const char *version, size_t len)
+{
+    ENSURE(w, len + 32);
+    char *p = w->buf + w->pos;
+    if (w->pretty)
+        PUT(p, "{\n  \"version\": \"");
+    else
+        PUT(p, "{\"version\":\"");
+    memcpy(p, version, len);
+    p += len;
+    *p++ = '"';
+    w->pos = (size_t)(p - w->buf);
+    return open_section(w, "types");
+}
+
+static int write_end(iprof_writer *w)
+{
+    int rc = goto_section(w, w->nlayout - 1);
+    if (rc || (rc = close_section(w)))
+        return rc;
+    ENSURE(w, 4);
+    char *p = w->buf + w->pos;
+    if (w->pretty)
+        PUT(p, "\n}\n");
+    else
+        *p++ = '}';
+    w->pos = (size_t)(p - w->buf);
+    if ((rc = flush(w)))
+        return rc;
+    if (w->sink.kind == IPI_SINK_MEM)
+        w->sink.mem_len = w->pos;
+    return ipi_sink_commit(&w->sink, &w->err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Elements                                                                 */
+
+static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
+{
+    int fast = len <= FAST_NAME;
+    ENSURE(w, ELEM_FIXED + (fast ? len * ESC_MAX : 0));
+    char *p = elem_prefix(w, w->buf + w->pos);
+    if (w->pretty)
+        PUT(p, "{\"id\": ");
+    else
+        PUT(p, "{\"id\":");
+    p += ipi_fmt_i64(p, id);
+    if (w->pretty)
+        PUT(p, ", \"name\": \"");
+    else
+        PUT(p, ",\"name\":\"");
+    if (fast) {
+        p = escape_into(p, (const unsigned char *)name, len);
+    } else {
+        w->pos = (size_t)(p - w->buf);
+        int rc = put_string(w, name, len);
+        if (rc)
+            return rc;
+        ENSURE(w, 2);
+        p = w->buf + w->pos;
+    }
+    PUT(p, "\"}");
+    w->pos = (size_t)(p - w->buf);
+    w->count++;
+    return IPROF_OK;
+}
+
+static int write_method(iprof_writer *w, int64_t id, const char *name, size_t len,
+                        const int64_t *sig, size_t sig_len)
+{
+    int fast = len <= FAST_NAME && sig_len <= FAST_VALUES;
+    ENSURE(w, ELEM_FIXED + (fast ? len * ESC_MAX + sig_len * VALUE_MAX : 0));
+    char *p = elem_prefix(w, w->buf + w->pos);
+    if (w->pretty)
+        PUT(p, "{\"id\": ");
+    else
+        PUT(p, "{\"id\":");
+    p += ipi_fmt_i64(p, id);
+    if (w->pretty)
+        PUT(p, ", \"name\": \"");
+    else
+        PUT(p, ",\"name\":\"");
+    if (fast) {
+        p = escape_into(p, (const unsigned char *)name, len);
+        if (w->pretty)
+            PUT(p, "\", \"signature\": [");
+        else
+            PUT(p, "\",\"signature\":[");
+        p = values_into(p, sig, sig_len, w->pretty, 1);
+    } else {
+        int rc;
+        w->pos = (size_t)(p - w->buf);
+        if ((rc = put_string(w, name, len)))
+            return rc;
+        ENSURE(w, 24);
+        p = w->buf + w->pos;
+        if (w->pretty)
+            PUT(p, "\", \"signature\": [");
+        else
+            PUT(p, "\",\"signature\":[");
+        w->pos = (size_t)(p - w->buf);
+        if ((rc = put_values(w, sig, sig_len)))
+            return rc;
+        ENSURE(w, 2);
+        p = w->buf + w->pos;
+    }
+    PUT(p, "]}");
+    w->pos = (size_t)(p - w->buf);
+    w->count++;
+    return IPROF_OK;
+}
+
+static int write_entry(iprof_writer *w, const int64_t *frames, size_t frame_count,
+                       const int64_t *records, size_t record_count)
+{
+    int fast = frame_count <= FAST_FRAMES && record_count <= FAST_VALUES;
+    ENSURE(w, ELEM_FIXED +
+                  (fast ? IPI_CTX_MAX_CHARS(frame_count) + record_count * VALUE_MAX : 0));
+    char *p = elem_prefix(w, w->buf + w->pos);
+    if (w->pretty)
+        PUT(p, "{\"ctx\": \"");
+    else
+        PUT(p, "{\"ctx\":\"");
+    if (fast) {
+        p += ipi_ctx_format(p, frames, frame_count);
+        if (w->pretty)
+            PUT(p, "\", \"records\": [");
+        else
+            PUT(p, "\",\"records\":[");
+        p = values_into(p, records, record_count, w->pretty, 1);
+    } else {
+        int rc;
+        w->pos = (size_t)(p - w->buf);
+        if ((rc = put_ctx(w, frames, frame_count)))
+            return rc;
+        ENSURE(w, 24);
+        p = w->buf + w->pos;
+        if (w->pretty)
+            PUT(p, "\", \"records\": [");
+        else
+            PUT(p, "\",\"records\":[");
+        w->pos = (size_t)(p - w->buf);
+        if ((rc = put_values(w, records, record_count)))
+            return rc;
+        ENSURE(w, 2);
+        p = w->buf + w->pos;
+    }
+    PUT(p, "]}");
+    w->pos = (size_t)(p - w->buf);
+    w->count++;
+    return IPROF_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options and creation                                                     */
+
+IPROF_API int iprof_write_options_init(iprof_write_options *opts, unsigned int version)
+{
+    if (!opts || version != IPROF_WRITE_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    memset(opts, 0, sizeof *opts);
+    opts->version = version;
+    return IPROF_OK;
+}
+
+/* Allocate a writer with its output buffer; the caller sets up the sink
+ * (a memory sink takes over the buffer). */
+static int writer_create(iprof_writer **out, const iprof_write_options *opts, int mem)
+{
+    static const iprof_write_options defaults = IPROF_WRITE_OPTIONS_INIT;
+    if (!opts)
+        opts = &defaults;
+    if (opts->version > IPROF_WRITE_OPTIONS_VERSION || (opts->flags & ~ALL_FLAGS))
+        return IPROF_EINVAL;
+    iprof_allocator a;
+    ipi_allocator_init(&a, opts->allocator);
+    iprof_writer *w = ipi_malloc(&a, sizeof *w);
+    if (!w)
+        return IPROF_ENOMEM;
+    memset(w, 0, sizeof *w);
+    w->alloc = a;
+    ipi_errbuf_clear(&w->err);
+    ipi_idmap_init(&w->type_ids);
+    ipi_idmap_init(&w->method_ids);
+    w->flags = opts->flags;
+    w->pretty = (opts->flags & IPROF_WRITE_PRETTY) != 0;
+    w->state = ST_INIT;
+    if (opts->format_version) {
+        size_t n = strlen(opts->format_version) + 1;
+        w->opt_version = ipi_malloc(&w->alloc, n);
+        if (!w->opt_version) {
+            ipi_free(&w->alloc, w, sizeof *w);
+            return IPROF_ENOMEM;
+        }
+        memcpy(w->opt_version, opts->format_version, n);
+        w->opt_version_size = n;
+    }
+    if (!mem) {
+        size_t size = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER_SIZE;
+        w->buf = ipi_malloc(&w->alloc, size);
+        if (!w->buf) {
+            ipi_free(&w->alloc, w->opt_version, w->opt_version_size);
+            ipi_free(&w->alloc, w, sizeof *w);
+            return IPROF_ENOMEM;
+        }
+        w->cap = size;
+    }
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API void iprof_writer_free(iprof_writer *w)
+{
+    if (!w)
+        return;
+    if (w->sink.kind != IPI_SINK_MEM)
+        ipi_free(&w->alloc, w->buf, w->cap);
+    ipi_sink_close(&w->sink);
+    ipi_free(&w->alloc, w->opt_version, w->opt_version_size);
+    ipi_idmap_free(&w->type_ids, &w->alloc);
+    ipi_idmap_free(&w->method_ids, &w->alloc);
+    ipi_free(&w->alloc, w->scratch, w->scratch_cap * sizeof *w->scratch);
+    iprof_allocator a = w->alloc;
+    ipi_free(&a, w, sizeof *w);
+}
+
+IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
+                                    const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    if (!path || !*path)
+        return IPROF_EINVAL;
+    iprof_writer *w;
+    int rc = writer_create(&w, opts, 0);
+    if (rc)
+        return rc;
+    if (ipi_sink_init_path(&w->sink, &w->alloc, path,
+                           (w->flags & IPROF_WRITE_NO_SYNC) == 0)) {
+        iprof_writer_free(w);
+        return IPROF_ENOMEM;
+    }
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_new_fd(iprof_writer **out, int fd, const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    if (fd < 0)
+        return IPROF_EINVAL;
+    iprof_writer *w;
+    int rc = writer_create(&w, opts, 0);
+    if (rc)
+        return rc;
+    ipi_sink_init_fd(&w->sink, &w->alloc, fd);
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    iprof_writer *w;
+    int rc = writer_create(&w, opts, 1);
+    if (rc)
+        return rc;
+    ipi_sink_init_mem(&w->sink, &w->alloc);
+    size_t size = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_MEM_SIZE;
+    if (ipi_sink_mem_reserve(&w->sink, size)) {
+        iprof_writer_free(w);
+        return IPROF_ENOMEM;
+    }
+    w->buf = w->sink.mem;
+    w->cap = w->sink.mem_cap;
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write_fn,
+                                        void *write_payload, const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    if (!write_fn)
+        return IPROF_EINVAL;
+    iprof_writer *w;
+    int rc = writer_create(&w, opts, 0);
+    if (rc)
+        return rc;
+    ipi_sink_init_callback(&w->sink, &w->alloc, write_fn, write_payload);
+    *out = w;
+    return IPROF_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Streaming                                                                */
+
+static const char *state_name(const iprof_writer *w)
+{
+    switch (w->state) {
+    case ST_INIT: return "before begin";
+    case ST_TYPES: return "in types";
+    case ST_METHODS: return "after methods started";
+    case ST_ENTRIES: return "after entries started";
+    default: return "after end";
+    }
+}
+
+IPROF_API int iprof_writer_begin(iprof_writer *w, const char *format_version)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state != ST_INIT)
+        return fail(w, IPROF_ESTATE, "begin called %s", state_name(w));
+    const char *v = format_version ? format_version
+                    : w->opt_version ? w->opt_version
+                                     : IPROF_FORMAT_LATEST;
+    size_t len = strlen(v);
+    ipi_fmtver fv;
+    if (ipi_version_parse(v, len, &fv))
+        return fail(w, IPROF_EVERSION, "malformed format version \"%.64s\"", v);
+    switch (ipi_version_classify(&fv)) {
+    case IPI_VERSION_LEGACY:
+        return fail(w, IPROF_EVERSION,
+                    "format version %.64s is the legacy layout (before 0.3), not writable", v);
+    case IPI_VERSION_FUTURE:
+        return fail(w, IPROF_EVERSION, "format version %.64s is newer than this library knows",
+                    v);
+    default:
+        break;
+    }
+    snprintf(w->version, sizeof w->version, "%s", v);
+    w->nlayout = ipi_version_layout(&fv, w->layout);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        w->kind_pos[k] = -1;
+    for (size_t i = 0; i < w->nlayout; i++)
+        w->kind_pos[w->layout[i]] = (int)i;
+    int rc = ipi_sink_open(&w->sink, &w->err);
+    if (rc)
+        return fail_rc(w, rc);
+    if ((rc = write_begin(w, v, len)))
+        return fail_rc(w, rc);
+    w->state = ST_TYPES;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, size_t name_len)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state != ST_TYPES)
+        return fail(w, IPROF_ESTATE, "type written %s", state_name(w));
+    if (!name && name_len)
+        return fail(w, IPROF_EINVAL, "type name is NULL");
+    int rc;
+    if (w->flags & IPROF_WRITE_STRICT) {
+        if (ipi_idmap_get(&w->type_ids, id)) {
+            fail(w, IPROF_ESCHEMA, "types[%llu]: duplicate type id %lld",
+                 (unsigned long long)w->count, (long long)id);
+            set_path(w, "types", w->count);
+            return w->status;
+        }
+        if ((rc = ipi_idmap_put(&w->type_ids, &w->alloc, id, w)))
+            return fail_rc(w, rc);
+    }
+    if ((rc = write_type(w, id, name ? name : "", name_len)))
+        return fail_rc(w, rc);
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
+                                  size_t name_len, const int64_t *signature,
+                                  size_t signature_len)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state != ST_TYPES && w->state != ST_METHODS)
+        return fail(w, IPROF_ESTATE, "method written %s", state_name(w));
+    if (!name && name_len)
+        return fail(w, IPROF_EINVAL, "method name is NULL");
+    if (!signature && signature_len)
+        return fail(w, IPROF_EINVAL, "method signature is NULL");
+    int rc;
+    uint64_t index = w->state == ST_METHODS ? w->count : 0;
+    if (w->flags & IPROF_WRITE_STRICT) {
+        if (ipi_idmap_get(&w->method_ids, id)) {
+            fail(w, IPROF_ESCHEMA, "methods[%llu]: duplicate method id %lld",
+                 (unsigned long long)index, (long long)id);
+            set_path(w, "methods", index);
+            return w->status;
+        }
+        for (size_t i = 0; i < signature_len; i++)
+            if (!ipi_idmap_get(&w->type_ids, signature[i])) {
+                fail(w, IPROF_EDANGLING,
+                     "methods[%llu]: signature type id %lld (signature[%zu]) was not written",
+                     (unsigned long long)index, (long long)signature[i], i);
+                set_path(w, "methods", index);
+                return w->status;
+            }
+        if ((rc = ipi_idmap_put(&w->method_ids, &w->alloc, id, w)))
+            return fail_rc(w, rc);
+    }
+    if (w->state == ST_TYPES) {
+        if ((rc = close_section(w)) || (rc = open_section(w, "methods")))
+            return fail_rc(w, rc);
+        w->state = ST_METHODS;
+    }
+    if ((rc = write_method(w, id, name ? name : "", name_len, signature, signature_len)))
+        return fail_rc(w, rc);
+    return IPROF_OK;
+}
+
+/* Rule and reference checks of one entry; 0 or the failure. */
+static int check_entry(iprof_writer *w, int kind, const int64_t *frames, size_t frame_count,
+                       const int64_t *records, size_t record_count, uint64_t index)
+{
+    const char *kname = iprof_kind_name(kind);
+    int rule;
+    if (w->flags & IPROF_WRITE_NO_VALIDATE) {
+        /* Still refuse what would not parse back: no frames, a '-' in a
+         * method id. */
+        rule = IPI_RULE_OK;
+        if (frame_count == 0)
+            rule = IPI_RULE_NO_FRAMES;
+        for (size_t i = 0; i < frame_count && !rule; i++)
+            if (frames[2 * i] < 0)
+                rule = IPI_RULE_NEGATIVE_METHOD;
+    } else {
+        rule = ipi_rule_check_entry(kind, frames, frame_count, records, record_count);
+    }
+    if (rule) {
+        fail(w, IPROF_ESCHEMA, "%s[%llu].%s: %s", kname, (unsigned long long)index,
+             ipi_rule_is_ctx(rule) ? "ctx" : "records", ipi_rule_message(rule));
+        set_path(w, kname, index);
+        return w->status;
+    }
+    if (!(w->flags & IPROF_WRITE_STRICT))
+        return IPROF_OK;
+    const ipi_kind_layout *lay = ipi_kind_layout_of(kind);
+    if (lay->checks_methods)
+        for (size_t i = 0; i < frame_count; i++)
+            if (!ipi_idmap_get(&w->method_ids, frames[2 * i])) {
+                fail(w, IPROF_EDANGLING, "%s[%llu].ctx: method id %lld (frame %zu) was not written",
+                     kname, (unsigned long long)index, (long long)frames[2 * i], i);
+                set_path(w, kname, index);
+                return w->status;
+            }
+    if (lay->type_slot >= 0)
+        for (size_t i = (size_t)lay->type_slot; i < record_count; i += (size_t)lay->group)
+            if (!ipi_idmap_get(&w->type_ids, records[i])) {
+                fail(w, IPROF_EDANGLING,
+                     "%s[%llu].records: type id %lld (records[%zu]) was not written", kname,
+                     (unsigned long long)index, (long long)records[i], i);
+                set_path(w, kname, index);
+                return w->status;
+            }
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frames,
+                                 size_t frame_count, const int64_t *records,
+                                 size_t record_count)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state == ST_INIT || w->state == ST_DONE)
+        return fail(w, IPROF_ESTATE, "entry written %s", state_name(w));
+    if (kind < 0 || kind >= IPROF_KIND_COUNT)
+        return fail(w, IPROF_EINVAL, "invalid entry kind %d", kind);
+    if ((!frames && frame_count) || (!records && record_count))
+        return fail(w, IPROF_EINVAL, "%s entry: frames or records are NULL",
+                    iprof_kind_name(kind));
+    int pos = w->kind_pos[kind];
+    if (pos < 0) {
+        if (w->flags & IPROF_WRITE_DROP_INSTANCEOF)
+            return IPROF_OK;
+        return fail(w, IPROF_EVERSION, "%s are not part of format version %s",
+                    iprof_kind_name(kind), w->version);
+    }
+    if (w->state == ST_ENTRIES && (size_t)pos < w->section)
+        return fail(w, IPROF_ESTATE, "%s entry after %s: version %s writes them before",
+                    iprof_kind_name(kind), iprof_kind_name(w->layout[w->section]), w->version);
+    uint64_t index = w->state == ST_ENTRIES && w->section == (size_t)pos ? w->count : 0;
+    int rc = check_entry(w, kind, frames, frame_count, records, record_count, index);
+    if (rc)
+        return rc;
+    if ((rc = goto_section(w, (size_t)pos)) ||
+        (rc = write_entry(w, frames, frame_count, records, record_count)))
+        return fail_rc(w, rc);
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_end(iprof_writer *w)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state == ST_INIT || w->state == ST_DONE)
+        return fail(w, IPROF_ESTATE, "end called %s", state_name(w));
+    int rc = write_end(w);
+    if (rc)
+        return fail_rc(w, rc);
+    w->state = ST_DONE;
+    return IPROF_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Whole model                                                              */
+
+/* The model (lib/model*.c) lands separately; until it does, this entry
+ * point only reports that it is unavailable. */
+#ifndef IPI_WRITER_HAVE_MODEL
+#define IPI_WRITER_HAVE_MODEL 0
+#endif
+
+#if IPI_WRITER_HAVE_MODEL
+IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (!model)
+        return fail(w, IPROF_EINVAL, "the model is NULL");
+    int rc = iprof_writer_begin(w, w->opt_version ? w->opt_version : iprof_model_version(model));
+    if (rc)
+        return rc;
+    if (w->kind_pos[IPROF_KIND_INSTANCEOF] < 0 && !(w->flags & IPROF_WRITE_DROP_INSTANCEOF) &&
+        iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF))
+        return fail(w, IPROF_EVERSION, "instanceofProfiles are not part of format version %s",
+                    w->version);
+    size_t n = iprof_model_type_count(model);
+    for (size_t i = 0; i < n; i++) {
+        const iprof_type *t = iprof_model_type_at(model, i);
+        size_t len = 0;
+        const char *name = iprof_type_name(t, &len);
+        if ((rc = iprof_writer_type(w, iprof_type_id(t), name, len)))
+            return rc;
+    }
+    n = iprof_model_method_count(model);
+    for (size_t i = 0; i < n; i++) {
+        const iprof_method *m = iprof_model_method_at(model, i);
+        size_t len = 0, sig_len = 0;
+        const char *name = iprof_method_name(m, &len);
+        const int64_t *sig = iprof_method_signature(m, &sig_len);
+        if ((rc = iprof_writer_method(w, iprof_method_id(m), name, len, sig, sig_len)))
+            return rc;
+    }
+    for (size_t s = 0; s < w->nlayout; s++) {
+        int kind = w->layout[s];
+        n = iprof_model_entry_count(model, kind);
+        for (size_t i = 0; i < n; i++) {
+            const iprof_entry *e = iprof_model_entry_at(model, kind, i);
+            const iprof_context *ctx = iprof_entry_context(e);
+            size_t depth = ctx ? iprof_context_depth(ctx) : 0;
+            if (depth > SIZE_MAX / 2 / sizeof *w->scratch)
+                return fail(w, IPROF_ENOMEM, "out of memory");
+            if (ipi_grow(&w->alloc, (void **)&w->scratch, &w->scratch_cap, depth * 2,
+                         sizeof *w->scratch))
+                return fail(w, IPROF_ENOMEM, "out of memory");
+            if (depth)
+                iprof_context_frames(ctx, w->scratch, depth);
+            size_t rlen = 0;
+            const int64_t *rec = iprof_entry_records(e, &rlen);
+            if ((rc = iprof_writer_entry(w, kind, w->scratch, depth, rec, rlen)))
+                return rc;
+        }
+    }
+    return iprof_writer_end(w);
+}
+#else
+IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    (void)model;
+    return fail(w, IPROF_EINVAL, "writing a model is not available in this build");
+}
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                  */
+
+IPROF_API const iprof_error *iprof_writer_error(const iprof_writer *w)
+{
+    if (!w || !w->status)
+        return NULL;
+    return ipi_errbuf_get(&w->err);
+}
+
+IPROF_API int iprof_writer_buffer(const iprof_writer *w, const void **data, size_t *len)
+{
+    if (!w || !data || !len || w->sink.kind != IPI_SINK_MEM)
+        return IPROF_EINVAL;
+    *data = w->buf;
+    *len = w->pos;
+    return IPROF_OK;
+}

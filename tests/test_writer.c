@@ -1,2 +1,1285 @@
-/* Placeholder until the module lands. */
-int main(void) { return 77; }
+/* The writer: exact bytes of minified and pretty documents in every
+ * layout, escapes, int64 extremes, order violations, rule checks, strict
+ * references, instanceof handling, callback and fd sinks, huge elements
+ * and allocation failures. Path sinks are tested in test_sink.c. */
+#include <iprof/iprof.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define CHECK_DOC_N(w, lit, n)                                    \
+    do {                                                          \
+        const void *doc_d_ = NULL;                                \
+        size_t doc_l_ = 0;                                        \
+        CHECK_OK(iprof_writer_buffer((w), &doc_d_, &doc_l_));     \
+        CHECK_EQ_MEM(doc_d_, doc_l_, (lit), (n));                 \
+    } while (0)
+#define CHECK_DOC(w, lit) CHECK_DOC_N(w, lit, strlen(lit))
+
+static iprof_writer *mem_writer(unsigned flags, const char *version)
+{
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = flags;
+    o.format_version = version;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    return w;
+}
+
+/* A small document with one element of every kind. */
+static const int64_t sig_m[] = {0, 0};
+static const int64_t f_cc[] = {1, 0};
+static const int64_t r_cc[] = {10};
+static const int64_t f_cond[] = {1, 2, 1, 0};
+static const int64_t r_cond[] = {-1, 0, 10, -1, 1, 0};
+static const int64_t f_vi[] = {1, 3};
+static const int64_t r_vi[] = {0, 7};
+static const int64_t f_mon[] = {0, 0};
+static const int64_t r_mon[] = {0, 5};
+static const int64_t f_samp[] = {1, 5, 1, -1};
+static const int64_t r_samp[] = {3};
+static const int64_t f_inst[] = {1, 4};
+static const int64_t r_inst[] = {0, 2, 0, 1};
+
+static int write_kind(iprof_writer *w, int kind)
+{
+    switch (kind) {
+    case IPROF_KIND_CALL_COUNT: return iprof_writer_entry(w, kind, f_cc, 1, r_cc, 1);
+    case IPROF_KIND_CONDITIONAL: return iprof_writer_entry(w, kind, f_cond, 2, r_cond, 6);
+    case IPROF_KIND_VIRTUAL_INVOKE: return iprof_writer_entry(w, kind, f_vi, 1, r_vi, 2);
+    case IPROF_KIND_MONITOR: return iprof_writer_entry(w, kind, f_mon, 1, r_mon, 2);
+    case IPROF_KIND_SAMPLING: return iprof_writer_entry(w, kind, f_samp, 2, r_samp, 1);
+    default: return iprof_writer_entry(w, kind, f_inst, 1, r_inst, 4);
+    }
+}
+
+/* begin, types int and boolean, method m, entries in the given kind
+ * order, end. */
+static void write_small(iprof_writer *w, const char *version, const int *kinds, size_t n)
+{
+    CHECK_OK(iprof_writer_begin(w, version));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_type(w, 1, "boolean", 7));
+    CHECK_OK(iprof_writer_method(w, 1, "m", 1, sig_m, 2));
+    for (size_t i = 0; i < n; i++)
+        CHECK_OK(write_kind(w, kinds[i]));
+    CHECK_OK(iprof_writer_end(w));
+}
+
+static const int order_04[] = {IPROF_KIND_MONITOR, IPROF_KIND_VIRTUAL_INVOKE,
+                               IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL,
+                               IPROF_KIND_SAMPLING};
+static const int order_1[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL,
+                              IPROF_KIND_VIRTUAL_INVOKE, IPROF_KIND_MONITOR,
+                              IPROF_KIND_SAMPLING, IPROF_KIND_INSTANCEOF};
+
+#define T_TYPES "\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":1,\"name\":\"boolean\"}]"
+#define T_METHODS "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}]"
+#define T_CC "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[10]}]"
+#define T_COND "\"conditionalProfiles\":[{\"ctx\":\"1:2<1:0\",\"records\":[-1,0,10,-1,1,0]}]"
+#define T_VI "\"virtualInvokeProfiles\":[{\"ctx\":\"1:3\",\"records\":[0,7]}]"
+#define T_MON "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[0,5]}]"
+#define T_SAMP "\"samplingProfiles\":[{\"ctx\":\"1:5<1:-1\",\"records\":[3]}]"
+#define T_INST "\"instanceofProfiles\":[{\"ctx\":\"1:4\",\"records\":[0,2,0,1]}]"
+
+static void test_empty_documents(void)
+{
+    static const struct {
+        const char *version, *expect;
+    } cases[] = {
+        {"0.4.0", "{\"version\":\"0.4.0\",\"types\":[],\"methods\":[],\"monitorProfiles\":[],"
+                  "\"virtualInvokeProfiles\":[],\"callCountProfiles\":[],"
+                  "\"conditionalProfiles\":[],\"samplingProfiles\":[]}"},
+        {"1.0.0", "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                  "\"monitorProfiles\":[],\"samplingProfiles\":[]}"},
+        {"1.1.0", "{\"version\":\"1.1.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                  "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iprof_writer *w = mem_writer(0, NULL);
+        CHECK_OK(iprof_writer_begin(w, cases[i].version));
+        CHECK_OK(iprof_writer_end(w));
+        CHECK_DOC(w, cases[i].expect);
+        CHECK(iprof_writer_error(w) == NULL);
+        iprof_writer_free(w);
+    }
+}
+
+static void test_brief_example(void)
+{
+    iprof_writer *w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"}],\"methods\":[],"
+                 "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+
+    /* The spec's method example. */
+    w = mem_writer(0, NULL);
+    static const int64_t sig[] = {10, 8, 4823};
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_method(w, 1, "main", 4, sig, 3));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, (const int64_t[]){5, 0, 3, 2}, 2,
+                                (const int64_t[]){1, 2, 3}, 3) == IPROF_ESCHEMA ? 0 : -1);
+    iprof_writer_free(w);
+
+    w = mem_writer(IPROF_WRITE_NO_VALIDATE, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_method(w, 1, "main", 4, sig, 3));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, (const int64_t[]){5, 0, 3, 2}, 2,
+                                (const int64_t[]){1, 2, 3}, 3));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[],"
+                 "\"methods\":[{\"id\":1,\"name\":\"main\",\"signature\":[10,8,4823]}],"
+                 "\"callCountProfiles\":[{\"ctx\":\"5:0<3:2\",\"records\":[1,2,3]}],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+}
+
+static void test_small_documents(void)
+{
+    iprof_writer *w = mem_writer(0, NULL);
+    write_small(w, "0.4.0", order_04, 5);
+    CHECK_DOC(w, "{\"version\":\"0.4.0\"," T_TYPES "," T_METHODS "," T_MON "," T_VI "," T_CC
+                 "," T_COND "," T_SAMP "}");
+    iprof_writer_free(w);
+
+    w = mem_writer(0, NULL);
+    write_small(w, "1.0.0", order_1, 5);
+    CHECK_DOC(w, "{\"version\":\"1.0.0\"," T_TYPES "," T_METHODS "," T_CC "," T_COND "," T_VI
+                 "," T_MON "," T_SAMP "}");
+    iprof_writer_free(w);
+
+    w = mem_writer(0, NULL);
+    write_small(w, "1.1.0", order_1, 6);
+    CHECK_DOC(w, "{\"version\":\"1.1.0\"," T_TYPES "," T_METHODS "," T_CC "," T_COND "," T_VI
+                 "," T_MON "," T_SAMP "," T_INST "}");
+    iprof_writer_free(w);
+
+    /* Several elements per section. */
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_method(w, 1, "a", 1, sig_m, 2));
+    CHECK_OK(iprof_writer_method(w, 2, "b", 1, sig_m, 1));
+    CHECK_OK(iprof_writer_method(w, 3, "c", 1, NULL, 0));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_SAMPLING, f_samp, 1, r_samp, 1));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_SAMPLING, f_samp, 2, r_samp, 1));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":["
+                 "{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},"
+                 "{\"id\":2,\"name\":\"b\",\"signature\":[0]},"
+                 "{\"id\":3,\"name\":\"c\",\"signature\":[]}],"
+                 "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":["
+                 "{\"ctx\":\"1:5\",\"records\":[3]},{\"ctx\":\"1:5<1:-1\",\"records\":[3]}]}");
+    iprof_writer_free(w);
+}
+
+static void test_pretty(void)
+{
+    iprof_writer *w = mem_writer(IPROF_WRITE_PRETTY, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.1.0"));
+    CHECK_OK(iprof_writer_type(w, 0, "boolean", 7));
+    CHECK_OK(iprof_writer_type(w, 1, "byte", 4));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, (const int64_t[]){1, 0, 2, 3}, 2,
+                                (const int64_t[]){10}, 1));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_MONITOR, f_mon, 1, r_mon, 2));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\n"
+                 "  \"version\": \"1.1.0\",\n"
+                 "  \"types\": [\n"
+                 "    {\"id\": 0, \"name\": \"boolean\"},\n"
+                 "    {\"id\": 1, \"name\": \"byte\"}\n"
+                 "  ],\n"
+                 "  \"methods\": [],\n"
+                 "  \"callCountProfiles\": [\n"
+                 "    {\"ctx\": \"1:0<2:3\", \"records\": [10]}\n"
+                 "  ],\n"
+                 "  \"conditionalProfiles\": [],\n"
+                 "  \"virtualInvokeProfiles\": [],\n"
+                 "  \"monitorProfiles\": [\n"
+                 "    {\"ctx\": \"0:0\", \"records\": [0, 5]}\n"
+                 "  ],\n"
+                 "  \"samplingProfiles\": [],\n"
+                 "  \"instanceofProfiles\": []\n"
+                 "}\n");
+    iprof_writer_free(w);
+
+    w = mem_writer(IPROF_WRITE_PRETTY, NULL);
+    write_small(w, "0.4.0", order_04, 5);
+    CHECK_DOC(w, "{\n"
+                 "  \"version\": \"0.4.0\",\n"
+                 "  \"types\": [\n"
+                 "    {\"id\": 0, \"name\": \"int\"},\n"
+                 "    {\"id\": 1, \"name\": \"boolean\"}\n"
+                 "  ],\n"
+                 "  \"methods\": [\n"
+                 "    {\"id\": 1, \"name\": \"m\", \"signature\": [0, 0]}\n"
+                 "  ],\n"
+                 "  \"monitorProfiles\": [\n"
+                 "    {\"ctx\": \"0:0\", \"records\": [0, 5]}\n"
+                 "  ],\n"
+                 "  \"virtualInvokeProfiles\": [\n"
+                 "    {\"ctx\": \"1:3\", \"records\": [0, 7]}\n"
+                 "  ],\n"
+                 "  \"callCountProfiles\": [\n"
+                 "    {\"ctx\": \"1:0\", \"records\": [10]}\n"
+                 "  ],\n"
+                 "  \"conditionalProfiles\": [\n"
+                 "    {\"ctx\": \"1:2<1:0\", \"records\": [-1, 0, 10, -1, 1, 0]}\n"
+                 "  ],\n"
+                 "  \"samplingProfiles\": [\n"
+                 "    {\"ctx\": \"1:5<1:-1\", \"records\": [3]}\n"
+                 "  ]\n"
+                 "}\n");
+    iprof_writer_free(w);
+
+    w = mem_writer(IPROF_WRITE_PRETTY, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\n  \"version\": \"1.0.0\",\n  \"types\": [],\n  \"methods\": [],\n"
+                 "  \"callCountProfiles\": [],\n  \"conditionalProfiles\": [],\n"
+                 "  \"virtualInvokeProfiles\": [],\n  \"monitorProfiles\": [],\n"
+                 "  \"samplingProfiles\": []\n}\n");
+    iprof_writer_free(w);
+}
+
+static void test_versions(void)
+{
+    /* NULL: the options' version, else the latest. */
+    iprof_writer *w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"" IPROF_FORMAT_LATEST "\",\"types\":[],\"methods\":[],"
+                 "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[],"
+                 "\"instanceofProfiles\":[]}");
+    iprof_writer_free(w);
+
+    char optver[8] = "0.4.0";
+    w = mem_writer(0, optver);
+    optver[0] = 'x'; /* the options' string was copied */
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"0.4.0\",\"types\":[],\"methods\":[],\"monitorProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[],\"callCountProfiles\":[],"
+                 "\"conditionalProfiles\":[],\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+
+    /* An explicit version beats the options'. */
+    w = mem_writer(0, "0.4.0");
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+
+    /* Compatible versions take their major's layout. */
+    static const struct {
+        const char *v, *expect;
+    } compat[] = {
+        {"1.0.5", "{\"version\":\"1.0.5\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                  "\"monitorProfiles\":[],\"samplingProfiles\":[]}"},
+        {"1.2.0", "{\"version\":\"1.2.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                  "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}"},
+        {"0.5.0", "{\"version\":\"0.5.0\",\"types\":[],\"methods\":[],\"monitorProfiles\":[],"
+                  "\"virtualInvokeProfiles\":[],\"callCountProfiles\":[],"
+                  "\"conditionalProfiles\":[],\"samplingProfiles\":[]}"},
+        {"0.3.0", "{\"version\":\"0.3.0\",\"types\":[],\"methods\":[],\"monitorProfiles\":[],"
+                  "\"virtualInvokeProfiles\":[],\"callCountProfiles\":[],"
+                  "\"conditionalProfiles\":[],\"samplingProfiles\":[]}"},
+    };
+    for (size_t i = 0; i < sizeof compat / sizeof compat[0]; i++) {
+        w = mem_writer(0, NULL);
+        CHECK_OK(iprof_writer_begin(w, compat[i].v));
+        CHECK_OK(iprof_writer_end(w));
+        CHECK_DOC(w, compat[i].expect);
+        iprof_writer_free(w);
+    }
+
+    static const char *const bad[] = {"0.2.0", "0.0.1", "2.0.0", "10.1.0", "1.0",  "1.0.0.0",
+                                      "",      "x",     "1.0.x", " 1.0.0", "1.0.0 ", "-1.0.0",
+                                      "1..0",  "v1.0.0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        w = mem_writer(0, NULL);
+        CHECK_EQ_INT(iprof_writer_begin(w, bad[i]), IPROF_EVERSION);
+        CHECK_EQ_INT(iprof_error_status(iprof_writer_error(w)), IPROF_EVERSION);
+        CHECK(strlen(iprof_error_message(iprof_writer_error(w))) > 0);
+        /* failed: stays failed */
+        CHECK_EQ_INT(iprof_writer_begin(w, "1.0.0"), IPROF_EVERSION);
+        CHECK_EQ_INT(iprof_writer_end(w), IPROF_EVERSION);
+        iprof_writer_free(w);
+    }
+    w = mem_writer(0, "3.0.0");
+    CHECK_EQ_INT(iprof_writer_begin(w, NULL), IPROF_EVERSION);
+    iprof_writer_free(w);
+}
+
+static void test_escapes(void)
+{
+    static const char name[] = "a\"b\\c/d\b\f\n\r\t\x01\x1f\x7f\0z\xc3\xa9\xe2\x82\xac"
+                               "\xf0\x9f\x98\x80 end";
+    static const char expect[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"a\\\"b\\\\c/d\\b\\f\\n\\r\\t"
+        "\\u0001\\u001f\x7f\\u0000z\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 end\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"\\u0000\\u001b\\\"\",\"signature\":[0]}],"
+        "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    iprof_writer *w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 0, name, sizeof name - 1));
+    CHECK_OK(iprof_writer_method(w, 1, "\0\x1b\"", 3, sig_m, 1));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC_N(w, expect, sizeof expect - 1);
+    iprof_writer_free(w);
+
+    /* Every byte below 0x20. */
+    char all[32];
+    for (int i = 0; i < 32; i++)
+        all[i] = (char)i;
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 0, all, 32));
+    CHECK_OK(iprof_writer_type(w, 1, NULL, 0));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\""
+                 "\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
+                 "\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018"
+                 "\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\"},{\"id\":1,\"name\":\"\"}],"
+                 "\"methods\":[],\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+}
+
+static void test_int64_extremes(void)
+{
+    iprof_writer *w = mem_writer(0, NULL);
+    const int64_t sig[] = {INT64_MIN, INT64_MAX, -1, 0};
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, INT64_MIN, "min", 3));
+    CHECK_OK(iprof_writer_type(w, INT64_MAX, "max", 3));
+    CHECK_OK(iprof_writer_type(w, -1, "", 0));
+    CHECK_OK(iprof_writer_method(w, INT64_MAX, "m", 1, sig, 4));
+    const int64_t fc[] = {INT64_MAX, 0, 0, INT64_MIN, 7, -1};
+    const int64_t rc1[] = {INT64_MAX};
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, fc, 3, rc1, 1));
+    const int64_t fcond[] = {3, -4, 9, -6};
+    const int64_t rcond[] = {INT64_MIN, INT64_MAX, INT64_MIN, -1, 0, 34303903801135};
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CONDITIONAL, fcond, 2, rcond, 6));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":["
+                 "{\"id\":-9223372036854775808,\"name\":\"min\"},"
+                 "{\"id\":9223372036854775807,\"name\":\"max\"},{\"id\":-1,\"name\":\"\"}],"
+                 "\"methods\":[{\"id\":9223372036854775807,\"name\":\"m\",\"signature\":"
+                 "[-9223372036854775808,9223372036854775807,-1,0]}],"
+                 "\"callCountProfiles\":[{\"ctx\":\"9223372036854775807:0<0:"
+                 "-9223372036854775808<7:-1\",\"records\":[9223372036854775807]}],"
+                 "\"conditionalProfiles\":[{\"ctx\":\"3:-4<9:-6\",\"records\":"
+                 "[-9223372036854775808,9223372036854775807,-9223372036854775808,-1,0,"
+                 "34303903801135]}],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                 "\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+}
+
+static void test_section_skipping(void)
+{
+    /* A later kind closes the sections in between, written empty. */
+    iprof_writer *w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_MONITOR, f_mon, 1, r_mon, 2));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_MONITOR, f_mon, 1, r_mon, 2));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":"
+                 "[{\"ctx\":\"0:0\",\"records\":[0,5]},{\"ctx\":\"0:0\",\"records\":[0,5]}],"
+                 "\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+
+    /* Types then an entry: methods written empty. */
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "0.4.0"));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CONDITIONAL, f_cond, 2, r_cond, 6));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"0.4.0\",\"types\":[{\"id\":0,\"name\":\"int\"}],"
+                 "\"methods\":[],\"monitorProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"callCountProfiles\":[]," T_COND ",\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+}
+
+/* One order violation: run setup, then the bad call must give ESTATE and
+ * every later call the same. */
+typedef int (*step_fn)(iprof_writer *w);
+
+static int s_begin(iprof_writer *w) { return iprof_writer_begin(w, "1.0.0"); }
+static int s_begin04(iprof_writer *w) { return iprof_writer_begin(w, "0.4.0"); }
+static int s_type(iprof_writer *w) { return iprof_writer_type(w, 5, "t", 1); }
+static int s_method(iprof_writer *w) { return iprof_writer_method(w, 1, "m", 1, sig_m, 2); }
+static int s_cc(iprof_writer *w) { return write_kind(w, IPROF_KIND_CALL_COUNT); }
+static int s_cond(iprof_writer *w) { return write_kind(w, IPROF_KIND_CONDITIONAL); }
+static int s_vi(iprof_writer *w) { return write_kind(w, IPROF_KIND_VIRTUAL_INVOKE); }
+static int s_mon(iprof_writer *w) { return write_kind(w, IPROF_KIND_MONITOR); }
+static int s_samp(iprof_writer *w) { return write_kind(w, IPROF_KIND_SAMPLING); }
+static int s_end(iprof_writer *w) { return iprof_writer_end(w); }
+
+static void test_order_violations(void)
+{
+    static const struct {
+        const char *what;
+        step_fn steps[6]; /* the last non-NULL one must fail with ESTATE */
+    } cases[] = {
+        {"type before begin", {s_type}},
+        {"method before begin", {s_method}},
+        {"entry before begin", {s_cc}},
+        {"end before begin", {s_end}},
+        {"begin twice", {s_begin, s_begin}},
+        {"type after method", {s_begin, s_method, s_type}},
+        {"type after entry", {s_begin, s_cc, s_type}},
+        {"method after entry", {s_begin, s_cc, s_method}},
+        {"call count after conditional (1.0.0)", {s_begin, s_cond, s_cc}},
+        {"virtual invoke after monitor (1.0.0)", {s_begin, s_mon, s_vi}},
+        {"sampling then call count", {s_begin, s_samp, s_cc}},
+        {"monitor after call count (0.4.0)", {s_begin04, s_cc, s_mon}},
+        {"virtual invoke after conditional (0.4.0)", {s_begin04, s_cond, s_vi}},
+        {"type after end", {s_begin, s_end, s_type}},
+        {"method after end", {s_begin, s_end, s_method}},
+        {"entry after end", {s_begin, s_end, s_samp}},
+        {"end after end", {s_begin, s_end, s_end}},
+        {"begin after end", {s_begin, s_end, s_begin}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iprof_writer *w = mem_writer(0, NULL);
+        size_t n = 0;
+        while (n < 6 && cases[i].steps[n])
+            n++;
+        for (size_t s = 0; s + 1 < n; s++)
+            CHECK_OK(cases[i].steps[s](w));
+        int rc = cases[i].steps[n - 1](w);
+        if (rc != IPROF_ESTATE)
+            fprintf(stderr, "case: %s\n", cases[i].what);
+        CHECK_EQ_INT(rc, IPROF_ESTATE);
+        const iprof_error *e = iprof_writer_error(w);
+        CHECK(e != NULL);
+        CHECK_EQ_INT(iprof_error_status(e), IPROF_ESTATE);
+        CHECK(strlen(iprof_error_message(e)) > 0);
+        CHECK_EQ_INT(iprof_error_offset(e), 0);
+        /* Sticky: every call now returns the same status. */
+        CHECK_EQ_INT(s_type(w), IPROF_ESTATE);
+        CHECK_EQ_INT(s_method(w), IPROF_ESTATE);
+        CHECK_EQ_INT(s_samp(w), IPROF_ESTATE);
+        CHECK_EQ_INT(s_begin(w), IPROF_ESTATE);
+        CHECK_EQ_INT(s_end(w), IPROF_ESTATE);
+        iprof_writer_free(w);
+    }
+
+    /* Same-kind entries and the in-order sequence are fine. */
+    iprof_writer *w = mem_writer(0, NULL);
+    CHECK_OK(s_begin(w));
+    CHECK_OK(s_type(w));
+    CHECK_OK(s_type(w));
+    CHECK_OK(s_method(w));
+    CHECK_OK(s_method(w));
+    CHECK_OK(s_cc(w));
+    CHECK_OK(s_cc(w));
+    CHECK_OK(s_samp(w));
+    CHECK_OK(s_samp(w));
+    CHECK_OK(s_end(w));
+    CHECK(iprof_writer_error(w) == NULL);
+    iprof_writer_free(w);
+}
+
+static void test_rules(void)
+{
+    static const struct {
+        int kind;
+        int64_t frames[4];
+        size_t nframes;
+        int64_t records[4];
+        size_t nrecords;
+        int no_validate_ok; /* whether NO_VALIDATE writes it */
+        const char *msg_part;
+    } cases[] = {
+        {IPROF_KIND_CALL_COUNT, {1, 0}, 0, {1}, 1, 0, "frame"},
+        {IPROF_KIND_SAMPLING, {-1, 0}, 1, {1}, 1, 0, "negative"},
+        {IPROF_KIND_CONDITIONAL, {1, 0, -5, 0}, 2, {1, 2, 3}, 3, 0, "negative"},
+        {IPROF_KIND_CALL_COUNT, {1, 3}, 1, {1}, 1, 1, "bci 0"},
+        {IPROF_KIND_CALL_COUNT, {1, 0}, 1, {1, 2}, 2, 1, "one value"},
+        {IPROF_KIND_CALL_COUNT, {1, 0}, 1, {0}, 0, 1, "one value"},
+        {IPROF_KIND_SAMPLING, {1, 0}, 1, {1, 2}, 2, 1, "one value"},
+        {IPROF_KIND_CONDITIONAL, {1, 0}, 1, {1, 2}, 2, 1, "triples"},
+        {IPROF_KIND_VIRTUAL_INVOKE, {1, 0}, 1, {1, 2, 3}, 3, 1, "pairs"},
+        {IPROF_KIND_MONITOR, {0, 1}, 1, {1, 2}, 2, 1, "0:0"},
+        {IPROF_KIND_MONITOR, {1, 0}, 1, {1, 2}, 2, 1, "0:0"},
+        {IPROF_KIND_MONITOR, {0, 0, 0, 0}, 2, {1, 2}, 2, 1, "0:0"},
+        {IPROF_KIND_MONITOR, {0, 0}, 1, {1}, 1, 1, "pairs"},
+        {IPROF_KIND_INSTANCEOF, {1, 0}, 1, {1}, 1, 1, "pairs"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iprof_writer *w = mem_writer(0, NULL);
+        CHECK_OK(iprof_writer_begin(w, "1.1.0"));
+        int rc = iprof_writer_entry(w, cases[i].kind, cases[i].frames, cases[i].nframes,
+                                    cases[i].records, cases[i].nrecords);
+        CHECK_EQ_INT(rc, IPROF_ESCHEMA);
+        const iprof_error *e = iprof_writer_error(w);
+        const char *msg = iprof_error_message(e);
+        if (!strstr(msg, cases[i].msg_part) || !strstr(msg, iprof_kind_name(cases[i].kind))) {
+            fprintf(stderr, "case %zu: message \"%s\"\n", i, msg);
+            CHECK(0);
+        }
+        CHECK(strncmp(iprof_error_path(e), iprof_kind_name(cases[i].kind),
+                      strlen(iprof_kind_name(cases[i].kind))) == 0);
+        CHECK_EQ_INT(iprof_writer_end(w), IPROF_ESCHEMA);
+        iprof_writer_free(w);
+
+        w = mem_writer(IPROF_WRITE_NO_VALIDATE, NULL);
+        CHECK_OK(iprof_writer_begin(w, "1.1.0"));
+        rc = iprof_writer_entry(w, cases[i].kind, cases[i].frames, cases[i].nframes,
+                                cases[i].records, cases[i].nrecords);
+        CHECK_EQ_INT(rc, cases[i].no_validate_ok ? IPROF_OK : IPROF_ESCHEMA);
+        iprof_writer_free(w);
+    }
+
+    /* The element index is in the message and the path. */
+    iprof_writer *w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(write_kind(w, IPROF_KIND_CONDITIONAL));
+    CHECK_OK(write_kind(w, IPROF_KIND_CONDITIONAL));
+    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CONDITIONAL, f_cond, 2, r_cond, 5),
+                 IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_path(iprof_writer_error(w)), "conditionalProfiles[2]");
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "conditionalProfiles[2]") != NULL);
+    iprof_writer_free(w);
+
+    /* NO_VALIDATE output of rule-breaking entries. */
+    w = mem_writer(IPROF_WRITE_NO_VALIDATE, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, (const int64_t[]){4, -1}, 1, NULL, 0));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_MONITOR, (const int64_t[]){2, 2}, 1,
+                                (const int64_t[]){1, 2, 3}, 3));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":"
+                 "[{\"ctx\":\"4:-1\",\"records\":[]}],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[{\"ctx\":\"2:2\","
+                 "\"records\":[1,2,3]}],\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+}
+
+static void test_instanceof(void)
+{
+    static const char *const old[] = {"1.0.0", "0.4.0", "1.0.7"};
+    for (size_t i = 0; i < 3; i++) {
+        iprof_writer *w = mem_writer(0, NULL);
+        CHECK_OK(iprof_writer_begin(w, old[i]));
+        CHECK_EQ_INT(write_kind(w, IPROF_KIND_INSTANCEOF), IPROF_EVERSION);
+        CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "instanceofProfiles") != NULL);
+        CHECK_EQ_INT(iprof_writer_end(w), IPROF_EVERSION);
+        iprof_writer_free(w);
+    }
+
+    /* DROP_INSTANCEOF: skipped silently, wherever they come. */
+    iprof_writer *a = mem_writer(IPROF_WRITE_DROP_INSTANCEOF, NULL);
+    iprof_writer *b = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(a, "1.0.0"));
+    CHECK_OK(write_kind(a, IPROF_KIND_INSTANCEOF));
+    CHECK_OK(iprof_writer_type(a, 0, "int", 3));
+    CHECK_OK(write_kind(a, IPROF_KIND_INSTANCEOF));
+    CHECK_OK(write_kind(a, IPROF_KIND_VIRTUAL_INVOKE));
+    CHECK_OK(write_kind(a, IPROF_KIND_INSTANCEOF));
+    CHECK_OK(iprof_writer_end(a));
+    CHECK_OK(iprof_writer_begin(b, "1.0.0"));
+    CHECK_OK(iprof_writer_type(b, 0, "int", 3));
+    CHECK_OK(write_kind(b, IPROF_KIND_VIRTUAL_INVOKE));
+    CHECK_OK(iprof_writer_end(b));
+    const void *da, *db;
+    size_t la, lb;
+    CHECK_OK(iprof_writer_buffer(a, &da, &la));
+    CHECK_OK(iprof_writer_buffer(b, &db, &lb));
+    CHECK_EQ_MEM(da, la, db, lb);
+    iprof_writer_free(a);
+    iprof_writer_free(b);
+
+    /* Still ESTATE when dropped before begin. */
+    a = mem_writer(IPROF_WRITE_DROP_INSTANCEOF, "1.0.0");
+    CHECK_EQ_INT(write_kind(a, IPROF_KIND_INSTANCEOF), IPROF_ESTATE);
+    iprof_writer_free(a);
+
+    /* 1.1.0 writes them; DROP has no effect there. */
+    a = mem_writer(IPROF_WRITE_DROP_INSTANCEOF, NULL);
+    CHECK_OK(iprof_writer_begin(a, "1.1.0"));
+    CHECK_OK(write_kind(a, IPROF_KIND_INSTANCEOF));
+    CHECK_OK(iprof_writer_end(a));
+    CHECK_DOC(a, "{\"version\":\"1.1.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[]," T_INST "}");
+    iprof_writer_free(a);
+}
+
+static void test_strict(void)
+{
+    /* A complete, consistent document passes. */
+    iprof_writer *w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    write_small(w, "1.1.0", order_1, 6);
+    CHECK(iprof_writer_error(w) == NULL);
+    iprof_writer_free(w);
+
+    /* Duplicates. */
+    w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_EQ_INT(iprof_writer_type(w, 0, "long", 4), IPROF_ESCHEMA);
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "duplicate") != NULL);
+    CHECK_EQ_STR(iprof_error_path(iprof_writer_error(w)), "types[1]");
+    iprof_writer_free(w);
+
+    w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_method(w, 7, "a", 1, sig_m, 2));
+    CHECK_EQ_INT(iprof_writer_method(w, 7, "b", 1, sig_m, 2), IPROF_ESCHEMA);
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "duplicate") != NULL);
+    iprof_writer_free(w);
+
+    /* Without STRICT duplicates and dangling references are written. */
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_method(w, 7, "a", 1, (const int64_t[]){99}, 1));
+    CHECK_OK(iprof_writer_method(w, 7, "a", 1, sig_m, 2));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_VIRTUAL_INVOKE, (const int64_t[]){42, 1}, 1,
+                                (const int64_t[]){99, 1}, 2));
+    CHECK_OK(iprof_writer_end(w));
+    iprof_writer_free(w);
+
+    /* Dangling references. */
+    static const struct {
+        int kind;
+        int64_t frames[4];
+        size_t nframes;
+        int64_t records[6];
+        size_t nrecords;
+        int expect;
+    } cases[] = {
+        {IPROF_KIND_CALL_COUNT, {2, 0}, 1, {1}, 1, IPROF_EDANGLING},
+        {IPROF_KIND_CALL_COUNT, {1, 0, 2, 5}, 2, {1}, 1, IPROF_EDANGLING},
+        {IPROF_KIND_CONDITIONAL, {2, 1}, 1, {0, 0, 1}, 3, IPROF_EDANGLING},
+        {IPROF_KIND_CONDITIONAL, {1, 1}, 1, {5, 5, 1}, 3, IPROF_OK}, /* no type slot */
+        {IPROF_KIND_SAMPLING, {1, 1, 3, 3}, 2, {1}, 1, IPROF_EDANGLING},
+        {IPROF_KIND_VIRTUAL_INVOKE, {1, 1}, 1, {0, 1, 9, 1}, 4, IPROF_EDANGLING},
+        {IPROF_KIND_VIRTUAL_INVOKE, {1, 1}, 1, {0, 9}, 2, IPROF_OK}, /* count slot */
+        {IPROF_KIND_VIRTUAL_INVOKE, {9, 1}, 1, {0, 9}, 2, IPROF_EDANGLING},
+        {IPROF_KIND_MONITOR, {0, 0}, 1, {0, 1}, 2, IPROF_OK}, /* dummy 0:0 */
+        {IPROF_KIND_MONITOR, {0, 0}, 1, {0, 1, 3, 1}, 4, IPROF_EDANGLING},
+        {IPROF_KIND_INSTANCEOF, {1, 1}, 1, {1, 1, 4, 4}, 4, IPROF_EDANGLING},
+        {IPROF_KIND_INSTANCEOF, {1, 1}, 1, {1, 1, 0, 4}, 4, IPROF_OK},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        w = mem_writer(IPROF_WRITE_STRICT, NULL);
+        CHECK_OK(iprof_writer_begin(w, "1.1.0"));
+        CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+        CHECK_OK(iprof_writer_type(w, 1, "boolean", 7));
+        CHECK_OK(iprof_writer_method(w, 1, "m", 1, sig_m, 2));
+        int rc = iprof_writer_entry(w, cases[i].kind, cases[i].frames, cases[i].nframes,
+                                    cases[i].records, cases[i].nrecords);
+        if (rc != cases[i].expect)
+            fprintf(stderr, "strict case %zu\n", i);
+        CHECK_EQ_INT(rc, cases[i].expect);
+        if (rc) {
+            CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "not written") != NULL);
+            CHECK_EQ_INT(iprof_writer_end(w), rc);
+        } else {
+            CHECK_OK(iprof_writer_end(w));
+        }
+        iprof_writer_free(w);
+    }
+
+    /* Signature references. */
+    w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_EQ_INT(iprof_writer_method(w, 1, "m", 1, (const int64_t[]){0, 3}, 2),
+                 IPROF_EDANGLING);
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "signature") != NULL);
+    CHECK_EQ_STR(iprof_error_path(iprof_writer_error(w)), "methods[0]");
+    iprof_writer_free(w);
+
+    /* STRICT with NO_VALIDATE still checks references. */
+    w = mem_writer(IPROF_WRITE_STRICT | IPROF_WRITE_NO_VALIDATE, NULL);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, f_cc, 1, r_cc, 1),
+                 IPROF_EDANGLING);
+    iprof_writer_free(w);
+}
+
+static void test_invalid_arguments(void)
+{
+    iprof_write_options o;
+    CHECK_OK(iprof_write_options_init(&o, IPROF_WRITE_OPTIONS_VERSION));
+    CHECK_EQ_INT(o.version, IPROF_WRITE_OPTIONS_VERSION);
+    CHECK_EQ_INT(o.flags, 0);
+    CHECK(o.format_version == NULL && o.allocator == NULL && o.buffer_size == 0);
+    CHECK_EQ_INT(iprof_write_options_init(&o, 99), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_write_options_init(NULL, IPROF_WRITE_OPTIONS_VERSION), IPROF_EINVAL);
+
+    iprof_writer *w = (iprof_writer *)&o;
+    CHECK_EQ_INT(iprof_writer_new_buffer(NULL, NULL), IPROF_EINVAL);
+    o.version = 99;
+    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
+    CHECK(w == NULL);
+    o.version = IPROF_WRITE_OPTIONS_VERSION;
+    o.flags = 0x8000;
+    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
+    o.flags = 0;
+    CHECK_EQ_INT(iprof_writer_new_fd(&w, -1, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new_path(&w, NULL, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new_path(&w, "", &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new_callback(&w, NULL, NULL, &o), IPROF_EINVAL);
+    CHECK(w == NULL);
+
+    CHECK_EQ_INT(iprof_writer_begin(NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_type(NULL, 0, "", 0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_method(NULL, 0, "", 0, NULL, 0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_entry(NULL, 0, f_cc, 1, r_cc, 1), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_end(NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_write_model(NULL, NULL), IPROF_EINVAL);
+    CHECK(iprof_writer_error(NULL) == NULL);
+    const void *d;
+    size_t l;
+    CHECK_EQ_INT(iprof_writer_buffer(NULL, &d, &l), IPROF_EINVAL);
+    iprof_writer_free(NULL);
+
+    static const int bad_kinds[] = {-1, IPROF_KIND_COUNT, 1000};
+    for (size_t i = 0; i < 3; i++) {
+        w = mem_writer(0, NULL);
+        CHECK_OK(iprof_writer_begin(w, NULL));
+        CHECK_EQ_INT(iprof_writer_entry(w, bad_kinds[i], f_cc, 1, r_cc, 1), IPROF_EINVAL);
+        CHECK_EQ_INT(iprof_writer_end(w), IPROF_EINVAL);
+        iprof_writer_free(w);
+    }
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_type(w, 0, NULL, 1), IPROF_EINVAL);
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_method(w, 0, "m", 1, NULL, 2), IPROF_EINVAL);
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_entry(w, 0, NULL, 1, r_cc, 1), IPROF_EINVAL);
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_entry(w, 0, f_cc, 1, NULL, 1), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_buffer(w, NULL, &l), IPROF_EINVAL);
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_EQ_INT(iprof_writer_write_model(w, NULL), IPROF_EINVAL);
+    iprof_writer_free(w);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Callback sink                                                            */
+
+typedef struct collect {
+    char *data;
+    size_t len, cap;
+    int calls;
+    int fail_at; /* fail this call (1-based); 0: never */
+    size_t max_chunk;
+} collect;
+
+static int collect_fn(const void *data, size_t len, void *payload)
+{
+    collect *c = payload;
+    c->calls++;
+    if (c->fail_at && c->calls == c->fail_at)
+        return 42;
+    if (len > c->max_chunk)
+        c->max_chunk = len;
+    if (c->len + len > c->cap) {
+        size_t ncap = (c->len + len) * 2;
+        char *nd = realloc(c->data, ncap);
+        if (!nd)
+            return -1;
+        c->data = nd;
+        c->cap = ncap;
+    }
+    memcpy(c->data + c->len, data, len);
+    c->len += len;
+    return 0;
+}
+
+/* A document with many elements, for sinks and buffering. */
+static int write_many(iprof_writer *w, int n)
+{
+    int rc = iprof_writer_begin(w, "1.0.0");
+    char name[64];
+    for (int i = 0; !rc && i < n; i++) {
+        int len = snprintf(name, sizeof name, "java.lang.Type%d\t\"%d\"", i, i);
+        rc = iprof_writer_type(w, i, name, (size_t)len);
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        int64_t sig[3] = {i, (i + 1) % n, (i + 2) % n};
+        rc = iprof_writer_method(w, i, "method", 6, sig, 3);
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        int64_t fr[4] = {i, 0, (i + 1) % n, i - 5};
+        int64_t rec[1] = {(int64_t)i * 1000003};
+        rc = iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, fr, 2, rec, 1);
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        int64_t fr[2] = {i, i};
+        int64_t rec[4] = {i % n, 10, (i + 3) % n, 20};
+        rc = iprof_writer_entry(w, IPROF_KIND_VIRTUAL_INVOKE, fr, 1, rec, 4);
+    }
+    if (!rc)
+        rc = iprof_writer_end(w);
+    return rc;
+}
+
+static void test_callback_sink(void)
+{
+    iprof_writer *m = mem_writer(0, NULL);
+    CHECK_OK(write_many(m, 3000));
+    const void *md;
+    size_t ml;
+    CHECK_OK(iprof_writer_buffer(m, &md, &ml));
+    CHECK(ml > 100000);
+
+    static const size_t sizes[] = {1, 7, 64, 4096, 0};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        collect c = {0};
+        iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+        o.buffer_size = sizes[i];
+        iprof_writer *w = NULL;
+        CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, &o));
+        CHECK_OK(write_many(w, 3000));
+        CHECK_EQ_MEM(c.data, c.len, md, ml);
+        CHECK(c.calls > 1);
+        if (sizes[i] == 0) /* the default 256 KiB buffer, flushed when full */
+            CHECK(c.max_chunk <= 256 * 1024 && c.max_chunk > 200 * 1024);
+        if (sizes[i] >= 4096)
+            CHECK(c.max_chunk <= sizes[i]);
+        const void *d;
+        size_t l;
+        CHECK_EQ_INT(iprof_writer_buffer(w, &d, &l), IPROF_EINVAL);
+        iprof_writer_free(w);
+        free(c.data);
+    }
+
+    /* A callback that fails midway. */
+    collect c = {0};
+    c.fail_at = 3;
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.buffer_size = 4096;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, &o));
+    CHECK_EQ_INT(write_many(w, 3000), IPROF_EIO);
+    CHECK_EQ_INT(c.calls, 3);
+    const iprof_error *e = iprof_writer_error(w);
+    CHECK_EQ_INT(iprof_error_status(e), IPROF_EIO);
+    CHECK(strstr(iprof_error_message(e), "callback") != NULL);
+    CHECK_EQ_INT(iprof_writer_type(w, 1, "x", 1), IPROF_EIO);
+    CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
+    CHECK_EQ_INT(c.calls, 3);
+    iprof_writer_free(w);
+    free(c.data);
+
+    /* Failing on the final flush (at end). */
+    c = (collect){0};
+    c.fail_at = 1;
+    CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, NULL));
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
+    iprof_writer_free(w);
+    free(c.data);
+    iprof_writer_free(m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* fd sink                                                                  */
+
+static void test_fd_sink(void)
+{
+    char path[] = "/tmp/iprof_test_writer_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, "prefix:", 7) == 7);
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.buffer_size = 100;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_fd(&w, fd, &o));
+    CHECK_OK(write_many(w, 500));
+    iprof_writer_free(w);
+    /* not closed */
+    CHECK(write(fd, ":suffix", 7) == 7);
+    close(fd);
+
+    iprof_writer *m = mem_writer(0, NULL);
+    CHECK_OK(write_many(m, 500));
+    const void *md;
+    size_t ml;
+    CHECK_OK(iprof_writer_buffer(m, &md, &ml));
+    size_t fl = 0;
+    char *fdata = check_read_file(path, &fl);
+    CHECK(fdata != NULL);
+    if (fdata) {
+        CHECK(fl == ml + 14);
+        CHECK(fl >= 14 && memcmp(fdata, "prefix:", 7) == 0);
+        CHECK(fl >= 14 && memcmp(fdata + fl - 7, ":suffix", 7) == 0);
+        CHECK(fl >= 14 && memcmp(fdata + 7, md, ml) == 0);
+    }
+    free(fdata);
+    unlink(path);
+    iprof_writer_free(m);
+
+    /* A pipe (partial writes possible) read back completely. */
+    int p[2];
+    CHECK_OK(pipe(p));
+    /* A small document fits the pipe buffer. */
+    CHECK_OK(iprof_writer_new_fd(&w, p[1], NULL));
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_end(w));
+    iprof_writer_free(w);
+    close(p[1]);
+    char buf[512];
+    ssize_t got = read(p[0], buf, sizeof buf);
+    close(p[0]);
+    static const char empty10[] =
+        "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+        "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+        "\"samplingProfiles\":[]}";
+    CHECK_EQ_MEM(buf, got > 0 ? (size_t)got : 0, empty10, sizeof empty10 - 1);
+
+    /* /dev/full: ENOSPC becomes IPROF_EIO with the reason. */
+    fd = open("/dev/full", O_WRONLY);
+    if (fd < 0) {
+        SKIP("no /dev/full");
+    }
+    CHECK_OK(iprof_writer_new_fd(&w, fd, &o));
+    CHECK_EQ_INT(write_many(w, 100), IPROF_EIO);
+    const iprof_error *e = iprof_writer_error(w);
+    CHECK_EQ_INT(iprof_error_status(e), IPROF_EIO);
+    CHECK(strstr(iprof_error_message(e), "file descriptor") != NULL);
+    CHECK(strstr(iprof_error_message(e), "space") != NULL); /* "No space left on device" */
+    CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
+    iprof_writer_free(w);
+    /* Even a tiny document fails at end's flush. */
+    CHECK_OK(iprof_writer_new_fd(&w, fd, NULL));
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
+    iprof_writer_free(w);
+    close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Huge elements (the chunked paths)                                        */
+
+static void test_huge_elements(void)
+{
+    const size_t nlen = 100003, nvals = 100001, nframes = 5003;
+    char *name = malloc(nlen);
+    int64_t *vals = malloc(nvals * sizeof *vals);
+    int64_t *frames = malloc(nframes * 2 * sizeof *frames);
+    /* expected output: at most 6 bytes per name byte, 22 per value, 42 per frame */
+    size_t cap = nlen * 6 + nvals * 22 * 2 + nframes * 42 + 4096;
+    char *expect = malloc(cap);
+    if (!name || !vals || !frames || !expect) {
+        free(name);
+        free(vals);
+        free(frames);
+        free(expect);
+        SKIP("no memory");
+    }
+    for (size_t i = 0; i < nlen; i++)
+        name[i] = (char)(i % 7 == 0 ? '\n' : i % 5 == 0 ? '\x02' : 'a' + (int)(i % 26));
+    for (size_t i = 0; i < nvals; i++)
+        vals[i] = (i & 1) ? INT64_MIN + (int64_t)i : (int64_t)i * 12345678901LL;
+    for (size_t i = 0; i < nframes; i++) {
+        frames[2 * i] = (int64_t)i;
+        frames[2 * i + 1] = -(int64_t)i;
+    }
+    for (int pretty = 0; pretty < 2; pretty++) {
+        /* Build the expected text. */
+        char *p = expect;
+        p += sprintf(p, pretty ? "{\n  \"version\": \"1.0.0\",\n  \"types\": [\n    "
+                                 "{\"id\": 1, \"name\": \""
+                               : "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"");
+        for (size_t i = 0; i < nlen; i++) {
+            if (name[i] == '\n')
+                p += sprintf(p, "\\n");
+            else if (name[i] == '\x02')
+                p += sprintf(p, "\\u0002");
+            else
+                *p++ = name[i];
+        }
+        p += sprintf(p, pretty ? "\"}\n  ],\n  \"methods\": [\n    {\"id\": 2, \"name\": \"m\", "
+                                 "\"signature\": ["
+                               : "\"}],\"methods\":[{\"id\":2,\"name\":\"m\",\"signature\":[");
+        for (size_t i = 0; i < nvals; i++)
+            p += sprintf(p, "%s%" PRId64, i ? (pretty ? ", " : ",") : "", vals[i]);
+        p += sprintf(p, pretty ? "]}\n  ],\n  \"callCountProfiles\": [],\n"
+                                 "  \"conditionalProfiles\": [],\n"
+                                 "  \"virtualInvokeProfiles\": [],\n  \"monitorProfiles\": [],\n"
+                                 "  \"samplingProfiles\": [\n    {\"ctx\": \""
+                               : "]}],\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                                 "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                                 "\"samplingProfiles\":[{\"ctx\":\"");
+        for (size_t i = 0; i < nframes; i++)
+            p += sprintf(p, "%s%" PRId64 ":%" PRId64, i ? "<" : "", frames[2 * i],
+                         frames[2 * i + 1]);
+        p += sprintf(p, pretty ? "\", \"records\": [" : "\",\"records\":[");
+        p += sprintf(p, "%" PRId64, vals[1]);
+        p += sprintf(p, pretty ? "]},\n    {\"ctx\": \"1:2\", \"records\": [" :
+                                 "]},{\"ctx\":\"1:2\",\"records\":[");
+        for (size_t i = 0; i < nvals; i++)
+            p += sprintf(p, "%s%" PRId64, i ? (pretty ? ", " : ",") : "", vals[i]);
+        p += sprintf(p, pretty ? "]}\n  ]\n}\n" : "]}]}");
+        size_t elen = (size_t)(p - expect);
+
+        static const size_t sizes[] = {0, 1, 1000};
+        for (size_t s = 0; s < 4; s++) {
+            iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+            o.flags = pretty ? IPROF_WRITE_PRETTY | IPROF_WRITE_NO_VALIDATE
+                             : IPROF_WRITE_NO_VALIDATE;
+            iprof_writer *w = NULL;
+            collect c = {0};
+            if (s == 3) {
+                CHECK_OK(iprof_writer_new_buffer(&w, &o));
+            } else {
+                o.buffer_size = sizes[s];
+                CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, &o));
+            }
+            CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+            CHECK_OK(iprof_writer_type(w, 1, name, nlen));
+            CHECK_OK(iprof_writer_method(w, 2, "m", 1, vals, nvals));
+            CHECK_OK(iprof_writer_entry(w, IPROF_KIND_SAMPLING, frames, nframes, vals + 1, 1));
+            CHECK_OK(iprof_writer_entry(w, IPROF_KIND_SAMPLING, (const int64_t[]){1, 2}, 1,
+                                        vals, nvals));
+            CHECK_OK(iprof_writer_end(w));
+            if (s == 3) {
+                CHECK_DOC_N(w, expect, elen);
+            } else {
+                CHECK_EQ_MEM(c.data, c.len, expect, elen);
+            }
+            iprof_writer_free(w);
+            free(c.data);
+        }
+    }
+    free(name);
+    free(vals);
+    free(frames);
+    free(expect);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memory sink and allocation failures                                      */
+
+static void test_memory_sink(void)
+{
+    /* The bytes so far are visible before end. */
+    iprof_writer *w = mem_writer(0, NULL);
+    const void *d = NULL;
+    size_t l = 99;
+    CHECK_OK(iprof_writer_buffer(w, &d, &l));
+    CHECK_EQ_INT(l, 0);
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 3, "x", 1));
+    CHECK_OK(iprof_writer_buffer(w, &d, &l));
+    CHECK_EQ_MEM(d, l, "{\"version\":\"1.0.0\",\"types\":[{\"id\":3,\"name\":\"x\"}",
+                 strlen("{\"version\":\"1.0.0\",\"types\":[{\"id\":3,\"name\":\"x\"}"));
+    iprof_writer_free(w);
+
+    /* Growth from a tiny initial buffer. */
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.buffer_size = 1;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(write_many(w, 2000));
+    iprof_writer *m = mem_writer(0, NULL);
+    CHECK_OK(write_many(m, 2000));
+    const void *md;
+    size_t ml;
+    CHECK_OK(iprof_writer_buffer(w, &d, &l));
+    CHECK_OK(iprof_writer_buffer(m, &md, &ml));
+    CHECK_EQ_MEM(d, l, md, ml);
+    /* still valid after a later failure */
+    CHECK_EQ_INT(iprof_writer_end(w), IPROF_ESTATE);
+    CHECK_OK(iprof_writer_buffer(w, &d, &l));
+    CHECK_EQ_MEM(d, l, md, ml);
+    iprof_writer_free(w);
+    iprof_writer_free(m);
+}
+
+typedef struct failing_alloc {
+    long count;     /* allocations so far */
+    long fail_at;   /* fail this allocation (0-based); -1: never */
+    long failures;
+    size_t live;    /* bytes outstanding */
+    long live_blocks;
+    int bad_size;   /* a free or realloc with a wrong size */
+} failing_alloc;
+
+/* Each block carries its size in a header to check the sizes passed back. */
+#define HDR 16
+
+static void *fa_malloc(size_t size, void *user)
+{
+    failing_alloc *fa = user;
+    if (fa->count++ == fa->fail_at) {
+        fa->failures++;
+        return NULL;
+    }
+    char *p = malloc(size + HDR);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    fa->live += size;
+    fa->live_blocks++;
+    return p + HDR;
+}
+
+static void *fa_realloc(void *ptr, size_t old_size, size_t new_size, void *user)
+{
+    failing_alloc *fa = user;
+    if (!ptr)
+        return fa_malloc(new_size, user);
+    char *base = (char *)ptr - HDR;
+    size_t stored;
+    memcpy(&stored, base, sizeof stored);
+    if (stored != old_size)
+        fa->bad_size = 1;
+    if (fa->count++ == fa->fail_at) {
+        fa->failures++;
+        return NULL;
+    }
+    char *np = realloc(base, new_size + HDR);
+    if (!np)
+        return NULL;
+    memcpy(np, &new_size, sizeof new_size);
+    fa->live += new_size - stored;
+    return np + HDR;
+}
+
+static void fa_free(void *ptr, size_t size, void *user)
+{
+    failing_alloc *fa = user;
+    if (!ptr)
+        return;
+    char *base = (char *)ptr - HDR;
+    size_t stored;
+    memcpy(&stored, base, sizeof stored);
+    if (stored != size)
+        fa->bad_size = 1;
+    fa->live -= stored;
+    fa->live_blocks--;
+    free(base);
+}
+
+static void test_allocation_failures(void)
+{
+    static const unsigned flag_sets[] = {IPROF_WRITE_STRICT,
+                                         IPROF_WRITE_STRICT | IPROF_WRITE_PRETTY, 0};
+    for (size_t f = 0; f < sizeof flag_sets / sizeof flag_sets[0]; f++) {
+        long n;
+        int done = 0;
+        for (n = 0; n < 100000 && !done; n++) {
+            failing_alloc fa = {0, n, 0, 0, 0, 0};
+            iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
+            iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+            o.allocator = &a;
+            o.flags = flag_sets[f];
+            o.buffer_size = 64;
+            o.format_version = "1.0.0";
+            iprof_writer *w = NULL;
+            int rc = iprof_writer_new_buffer(&w, &o);
+            if (rc == IPROF_OK) {
+                rc = write_many(w, 300);
+                if (rc == IPROF_OK) {
+                    /* A huge name (chunked) too, in a second document. */
+                    CHECK(fa.failures == 0);
+                } else {
+                    CHECK_EQ_INT(rc, IPROF_ENOMEM);
+                    CHECK_EQ_INT(iprof_error_status(iprof_writer_error(w)), IPROF_ENOMEM);
+                    CHECK_EQ_INT(iprof_writer_end(w), IPROF_ENOMEM);
+                }
+                iprof_writer_free(w);
+            } else {
+                CHECK_EQ_INT(rc, IPROF_ENOMEM);
+                CHECK(w == NULL);
+            }
+            if (rc != IPROF_OK && rc != IPROF_ENOMEM)
+                fprintf(stderr, "alloc failure %ld: status %d\n", n, rc);
+            CHECK_EQ_INT(fa.live, 0);
+            CHECK_EQ_INT(fa.live_blocks, 0);
+            CHECK_EQ_INT(fa.bad_size, 0);
+            if (fa.failures == 0)
+                done = 1;
+            else
+                CHECK_EQ_INT(rc, IPROF_ENOMEM);
+        }
+        CHECK(done);
+        CHECK(n > 5); /* the loop did reach several allocations */
+    }
+
+    /* Allocation failure in the other sinks' creation. */
+    for (long n = 0; n < 10; n++) {
+        failing_alloc fa = {0, n, 0, 0, 0, 0};
+        iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
+        iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+        o.allocator = &a;
+        o.format_version = "1.1.0";
+        collect c = {0};
+        iprof_writer *w = NULL;
+        int rc = iprof_writer_new_callback(&w, collect_fn, &c, &o);
+        if (!rc) {
+            rc = write_many(w, 10);
+            iprof_writer_free(w);
+        }
+        CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
+        CHECK_EQ_INT(fa.live, 0);
+        free(c.data);
+        fa = (failing_alloc){0, n, 0, 0, 0, 0};
+        rc = iprof_writer_new_path(&w, "/tmp/iprof_test_writer_never_created", &o);
+        CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
+        iprof_writer_free(w);
+        CHECK_EQ_INT(fa.live, 0);
+    }
+}
+
+int main(void)
+{
+    RUN(test_empty_documents);
+    RUN(test_brief_example);
+    RUN(test_small_documents);
+    RUN(test_pretty);
+    RUN(test_versions);
+    RUN(test_escapes);
+    RUN(test_int64_extremes);
+    RUN(test_section_skipping);
+    RUN(test_order_violations);
+    RUN(test_rules);
+    RUN(test_instanceof);
+    RUN(test_strict);
+    RUN(test_invalid_arguments);
+    RUN(test_callback_sink);
+    RUN(test_fd_sink);
+    RUN(test_huge_elements);
+    RUN(test_memory_sink);
+    RUN(test_allocation_failures);
+    return check_done();
+}
