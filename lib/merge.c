@@ -1,2 +1,369 @@
-/* Placeholder until the module lands. */
-typedef int ipi_placeholder_merge;
+/*
+ * Merging one model into another, as native-image-configure
+ * merge-pgo-profiles does: types by name, methods by (declaring type name,
+ * name, signature type names), entries remapped to dst ids and combined.
+ *
+ * Everything that could fail for a reason other than memory is checked
+ * before dst changes, so a merge either succeeds, fails with dst
+ * untouched, or runs out of memory with dst consistent (partly merged).
+ * Every step is a pass over src with hash lookups: linear in input size.
+ */
+#include <float.h>
+
+#include "model.h"
+
+#include "hash.h"
+#include "rules.h"
+
+/* ---- count scaling ------------------------------------------------------ */
+
+/* Integral weights multiply exactly in int64 (counts exceed 2^53, where a
+ * double would round); other weights go through long double. */
+typedef struct scaler {
+    double w;
+    int integral; /* w is a whole number below 2^63: multiply by k */
+    int64_t k;
+} scaler;
+
+static void scaler_init(scaler *s, double w)
+{
+    s->w = w;
+    s->integral = w < 9223372036854775808.0 && (double)(int64_t)w == w;
+    s->k = s->integral ? (int64_t)w : 0;
+}
+
+static int64_t mul_sat(int64_t c, int64_t k)
+{
+    if (k == 0 || c == 0)
+        return 0;
+    if (c > 0)
+        return c > INT64_MAX / k ? INT64_MAX : c * k;
+    return c < INT64_MIN / k ? INT64_MIN : c * k;
+}
+
+/* Round half away from zero, saturating at the int64 range. 2^63 is exact
+ * in every floating type, so the bounds need no care about precision. */
+static int64_t round_sat(long double r)
+{
+    const long double two63 = 9223372036854775808.0L;
+    if (r >= 0) {
+        r += 0.5L;
+        return r >= two63 ? INT64_MAX : (int64_t)r;
+    }
+    r -= 0.5L;
+    return r <= -two63 ? INT64_MIN : (int64_t)r;
+}
+
+static int64_t scale(const scaler *s, int64_t c)
+{
+    if (s->integral)
+        return mul_sat(c, s->k);
+    return round_sat((long double)c * (long double)s->w);
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+typedef struct merge_state {
+    iprof_model *dst;
+    const iprof_model *src;
+    const iprof_allocator *a; /* dst's: the scratch belongs to this call */
+    ipi_idmap tmap;           /* src type id -> dst type */
+    ipi_idmap mmap;           /* src method id -> dst method */
+    ipi_htab by_names;        /* method name key -> dst method */
+    int64_t *buf;             /* frames or signature ids */
+    size_t buf_cap;
+    int64_t *recs;
+    size_t recs_cap;
+    const iprof_type **sig; /* dst types of a signature */
+    size_t sig_cap;
+    scaler sc;
+} merge_state;
+
+static void state_free(merge_state *s)
+{
+    ipi_idmap_free(&s->tmap, s->a);
+    ipi_idmap_free(&s->mmap, s->a);
+    ipi_htab_free(&s->by_names, s->a);
+    ipi_free(s->a, s->buf, s->buf_cap * sizeof *s->buf);
+    ipi_free(s->a, s->recs, s->recs_cap * sizeof *s->recs);
+    ipi_free(s->a, s->sig, s->sig_cap * sizeof *s->sig);
+}
+
+/* Grow a scratch array to n elements (ipi_grow on a void *, no casts of
+ * typed pointers). */
+static int scratch(merge_state *s, void *arr, size_t *cap, size_t n, size_t size)
+{
+    void *p;
+    memcpy(&p, arr, sizeof p);
+    int rc = ipi_grow(s->a, &p, cap, n, size);
+    memcpy(arr, &p, sizeof p);
+    return rc;
+}
+
+/* The frames of a context into s->buf, callee first. */
+static int load_frames(merge_state *s, const iprof_context *ctx)
+{
+    if (scratch(s, &s->buf, &s->buf_cap, 2 * ctx->depth, sizeof *s->buf))
+        return IPROF_ENOMEM;
+    size_t i = 0;
+    for (const iprof_context *c = ctx; c; c = c->parent, i += 2) {
+        s->buf[i] = c->method;
+        s->buf[i + 1] = c->bci;
+    }
+    return IPROF_OK;
+}
+
+/* ---- checks before any change ------------------------------------------- */
+
+static int check_methods(const iprof_model *src)
+{
+    for (size_t i = 0; i < src->method_count; i++) {
+        const iprof_method *x = src->methods[i];
+        for (size_t j = 0; j < x->sig_len; j++)
+            if (!ipi_idmap_get(&src->type_ids, x->sig[j]))
+                return IPROF_EDANGLING;
+    }
+    return IPROF_OK;
+}
+
+/* src entries must resolve within src and follow the rules; dst entries
+ * must have whole groups so that they can be combined. */
+static int check_entries(merge_state *s)
+{
+    int schema = 0;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        const ipi_entry_list *l = &s->src->entries[k];
+        for (size_t i = 0; i < l->count; i++) {
+            const iprof_entry *e = &l->items[i];
+            if (!ipi_entry_refs_resolve(s->src, e))
+                return IPROF_EDANGLING;
+            if (load_frames(s, e->ctx))
+                return IPROF_ENOMEM;
+            schema |= ipi_rule_check_entry(k, s->buf, e->ctx->depth, e->records,
+                                           e->record_count) != IPI_RULE_OK;
+        }
+        const ipi_entry_list *d = &s->dst->entries[k];
+        size_t g = (size_t)ipi_kind_layout_of(k)->group;
+        for (size_t i = 0; i < d->count; i++)
+            schema |= d->items[i].record_count % g != 0;
+    }
+    return schema ? IPROF_ESCHEMA : IPROF_OK;
+}
+
+/* ---- ids ---------------------------------------------------------------- */
+
+/* The src id if dst does not use it, else one above the largest id (kept
+ * up to date in *max as ids are taken). */
+static int pick_id(const ipi_idmap *ids, int64_t want, int64_t *max, int64_t *out)
+{
+    if (ipi_idmap_get(ids, want)) {
+        if (*max == INT64_MAX)
+            return IPROF_ELIMIT;
+        want = *max + 1;
+    }
+    if (want > *max)
+        *max = want;
+    *out = want;
+    return IPROF_OK;
+}
+
+/* ---- types -------------------------------------------------------------- */
+
+static int merge_types(merge_state *s)
+{
+    iprof_model *dst = s->dst;
+    int64_t max = INT64_MIN;
+    for (size_t i = 0; i < dst->type_count; i++)
+        max = dst->types[i]->id > max ? dst->types[i]->id : max;
+    if (ipi_idmap_reserve(&s->tmap, s->a, s->src->type_count))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < s->src->type_count; i++) {
+        const iprof_type *t = s->src->types[i];
+        const iprof_type *dt = iprof_model_type_by_name(dst, t->name->s, t->name->len);
+        if (!dt) {
+            int64_t id;
+            int rc = pick_id(&dst->type_ids, t->id, &max, &id);
+            if (!rc)
+                rc = ipi_model_push_type(dst, id, t->name->s, t->name->len, &dt);
+            if (rc)
+                return rc;
+        }
+        if (!ipi_idmap_get(&s->tmap, t->id)) /* a repeated src id means its first type */
+            ipi_idmap_put(&s->tmap, s->a, t->id, (void *)dt); /* reserved */
+    }
+    return IPROF_OK;
+}
+
+/* ---- methods ------------------------------------------------------------ */
+
+/* Methods are keyed by names, not ids: the method name and the names of
+ * the signature's dst types (interned in dst, so compared by pointer). */
+static uint64_t names_hash(const ipi_str *name, const iprof_type *const *sig, size_t n)
+{
+    uint64_t h = ipi_hash_combine(name->hash, (uint64_t)n); /* content hash: same in any model */
+    for (size_t i = 0; i < n; i++)
+        h = ipi_hash_combine(h, sig[i]->name->hash);
+    return h;
+}
+
+/* The dst types of a dst method's signature into s->sig; 0 if one does
+ * not resolve (a leniently loaded dst), then the method cannot match. */
+static int dst_sig(merge_state *s, const iprof_method *x, int *ok)
+{
+    if (scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig))
+        return IPROF_ENOMEM;
+    *ok = 1;
+    for (size_t j = 0; j < x->sig_len && *ok; j++)
+        *ok = (s->sig[j] = iprof_model_type_by_id(s->dst, x->sig[j])) != NULL;
+    return IPROF_OK;
+}
+
+static int index_dst_methods(merge_state *s)
+{
+    const iprof_model *dst = s->dst;
+    if (ipi_htab_reserve(&s->by_names, s->a, dst->method_count + s->src->method_count))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < dst->method_count; i++) {
+        const iprof_method *x = dst->methods[i];
+        int ok;
+        if (dst_sig(s, x, &ok))
+            return IPROF_ENOMEM;
+        if (ok) /* reserved: cannot fail */
+            ipi_htab_insert(&s->by_names, s->a, names_hash(x->name, s->sig, x->sig_len),
+                            (void *)x);
+    }
+    return IPROF_OK;
+}
+
+/* The dst method named like src method x whose signature types are s->sig. */
+static const iprof_method *find_by_names(merge_state *s, const iprof_method *x, uint64_t h)
+{
+    void *it;
+    ipi_htab_for(&s->by_names, h, it)
+    {
+        const iprof_method *d = it;
+        if (d->sig_len != x->sig_len || d->name->len != x->name->len ||
+            memcmp(d->name->s, x->name->s, x->name->len) != 0)
+            continue;
+        size_t j = 0;
+        while (j < d->sig_len && iprof_model_type_by_id(s->dst, d->sig[j])->name == s->sig[j]->name)
+            j++;
+        if (j == d->sig_len)
+            return d;
+    }
+    return NULL;
+}
+
+/* Add src method x (its dst signature types in s->sig) to dst. */
+static int add_method(merge_state *s, const iprof_method *x, int64_t *max, uint64_t h,
+                      const iprof_method **out)
+{
+    int64_t id;
+    int rc = pick_id(&s->dst->method_ids, x->id, max, &id);
+    if (rc)
+        return rc;
+    if (scratch(s, &s->buf, &s->buf_cap, x->sig_len, sizeof *s->buf))
+        return IPROF_ENOMEM;
+    for (size_t j = 0; j < x->sig_len; j++)
+        s->buf[j] = s->sig[j]->id;
+    rc = ipi_model_push_method(s->dst, id, x->name->s, x->name->len, s->buf, x->sig_len, out);
+    if (rc)
+        return rc;
+    ipi_htab_insert(&s->by_names, s->a, h, (void *)*out); /* reserved for every src method */
+    return IPROF_OK;
+}
+
+static int merge_methods(merge_state *s)
+{
+    int64_t max = INT64_MIN;
+    for (size_t i = 0; i < s->dst->method_count; i++)
+        max = s->dst->methods[i]->id > max ? s->dst->methods[i]->id : max;
+    if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count) || index_dst_methods(s))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < s->src->method_count; i++) {
+        const iprof_method *x = s->src->methods[i];
+        if (scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig))
+            return IPROF_ENOMEM;
+        for (size_t j = 0; j < x->sig_len; j++) /* resolves: checked up front */
+            s->sig[j] = ipi_idmap_get(&s->tmap, x->sig[j]);
+        uint64_t h = names_hash(x->name, s->sig, x->sig_len);
+        const iprof_method *d = find_by_names(s, x, h);
+        if (!d) {
+            int rc = add_method(s, x, &max, h, &d);
+            if (rc)
+                return rc;
+        }
+        if (!ipi_idmap_get(&s->mmap, x->id))
+            ipi_idmap_put(&s->mmap, s->a, x->id, (void *)d); /* reserved */
+    }
+    return IPROF_OK;
+}
+
+/* ---- entries ------------------------------------------------------------ */
+
+/* One src entry in dst ids, counts scaled, in s->buf and s->recs. */
+static int remap_entry(merge_state *s, const iprof_entry *e)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
+    if (load_frames(s, e->ctx) ||
+        scratch(s, &s->recs, &s->recs_cap, e->record_count, sizeof *s->recs))
+        return IPROF_ENOMEM;
+    if (L->checks_methods)
+        for (size_t i = 0; i < e->ctx->depth; i++)
+            s->buf[2 * i] = ((const iprof_method *)ipi_idmap_get(&s->mmap, s->buf[2 * i]))->id;
+    size_t g = (size_t)L->group;
+    for (size_t i = 0; i < e->record_count; i += g) {
+        memcpy(s->recs + i, e->records + i, g * sizeof *s->recs);
+        if (L->type_slot >= 0) {
+            const iprof_type *t = ipi_idmap_get(&s->tmap, e->records[i + (size_t)L->type_slot]);
+            s->recs[i + (size_t)L->type_slot] = t->id;
+        }
+        s->recs[i + (size_t)L->count_slot] = scale(&s->sc, e->records[i + (size_t)L->count_slot]);
+    }
+    return IPROF_OK;
+}
+
+static int merge_entries(merge_state *s)
+{
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        const ipi_entry_list *l = &s->src->entries[k];
+        for (size_t i = 0; i < l->count; i++) {
+            const iprof_entry *e = &l->items[i];
+            int rc = remap_entry(s, e);
+            if (!rc)
+                rc = iprof_model_add_entry(s->dst, k, s->buf, e->ctx->depth, s->recs,
+                                           e->record_count);
+            if (rc)
+                return rc;
+        }
+    }
+    return IPROF_OK;
+}
+
+/* ---- merge -------------------------------------------------------------- */
+
+IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight)
+{
+    if (!dst || !src || dst == src || !(weight >= 0) || weight > DBL_MAX)
+        return IPROF_EINVAL; /* !(w >= 0) also rejects NaN */
+    merge_state s;
+    memset(&s, 0, sizeof s);
+    s.dst = dst;
+    s.src = src;
+    s.a = &dst->alloc;
+    scaler_init(&s.sc, weight);
+    ipi_idmap_init(&s.tmap);
+    ipi_idmap_init(&s.mmap);
+    ipi_htab_init(&s.by_names);
+    int rc = check_methods(src);
+    if (!rc)
+        rc = check_entries(&s);
+    if (!rc)
+        rc = merge_types(&s);
+    if (!rc)
+        rc = merge_methods(&s);
+    if (!rc)
+        rc = merge_entries(&s);
+    state_free(&s);
+    return rc;
+}

@@ -1,2 +1,487 @@
-/* Placeholder until the module lands. */
-typedef int ipi_placeholder_model;
+/* The model: creation, version, types, methods and their lookups. */
+#include "model.h"
+
+#include "hash.h"
+#include "numfmt.h"
+#include "version.h"
+
+/* ---- lifetime ----------------------------------------------------------- */
+
+IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocator)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    iprof_allocator a;
+    ipi_allocator_init(&a, allocator);
+    iprof_model *m = ipi_malloc(&a, sizeof *m);
+    if (!m)
+        return IPROF_ENOMEM;
+    memset(m, 0, sizeof *m);
+    m->alloc = a;
+    ipi_arena_init(&m->arena, &m->alloc);
+    ipi_intern_init(&m->names, &m->arena, &m->alloc);
+    m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
+    ipi_idmap_init(&m->type_ids);
+    ipi_idmap_init(&m->method_ids);
+    ipi_htab_init(&m->type_names);
+    ipi_htab_init(&m->method_sigs);
+    ipi_htab_init(&m->contexts);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        ipi_htab_init(&m->entries[k].index);
+    *out = m;
+    return IPROF_OK;
+}
+
+IPROF_API void iprof_model_free(iprof_model *model)
+{
+    if (!model)
+        return;
+    const iprof_allocator *a = &model->alloc;
+    ipi_entries_free(model);
+    ipi_htab_free(&model->contexts, a);
+    ipi_htab_free(&model->method_sigs, a);
+    ipi_htab_free(&model->type_names, a);
+    ipi_idmap_free(&model->method_ids, a);
+    ipi_idmap_free(&model->type_ids, a);
+    ipi_free(a, model->methods, model->method_cap * sizeof *model->methods);
+    ipi_free(a, model->types, model->type_cap * sizeof *model->types);
+    ipi_intern_free(&model->names);
+    ipi_arena_free(&model->arena);
+    iprof_allocator copy = model->alloc; /* the model holds its own allocator */
+    ipi_free(&copy, model, sizeof *model);
+}
+
+/* ---- version ------------------------------------------------------------ */
+
+IPROF_API const char *iprof_model_version(const iprof_model *model)
+{
+    return model ? model->version : NULL;
+}
+
+int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
+{
+    const ipi_str *s = ipi_intern(&m->names, version, len);
+    if (!s)
+        return IPROF_ENOMEM;
+    m->version = s->s;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
+{
+    if (!model || !version)
+        return IPROF_EINVAL;
+    size_t len = strlen(version);
+    ipi_fmtver v;
+    if (ipi_version_parse(version, len, &v) != IPROF_OK)
+        return IPROF_EVERSION;
+    int cls = ipi_version_classify(&v);
+    if (cls == IPI_VERSION_LEGACY || cls == IPI_VERSION_FUTURE)
+        return IPROF_EVERSION;
+    return ipi_model_store_version(model, version, len);
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Make room for one more pointer in a list (no aliasing tricks on the
+ * typed pointer: ipi_grow works on a void *). */
+static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t count)
+{
+    void *p;
+    memcpy(&p, list_ptr, sizeof p);
+    int rc = ipi_grow(&m->alloc, &p, cap, count + 1, sizeof(void *));
+    memcpy(list_ptr, &p, sizeof p);
+    return rc;
+}
+
+/* ---- types -------------------------------------------------------------- */
+
+static const iprof_type *type_by_str(const iprof_model *m, const ipi_str *name)
+{
+    void *it;
+    ipi_htab_for(&m->type_names, name->hash, it)
+    {
+        const iprof_type *t = it;
+        if (t->name == name)
+            return t;
+    }
+    return NULL;
+}
+
+IPROF_API size_t iprof_model_type_count(const iprof_model *model)
+{
+    return model ? model->type_count : 0;
+}
+
+IPROF_API const iprof_type *iprof_model_type_at(const iprof_model *model, size_t index)
+{
+    return model && index < model->type_count ? model->types[index] : NULL;
+}
+
+IPROF_API const iprof_type *iprof_model_type_by_id(const iprof_model *model, int64_t id)
+{
+    return model ? ipi_idmap_get(&model->type_ids, id) : NULL;
+}
+
+IPROF_API const iprof_type *iprof_model_type_by_name(const iprof_model *model,
+                                                     const char *name, size_t name_len)
+{
+    if (!model || (!name && name_len))
+        return NULL;
+    const ipi_str *s = ipi_intern_find(&model->names, name ? name : "", name_len);
+    return s ? type_by_str(model, s) : NULL;
+}
+
+IPROF_API int64_t iprof_type_id(const iprof_type *type)
+{
+    return type ? type->id : 0;
+}
+
+IPROF_API const char *iprof_type_name(const iprof_type *type, size_t *len)
+{
+    if (len)
+        *len = type ? type->name->len : 0;
+    return type ? type->name->s : NULL;
+}
+
+int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t name_len,
+                        const iprof_type **out)
+{
+    const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
+    if (!s)
+        return IPROF_ENOMEM;
+    int first_id = ipi_idmap_get(&m->type_ids, id) == NULL;
+    int first_name = type_by_str(m, s) == NULL;
+    /* Reserve everything first so that nothing changes on failure. */
+    if (list_reserve(m, &m->types, &m->type_cap, m->type_count) ||
+        (first_id && ipi_idmap_reserve(&m->type_ids, &m->alloc, 1)) ||
+        (first_name && ipi_htab_reserve(&m->type_names, &m->alloc, 1)))
+        return IPROF_ENOMEM;
+    iprof_type *t = ipi_arena_alloc(&m->arena, sizeof *t);
+    if (!t)
+        return IPROF_ENOMEM;
+    t->id = id;
+    t->name = s;
+    m->types[m->type_count++] = t;
+    if (first_id)
+        ipi_idmap_put(&m->type_ids, &m->alloc, id, t); /* reserved: cannot fail */
+    if (first_name)
+        ipi_htab_insert(&m->type_names, &m->alloc, s->hash, t); /* reserved */
+    if (out)
+        *out = t;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *name,
+                                   size_t name_len, const iprof_type **out)
+{
+    if (!model || (!name && name_len))
+        return IPROF_EINVAL;
+    if (ipi_idmap_get(&model->type_ids, id))
+        return IPROF_EINVAL;
+    return ipi_model_push_type(model, id, name, name_len, out);
+}
+
+/* After removing the indexed type of an id or a name, index the next type
+ * that has it (a lenient load may hold duplicates). Re-inserting into a
+ * table that just lost a key never allocates. */
+static void reindex_type(iprof_model *m, const iprof_type *gone, int id_was, int name_was)
+{
+    for (size_t i = 0; i < m->type_count && (id_was || name_was); i++) {
+        iprof_type *t = m->types[i];
+        if (id_was && t->id == gone->id) {
+            ipi_idmap_put(&m->type_ids, &m->alloc, t->id, t);
+            id_was = 0;
+        }
+        if (name_was && t->name == gone->name) {
+            ipi_htab_insert(&m->type_names, &m->alloc, t->name->hash, t);
+            name_was = 0;
+        }
+    }
+}
+
+IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
+{
+    if (!model)
+        return IPROF_EINVAL;
+    iprof_type *t = ipi_idmap_get(&model->type_ids, id);
+    if (!t)
+        return IPROF_ENOTFOUND;
+    size_t pos = 0;
+    while (model->types[pos] != t)
+        pos++;
+    ipi_array_remove(model->types, &model->type_count, pos, sizeof *model->types);
+    ipi_idmap_del(&model->type_ids, id);
+    int name_was = ipi_htab_remove(&model->type_names, t->name->hash, t);
+    reindex_type(model, t, 1, name_was);
+    return IPROF_OK;
+}
+
+/* Rebuild the type indexes from the list (after retain). The tables held
+ * at least as many keys before, so no insertion allocates. */
+static void rebuild_type_index(iprof_model *m)
+{
+    ipi_idmap_clear(&m->type_ids);
+    ipi_htab_clear(&m->type_names);
+    for (size_t i = 0; i < m->type_count; i++) {
+        iprof_type *t = m->types[i];
+        if (!ipi_idmap_get(&m->type_ids, t->id))
+            ipi_idmap_put(&m->type_ids, &m->alloc, t->id, t);
+        if (!type_by_str(m, t->name))
+            ipi_htab_insert(&m->type_names, &m->alloc, t->name->hash, t);
+    }
+}
+
+IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb keep,
+                                       void *payload)
+{
+    if (!model || !keep)
+        return IPROF_EINVAL;
+    size_t j = 0;
+    for (size_t i = 0; i < model->type_count; i++)
+        if (keep(model->types[i], payload))
+            model->types[j++] = model->types[i];
+    if (j == model->type_count)
+        return IPROF_OK;
+    model->type_count = j;
+    rebuild_type_index(model);
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_foreach_type(const iprof_model *model, iprof_model_type_cb cb,
+                                       void *payload)
+{
+    if (!model || !cb)
+        return IPROF_EINVAL;
+    for (size_t i = 0; i < model->type_count; i++)
+        if (cb(model->types[i], payload))
+            return IPROF_ESTOPPED;
+    return IPROF_OK;
+}
+
+/* ---- methods ------------------------------------------------------------ */
+
+uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len)
+{
+    uint64_t h = ipi_hash_combine(name->hash, (uint64_t)sig_len);
+    for (size_t i = 0; i < sig_len; i++)
+        h = ipi_hash_combine(h, (uint64_t)sig[i]);
+    return h;
+}
+
+static const iprof_method *method_by_key(const iprof_model *m, const ipi_str *name,
+                                         const int64_t *sig, size_t sig_len, uint64_t h)
+{
+    void *it;
+    ipi_htab_for(&m->method_sigs, h, it)
+    {
+        const iprof_method *x = it;
+        if (x->name == name && x->sig_len == sig_len &&
+            (sig_len == 0 || memcmp(x->sig, sig, sig_len * sizeof *sig) == 0))
+            return x;
+    }
+    return NULL;
+}
+
+IPROF_API size_t iprof_model_method_count(const iprof_model *model)
+{
+    return model ? model->method_count : 0;
+}
+
+IPROF_API const iprof_method *iprof_model_method_at(const iprof_model *model, size_t index)
+{
+    return model && index < model->method_count ? model->methods[index] : NULL;
+}
+
+IPROF_API const iprof_method *iprof_model_method_by_id(const iprof_model *model, int64_t id)
+{
+    return model ? ipi_idmap_get(&model->method_ids, id) : NULL;
+}
+
+IPROF_API const iprof_method *iprof_model_method_find(const iprof_model *model,
+                                                      const char *name, size_t name_len,
+                                                      const int64_t *signature,
+                                                      size_t signature_len)
+{
+    if (!model || (!name && name_len) || (!signature && signature_len))
+        return NULL;
+    const ipi_str *s = ipi_intern_find(&model->names, name ? name : "", name_len);
+    if (!s)
+        return NULL;
+    return method_by_key(model, s, signature, signature_len,
+                         ipi_method_hash(s, signature, signature_len));
+}
+
+IPROF_API int64_t iprof_method_id(const iprof_method *method)
+{
+    return method ? method->id : 0;
+}
+
+IPROF_API const char *iprof_method_name(const iprof_method *method, size_t *len)
+{
+    if (len)
+        *len = method ? method->name->len : 0;
+    return method ? method->name->s : NULL;
+}
+
+IPROF_API const int64_t *iprof_method_signature(const iprof_method *method, size_t *len)
+{
+    if (len)
+        *len = method ? method->sig_len : 0;
+    return method ? method->sig : NULL;
+}
+
+int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t name_len,
+                          const int64_t *sig, size_t sig_len, const iprof_method **out)
+{
+    if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
+        return IPROF_ELIMIT;
+    const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
+    if (!s)
+        return IPROF_ENOMEM;
+    uint64_t h = ipi_method_hash(s, sig, sig_len);
+    int first_id = ipi_idmap_get(&m->method_ids, id) == NULL;
+    int first_key = method_by_key(m, s, sig, sig_len, h) == NULL;
+    if (list_reserve(m, &m->methods, &m->method_cap, m->method_count) ||
+        (first_id && ipi_idmap_reserve(&m->method_ids, &m->alloc, 1)) ||
+        (first_key && ipi_htab_reserve(&m->method_sigs, &m->alloc, 1)))
+        return IPROF_ENOMEM;
+    iprof_method *x = ipi_arena_alloc(&m->arena, sizeof *x + sig_len * sizeof *sig);
+    if (!x)
+        return IPROF_ENOMEM;
+    x->id = id;
+    x->name = s;
+    x->sig_len = sig_len;
+    if (sig_len)
+        memcpy(x->sig, sig, sig_len * sizeof *sig);
+    m->methods[m->method_count++] = x;
+    if (first_id)
+        ipi_idmap_put(&m->method_ids, &m->alloc, id, x); /* reserved: cannot fail */
+    if (first_key)
+        ipi_htab_insert(&m->method_sigs, &m->alloc, h, x); /* reserved */
+    if (out)
+        *out = x;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char *name,
+                                     size_t name_len, const int64_t *signature,
+                                     size_t signature_len, const iprof_method **out)
+{
+    if (!model || (!name && name_len) || (!signature && signature_len))
+        return IPROF_EINVAL;
+    if (ipi_idmap_get(&model->method_ids, id))
+        return IPROF_EINVAL;
+    for (size_t i = 0; i < signature_len; i++)
+        if (!ipi_idmap_get(&model->type_ids, signature[i]))
+            return IPROF_EDANGLING;
+    return ipi_model_push_method(model, id, name, name_len, signature, signature_len, out);
+}
+
+static void reindex_method(iprof_model *m, const iprof_method *gone, int key_was)
+{
+    int id_was = 1;
+    uint64_t h = ipi_method_hash(gone->name, gone->sig, gone->sig_len);
+    for (size_t i = 0; i < m->method_count && (id_was || key_was); i++) {
+        iprof_method *x = m->methods[i];
+        if (id_was && x->id == gone->id) {
+            ipi_idmap_put(&m->method_ids, &m->alloc, x->id, x); /* cannot allocate */
+            id_was = 0;
+        }
+        if (key_was && x->name == gone->name && x->sig_len == gone->sig_len &&
+            (x->sig_len == 0 || memcmp(x->sig, gone->sig, x->sig_len * sizeof *x->sig) == 0)) {
+            ipi_htab_insert(&m->method_sigs, &m->alloc, h, x); /* cannot allocate */
+            key_was = 0;
+        }
+    }
+}
+
+IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
+{
+    if (!model)
+        return IPROF_EINVAL;
+    iprof_method *x = ipi_idmap_get(&model->method_ids, id);
+    if (!x)
+        return IPROF_ENOTFOUND;
+    size_t pos = 0;
+    while (model->methods[pos] != x)
+        pos++;
+    ipi_array_remove(model->methods, &model->method_count, pos, sizeof *model->methods);
+    ipi_idmap_del(&model->method_ids, id);
+    int key_was = ipi_htab_remove(&model->method_sigs,
+                                  ipi_method_hash(x->name, x->sig, x->sig_len), x);
+    reindex_method(model, x, key_was);
+    return IPROF_OK;
+}
+
+/* Rebuild the method indexes from the list (after retain); no insertion
+ * allocates, as for types. */
+static void rebuild_method_index(iprof_model *m)
+{
+    ipi_idmap_clear(&m->method_ids);
+    ipi_htab_clear(&m->method_sigs);
+    for (size_t i = 0; i < m->method_count; i++) {
+        iprof_method *x = m->methods[i];
+        uint64_t h = ipi_method_hash(x->name, x->sig, x->sig_len);
+        if (!ipi_idmap_get(&m->method_ids, x->id))
+            ipi_idmap_put(&m->method_ids, &m->alloc, x->id, x);
+        if (!method_by_key(m, x->name, x->sig, x->sig_len, h))
+            ipi_htab_insert(&m->method_sigs, &m->alloc, h, x);
+    }
+}
+
+IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_cb keep,
+                                         void *payload)
+{
+    if (!model || !keep)
+        return IPROF_EINVAL;
+    size_t j = 0;
+    for (size_t i = 0; i < model->method_count; i++)
+        if (keep(model->methods[i], payload))
+            model->methods[j++] = model->methods[i];
+    if (j == model->method_count)
+        return IPROF_OK;
+    model->method_count = j;
+    rebuild_method_index(model);
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_foreach_method(const iprof_model *model, iprof_model_method_cb cb,
+                                         void *payload)
+{
+    if (!model || !cb)
+        return IPROF_EINVAL;
+    for (size_t i = 0; i < model->method_count; i++)
+        if (cb(model->methods[i], payload))
+            return IPROF_ESTOPPED;
+    return IPROF_OK;
+}
+
+/* ---- description -------------------------------------------------------- */
+
+void ipi_describe_method(const iprof_model *m, const iprof_method *method, ipi_sbuf *out)
+{
+    if (method->sig_len) {
+        const iprof_type *t = iprof_model_type_by_id(m, method->sig[0]);
+        if (t) {
+            ipi_sbuf_put(out, t->name->s, t->name->len);
+        } else {
+            char num[IPI_I64_MAX_CHARS];
+            ipi_sbuf_put(out, "?", 1);
+            ipi_sbuf_put(out, num, ipi_fmt_i64(num, method->sig[0]));
+        }
+        ipi_sbuf_put(out, ".", 1);
+    }
+    ipi_sbuf_put(out, method->name->s, method->name->len);
+}
+
+IPROF_API size_t iprof_model_method_describe(const iprof_model *model,
+                                             const iprof_method *method,
+                                             char *buf, size_t size)
+{
+    ipi_sbuf out = {buf, buf ? size : 0, 0};
+    if (method)
+        ipi_describe_method(model, method, &out);
+    return ipi_sbuf_finish(&out);
+}

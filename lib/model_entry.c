@@ -1,2 +1,402 @@
-/* Placeholder until the module lands. */
-typedef int ipi_placeholder_model_entry;
+/* Entries: per-kind arrays in file order, an index from context to the
+ * first entry with it, and adding with the kind's combine semantics. */
+#include "model.h"
+
+#include "hash.h"
+#include "rules.h"
+
+static int valid_kind(int kind)
+{
+    return kind >= 0 && kind < IPROF_KIND_COUNT;
+}
+
+/* ---- the context index -------------------------------------------------- */
+
+static uint64_t entry_hash(const iprof_context *ctx)
+{
+    return ipi_hash_mix((uint64_t)(uintptr_t)ctx + 0x9e3779b97f4a7c15ULL);
+}
+
+/* Position + 1 of the indexed entry with ctx, 0 if none. */
+static size_t index_find(const ipi_entry_list *l, const iprof_context *ctx, uint64_t h)
+{
+    void *it;
+    ipi_htab_for(&l->index, h, it)
+    {
+        size_t pos = (size_t)(uintptr_t)it;
+        if (l->items[pos - 1].ctx == ctx)
+            return pos;
+    }
+    return 0;
+}
+
+static void *pos_item(size_t pos)
+{
+    return (void *)(uintptr_t)pos;
+}
+
+/* Re-index after entries moved (remove, retain): the first entry per
+ * context again. The index held at least as many keys, so no insertion
+ * allocates. */
+static void rebuild_index(iprof_model *m, ipi_entry_list *l)
+{
+    ipi_htab_clear(&l->index);
+    for (size_t i = 0; i < l->count; i++) {
+        uint64_t h = entry_hash(l->items[i].ctx);
+        if (!index_find(l, l->items[i].ctx, h))
+            ipi_htab_insert(&l->index, &m->alloc, h, pos_item(i + 1));
+    }
+}
+
+void ipi_entries_free(iprof_model *m)
+{
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        ipi_entry_list *l = &m->entries[k];
+        ipi_free(&m->alloc, l->items, l->cap * sizeof *l->items);
+        ipi_htab_free(&l->index, &m->alloc);
+        l->items = NULL;
+        l->count = l->cap = 0;
+    }
+}
+
+/* ---- appending ---------------------------------------------------------- */
+
+/* Append a new entry; index it when it is the first with its context.
+ * Everything is reserved before the list changes. */
+static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
+                        const int64_t *records, size_t record_count, int index_it)
+{
+    ipi_entry_list *l = &m->entries[kind];
+    void *items = l->items;
+    int rc = ipi_grow(&m->alloc, &items, &l->cap, l->count + 1, sizeof *l->items);
+    l->items = items;
+    if (rc || (index_it && ipi_htab_reserve(&l->index, &m->alloc, 1)))
+        return IPROF_ENOMEM;
+    int64_t *copy = ipi_arena_alloc(&m->arena, record_count * sizeof *records);
+    if (!copy)
+        return IPROF_ENOMEM;
+    if (record_count)
+        memcpy(copy, records, record_count * sizeof *records);
+    iprof_entry *e = &l->items[l->count++];
+    e->ctx = ctx;
+    e->records = copy;
+    e->record_count = (uint32_t)record_count;
+    e->kind = kind;
+    if (index_it)
+        ipi_htab_insert(&l->index, &m->alloc, entry_hash(ctx), pos_item(l->count));
+    return IPROF_OK;
+}
+
+int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
+                         const int64_t *records, size_t record_count)
+{
+    if (!valid_kind(kind) || frame_count == 0)
+        return IPROF_ESCHEMA; /* a ctx without frames has no node to stand for it */
+    if (record_count > IPI_MAX_RECORDS)
+        return IPROF_ELIMIT;
+    const iprof_context *ctx = ipi_context_intern(m, frames, frame_count);
+    if (!ctx)
+        return IPROF_ENOMEM;
+    int first = !index_find(&m->entries[kind], ctx, entry_hash(ctx));
+    return append_entry(m, kind, ctx, records, record_count, first);
+}
+
+/* ---- combining ---------------------------------------------------------- */
+
+/* A small open-addressing table from a group's key (the values other than
+ * the count: bci and index, or the type id) to its group position, so
+ * combining is linear in the record count. Small tables live on the stack. */
+typedef struct group_slot {
+    int64_t k0, k1;
+    size_t pos; /* group position + 1, 0 = empty */
+} group_slot;
+
+#define GROUP_STACK_SLOTS 64
+
+typedef struct group_table {
+    group_slot *slots;
+    size_t cap;
+    const iprof_allocator *alloc;
+    group_slot stack[GROUP_STACK_SLOTS];
+} group_table;
+
+static int gtab_init(group_table *t, const iprof_allocator *a, size_t keys)
+{
+    size_t cap = GROUP_STACK_SLOTS;
+    while (cap < keys * 2) {
+        if (cap > SIZE_MAX / 2 / sizeof(group_slot))
+            return IPROF_ENOMEM;
+        cap *= 2;
+    }
+    t->cap = cap;
+    t->alloc = a;
+    t->slots = cap == GROUP_STACK_SLOTS ? t->stack : ipi_malloc(a, cap * sizeof(group_slot));
+    if (!t->slots)
+        return IPROF_ENOMEM;
+    memset(t->slots, 0, cap * sizeof(group_slot));
+    return IPROF_OK;
+}
+
+static void gtab_free(group_table *t)
+{
+    if (t->slots != t->stack)
+        ipi_free(t->alloc, t->slots, t->cap * sizeof(group_slot));
+}
+
+/* The key of a group: every slot but the count (at most two of them). */
+static void group_key(const ipi_kind_layout *L, const int64_t *g, int64_t *k0, int64_t *k1)
+{
+    int64_t k[2] = {0, 0};
+    for (int s = 0, n = 0; s < L->group; s++)
+        if (s != L->count_slot)
+            k[n++] = g[s];
+    *k0 = k[0];
+    *k1 = k[1];
+}
+
+/* The slot of key: its entry, or the empty slot where it belongs. */
+static group_slot *gtab_slot(group_table *t, int64_t k0, int64_t k1)
+{
+    size_t mask = t->cap - 1;
+    size_t i = ipi_hash_combine(ipi_hash_i64(k0), (uint64_t)k1) & mask;
+    while (t->slots[i].pos && (t->slots[i].k0 != k0 || t->slots[i].k1 != k1))
+        i = (i + 1) & mask;
+    return &t->slots[i];
+}
+
+/* Give the group at g position pos unless its key has one; returns 1 if
+ * the key was new. */
+static int gtab_add(group_table *t, const ipi_kind_layout *L, const int64_t *g, size_t pos)
+{
+    int64_t k0, k1;
+    group_key(L, g, &k0, &k1);
+    group_slot *s = gtab_slot(t, k0, k1);
+    if (s->pos)
+        return 0;
+    s->k0 = k0;
+    s->k1 = k1;
+    s->pos = pos + 1;
+    return 1;
+}
+
+static size_t gtab_pos(group_table *t, const ipi_kind_layout *L, const int64_t *g)
+{
+    int64_t k0, k1;
+    group_key(L, g, &k0, &k1);
+    return gtab_slot(t, k0, k1)->pos - 1;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+/* Sum the input groups into the result: a group whose key is new is
+ * copied to the next free position (the table gave it that position),
+ * else its count is added to the matched group. */
+static void apply_groups(group_table *t, const ipi_kind_layout *L, int64_t *out, size_t next,
+                         const int64_t *in, size_t in_groups)
+{
+    size_t g = (size_t)L->group, cs = (size_t)L->count_slot;
+    for (size_t j = 0; j < in_groups; j++, in += g) {
+        size_t pos = gtab_pos(t, L, in);
+        if (pos == next) {
+            memcpy(out + pos * g, in, g * sizeof *in);
+            next++;
+        } else {
+            out[pos * g + cs] = sat_add(out[pos * g + cs], in[cs]);
+        }
+    }
+}
+
+/*
+ * Combine records into an existing entry. Groups of the input are matched
+ * one by one against the entry as it grows, so repeated keys in the input
+ * are summed too. Counting new groups first means one arena block when
+ * the entry grows, and an in-place sum (no allocation) when it does not.
+ */
+static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_t record_count)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
+    size_t g = (size_t)L->group, have = e->record_count / g, add = record_count / g;
+    if (e->record_count % g)
+        return IPROF_ESCHEMA; /* a leniently loaded entry that cannot be combined */
+    group_table t;
+    if (gtab_init(&t, &m->alloc, have + add))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < have; i++)
+        gtab_add(&t, L, e->records + i * g, i);
+    size_t fresh = 0;
+    for (size_t j = 0; j < add; j++)
+        fresh += (size_t)gtab_add(&t, L, records + j * g, have + fresh);
+    int64_t *out = e->records;
+    int rc = IPROF_OK;
+    if (fresh && (have + fresh) * g > IPI_MAX_RECORDS)
+        rc = IPROF_ELIMIT;
+    else if (fresh && !(out = ipi_arena_alloc(&m->arena, (have + fresh) * g * sizeof *out)))
+        rc = IPROF_ENOMEM;
+    if (rc == IPROF_OK) {
+        if (out != e->records)
+            memcpy(out, e->records, have * g * sizeof *out);
+        apply_groups(&t, L, out, have, records, add);
+        e->records = out;
+        e->record_count = (uint32_t)((have + fresh) * g);
+    }
+    gtab_free(&t);
+    return rc;
+}
+
+/* ---- adding ------------------------------------------------------------- */
+
+/* Every check of add_entry that needs no change to the model. */
+static int check_new_entry(const iprof_model *m, int kind, const int64_t *frames,
+                           size_t frame_count, const int64_t *records, size_t record_count)
+{
+    if (!m || !valid_kind(kind) || !frames || frame_count == 0 ||
+        frame_count > SIZE_MAX / 2 / sizeof *frames || (!records && record_count))
+        return IPROF_EINVAL;
+    if (ipi_rule_check_entry(kind, frames, frame_count, records, record_count) != IPI_RULE_OK)
+        return IPROF_ESCHEMA;
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    if (L->checks_methods)
+        for (size_t i = 0; i < frame_count; i++)
+            if (!ipi_idmap_get(&m->method_ids, frames[2 * i]))
+                return IPROF_EDANGLING;
+    if (L->type_slot >= 0)
+        for (size_t i = (size_t)L->type_slot; i < record_count; i += (size_t)L->group)
+            if (!ipi_idmap_get(&m->type_ids, records[i]))
+                return IPROF_EDANGLING;
+    if (record_count > IPI_MAX_RECORDS)
+        return IPROF_ELIMIT;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t *frames,
+                                    size_t frame_count, const int64_t *records,
+                                    size_t record_count)
+{
+    int rc = check_new_entry(model, kind, frames, frame_count, records, record_count);
+    if (rc)
+        return rc;
+    ipi_entry_list *l = &model->entries[kind];
+    /* Look up before interning: combining must not create context nodes,
+     * and a failed combine must leave the model as it was. */
+    const iprof_context *ctx = ipi_context_lookup(model, frames, frame_count);
+    size_t pos = ctx ? index_find(l, ctx, entry_hash(ctx)) : 0;
+    if (pos)
+        return combine(model, &l->items[pos - 1], records, record_count);
+    if (!ctx && !(ctx = ipi_context_intern(model, frames, frame_count)))
+        return IPROF_ENOMEM;
+    return append_entry(model, kind, ctx, records, record_count, 1);
+}
+
+/* ---- lookup and access -------------------------------------------------- */
+
+static size_t find_pos(const iprof_model *m, int kind, const int64_t *frames, size_t n)
+{
+    if (!m || !valid_kind(kind) || !frames || n == 0)
+        return 0;
+    const iprof_context *ctx = ipi_context_lookup(m, frames, n);
+    return ctx ? index_find(&m->entries[kind], ctx, entry_hash(ctx)) : 0;
+}
+
+IPROF_API const iprof_entry *iprof_model_entry_find(const iprof_model *model, int kind,
+                                                    const int64_t *frames,
+                                                    size_t frame_count)
+{
+    size_t pos = find_pos(model, kind, frames, frame_count);
+    return pos ? &model->entries[kind].items[pos - 1] : NULL;
+}
+
+IPROF_API size_t iprof_model_entry_count(const iprof_model *model, int kind)
+{
+    return model && valid_kind(kind) ? model->entries[kind].count : 0;
+}
+
+IPROF_API const iprof_entry *iprof_model_entry_at(const iprof_model *model, int kind,
+                                                  size_t index)
+{
+    if (!model || !valid_kind(kind) || index >= model->entries[kind].count)
+        return NULL;
+    return &model->entries[kind].items[index];
+}
+
+IPROF_API int iprof_entry_kind(const iprof_entry *entry)
+{
+    return entry ? entry->kind : -1;
+}
+
+IPROF_API const iprof_context *iprof_entry_context(const iprof_entry *entry)
+{
+    return entry ? entry->ctx : NULL;
+}
+
+IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *len)
+{
+    if (len)
+        *len = entry ? entry->record_count : 0;
+    return entry ? entry->records : NULL;
+}
+
+IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
+                                        iprof_model_entry_cb cb, void *payload)
+{
+    if (!model || !valid_kind(kind) || !cb)
+        return IPROF_EINVAL;
+    const ipi_entry_list *l = &model->entries[kind];
+    for (size_t i = 0; i < l->count; i++)
+        if (cb(&l->items[i], payload))
+            return IPROF_ESTOPPED;
+    return IPROF_OK;
+}
+
+int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
+    if (L->checks_methods)
+        for (const iprof_context *c = e->ctx; c; c = c->parent)
+            if (!ipi_idmap_get(&m->method_ids, c->method))
+                return 0;
+    if (L->type_slot >= 0)
+        for (size_t i = (size_t)L->type_slot; i < e->record_count; i += (size_t)L->group)
+            if (!ipi_idmap_get(&m->type_ids, e->records[i]))
+                return 0;
+    return 1;
+}
+
+/* ---- removal ------------------------------------------------------------ */
+
+IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,
+                                       size_t frame_count)
+{
+    if (!model || !valid_kind(kind) || !frames || frame_count == 0)
+        return IPROF_EINVAL;
+    size_t pos = find_pos(model, kind, frames, frame_count);
+    if (!pos)
+        return IPROF_ENOTFOUND;
+    ipi_entry_list *l = &model->entries[kind];
+    ipi_array_remove(l->items, &l->count, pos - 1, sizeof *l->items);
+    rebuild_index(model, l);
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
+                                         iprof_model_entry_cb keep, void *payload)
+{
+    if (!model || !valid_kind(kind) || !keep)
+        return IPROF_EINVAL;
+    ipi_entry_list *l = &model->entries[kind];
+    size_t j = 0;
+    for (size_t i = 0; i < l->count; i++)
+        if (keep(&l->items[i], payload))
+            l->items[j++] = l->items[i];
+    if (j == l->count)
+        return IPROF_OK;
+    l->count = j;
+    rebuild_index(model, l);
+    return IPROF_OK;
+}

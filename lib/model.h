@@ -1,0 +1,168 @@
+/*
+ * The model's internal layout, shared by model.c (types, methods, lookups),
+ * model_context.c (context interning), model_entry.c (entries), model_load.c
+ * (building from the reader) and merge.c. The writer may read these
+ * structs directly for speed.
+ *
+ * Memory: everything a model stores per element lives in its arena (types,
+ * methods with their signatures, context nodes, entry records, interned
+ * names). Outside the arena there are only the growable lists and the hash
+ * tables, all allocated through the model's allocator.
+ *
+ * Indexes hold the FIRST element per key only: a lenient read may deliver
+ * duplicate type/method ids or duplicate contexts within a kind, and
+ * lookups must return the first of them. Removal re-indexes the next
+ * element with that key, if any.
+ */
+#ifndef IPI_MODEL_H
+#define IPI_MODEL_H
+
+#include <string.h>
+
+#include <iprof/model.h>
+
+#include "alloc.h"
+#include "arena.h"
+#include "htab.h"
+#include "idmap.h"
+#include "intern.h"
+
+/* 16 bytes. */
+struct iprof_type {
+    int64_t id;
+    const ipi_str *name; /* interned */
+};
+
+/* 24 bytes + 8 per signature id, one arena block. */
+struct iprof_method {
+    int64_t id;
+    const ipi_str *name; /* interned */
+    size_t sig_len;
+    int64_t sig[]; /* declaring type, return type, parameter types */
+};
+
+/* 32 bytes. One node per distinct frame sequence; the node of "5:0<3:2"
+ * points to the node of "3:2" as its parent, so callers are shared. */
+struct iprof_context {
+    int64_t method;
+    int64_t bci;
+    const iprof_context *parent; /* the caller's context, NULL at depth 1 */
+    size_t depth;
+};
+
+/* 24 bytes; records live in the arena. */
+struct iprof_entry {
+    const iprof_context *ctx;
+    int64_t *records;
+    uint32_t record_count; /* the limit is checked on insertion */
+    int32_t kind;
+};
+
+/* The entries of one kind in order, and an index from context to the
+ * position of the first entry with that context. Index items are
+ * position + 1 cast to a pointer (entries move when the array grows, so
+ * they cannot be indexed by address). */
+typedef struct ipi_entry_list {
+    iprof_entry *items;
+    size_t count, cap;
+    ipi_htab index;
+} ipi_entry_list;
+
+struct iprof_model {
+    iprof_allocator alloc; /* the user's, copied */
+    ipi_arena arena;
+    ipi_intern_table names; /* type and method names, version */
+    const char *version;    /* static default or interned */
+
+    iprof_type **types;
+    size_t type_count, type_cap;
+    iprof_method **methods;
+    size_t method_count, method_cap;
+
+    ipi_idmap type_ids;    /* id -> first type */
+    ipi_idmap method_ids;  /* id -> first method */
+    ipi_htab type_names;   /* name hash -> first type with the name */
+    ipi_htab method_sigs;  /* ipi_method_hash -> first method */
+    ipi_htab contexts;     /* ipi_context_hash -> context node */
+
+    ipi_entry_list entries[IPROF_KIND_COUNT];
+};
+
+/* Record counts above this fail with IPROF_ELIMIT (iprof_entry stores a
+ * 32-bit count to stay small). */
+#define IPI_MAX_RECORDS ((size_t)UINT32_MAX)
+
+/* ---- model.c ------------------------------------------------------------ */
+
+/* Append a type or method without checking ids or references (load keeps
+ * duplicates as they come); indexes it if it is the first with its keys. */
+int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t name_len,
+                        const iprof_type **out);
+int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t name_len,
+                          const int64_t *sig, size_t sig_len, const iprof_method **out);
+/* Store a version string as given (no validation). */
+int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
+
+/* The key hash of the method table: interned name and signature ids. */
+uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len);
+
+/* ---- model_context.c ---------------------------------------------------- */
+
+/* The interned node of these frames (interleaved, callee first), created
+ * with its missing caller suffixes; NULL when out of memory. */
+const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count);
+/* The node if it exists, else NULL. Never writes. */
+const iprof_context *ipi_context_lookup(const iprof_model *m, const int64_t *frames,
+                                        size_t count);
+
+/* ---- model_entry.c ------------------------------------------------------ */
+
+/* Append an entry as it comes (load): no checks, no combining; a repeated
+ * context is kept as a second entry that lookups do not return. */
+int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
+                         const int64_t *records, size_t record_count);
+/* Whether every reference of the entry resolves in m (ctx method ids for
+ * kinds that check them, record type ids). */
+int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e);
+void ipi_entries_free(iprof_model *m);
+
+/* Remove element pos of an array of *count elements of size bytes, keeping
+ * the order (memmove, so typed arrays need no cast to void **). */
+static inline void ipi_array_remove(void *items, size_t *count, size_t pos, size_t size)
+{
+    char *p = items;
+    memmove(p + pos * size, p + (pos + 1) * size, (*count - pos - 1) * size);
+    (*count)--;
+}
+
+/* ---- bounded text output (snprintf convention) -------------------------- */
+
+typedef struct ipi_sbuf {
+    char *buf;
+    size_t size; /* bytes of buf, NUL included */
+    size_t len;  /* full length of the text so far */
+} ipi_sbuf;
+
+static inline void ipi_sbuf_put(ipi_sbuf *b, const char *s, size_t n)
+{
+    size_t room = b->size ? b->size - 1 : 0;
+    if (b->len < room) {
+        size_t k = room - b->len < n ? room - b->len : n;
+        if (k)
+            memcpy(b->buf + b->len, s, k);
+    }
+    b->len += n;
+}
+
+/* NUL-terminate (if size > 0) and return the full length. */
+static inline size_t ipi_sbuf_finish(ipi_sbuf *b)
+{
+    if (b->size)
+        b->buf[b->len < b->size - 1 ? b->len : b->size - 1] = '\0';
+    return b->len;
+}
+
+/* "Type.name" of a method (model.c). */
+void ipi_describe_method(const iprof_model *m, const iprof_method *method, ipi_sbuf *out);
+
+#endif
