@@ -440,6 +440,13 @@ class Docs(unittest.TestCase):
             hello = f.read()
         self.assertIn("```c\n" + hello + "```\n", readme)
 
+    def test_readme_shows_stats_output(self):
+        with open(os.path.join(SOURCE, "README.md")) as f:
+            readme = f.read()
+        code, out, err = run("stats", "examples/fib.iprof", cwd=SOURCE)
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("```\n" + out.decode() + "```\n", readme)
+
 
 # ---------------------------------------------------------------------------
 # Expected reports (after the classes that use them, for readability there)
