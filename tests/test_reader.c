@@ -1,2 +1,528 @@
-/* Placeholder until the module lands. */
-int main(void) { return 77; }
+/* Unit tests of the streaming reader's mechanics (lib/reader.c,
+ * lib/source.c): callbacks, sources, chunking and restarts, positions,
+ * limits, stopping, allocation failure. The validation rules have their
+ * own suite (test_validation.c). */
+#include "check.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include <iprof/iprof.h>
+
+/* ------------------------------------------------------------------------ */
+/* A recorder: every callback appends a line to a log.                      */
+
+typedef struct log_buf {
+    char text[1 << 16];
+    size_t len;
+    int stop_after; /* stop at this callback number (1-based), 0: never */
+    int calls;
+} log_buf;
+
+static void logf_(log_buf *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->text + l->len, sizeof l->text - l->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        l->len += (size_t)n;
+}
+
+static int tick(log_buf *l)
+{
+    return l->stop_after && ++l->calls >= l->stop_after;
+}
+
+static int on_version(const char *v, size_t len, void *p)
+{
+    logf_(p, "V %.*s\n", (int)len, v);
+    return tick(p);
+}
+
+static int on_type(int64_t id, const char *name, size_t len, void *p)
+{
+    logf_(p, "T %lld %.*s\n", (long long)id, (int)len, name);
+    return tick(p);
+}
+
+static void log_ints(log_buf *l, const int64_t *v, size_t n)
+{
+    logf_(l, "[");
+    for (size_t i = 0; i < n; i++)
+        logf_(l, i ? ",%lld" : "%lld", (long long)v[i]);
+    logf_(l, "]");
+}
+
+static int on_method(int64_t id, const char *name, size_t len, const int64_t *sig, size_t n,
+                     void *p)
+{
+    logf_(p, "M %lld %.*s ", (long long)id, (int)len, name);
+    log_ints(p, sig, n);
+    logf_(p, "\n");
+    return tick(p);
+}
+
+static int on_entry(int kind, const int64_t *frames, size_t nf, const int64_t *rec, size_t nr,
+                    void *p)
+{
+    logf_(p, "E%d ", kind);
+    for (size_t i = 0; i < nf; i++)
+        logf_(p, i ? "<%lld:%lld" : "%lld:%lld", (long long)frames[2 * i],
+              (long long)frames[2 * i + 1]);
+    logf_(p, " ");
+    log_ints(p, rec, nr);
+    logf_(p, "\n");
+    return tick(p);
+}
+
+static int on_unknown(const char *key, size_t klen, const char *json, size_t jlen, void *p)
+{
+    logf_(p, "U %.*s=%.*s\n", (int)klen, key, (int)jlen, json);
+    return tick(p);
+}
+
+static iprof_read_callbacks all_callbacks(void)
+{
+    iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
+    cb.on_version = on_version;
+    cb.on_type = on_type;
+    cb.on_method = on_method;
+    cb.on_call_count = cb.on_conditional = cb.on_virtual_invoke = on_entry;
+    cb.on_monitor = cb.on_sampling = cb.on_instanceof = on_entry;
+    cb.on_unknown = on_unknown;
+    return cb;
+}
+
+static const char sample[] =
+    "{\"version\":\"1.1.0\",\"types\":[{\"id\":0,\"name\":\"boolean\"},"
+    "{\"name\":\"Fib\",\"id\":10},{\"id\":8,\"name\":\"void\"},{\"id\":4823,\"name\":\"caf\\u00e9\"}],"
+    "\"x-tool\": {\"a\": [1, {\"b\": null}], \"c\": \"\\\"}\"},"
+    "\"methods\":[{\"id\":19547,\"name\":\"main\",\"signature\":[10,8,4823]},"
+    "{\"signature\":[10,8],\"id\":19551,\"name\":\"fibonacci\"}],\n"
+    "\"callCountProfiles\":[{\"ctx\":\"19551:0\",\"records\":[1]},"
+    "{\"ctx\":\"19551:0<19547:9\",\"records\":[23929230826]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"19551:11\",\"records\":[20,0,10,-1,1,1]}],"
+    "\"virtualInvokeProfiles\":[{\"records\":[10,2],\"ctx\":\"19551:-4<19547:2\"}],"
+    "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[10,1,8,9223372036854775807]}],"
+    "\"samplingProfiles\":[],"
+    "\"instanceofProfiles\":[{\"ctx\":\"19547:3\",\"records\":[4823,5]}]}";
+
+static const char sample_log[] =
+    "V 1.1.0\n"
+    "T 0 boolean\n"
+    "T 10 Fib\n"
+    "T 8 void\n"
+    "T 4823 caf\xc3\xa9\n"
+    "U x-tool={\"a\": [1, {\"b\": null}], \"c\": \"\\\"}\"}\n"
+    "M 19547 main [10,8,4823]\n"
+    "M 19551 fibonacci [10,8]\n"
+    "E0 19551:0 [1]\n"
+    "E0 19551:0<19547:9 [23929230826]\n"
+    "E1 19551:11 [20,0,10,-1,1,1]\n"
+    "E2 19551:-4<19547:2 [10,2]\n"
+    "E3 0:0 [10,1,8,9223372036854775807]\n"
+    "E5 19547:3 [4823,5]\n";
+
+static iprof_reader *new_reader(unsigned flags, size_t chunk)
+{
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.flags = flags;
+    o.chunk_size = chunk;
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    return r;
+}
+
+static void test_buffer_callbacks(void)
+{
+    iprof_reader *r = new_reader(IPROF_READ_STRICT, 0);
+    iprof_read_callbacks cb = all_callbacks();
+    static log_buf l;
+    memset(&l, 0, sizeof l);
+    CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), &cb, &l));
+    CHECK_EQ_STR(l.text, sample_log);
+    CHECK(iprof_reader_error(r) == NULL);
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+    /* No callbacks at all: validation only. */
+    CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), NULL, NULL));
+    iprof_reader_free(r);
+}
+
+/* A read callback handing out `step` bytes at a time. */
+typedef struct trickle {
+    const char *data;
+    size_t len, pos, step;
+    int fail_at; /* fail when pos reaches this, -1 never */
+} trickle;
+
+static int trickle_read(void *buf, size_t cap, size_t *len, void *payload)
+{
+    trickle *t = payload;
+    if (t->fail_at >= 0 && t->pos >= (size_t)t->fail_at)
+        return -1;
+    size_t n = t->len - t->pos;
+    if (n > t->step)
+        n = t->step;
+    if (n > cap)
+        n = cap;
+    memcpy(buf, t->data + t->pos, n);
+    t->pos += n;
+    *len = n;
+    return 0;
+}
+
+static void test_chunked_equals_buffer(void)
+{
+    static const size_t chunks[] = {1, 2, 3, 5, 8, 13, 64, 4096};
+    static const size_t steps[] = {1, 7, 100000};
+    static log_buf l;
+    iprof_read_callbacks cb = all_callbacks();
+    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+        for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
+            iprof_reader *r = new_reader(IPROF_READ_STRICT, chunks[c]);
+            trickle t = {sample, strlen(sample), 0, steps[s], -1};
+            memset(&l, 0, sizeof l);
+            CHECK_OK(iprof_reader_read_callback(r, trickle_read, &t, &cb, &l));
+            CHECK_EQ_STR(l.text, sample_log);
+            iprof_reader_free(r);
+        }
+    }
+}
+
+static void test_every_prefix_is_unexpected_end(void)
+{
+    iprof_reader *r = new_reader(0, 0);
+    iprof_reader *rs = new_reader(0, 3);
+    size_t len = strlen(sample);
+    for (size_t n = 0; n < len; n++) {
+        int rc = iprof_reader_read_buffer(r, sample, n, NULL, NULL);
+        CHECK_EQ_INT(rc, IPROF_ESYNTAX);
+        const iprof_error *e = iprof_reader_error(r);
+        CHECK_EQ_STR(iprof_error_message(e), "unexpected end of input");
+        CHECK_EQ_INT(iprof_error_offset(e), n);
+        /* The same through a chunked source. */
+        trickle t = {sample, n, 0, 5, -1};
+        CHECK_EQ_INT(iprof_reader_read_callback(rs, trickle_read, &t, NULL, NULL), IPROF_ESYNTAX);
+        CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(rs)), n);
+    }
+    iprof_reader_free(r);
+    iprof_reader_free(rs);
+}
+
+static void test_positions(void)
+{
+    const char *doc = "{\n  \"version\": \"1.0.0\",\n  \"types\": [\n    {\"id\": 1, \"name\": x}\n  ]}";
+    iprof_reader *r = new_reader(0, 4);
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL), IPROF_ESYNTAX);
+    const iprof_error *e = iprof_reader_error(r);
+    CHECK_EQ_INT(iprof_error_line(e), 4);
+    CHECK_EQ_INT(iprof_error_column(e), 23);
+    CHECK_EQ_INT(iprof_error_offset(e), strchr(doc, 'x') - doc);
+    CHECK_EQ_STR(iprof_error_path(e), "types[0].name");
+    /* The same with a chunked source, where early lines left the window. */
+    trickle t = {doc, strlen(doc), 0, 3, -1};
+    CHECK_EQ_INT(iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL), IPROF_ESYNTAX);
+    e = iprof_reader_error(r);
+    CHECK_EQ_INT(iprof_error_line(e), 4);
+    CHECK_EQ_INT(iprof_error_column(e), 23);
+    CHECK_EQ_STR(iprof_error_path(e), "types[0].name");
+    iprof_reader_free(r);
+}
+
+static void expect_doc(const char *doc, int status, const char *path, const char *msg)
+{
+    iprof_reader *r = new_reader(0, 0);
+    int rc = iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL);
+    CHECK_EQ_INT(rc, status);
+    if (rc != IPROF_OK) {
+        CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), path);
+        CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), msg);
+    }
+    iprof_reader_free(r);
+}
+
+static void test_document_shapes(void)
+{
+    expect_doc("", IPROF_ESYNTAX, "", "unexpected end of input");
+    expect_doc("   \n ", IPROF_ESYNTAX, "", "unexpected end of input");
+    expect_doc("[1, 2]", IPROF_ESCHEMA, "", "an iprof document must be a JSON object");
+    expect_doc("nul", IPROF_ESYNTAX, "", "unexpected end of input");
+    expect_doc("nulx", IPROF_ESYNTAX, "", "invalid literal");
+    expect_doc("{}", IPROF_ESCHEMA, "", "the document is missing \"version\"");
+    expect_doc("{\"version\":\"1.0.0\",\"methods\":[]}", IPROF_ESCHEMA, "",
+               "the document is missing \"types\"");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[],\"methods\":[]} x", IPROF_ESYNTAX, "",
+               "unexpected data after the document");
+    expect_doc("\xEF\xBB\xBF{\"version\":\"1.0.0\",\"types\":[],\"methods\":[]}", IPROF_OK, "", "");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[],\"types\":[],\"methods\":[]}", IPROF_ESCHEMA,
+               "types", "duplicate key \"types\"");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],}", IPROF_ESYNTAX, "",
+               "expected a key");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"a\"},],\"methods\":[]}",
+               IPROF_ESYNTAX, "types[1]", "expected a value after ','");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":{},\"methods\":[]}", IPROF_ESCHEMA, "types",
+               "expected an array");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":\"1\",\"name\":\"a\"}],\"methods\":[]}",
+               IPROF_ESCHEMA, "types[0].id", "expected an integer");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1.5,\"name\":\"a\"}],\"methods\":[]}",
+               IPROF_ESCHEMA, "types[0].id", "expected an integer, not a fraction");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1e3,\"name\":\"a\"}],\"methods\":[]}",
+               IPROF_OK, "", "");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"id\":2,\"name\":\"a\"}],\"methods\":[]}",
+               IPROF_ESCHEMA, "types[0]", "duplicate key \"id\"");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1}],\"methods\":[]}", IPROF_ESCHEMA,
+               "types[0]", "type is missing \"name\"");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"a\",\"extra\":[{}]}],\"methods\":[]}",
+               IPROF_OK, "", "");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"a\\u0000b\"}],\"methods\":[]}",
+               IPROF_OK, "", "");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"a\xff\"}],\"methods\":[]}",
+               IPROF_ESYNTAX, "types[0].name", "invalid UTF-8 in string");
+    expect_doc("{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"a\"}],\"methods\":[],"
+               "\"callCountProfiles\":[{\"ctx\":\"1:0<\",\"records\":[1]}]}",
+               IPROF_ESCHEMA, "callCountProfiles[0].ctx",
+               "invalid ctx \"1:0<\" at character 5: expected method:bci pairs joined by '<'");
+    expect_doc("{\"version\":\"1.0.0\",\"x\":[1,2,}", IPROF_ESYNTAX, "x", "expected a JSON value");
+    expect_doc("{\"ver\\u0073ion\":\"1.0.0\",\"types\":[],\"methods\":[]}", IPROF_OK, "", "");
+    expect_doc("{\"version\":\"abc\",\"types\":[],\"methods\":[]}", IPROF_EVERSION, "version",
+               "malformed format version \"abc\"");
+}
+
+static void test_unknown_keys_and_escaped_member_keys(void)
+{
+    const char *doc = "{\"z\\u00e9\" : [ 1 , \"]\" ] ,\"version\":\"1.0.0\",\"types\":[{\"\\u0069d\":3,"
+                      "\"name\":\"A\"}],\"methods\":[],\"n\":null}";
+    iprof_reader *r = new_reader(IPROF_READ_STRICT, 0);
+    iprof_read_callbacks cb = all_callbacks();
+    static log_buf l;
+    memset(&l, 0, sizeof l);
+    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l));
+    CHECK_EQ_STR(l.text, "U z\xc3\xa9=[ 1 , \"]\" ]\nV 1.0.0\nT 3 A\nU n=null\n");
+    iprof_reader_free(r);
+}
+
+static void test_stop(void)
+{
+    iprof_reader *r = new_reader(0, 0);
+    iprof_read_callbacks cb = all_callbacks();
+    static log_buf l;
+    memset(&l, 0, sizeof l);
+    l.stop_after = 3; /* version, type 0, type 10 */
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, sample, strlen(sample), &cb, &l), IPROF_ESTOPPED);
+    CHECK_EQ_STR(l.text, "V 1.1.0\nT 0 boolean\nT 10 Fib\n");
+    CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "types[1]");
+    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "stopped by the on_type callback");
+    iprof_reader_free(r);
+}
+
+static void test_fd_and_path_sources(void)
+{
+    char path[] = "/tmp/iprof-test-reader-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    CHECK_EQ_INT(write(fd, sample, strlen(sample)), (long long)strlen(sample));
+    close(fd);
+    iprof_reader *r = new_reader(IPROF_READ_STRICT, 16);
+    iprof_read_callbacks cb = all_callbacks();
+    static log_buf l;
+    memset(&l, 0, sizeof l);
+    CHECK_OK(iprof_reader_read_path(r, path, &cb, &l));
+    CHECK_EQ_STR(l.text, sample_log);
+    fd = open(path, O_RDONLY);
+    memset(&l, 0, sizeof l);
+    CHECK_OK(iprof_reader_read_fd(r, fd, &cb, &l));
+    CHECK_EQ_STR(l.text, sample_log);
+    close(fd);
+    unlink(path);
+    CHECK_EQ_INT(iprof_reader_read_path(r, path, NULL, NULL), IPROF_EIO);
+    CHECK(strstr(iprof_error_message(iprof_reader_error(r)), path) != NULL);
+    CHECK(strstr(iprof_error_message(iprof_reader_error(r)), "No such file") != NULL);
+    CHECK_EQ_INT(iprof_reader_read_path(r, "/tmp", NULL, NULL), IPROF_EIO);
+    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "cannot read /tmp: it is a directory");
+    CHECK_EQ_INT(iprof_reader_read_fd(r, -1, NULL, NULL), IPROF_EINVAL);
+    /* A failing read callback. */
+    trickle t = {sample, strlen(sample), 0, 10, 40};
+    CHECK_EQ_INT(iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL), IPROF_EIO);
+    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "the read callback failed");
+    iprof_reader_free(r);
+}
+
+static void test_limits(void)
+{
+    /* An element larger than max_element_size (streamed sources). */
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.chunk_size = 16;
+    o.max_element_size = 64;
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    char doc[512];
+    snprintf(doc, sizeof doc, "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"%0200d\"}],\"methods\":[]}", 7);
+    trickle t = {doc, strlen(doc), 0, 1000, -1};
+    CHECK_EQ_INT(iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL), IPROF_ELIMIT);
+    iprof_reader_free(r);
+    /* 10^6 nested arrays in an unknown key, streamed in small chunks. */
+    size_t depth = 1000000;
+    const char *head = "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"deep\":";
+    size_t hl = strlen(head), total = hl + 2 * depth + 1;
+    char *big = malloc(total + 1);
+    memcpy(big, head, hl);
+    memset(big + hl, '[', depth);
+    memset(big + hl + depth, ']', depth);
+    big[total - 1] = '}';
+    big[total] = '\0';
+    r = new_reader(0, 4096);
+    trickle t2 = {big, total, 0, 65536, -1};
+    CHECK_OK(iprof_reader_read_callback(r, trickle_read, &t2, NULL, NULL));
+    iprof_reader_free(r);
+    o.chunk_size = 0;
+    o.max_element_size = 0;
+    o.max_depth = 100;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, big, total, NULL, NULL), IPROF_ELIMIT);
+    CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), hl + 100);
+    iprof_reader_free(r);
+    free(big);
+}
+
+static void test_deferred_checks(void)
+{
+    /* Entries before methods: references wait for the methods. */
+    const char *ok = "{\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]}],\"version\":\"1.0.0\","
+                     "\"types\":[{\"id\":1,\"name\":\"A\"}],\"methods\":[{\"id\":7,\"name\":\"m\",\"signature\":[1,1]}]}";
+    const char *bad = "{\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]}],\"version\":\"1.0.0\","
+                      "\"types\":[],\"methods\":[]}";
+    iprof_reader *r = new_reader(0, 0);
+    CHECK_OK(iprof_reader_read_buffer(r, ok, strlen(ok), NULL, NULL));
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+    CHECK_OK(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL));
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    const iprof_error *d = iprof_reader_diag(r, 0);
+    CHECK_EQ_INT(iprof_error_status(d), IPROF_EDANGLING);
+    CHECK_EQ_STR(iprof_error_path(d), "callCountProfiles[0].ctx");
+    CHECK_EQ_INT(iprof_error_offset(d), 29);
+    CHECK_EQ_STR(iprof_error_message(d), "method id 7 is not defined");
+    CHECK(iprof_reader_diag(r, 1) == NULL);
+    iprof_reader_free(r);
+    r = new_reader(IPROF_READ_STRICT, 0);
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL), IPROF_EDANGLING);
+    CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), 29);
+    /* instanceofProfiles before a 1.0.0 version. */
+    const char *iof = "{\"types\":[],\"methods\":[],\"instanceofProfiles\":[],\"version\":\"1.0.0\"}";
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, iof, strlen(iof), NULL, NULL), IPROF_EVERSION);
+    CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "instanceofProfiles");
+    CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), 46);
+    iprof_reader_free(r);
+    /* No reference checks: neither dangling ids nor repeats are reported. */
+    const char *dup = "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"A\"},{\"id\":1,\"name\":\"B\"}],"
+                      "\"methods\":[],\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]}]}";
+    r = new_reader(IPROF_READ_STRICT | IPROF_READ_NO_REFERENCES, 0);
+    CHECK_OK(iprof_reader_read_buffer(r, dup, strlen(dup), NULL, NULL));
+    iprof_reader_free(r);
+}
+
+static void test_reuse_and_arguments(void)
+{
+    const char *bad = "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]}]}";
+    iprof_reader *r = new_reader(0, 0);
+    CHECK_OK(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL));
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), NULL, NULL));
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+    CHECK(iprof_reader_error(r) == NULL);
+    iprof_read_callbacks cb = all_callbacks();
+    cb.version = 99;
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, sample, strlen(sample), &cb, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, NULL, 5, NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read_path(r, NULL, NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read_callback(r, NULL, NULL, NULL, NULL), IPROF_EINVAL);
+    iprof_reader_free(r);
+    iprof_reader_free(NULL);
+    iprof_read_options o;
+    CHECK_EQ_INT(iprof_read_options_init(&o, 2), IPROF_EINVAL);
+    CHECK_OK(iprof_read_options_init(&o, IPROF_READ_OPTIONS_VERSION));
+    o.version = 7;
+    CHECK_EQ_INT(iprof_reader_new(&r, &o), IPROF_EINVAL);
+    CHECK(r == NULL);
+    CHECK_EQ_INT(iprof_reader_new(NULL, NULL), IPROF_EINVAL);
+    CHECK(iprof_reader_error(NULL) == NULL);
+    CHECK_EQ_INT(iprof_reader_diag_count(NULL), 0);
+}
+
+/* An allocator that fails the Nth allocation and counts live bytes. */
+typedef struct failing {
+    long n, calls;
+    long long live;
+} failing;
+
+static void *f_malloc(size_t size, void *u)
+{
+    failing *f = u;
+    if (++f->calls == f->n)
+        return NULL;
+    f->live += (long long)size;
+    return malloc(size);
+}
+
+static void *f_realloc(void *p, size_t old, size_t size, void *u)
+{
+    failing *f = u;
+    if (++f->calls == f->n)
+        return NULL;
+    f->live += (long long)size - (long long)old;
+    return realloc(p, size);
+}
+
+static void f_free(void *p, size_t size, void *u)
+{
+    failing *f = u;
+    f->live -= (long long)size;
+    free(p);
+}
+
+static void test_allocation_failure(void)
+{
+    /* Violations (diagnostics), pending references and a small window. */
+    const char *doc = "{\"callCountProfiles\":[{\"ctx\":\"7:0<8:1<9:2<10:3<11:4<12:5<13:6<14:7<15:8\",\"records\":[1,2]}],"
+                      "\"version\":\"1.0.5\",\"types\":[],\"methods\":[],\"u\":{\"k\\u00e9y\":[[[[1]]]]}}";
+    int succeeded = 0;
+    for (long n = 1; n < 200 && !succeeded; n++) {
+        failing f = {n, 0, 0};
+        iprof_allocator a = {f_malloc, f_realloc, f_free, &f};
+        iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+        o.allocator = &a;
+        o.chunk_size = 8;
+        iprof_reader *r = NULL;
+        int rc = iprof_reader_new(&r, &o);
+        if (rc == IPROF_OK) {
+            trickle t = {doc, strlen(doc), 0, 5, -1};
+            rc = iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL);
+            if (rc == IPROF_OK) {
+                succeeded = 1;
+                CHECK_EQ_INT(iprof_reader_diag_count(r), 11); /* warning, records, 9 refs */
+            }
+            iprof_reader_free(r);
+        }
+        CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
+        CHECK_EQ_INT(f.live, 0);
+    }
+    CHECK(succeeded);
+}
+
+int main(void)
+{
+    RUN(test_buffer_callbacks);
+    RUN(test_chunked_equals_buffer);
+    RUN(test_every_prefix_is_unexpected_end);
+    RUN(test_positions);
+    RUN(test_document_shapes);
+    RUN(test_unknown_keys_and_escaped_member_keys);
+    RUN(test_stop);
+    RUN(test_fd_and_path_sources);
+    RUN(test_limits);
+    RUN(test_deferred_checks);
+    RUN(test_reuse_and_arguments);
+    RUN(test_allocation_failure);
+    return check_done();
+}
