@@ -1,2 +1,469 @@
-/* Placeholder until the module lands. */
-int main(void) { return 77; }
+/* Writer sinks: the sink primitives (lib/sink.h) and the atomic path
+ * writer: new files get 0666 & ~umask, replaced files keep their mode,
+ * nothing is visible before end, and on any failure (the writer fails,
+ * is freed early, the directory is unwritable or missing, a write fails
+ * midway, the rename fails) the target is byte-identical and no temporary
+ * file is left. */
+#include <iprof/iprof.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "alloc.h"
+#include "sink.h"
+
+static char tmpdir[256];
+
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/iprof_test_sink_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+}
+
+/* Remove everything in tmpdir (one level, plus one level of subdirs). */
+static void clean_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[512];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            chmod(p, 0755);
+            clean_dir(p);
+            rmdir(p);
+        } else {
+            unlink(p);
+        }
+    }
+    closedir(d);
+}
+
+/* Number of entries in dir whose name contains ".tmp.". */
+static int count_tmp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".tmp."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void path_in(char *out, size_t size, const char *name)
+{
+    snprintf(out, size, "%s/%s", tmpdir, name);
+}
+
+static int put_file(const char *path, const char *text, mode_t mode)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0)
+        return -1;
+    size_t n = strlen(text);
+    int ok = write(fd, text, n) == (ssize_t)n;
+    close(fd);
+    chmod(path, mode);
+    return ok ? 0 : -1;
+}
+
+/* The file's bytes equal text. */
+static int file_is(const char *path, const char *text)
+{
+    size_t len = 0;
+    char *data = check_read_file(path, &len);
+    if (!data)
+        return 0;
+    int same = len == strlen(text) && memcmp(data, text, len) == 0;
+    free(data);
+    return same;
+}
+
+static const char doc10[] =
+    "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"}],\"methods\":[],"
+    "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+    "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+
+static int write_doc10(iprof_writer *w)
+{
+    int rc = iprof_writer_begin(w, "1.0.0");
+    if (!rc)
+        rc = iprof_writer_type(w, 0, "int", 3);
+    if (!rc)
+        rc = iprof_writer_end(w);
+    return rc;
+}
+
+/* A document of about n * 40 bytes. */
+static int write_big(iprof_writer *w, int n)
+{
+    int rc = iprof_writer_begin(w, "1.0.0");
+    for (int i = 0; !rc && i < n; i++)
+        rc = iprof_writer_type(w, i, "java.lang.SomeLongishTypeName", 29);
+    if (!rc)
+        rc = iprof_writer_end(w);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sink primitives                                                          */
+
+static int cb_count;
+static int cb_fn(const void *data, size_t len, void *payload)
+{
+    (void)data;
+    cb_count++;
+    return len == 3 ? *(int *)payload : 0;
+}
+
+static void test_sink_primitives(void)
+{
+    iprof_allocator a;
+    ipi_allocator_init(&a, NULL);
+    ipi_errbuf eb;
+    ipi_errbuf_clear(&eb);
+
+    ipi_sink s;
+    ipi_sink_init_mem(&s, &a);
+    CHECK_OK(ipi_sink_open(&s, &eb));
+    CHECK_OK(ipi_sink_write(&s, "abc", 3, &eb));
+    CHECK_OK(ipi_sink_write(&s, "", 0, &eb));
+    char big[10000];
+    memset(big, 'x', sizeof big);
+    CHECK_OK(ipi_sink_write(&s, big, sizeof big, &eb));
+    CHECK_EQ_INT(s.mem_len, 10003);
+    CHECK(s.mem_cap >= 10003);
+    CHECK(memcmp(s.mem, "abcxxx", 6) == 0);
+    CHECK_OK(ipi_sink_mem_reserve(&s, 100000));
+    CHECK(s.mem_cap >= 100000);
+    CHECK_EQ_INT(ipi_sink_mem_reserve(&s, SIZE_MAX), IPROF_ENOMEM);
+    CHECK(s.mem_cap >= 100000 && memcmp(s.mem, "abcxxx", 6) == 0);
+    CHECK_OK(ipi_sink_commit(&s, &eb));
+    ipi_sink_close(&s);
+
+    int ret = 0;
+    ipi_sink_init_callback(&s, &a, cb_fn, &ret);
+    CHECK_OK(ipi_sink_write(&s, "abcd", 4, &eb));
+    CHECK_OK(ipi_sink_write(&s, "", 0, &eb)); /* empty writes do not call */
+    CHECK_EQ_INT(cb_count, 1);
+    ret = -3;
+    CHECK_EQ_INT(ipi_sink_write(&s, "abc", 3, &eb), IPROF_EIO);
+    CHECK(strstr(eb.message, "-3") != NULL);
+    CHECK_EQ_INT(cb_count, 2);
+    ipi_sink_close(&s);
+
+    ipi_sink_init_fd(&s, &a, -1);
+    CHECK_EQ_INT(ipi_sink_write(&s, "abc", 3, &eb), IPROF_EIO);
+    CHECK(strstr(eb.message, "Bad file descriptor") != NULL);
+    ipi_sink_close(&s);
+
+    char buf[128];
+    CHECK(strstr(ipi_strerror(ENOENT, buf, sizeof buf), "No such file") != NULL);
+    CHECK(strlen(ipi_strerror(123456, buf, sizeof buf)) > 0);
+    CHECK(strlen(ipi_strerror(ENOENT, buf, 4)) > 0);
+    CHECK_EQ_STR(ipi_strerror(ENOENT, buf, 0), "unknown error");
+
+    /* A path sink that is never opened leaves nothing behind. */
+    char target[512];
+    path_in(target, sizeof target, "never.iprof");
+    CHECK_OK(ipi_sink_init_path(&s, &a, target, 1));
+    ipi_sink_close(&s);
+    CHECK(access(target, F_OK) != 0);
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+
+    /* Open, write, commit. */
+    CHECK_OK(ipi_sink_init_path(&s, &a, target, 0));
+    CHECK_OK(ipi_sink_open(&s, &eb));
+    CHECK_OK(ipi_sink_open(&s, &eb)); /* idempotent */
+    CHECK_EQ_INT(count_tmp(tmpdir), 1);
+    CHECK_OK(ipi_sink_write(&s, "hello", 5, &eb));
+    CHECK(access(target, F_OK) != 0);
+    CHECK_OK(ipi_sink_commit(&s, &eb));
+    ipi_sink_close(&s);
+    CHECK(file_is(target, "hello"));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+    clean_dir(tmpdir);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The atomic path writer                                                   */
+
+static void test_path_new_file(void)
+{
+    char target[512];
+    path_in(target, sizeof target, "new.iprof");
+    static const mode_t masks[] = {022, 077, 0};
+    for (size_t i = 0; i < 3; i++) {
+        mode_t old = umask(masks[i]);
+        iprof_writer *w = NULL;
+        CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+        CHECK(access(target, F_OK) != 0);
+        CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+        CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+        /* Nothing visible at the target before end; one temporary file. */
+        CHECK(access(target, F_OK) != 0);
+        CHECK_EQ_INT(count_tmp(tmpdir), 1);
+        CHECK_OK(iprof_writer_end(w));
+        CHECK(iprof_writer_error(w) == NULL);
+        const void *d;
+        size_t l;
+        CHECK_EQ_INT(iprof_writer_buffer(w, &d, &l), IPROF_EINVAL);
+        iprof_writer_free(w);
+        umask(old);
+        CHECK(file_is(target, doc10));
+        CHECK_EQ_INT(count_tmp(tmpdir), 0);
+        struct stat st;
+        CHECK_OK(stat(target, &st));
+        CHECK_EQ_INT(st.st_mode & 07777, 0666 & ~masks[i]);
+        unlink(target);
+    }
+
+    /* NO_SYNC gives the same result. */
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_NO_SYNC;
+    o.buffer_size = 16;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(write_doc10(w));
+    iprof_writer_free(w);
+    CHECK(file_is(target, doc10));
+
+    /* A bare file name: the current directory. */
+    char cwd[512];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    CHECK_OK(chdir(tmpdir));
+    CHECK_OK(iprof_writer_new_path(&w, "bare.iprof", NULL));
+    CHECK_OK(write_doc10(w));
+    iprof_writer_free(w);
+    CHECK(file_is("bare.iprof", doc10));
+    CHECK_EQ_INT(count_tmp("."), 0);
+    CHECK_OK(chdir(cwd));
+    clean_dir(tmpdir);
+}
+
+static void test_path_replace(void)
+{
+    char target[512];
+    path_in(target, sizeof target, "old.iprof");
+    static const mode_t modes[] = {0640, 0600, 0755, 0444};
+    for (size_t i = 0; i < 4; i++) {
+        CHECK_OK(put_file(target, "old contents", modes[i]));
+        iprof_writer *w = NULL;
+        CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+        CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+        CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+        CHECK(file_is(target, "old contents"));
+        CHECK_OK(iprof_writer_end(w));
+        iprof_writer_free(w);
+        CHECK(file_is(target, doc10));
+        struct stat st;
+        CHECK_OK(stat(target, &st));
+        CHECK_EQ_INT(st.st_mode & 07777, modes[i]);
+        CHECK_EQ_INT(count_tmp(tmpdir), 0);
+        unlink(target);
+    }
+
+    /* A taken temporary name is skipped, not clobbered. */
+    CHECK_OK(put_file(target, "old", 0644));
+    char taken[600];
+    snprintf(taken, sizeof taken, "%s.tmp.%ld.0", target, (long)getpid());
+    CHECK_OK(put_file(taken, "someone else's", 0644));
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+    CHECK_OK(write_doc10(w));
+    iprof_writer_free(w);
+    CHECK(file_is(target, doc10));
+    CHECK(file_is(taken, "someone else's"));
+    CHECK_EQ_INT(count_tmp(tmpdir), 1);
+    clean_dir(tmpdir);
+}
+
+static void test_path_failures(void)
+{
+    char target[512];
+    path_in(target, sizeof target, "keep.iprof");
+    static const char old[] = "precious old profile";
+
+    /* The writer fails midway: the target is untouched after free. */
+    CHECK_OK(put_file(target, old, 0644));
+    iprof_writer *w = NULL;
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.buffer_size = 64;
+    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    for (int i = 0; i < 100; i++)
+        CHECK_OK(iprof_writer_type(w, i, "some.Type", 9));
+    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, (const int64_t[]){1, 5}, 1,
+                                    (const int64_t[]){1}, 1),
+                 IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_writer_end(w), IPROF_ESCHEMA);
+    CHECK(file_is(target, old));
+    CHECK_EQ_INT(count_tmp(tmpdir), 1);
+    iprof_writer_free(w);
+    CHECK(file_is(target, old));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+
+    /* Freed before end, no failure. */
+    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    for (int i = 0; i < 100; i++)
+        CHECK_OK(iprof_writer_type(w, i, "some.Type", 9));
+    iprof_writer_free(w);
+    CHECK(file_is(target, old));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+
+    /* Freed before begin. */
+    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    iprof_writer_free(w);
+    CHECK(file_is(target, old));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+
+    /* Missing parent directory: EIO naming the path, at begin. */
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/no/such/dir/x.iprof", tmpdir);
+    CHECK_OK(iprof_writer_new_path(&w, missing, NULL));
+    CHECK_EQ_INT(iprof_writer_begin(w, NULL), IPROF_EIO);
+    const iprof_error *e = iprof_writer_error(w);
+    CHECK_EQ_INT(iprof_error_status(e), IPROF_EIO);
+    CHECK(strstr(iprof_error_message(e), "no/such/dir/x.iprof") != NULL);
+    CHECK(strstr(iprof_error_message(e), "No such file or directory") != NULL);
+    CHECK_EQ_INT(iprof_writer_type(w, 0, "x", 1), IPROF_EIO);
+    CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
+    iprof_writer_free(w);
+    CHECK(access(missing, F_OK) != 0);
+
+    /* The target is a directory: the rename fails at end; the directory
+     * stays and the temporary file goes. */
+    char dirtarget[600];
+    snprintf(dirtarget, sizeof dirtarget, "%s/adir", tmpdir);
+    CHECK_OK(mkdir(dirtarget, 0755));
+    CHECK_OK(iprof_writer_new_path(&w, dirtarget, NULL));
+    CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "adir") != NULL);
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+    iprof_writer_free(w);
+    struct stat st;
+    CHECK(stat(dirtarget, &st) == 0 && S_ISDIR(st.st_mode));
+    CHECK(file_is(target, old));
+    clean_dir(tmpdir);
+}
+
+/* A write that fails midway (file size limit): EIO, target untouched. */
+static void test_path_write_fails_midway(void)
+{
+    char target[512];
+    path_in(target, sizeof target, "limited.iprof");
+    static const char old[] = "old bytes";
+    CHECK_OK(put_file(target, old, 0644));
+    struct rlimit saved;
+    if (getrlimit(RLIMIT_FSIZE, &saved) != 0)
+        SKIP("no getrlimit");
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = saved;
+    lim.rlim_cur = 4096;
+    if (setrlimit(RLIMIT_FSIZE, &lim) != 0) {
+        signal(SIGXFSZ, prev);
+        SKIP("cannot lower RLIMIT_FSIZE");
+    }
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.buffer_size = 1000;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    int rc = write_big(w, 1000);
+    setrlimit(RLIMIT_FSIZE, &saved);
+    signal(SIGXFSZ, prev);
+    CHECK_EQ_INT(rc, IPROF_EIO);
+    const char *msg = iprof_error_message(iprof_writer_error(w));
+    CHECK(strstr(msg, "limited.iprof") != NULL);
+    CHECK(strstr(msg, "too large") != NULL); /* EFBIG: "File too large" */
+    iprof_writer_free(w);
+    CHECK(file_is(target, old));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+    clean_dir(tmpdir);
+}
+
+/* An unwritable directory: EIO, target untouched. Root ignores
+ * permissions, so as root the check runs in a child as nobody. */
+static int unwritable_dir_checks(const char *target, const char *old)
+{
+    iprof_writer *w = NULL;
+    int failures = check_failures;
+    CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+    CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
+    const char *msg = iprof_error_message(iprof_writer_error(w));
+    CHECK(strstr(msg, target) != NULL);
+    CHECK(strstr(msg, "Permission denied") != NULL);
+    iprof_writer_free(w);
+    CHECK(file_is(target, old));
+    return check_failures - failures;
+}
+
+static void test_path_unwritable_dir(void)
+{
+    char dir[512], target[600];
+    snprintf(dir, sizeof dir, "%s/ro", tmpdir);
+    snprintf(target, sizeof target, "%s/ro/t.iprof", tmpdir);
+    static const char old[] = "read-only dir";
+    CHECK_OK(mkdir(dir, 0755));
+    CHECK_OK(put_file(target, old, 0644));
+    CHECK_OK(chmod(dir, 0555));
+    chmod(tmpdir, 0755);
+    if (geteuid() != 0) {
+        unwritable_dir_checks(target, old);
+    } else {
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(77);
+            _exit(unwritable_dir_checks(target, old) ? 1 : 0);
+        }
+        int status = 0;
+        CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+        CHECK(WIFEXITED(status));
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+            chmod(dir, 0755);
+            clean_dir(tmpdir);
+            SKIP("cannot drop root privileges");
+        }
+        CHECK_EQ_INT(WEXITSTATUS(status), 0);
+    }
+    CHECK(file_is(target, old));
+    CHECK_EQ_INT(count_tmp(dir), 0);
+    chmod(dir, 0755);
+    clean_dir(tmpdir);
+}
+
+int main(void)
+{
+    make_tmpdir();
+    RUN(test_sink_primitives);
+    RUN(test_path_new_file);
+    RUN(test_path_replace);
+    RUN(test_path_failures);
+    RUN(test_path_write_fails_midway);
+    RUN(test_path_unwritable_dir);
+    clean_dir(tmpdir);
+    rmdir(tmpdir);
+    return check_done();
+}
