@@ -351,7 +351,7 @@ static void test_even_or_odd(void)
     size_t full = iprof_model_context_describe(m, c, buf, 10);
     CHECK_EQ_INT(full, strlen("EvenOrOddLength.print:0 < EvenOrOddLength.printEven:2 < "
                               "EvenOrOddLength.printEvenOrOdd:2 < EvenOrOddLength.main:3"));
-    CHECK_EQ_MEM(buf, strlen(buf), "EvenOrOd", 8);
+    CHECK_EQ_MEM(buf, strlen(buf), "EvenOrOdd", 9); /* 9 chars and the NUL */
     CHECK_EQ_INT(iprof_model_context_describe(m, c, NULL, 0), full);
     CHECK_EQ_INT(iprof_context_format(c, buf, 4), strlen("5:0<3:2<2:2<1:3"));
     CHECK_EQ_STR(buf, "5:0");
