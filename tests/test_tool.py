@@ -23,7 +23,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("IPROF_SOURCE_DIR") or os.path.dirname(HERE)
 DATA = os.path.join(SOURCE, "tests", "data")
-IPROF = os.environ.get("IPROF", "")
+IPROF = os.path.abspath(os.environ["IPROF"]) if os.environ.get("IPROF") else ""
 CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")
 
 
@@ -356,7 +356,7 @@ class Cat(ToolCase):
     def test_to_drops_instanceof_only_when_asked(self):
         self.expect(["cat", "small-1.1.0.iprof", "--to", "1.0.0"], 1, "",
                     "iprof cat: small-1.1.0.iprof: has instanceof profiles, which version "
-                    "1.0.0 cannot hold (use --drop-instanceof to drop them)\n")
+                    "1.0.0 cannot hold (use --drop-instanceof to drop them, or --to 1.1.0)\n")
         code, out, err = run("cat", "small-1.1.0.iprof", "--to", "1.0.0", "--drop-instanceof")
         self.assertEqual((code, err), (0, ""))
         doc = json.loads(out)
@@ -365,6 +365,11 @@ class Cat(ToolCase):
         self.assertEqual(list(doc), ["version", "types", "methods", "callCountProfiles",
                                      "conditionalProfiles", "virtualInvokeProfiles",
                                      "monitorProfiles", "samplingProfiles"])
+
+    def test_example_is_in_pretty_layout(self):
+        fib = os.path.join(SOURCE, "examples", "fib.iprof")
+        with open(fib, "rb") as f:
+            self.expect(["cat", "--pretty", "--strict", fib], 0, f.read())
 
     def test_pretty(self):
         code, out, err = run("cat", "graal-1.0.0.iprof", "--pretty")
@@ -396,11 +401,24 @@ class Cat(ToolCase):
 
     def test_lenient_copy_keeps_rule_violations(self):
         # Loaded leniently, written without validation: the data stay.
-        code, out, err = run("cat", "rules-broken.iprof")
+        # Its instanceof profiles do not fit its version 1.0.0: dropped only
+        # when asked, or kept by converting to 1.1.0.
+        self.expect(["cat", "rules-broken.iprof"], 1, "",
+                    "iprof cat: rules-broken.iprof: has instanceof profiles, which version "
+                    "1.0.0 cannot hold (use --drop-instanceof to drop them, or --to 1.1.0)\n")
+        code, out, err = run("cat", "rules-broken.iprof", "--drop-instanceof")
         self.assertEqual((code, err), (0, ""))
         doc = json.loads(out)
+        self.assertEqual(doc["version"], "1.0.0")
+        self.assertNotIn("instanceofProfiles", doc)
         self.assertEqual(doc["callCountProfiles"][0], {"ctx": "1:3", "records": [1]})
+        self.assertEqual(doc["conditionalProfiles"], [{"ctx": "1:5", "records": [1, 0]}])
         self.assertEqual(doc["monitorProfiles"], [{"ctx": "1:0", "records": [0, 1]}])
+        self.assertEqual(doc["methods"][1], {"id": 2, "name": "short", "signature": [0]})
+        code, out, err = run("cat", "rules-broken.iprof", "--to", "1.1.0")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(json.loads(out)["instanceofProfiles"],
+                         [{"ctx": "1:1", "records": [0, 1]}])
         # --strict refuses the file.
         self.expect(["cat", "--strict", "rules-broken.iprof"], 1, "", RULES_STRICT)
 
@@ -468,7 +486,35 @@ BAD_CTX = ("bad-ctx.iprof:5:32: samplingProfiles[0].ctx: invalid ctx \"1:0<\" at
 LEGACY = ("legacy-0.2.0.iprof:2:14: version: format version 0.2.0 is not supported: "
           "its legacy layout predates 0.4.0\n")
 FUTURE = "future-1.2.0.iprof:2:14: version: warning: unknown format version 1.2.0, read as 1.x\n"
-PRETTY = b""
+PRETTY = b"""\
+{
+  "version": "1.0.0",
+  "types": [
+    {"id": 0, "name": "int"},
+    {"id": 1, "name": "A"}
+  ],
+  "methods": [
+    {"id": 1, "name": "m", "signature": [1, 0]},
+    {"id": 2, "name": "n", "signature": [1, 0, 1]}
+  ],
+  "callCountProfiles": [
+    {"ctx": "1:0", "records": [3]},
+    {"ctx": "2:0<1:4", "records": [23929230826]}
+  ],
+  "conditionalProfiles": [
+    {"ctx": "1:5", "records": [9, 0, 2, -1, 1, 1]}
+  ],
+  "virtualInvokeProfiles": [
+    {"ctx": "2:7<1:4", "records": [1, 3]}
+  ],
+  "monitorProfiles": [
+    {"ctx": "0:0", "records": [1, 2]}
+  ],
+  "samplingProfiles": [
+    {"ctx": "2:3<1:-1", "records": [4]}
+  ]
+}
+"""
 
 
 def main():

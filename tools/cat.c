@@ -6,6 +6,7 @@
  * leniently loaded model is written with IPROF_WRITE_NO_VALIDATE (the
  * copy keeps what the file holds); --strict reads strictly and writes with
  * IPROF_WRITE_STRICT. Output goes to stdout, or atomically to OUT. */
+#include <stdio.h>
 #include <string.h>
 
 #include "tool.h"
@@ -121,16 +122,25 @@ static int write_model(const cat_args *c, const iprof_model *model)
     return code;
 }
 
-/* Converting to a version without instanceof profiles loses them: refuse
- * unless asked, before any byte is written. */
+/* Whether a format version holds instanceof profiles (1.1 and later 1.x). */
+static int has_instanceof(const char *version)
+{
+    unsigned long major = 0, minor = 0;
+    return sscanf(version, "%lu.%lu", &major, &minor) == 2 && major == 1 && minor >= 1;
+}
+
+/* Writing instanceof profiles in a version without them would lose them
+ * (a 1.0.0 file that has them anyway, or --to 1.0.0): refuse unless asked,
+ * before any byte is written. */
 static int check_instanceof(const cat_args *c, const iprof_model *model)
 {
-    if (!c->to || strcmp(c->to, IPROF_FORMAT_1_1_0) == 0 || c->drop ||
+    const char *target = c->to ? c->to : iprof_model_version(model);
+    if (c->drop || has_instanceof(target) ||
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF) == 0)
         return EXIT_VALID;
     report_plain(CMD, display_name(c->file),
                  "has instanceof profiles, which version %s cannot hold "
-                 "(use --drop-instanceof to drop them)", c->to);
+                 "(use --drop-instanceof to drop them, or --to 1.1.0)", target);
     return EXIT_INVALID;
 }
 
