@@ -135,6 +135,14 @@ class CommandLine(ToolCase):
                     "iprof validate: option '--strict' takes no value\n"
                     "Try 'iprof validate --help' for more information.\n")
 
+    @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
+    def test_stdout_write_error(self):
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run([IPROF, "stats", "small-1.1.0.iprof"], cwd=DATA, stdout=full,
+                               stderr=subprocess.PIPE)
+        self.assertEqual((p.returncode, p.stderr.decode()),
+                         (2, "iprof: cannot write to standard output: No space left on device\n"))
+
     def test_double_dash(self):
         # After "--" an argument that looks like an option is a FILE.
         self.expect(["validate", "--", "--strict"], 2, "--strict: unreadable\n",

@@ -178,5 +178,5 @@ int cmd_stats(int argc, char **argv)
     }
     if (!file)
         return usage_error(CMD, "no FILE given");
-    return finish_stdout(CMD, run(file, json, strict));
+    return run(file, json, strict);
 }

@@ -115,5 +115,5 @@ int cmd_validate(int argc, char **argv)
         code = c > code ? c : code;
     }
     iprof_reader_free(reader);
-    return finish_stdout(CMD, code);
+    return code;
 }
