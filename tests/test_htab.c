@@ -1,2 +1,174 @@
-/* Placeholder until the module lands. */
-int main(void) { return 77; }
+/* Unit tests of the pointer hash table with caller-side probing
+ * (lib/htab.c). */
+#include "check.h"
+
+#include "alloc.h"
+#include "htab.h"
+
+static long fail_countdown = -1; /* allocations left before failing; -1: never */
+
+static void *f_malloc(size_t size, void *user)
+{
+    (void)user;
+    if (fail_countdown == 0)
+        return NULL;
+    if (fail_countdown > 0)
+        fail_countdown--;
+    return malloc(size);
+}
+
+static void *f_realloc(void *p, size_t old_size, size_t new_size, void *user)
+{
+    (void)user;
+    (void)old_size;
+    if (fail_countdown == 0)
+        return NULL;
+    if (fail_countdown > 0)
+        fail_countdown--;
+    return realloc(p, new_size);
+}
+
+static void f_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+static const iprof_allocator failing = {f_malloc, f_realloc, f_free, NULL};
+
+typedef struct item {
+    int key;
+    int val;
+} item;
+
+/* All items with hash h and this key, counted. */
+static int count_matches(const ipi_htab *t, uint64_t h, int key)
+{
+    void *it;
+    int n = 0;
+    ipi_htab_for(t, h, it)
+    {
+        if (((item *)it)->key == key)
+            n++;
+    }
+    return n;
+}
+
+static item *find(const ipi_htab *t, uint64_t h, int key)
+{
+    void *it;
+    ipi_htab_for(t, h, it)
+    {
+        if (((item *)it)->key == key)
+            return it;
+    }
+    return NULL;
+}
+
+static void test_empty(void)
+{
+    ipi_htab t;
+    ipi_htab_init(&t);
+    CHECK(find(&t, 42, 1) == NULL); /* no table yet: the loop runs zero times */
+    item x = {1, 1};
+    CHECK_EQ_INT(ipi_htab_remove(&t, 42, &x), 0);
+    ipi_htab_free(&t, &failing);
+}
+
+static void test_insert_find_remove(void)
+{
+    enum { N = 5000 };
+    static item items[N];
+    ipi_htab t;
+    ipi_htab_init(&t);
+    /* Hashes collide in groups of 10, so probing must compare keys. */
+    for (int i = 0; i < N; i++) {
+        items[i] = (item){i, i * 3};
+        CHECK_OK(ipi_htab_insert(&t, &failing, (uint64_t)(i / 10) * 0x9e3779b97f4a7c15ULL,
+                                 &items[i]));
+    }
+    CHECK_EQ_INT(t.count, N);
+    CHECK(t.count * 2 <= t.cap);
+    int ok = 1;
+    for (int i = 0; i < N; i++) {
+        item *f = find(&t, (uint64_t)(i / 10) * 0x9e3779b97f4a7c15ULL, i);
+        ok &= f == &items[i] && f->val == i * 3;
+    }
+    CHECK(ok);
+    CHECK(find(&t, 12345, 3) == NULL);
+    /* Remove every third item; the rest stay reachable. */
+    for (int i = 0; i < N; i += 3)
+        ok &= ipi_htab_remove(&t, (uint64_t)(i / 10) * 0x9e3779b97f4a7c15ULL, &items[i]) == 1;
+    CHECK(ok);
+    CHECK_EQ_INT(ipi_htab_remove(&t, 0, &items[0]), 0); /* already gone */
+    for (int i = 0; i < N; i++)
+        ok &= (find(&t, (uint64_t)(i / 10) * 0x9e3779b97f4a7c15ULL, i) != NULL) == (i % 3 != 0);
+    CHECK(ok);
+    CHECK_EQ_INT(t.count, N - (N + 2) / 3);
+    ipi_htab_clear(&t);
+    CHECK_EQ_INT(t.count, 0);
+    CHECK(find(&t, 0, 1) == NULL);
+    ipi_htab_free(&t, &failing);
+}
+
+/* No duplicate check: the same item twice is two slots, remove takes one. */
+static void test_duplicates(void)
+{
+    ipi_htab t;
+    ipi_htab_init(&t);
+    item a = {7, 0}, b = {7, 1};
+    CHECK_OK(ipi_htab_insert(&t, &failing, 99, &a));
+    CHECK_OK(ipi_htab_insert(&t, &failing, 99, &b));
+    CHECK_OK(ipi_htab_insert(&t, &failing, 99, &a));
+    CHECK_EQ_INT(count_matches(&t, 99, 7), 3);
+    CHECK_EQ_INT(count_matches(&t, 98, 7), 0); /* other hash: filtered out */
+    CHECK_EQ_INT(ipi_htab_remove(&t, 99, &a), 1);
+    CHECK_EQ_INT(count_matches(&t, 99, 7), 2);
+    CHECK_EQ_INT(ipi_htab_remove(&t, 99, &b), 1);
+    CHECK(find(&t, 99, 7) == &a);
+    ipi_htab_free(&t, &failing);
+}
+
+static void test_reserve_and_failure(void)
+{
+    ipi_htab t;
+    ipi_htab_init(&t);
+    fail_countdown = 0;
+    item x = {1, 1};
+    CHECK_EQ_INT(ipi_htab_insert(&t, &failing, 1, &x), IPROF_ENOMEM);
+    CHECK_EQ_INT(t.count, 0);
+    fail_countdown = 1; /* the second of the two arrays fails */
+    CHECK_EQ_INT(ipi_htab_reserve(&t, &failing, 100), IPROF_ENOMEM);
+    CHECK_EQ_INT(t.cap, 0);
+    fail_countdown = -1;
+    CHECK_OK(ipi_htab_reserve(&t, &failing, 100));
+    size_t cap = t.cap;
+    CHECK(cap >= 200);
+    static item many[100];
+    fail_countdown = 0; /* within the reservation nothing allocates */
+    for (int i = 0; i < 100; i++) {
+        many[i] = (item){i, i};
+        CHECK_OK(ipi_htab_insert(&t, &failing, (uint64_t)i, &many[i]));
+    }
+    CHECK_EQ_INT(t.cap, cap);
+    /* Growing past it fails cleanly and keeps the contents. */
+    while (t.count * 2 + 2 <= t.cap)
+        CHECK_OK(ipi_htab_insert(&t, &failing, 5, &x));
+    size_t count = t.count;
+    CHECK_EQ_INT(ipi_htab_insert(&t, &failing, 5, &x), IPROF_ENOMEM);
+    CHECK_EQ_INT(t.count, count);
+    CHECK(find(&t, 42, 42) == &many[42]);
+    fail_countdown = -1;
+    CHECK_EQ_INT(ipi_htab_reserve(&t, &failing, SIZE_MAX / 2), IPROF_ENOMEM);
+    ipi_htab_free(&t, &failing);
+}
+
+int main(void)
+{
+    RUN(test_empty);
+    RUN(test_insert_find_remove);
+    RUN(test_duplicates);
+    RUN(test_reserve_and_failure);
+    return check_done();
+}

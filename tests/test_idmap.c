@@ -1,2 +1,157 @@
-/* Placeholder until the module lands. */
-int main(void) { return 77; }
+/* Unit tests of the int64 -> pointer map (lib/idmap.c). */
+#include "check.h"
+
+#include "alloc.h"
+#include "idmap.h"
+
+static long fail_countdown = -1; /* allocations left before failing; -1: never */
+
+static void *f_malloc(size_t size, void *user)
+{
+    (void)user;
+    if (fail_countdown == 0)
+        return NULL;
+    if (fail_countdown > 0)
+        fail_countdown--;
+    return malloc(size);
+}
+
+static void *f_realloc(void *p, size_t old_size, size_t new_size, void *user)
+{
+    (void)user;
+    (void)old_size;
+    if (fail_countdown == 0)
+        return NULL;
+    if (fail_countdown > 0)
+        fail_countdown--;
+    return realloc(p, new_size);
+}
+
+static void f_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+static const iprof_allocator failing = {f_malloc, f_realloc, f_free, NULL};
+
+/* Distinct non-NULL values to store. */
+static char vals[4096];
+#define V(i) ((void *)&vals[(i) % 4096])
+
+static void test_basic(void)
+{
+    ipi_idmap m;
+    ipi_idmap_init(&m);
+    CHECK(ipi_idmap_get(&m, 0) == NULL); /* empty map, no table */
+    CHECK(ipi_idmap_del(&m, 0) == NULL);
+    CHECK_OK(ipi_idmap_put(&m, &failing, 5, V(1)));
+    CHECK_OK(ipi_idmap_put(&m, &failing, -1, V(2)));
+    CHECK_OK(ipi_idmap_put(&m, &failing, INT64_MIN, V(3)));
+    CHECK_OK(ipi_idmap_put(&m, &failing, INT64_MAX, V(4)));
+    CHECK_OK(ipi_idmap_put(&m, &failing, 0, V(5)));
+    CHECK_EQ_INT(m.count, 5);
+    CHECK(ipi_idmap_get(&m, 5) == V(1));
+    CHECK(ipi_idmap_get(&m, -1) == V(2));
+    CHECK(ipi_idmap_get(&m, INT64_MIN) == V(3));
+    CHECK(ipi_idmap_get(&m, INT64_MAX) == V(4));
+    CHECK(ipi_idmap_get(&m, 0) == V(5));
+    CHECK(ipi_idmap_get(&m, 6) == NULL);
+    /* put replaces */
+    CHECK_OK(ipi_idmap_put(&m, &failing, 5, V(9)));
+    CHECK_EQ_INT(m.count, 5);
+    CHECK(ipi_idmap_get(&m, 5) == V(9));
+    CHECK(ipi_idmap_del(&m, 5) == V(9));
+    CHECK(ipi_idmap_del(&m, 5) == NULL);
+    CHECK_EQ_INT(m.count, 4);
+    ipi_idmap_clear(&m);
+    CHECK_EQ_INT(m.count, 0);
+    CHECK(ipi_idmap_get(&m, -1) == NULL);
+    ipi_idmap_free(&m, &failing);
+    CHECK(m.cap == 0 && m.keys == NULL && m.vals == NULL);
+}
+
+/* Many keys, including clustered ones, then delete half and check that
+ * backward-shift deletion kept every other key reachable. */
+static void test_many_and_delete(void)
+{
+    ipi_idmap m;
+    ipi_idmap_init(&m);
+    const int64_t n = 20000;
+    for (int64_t i = 0; i < n; i++)
+        CHECK_OK(ipi_idmap_put(&m, &failing, i * 7 - 5000, V(i)));
+    CHECK_EQ_INT(m.count, n);
+    CHECK(m.count * 2 <= m.cap); /* load at most one half */
+    int ok = 1;
+    for (int64_t i = 0; i < n; i++)
+        ok &= ipi_idmap_get(&m, i * 7 - 5000) == V(i);
+    CHECK(ok);
+    for (int64_t i = 0; i < n; i += 2)
+        ok &= ipi_idmap_del(&m, i * 7 - 5000) == V(i);
+    CHECK(ok);
+    CHECK_EQ_INT(m.count, n / 2);
+    for (int64_t i = 0; i < n; i++)
+        ok &= ipi_idmap_get(&m, i * 7 - 5000) == (i % 2 ? V(i) : NULL);
+    CHECK(ok);
+    /* Re-add; nothing stale comes back. */
+    for (int64_t i = 0; i < n; i += 2)
+        CHECK_OK(ipi_idmap_put(&m, &failing, i * 7 - 5000, V(i + 1)));
+    for (int64_t i = 0; i < n; i++)
+        ok &= ipi_idmap_get(&m, i * 7 - 5000) == (i % 2 ? V(i) : V(i + 1));
+    CHECK(ok);
+    ipi_idmap_free(&m, &failing);
+}
+
+static void test_reserve(void)
+{
+    ipi_idmap m;
+    ipi_idmap_init(&m);
+    CHECK_OK(ipi_idmap_reserve(&m, &failing, 1000));
+    size_t cap = m.cap;
+    CHECK(cap >= 2000);
+    /* No allocation while within the reservation. */
+    fail_countdown = 0;
+    for (int64_t i = 0; i < 1000; i++)
+        CHECK_OK(ipi_idmap_put(&m, &failing, i, V(i)));
+    CHECK_EQ_INT(m.cap, cap);
+    fail_countdown = -1;
+    CHECK_EQ_INT(ipi_idmap_reserve(&m, &failing, SIZE_MAX / 2), IPROF_ENOMEM);
+    ipi_idmap_free(&m, &failing);
+}
+
+static void test_failure_keeps_map(void)
+{
+    ipi_idmap m;
+    ipi_idmap_init(&m);
+    fail_countdown = 0;
+    CHECK_EQ_INT(ipi_idmap_put(&m, &failing, 1, V(1)), IPROF_ENOMEM);
+    CHECK_EQ_INT(m.count, 0);
+    fail_countdown = -1;
+    int64_t i = 0;
+    while (m.count * 2 + 2 <= (m.cap ? m.cap : 16)) {
+        CHECK_OK(ipi_idmap_put(&m, &failing, i, V(i)));
+        i++;
+    }
+    /* The next put must grow: fail the first or the second array. */
+    for (long k = 0; k < 2; k++) {
+        fail_countdown = k;
+        CHECK_EQ_INT(ipi_idmap_put(&m, &failing, 99999, V(1)), IPROF_ENOMEM);
+        CHECK_EQ_INT(m.count, (size_t)i);
+        CHECK(ipi_idmap_get(&m, 99999) == NULL);
+        CHECK(ipi_idmap_get(&m, 0) == V(0));
+    }
+    fail_countdown = -1;
+    CHECK_OK(ipi_idmap_put(&m, &failing, 99999, V(1)));
+    CHECK(ipi_idmap_get(&m, 99999) == V(1));
+    ipi_idmap_free(&m, &failing);
+}
+
+int main(void)
+{
+    RUN(test_basic);
+    RUN(test_many_and_delete);
+    RUN(test_reserve);
+    RUN(test_failure_keeps_map);
+    return check_done();
+}
