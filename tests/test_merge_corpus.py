@@ -1,2 +1,292 @@
+#!/usr/bin/env python3
+"""Merging real profiles: `iprof_dump --merge A B [--weight W] -o OUT`
+(iprof_model_merge(A, B, W), A written) checked against an independent
+pure-Python merge computed with the json module.
+
+The comparison is by names, never by ids:
+  * types: the set of names is A's names united with B's;
+  * methods: identity (declaring type name, name, (return and parameter
+    type names)); the result holds A's methods and B's new ones;
+  * entries: keyed per kind by the readable ctx, a tuple of (method
+    identity, bci) per frame ("0:0" for the monitor's dummy ctx); counts
+    combined per kind: call count and sampling summed, conditional per
+    (bci, index), virtual invoke / monitor / instanceof per type NAME; B's
+    counts multiplied by W first (exact for integral W, within 1 for
+    others: "rounded to nearest");
+  * order: A's elements keep their order and come first, B's new ones
+    follow in B's order (types, methods, entries, pairs and triples);
+  * ids: A's ids are kept; a new element keeps B's id unless that id is
+    taken, else it gets an id above every id of A; the result is a valid
+    document (unique ids, every reference resolves: `iprof_dump --strict`).
+
+Env: IPROF_DUMP, IPROF_CORPUS_DIR. Prints "N passed, N failed"; exit 1 on
+failure, 77 when the corpus or iprof_dump is absent.
+"""
+import json
+import os
+import subprocess
 import sys
-sys.exit(77)
+import tempfile
+
+I64_MAX = 9223372036854775807
+I64_MIN = -9223372036854775808
+KINDS = ["callCountProfiles", "conditionalProfiles", "virtualInvokeProfiles",
+         "monitorProfiles", "samplingProfiles", "instanceofProfiles"]
+PAIR_KINDS = ("virtualInvokeProfiles", "monitorProfiles", "instanceofProfiles")
+SINGLE_KINDS = ("callCountProfiles", "samplingProfiles")
+
+DUMP = os.environ.get("IPROF_DUMP", "")
+CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")
+RESULTS = {"passed": 0, "failed": 0}
+
+
+def record(ok, what):
+    if ok:
+        RESULTS["passed"] += 1
+    else:
+        RESULTS["failed"] += 1
+        print("FAIL:", what, file=sys.stderr)
+    return ok
+
+
+def sat(v):
+    return max(I64_MIN, min(I64_MAX, v))
+
+
+class Named:
+    """A document seen through names."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.type_name = {t["id"]: t["name"] for t in doc["types"]}
+        self.method_key = {}
+        for m in doc["methods"]:
+            sig = m["signature"]
+            self.method_key[m["id"]] = (self.tname(sig[0]) if sig else None, m["name"],
+                                        tuple(self.tname(x) for x in sig[1:]))
+
+    def tname(self, tid):
+        return self.type_name.get(tid, ("?", tid))
+
+    def ctx_key(self, kind, ctx):
+        if kind == "monitorProfiles":
+            return ctx
+        out = []
+        for fr in ctx.split("<"):
+            m, b = fr.split(":")
+            out.append((self.method_key.get(int(m), ("?", int(m))), int(b)))
+        return tuple(out)
+
+    def entries(self, kind):
+        """[(ctx key, [(record key, count)...])] in file order."""
+        out = []
+        for e in self.doc.get(kind, []):
+            r = e["records"]
+            if kind in SINGLE_KINDS:
+                recs = [(None, r[0])]
+            elif kind == "conditionalProfiles":
+                recs = [((r[i], r[i + 1]), r[i + 2]) for i in range(0, len(r), 3)]
+            else:
+                recs = [(self.tname(r[i]), r[i + 1]) for i in range(0, len(r), 2)]
+            out.append((self.ctx_key(kind, e["ctx"]), recs))
+        return out
+
+
+def aggregate(recs):
+    """Ordered dict record key -> total count (first-occurrence order)."""
+    d = {}
+    for k, c in recs:
+        d[k] = sat(d.get(k, 0) + c)
+    return d
+
+
+def python_merge(a, b, weight):
+    """The expected result, by names: (type names, method keys, entries per
+    kind as ordered dicts ctx key -> ordered dict record key -> count)."""
+    na, nb = Named(a), Named(b)
+    types = [t["name"] for t in a["types"]]
+    seen = set(types)
+    for t in b["types"]:
+        if t["name"] not in seen:
+            seen.add(t["name"])
+            types.append(t["name"])
+    methods = [na.method_key[m["id"]] for m in a["methods"]]
+    seen = set(methods)
+    for m in b["methods"]:
+        k = nb.method_key[m["id"]]
+        if k not in seen:
+            seen.add(k)
+            methods.append(k)
+
+    def scale(c):
+        if float(weight).is_integer():
+            return sat(c * int(weight))
+        return sat(int(round(c * weight)))
+
+    entries = {}
+    for kind in KINDS:
+        d = {}
+        for ck, recs in na.entries(kind):
+            d.setdefault(ck, {})
+            for rk, c in aggregate(recs).items():
+                d[ck][rk] = sat(d[ck].get(rk, 0) + c)
+        for ck, recs in nb.entries(kind):
+            d.setdefault(ck, {})
+            for rk, c in aggregate(recs).items():
+                d[ck][rk] = sat(d[ck].get(rk, 0) + scale(c))
+        entries[kind] = d
+    return types, methods, entries
+
+
+def result_view(doc):
+    n = Named(doc)
+    types = [t["name"] for t in doc["types"]]
+    methods = [n.method_key[m["id"]] for m in doc["methods"]]
+    entries = {}
+    for kind in KINDS:
+        d = {}
+        for ck, recs in n.entries(kind):
+            if ck in d:
+                # the result must not repeat a ctx
+                d[("DUPLICATE", ck)] = aggregate(recs)
+            else:
+                d[ck] = aggregate(recs)
+        entries[kind] = d
+    return n, types, methods, entries
+
+
+def check_ids(label, a, b, out):
+    """A's ids kept; new elements keep B's id when free, else above A's."""
+    for sec, keyf in (("types", lambda n, x: x["name"]),
+                      ("methods", lambda n, x: n.method_key[x["id"]])):
+        na, nb, no = Named(a), Named(b), Named(out)
+        a_ids = {keyf(na, x): x["id"] for x in a[sec]}
+        o_ids = {}
+        for x in out[sec]:
+            o_ids.setdefault(keyf(no, x), x["id"])
+        ids = [x["id"] for x in out[sec]]
+        record(len(ids) == len(set(ids)), "%s: %s ids not unique" % (label, sec))
+        bad = [k for k, i in a_ids.items() if o_ids.get(k) != i]
+        record(not bad, "%s: %s of A changed id: %r" % (label, sec, bad[:3]))
+        a_max = max(a_ids.values()) if a_ids else None
+        a_idset = set(a_ids.values())
+        out_idset = set(ids)
+        wrong = []
+        for x in b[sec]:
+            k = keyf(nb, x)
+            if k in a_ids:
+                continue
+            bid, got = x["id"], o_ids.get(k)
+            if got is None:
+                wrong.append((k, bid, got))
+            elif bid in a_idset:
+                # taken by A: a fresh id above A's
+                if got == bid or (a_max is not None and got <= a_max):
+                    wrong.append((k, bid, got))
+            elif got != bid:
+                # free in A: kept, unless an earlier new element took it
+                if bid not in out_idset or (a_max is not None and got <= a_max):
+                    wrong.append((k, bid, got))
+        record(not wrong, "%s: %s: new ids wrong (name, B id, result id): %r"
+               % (label, sec, wrong[:3]))
+
+
+def compare(label, a, b, weight, out_path):
+    with open(out_path, "rb") as f:
+        out = json.loads(f.read().decode("utf-8"))
+    exact = float(weight).is_integer()
+    types, methods, entries = python_merge(a, b, weight)
+    n, gtypes, gmethods, gentries = result_view(out)
+    record(out["version"] == a["version"], "%s: version %r" % (label, out["version"]))
+    record(list(out.keys())[:3] == ["version", "types", "methods"],
+           "%s: top-level order %r" % (label, list(out.keys())))
+    record(gtypes == types, "%s: types differ (%d vs %d; first difference %r)" % (
+        label, len(gtypes), len(types),
+        next(((i, g, w) for i, (g, w) in enumerate(zip(gtypes, types)) if g != w), None)))
+    record(gmethods == methods, "%s: methods differ (%d vs %d; first difference %r)" % (
+        label, len(gmethods), len(methods),
+        next(((i, g, w) for i, (g, w) in enumerate(zip(gmethods, methods)) if g != w),
+             None)))
+    for kind in KINDS:
+        want, got = entries[kind], gentries[kind]
+        if not want and not got:
+            continue
+        record(list(got.keys()) == list(want.keys()),
+               "%s: %s: entry contexts or their order differ (%d vs %d)" % (
+                   label, kind, len(got), len(want)))
+        bad = []
+        for ck, wrec in want.items():
+            grec = got.get(ck)
+            if grec is None:
+                bad.append((ck, None, wrec))
+                continue
+            if list(grec.keys()) != list(wrec.keys()):
+                bad.append((ck, grec, wrec))
+                continue
+            for rk, wc in wrec.items():
+                gc = grec[rk]
+                if (gc != wc) if exact else abs(gc - wc) > 1:
+                    bad.append((ck, grec, wrec))
+                    break
+        record(not bad, "%s: %s: %d entries with wrong records; first: ctx %r\n   got  %r\n"
+               "   want %r" % ((label, kind, len(bad)) + (bad[0] if bad else (None,) * 3)))
+    check_ids(label, a, b, out)
+    # The result is a valid document.
+    p = subprocess.run([DUMP, "--strict", out_path], capture_output=True)
+    record(p.returncode == 0, "%s: merged file fails a strict read: %s" % (
+        label, p.stderr.decode("utf-8", "replace")[:300]))
+
+
+def main():
+    if not DUMP or not os.path.exists(DUMP):
+        print("SKIP: IPROF_DUMP not set or missing")
+        return 77
+    if not CORPUS or not os.path.isdir(CORPUS):
+        print("SKIP: corpus folder (IPROF_CORPUS_DIR) absent")
+        return 77
+    cases = [
+        ("jsonata-cli-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof", 1),
+        ("assorted-benchmarks-0.4.0.iprof", "jsonata-cli-0.4.0.iprof", 1),
+        ("jsonata-cli-0.4.0.iprof", "jsonata-cli-0.4.0.iprof", 2),
+        ("assorted-benchmarks-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof", 0),
+        ("jsonata-cli-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof", 3),
+        ("assorted-benchmarks-0.4.0.iprof", "jsonata-cli-0.4.0.iprof", 0.5),
+        ("elide-cli-types-only-0.4.0.iprof", "elide-serve-types-only-0.4.0.iprof", 1),
+        ("elide-cli-types-only-0.4.0.iprof", "jsonata-cli-0.4.0.iprof", 1),
+    ]
+    cache = {}
+
+    def load(name):
+        if name not in cache:
+            with open(os.path.join(CORPUS, name), "rb") as f:
+                cache[name] = json.loads(f.read().decode("utf-8"))
+        return cache[name]
+
+    with tempfile.TemporaryDirectory(prefix="iprof_merge_") as tmp:
+        for an, bn, w in cases:
+            label = "%s + %s x %s" % (an, bn, w)
+            print("--", label, file=sys.stderr)
+            out = os.path.join(tmp, "merged.iprof")
+            if os.path.exists(out):
+                os.unlink(out)
+            args = [DUMP, "--merge", os.path.join(CORPUS, an), os.path.join(CORPUS, bn),
+                    "--weight", repr(w), "-o", out]
+            p = subprocess.run(args, capture_output=True)
+            if not record(p.returncode == 0, "%s: iprof_dump --merge exit %d: %s" % (
+                    label, p.returncode, p.stderr.decode("utf-8", "replace")[:400])):
+                continue
+            compare(label, load(an), load(bn), w, out)
+        # A weight that is not finite or negative is refused.
+        for bad in ("-1", "nan", "inf"):
+            p = subprocess.run([DUMP, "--merge", os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
+                                os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"), "--weight", bad,
+                                "-o", os.path.join(tmp, "bad.iprof")], capture_output=True)
+            record(p.returncode == 1 and b"invalid argument" in p.stderr
+                   and not os.path.exists(os.path.join(tmp, "bad.iprof")),
+                   "weight %s: exit %d, %s" % (bad, p.returncode, p.stderr[:200]))
+    print("%d passed, %d failed" % (RESULTS["passed"], RESULTS["failed"]))
+    return 1 if RESULTS["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
