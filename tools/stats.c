@@ -106,7 +106,8 @@ static int pick_top(stats *st, const iprof_model *model, id_map *calls)
     for (size_t i = 0; i < calls->cap; i++)
         if (calls->slots[i].used)
             calls->slots[n++] = calls->slots[i];
-    qsort(calls->slots, n, sizeof *calls->slots, hotter);
+    if (n > 1)
+        qsort(calls->slots, n, sizeof *calls->slots, hotter);
     for (size_t i = 0; i < n && i < STATS_TOP; i++) {
         stats_method *m = &st->top[st->top_count];
         m->id = calls->slots[i].id;
