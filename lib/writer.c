@@ -853,13 +853,6 @@ IPROF_API int iprof_writer_end(iprof_writer *w)
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
 
-/* The model (lib/model*.c) lands separately; until it does, this entry
- * point only reports that it is unavailable. */
-#ifndef IPI_WRITER_HAVE_MODEL
-#define IPI_WRITER_HAVE_MODEL 0
-#endif
-
-#if IPI_WRITER_HAVE_MODEL
 IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
 {
     if (!w)
@@ -914,17 +907,6 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
     }
     return iprof_writer_end(w);
 }
-#else
-IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
-{
-    if (!w)
-        return IPROF_EINVAL;
-    if (w->status)
-        return w->status;
-    (void)model;
-    return fail(w, IPROF_EINVAL, "writing a model is not available in this build");
-}
-#endif
 
 /* ------------------------------------------------------------------------ */
 /* Results                                                                  */

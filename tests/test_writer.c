@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -1261,6 +1262,239 @@ static void test_allocation_failures(void)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Whole model                                                              */
+
+/* A model holding the small document (all kinds), version v. */
+static iprof_model *small_model(const char *v, int with_instanceof)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    if (!m)
+        return NULL;
+    if (v)
+        CHECK_OK(iprof_model_set_version(m, v));
+    CHECK_OK(iprof_model_add_type(m, 0, "int", 3, NULL));
+    CHECK_OK(iprof_model_add_type(m, 1, "boolean", 7, NULL));
+    CHECK_OK(iprof_model_add_method(m, 1, "m", 1, sig_m, 2, NULL));
+    /* Added in an order unlike any layout: the writer sorts by layout. */
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, f_samp, 2, r_samp, 1));
+    if (with_instanceof)
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_INSTANCEOF, f_inst, 1, r_inst, 4));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_MONITOR, f_mon, 1, r_mon, 2));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f_cond, 2, r_cond, 6));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, f_vi, 1, r_vi, 2));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f_cc, 1, r_cc, 1));
+    return m;
+}
+
+static void test_write_model(void)
+{
+    /* The model's version: the latest by default. */
+    iprof_model *m = small_model(NULL, 1);
+    iprof_writer *w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_write_model(w, m));
+    CHECK_DOC(w, "{\"version\":\"1.1.0\"," T_TYPES "," T_METHODS "," T_CC "," T_COND "," T_VI
+                 "," T_MON "," T_SAMP "," T_INST "}");
+    /* Once per writer. */
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESTATE);
+    iprof_writer_free(w);
+
+    /* options.format_version wins over the model's. */
+    w = mem_writer(IPROF_WRITE_DROP_INSTANCEOF, "0.4.0");
+    CHECK_OK(iprof_writer_write_model(w, m));
+    CHECK_DOC(w, "{\"version\":\"0.4.0\"," T_TYPES "," T_METHODS "," T_MON "," T_VI "," T_CC
+                 "," T_COND "," T_SAMP "}");
+    iprof_writer_free(w);
+
+    /* Instanceof entries that the version cannot hold. */
+    w = mem_writer(0, "1.0.0");
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EVERSION);
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "instanceofProfiles") != NULL);
+    iprof_writer_free(w);
+
+    /* After begin: out of order. */
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESTATE);
+    iprof_writer_free(w);
+
+    /* Pretty and strict. */
+    iprof_writer *a = mem_writer(IPROF_WRITE_PRETTY | IPROF_WRITE_STRICT, NULL);
+    iprof_writer *b = mem_writer(IPROF_WRITE_PRETTY, NULL);
+    CHECK_OK(iprof_writer_write_model(a, m));
+    write_small(b, "1.1.0", order_1, 6);
+    const void *da, *db;
+    size_t la, lb;
+    CHECK_OK(iprof_writer_buffer(a, &da, &la));
+    CHECK_OK(iprof_writer_buffer(b, &db, &lb));
+    CHECK_EQ_MEM(da, la, db, lb);
+    iprof_writer_free(a);
+    iprof_writer_free(b);
+    iprof_model_free(m);
+
+    /* The model's own version, 0.4.0 and 1.0.0 layouts. */
+    m = small_model("0.4.0", 0);
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_write_model(w, m));
+    CHECK_DOC(w, "{\"version\":\"0.4.0\"," T_TYPES "," T_METHODS "," T_MON "," T_VI "," T_CC
+                 "," T_COND "," T_SAMP "}");
+    iprof_writer_free(w);
+    iprof_model_free(m);
+    m = small_model("1.0.0", 0);
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_write_model(w, m));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\"," T_TYPES "," T_METHODS "," T_CC "," T_COND "," T_VI
+                 "," T_MON "," T_SAMP "}");
+    iprof_writer_free(w);
+    iprof_model_free(m);
+
+    /* An empty model; deep contexts (the scratch buffer grows). */
+    CHECK_OK(iprof_model_new(&m, NULL));
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_write_model(w, m));
+    CHECK_DOC(w, "{\"version\":\"1.1.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
+    iprof_writer_free(w);
+    CHECK_OK(iprof_model_add_type(m, 0, "int", 3, NULL));
+    CHECK_OK(iprof_model_add_method(m, 1, "m", 1, sig_m, 2, NULL));
+    int64_t deep[2 * 50];
+    for (int depth = 1; depth <= 50; depth += 7) {
+        for (int i = 0; i < depth; i++) {
+            deep[2 * i] = 1;
+            deep[2 * i + 1] = depth - i - 1;
+        }
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, deep, (size_t)depth, r_samp, 1));
+    }
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_write_model(w, m));
+    b = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(b, NULL));
+    CHECK_OK(iprof_writer_type(b, 0, "int", 3));
+    CHECK_OK(iprof_writer_method(b, 1, "m", 1, sig_m, 2));
+    for (int depth = 1; depth <= 50; depth += 7) {
+        for (int i = 0; i < depth; i++) {
+            deep[2 * i] = 1;
+            deep[2 * i + 1] = depth - i - 1;
+        }
+        CHECK_OK(iprof_writer_entry(b, IPROF_KIND_SAMPLING, deep, (size_t)depth, r_samp, 1));
+    }
+    CHECK_OK(iprof_writer_end(b));
+    CHECK_OK(iprof_writer_buffer(w, &da, &la));
+    CHECK_OK(iprof_writer_buffer(b, &db, &lb));
+    CHECK_EQ_MEM(da, la, db, lb);
+    iprof_writer_free(w);
+    iprof_writer_free(b);
+    iprof_model_free(m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Round trips of the real files                                            */
+
+typedef struct relay {
+    iprof_writer *w;
+    int rc;
+} relay;
+
+static int r_version(const char *v, size_t len, void *payload)
+{
+    relay *r = payload;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*s", (int)len, v);
+    return r->rc = iprof_writer_begin(r->w, buf);
+}
+static int r_type(int64_t id, const char *name, size_t len, void *payload)
+{
+    relay *r = payload;
+    return r->rc = iprof_writer_type(r->w, id, name, len);
+}
+static int r_method(int64_t id, const char *name, size_t len, const int64_t *sig,
+                    size_t sig_len, void *payload)
+{
+    relay *r = payload;
+    return r->rc = iprof_writer_method(r->w, id, name, len, sig, sig_len);
+}
+static int r_entry(int kind, const int64_t *frames, size_t frame_count, const int64_t *records,
+                   size_t record_count, void *payload)
+{
+    relay *r = payload;
+    return r->rc = iprof_writer_entry(r->w, kind, frames, frame_count, records, record_count);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void test_corpus_roundtrip(void)
+{
+    const char *dir = check_corpus_dir();
+    if (!dir)
+        SKIP("corpus folder absent");
+    static const char *const files[] = {
+        "jsonata-cli-0.4.0.iprof",          "assorted-benchmarks-0.4.0.iprof",
+        "elide-cli-types-only-0.4.0.iprof", "elide-serve-types-only-0.4.0.iprof",
+        "elidemin-jspy-placeholders-1.0.0.iprof"};
+    double bytes = 0, seconds = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        size_t len = 0;
+        char *data = check_read_file(path, &len);
+        if (!data) {
+            fprintf(stderr, "cannot read %s\n", path);
+            CHECK(0);
+            continue;
+        }
+        iprof_reader *rd = NULL;
+        CHECK_OK(iprof_reader_new(&rd, NULL));
+
+        /* Streaming: reader callbacks straight into the writer. */
+        relay r = {mem_writer(0, NULL), 0};
+        iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
+        cb.on_version = r_version;
+        cb.on_type = r_type;
+        cb.on_method = r_method;
+        cb.on_call_count = cb.on_conditional = cb.on_virtual_invoke = cb.on_monitor =
+            cb.on_sampling = cb.on_instanceof = r_entry;
+        CHECK_OK(iprof_reader_read_buffer(rd, data, len, &cb, &r));
+        CHECK_OK(r.rc);
+        CHECK_OK(iprof_writer_end(r.w));
+        const void *d;
+        size_t l;
+        CHECK_OK(iprof_writer_buffer(r.w, &d, &l));
+        if (l != len || memcmp(d, data, len))
+            fprintf(stderr, "streaming round trip of %s differs\n", files[i]);
+        CHECK_EQ_MEM(d, l, data, len);
+        iprof_writer_free(r.w);
+
+        /* Whole model. */
+        iprof_model *m = NULL;
+        CHECK_OK(iprof_model_load_buffer(&m, rd, data, len));
+        if (m) {
+            iprof_writer *w = mem_writer(0, NULL);
+            double t0 = now_seconds();
+            CHECK_OK(iprof_writer_write_model(w, m));
+            seconds += now_seconds() - t0;
+            CHECK_OK(iprof_writer_buffer(w, &d, &l));
+            bytes += (double)l;
+            if (l != len || memcmp(d, data, len))
+                fprintf(stderr, "model round trip of %s differs\n", files[i]);
+            CHECK_EQ_MEM(d, l, data, len);
+            iprof_writer_free(w);
+            iprof_model_free(m);
+        }
+        iprof_reader_free(rd);
+        free(data);
+    }
+    if (seconds > 0)
+        fprintf(stderr, "write_model: %.1f MB in %.3f s = %.0f MB/s\n", bytes / 1e6, seconds,
+                bytes / 1e6 / seconds);
+}
+
 int main(void)
 {
     RUN(test_empty_documents);
@@ -1281,5 +1515,7 @@ int main(void)
     RUN(test_huge_elements);
     RUN(test_memory_sink);
     RUN(test_allocation_failures);
+    RUN(test_write_model);
+    RUN(test_corpus_roundtrip);
     return check_done();
 }
