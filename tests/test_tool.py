@@ -399,6 +399,10 @@ class Cat(ToolCase):
                         SYNTAX % "syntax-error.iprof")
             self.assertEqual(open(out, "rb").read(), data("graal-0.4.0.iprof"))
             self.assertEqual(os.listdir(tmp), ["out.iprof"])
+            # Converting a file in place.
+            self.expect(["cat", out, "--to", "1.0.0", "-o", out], 0)
+            self.assertEqual(open(out, "rb").read(), data("graal-1.0.0.iprof"))
+            self.assertEqual(os.listdir(tmp), ["out.iprof"])
             # An unwritable target is an I/O error.
             bad = os.path.join(tmp, "no-dir", "x.iprof")
             code, out_, err = run("cat", "graal-1.0.0.iprof", "-o", bad)

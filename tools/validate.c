@@ -90,7 +90,7 @@ static int validate_one(iprof_reader *reader, const char *file)
 int cmd_validate(int argc, char **argv)
 {
     tool_args a;
-    int strict = 0, opt, first = 0;
+    int strict = 0, opt, have_file = 0;
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, validate_opts)) != ARGS_END) {
         switch (opt) {
@@ -98,10 +98,10 @@ int cmd_validate(int argc, char **argv)
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_STRICT: strict = 1; break;
-        default: first = first ? first : a.next - 1; break;
+        default: have_file = 1; break;
         }
     }
-    if (!first)
+    if (!have_file)
         return usage_error(CMD, "no FILE given");
     iprof_reader *reader = open_reader(CMD, strict);
     if (!reader)
