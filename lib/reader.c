@@ -22,7 +22,7 @@
 #include "alloc.h"
 #include "ctx.h"
 #include "error.h"
-#include "idmap.h"
+#include "idset.h"
 #include "json.h"
 #include "rules.h"
 #include "source.h"
@@ -77,7 +77,7 @@ struct iprof_reader {
     char *key; /* the current unknown top-level key */
     size_t key_cap, key_len;
     ipi_json_stack stack;
-    ipi_idmap type_ids, method_ids; /* sets: value is the reader itself */
+    ipi_idset type_ids, method_ids;
     pending_ref *pending;
     size_t pending_count, pending_cap;
 };
@@ -120,11 +120,12 @@ static void locate(scan *s, uint64_t off, uint64_t *line, uint64_t *column)
     const char *w = s->src.data;
     uint64_t base = s->src.base;
     if (off >= s->line_pos) {
-        for (uint64_t i = s->line_pos; i < off; i++)
-            if (w[i - base] == '\n') {
-                s->line_no++;
-                s->last_nl = i;
-            }
+        const char *p = w + (s->line_pos - base), *end = w + (off - base);
+        while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+            s->line_no++;
+            s->last_nl = base + (uint64_t)(p - w);
+            p++;
+        }
     } else {
         for (uint64_t i = off; i < s->line_pos; i++)
             if (w[i - base] == '\n')
@@ -356,7 +357,8 @@ static int expect_string(scan *s, const char **pp, const char *end, const char *
 
 /* The member key at p (at '"') and the colon; *key is a short decoded copy
  * or "" for keys no element has. */
-static int expect_member_key(scan *s, const char **pp, const char *end, char key[16])
+static int expect_member_key(scan *s, const char **pp, const char *end, char key[16],
+                             size_t *key_len)
 {
     const char *p = *pp, *after, *err = p, *why = NULL;
     int escaped;
@@ -371,14 +373,18 @@ static int expect_member_key(scan *s, const char **pp, const char *end, char key
         return json_fail(s, rc, err, why);
     size_t raw = (size_t)(after - p) - 2;
     key[0] = '\0';
+    *key_len = 0;
     if (!escaped && raw < 16) {
         memcpy(key, p + 1, raw);
         key[raw] = '\0';
+        *key_len = raw;
     } else if (escaped && raw < 64) {
         char tmp[64];
         size_t n = ipi_json_decode(p + 1, raw, tmp);
-        if (n < 16 && memchr(tmp, '\0', n) == NULL)
+        if (n < 16 && memchr(tmp, '\0', n) == NULL) {
             memcpy(key, tmp, n + 1);
+            *key_len = n;
+        }
     }
     p = ipi_json_skip_ws(after, end);
     if (p >= end)
@@ -409,22 +415,17 @@ static int skip_member(scan *s, const char **pp, const char *end)
 
 enum { M_ID = 1, M_NAME = 2, M_SIG = 4, M_CTX = 8, M_REC = 16 };
 
-static unsigned member_of(int section, const char *key)
+static unsigned member_of(int section, const char *key, size_t len)
 {
-    if (section == SEC_TYPES || section == SEC_METHODS) {
-        if (strcmp(key, "id") == 0)
-            return M_ID;
-        if (strcmp(key, "name") == 0)
-            return M_NAME;
-        if (section == SEC_METHODS && strcmp(key, "signature") == 0)
-            return M_SIG;
-        return 0;
+    int entry = section != SEC_TYPES && section != SEC_METHODS;
+    switch (len) {
+    case 2: return !entry && memcmp(key, "id", 2) == 0 ? M_ID : 0;
+    case 3: return entry && memcmp(key, "ctx", 3) == 0 ? M_CTX : 0;
+    case 4: return !entry && memcmp(key, "name", 4) == 0 ? M_NAME : 0;
+    case 7: return entry && memcmp(key, "records", 7) == 0 ? M_REC : 0;
+    case 9: return section == SEC_METHODS && memcmp(key, "signature", 9) == 0 ? M_SIG : 0;
+    default: return 0;
     }
-    if (strcmp(key, "ctx") == 0)
-        return M_CTX;
-    if (strcmp(key, "records") == 0)
-        return M_REC;
-    return 0;
 }
 
 static int parse_ctx(scan *s, const char *text, size_t len)
@@ -501,11 +502,12 @@ static int parse_element(scan *s, const char **pp, const char *end)
     if (*p != '}') {
         for (;;) {
             char key[16];
+            size_t key_len = 0;
             const char *key_at = p;
-            int rc = expect_member_key(s, &p, end, key);
+            int rc = expect_member_key(s, &p, end, key, &key_len);
             if (rc)
                 return rc;
-            unsigned m = member_of(s->at.section, key);
+            unsigned m = member_of(s->at.section, key, key_len);
             if (m & got)
                 return fail(s, IPROF_ESCHEMA, IDX(s, key_at), "duplicate key \"%s\"", key);
             if ((rc = parse_member(s, m, &p, end)) != IPROF_OK)
@@ -556,21 +558,25 @@ static size_t nth_number(const scan *s, size_t at, size_t k)
 }
 
 /* Check that a type or method id exists; wait for its section if that has
- * not been read yet. `at` is the window index to report. */
-static int check_ref(scan *s, int64_t id, int is_type, size_t at)
+ * not been read yet. The position to report is the window index `at`, or
+ * with k != SIZE_MAX number k of the array at `at` (found only when
+ * needed: the common case must not pay for it). */
+static int check_ref(scan *s, int64_t id, int is_type, size_t at, size_t k)
 {
     iprof_reader *r = s->r;
-    if (r->flags & IPROF_READ_NO_REFERENCES)
-        return IPROF_OK;
     int sec = is_type ? SEC_TYPES : SEC_METHODS;
-    ipi_idmap *set = is_type ? &r->type_ids : &r->method_ids;
+    ipi_idset *set = is_type ? &r->type_ids : &r->method_ids;
     const char *noun = is_type ? "type" : "method";
     if (s->done & SEC_BIT(sec)) {
-        if (ipi_idmap_get(set, id))
+        if (ipi_idset_has(set, id))
             return IPROF_OK;
+        if (k != SIZE_MAX)
+            at = nth_number(s, at, k);
         return violation(s, IPROF_EDANGLING, IPROF_SEVERITY_ERROR, at,
                          "%s id %lld is not defined", noun, (long long)id);
     }
+    if (k != SIZE_MAX)
+        at = nth_number(s, at, k);
     if (ipi_grow(&r->alloc, (void **)&r->pending, &r->pending_cap, r->pending_count + 1,
                  sizeof *r->pending))
         return fail(s, IPROF_ENOMEM, at, "out of memory");
@@ -589,8 +595,11 @@ static int check_unique(scan *s, int is_type)
     iprof_reader *r = s->r;
     if (r->flags & IPROF_READ_NO_REFERENCES)
         return IPROF_OK;
-    ipi_idmap *set = is_type ? &r->type_ids : &r->method_ids;
-    if (ipi_idmap_get(set, s->id)) {
+    ipi_idset *set = is_type ? &r->type_ids : &r->method_ids;
+    int added;
+    if (ipi_idset_add(set, &r->alloc, s->id, &added))
+        return fail(s, IPROF_ENOMEM, s->el_start, "out of memory");
+    if (!added) {
         s->at.field = F_ID;
         int rc = violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_ERROR, s->id_at,
                            "duplicate %s id %lld", is_type ? "type" : "method",
@@ -598,8 +607,6 @@ static int check_unique(scan *s, int is_type)
         s->at.field = F_NONE;
         return rc;
     }
-    if (ipi_idmap_put(set, &r->alloc, s->id, r))
-        return fail(s, IPROF_ENOMEM, s->el_start, "out of memory");
     return IPROF_OK;
 }
 
@@ -632,7 +639,7 @@ static int process_method(scan *s)
     for (size_t i = 0; i < s->nnums; i++) {
         s->at.sub = (int64_t)i;
         if (!(r->flags & IPROF_READ_NO_REFERENCES) &&
-            (rc = check_ref(s, r->nums[i], 1, nth_number(s, s->sig_at, i))))
+            (rc = check_ref(s, r->nums[i], 1, s->sig_at, i)))
             return rc;
     }
     s->at.field = F_NONE;
@@ -667,14 +674,14 @@ static int check_entry_refs(scan *s, int kind)
     if (lay->checks_methods) {
         s->at.field = F_CTX;
         for (size_t i = 0; i < s->nframes; i++)
-            if ((rc = check_ref(s, r->frames[2 * i], 0, s->ctx_at)))
+            if ((rc = check_ref(s, r->frames[2 * i], 0, s->ctx_at, SIZE_MAX)))
                 return rc;
     }
     if (lay->type_slot >= 0) {
         s->at.field = F_RECORDS;
         for (size_t i = (size_t)lay->type_slot; i < s->nnums; i += (size_t)lay->group) {
             s->at.sub = (int64_t)i;
-            if ((rc = check_ref(s, r->nums[i], 1, nth_number(s, s->rec_at, i))))
+            if ((rc = check_ref(s, r->nums[i], 1, s->rec_at, i)))
                 return rc;
         }
     }
@@ -987,7 +994,7 @@ static int resolve_pending(scan *s)
     iprof_reader *r = s->r;
     for (size_t i = 0; i < r->pending_count; i++) {
         const pending_ref *pr = &r->pending[i];
-        if (ipi_idmap_get(pr->is_type ? &r->type_ids : &r->method_ids, pr->id))
+        if (ipi_idset_has(pr->is_type ? &r->type_ids : &r->method_ids, pr->id))
             continue;
         char msg[IPI_MESSAGE_MAX], path[IPI_PATH_MAX];
         snprintf(msg, sizeof msg, "%s id %lld is not defined", pr->is_type ? "type" : "method",
@@ -1152,8 +1159,8 @@ IPROF_API int iprof_reader_new(iprof_reader **out, const iprof_read_options *opt
     r->stack.max_depth = r->max_depth;
     ipi_errbuf_clear(&r->error);
     ipi_diags_init(&r->diags, &r->alloc);
-    ipi_idmap_init(&r->type_ids);
-    ipi_idmap_init(&r->method_ids);
+    ipi_idset_init(&r->type_ids);
+    ipi_idset_init(&r->method_ids);
     *out = r;
     return IPROF_OK;
 }
@@ -1171,8 +1178,8 @@ IPROF_API void iprof_reader_free(iprof_reader *r)
     ipi_free(&a, r->key, r->key_cap);
     ipi_free(&a, r->pending, r->pending_cap * sizeof *r->pending);
     ipi_json_stack_free(&r->stack);
-    ipi_idmap_free(&r->type_ids, &a);
-    ipi_idmap_free(&r->method_ids, &a);
+    ipi_idset_free(&r->type_ids, &a);
+    ipi_idset_free(&r->method_ids, &a);
     ipi_free(&a, r, sizeof *r);
 }
 
@@ -1181,8 +1188,8 @@ static int begin_read(iprof_reader *r, const iprof_read_callbacks *cb)
 {
     ipi_errbuf_clear(&r->error);
     ipi_diags_clear(&r->diags);
-    ipi_idmap_clear(&r->type_ids);
-    ipi_idmap_clear(&r->method_ids);
+    ipi_idset_clear(&r->type_ids);
+    ipi_idset_clear(&r->method_ids);
     r->pending_count = 0;
     r->key_len = 0;
     if (cb && cb->version != IPROF_READ_CALLBACKS_VERSION)
