@@ -181,8 +181,9 @@ static void run_case(const vcase *c)
             CHECK_EQ_INT(rc, c->status);
             CHECK(m == NULL);
             check_report(c, iprof_reader_error(r), what);
-        } else if (c->mode != RULE || c->status == IPROF_EDANGLING) {
-            /* Warnings, clean files and dangling references must load. */
+        } else {
+            /* Warnings, clean files and rule violations load ("the data
+             * stay representable, so the lenient model keeps them"). */
             CHECK_EQ_INT(rc, IPROF_OK);
             CHECK(m != NULL && m != (iprof_model *)1);
             if (c->mode == CLEAN)
@@ -371,6 +372,54 @@ static const vcase cases[] = {
      "\"signature\":|[1]", NULL,
      "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":1,\"name\":\"A\"}],\n"
      "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[1,0]},{\"id\":2,\"name\":\"n\",\"signature\":[1]}]}"},
+
+    /* ---- more fatal errors (docs/api.md, "Validation") ---- */
+    {"document not an object", FATAL, IPROF_ESCHEMA, NULL, NULL, NULL, "[1,2]"},
+    {"duplicate top-level key", FATAL, IPROF_ESCHEMA, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"types\":[]}"},
+    {"key repeated inside an element", FATAL, IPROF_ESCHEMA, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"a\",\"id\":0}],\"methods\":[]}"},
+    {"missing name in a type", FATAL, IPROF_ESCHEMA, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":0}],\"methods\":[]}"},
+    {"missing records in an entry", FATAL, IPROF_ESCHEMA, NULL, NULL, NULL,
+     HEAD ",\n\"callCountProfiles\":[{\"ctx\":\"1:0\"}]}"},
+    {"missing ctx in an entry", FATAL, IPROF_ESCHEMA, NULL, NULL, NULL,
+     HEAD ",\n\"samplingProfiles\":[{\"records\":[1]}]}"},
+    {"ctx as number", FATAL, IPROF_ESCHEMA, "callCountProfiles[0].ctx", "\"ctx\":|10,", NULL,
+     HEAD ",\n\"callCountProfiles\":[{\"ctx\":10,\"records\":[1]}]}"},
+    {"record as string", FATAL, IPROF_ESCHEMA, "conditionalProfiles[0].records[1]",
+     "[1,|\"0\",", NULL,
+     HEAD ",\n\"conditionalProfiles\":[{\"ctx\":\"1:0\",\"records\":[1,\"0\",3]}]}"},
+    {"non-integral id", FATAL, IPROF_ESCHEMA, "types[0].id", "\"id\":|1.5", NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":1.5,\"name\":\"a\"}],\"methods\":[]}"},
+    {"integral 1e19 outside int64", FATAL, IPROF_ELIMIT, "samplingProfiles[0].records[0]",
+     "\"records\":[|1e19]", NULL,
+     HEAD ",\n\"samplingProfiles\":[{\"ctx\":\"1:0\",\"records\":[1e19]}]}"},
+    {"ctx method id above int64", FATAL, IPROF_ELIMIT, "callCountProfiles[0].ctx", NULL, NULL,
+     HEAD ",\n\"callCountProfiles\":[{\"ctx\":\"9223372036854775808:0\",\"records\":[1]}]}"},
+    {"malformed version 1.0", FATAL, IPROF_EVERSION, "version", "\"version\":|\"1.0\"", NULL,
+     "{\"version\":\"1.0\",\"types\":[],\"methods\":[]}"},
+    {"version 1.2.0 loads with a warning, instanceof allowed", WARN, IPROF_EVERSION, "version",
+     "\"version\":|\"1.2.0\"", "1.2.0",
+     "{\"version\":\"1.2.0\",\"types\":[],\"methods\":[],\"instanceofProfiles\":[]}"},
+    {"version 0.5.0 loads with a warning", WARN, IPROF_EVERSION, "version", NULL, "0.5.0",
+     "{\"version\":\"0.5.0\",\"types\":[],\"methods\":[]}"},
+    {"clean: integral spellings 1.0, 1e1, -0", CLEAN, 0, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":-0,\"name\":\"a\"},{\"id\":1.0,\"name\":\"b\"}],"
+     "\"methods\":[{\"id\":2e0,\"name\":\"m\",\"signature\":[1E0,0.0]}],"
+     "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[1e1]}]}"},
+    {"clean: repeated unknown key", CLEAN, 0, NULL, NULL, NULL,
+     "{\"x\":1,\"version\":\"1.0.0\",\"x\":[{}],\"types\":[],\"methods\":[],\"x\":null}"},
+    {"syntax: invalid escape", FATAL, IPROF_ESYNTAX, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"a\\x\"}],\"methods\":[]}"},
+    {"syntax: lone high surrogate", FATAL, IPROF_ESYNTAX, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"a\\ud800\"}],\"methods\":[]}"},
+    {"syntax: lone low surrogate", FATAL, IPROF_ESYNTAX, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"\\udc00a\"}],\"methods\":[]}"},
+    {"syntax: raw control character in a string", FATAL, IPROF_ESYNTAX, NULL, "\"a|\t", NULL,
+     "{\"version\":\"1.0.0\",\n\"types\":[{\"id\":0,\"name\":\"a\tb\"}],\"methods\":[]}"},
+    {"syntax: leading zero", FATAL, IPROF_ESYNTAX, NULL, NULL, NULL,
+     "{\"version\":\"1.0.0\",\"types\":[{\"id\":01,\"name\":\"a\"}],\"methods\":[]}"},
 
     /* ---- JSON syntax: the offending byte, or the input length ---- */
     {"syntax: trailing comma", FATAL, IPROF_ESYNTAX, NULL, "[],|}", NULL,
@@ -636,6 +685,132 @@ static void test_elidemin(void)
     free(data);
 }
 
+
+/* Lenient models keep what breaks the rules: duplicate ids (lookups find
+ * the first), bad record lengths, a bad monitor ctx. */
+static void test_lenient_model_keeps(void)
+{
+    const char *doc =
+        "{\"version\":\"1.1.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":0,\"name\":\"X\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},{\"id\":1,\"name\":\"b\",\"signature\":[0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1,2]}],"
+        "\"conditionalProfiles\":[{\"ctx\":\"1:3\",\"records\":[1,2,3,4]}],"
+        "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[{\"ctx\":\"1:0\",\"records\":[0,1]}],"
+        "\"samplingProfiles\":[],\"instanceofProfiles\":[]}";
+    iprof_reader *r = new_reader(0);
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    /* types[1].id, methods[1].id, methods[1].signature, three entries. */
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 6);
+    iprof_reader_free(r);
+    if (!m)
+        return;
+    CHECK_EQ_INT(iprof_model_type_count(m), 2);
+    CHECK_EQ_INT(iprof_model_method_count(m), 2);
+    const iprof_type *t = iprof_model_type_by_id(m, 0);
+    CHECK(t && !strcmp(iprof_type_name(t, NULL), "int"));
+    CHECK(t == iprof_model_type_at(m, 0));
+    const iprof_method *me = iprof_model_method_by_id(m, 1);
+    CHECK(me && !strcmp(iprof_method_name(me, NULL), "a"));
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 1);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), 1);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_MONITOR), 1);
+    size_t n = 0;
+    const iprof_entry *e = iprof_model_entry_at(m, IPROF_KIND_CONDITIONAL, 0);
+    CHECK(e && iprof_entry_records(e, &n) && n == 4);
+    /* Written back as it is with IPROF_WRITE_NO_VALIDATE: same bytes. */
+    iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
+    wo.flags = IPROF_WRITE_NO_VALIDATE;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, &wo));
+    CHECK_OK(iprof_writer_write_model(w, m));
+    const void *out = NULL;
+    size_t len = 0;
+    CHECK_OK(iprof_writer_buffer(w, &out, &len));
+    CHECK_EQ_MEM(out, len, doc, strlen(doc));
+    iprof_writer_free(w);
+    /* ...and refused by the default writer, which checks the rules. */
+    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
+    iprof_writer_free(w);
+    iprof_model_free(m);
+}
+
+/* Fatal conditions that need options or sources. */
+static int stop_at_second(int64_t id, const char *name, size_t len, void *p)
+{
+    (void)id;
+    (void)name;
+    (void)len;
+    return ++*(int *)p == 2;
+}
+
+static int failing_read(void *buf, size_t cap, size_t *len, void *p)
+{
+    (void)buf;
+    (void)cap;
+    (void)p;
+    *len = 0;
+    return -1;
+}
+
+static void test_fatal_other(void)
+{
+    const char *doc = "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"a\"},"
+                      "{\"id\":1,\"name\":\"b\"},{\"id\":2,\"name\":\"c\"}],\"methods\":[],"
+                      "\"u\":[[[[[[1]]]]]]}";
+    iprof_reader *r = new_reader(0);
+    int calls = 0;
+    iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
+    cb.on_type = stop_at_second;
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &calls), IPROF_ESTOPPED);
+    CHECK_EQ_INT(calls, 2);
+    CHECK_EQ_INT(iprof_error_status(iprof_reader_error(r)), IPROF_ESTOPPED);
+    CHECK_EQ_INT(iprof_reader_read_callback(r, failing_read, NULL, NULL, NULL), IPROF_EIO);
+    CHECK_EQ_INT(iprof_reader_read_path(r, "/nonexistent/dir/x.iprof", NULL, NULL), IPROF_EIO);
+    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
+    iprof_reader_free(r);
+
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.max_depth = 3;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL), IPROF_ELIMIT);
+    iprof_reader_free(r);
+    o.max_depth = 0;
+    o.max_element_size = 16;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    const char *big = "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"a-rather-long-type-name\"}],"
+                      "\"methods\":[]}";
+    /* docs/api.md: "an element larger than opts.max_element_size fails
+     * with IPROF_ELIMIT" - from memory too. */
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, big, strlen(big), NULL, NULL), IPROF_ELIMIT);
+    iprof_reader_free(r);
+    /* From a file in small chunks: the element cannot fit the window. */
+    o.chunk_size = 8;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    {
+        const char *tmp = getenv("TMPDIR");
+        char path[512];
+        snprintf(path, sizeof path, "%s/test_validation_%ld.iprof", tmp && *tmp ? tmp : "/tmp",
+                 (long)rand());
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (f) {
+            fputs(big, f);
+            fclose(f);
+            CHECK_EQ_INT(iprof_reader_read_path(r, path, NULL, NULL), IPROF_ELIMIT);
+            remove(path);
+        }
+    }
+    iprof_reader_free(r);
+    /* Bad options. */
+    o = (iprof_read_options)IPROF_READ_OPTIONS_INIT;
+    o.version = 99;
+    r = NULL;
+    CHECK_EQ_INT(iprof_reader_new(&r, &o), IPROF_EINVAL);
+    CHECK(r == NULL);
+}
+
 int main(void)
 {
     RUN(test_cases);
@@ -644,5 +819,7 @@ int main(void)
     RUN(test_many_in_order);
     RUN(test_no_references);
     RUN(test_elidemin);
+    RUN(test_lenient_model_keeps);
+    RUN(test_fatal_other);
     return check_done();
 }
