@@ -4,7 +4,7 @@
  * writer for the Python suites. Public API only.
  *
  * Usage:
- *   iprof_dump [--strict] FILE
+ *   iprof_dump [--strict] [--chunk N] FILE
  *   iprof_dump [--strict] --merge A B [--weight W] -o OUT
  *   iprof_dump [--strict] --roundtrip FILE -o OUT [--pretty] [--to V]
  *
@@ -27,6 +27,8 @@
  *   - strings: '"' and '\\' escaped as \" and \\; bytes 0x00-0x1f as
  *     \u00XX with lowercase hex; everything else (including '/', 0x7f and
  *     UTF-8 bytes >= 0x80) written raw.
+ * --chunk N sets the reader's chunk_size (bytes per read() from the file),
+ * to exercise the sliding window with tiny reads.
  * Diagnostics of the read go to stderr, one per line:
  *   "diag: STATUS_STRING: message at LINE:COL (offset N) path PATH"
  *   ("warning:" instead of "diag:" for warnings).
@@ -261,10 +263,13 @@ static int fail_writer(const iprof_writer *w, int rc)
     return 1;
 }
 
+static size_t chunk_size;
+
 static iprof_reader *make_reader(int strict)
 {
     iprof_read_options opts = IPROF_READ_OPTIONS_INIT;
     iprof_reader *r = NULL;
+    opts.chunk_size = chunk_size;
     if (strict)
         opts.flags |= IPROF_READ_STRICT;
     int rc = iprof_reader_new(&r, &opts);
@@ -415,7 +420,7 @@ static int do_merge(const char *a, const char *b, double weight, const char *out
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: iprof_dump [--strict] FILE\n"
+    fprintf(stderr, "usage: iprof_dump [--strict] [--chunk N] FILE\n"
                     "       iprof_dump [--strict] --merge A B [--weight W] -o OUT\n"
                     "       iprof_dump [--strict] --roundtrip FILE -o OUT [--pretty] [--to V]\n");
     return 2;
@@ -440,7 +445,12 @@ int main(int argc, char **argv)
             roundtrip = 1;
         else if (!strcmp(a, "-o") && i + 1 < argc)
             out = argv[++i];
-        else if (!strcmp(a, "--to") && i + 1 < argc)
+        else if (!strcmp(a, "--chunk") && i + 1 < argc) {
+            char *end;
+            chunk_size = (size_t)strtoul(argv[++i], &end, 10);
+            if (*end || !chunk_size)
+                return usage();
+        } else if (!strcmp(a, "--to") && i + 1 < argc)
             to = argv[++i];
         else if (!strcmp(a, "--weight") && i + 1 < argc) {
             char *end;

@@ -19,6 +19,7 @@ For each document:
     inputs already in GraalVM's minified layout, be byte-identical;
   * for GraalVM-layout inputs also: --pretty, then back to minified, gives
     the original bytes; --to another version keeps the content.
+Every third document is also dumped with a chunk size of 1..13 bytes.
 When IPROF_CORPUS_DIR is set, the real 0.4.0/1.0.0 profiles are dumped and
 compared the same way.
 
@@ -461,8 +462,9 @@ class Semantic(unittest.TestCase):
             print("FAIL:", what, file=sys.stderr)
         return ok
 
-    def check_dump(self, path, text, strict=True, unknown=None, label=""):
-        rc, out, err = run_dump((["--strict"] if strict else []) + [path])
+    def check_dump(self, path, text, strict=True, unknown=None, label="", chunk=None):
+        rc, out, err = run_dump((["--strict"] if strict else []) +
+                                (["--chunk", str(chunk)] if chunk else []) + [path])
         if not self.record(rc == 0, "%s: iprof_dump exit %d: %s" % (label, rc, err.strip()[:500])):
             return False
         if strict and not self.record("diag:" not in err and "warning:" not in err,
@@ -548,6 +550,11 @@ class Semantic(unittest.TestCase):
             if not self.check_dump(path, text, unknown=unknown, label=label):
                 print("   document: %s" % text[:2000], file=sys.stderr)
                 continue
+            # The same through a sliding window fed 1..13 bytes at a time.
+            if seed % 3 == 0:
+                chunk = 1 + seed % 13
+                self.check_dump(path, text, unknown=unknown,
+                                label="%s chunk %d" % (label, chunk), chunk=chunk)
             data = self.check_roundtrip(path, text, label, byte_identical=graal)
             if graal and data is not None:
                 # pretty and back
@@ -581,6 +588,8 @@ class Semantic(unittest.TestCase):
                 text = f.read().decode("utf-8")
             strict = "elidemin" not in n
             self.check_dump(path, text, strict=strict, unknown=[], label=n)
+            self.check_dump(path, text, strict=strict, unknown=[], label=n + " chunk 4099",
+                            chunk=4099)
 
 
 def main():
