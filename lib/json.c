@@ -98,6 +98,11 @@ static int escape_length(const char *p, const char *end, const char **why)
     }
     if (cp < 0xD800 || cp > 0xDBFF)
         return 6;
+    /* A high surrogate must be followed by a low one. */
+    if ((end - p > 6 && p[6] != '\\') || (end - p > 7 && p[7] != 'u')) {
+        *why = "lone high surrogate in string";
+        return 0;
+    }
     if (end - p < 12)
         return -1;
     unsigned lo;
@@ -108,13 +113,33 @@ static int escape_length(const char *p, const char *end, const char **why)
     return 12;
 }
 
+/* Whether any of the 8 bytes at p needs a look in a string: a control
+ * character, a byte >= 0x80, '"' or '\\'. Bit tricks on one 64-bit word
+ * (the "haszero" idiom), portable C. */
+static inline int special_bytes(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
+    /* (x - ones) & ~x has a high bit where a byte of x is 0 (or where a
+     * borrow ran into a byte >= 0x80, flagged anyway by w itself). */
+    uint64_t low = (w - ones * 0x20) & ~w;
+    uint64_t hq = (quote - ones) & ~quote;
+    uint64_t hs = (slash - ones) & ~slash;
+    return ((low | hq | hs | w) & highs) != 0;
+}
+
 int ipi_json_scan_string(const char *p, const char *end, const char **after, int *escaped,
                          const char **err, const char **why)
 {
     const char *s = p + 1;
     int esc = 0;
     for (;;) {
-        /* The common case: printable ASCII other than quote and backslash. */
+        /* The common case: printable ASCII other than quote and backslash,
+         * eight bytes per step. */
+        while (end - s >= 8 && !special_bytes(s))
+            s += 8;
         while (s < end) {
             unsigned char c = (unsigned char)*s;
             if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')

@@ -773,6 +773,16 @@ static int check_instanceof_version(scan *s)
     return rc;
 }
 
+/* The element limit holds for every source: streamed windows enforce it
+ * as they grow, this catches elements of in-memory documents. */
+static int check_size(scan *s, size_t from, size_t to)
+{
+    if (to - from <= s->r->max_element)
+        return IPROF_OK;
+    return fail(s, IPROF_ELIMIT, from, "an element is larger than the limit of %zu bytes",
+                s->r->max_element);
+}
+
 static int process_version(scan *s, const char *text, size_t len, size_t at)
 {
     snprintf(s->version_text, sizeof s->version_text, "%.*s", (int)(len > 40 ? 40 : len), text);
@@ -906,6 +916,8 @@ static int step_value(scan *s)
         if (rc)
             return json_fail(s, rc, err, why);
         s->el_start = IDX(s, p);
+        if ((rc = check_size(s, s->el_start, IDX(s, after))) != IPROF_OK)
+            return rc;
         if (s->cb && s->cb->on_unknown &&
             s->cb->on_unknown(s->r->key, s->r->key_len, p, (size_t)(after - p), s->payload))
             return stopped(s, "on_unknown");
@@ -955,6 +967,8 @@ static int step_element(scan *s)
         return IPROF_OK;
     }
     if ((rc = parse_element(s, &p, end)) != IPROF_OK)
+        return rc;
+    if ((rc = check_size(s, s->el_start, IDX(s, p))) != IPROF_OK)
         return rc;
     if (s->at.section == SEC_TYPES)
         rc = process_type(s);
