@@ -165,12 +165,36 @@ static int make_room(iprof_writer *w, size_t n)
 
 static const char hex_digits[] = "0123456789abcdef";
 
+/* Whether any byte of the 8 in x needs escaping: < 0x20, '"' or '\\'
+ * (the classic "has a zero byte" bit trick on x, x ^ '"' and x ^ '\\'). */
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+static inline int word_needs_escape(uint64_t x)
+{
+    uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+    uint64_t lt = (x - ONES * 0x20) & ~x;
+    uint64_t zq = (q - ONES) & ~q;
+    uint64_t zb = (b - ONES) & ~b;
+    return ((lt | zq | zb) & HIGHS) != 0;
+}
+
 /* Escape s[0..len) as JSON string content at p; at most ESC_MAX * len
- * bytes. */
+ * bytes. Runs of 8 plain bytes are copied as one word. */
 static char *escape_into(char *p, const unsigned char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = s[i];
+    size_t i = 0;
+    while (i < len) {
+        if (len - i >= 8) {
+            uint64_t x;
+            memcpy(&x, s + i, 8);
+            if (!word_needs_escape(x)) {
+                memcpy(p, &x, 8);
+                p += 8;
+                i += 8;
+                continue;
+            }
+        }
+        unsigned char c = s[i++];
         if (c >= 0x20 && c != '"' && c != '\\') {
             *p++ = (char)c;
             continue;

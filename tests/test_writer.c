@@ -364,6 +364,67 @@ static void test_escapes(void)
     iprof_writer_free(w);
 }
 
+/* Reference escaper for the randomized test. */
+static size_t ref_escape(char *out, const unsigned char *s, size_t n)
+{
+    char *p = out;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = s[i];
+        if (c == '"')
+            p += sprintf(p, "\\\"");
+        else if (c == '\\')
+            p += sprintf(p, "\\\\");
+        else if (c == '\b')
+            p += sprintf(p, "\\b");
+        else if (c == '\f')
+            p += sprintf(p, "\\f");
+        else if (c == '\n')
+            p += sprintf(p, "\\n");
+        else if (c == '\r')
+            p += sprintf(p, "\\r");
+        else if (c == '\t')
+            p += sprintf(p, "\\t");
+        else if (c < 0x20)
+            p += sprintf(p, "\\u%04x", c);
+        else
+            *p++ = (char)c;
+    }
+    return (size_t)(p - out);
+}
+
+/* Escapable bytes at every position of the 8-byte words the escaper
+ * scans, next to bytes that must pass (0x20, 0x7f, 0x80-0xff, '/'). */
+static void test_escapes_random(void)
+{
+    static const unsigned char alphabet[] = {'a', '"', '\\', 0, 0x1f, 0x20, 0x7f, 0x80, 0xff,
+                                             '/', '\n', 0x21, 0x5b, 0x5d, 0xdc, 0xa2, 0x1b};
+    unsigned seed = 12345;
+    char expect[4096], name[80];
+    for (int round = 0; round < 3000; round++) {
+        size_t n = (size_t)(round % 70);
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 16) % 64;
+            /* mostly plain letters, so that whole plain words occur */
+            name[i] = (char)(r < 40 ? 'a' + (int)(r % 26) : alphabet[r % sizeof alphabet]);
+        }
+        iprof_writer *w = mem_writer(0, NULL);
+        CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+        CHECK_OK(iprof_writer_type(w, 0, name, n));
+        const void *d;
+        size_t l;
+        CHECK_OK(iprof_writer_buffer(w, &d, &l));
+        static const char head[] = "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"";
+        size_t hl = sizeof head - 1;
+        size_t el = ref_escape(expect, (const unsigned char *)name, n);
+        expect[el++] = '"';
+        expect[el++] = '}';
+        CHECK(l == hl + el && memcmp(d, head, hl) == 0 &&
+              memcmp((const char *)d + hl, expect, el) == 0);
+        iprof_writer_free(w);
+    }
+}
+
 static void test_int64_extremes(void)
 {
     iprof_writer *w = mem_writer(0, NULL);
@@ -1503,6 +1564,7 @@ int main(void)
     RUN(test_pretty);
     RUN(test_versions);
     RUN(test_escapes);
+    RUN(test_escapes_random);
     RUN(test_int64_extremes);
     RUN(test_section_skipping);
     RUN(test_order_violations);
