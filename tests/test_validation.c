@@ -132,8 +132,78 @@ static iprof_reader *new_reader(int strict)
     return r;
 }
 
+/* A read function handing out the document a few bytes at a time. */
+typedef struct drip {
+    const char *data;
+    size_t len, pos, step;
+} drip;
+
+static int read_drip(void *buf, size_t cap, size_t *len, void *p)
+{
+    drip *d = p;
+    size_t n = d->len - d->pos;
+    if (n > d->step)
+        n = d->step;
+    if (n > cap)
+        n = cap;
+    memcpy(buf, d->data + d->pos, n);
+    d->pos += n;
+    *len = n;
+    return 0;
+}
+
+static int same_report(const iprof_error *a, const iprof_error *b)
+{
+    if (!a || !b)
+        return a == b;
+    return iprof_error_status(a) == iprof_error_status(b) &&
+           iprof_error_severity(a) == iprof_error_severity(b) &&
+           iprof_error_offset(a) == iprof_error_offset(b) &&
+           iprof_error_line(a) == iprof_error_line(b) &&
+           iprof_error_column(a) == iprof_error_column(b) &&
+           !strcmp(iprof_error_path(a), iprof_error_path(b)) &&
+           !strcmp(iprof_error_message(a), iprof_error_message(b));
+}
+
+/* The same read in pieces of 1, 2, 3 and 7 bytes (chunk_size 1..7) gives
+ * the same result, error and diagnostics as the read from memory. */
+static void check_chunked(const vcase *c, int strict)
+{
+    size_t len = strlen(c->doc);
+    iprof_reader *ref = new_reader(strict);
+    int want = iprof_reader_read_buffer(ref, c->doc, len, NULL, NULL);
+    static const size_t steps[] = {1, 2, 3, 7};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+        o.flags = strict ? IPROF_READ_STRICT : 0;
+        o.chunk_size = steps[i];
+        iprof_reader *r = NULL;
+        CHECK_OK(iprof_reader_new(&r, &o));
+        drip d = {c->doc, len, 0, steps[i]};
+        int rc = iprof_reader_read_callback(r, read_drip, &d, NULL, NULL);
+        int ok = rc == want && same_report(iprof_reader_error(r), iprof_reader_error(ref)) &&
+                 iprof_reader_diag_count(r) == iprof_reader_diag_count(ref);
+        for (size_t k = 0; ok && k < iprof_reader_diag_count(r); k++)
+            ok = same_report(iprof_reader_diag(r, k), iprof_reader_diag(ref, k));
+        if (!ok) {
+            const iprof_error *e = iprof_reader_error(r);
+            fprintf(stderr, "   [%s] %s read in %zu-byte pieces differs from the memory read: "
+                            "rc %d vs %d; error %s offset %" PRIu64 " %" PRIu64 ":%" PRIu64 " path %s\n",
+                    c->name, strict ? "strict" : "lenient", steps[i], rc, want,
+                    e ? iprof_error_message(e) : "-", e ? iprof_error_offset(e) : 0,
+                    e ? iprof_error_line(e) : 0, e ? iprof_error_column(e) : 0,
+                    e ? iprof_error_path(e) : "-");
+        }
+        CHECK(ok);
+        iprof_reader_free(r);
+    }
+    iprof_reader_free(ref);
+}
+
 static void run_case(const vcase *c)
 {
+    check_chunked(c, 1);
+    check_chunked(c, 0);
     size_t len = strlen(c->doc);
     for (int strict = 1; strict >= 0; strict--) {
         iprof_reader *r = new_reader(strict);
