@@ -253,6 +253,8 @@ def main():
         ("assorted-benchmarks-0.4.0.iprof", "jsonata-cli-0.4.0.iprof", 0.5),
         ("elide-cli-types-only-0.4.0.iprof", "elide-serve-types-only-0.4.0.iprof", 1),
         ("elide-cli-types-only-0.4.0.iprof", "jsonata-cli-0.4.0.iprof", 1),
+        # counts saturate at INT64_MAX
+        ("assorted-benchmarks-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof", 1e18),
     ]
     cache = {}
 
@@ -276,6 +278,15 @@ def main():
                     label, p.returncode, p.stderr.decode("utf-8", "replace")[:400])):
                 continue
             compare(label, load(an), load(bn), w, out)
+        # A source whose references do not resolve is refused, changing
+        # nothing (no output written).
+        out = os.path.join(tmp, "dangling.iprof")
+        p = subprocess.run([DUMP, "--merge", os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
+                            os.path.join(CORPUS, "elidemin-jspy-placeholders-1.0.0.iprof"),
+                            "-o", out], capture_output=True)
+        record(p.returncode == 1 and b"error: dangling reference" in p.stderr
+               and not os.path.exists(out),
+               "merge of a dangling source: exit %d, %s" % (p.returncode, p.stderr[-300:]))
         # A weight that is not finite or negative is refused.
         for bad in ("-1", "nan", "inf"):
             p = subprocess.run([DUMP, "--merge", os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
