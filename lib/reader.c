@@ -324,9 +324,11 @@ static int expect_int_array(scan *s, const char **pp, const char *end, size_t *c
     return IPROF_OK;
 }
 
-/* A string value; decoded into r->text when it has escapes. */
+/* A string value, NUL-terminated in r->text (decoded when it has escapes)
+ * because callbacks are promised C strings; with `borrow` an unescaped
+ * string may point into the window instead (not terminated). */
 static int expect_string(scan *s, const char **pp, const char *end, const char **str,
-                         size_t *len)
+                         size_t *len, int borrow)
 {
     const char *p = *pp, *after, *err = p, *why = NULL;
     int escaped;
@@ -342,14 +344,20 @@ static int expect_string(scan *s, const char **pp, const char *end, const char *
     if (rc)
         return json_fail(s, rc, err, why);
     size_t raw = (size_t)(after - p) - 2;
-    if (escaped) {
-        if (grow(s, (void **)&s->r->text, &s->r->text_cap, raw + 1, 1))
-            return s->r->error.err.status;
-        *len = ipi_json_decode(p + 1, raw, s->r->text);
-        *str = s->r->text;
-    } else {
+    if (!escaped && borrow) {
         *str = p + 1;
         *len = raw;
+    } else {
+        if (grow(s, (void **)&s->r->text, &s->r->text_cap, raw + 1, 1))
+            return s->r->error.err.status;
+        if (escaped)
+            *len = ipi_json_decode(p + 1, raw, s->r->text);
+        else {
+            memcpy(s->r->text, p + 1, raw);
+            s->r->text[raw] = '\0';
+            *len = raw;
+        }
+        *str = s->r->text;
     }
     *pp = after;
     return IPROF_OK;
@@ -460,7 +468,7 @@ static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
     case M_NAME:
         s->at.field = F_NAME;
         s->name_at = IDX(s, *pp);
-        return expect_string(s, pp, end, &s->name, &s->name_len);
+        return expect_string(s, pp, end, &s->name, &s->name_len, 0);
     case M_SIG:
     case M_REC:
         s->at.field = m == M_SIG ? F_SIGNATURE : F_RECORDS;
@@ -472,7 +480,7 @@ static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
     case M_CTX:
         s->at.field = F_CTX;
         s->ctx_at = IDX(s, *pp);
-        rc = expect_string(s, pp, end, &text, &len);
+        rc = expect_string(s, pp, end, &text, &len, 1);
         return rc ? rc : parse_ctx(s, text, len);
     default:
         return skip_member(s, pp, end);
@@ -904,7 +912,7 @@ static int step_value(scan *s)
         const char *text;
         size_t len;
         s->el_start = IDX(s, p);
-        if ((rc = expect_string(s, &p, end, &text, &len)) != IPROF_OK)
+        if ((rc = expect_string(s, &p, end, &text, &len, 0)) != IPROF_OK)
             return rc;
         if ((rc = process_version(s, text, len, s->el_start)) != IPROF_OK)
             return rc;

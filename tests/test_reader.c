@@ -37,12 +37,14 @@ static int tick(log_buf *l)
 
 static int on_version(const char *v, size_t len, void *p)
 {
+    CHECK(v[len] == '\0');
     logf_(p, "V %.*s\n", (int)len, v);
     return tick(p);
 }
 
 static int on_type(int64_t id, const char *name, size_t len, void *p)
 {
+    CHECK(name[len] == '\0'); /* the promised C string */
     logf_(p, "T %lld %.*s\n", (long long)id, (int)len, name);
     return tick(p);
 }
@@ -58,6 +60,7 @@ static void log_ints(log_buf *l, const int64_t *v, size_t n)
 static int on_method(int64_t id, const char *name, size_t len, const int64_t *sig, size_t n,
                      void *p)
 {
+    CHECK(name[len] == '\0');
     logf_(p, "M %lld %.*s ", (long long)id, (int)len, name);
     log_ints(p, sig, n);
     logf_(p, "\n");
@@ -79,6 +82,7 @@ static int on_entry(int kind, const int64_t *frames, size_t nf, const int64_t *r
 
 static int on_unknown(const char *key, size_t klen, const char *json, size_t jlen, void *p)
 {
+    CHECK(key[klen] == '\0');
     logf_(p, "U %.*s=%.*s\n", (int)klen, key, (int)jlen, json);
     return tick(p);
 }

@@ -62,8 +62,9 @@ IPROF_API int iprof_read_options_init(iprof_read_options *opts, unsigned int ver
 /*
  * Every callback returns 0 to go on; any other value stops the read, which
  * then returns IPROF_ESTOPPED. Pointers passed to a callback are valid only
- * during that call. Strings are UTF-8, NUL-terminated, and may contain NUL
- * bytes (from \u0000), so their length is passed too.
+ * during that call. Names, keys and the version are UTF-8, NUL-terminated,
+ * and may contain NUL bytes (from \u0000), so their length is passed too.
+ * The raw JSON text given to iprof_unknown_cb is not NUL-terminated.
  */
 
 /** The "version" string. */
