@@ -19,6 +19,10 @@ The comparison is by names, never by ids:
     taken, else it gets an id above every id of A; the result is a valid
     document (unique ids, every reference resolves: `iprof_dump --strict`).
 
+Also 60 generated pairs of small documents drawing names from shared
+pools under random ids (names shared under other ids, ids shared by other
+names), merged with weights 0, 1, 2, 3, 0.5, 1.5, checked the same way.
+
 Env: IPROF_DUMP, IPROF_CORPUS_DIR. Prints "N passed, N failed"; exit 1 on
 failure, 77 when the corpus or iprof_dump is absent.
 """
@@ -237,6 +241,94 @@ def compare(label, a, b, weight, out_path):
         label, p.stderr.decode("utf-8", "replace")[:300]))
 
 
+def gen_pair_doc(rng, version):
+    """A valid document drawing names from small shared pools, with ids
+    chosen at random from a small range, so that two such documents share
+    names under other ids and ids under other names."""
+    tnames = ["int", "void", "A", "B", "C$1", "[LA;", "java.lang.Object", "D"]
+    names = rng.sample(tnames, rng.randint(2, len(tnames)))
+    ids = rng.sample(range(0, 20), len(names))
+    types = [{"id": i, "name": n} for i, n in zip(ids, names)]
+    by_name = {n: i for i, n in zip(ids, names)}
+    mpool = []
+    for mn in ["run", "<init>", "get", "get"]:
+        for decl in ("A", "B", "int"):
+            for sig in ((decl, "void"), (decl, "int", "A"), (decl, "void", "B", "B")):
+                mpool.append((mn, sig))
+    mpool = [m for m in mpool if all(t in by_name for t in m[1])]
+    if not mpool:
+        return gen_pair_doc(rng, version)
+    picked = []
+    for m in rng.sample(mpool, min(len(mpool), rng.randint(1, 10))):
+        if m not in picked:
+            picked.append(m)
+    mids = rng.sample(range(1, 30), len(picked))
+    methods = [{"id": i, "name": n, "signature": [by_name[t] for t in sig]}
+               for i, (n, sig) in zip(mids, picked)]
+    doc = {"version": version, "types": types, "methods": methods}
+    tids = [t["id"] for t in types]
+    for kind in KINDS:
+        if kind == "instanceofProfiles" and version != "1.1.0":
+            continue
+        entries, seen = [], set()
+        for _ in range(1 if kind == "monitorProfiles" else rng.randint(0, 6)):
+            if kind == "monitorProfiles":
+                ctx = "0:0"
+            else:
+                fr = [(rng.choice(mids), rng.choice([0, 1, 2, -1, 7]))
+                      for _ in range(rng.randint(1, 3))]
+                if kind == "callCountProfiles":
+                    fr[0] = (fr[0][0], 0)
+                ctx = "<".join("%d:%d" % f for f in fr)
+            if ctx in seen:
+                continue
+            seen.add(ctx)
+            if kind in SINGLE_KINDS:
+                rec = [rng.randint(0, 1000)]
+            elif kind == "conditionalProfiles":
+                rec = []
+                for idx in rng.sample(range(4), rng.randint(0, 4)):
+                    rec += [rng.choice([3, 9, -1]), idx, rng.randint(0, 1000)]
+            else:
+                rec = []
+                for t in rng.sample(tids, rng.randint(0, min(4, len(tids)))):
+                    rec += [t, rng.randint(0, 1000)]
+            entries.append({"ctx": ctx, "records": rec})
+        doc[kind] = entries
+    return doc
+
+
+def generated_cases(tmp, count=60):
+    import random
+    for seed in range(count):
+        rng = random.Random(1000 + seed)
+        va = rng.choice(["0.4.0", "1.0.0", "1.1.0"])
+        vb = va if va != "1.1.0" else rng.choice(["1.0.0", "1.1.0"])
+        a, b = gen_pair_doc(rng, va), gen_pair_doc(rng, vb)
+        if rng.random() < 0.15:
+            b = a
+        w = rng.choice([0, 1, 1, 2, 3, 0.5, 1.5])
+        pa, pb = os.path.join(tmp, "ga.iprof"), os.path.join(tmp, "gb.iprof")
+        with open(pa, "w") as f:
+            json.dump(a, f)
+        with open(pb, "w") as f:
+            json.dump(b, f)
+        label = "generated seed %d (%s + %s x %s)" % (seed, va, vb, w)
+        out = os.path.join(tmp, "gm.iprof")
+        if os.path.exists(out):
+            os.unlink(out)
+        p = subprocess.run([DUMP, "--strict", "--merge", pa, pb, "--weight", repr(w), "-o", out],
+                           capture_output=True)
+        if not record(p.returncode == 0, "%s: exit %d: %s" % (
+                label, p.returncode, p.stderr.decode("utf-8", "replace")[:300])):
+            print("   A: %s\n   B: %s" % (json.dumps(a), json.dumps(b)), file=sys.stderr)
+            continue
+        before = RESULTS["failed"]
+        compare(label, a, b, w, out)
+        if RESULTS["failed"] != before:
+            print("   A: %s\n   B: %s" % (json.dumps(a), json.dumps(b)), file=sys.stderr)
+
+
 def main():
     if not DUMP or not os.path.exists(DUMP):
         print("SKIP: IPROF_DUMP not set or missing")
@@ -278,6 +370,7 @@ def main():
                     label, p.returncode, p.stderr.decode("utf-8", "replace")[:400])):
                 continue
             compare(label, load(an), load(bn), w, out)
+        generated_cases(tmp)
         # A source whose references do not resolve is refused, changing
         # nothing (no output written).
         out = os.path.join(tmp, "dangling.iprof")
