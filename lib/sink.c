@@ -33,7 +33,7 @@ static const char *strerror_gnu(char *rc, char *buf)
 
 const char *ipi_strerror(int errnum, char *buf, size_t size)
 {
-    if (!size)
+    if (!buf || !size)
         return "unknown error";
     buf[0] = '\0';
     const char *s = _Generic(strerror_r(errnum, buf, size), char *: strerror_gnu,
