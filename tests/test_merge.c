@@ -1,2 +1,570 @@
-/* Placeholder until the module lands. */
-int main(void) { return 77; }
+/* Unit tests of iprof_model_merge (lib/merge.c). */
+#include "check.h"
+
+#include <float.h>
+#include <math.h>
+
+#include <iprof/iprof.h>
+
+#include "model.h"
+
+/* ---- an allocator that fails the Nth allocation and counts what is live -- */
+
+typedef struct fail_alloc {
+    long count, fail_at; /* fail_at: 1-based, 0 = never */
+    int failed;
+    long live_blocks;
+    size_t live_bytes;
+} fail_alloc;
+
+static int fa_fail(fail_alloc *f)
+{
+    if (f->fail_at && ++f->count == f->fail_at) {
+        f->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static void *fa_malloc(size_t size, void *user)
+{
+    fail_alloc *f = user;
+    if (fa_fail(f))
+        return NULL;
+    f->live_blocks++;
+    f->live_bytes += size;
+    return malloc(size);
+}
+
+static void *fa_realloc(void *p, size_t old_size, size_t new_size, void *user)
+{
+    fail_alloc *f = user;
+    if (fa_fail(f))
+        return NULL;
+    void *np = realloc(p, new_size);
+    if (np)
+        f->live_bytes += new_size - old_size;
+    return np;
+}
+
+static void fa_free(void *p, size_t size, void *user)
+{
+    fail_alloc *f = user;
+    f->live_blocks--;
+    f->live_bytes -= size;
+    free(p);
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+#define N(a) (sizeof(a) / sizeof *(a))
+
+static const char *type_name_of(const iprof_model *m, int64_t id)
+{
+    const iprof_type *t = iprof_model_type_by_id(m, id);
+    return t ? iprof_type_name(t, NULL) : "(none)";
+}
+
+static int has_records(const iprof_model *m, int kind, const int64_t *frames, size_t fc,
+                       const int64_t *want, size_t n)
+{
+    const iprof_entry *e = iprof_model_entry_find(m, kind, frames, fc);
+    if (!e) {
+        fprintf(stderr, "   no entry\n");
+        return 0;
+    }
+    size_t len;
+    const int64_t *r = iprof_entry_records(e, &len);
+    if (len != n || (n && memcmp(r, want, n * sizeof *want) != 0)) {
+        fprintf(stderr, "   records:");
+        for (size_t i = 0; i < len; i++)
+            fprintf(stderr, " %" PRId64, r[i]);
+        fprintf(stderr, "\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* A summary of a model to compare before and after a failed merge. */
+typedef struct snapshot {
+    size_t types, methods, contexts, entries[IPROF_KIND_COUNT];
+    int64_t first_records[IPROF_KIND_COUNT][8];
+    size_t first_len[IPROF_KIND_COUNT];
+} snapshot;
+
+static void take(const iprof_model *m, snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    s->types = iprof_model_type_count(m);
+    s->methods = iprof_model_method_count(m);
+    s->contexts = iprof_model_context_count(m);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        s->entries[k] = iprof_model_entry_count(m, k);
+        const iprof_entry *e = iprof_model_entry_at(m, k, 0);
+        if (e) {
+            const int64_t *r = iprof_entry_records(e, &s->first_len[k]);
+            for (size_t i = 0; i < s->first_len[k] && i < 8; i++)
+                s->first_records[k][i] = r[i];
+        }
+    }
+}
+
+static int same(const snapshot *a, const snapshot *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+/*
+ * dst: types 0 void, 1 A, 2 B; methods 1 run(A), 2 go(B); call count 2:0
+ * [5]; monitor [1, 1].
+ */
+static iprof_model *make_dst(const iprof_allocator *a)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, a));
+    CHECK_OK(iprof_model_add_type(m, 0, "void", 4, NULL));
+    CHECK_OK(iprof_model_add_type(m, 1, "A", 1, NULL));
+    CHECK_OK(iprof_model_add_type(m, 2, "B", 1, NULL));
+    static const int64_t s_run[] = {1, 0}, s_go[] = {2, 0};
+    CHECK_OK(iprof_model_add_method(m, 1, "run", 3, s_run, 2, NULL));
+    CHECK_OK(iprof_model_add_method(m, 2, "go", 2, s_go, 2, NULL));
+    static const int64_t f[] = {2, 0}, five[] = {5}, mon[] = {0, 0}, m1[] = {1, 1};
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f, 1, five, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_MONITOR, mon, 1, m1, 2));
+    return m;
+}
+
+/*
+ * src: types 0 void, 5 C, 1 B, 2 D; methods 1 go(B), 2 x(C; void, D),
+ * 7 run(B); entries in src ids.
+ */
+static iprof_model *make_src(void)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_set_version(m, "1.0.0"));
+    CHECK_OK(iprof_model_add_type(m, 0, "void", 4, NULL));
+    CHECK_OK(iprof_model_add_type(m, 5, "C", 1, NULL));
+    CHECK_OK(iprof_model_add_type(m, 1, "B", 1, NULL));
+    CHECK_OK(iprof_model_add_type(m, 2, "D", 1, NULL));
+    static const int64_t s_go[] = {1, 0}, s_x[] = {5, 0, 2}, s_run[] = {1, 0};
+    CHECK_OK(iprof_model_add_method(m, 1, "go", 2, s_go, 2, NULL));
+    CHECK_OK(iprof_model_add_method(m, 2, "x", 1, s_x, 3, NULL));
+    CHECK_OK(iprof_model_add_method(m, 7, "run", 3, s_run, 2, NULL));
+    static const int64_t cc[] = {1, 0}, ten[] = {10}, cc2[] = {7, 0, 2, 9}, three[] = {3};
+    static const int64_t cf[] = {2, 3, 7, 4}, cr[] = {10, 0, 3, 20, 1, 5};
+    static const int64_t vf[] = {1, 2}, vr[] = {2, 4, 0, 1};
+    static const int64_t mon[] = {0, 0}, mr[] = {5, 3, 1, 2};
+    static const int64_t sf[] = {2, -1, 1, 8, 7, 0}, sr[] = {11};
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, cc, 1, ten, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, cc2, 2, three, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, cf, 2, cr, N(cr)));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, vr, N(vr)));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_INSTANCEOF, vf, 1, vr, N(vr)));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_MONITOR, mon, 1, mr, N(mr)));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, sf, 3, sr, 1));
+    return m;
+}
+
+/* ---- union and remapping ------------------------------------------------ */
+
+static void test_union_and_remap(void)
+{
+    iprof_model *dst = make_dst(NULL), *src = make_src();
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    CHECK_EQ_STR(iprof_model_version(dst), "1.1.0"); /* dst's version stays */
+
+    /* Types by name: void and B matched, C keeps its id, D's id 2 is taken
+     * by B so it gets max + 1 = 6 (5 was just taken by C). */
+    CHECK_EQ_INT(iprof_model_type_count(dst), 5);
+    CHECK_EQ_STR(type_name_of(dst, 0), "void");
+    CHECK_EQ_STR(type_name_of(dst, 1), "A");
+    CHECK_EQ_STR(type_name_of(dst, 2), "B");
+    CHECK_EQ_STR(type_name_of(dst, 5), "C");
+    CHECK_EQ_STR(type_name_of(dst, 6), "D");
+    CHECK_EQ_INT(iprof_type_id(iprof_model_type_at(dst, 3)), 5); /* appended in src order */
+    CHECK_EQ_INT(iprof_type_id(iprof_model_type_at(dst, 4)), 6);
+
+    /* Methods by (declaring type name, name, signature type names): go(B)
+     * matched dst 2; x is new and its id 2 is taken: 3; run(B) is not
+     * run(A): new, keeping id 7. */
+    CHECK_EQ_INT(iprof_model_method_count(dst), 4);
+    const iprof_method *x = iprof_model_method_by_id(dst, 3);
+    CHECK(x != NULL);
+    if (x) {
+        size_t n;
+        const int64_t *sig = iprof_method_signature(x, &n);
+        CHECK_EQ_STR(iprof_method_name(x, NULL), "x");
+        CHECK(n == 3 && sig[0] == 5 && sig[1] == 0 && sig[2] == 6);
+    }
+    const iprof_method *run = iprof_model_method_by_id(dst, 7);
+    CHECK(run != NULL);
+    char buf[64];
+    iprof_model_method_describe(dst, run, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "B.run");
+    iprof_model_method_describe(dst, iprof_model_method_by_id(dst, 1), buf, sizeof buf);
+    CHECK_EQ_STR(buf, "A.run");
+
+    /* Entries in dst ids. */
+    static const int64_t f_go[] = {2, 0}, fifteen[] = {15};
+    CHECK(has_records(dst, IPROF_KIND_CALL_COUNT, f_go, 1, fifteen, 1));
+    static const int64_t f2[] = {7, 0, 3, 9}, three[] = {3};
+    CHECK(has_records(dst, IPROF_KIND_CALL_COUNT, f2, 2, three, 1));
+    CHECK_EQ_INT(iprof_model_entry_count(dst, IPROF_KIND_CALL_COUNT), 2);
+    static const int64_t cf[] = {3, 3, 7, 4}, cr[] = {10, 0, 3, 20, 1, 5};
+    CHECK(has_records(dst, IPROF_KIND_CONDITIONAL, cf, 2, cr, N(cr)));
+    static const int64_t vf[] = {2, 2}, vr[] = {6, 4, 0, 1};
+    CHECK(has_records(dst, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, vr, N(vr)));
+    CHECK(has_records(dst, IPROF_KIND_INSTANCEOF, vf, 1, vr, N(vr)));
+    static const int64_t mon[] = {0, 0}, mr[] = {1, 1, 5, 3, 2, 2}; /* src B is dst 2 */
+    CHECK(has_records(dst, IPROF_KIND_MONITOR, mon, 1, mr, N(mr)));
+    static const int64_t sf[] = {3, -1, 2, 8, 7, 0}, sr[] = {11};
+    CHECK(has_records(dst, IPROF_KIND_SAMPLING, sf, 3, sr, 1));
+
+    /* src is untouched. */
+    CHECK_EQ_INT(iprof_model_type_count(src), 4);
+    CHECK_EQ_INT(iprof_model_method_count(src), 3);
+    static const int64_t src_cc[] = {1, 0}, ten[] = {10};
+    CHECK(has_records(src, IPROF_KIND_CALL_COUNT, src_cc, 1, ten, 1));
+
+    /* Merging again adds nothing new and sums. */
+    snapshot before;
+    take(dst, &before);
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    CHECK_EQ_INT(iprof_model_type_count(dst), before.types);
+    CHECK_EQ_INT(iprof_model_method_count(dst), before.methods);
+    CHECK_EQ_INT(iprof_model_context_count(dst), before.contexts);
+    static const int64_t twentyfive[] = {25}, cr2[] = {10, 0, 6, 20, 1, 10},
+                         mr2[] = {1, 1, 5, 6, 2, 4};
+    CHECK(has_records(dst, IPROF_KIND_CALL_COUNT, f_go, 1, twentyfive, 1));
+    CHECK(has_records(dst, IPROF_KIND_CONDITIONAL, cf, 2, cr2, N(cr2)));
+    CHECK(has_records(dst, IPROF_KIND_MONITOR, mon, 1, mr2, N(mr2)));
+    iprof_model_free(dst);
+    iprof_model_free(src);
+}
+
+/* Into an empty model a merge is a copy with the same ids. */
+static void test_into_empty(void)
+{
+    iprof_model *dst = NULL, *src = make_src();
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    CHECK_EQ_INT(iprof_model_type_count(dst), 4);
+    CHECK_EQ_INT(iprof_model_method_count(dst), 3);
+    CHECK_EQ_INT(iprof_model_context_count(dst), iprof_model_context_count(src));
+    for (size_t i = 0; i < 4; i++)
+        CHECK_EQ_INT(iprof_type_id(iprof_model_type_at(dst, i)),
+                     iprof_type_id(iprof_model_type_at(src, i)));
+    for (size_t i = 0; i < 3; i++)
+        CHECK_EQ_INT(iprof_method_id(iprof_model_method_at(dst, i)),
+                     iprof_method_id(iprof_model_method_at(src, i)));
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        CHECK_EQ_INT(iprof_model_entry_count(dst, k), iprof_model_entry_count(src, k));
+        for (size_t i = 0; i < iprof_model_entry_count(src, k); i++) {
+            char a[128], b[128];
+            const iprof_entry *es = iprof_model_entry_at(src, k, i);
+            const iprof_entry *ed = iprof_model_entry_at(dst, k, i);
+            iprof_context_format(iprof_entry_context(es), a, sizeof a);
+            iprof_context_format(iprof_entry_context(ed), b, sizeof b);
+            CHECK_EQ_STR(a, b);
+            size_t ls, ld;
+            const int64_t *rs = iprof_entry_records(es, &ls), *rd = iprof_entry_records(ed, &ld);
+            CHECK(ls == ld && memcmp(rs, rd, ls * sizeof *rs) == 0);
+        }
+    }
+    iprof_model_free(dst);
+    iprof_model_free(src);
+}
+
+/* Types repeated by name in dst: methods still match by names. */
+static void test_match_by_names(void)
+{
+    iprof_model *dst = NULL, *src = NULL;
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    CHECK_OK(iprof_model_new(&src, NULL));
+    CHECK_OK(iprof_model_add_type(dst, 1, "A", 1, NULL));
+    CHECK_OK(iprof_model_add_type(dst, 2, "A", 1, NULL));
+    static const int64_t s2[] = {2}, s9[] = {9};
+    CHECK_OK(iprof_model_add_method(dst, 5, "m", 1, s2, 1, NULL));
+    CHECK_OK(iprof_model_add_type(src, 9, "A", 1, NULL));
+    CHECK_OK(iprof_model_add_method(src, 3, "m", 1, s9, 1, NULL));
+    static const int64_t f[] = {3, 0}, one[] = {1};
+    CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    CHECK_EQ_INT(iprof_model_type_count(dst), 2);
+    CHECK_EQ_INT(iprof_model_method_count(dst), 1);
+    static const int64_t fd[] = {5, 0};
+    CHECK(has_records(dst, IPROF_KIND_CALL_COUNT, fd, 1, one, 1));
+    iprof_model_free(dst);
+    iprof_model_free(src);
+}
+
+/* ---- weights ------------------------------------------------------------ */
+
+/* A src with one entry per kind holding counts; merged into an empty dst
+ * with a weight, the dst records are the scaled counts. */
+static iprof_model *counts_src(const int64_t *counts, size_t n)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_add_type(m, 40, "T", 1, NULL));
+    static const int64_t sig[] = {40};
+    CHECK_OK(iprof_model_add_method(m, 1, "m", 1, sig, 1, NULL));
+    for (size_t i = 0; i < n; i++) {
+        int64_t f[] = {1, 0}, cc[] = {counts[i]}, cond[] = {7, (int64_t)i, counts[i]},
+                vi[] = {40, counts[i]};
+        f[1] = 0;
+        int64_t sf[] = {1, (int64_t)i};
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, sf, 1, cc, 1));
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, cond, 3));
+        int64_t vf[] = {1, 100 + (int64_t)i};
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, vi, 2));
+    }
+    return m;
+}
+
+/* The scaled count of counts[i] in dst, seen through every kind. */
+static int scaled_ok(const iprof_model *dst, size_t i, int64_t want)
+{
+    int64_t sf[] = {1, (int64_t)i}, vf[] = {1, 100 + (int64_t)i}, f[] = {1, 0};
+    const iprof_entry *es = iprof_model_entry_find(dst, IPROF_KIND_SAMPLING, sf, 1);
+    const iprof_entry *ev = iprof_model_entry_find(dst, IPROF_KIND_VIRTUAL_INVOKE, vf, 1);
+    const iprof_entry *ec = iprof_model_entry_find(dst, IPROF_KIND_CONDITIONAL, f, 1);
+    if (!es || !ev || !ec)
+        return 0;
+    const int64_t *rs = iprof_entry_records(es, NULL), *rv = iprof_entry_records(ev, NULL),
+                  *rc = iprof_entry_records(ec, NULL);
+    int ok = rs[0] == want && rv[0] == 40 && rv[1] == want && rc[3 * i] == 7 &&
+             rc[3 * i + 1] == (int64_t)i && rc[3 * i + 2] == want;
+    if (!ok)
+        fprintf(stderr, "   count %zu: sampling %" PRId64 " vi %" PRId64 " cond %" PRId64
+                        " want %" PRId64 "\n",
+                i, rs[0], rv[1], rc[3 * i + 2], want);
+    return ok;
+}
+
+static void check_weight(double w, const int64_t *counts, const int64_t *want, size_t n)
+{
+    iprof_model *src = counts_src(counts, n), *dst = NULL;
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    CHECK_OK(iprof_model_merge(dst, src, w));
+    for (size_t i = 0; i < n; i++)
+        CHECK(scaled_ok(dst, i, want[i]));
+    iprof_model_free(dst);
+    iprof_model_free(src);
+}
+
+static void test_weights(void)
+{
+    const int64_t p60 = (int64_t)1 << 60;
+    /* Integral: exact in integers, also above 2^53; saturating. */
+    static int64_t c2[] = {0, 1, 7, 0, 0, INT64_MAX};
+    static int64_t w2[] = {0, 2, 14, 0, 0, INT64_MAX};
+    c2[3] = p60 + 1, w2[3] = 2 * p60 + 2;
+    c2[4] = INT64_MAX / 2 + 1, w2[4] = INT64_MAX;
+    check_weight(2.0, c2, w2, N(c2));
+    static int64_t c1[] = {0, 0, 12345};
+    c1[0] = p60 + 1, c1[1] = INT64_MAX;
+    check_weight(1.0, c1, c1, N(c1));
+    static int64_t c3[] = {3, 0};
+    static int64_t w3[] = {9, INT64_MAX};
+    c3[1] = ((int64_t)1 << 62);
+    check_weight(3.0, c3, w3, N(c3));
+    static const int64_t c0[] = {5, INT64_MAX}, w0[] = {0, 0};
+    check_weight(0.0, c0, w0, N(c0));
+    /* Non-integral: rounded to nearest, halves away from zero. */
+    static const int64_t ch[] = {0, 1, 3, 4, 5, 1000001, INT64_MAX};
+    static const int64_t wh[] = {0, 1, 2, 2, 3, 500001, (int64_t)1 << 62};
+    check_weight(0.5, ch, wh, N(ch));
+    static const int64_t cq[] = {1, 2, 3, 10};
+    static const int64_t wq[] = {0, 1, 1, 3}; /* 0.25, 0.5, 0.75, 2.5 */
+    check_weight(0.25, cq, wq, N(cq));
+    static const int64_t cs[] = {2, INT64_MAX, (int64_t)1 << 62};
+    static const int64_t ws[] = {5, INT64_MAX, INT64_MAX};
+    check_weight(2.5, cs, ws, N(cs));
+    static const int64_t cb[] = {0, 1};
+    static const int64_t wb[] = {0, INT64_MAX};
+    check_weight(1e300, cb, wb, N(cb));
+}
+
+/* ---- failures ----------------------------------------------------------- */
+
+static void test_invalid(void)
+{
+    iprof_model *dst = make_dst(NULL), *src = make_src();
+    snapshot before, after;
+    take(dst, &before);
+    CHECK_EQ_INT(iprof_model_merge(dst, dst, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(NULL, src, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, NULL, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, src, -1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, src, -0.001), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, src, NAN), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, src, INFINITY), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, src, -INFINITY), IPROF_EINVAL);
+    take(dst, &after);
+    CHECK(same(&before, &after));
+    iprof_model_free(dst);
+    iprof_model_free(src);
+}
+
+/* A src whose references do not resolve within it: EDANGLING, dst as it
+ * was. Such a src comes from a lenient load; ipi_model_push_* store like
+ * the loader does. */
+static void test_dangling_src(void)
+{
+    for (int variant = 0; variant < 4; variant++) {
+        iprof_model *dst = make_dst(NULL), *src = make_src();
+        static const int64_t sig[] = {1, 77}, f[] = {99, 0}, one[] = {1}, vf[] = {1, 5},
+                             vr[] = {88, 1}, mon[] = {0, 0};
+        if (variant == 0)
+            CHECK_OK(ipi_model_push_method(src, 50, "bad", 3, sig, 2, NULL));
+        else if (variant == 1)
+            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
+        else if (variant == 2)
+            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, vr, 2));
+        else
+            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_MONITOR, mon, 1, vr, 2));
+        snapshot before, after;
+        take(dst, &before);
+        CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_EDANGLING);
+        take(dst, &after);
+        CHECK(same(&before, &after));
+        iprof_model_free(dst);
+        iprof_model_free(src);
+    }
+}
+
+/* Entries that break the rules (lenient loads keep them): ESCHEMA, dst as
+ * it was. */
+static void test_schema(void)
+{
+    for (int variant = 0; variant < 3; variant++) {
+        iprof_model *dst = make_dst(NULL), *src = make_src();
+        static const int64_t f[] = {1, 4}, two[] = {1, 2}, pf[] = {2, 0};
+        if (variant == 0) /* a call count not at bci 0 */
+            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_CALL_COUNT, f, 1, two, 1));
+        else if (variant == 1) /* conditional records not in triples */
+            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_CONDITIONAL, f, 1, two, 2));
+        else /* a dst entry that cannot be combined */
+            CHECK_OK(ipi_model_push_entry(dst, IPROF_KIND_CONDITIONAL, pf, 1, two, 2));
+        snapshot before, after;
+        take(dst, &before);
+        CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);
+        take(dst, &after);
+        CHECK(same(&before, &after));
+        iprof_model_free(dst);
+        iprof_model_free(src);
+    }
+}
+
+static void test_alloc_failure(void)
+{
+    int completed = 0;
+    long n;
+    iprof_model *src = make_src();
+    for (n = 1; n < 10000 && !completed; n++) {
+        fail_alloc fa = {0, 0, 0, 0, 0};
+        iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
+        iprof_model *dst = make_dst(&a);
+        fa.fail_at = n;
+        int rc = iprof_model_merge(dst, src, 2.0);
+        CHECK(fa.failed ? rc == IPROF_ENOMEM : rc == IPROF_OK);
+        completed = !fa.failed;
+        /* Still consistent, whatever was merged before the failure. */
+        int ok = 1;
+        for (size_t i = 0; i < iprof_model_type_count(dst); i++) {
+            const iprof_type *t = iprof_model_type_at(dst, i);
+            ok &= iprof_model_type_by_id(dst, iprof_type_id(t)) == t;
+        }
+        for (int k = 0; k < IPROF_KIND_COUNT; k++)
+            for (size_t i = 0; i < iprof_model_entry_count(dst, k); i++) {
+                const iprof_entry *e = iprof_model_entry_at(dst, k, i);
+                int64_t fr[8];
+                size_t d = iprof_context_frames(iprof_entry_context(e), fr, 4);
+                ok &= iprof_model_entry_find(dst, k, fr, d) == e;
+            }
+        CHECK(ok);
+        if (completed) {
+            static const int64_t f_go[] = {2, 0}, twentyfive[] = {25};
+            CHECK(has_records(dst, IPROF_KIND_CALL_COUNT, f_go, 1, twentyfive, 1));
+            CHECK_EQ_INT(iprof_model_method_count(dst), 4);
+        }
+        iprof_model_free(dst);
+        CHECK_EQ_INT(fa.live_blocks, 0);
+        CHECK_EQ_INT(fa.live_bytes, 0);
+    }
+    iprof_model_free(src);
+    CHECK(completed);
+    fprintf(stderr, "   %ld allocations failed in turn\n", n - 2);
+}
+
+/* ---- real profiles ------------------------------------------------------ */
+
+static iprof_model *load_corpus(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    iprof_reader *r = NULL;
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    CHECK_OK(iprof_model_load_path(&m, r, path));
+    iprof_reader_free(r);
+    return m;
+}
+
+static void test_corpus(void)
+{
+    const char *dir = check_corpus_dir();
+    if (!dir)
+        SKIP("IPROF_CORPUS_DIR is not set or has no README.md");
+    iprof_model *a = load_corpus(dir, "jsonata-cli-0.4.0.iprof");
+    iprof_model *b = load_corpus(dir, "assorted-benchmarks-0.4.0.iprof");
+    iprof_model *dst = NULL;
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    if (!a || !b || !dst)
+        goto out;
+    CHECK_OK(iprof_model_merge(dst, a, 1.0));
+    CHECK_EQ_INT(iprof_model_type_count(dst), 5299);
+    CHECK_EQ_INT(iprof_model_method_count(dst), 43276);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        CHECK_EQ_INT(iprof_model_entry_count(dst, k), iprof_model_entry_count(a, k));
+    /* Merging the same profile again doubles every count and adds nothing. */
+    CHECK_OK(iprof_model_merge(dst, a, 1.0));
+    CHECK_EQ_INT(iprof_model_type_count(dst), 5299);
+    CHECK_EQ_INT(iprof_model_method_count(dst), 43276);
+    int ok = 1;
+    for (size_t i = 0; i < iprof_model_entry_count(a, IPROF_KIND_CALL_COUNT); i++) {
+        const int64_t *ra = iprof_entry_records(iprof_model_entry_at(a, 0, i), NULL);
+        const int64_t *rd = iprof_entry_records(iprof_model_entry_at(dst, 0, i), NULL);
+        ok &= rd[0] == 2 * ra[0];
+    }
+    CHECK(ok);
+    /* Two different profiles: the union of names. */
+    CHECK_OK(iprof_model_merge(dst, b, 0.5));
+    CHECK(iprof_model_type_count(dst) >= 5299 && iprof_model_type_count(dst) < 5299 + 5079);
+    for (size_t i = 0; i < iprof_model_type_count(b); i++) {
+        size_t len;
+        const char *name = iprof_type_name(iprof_model_type_at(b, i), &len);
+        ok &= iprof_model_type_by_name(dst, name, len) != NULL;
+    }
+    CHECK(ok);
+out:
+    iprof_model_free(dst);
+    iprof_model_free(a);
+    iprof_model_free(b);
+}
+
+int main(void)
+{
+    RUN(test_union_and_remap);
+    RUN(test_into_empty);
+    RUN(test_match_by_names);
+    RUN(test_weights);
+    RUN(test_invalid);
+    RUN(test_dangling_src);
+    RUN(test_schema);
+    RUN(test_alloc_failure);
+    RUN(test_corpus);
+    return check_done();
+}
