@@ -1272,7 +1272,6 @@ static void test_allocation_failures(void)
             if (rc == IPROF_OK) {
                 rc = write_many(w, 300);
                 if (rc == IPROF_OK) {
-                    /* A huge name (chunked) too, in a second document. */
                     CHECK(fa.failures == 0);
                 } else {
                     CHECK_EQ_INT(rc, IPROF_ENOMEM);
@@ -1305,11 +1304,18 @@ static void test_allocation_failures(void)
         iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
         o.allocator = &a;
         o.format_version = "1.1.0";
+        o.buffer_size = 64; /* elements larger than the buffer grow it */
         collect c = {0};
         iprof_writer *w = NULL;
+        static char huge[10000];
+        memset(huge, 'h', sizeof huge);
         int rc = iprof_writer_new_callback(&w, collect_fn, &c, &o);
         if (!rc) {
-            rc = write_many(w, 10);
+            rc = iprof_writer_begin(w, NULL);
+            if (!rc)
+                rc = iprof_writer_type(w, 1, huge, sizeof huge);
+            if (!rc)
+                rc = iprof_writer_end(w);
             iprof_writer_free(w);
         }
         CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
