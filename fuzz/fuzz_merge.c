@@ -1,0 +1,195 @@
+/*
+ * Fuzz iprof_model_merge.
+ *
+ * Input layout: DOC1 0xFF W DOC2, where W selects the weight (W & 3: 0, 1,
+ * 2, 0.5). Without a 0xFF byte the input is split in half and the weight
+ * comes from the size. Both documents are loaded (lenient); if both load,
+ * the second is merged into the first. For a weight >= 1 and a source
+ * without negative counts, merged counts must not decrease: every entry of
+ * dst before the merge is still found, each of its counts matched by one
+ * at least as large. The result is written and must load again, equal.
+ */
+#include "fuzz_common.h"
+
+static const double weights[4] = {0.0, 1.0, 2.0, 0.5};
+
+/* Record layout of a kind: values per group, slot of the key (type id or
+ * -1), slot of the count. Mirrors the format document. */
+static void layout(int kind, size_t *group, int *key_slot, size_t *count_slot)
+{
+    switch (kind) {
+    case IPROF_KIND_CONDITIONAL: *group = 3; *key_slot = 0; *count_slot = 2; break;
+    case IPROF_KIND_VIRTUAL_INVOKE:
+    case IPROF_KIND_MONITOR:
+    case IPROF_KIND_INSTANCEOF: *group = 2; *key_slot = 0; *count_slot = 1; break;
+    default: *group = 1; *key_slot = -1; *count_slot = 0; break;
+    }
+}
+
+/* A copy of one entry before the merge. */
+typedef struct saved_entry {
+    int kind;
+    int64_t *frames;
+    size_t depth;
+    int64_t *records;
+    size_t nrec;
+} saved_entry;
+
+typedef struct saved {
+    saved_entry *items;
+    size_t count;
+    int skip_kind[IPROF_KIND_COUNT]; /* contexts repeat within the kind */
+} saved;
+
+static void save(const iprof_model *m, saved *s)
+{
+    size_t total = 0;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        total += iprof_model_entry_count(m, k);
+    s->items = calloc(total ? total : 1, sizeof *s->items);
+    FUZZ_ASSERT(s->items != NULL);
+    s->count = 0;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        s->skip_kind[k] = 0;
+        size_t n = iprof_model_entry_count(m, k);
+        for (size_t i = 0; i < n; i++) {
+            const iprof_entry *e = iprof_model_entry_at(m, k, i);
+            saved_entry *x = &s->items[s->count++];
+            x->kind = k;
+            x->frames = fuzz_frames(iprof_entry_context(e), &x->depth);
+            if (iprof_model_entry_find(m, k, x->frames, x->depth) != e)
+                s->skip_kind[k] = 1; /* a lenient load kept a repeated context */
+            const int64_t *r = iprof_entry_records(e, &x->nrec);
+            x->records = malloc(x->nrec ? x->nrec * sizeof *r : 1);
+            FUZZ_ASSERT(x->records != NULL);
+            if (x->nrec)
+                memcpy(x->records, r, x->nrec * sizeof *r);
+        }
+    }
+}
+
+static void saved_free(saved *s)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        free(s->items[i].frames);
+        free(s->items[i].records);
+    }
+    free(s->items);
+}
+
+/* Whether every count of m's entries is >= 0. */
+static int counts_non_negative(const iprof_model *m)
+{
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        size_t g, cs;
+        int ks;
+        layout(k, &g, &ks, &cs);
+        size_t n = iprof_model_entry_count(m, k);
+        for (size_t i = 0; i < n; i++) {
+            size_t nrec;
+            const int64_t *r = iprof_entry_records(iprof_model_entry_at(m, k, i), &nrec);
+            for (size_t j = cs; j < nrec; j += g)
+                if (r[j] < 0)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* Every saved entry is still in m, with no count smaller. */
+static void check_not_decreased(const iprof_model *m, const saved *s)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const saved_entry *x = &s->items[i];
+        if (s->skip_kind[x->kind])
+            continue;
+        size_t g, cs;
+        int ks;
+        layout(x->kind, &g, &ks, &cs);
+        if (x->nrec % g)
+            continue; /* the merge refuses partial groups; never here */
+        const iprof_entry *e = iprof_model_entry_find(m, x->kind, x->frames, x->depth);
+        if (!e)
+            FUZZ_FAIL("%s entry %zu lost by the merge", iprof_kind_name(x->kind), i);
+        size_t nrec;
+        const int64_t *r = iprof_entry_records(e, &nrec);
+        for (size_t j = 0; j < x->nrec; j += g) {
+            int found = 0;
+            for (size_t t = 0; t + g <= nrec && !found; t += g) {
+                if (ks >= 0 && (r[t + (size_t)ks] != x->records[j + (size_t)ks] ||
+                                (g == 3 && r[t + 1] != x->records[j + 1])))
+                    continue;
+                found = r[t + cs] >= x->records[j + cs];
+            }
+            if (!found)
+                FUZZ_FAIL("%s entry %zu: count %lld (records[%zu]) decreased or lost",
+                          iprof_kind_name(x->kind), i, (long long)x->records[j + cs], j + cs);
+        }
+    }
+}
+
+static iprof_model *load(iprof_reader *r, const uint8_t *data, size_t size)
+{
+    iprof_model *m = NULL;
+    int rc = iprof_model_load_buffer(&m, r, data, size);
+    fuzz_touch_reader(r, rc);
+    return rc == IPROF_OK ? m : NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT)
+        return 0;
+    const uint8_t *sep = memchr(data, 0xFF, size);
+    const uint8_t *a = data, *b;
+    size_t alen, blen;
+    double weight;
+    if (sep && (size_t)(sep - data) + 1 < size) {
+        alen = (size_t)(sep - data);
+        weight = weights[sep[1] & 3];
+        b = sep + 2;
+        blen = size - alen - 2;
+    } else {
+        alen = size / 2;
+        b = data + alen;
+        blen = size - alen;
+        weight = weights[size & 3];
+    }
+    iprof_reader *r = NULL;
+    if (iprof_reader_new(&r, NULL) != IPROF_OK)
+        FUZZ_FAIL("iprof_reader_new");
+    iprof_model *dst = load(r, a, alen);
+    iprof_model *src = dst ? load(r, b, blen) : NULL;
+    if (dst && src) {
+        saved before;
+        save(dst, &before);
+        int check = weight >= 1 && counts_non_negative(src);
+        int rc = iprof_model_merge(dst, src, weight);
+        if (rc == IPROF_OK && check)
+            check_not_decreased(dst, &before);
+        if (rc != IPROF_OK && rc != IPROF_EDANGLING && rc != IPROF_ESCHEMA)
+            FUZZ_FAIL("merge: %s", iprof_status_string(rc));
+        saved_free(&before);
+        /* The merged model writes and loads back equal. */
+        if (rc == IPROF_OK) {
+            uint8_t *out;
+            size_t out_len;
+            rc = fuzz_write_model(dst, IPROF_WRITE_NO_VALIDATE, &out, &out_len);
+            if (rc != IPROF_OK && rc != IPROF_EVERSION)
+                FUZZ_FAIL("writing the merged model: %s", iprof_status_string(rc));
+            if (rc == IPROF_OK) {
+                iprof_model *back = NULL;
+                rc = iprof_model_load_buffer(&back, r, out, out_len);
+                if (rc != IPROF_OK)
+                    FUZZ_FAIL("reloading the merged model: %s", iprof_status_string(rc));
+                fuzz_assert_models_equal(dst, back);
+                iprof_model_free(back);
+                free(out);
+            }
+        }
+    }
+    iprof_model_free(src);
+    iprof_model_free(dst);
+    iprof_reader_free(r);
+    return 0;
+}

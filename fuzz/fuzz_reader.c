@@ -1,0 +1,237 @@
+/*
+ * Fuzz the streaming reader.
+ *
+ * The input is read (a) as a buffer, strict and lenient, (b) through
+ * iprof_reader_read_callback in tiny chunks chosen from the first byte, so
+ * that window refills and element restarts are exercised, (c) as a buffer
+ * with a callback that stops the read after a number of calls, and (d) with
+ * NO_REFERENCES. Every callback touches every byte it gets and folds it
+ * into a digest. Invariants: (a) lenient and (b) agree on the status, and
+ * on the digest and diagnostics when OK; strict OK implies lenient OK with
+ * the same digest; (d) agrees with (a) lenient when that is OK; (c) stops
+ * when there were more calls than its limit.
+ */
+#include "fuzz_common.h"
+
+typedef struct digest {
+    uint64_t h;
+    uint64_t calls;
+    uint64_t stop_after; /* 0: never stop */
+} digest;
+
+/* Count a call; non-zero when the read should stop. */
+static int step(digest *d)
+{
+    d->calls++;
+    return d->stop_after && d->calls >= d->stop_after;
+}
+
+static int on_version(const char *version, size_t len, void *payload)
+{
+    digest *d = payload;
+    d->h = fuzz_mix(d->h, 1);
+    d->h = fuzz_mix_str(d->h, version, len);
+    return step(d);
+}
+
+static int on_type(int64_t id, const char *name, size_t name_len, void *payload)
+{
+    digest *d = payload;
+    d->h = fuzz_mix(fuzz_mix(d->h, 2), (uint64_t)id);
+    d->h = fuzz_mix_str(d->h, name, name_len);
+    return step(d);
+}
+
+static int on_method(int64_t id, const char *name, size_t name_len, const int64_t *signature,
+                     size_t signature_len, void *payload)
+{
+    digest *d = payload;
+    d->h = fuzz_mix(fuzz_mix(d->h, 3), (uint64_t)id);
+    d->h = fuzz_mix_str(d->h, name, name_len);
+    FUZZ_ASSERT(signature || !signature_len);
+    d->h = fuzz_mix(d->h, signature_len);
+    for (size_t i = 0; i < signature_len; i++)
+        d->h = fuzz_mix(d->h, (uint64_t)signature[i]);
+    return step(d);
+}
+
+static int entry(digest *d, int kind, int expect, const int64_t *frames, size_t frame_count,
+                 const int64_t *records, size_t record_count)
+{
+    FUZZ_ASSERT(kind == expect);
+    FUZZ_ASSERT(frames || !frame_count);
+    FUZZ_ASSERT(records || !record_count);
+    d->h = fuzz_mix(fuzz_mix(d->h, 4), (uint64_t)kind);
+    d->h = fuzz_mix(d->h, frame_count);
+    for (size_t i = 0; i < 2 * frame_count; i++)
+        d->h = fuzz_mix(d->h, (uint64_t)frames[i]);
+    d->h = fuzz_mix(d->h, record_count);
+    for (size_t i = 0; i < record_count; i++)
+        d->h = fuzz_mix(d->h, (uint64_t)records[i]);
+    return step(d);
+}
+
+#define ENTRY_CB(fn, K)                                                                    \
+    static int fn(int kind, const int64_t *frames, size_t frame_count,                     \
+                  const int64_t *records, size_t record_count, void *payload)              \
+    {                                                                                      \
+        return entry(payload, kind, K, frames, frame_count, records, record_count);        \
+    }
+ENTRY_CB(on_call_count, IPROF_KIND_CALL_COUNT)
+ENTRY_CB(on_conditional, IPROF_KIND_CONDITIONAL)
+ENTRY_CB(on_virtual_invoke, IPROF_KIND_VIRTUAL_INVOKE)
+ENTRY_CB(on_monitor, IPROF_KIND_MONITOR)
+ENTRY_CB(on_sampling, IPROF_KIND_SAMPLING)
+ENTRY_CB(on_instanceof, IPROF_KIND_INSTANCEOF)
+
+static int on_unknown(const char *key, size_t key_len, const char *json, size_t json_len,
+                      void *payload)
+{
+    digest *d = payload;
+    d->h = fuzz_mix(d->h, 5);
+    d->h = fuzz_mix_str(d->h, key, key_len);
+    FUZZ_ASSERT(json != NULL && json_len > 0);
+    for (size_t i = 0; i < json_len; i++)
+        d->h = fuzz_mix(d->h, (unsigned char)json[i]);
+    return step(d);
+}
+
+static const iprof_read_callbacks callbacks = {
+    IPROF_READ_CALLBACKS_VERSION, on_version,     on_type,           on_method,
+    on_call_count,                on_conditional, on_virtual_invoke, on_monitor,
+    on_sampling,                  on_instanceof,  on_unknown,
+};
+
+/* The outcome of one read. */
+typedef struct outcome {
+    int rc;
+    digest d;
+    size_t ndiag;
+    uint64_t diag_hash; /* status, severity and offset of every diagnostic */
+} outcome;
+
+static iprof_reader *new_reader(unsigned flags, size_t chunk, size_t max_depth)
+{
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.flags = flags;
+    o.chunk_size = chunk;
+    o.max_depth = max_depth;
+    iprof_reader *r = NULL;
+    int rc = iprof_reader_new(&r, &o);
+    if (rc)
+        FUZZ_FAIL("iprof_reader_new: %s", iprof_status_string(rc));
+    return r;
+}
+
+static void finish(iprof_reader *r, outcome *out)
+{
+    fuzz_touch_reader(r, out->rc);
+    out->ndiag = iprof_reader_diag_count(r);
+    out->diag_hash = 0;
+    for (size_t i = 0; i < out->ndiag; i++) {
+        const iprof_error *e = iprof_reader_diag(r, i);
+        out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)iprof_error_status(e));
+        out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)iprof_error_severity(e));
+        out->diag_hash = fuzz_mix(out->diag_hash, iprof_error_offset(e));
+    }
+    FUZZ_ASSERT(out->rc <= 0 && out->rc >= IPROF_ENOTFOUND);
+    FUZZ_ASSERT(out->rc != IPROF_ENOMEM && out->rc != IPROF_EIO && out->rc != IPROF_EINVAL);
+}
+
+static outcome read_buffer(const uint8_t *data, size_t size, unsigned flags, size_t max_depth,
+                           uint64_t stop_after)
+{
+    outcome out;
+    memset(&out, 0, sizeof out);
+    out.d.stop_after = stop_after;
+    iprof_reader *r = new_reader(flags, 0, max_depth);
+    out.rc = iprof_reader_read_buffer(r, data, size, &callbacks, &out.d);
+    finish(r, &out);
+    iprof_reader_free(r);
+    return out;
+}
+
+typedef struct feed {
+    const uint8_t *data;
+    size_t size, pos, step;
+} feed;
+
+static int feed_read(void *buf, size_t capacity, size_t *len, void *payload)
+{
+    feed *f = payload;
+    size_t n = f->size - f->pos;
+    if (n > f->step)
+        n = f->step;
+    if (n > capacity)
+        n = capacity;
+    memcpy(buf, f->data + f->pos, n);
+    f->pos += n;
+    *len = n;
+    return 0;
+}
+
+static outcome read_chunks(const uint8_t *data, size_t size, unsigned flags)
+{
+    outcome out;
+    memset(&out, 0, sizeof out);
+    /* Chunk size 1..16 for the reader's window, and the read function
+     * returns 1..16 bytes per call, both from the first byte. */
+    size_t chunk = size ? 1 + (data[0] & 15u) : 1;
+    feed f = {data, size, 0, size ? 1 + (data[0] >> 4) : 1};
+    iprof_reader *r = new_reader(flags, chunk, 0);
+    out.rc = iprof_reader_read_callback(r, feed_read, &f, &callbacks, &out.d);
+    finish(r, &out);
+    iprof_reader_free(r);
+    return out;
+}
+
+static void assert_same(const outcome *a, const outcome *b, const char *what)
+{
+    if (a->rc != b->rc)
+        FUZZ_FAIL("%s: status %s != %s", what, iprof_status_string(a->rc),
+                  iprof_status_string(b->rc));
+    if (a->rc == IPROF_OK &&
+        (a->d.h != b->d.h || a->d.calls != b->d.calls || a->ndiag != b->ndiag ||
+         a->diag_hash != b->diag_hash))
+        FUZZ_FAIL("%s: callbacks or diagnostics differ (%llu vs %llu calls, %zu vs %zu diags)",
+                  what, (unsigned long long)a->d.calls, (unsigned long long)b->d.calls,
+                  a->ndiag, b->ndiag);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT)
+        return 0;
+    outcome strict = read_buffer(data, size, IPROF_READ_STRICT, 0, 0);
+    outcome lenient = read_buffer(data, size, 0, 0, 0);
+    outcome chunked = read_chunks(data, size, 0);
+    assert_same(&lenient, &chunked, "buffer vs chunked (lenient)");
+    if (strict.rc == IPROF_OK) {
+        if (lenient.rc != IPROF_OK || strict.d.h != lenient.d.h ||
+            strict.d.calls != lenient.d.calls)
+            FUZZ_FAIL("strict read OK but lenient read %s or differs",
+                      iprof_status_string(lenient.rc));
+        outcome strict_chunked = read_chunks(data, size, IPROF_READ_STRICT);
+        assert_same(&strict, &strict_chunked, "buffer vs chunked (strict)");
+    }
+    if (lenient.rc == IPROF_OK) {
+        outcome norefs = read_buffer(data, size, IPROF_READ_NO_REFERENCES, 0, 0);
+        if (norefs.rc != IPROF_OK || norefs.d.h != lenient.d.h)
+            FUZZ_FAIL("NO_REFERENCES read %s or differs", iprof_status_string(norefs.rc));
+    }
+    /* Stop after a number of calls chosen from the last byte. */
+    uint64_t stop_after = size ? 1 + data[size - 1] % 8u : 1;
+    outcome stopped = read_buffer(data, size, 0, 0, stop_after);
+    if (lenient.rc == IPROF_OK && lenient.d.calls >= stop_after) {
+        if (stopped.rc != IPROF_ESTOPPED || stopped.d.calls != stop_after)
+            FUZZ_FAIL("stop after %llu calls: %s after %llu", (unsigned long long)stop_after,
+                      iprof_status_string(stopped.rc), (unsigned long long)stopped.d.calls);
+    }
+    /* A nesting limit for skipped values, from the second byte. */
+    if (size > 1) {
+        outcome limited = read_buffer(data, size, 0, 1 + data[1] % 4u, 0);
+        if (limited.rc == IPROF_OK && lenient.rc == IPROF_OK && limited.d.h != lenient.d.h)
+            FUZZ_FAIL("max_depth read differs");
+    }
+    return 0;
+}

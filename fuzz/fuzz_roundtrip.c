@@ -1,0 +1,76 @@
+/*
+ * Fuzz load -> write -> load.
+ *
+ * The input is loaded as a model (lenient). If it loads, it is written
+ * (IPROF_WRITE_NO_VALIDATE, memory writer) minified and pretty; both
+ * outputs must load again and give a model equal to the first (version,
+ * types, methods, entries of every kind with their contexts and records,
+ * in order). Writing the reloaded model again must give the same bytes.
+ */
+#include "fuzz_common.h"
+
+static iprof_model *load(iprof_reader *r, const uint8_t *data, size_t size)
+{
+    iprof_model *m = NULL;
+    int rc = iprof_model_load_buffer(&m, r, data, size);
+    fuzz_touch_reader(r, rc);
+    if (rc != IPROF_OK) {
+        FUZZ_ASSERT(m == NULL);
+        return NULL;
+    }
+    FUZZ_ASSERT(m != NULL);
+    return m;
+}
+
+/* Write m with flags, reload the output and compare. A model the writer
+ * refuses for a documented reason (its version) is skipped. */
+static void roundtrip(iprof_reader *r, const iprof_model *m, unsigned flags)
+{
+    uint8_t *out;
+    size_t out_len;
+    int rc = fuzz_write_model(m, flags, &out, &out_len);
+    if (rc == IPROF_EVERSION)
+        return; /* a version the writer refuses (legacy, future) or instanceof
+                   entries in a pre-1.1.0 model: documented */
+    if (rc != IPROF_OK)
+        FUZZ_FAIL("writing a loaded model (flags %#x): %s", flags, iprof_status_string(rc));
+    iprof_model *m2 = NULL;
+    rc = iprof_model_load_buffer(&m2, r, out, out_len);
+    if (rc != IPROF_OK) {
+        const iprof_error *e = iprof_reader_error(r);
+        FUZZ_FAIL("reloading written output (flags %#x): %s: %s at %llu (%s)\n%.*s", flags,
+                  iprof_status_string(rc), e ? iprof_error_message(e) : "",
+                  e ? (unsigned long long)iprof_error_offset(e) : 0ull,
+                  e ? iprof_error_path(e) : "", (int)(out_len > 2000 ? 2000 : out_len),
+                  (const char *)out);
+    }
+    fuzz_assert_models_equal(m, m2);
+    /* Writing is a function of the model: the same bytes again. */
+    uint8_t *again;
+    size_t again_len;
+    rc = fuzz_write_model(m2, flags, &again, &again_len);
+    if (rc != IPROF_OK)
+        FUZZ_FAIL("writing the reloaded model: %s", iprof_status_string(rc));
+    if (again_len != out_len || memcmp(again, out, out_len) != 0)
+        FUZZ_FAIL("writing the reloaded model gives other bytes (flags %#x)", flags);
+    free(again);
+    iprof_model_free(m2);
+    free(out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT)
+        return 0;
+    iprof_reader *r = NULL;
+    if (iprof_reader_new(&r, NULL) != IPROF_OK)
+        FUZZ_FAIL("iprof_reader_new");
+    iprof_model *m = load(r, data, size);
+    if (m) {
+        roundtrip(r, m, IPROF_WRITE_NO_VALIDATE);
+        roundtrip(r, m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_PRETTY);
+        iprof_model_free(m);
+    }
+    iprof_reader_free(r);
+    return 0;
+}
