@@ -5,14 +5,7 @@
  * the file's bytes.
  */
 #include "model.h"
-
-/* The reader's allocator, which the model takes over. struct iprof_reader
- * (reader.c) begins with its iprof_allocator, and C11 6.7.2.1p15 lets a
- * pointer to a struct be converted to a pointer to its first member. */
-static const iprof_allocator *reader_allocator(const iprof_reader *reader)
-{
-    return (const iprof_allocator *)(const void *)reader;
-}
+#include "reader_internal.h"
 
 typedef struct loader {
     iprof_model *m;
@@ -92,13 +85,17 @@ static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
     if (!reader)
         return IPROF_EINVAL;
     iprof_model *m;
-    int rc = iprof_model_new(&m, reader_allocator(reader));
+    int rc = iprof_model_new(&m, ipi_reader_allocator(reader));
     if (rc)
         return rc;
     loader l = {m, IPROF_OK};
     rc = read_into(reader, src, &l);
-    if (rc == IPROF_ESTOPPED && l.status)
+    if (rc == IPROF_ESTOPPED && l.status) {
         rc = l.status; /* our callback stopped it: report why */
+        ipi_reader_replace_error(reader, rc, rc == IPROF_ENOMEM
+                                                 ? "out of memory building the model"
+                                                 : iprof_status_string(rc));
+    }
     if (rc) {
         iprof_model_free(m);
         return rc;

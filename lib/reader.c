@@ -24,6 +24,7 @@
 #include "error.h"
 #include "idset.h"
 #include "json.h"
+#include "reader_internal.h"
 #include "rules.h"
 #include "source.h"
 #include "version.h"
@@ -1334,4 +1335,20 @@ IPROF_API size_t iprof_reader_diag_count(const iprof_reader *r)
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *r, size_t index)
 {
     return r && index < r->diags.count ? &r->diags.items[index] : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Internal interface (reader_internal.h)                                   */
+
+const iprof_allocator *ipi_reader_allocator(const iprof_reader *r)
+{
+    return &r->alloc;
+}
+
+void ipi_reader_replace_error(iprof_reader *r, int status, const char *message)
+{
+    if (!r->error.set)
+        return;
+    r->error.err.status = status;
+    snprintf(r->error.message, sizeof r->error.message, "%s", message);
 }

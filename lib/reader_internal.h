@@ -1,0 +1,16 @@
+/* What other modules of the library (the model loader) may ask of a reader
+ * beyond the public API. */
+#ifndef IPI_READER_INTERNAL_H
+#define IPI_READER_INTERNAL_H
+
+#include <iprof/reader.h>
+
+/* The reader's allocator; models loaded through it use the same one. */
+const iprof_allocator *ipi_reader_allocator(const iprof_reader *r);
+
+/* When a callback of the library stopped the read because of its own
+ * failure (say, no memory): report that status and message instead of
+ * "stopped by a callback", keeping the position and path. */
+void ipi_reader_replace_error(iprof_reader *r, int status, const char *message);
+
+#endif

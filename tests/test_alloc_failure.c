@@ -1,0 +1,137 @@
+/*
+ * Allocation failure, SQLite style: through the allocator hook, fail the
+ * Nth allocation for N = 1, 2, ... across a full load, merge and write of a
+ * real corpus file, until a run needs no failure. Every run must report
+ * IPROF_ENOMEM from the call that hit the failure, free every byte, and
+ * leave its handles freeable; the run that succeeds must produce the same
+ * bytes as a run with the plain allocator.
+ */
+#include "check.h"
+
+#include <iprof/iprof.h>
+
+typedef struct counting {
+    long fail_at; /* 0: never */
+    long calls;
+    long long live;
+    int failed;
+} counting;
+
+static void *c_malloc(size_t size, void *u)
+{
+    counting *c = u;
+    if (++c->calls == c->fail_at) {
+        c->failed = 1;
+        return NULL;
+    }
+    void *p = malloc(size);
+    if (p)
+        c->live += (long long)size;
+    return p;
+}
+
+static void *c_realloc(void *p, size_t old, size_t size, void *u)
+{
+    counting *c = u;
+    if (++c->calls == c->fail_at) {
+        c->failed = 1;
+        return NULL;
+    }
+    void *np = realloc(p, size);
+    if (np)
+        c->live += (long long)size - (long long)old;
+    return np;
+}
+
+static void c_free(void *p, size_t size, void *u)
+{
+    counting *c = u;
+    if (p)
+        c->live -= (long long)size;
+    free(p);
+}
+
+/* One full job: load the file twice, merge, write to memory. Returns the
+ * first failing status (or IPROF_OK) and copies the output on success. */
+static int job(const char *path, counting *c, char **out, size_t *out_len)
+{
+    iprof_allocator a = {c_malloc, c_realloc, c_free, c};
+    iprof_read_options ro = IPROF_READ_OPTIONS_INIT;
+    ro.allocator = &a;
+    ro.chunk_size = 64 * 1024;
+    iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
+    wo.allocator = &a;
+    iprof_reader *r = NULL;
+    iprof_model *m1 = NULL, *m2 = NULL;
+    iprof_writer *w = NULL;
+    int rc = iprof_reader_new(&r, &ro);
+    if (!rc)
+        rc = iprof_model_load_path(&m1, r, path);
+    if (!rc)
+        rc = iprof_model_load_path(&m2, r, path);
+    if (!rc)
+        rc = iprof_model_merge(m1, m2, 2.0);
+    if (!rc)
+        rc = iprof_writer_new_buffer(&w, &wo);
+    if (!rc)
+        rc = iprof_writer_write_model(w, m1);
+    if (!rc) {
+        const void *data;
+        CHECK_OK(iprof_writer_buffer(w, &data, out_len));
+        *out = malloc(*out_len);
+        memcpy(*out, data, *out_len);
+    }
+    /* A failed load reports the same status in the reader's error. */
+    if (rc && r && iprof_reader_error(r) && rc != iprof_error_status(iprof_reader_error(r))) {
+        fprintf(stderr, "rc %d, reader error %d: %s\n", rc,
+                iprof_error_status(iprof_reader_error(r)), iprof_error_message(iprof_reader_error(r)));
+        CHECK(0);
+    }
+    iprof_writer_free(w);
+    iprof_model_free(m2);
+    iprof_model_free(m1);
+    iprof_reader_free(r);
+    return rc;
+}
+
+static void test_fail_each_allocation(void)
+{
+    const char *dir = check_corpus_dir();
+    if (!dir)
+        SKIP("../shared/corpus is absent");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/elide-cli-types-only-0.4.0.iprof", dir);
+    counting plain = {0, 0, 0, 0};
+    char *want = NULL;
+    size_t want_len = 0;
+    CHECK_OK(job(path, &plain, &want, &want_len));
+    CHECK_EQ_INT(plain.live, 0);
+    long total = plain.calls;
+    fprintf(stderr, "%ld allocations in a full job\n", total);
+    CHECK(total > 10);
+    for (long n = 1; n <= total; n++) {
+        counting c = {n, 0, 0, 0};
+        char *got = NULL;
+        size_t got_len = 0;
+        int rc = job(path, &c, &got, &got_len);
+        if (c.failed) {
+            if (rc != IPROF_ENOMEM)
+                fprintf(stderr, "allocation %ld: status %d\n", n, rc);
+            CHECK_EQ_INT(rc, IPROF_ENOMEM);
+        } else {
+            CHECK_OK(rc);
+            CHECK_EQ_MEM(got, got_len, want, want_len);
+        }
+        if (c.live != 0)
+            fprintf(stderr, "allocation %ld: %lld bytes leaked\n", n, c.live);
+        CHECK_EQ_INT(c.live, 0);
+        free(got);
+    }
+    free(want);
+}
+
+int main(void)
+{
+    RUN(test_fail_each_allocation);
+    return check_done();
+}
