@@ -788,8 +788,12 @@ static void test_alloc_failure_load(void)
             CHECK_OK(rc);
             CHECK_EQ_INT(iprof_model_context_count(m), 9);
             completed = 1;
+            /* The model allocates with the reader's allocator. */
+            long live = fa.live_blocks;
+            iprof_model_free(m);
+            CHECK(fa.live_blocks < live);
+            m = NULL;
         }
-        iprof_model_free(rc ? NULL : m);
         iprof_reader_free(r);
         CHECK_EQ_INT(fa.live_blocks, 0);
         CHECK_EQ_INT(fa.live_bytes, 0);
