@@ -68,6 +68,8 @@ static void sb_reserve(sbuf *b, size_t extra)
 
 static void sb_put(sbuf *b, const char *s, size_t n)
 {
+    if (n == 0)
+        return; /* s may be NULL (an empty section) */
     sb_reserve(b, n);
     memcpy(b->data + b->len, s, n);
     b->len += n;
