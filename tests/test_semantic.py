@@ -340,23 +340,28 @@ def serialise(rng, content, mode, unknown_count, omit_empty):
         order = list(parts.keys())
         rng.shuffle(order)
     pairs = [(k, parts[k]) for k in order]
-    unknown = []
+    tags = [None] * len(pairs)  # the unknown entry at each position
     used = set(KINDS) | {"version", "types", "methods"}
+    unknown_keys = []
     for _ in range(unknown_count):
-        key = gen_name(rng, False) or "u"
-        if key in used:
-            continue
-        used.add(key)
+        if unknown_keys and rng.random() < 0.3:
+            key = rng.choice(unknown_keys)  # a repeated unknown key: each one reported
+        else:
+            key = gen_name(rng, False) or "u"
+            if key in used:
+                continue
+            used.add(key)
+            unknown_keys.append(key)
         raw, val = gen_json_value(rng, st, 1)
         pos = rng.randint(0, len(pairs))
         pairs.insert(pos, (key, raw))
-        unknown.append((key, raw, val))
-    # unknown in document order
-    order_keys = [k for k, _ in pairs]
-    unknown.sort(key=lambda u: order_keys.index(u[0]))
+        tags.insert(pos, (key, raw, val))
+    unknown = [t for t in tags if t is not None]  # in document order
     text = st.ws(0) + st.obj(pairs, 0) + (st.ws(0) if mode == "random" else "")
     if mode == "pretty":
         text += "\n"
+    if mode == "random" and rng.random() < 0.2:
+        text = "\ufeff" + text  # a UTF-8 byte order mark is accepted
     return text, unknown
 
 
@@ -393,7 +398,7 @@ def int_hook(s):
 
 
 def expected_dump(text):
-    doc = json.loads(text, parse_float=int_hook)
+    doc = json.loads(text.lstrip("\ufeff"), parse_float=int_hook)
     exp = {"version": doc.get("version"),
            "types": [[as_int(t["id"]), t["name"]] for t in doc["types"]],
            "methods": [[as_int(m["id"]), m["name"], [as_int(x) for x in m["signature"]]]
@@ -406,7 +411,7 @@ def expected_dump(text):
 
 def normalise_for_write(text, version=None):
     """What writing the loaded model must give, as JSON values."""
-    doc = json.loads(text, parse_float=int_hook)
+    doc = json.loads(text.lstrip("\ufeff"), parse_float=int_hook)
     v = version or doc["version"]
     out = {"version": v,
            "types": [{"id": as_int(t["id"]), "name": t["name"]} for t in doc["types"]],
