@@ -4,28 +4,52 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/deps.sh"
-iprof_need || { echo "0 passed, 1 failed"; exit 1; }
+iprof_need valgrind:valgrind || { echo "0 passed, 1 failed"; exit 1; }
 
-build="$top/build-test"
-log="$build/test-output.txt"
-if [ -d "$build" ]; then
-    meson setup --reconfigure "$build" "$top" -Dwerror=true >/dev/null || exit 1
-else
-    meson setup "$build" "$top" -Dwerror=true >/dev/null || exit 1
-fi
-if ! meson compile -C "$build" >"$build/compile-output.txt" 2>&1; then
-    cat "$build/compile-output.txt"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+# Each run: NAME BUILD-DIR MESON-SETUP-OPTIONS -- MESON-TEST-ARGUMENTS.
+# The counts of all runs add up to the closing line.
+total_ok=0; total_failed=0; total_skipped=0
 
-meson test -C "$build" --print-errorlogs --num-processes 2 >"$log" 2>&1
-cat "$log"
+run_suites() {
+    name=$1; build=$2; shift 2
+    setup_args=""
+    while [ "$1" != "--" ]; do setup_args="$setup_args $1"; shift; done
+    shift
+    log="$build/test-output.txt"
+    echo "== $name"
+    if [ -d "$build" ]; then
+        meson setup --reconfigure "$build" "$top" -Dwerror=true $setup_args >/dev/null
+    else
+        meson setup "$build" "$top" -Dwerror=true $setup_args >/dev/null
+    fi || { total_failed=$((total_failed + 1)); return; }
+    if ! meson compile -C "$build" >"$build/compile-output.txt" 2>&1; then
+        cat "$build/compile-output.txt"
+        total_failed=$((total_failed + 1))
+        return
+    fi
+    meson test -C "$build" --print-errorlogs --num-processes 2 "$@" >"$log" 2>&1
+    cat "$log"
+    count() { sed -n "s/^$1: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1; }
+    ok=$(count "Ok"); fail=$(count "Fail"); xpass=$(count "Unexpected Pass")
+    timeout=$(count "Timeout"); skipped=$(count "Skipped")
+    failed=$(( ${fail:-0} + ${xpass:-0} + ${timeout:-0} ))
+    [ -n "$ok" ] || failed=$(( failed + 1 ))
+    echo "== $name: ${ok:-0} passed, $failed failed, ${skipped:-0} skipped"
+    total_ok=$((total_ok + ${ok:-0}))
+    total_failed=$((total_failed + failed))
+    total_skipped=$((total_skipped + ${skipped:-0}))
+}
 
-count() { sed -n "s/^$1: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1; }
-ok=$(count "Ok"); fail=$(count "Fail"); xpass=$(count "Unexpected Pass")
-timeout=$(count "Timeout"); skipped=$(count "Skipped")
-failed=$(( ${fail:-0} + ${xpass:-0} + ${timeout:-0} ))
-[ -n "$ok" ] || failed=$(( failed + 1 ))
-echo "${ok:-0} passed, $failed failed, ${skipped:-0} skipped"
-[ "$failed" -eq 0 ]
+# 1. Every suite, as users build it.
+run_suites "all suites" "$top/build-test" -- 
+# 2. Every suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+run_suites "sanitizers (ASan+UBSan)" "$top/build-asan" -Db_sanitize=address,undefined \
+    -Db_lundef=false -Dc_args=-fno-sanitize-recover=all -- --no-suite bench
+unset ASAN_OPTIONS UBSAN_OPTIONS
+# 3. The corpus round trips and the reader under valgrind memcheck.
+run_suites "valgrind memcheck" "$top/build-test" -- --setup=valgrind test_corpus test_reader
+
+echo "$total_ok passed, $total_failed failed, $total_skipped skipped"
+[ "$total_failed" -eq 0 ]
