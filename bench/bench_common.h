@@ -1,0 +1,27 @@
+/*
+ * Shared helpers of the benchmark programs: a monotonic clock, the peak RSS
+ * of the process and the result line that scripts/bench.sh parses:
+ *
+ *   RESULT task=NAME wall_s=SECONDS rss_kb=KB bytes=INPUT_BYTES [key=value ...]
+ *
+ * One process measures one task, so the peak RSS is that task's.
+ */
+#ifndef IPROF_BENCH_COMMON_H
+#define IPROF_BENCH_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+double bench_now(void);
+/* ru_maxrss of this process, in KiB */
+long bench_peak_rss_kb(void);
+/* Print the RESULT line; `extra` may be NULL or "key=value ...". */
+void bench_result(const char *task, double wall_s, uint64_t bytes, const char *extra);
+/* Size of a file, or -1 (with a message). */
+int64_t bench_file_size(const char *path);
+/* Read a whole file into malloc'ed memory; NULL on failure (with a message). */
+char *bench_read_file(const char *path, size_t *len);
+/* Exit with a message. */
+void bench_die(const char *fmt, ...);
+
+#endif
