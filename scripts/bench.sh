@@ -1,0 +1,274 @@
+#!/bin/sh
+# Benchmarks of libiprof against its peers on one generated file.
+#
+#   scripts/bench.sh [--size 100M] [--rounds 5] [--big] [--smoke]
+#
+# Builds an optimised build (build-bench: buildtype=release, b_ndebug=true;
+# or the build dir in $IPROF_BUILD_DIR), generates the input with iprof-gen
+# when it is not cached ($IPROF_BENCH_DIR, default /tmp/iprof-bench), installs
+# the peers when missing (libsimdjson-dev, libjansson-dev, python3; Debian)
+# and runs every task in its own process, alternating the tasks within each
+# round, then prints the medians, the ratios against the peers and the
+# PASS/FAIL of each target. --big adds a streaming scan of a 1 GB file (the
+# bounded-memory claim).
+#
+# --smoke: a ~2 MB file, one round, no installation (missing peers are
+# skipped), checks only that every benchmark runs, that the generated files
+# pass `iprof validate --strict` and that round trips are byte-identical.
+# Exits non-zero on failure. Run by `meson test --suite bench`; it then uses
+# $IPROF_BUILD_DIR, or the meson build dir it runs in, or builds build-bench.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+size=100M
+rounds=5
+smoke=0
+big=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --size) size=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --smoke) smoke=1; shift ;;
+    --big) big=1; shift ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+if [ $smoke -eq 1 ]; then
+    size=2M
+    rounds=1
+    big=0
+fi
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench.sh: $*"; exit 1; }
+
+# ---- peers -------------------------------------------------------------
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+if [ $smoke -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    missing=""
+    for p in libsimdjson-dev libjansson-dev python3 g++ pkg-config; do
+        have_pkg "$p" || missing="$missing $p"
+    done
+    if [ -n "$missing" ]; then
+        say "installing:$missing"
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        export DEBIAN_FRONTEND=noninteractive
+        $sudo apt-get update -qq >&2 && $sudo apt-get install -y -qq $missing >&2 ||
+            say "bench.sh: could not install$missing; those peers are skipped"
+        reconfigure=1
+    fi
+fi
+
+# ---- build -------------------------------------------------------------
+is_our_build() { [ -f "$1/build.ninja" ] && [ -f "$1/meson-info/intro-projectinfo.json" ] &&
+                 grep -q '"libiprof"' "$1/meson-info/intro-projectinfo.json"; }
+if [ -n "${IPROF_BUILD_DIR:-}" ]; then
+    build=$IPROF_BUILD_DIR
+elif [ $smoke -eq 1 ] && is_our_build "$PWD"; then
+    build=$PWD # meson test runs in its build dir
+else
+    build=$top/build-bench
+fi
+if ! is_our_build "$build"; then
+    say "configuring $build (release, b_ndebug=true)"
+    meson setup "$build" "$top" --buildtype=release -Db_ndebug=true >/dev/null ||
+        die "meson setup failed"
+elif [ "${reconfigure:-0}" -eq 1 ]; then
+    meson setup --reconfigure "$build" "$top" >/dev/null || die "meson reconfigure failed"
+fi
+targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge tools/iprof"
+for p in peer_jansson peer_simdjson; do
+    ninja -C "$build" -t query "bench/$p" >/dev/null 2>&1 && targets="$targets bench/$p"
+done
+# shellcheck disable=SC2086
+ninja -C "$build" $targets >"${TMPDIR:-/tmp}/iprof-bench-build.$$" 2>&1 || {
+    cat "${TMPDIR:-/tmp}/iprof-bench-build.$$" >&2; rm -f "${TMPDIR:-/tmp}/iprof-bench-build.$$"
+    die "build failed"; }
+rm -f "${TMPDIR:-/tmp}/iprof-bench-build.$$"
+B=$build/bench
+IPROF=$build/tools/iprof
+
+# ---- input files -------------------------------------------------------
+cache=${IPROF_BENCH_DIR:-/tmp/iprof-bench}
+mkdir -p "$cache" || die "cannot create $cache"
+# The cache key includes a checksum of the generator, so a changed generator
+# regenerates.
+genkey=$(cat "$top/bench/gen.c" "$top/bench/gen_tables.h" | cksum | cut -d' ' -f1)
+gen_file() { # SIZE VERSION SEED -> prints the path
+    f=$cache/gen-$1-$2-s$3-$genkey.iprof
+    if [ ! -f "$f" ]; then
+        say "generating $f"
+        "$B/iprof-gen" --size "$1" --version "$2" --seed "$3" -o "$f.$$" &&
+            mv "$f.$$" "$f" || { rm -f "$f.$$"; die "iprof-gen failed"; }
+    fi
+    printf '%s\n' "$f"
+}
+file=$(gen_file "$size" 1.0.0 1) || exit 1
+m2=$(gen_file "$size" 1.0.0 2) || exit 1
+m3=$(gen_file "$size" 1.0.0 3) || exit 1
+m4=$(gen_file "$size" 1.0.0 4) || exit 1
+fsize=$(wc -c <"$file" | tr -d ' ')
+
+failures=0
+fail() { say "FAIL: $*"; failures=$((failures + 1)); }
+
+if [ $smoke -eq 1 ]; then
+    # every version: valid in strict mode, byte-identical round trip
+    for v in 0.4.0 1.0.0 1.1.0; do
+        f=$(gen_file 300K $v 7) || exit 1
+        "$IPROF" validate --strict "$f" >/dev/null 2>&1 || fail "iprof validate --strict $f"
+        "$B/bench_roundtrip" mem "$f" >/dev/null || fail "round trip of $f"
+    done
+    "$IPROF" validate --strict "$file" >/dev/null 2>&1 || fail "iprof validate --strict $file"
+fi
+
+# ---- tasks -------------------------------------------------------------
+results=$cache/results.$$
+: >"$results"
+trap 'rm -f "$results" "$cache/rt.$$.iprof"' EXIT
+pybin=$(command -v python3 || true)
+time_bin=""
+[ -x /usr/bin/time ] && time_bin=/usr/bin/time
+
+tasks="cat scan scan_norefs load roundtrip_mem roundtrip_file write merge2 merge4"
+[ -x "$B/peer_simdjson" ] && tasks="$tasks simdjson_dom" || say "simdjson peer not built: skipped"
+[ -x "$B/peer_jansson" ] && tasks="$tasks jansson_load jansson_roundtrip" ||
+    say "jansson peer not built: skipped"
+[ -n "$pybin" ] && tasks="$tasks python_load python_roundtrip" || say "python3 missing: skipped"
+
+# run_task NAME: runs one measurement, appends "NAME WALL RSS_KB BYTES EXTRA..."
+run_task() {
+    name=$1
+    case $name in
+    cat)
+        if [ -n "$time_bin" ]; then
+            out=$( { $time_bin -f 'TIME %e %M' sh -c "t0=\$(date +%s%N); cat '$file' >/dev/null; t1=\$(date +%s%N); echo WALLNS \$((t1 - t0))"; } 2>&1)
+        else
+            out=$(sh -c "t0=\$(date +%s%N); cat '$file' >/dev/null; t1=\$(date +%s%N); echo WALLNS \$((t1 - t0))")
+        fi
+        ns=$(printf '%s\n' "$out" | sed -n 's/^WALLNS //p')
+        rss=$(printf '%s\n' "$out" | sed -n 's/^TIME [^ ]* //p')
+        [ -n "$ns" ] || { fail "cat"; return; }
+        echo "cat $(awk "BEGIN{printf \"%.6f\", $ns/1e9}") ${rss:--} $fsize" >>"$results"
+        return ;;
+    scan) set -- "$B/bench_scan" "$file" ;;
+    scan_norefs) set -- "$B/bench_scan" --no-refs "$file" ;;
+    scan_big) set -- "$B/bench_scan" "$bigfile" ;;
+    scan_norefs_big) set -- "$B/bench_scan" --no-refs "$bigfile" ;;
+    load) set -- "$B/bench_load" "$file" ;;
+    roundtrip_mem) set -- "$B/bench_roundtrip" mem "$file" ;;
+    roundtrip_file) set -- "$B/bench_roundtrip" file "$file" "$cache/rt.$$.iprof" ;;
+    write) set -- "$B/bench_roundtrip" write "$file" ;;
+    merge2) set -- "$B/bench_merge" "$file" "$m2" ;;
+    merge4) set -- "$B/bench_merge" "$file" "$m2" "$m3" "$m4" ;;
+    simdjson_dom) set -- "$B/peer_simdjson" "$file" ;;
+    jansson_load) set -- "$B/peer_jansson" load "$file" ;;
+    jansson_roundtrip) set -- "$B/peer_jansson" dump "$file" ;;
+    python_load) set -- "$pybin" "$top/bench/peer_python.py" load "$file" ;;
+    python_roundtrip) set -- "$pybin" "$top/bench/peer_python.py" dump "$file" ;;
+    *) die "unknown task $name" ;;
+    esac
+    out=$("$@")
+    rc=$?
+    line=$(printf '%s\n' "$out" | grep '^RESULT ')
+    if [ $rc -ne 0 ] || [ -z "$line" ]; then
+        fail "$name ($*)"
+        return
+    fi
+    case $line in *identical=no*) fail "$name: output differs from the input" ;; esac
+    # RESULT task=X wall_s=W rss_kb=R bytes=B extra...
+    printf '%s\n' "$line" | awk -v n="$name" '{
+        w = r = b = ""; extra = ""
+        for (i = 2; i <= NF; i++) {
+            split($i, kv, "=")
+            if (kv[1] == "wall_s") w = kv[2]
+            else if (kv[1] == "rss_kb") r = kv[2]
+            else if (kv[1] == "bytes") b = kv[2]
+            else if (kv[1] != "task") extra = extra " " $i
+        }
+        print n, w, r, b extra }' >>"$results"
+}
+
+say "input: $file ($fsize bytes); $rounds round(s); build: $build"
+r=1
+while [ $r -le "$rounds" ]; do
+    say "round $r/$rounds"
+    for t in $tasks; do
+        run_task "$t"
+    done
+    r=$((r + 1))
+done
+
+if [ $big -eq 1 ]; then
+    bigfile=$(gen_file 1G 1.0.0 1) || exit 1
+    bigsize=$(wc -c <"$bigfile" | tr -d ' ')
+    say "big file: $bigfile ($bigsize bytes)"
+    for t in scan_big scan_norefs_big; do run_task $t; done
+fi
+
+# ---- report ------------------------------------------------------------
+awk -v fsize="$fsize" -v smoke="$smoke" -v size="$size" '
+function median(name,   n, i, j, t, a) {
+    n = cnt[name]; if (!n) return ""
+    for (i = 1; i <= n; i++) a[i] = wall[name, i]
+    for (i = 2; i <= n; i++) { t = a[i]; j = i - 1; while (j > 0 && a[j] > t) { a[j+1] = a[j]; j-- }; a[j+1] = t }
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function maxrss(name,   i, m) { m = 0; for (i = 1; i <= cnt[name]; i++) if (rss[name, i] + 0 > m) m = rss[name, i] + 0; return m }
+function ratio(a, b) { return (a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "-" }
+{
+    n = $1; cnt[n]++; wall[n, cnt[n]] = $2; rss[n, cnt[n]] = $3; bytes[n] = $4
+    if (!(n in seen)) { seen[n] = 1; order[++norder] = n }
+    for (i = 5; i <= NF; i++) { split($i, kv, "="); extra[n, kv[1]] = kv[2] }
+}
+END {
+    for (i = 1; i <= norder; i++) { n = order[i]; med[n] = median(n) }
+    simd = med["simdjson_dom"]; jl = med["jansson_load"]; jr = med["jansson_roundtrip"]
+    pl = med["python_load"]; pr = med["python_roundtrip"]
+    printf "\n%-18s %10s %9s %10s %9s %9s %9s %9s\n", "task", "wall (s)", "MB/s", "RSS (MiB)", "x simd", "x jansson", "x python", "RSS/file"
+    for (i = 1; i <= norder; i++) {
+        n = order[i]; m = med[n]
+        rt = (n ~ /roundtrip/)
+        rs = maxrss(n)
+        printf "%-18s %10.4f %9.1f %10s %9s %9s %9s %9s\n", n, m, (m > 0 ? bytes[n] / m / 1e6 : 0),
+            (rs > 0 ? sprintf("%.1f", rs / 1024) : "-"), ratio(m, simd), ratio(m, rt ? jr : jl),
+            ratio(m, rt ? pr : pl), (rs > 0 ? sprintf("%.2f", rs * 1024 / bytes[n]) : "-")
+    }
+    printf "(medians of %d round(s); MB = 10^6 bytes; x peer = time / peer time: jansson and python\n", cnt["load"]
+    printf " rows compare loads with loads and round trips with round trips; RSS = max over rounds)\n"
+    if (smoke) exit 0
+    printf "\ntargets (file %s, %d bytes):\n", size, fsize
+    ld = med["load"]; sc = med["scan"]
+    if (simd != "") {
+        printf "  %-4s model load <= simdjson DOM: %.3f s vs %.3f s (x%.2f)\n", (ld <= simd ? "PASS" : "FAIL"), ld, simd, ld / simd
+        ok = (sc <= 0.5 * simd && maxrss("scan") <= 16384)
+        printf "  %-4s streaming scan <= 0.5 x simdjson DOM, RSS <= 16 MiB: %.3f s = x%.2f of simdjson, RSS %.1f MiB\n", (ok ? "PASS" : "FAIL"), sc, sc / simd, maxrss("scan") / 1024
+    } else {
+        printf "  SKIP model load and streaming scan vs simdjson (no simdjson peer)\n"
+    }
+    if ("scan_big" in med) {
+        printf "  %-4s streaming scan of %d bytes in RSS <= 16 MiB: %.1f MiB (%.2f s); without references %.1f MiB\n", (maxrss("scan_big") <= 16384 ? "PASS" : "FAIL"), bytes["scan_big"], maxrss("scan_big") / 1024, med["scan_big"], maxrss("scan_norefs_big") / 1024
+    }
+    lr = maxrss("load") * 1024
+    printf "  %-4s model peak RSS <= 0.5 x file size: %.1f MiB = %.2f x file\n", (lr <= 0.5 * fsize ? "PASS" : "FAIL"), lr / 1048576, lr / fsize
+    rm = med["roundtrip_mem"]; id = (extra["roundtrip_mem", "identical"] == "yes" && extra["roundtrip_file", "identical"] == "yes")
+    if (pr != "" && jr != "") {
+        ok = (pr / rm >= 10 && jr / rm >= 10 && id)
+        printf "  %-4s round trip >= 10x faster than python and jansson, byte-identical: python x%.1f, jansson x%.1f, identical %s\n", (ok ? "PASS" : "FAIL"), pr / rm, jr / rm, (id ? "yes" : "no")
+    } else {
+        printf "  SKIP round trip vs python/jansson (peer missing); identical %s\n", (id ? "yes" : "no")
+    }
+    wr = bytes["write"] / med["write"] / 1e9
+    printf "  %-4s write >= 1 GB/s: %.2f GB/s\n", (wr >= 1 ? "PASS" : "FAIL"), wr
+    p2 = med["merge2"] / bytes["merge2"] * 1e6; p4 = med["merge4"] / bytes["merge4"] * 1e6
+    printf "  %-4s merge linear in input (per-MB time of 4 files / 2 files <= 1.25): %.2f ms/MB vs %.2f ms/MB = x%.2f (merge part alone: %.3f s vs %.3f s)\n", (p4 / p2 <= 1.25 ? "PASS" : "FAIL"), p4 * 1000, p2 * 1000, p4 / p2, extra["merge4", "merge_s"], extra["merge2", "merge_s"]
+}' "$results"
+
+if [ $failures -ne 0 ]; then
+    say "bench.sh: $failures failure(s)"
+    exit 1
+fi
+[ $smoke -eq 1 ] && say "bench.sh: smoke run OK"
+exit 0
