@@ -1,4 +1,5 @@
-/* Linear probing with backward-shift deletion (no tombstones), load <= 1/2. */
+/* Dense array plus linear probing with backward-shift deletion (no
+ * tombstones), load <= 1/2. */
 #include "idmap.h"
 
 #include <string.h>
@@ -11,10 +12,18 @@ void ipi_idmap_init(ipi_idmap *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The dense array grows to cover an id only while it stays at most this
+ * many slots per stored id (and never past DENSE_MAX), so sparse or huge
+ * ids cannot blow it up. */
+#define DENSE_SLACK 4
+#define DENSE_MIN 64
+#define DENSE_MAX ((size_t)1 << 28)
+
 void ipi_idmap_free(ipi_idmap *m, const iprof_allocator *a)
 {
     ipi_free(a, m->keys, m->cap * sizeof *m->keys);
     ipi_free(a, m->vals, m->cap * sizeof *m->vals);
+    ipi_free(a, m->dense, m->dense_cap * sizeof *m->dense);
     ipi_idmap_init(m);
 }
 
@@ -22,12 +31,21 @@ void ipi_idmap_clear(ipi_idmap *m)
 {
     if (m->cap)
         memset(m->vals, 0, m->cap * sizeof *m->vals);
-    m->count = 0;
+    if (m->dense_cap)
+        memset(m->dense, 0, m->dense_cap * sizeof *m->dense);
+    m->count = m->hash_count = 0;
+}
+
+static int in_dense(const ipi_idmap *m, int64_t key)
+{
+    return key >= 0 && (uint64_t)key < (uint64_t)m->dense_cap;
 }
 
 void *ipi_idmap_get(const ipi_idmap *m, int64_t key)
 {
-    if (!m->count)
+    if (in_dense(m, key))
+        return m->dense[key];
+    if (!m->hash_count)
         return NULL;
     size_t mask = m->cap - 1;
     for (size_t i = ipi_hash_i64(key) & mask; m->vals[i]; i = (i + 1) & mask)
@@ -43,7 +61,7 @@ static void raw_put(ipi_idmap *m, int64_t key, void *val)
     while (m->vals[i] && m->keys[i] != key)
         i = (i + 1) & mask;
     if (!m->vals[i])
-        m->count++;
+        m->hash_count++;
     m->keys[i] = key;
     m->vals[i] = val;
 }
@@ -62,7 +80,7 @@ static int rehash(ipi_idmap *m, const iprof_allocator *a, size_t ncap)
     m->keys = keys;
     m->vals = vals;
     m->cap = ncap;
-    m->count = 0;
+    m->hash_count = 0;
     for (size_t i = 0; i < old.cap; i++)
         if (old.vals[i])
             raw_put(m, old.keys[i], old.vals[i]);
@@ -73,7 +91,7 @@ static int rehash(ipi_idmap *m, const iprof_allocator *a, size_t ncap)
 
 int ipi_idmap_reserve(ipi_idmap *m, const iprof_allocator *a, size_t n)
 {
-    size_t need = m->count + n;
+    size_t need = m->hash_count + n;
     if (need > SIZE_MAX / 4)
         return IPROF_ENOMEM;
     if (need * 2 <= m->cap)
@@ -84,18 +102,91 @@ int ipi_idmap_reserve(ipi_idmap *m, const iprof_allocator *a, size_t n)
     return rehash(m, a, ncap);
 }
 
+static void *hash_del(ipi_idmap *m, int64_t key);
+
+/* Whether the dense array should grow to cover key: only while it stays
+ * at most DENSE_SLACK slots per stored id. */
+static size_t dense_target(const ipi_idmap *m, int64_t key)
+{
+    if (key < 0 || (uint64_t)key >= DENSE_MAX)
+        return 0;
+    size_t ncap = m->dense_cap ? m->dense_cap : DENSE_MIN;
+    while (ncap <= (size_t)key)
+        ncap *= 2;
+    if (ncap > DENSE_MIN && ncap > DENSE_SLACK * (m->count + 1))
+        return 0;
+    return ncap;
+}
+
+/* Grow the dense array to ncap slots and move the hash part's ids that it
+ * now covers. */
+static int grow_dense(ipi_idmap *m, const iprof_allocator *a, size_t ncap)
+{
+    void **nd = m->dense ? ipi_realloc(a, m->dense, m->dense_cap * sizeof *nd, ncap * sizeof *nd)
+                         : ipi_malloc(a, ncap * sizeof *nd);
+    if (!nd)
+        return IPROF_ENOMEM;
+    memset(nd + m->dense_cap, 0, (ncap - m->dense_cap) * sizeof *nd);
+    m->dense = nd;
+    m->dense_cap = ncap;
+    for (size_t i = 0; i < m->cap && m->hash_count;) {
+        if (m->vals[i] && in_dense(m, m->keys[i])) {
+            int64_t k = m->keys[i];
+            m->dense[k] = hash_del(m, k); /* shifts a later slot into i */
+        } else {
+            i++;
+        }
+    }
+    return IPROF_OK;
+}
+
+int ipi_idmap_reserve_key(ipi_idmap *m, const iprof_allocator *a, int64_t key)
+{
+    if (in_dense(m, key))
+        return IPROF_OK;
+    size_t ncap = dense_target(m, key);
+    if (ncap)
+        return grow_dense(m, a, ncap);
+    return ipi_idmap_reserve(m, a, 1);
+}
+
+void ipi_idmap_put_reserved(ipi_idmap *m, int64_t key, void *val)
+{
+    if (in_dense(m, key)) {
+        m->count += m->dense[key] == NULL;
+        m->dense[key] = val;
+        return;
+    }
+    size_t before = m->hash_count;
+    raw_put(m, key, val);
+    m->count += m->hash_count - before;
+}
+
 int ipi_idmap_put(ipi_idmap *m, const iprof_allocator *a, int64_t key, void *val)
 {
-    int rc = ipi_idmap_reserve(m, a, 1);
+    int rc = ipi_idmap_reserve_key(m, a, key);
     if (rc)
         return rc;
-    raw_put(m, key, val);
+    ipi_idmap_put_reserved(m, key, val);
     return IPROF_OK;
 }
 
 void *ipi_idmap_del(ipi_idmap *m, int64_t key)
 {
-    if (!m->count)
+    if (in_dense(m, key)) {
+        void *old = m->dense[key];
+        m->dense[key] = NULL;
+        m->count -= old != NULL;
+        return old;
+    }
+    void *old = hash_del(m, key);
+    m->count -= old != NULL;
+    return old;
+}
+
+static void *hash_del(ipi_idmap *m, int64_t key)
+{
+    if (!m->hash_count)
         return NULL;
     size_t mask = m->cap - 1;
     size_t i = ipi_hash_i64(key) & mask;
@@ -115,6 +206,6 @@ void *ipi_idmap_del(ipi_idmap *m, int64_t key)
         }
     }
     m->vals[hole] = NULL;
-    m->count--;
+    m->hash_count--;
     return old;
 }

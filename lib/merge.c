@@ -189,7 +189,7 @@ static int merge_types(merge_state *s)
                 return rc;
         }
         if (!ipi_idmap_get(&s->tmap, t->id)) /* a repeated src id means its first type */
-            ipi_idmap_put(&s->tmap, s->a, t->id, (void *)dt); /* reserved */
+            ipi_idmap_put_reserved(&s->tmap, t->id, (void *)dt); /* reserved */
     }
     return IPROF_OK;
 }
@@ -294,7 +294,7 @@ static int merge_methods(merge_state *s)
                 return rc;
         }
         if (!ipi_idmap_get(&s->mmap, x->id))
-            ipi_idmap_put(&s->mmap, s->a, x->id, (void *)d); /* reserved */
+            ipi_idmap_put_reserved(&s->mmap, x->id, (void *)d); /* reserved */
     }
     return IPROF_OK;
 }

@@ -155,7 +155,7 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
     int first_name = type_by_str(m, s) == NULL;
     /* Reserve everything first so that nothing changes on failure. */
     if (list_reserve(m, &m->types, &m->type_cap, m->type_count) ||
-        (first_id && ipi_idmap_reserve(&m->type_ids, &m->alloc, 1)) ||
+        (first_id && ipi_idmap_reserve_key(&m->type_ids, &m->alloc, id)) ||
         (first_name && ipi_htab_reserve(&m->type_names, &m->alloc, 1)))
         return IPROF_ENOMEM;
     iprof_type *t = ipi_arena_alloc(&m->arena, sizeof *t);
@@ -165,7 +165,7 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
     t->name = s;
     m->types[m->type_count++] = t;
     if (first_id)
-        ipi_idmap_put(&m->type_ids, &m->alloc, id, t); /* reserved: cannot fail */
+        ipi_idmap_put_reserved(&m->type_ids, id, t); /* reserved: cannot fail */
     if (first_name)
         ipi_htab_insert(&m->type_names, &m->alloc, s->hash, t); /* reserved */
     if (out)
@@ -191,7 +191,7 @@ static void reindex_type(iprof_model *m, const iprof_type *gone, int id_was, int
     for (size_t i = 0; i < m->type_count && (id_was || name_was); i++) {
         iprof_type *t = m->types[i];
         if (id_was && t->id == gone->id) {
-            ipi_idmap_put(&m->type_ids, &m->alloc, t->id, t);
+            ipi_idmap_put_reserved(&m->type_ids, t->id, t);
             id_was = 0;
         }
         if (name_was && t->name == gone->name) {
@@ -227,7 +227,7 @@ static void rebuild_type_index(iprof_model *m)
     for (size_t i = 0; i < m->type_count; i++) {
         iprof_type *t = m->types[i];
         if (!ipi_idmap_get(&m->type_ids, t->id))
-            ipi_idmap_put(&m->type_ids, &m->alloc, t->id, t);
+            ipi_idmap_put_reserved(&m->type_ids, t->id, t);
         if (!type_by_str(m, t->name))
             ipi_htab_insert(&m->type_names, &m->alloc, t->name->hash, t);
     }
@@ -344,7 +344,7 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
     int first_id = ipi_idmap_get(&m->method_ids, id) == NULL;
     int first_key = method_by_key(m, s, sig, sig_len, h) == NULL;
     if (list_reserve(m, &m->methods, &m->method_cap, m->method_count) ||
-        (first_id && ipi_idmap_reserve(&m->method_ids, &m->alloc, 1)) ||
+        (first_id && ipi_idmap_reserve_key(&m->method_ids, &m->alloc, id)) ||
         (first_key && ipi_htab_reserve(&m->method_sigs, &m->alloc, 1)))
         return IPROF_ENOMEM;
     iprof_method *x = ipi_arena_alloc(&m->arena, sizeof *x + sig_len * sizeof *sig);
@@ -357,7 +357,7 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
         memcpy(x->sig, sig, sig_len * sizeof *sig);
     m->methods[m->method_count++] = x;
     if (first_id)
-        ipi_idmap_put(&m->method_ids, &m->alloc, id, x); /* reserved: cannot fail */
+        ipi_idmap_put_reserved(&m->method_ids, id, x); /* reserved: cannot fail */
     if (first_key)
         ipi_htab_insert(&m->method_sigs, &m->alloc, h, x); /* reserved */
     if (out)
@@ -386,7 +386,7 @@ static void reindex_method(iprof_model *m, const iprof_method *gone, int key_was
     for (size_t i = 0; i < m->method_count && (id_was || key_was); i++) {
         iprof_method *x = m->methods[i];
         if (id_was && x->id == gone->id) {
-            ipi_idmap_put(&m->method_ids, &m->alloc, x->id, x); /* cannot allocate */
+            ipi_idmap_put_reserved(&m->method_ids, x->id, x); /* cannot allocate */
             id_was = 0;
         }
         if (key_was && x->name == gone->name && x->sig_len == gone->sig_len &&
@@ -425,7 +425,7 @@ static void rebuild_method_index(iprof_model *m)
         iprof_method *x = m->methods[i];
         uint64_t h = ipi_method_hash(x->name, x->sig, x->sig_len);
         if (!ipi_idmap_get(&m->method_ids, x->id))
-            ipi_idmap_put(&m->method_ids, &m->alloc, x->id, x);
+            ipi_idmap_put_reserved(&m->method_ids, x->id, x);
         if (!method_by_key(m, x->name, x->sig, x->sig_len, h))
             ipi_htab_insert(&m->method_sigs, &m->alloc, h, x);
     }

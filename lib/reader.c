@@ -258,9 +258,40 @@ static int starts_other_value(char c)
     return c == '"' || c == '{' || c == '[' || c == 't' || c == 'f' || c == 'n';
 }
 
+/* Up to 18 plain digits (no overflow possible) followed by a delimiter:
+ * what almost every number of a real file is. Returns 0 to let the full
+ * parser decide (other spellings, long numbers, the window's end). */
+static inline int fast_int(const char **pp, const char *end, int64_t *out)
+{
+    const char *p = *pp;
+    if (end - p < 21)
+        return 0;
+    int neg = *p == '-';
+    p += neg;
+    unsigned d = (unsigned)(*p - '0');
+    if (d > 9 || (d == 0 && (unsigned)(p[1] - '0') <= 9))
+        return 0;
+    const char *start = p;
+    uint64_t v = d;
+    p++;
+    if (d != 0)
+        while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
+            v = v * 10 + d;
+            p++;
+        }
+    char c = *p;
+    if (c != ',' && c != ']' && c != '}' && c != ' ' && c != '\n' && c != '\r' && c != '\t')
+        return 0;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    *pp = p;
+    return 1;
+}
+
 static int expect_int(scan *s, const char **pp, const char *end, int64_t *out)
 {
     const char *p = *pp, *err = p, *after;
+    if (fast_int(pp, end, out))
+        return IPROF_OK;
     if (p >= end)
         return MORE;
     if (starts_other_value(*p))
@@ -455,6 +486,52 @@ static int parse_ctx(scan *s, const char *text, size_t len)
                 (int)(len > 64 ? 64 : len), text, err_at + 1);
 }
 
+/* A ctx string of plain "m:b<m:b" text parsed in one pass, straight from
+ * the window. Returns 1 when done, 0 to let the general path (string
+ * scanner, then ipi_ctx_parse) handle anything unusual, -1 on no memory. */
+static int fast_ctx(scan *s, const char **pp, const char *end)
+{
+    iprof_reader *r = s->r;
+    const char *p = *pp;
+    size_t n = 0;
+    if (p >= end || *p != '"')
+        return 0;
+    p++;
+    for (;;) {
+        if (n == r->frames_cap) {
+            size_t elems = r->frames_cap * 2;
+            if (ipi_grow(&r->alloc, (void **)&r->frames, &elems, (n + 1) * 2, sizeof(int64_t)))
+                return -1;
+            r->frames_cap = elems / 2;
+        }
+        for (int half = 0; half < 2; half++) {
+            if (end - p < 21)
+                return 0;
+            int neg = half && *p == '-';
+            p += neg;
+            const char *start = p;
+            uint64_t v = 0;
+            unsigned d;
+            while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
+                v = v * 10 + d;
+                p++;
+            }
+            if (p == start || (*start == '0' && p - start > 1) || *p != (half ? '<' : ':')) {
+                if (!half || *p != '"' || p == start || (*start == '0' && p - start > 1))
+                    return 0;
+            }
+            r->frames[2 * n + (size_t)half] = neg ? -(int64_t)v : (int64_t)v;
+            p++;
+        }
+        n++;
+        if (p[-1] == '"')
+            break;
+    }
+    s->nframes = n;
+    *pp = p;
+    return 1;
+}
+
 /* One member value of an element; *pp is at the value. */
 static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
 {
@@ -481,11 +558,51 @@ static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
     case M_CTX:
         s->at.field = F_CTX;
         s->ctx_at = IDX(s, *pp);
+        if ((rc = fast_ctx(s, pp, end)) != 0)
+            return rc < 0 ? fail(s, IPROF_ENOMEM, s->ctx_at, "out of memory") : IPROF_OK;
         rc = expect_string(s, pp, end, &text, &len, 1);
         return rc ? rc : parse_ctx(s, text, len);
     default:
         return skip_member(s, pp, end);
     }
+}
+
+/* The member keys as GraalVM writes them, matched as raw bytes with their
+ * colon; NULL when the key needs the general path (escapes, spaces,
+ * unknown keys). */
+static const char *fast_key(int section, const char *p, const char *end, unsigned *m)
+{
+    size_t room = (size_t)(end - p);
+    if (section == SEC_TYPES || section == SEC_METHODS) {
+        if (room >= 5 && memcmp(p, "\"id\":", 5) == 0) {
+            *m = M_ID;
+            return p + 5;
+        }
+        if (room >= 7 && memcmp(p, "\"name\":", 7) == 0) {
+            *m = M_NAME;
+            return p + 7;
+        }
+        if (section == SEC_METHODS && room >= 12 && memcmp(p, "\"signature\":", 12) == 0) {
+            *m = M_SIG;
+            return p + 12;
+        }
+    } else {
+        if (room >= 6 && memcmp(p, "\"ctx\":", 6) == 0) {
+            *m = M_CTX;
+            return p + 6;
+        }
+        if (room >= 10 && memcmp(p, "\"records\":", 10) == 0) {
+            *m = M_REC;
+            return p + 10;
+        }
+    }
+    return NULL;
+}
+
+static const char *member_name(unsigned m)
+{
+    return m == M_ID ? "id" : m == M_NAME ? "name" : m == M_SIG ? "signature"
+         : m == M_CTX ? "ctx" : "records";
 }
 
 static const char *element_noun(int section)
@@ -510,15 +627,21 @@ static int parse_element(scan *s, const char **pp, const char *end)
     s->nframes = 0;
     if (*p != '}') {
         for (;;) {
-            char key[16];
-            size_t key_len = 0;
-            const char *key_at = p;
-            int rc = expect_member_key(s, &p, end, key, &key_len);
-            if (rc)
-                return rc;
-            unsigned m = member_of(s->at.section, key, key_len);
+            const char *key_at = p, *q;
+            unsigned m = 0;
+            int rc;
+            if ((q = fast_key(s->at.section, p, end, &m)) != NULL) {
+                p = ipi_json_skip_ws(q, end);
+            } else {
+                char key[16];
+                size_t key_len = 0;
+                if ((rc = expect_member_key(s, &p, end, key, &key_len)) != IPROF_OK)
+                    return rc;
+                m = member_of(s->at.section, key, key_len);
+            }
             if (m & got)
-                return fail(s, IPROF_ESCHEMA, IDX(s, key_at), "duplicate key \"%s\"", key);
+                return fail(s, IPROF_ESCHEMA, IDX(s, key_at), "duplicate key \"%s\"",
+                            member_name(m));
             if ((rc = parse_member(s, m, &p, end)) != IPROF_OK)
                 return rc;
             got |= m;

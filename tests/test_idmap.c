@@ -110,13 +110,53 @@ static void test_reserve(void)
     CHECK_OK(ipi_idmap_reserve(&m, &failing, 1000));
     size_t cap = m.cap;
     CHECK(cap >= 2000);
-    /* No allocation while within the reservation. */
+    /* No allocation while within the reservation (ids beyond any dense
+     * array go to the reserved hash part). */
     fail_countdown = 0;
     for (int64_t i = 0; i < 1000; i++)
-        CHECK_OK(ipi_idmap_put(&m, &failing, i, V(i)));
+        ipi_idmap_put_reserved(&m, i * 1000003, V(i));
     CHECK_EQ_INT(m.cap, cap);
+    CHECK_EQ_INT(m.count, 1000);
+    CHECK(ipi_idmap_get(&m, 999 * 1000003) == V(999));
     fail_countdown = -1;
     CHECK_EQ_INT(ipi_idmap_reserve(&m, &failing, SIZE_MAX / 2), IPROF_ENOMEM);
+    ipi_idmap_free(&m, &failing);
+}
+
+/* Small non-negative ids live in the dense array; growing it moves the
+ * ids it now covers out of the hash part, and sparse ids never grow it. */
+static void test_dense(void)
+{
+    ipi_idmap m;
+    ipi_idmap_init(&m);
+    fail_countdown = -1;
+    CHECK_OK(ipi_idmap_put(&m, &failing, 1000, V(1))); /* too far for 1 id: hash */
+    CHECK_EQ_INT(m.dense_cap, 0);
+    CHECK_EQ_INT(m.hash_count, 1);
+    for (int64_t i = 0; i < 400; i++)
+        CHECK_OK(ipi_idmap_put(&m, &failing, i, V(i + 2)));
+    CHECK_EQ_INT(m.dense_cap, 512); /* grows only as far as keys need */
+    CHECK_EQ_INT(m.hash_count, 1);
+    CHECK_OK(ipi_idmap_put(&m, &failing, 600, V(3)));
+    CHECK_EQ_INT(m.dense_cap, 1024); /* and then takes over 1000 */
+    CHECK_EQ_INT(m.hash_count, 0);
+    CHECK_EQ_INT(m.count, 402);
+    CHECK(ipi_idmap_get(&m, 1000) == V(1));
+    CHECK(ipi_idmap_get(&m, 399) == V(401));
+    CHECK(ipi_idmap_get(&m, 400) == NULL);
+    CHECK_OK(ipi_idmap_put(&m, &failing, (int64_t)1 << 40, V(7)));
+    CHECK_EQ_INT(m.hash_count, 1);
+    CHECK(ipi_idmap_del(&m, 1000) == V(1));
+    CHECK(ipi_idmap_get(&m, 1000) == NULL);
+    CHECK_EQ_INT(m.count, 402);
+    ipi_idmap_free(&m, &failing);
+    /* A failed dense growth is reported, and the map is unchanged. */
+    ipi_idmap_init(&m);
+    fail_countdown = 0;
+    CHECK_EQ_INT(ipi_idmap_reserve_key(&m, &failing, 3), IPROF_ENOMEM);
+    CHECK_EQ_INT(m.count, 0);
+    CHECK_EQ_INT(m.dense_cap, 0);
+    fail_countdown = -1;
     ipi_idmap_free(&m, &failing);
 }
 
@@ -152,6 +192,7 @@ int main(void)
     RUN(test_basic);
     RUN(test_many_and_delete);
     RUN(test_reserve);
+    RUN(test_dense);
     RUN(test_failure_keeps_map);
     return check_done();
 }
