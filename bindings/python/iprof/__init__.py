@@ -1,0 +1,53 @@
+"""Python bindings of libiprof: GraalVM Native Image PGO profiles (.iprof).
+
+Pure Python over ctypes: no compile step, only the standard library. The
+C library (``libiprof.so.0``) is found through ``IPROF_LIBRARY``,
+:func:`load_library`, a build directory of the source tree or the system
+(see ``iprof._lib``). Memory stays owned by the C side; Python objects
+check that what they point to is still alive and raise
+:class:`ClosedError` or :class:`StaleError` instead of touching freed
+memory.
+
+    import iprof
+
+    with iprof.load("default.iprof") as model:
+        print(model.version, len(model.types), len(model.methods))
+        for entry in model.call_count:
+            print(entry.records[0], entry.context.describe())
+
+See bindings/python/README.md and docs/bindings.md.
+"""
+from ._common import (FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0, FORMAT_LATEST, INT64_MAX,
+                      INT64_MIN, Kind, format_ctx, parse_ctx)
+from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, Error, InputOutputError,
+                      InvalidArgumentError, JSONSyntaxError, LimitError, NotFoundError,
+                      OutOfMemoryError, SchemaError, Severity, StaleError, StateError, Status,
+                      StopRead, StoppedError, VersionError, error_class, status_string)
+from ._lib import LibraryError, library_path, load_library
+from ._lib import version as library_version
+from ._model import Context, Entries, Entry, Method, Methods, Model, Type, Types, load
+from ._reader import (EntryInfo, MethodInfo, ReadResult, Stream, TypeInfo, UnknownKey,
+                      iter_entries, read, stream, validate)
+from ._writer import Writer
+
+__version__ = "0.1.0"
+
+__all__ = [
+    # library
+    "load_library", "library_path", "library_version", "LibraryError",
+    # constants
+    "Kind", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0", "FORMAT_1_1_0",
+    "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx", "format_ctx",
+    # model
+    "load", "Model", "Type", "Method", "Context", "Entry", "Types", "Methods", "Entries",
+    # streaming
+    "read", "validate", "stream", "iter_entries", "Stream", "ReadResult", "TypeInfo",
+    "MethodInfo", "EntryInfo", "UnknownKey", "StopRead",
+    # writing
+    "Writer",
+    # errors
+    "Error", "Diagnostic", "error_class", "status_string", "ClosedError", "StaleError",
+    "OutOfMemoryError", "InputOutputError", "JSONSyntaxError", "SchemaError", "VersionError",
+    "DanglingReferenceError", "LimitError", "InvalidArgumentError", "StoppedError",
+    "StateError", "NotFoundError",
+]

@@ -1,0 +1,134 @@
+"""Profile kinds, contexts as text, and argument conversion helpers."""
+import ctypes
+import enum
+import operator
+import os
+import re
+
+from . import _errors
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+
+#: Format versions the library knows.
+FORMAT_0_4_0 = "0.4.0"
+FORMAT_1_0_0 = "1.0.0"
+FORMAT_1_1_0 = "1.1.0"
+FORMAT_LATEST = FORMAT_1_1_0
+
+_JSON_KEYS = ("callCountProfiles", "conditionalProfiles", "virtualInvokeProfiles",
+              "monitorProfiles", "samplingProfiles", "instanceofProfiles")
+
+
+class Kind(enum.IntEnum):
+    """The six profile kinds (``enum iprof_kind``), in the library's numbering."""
+    CALL_COUNT = 0      #: callCountProfiles: [count]
+    CONDITIONAL = 1     #: conditionalProfiles: [bci, index, count]*
+    VIRTUAL_INVOKE = 2  #: virtualInvokeProfiles: [type id, count]*
+    MONITOR = 3         #: monitorProfiles: ctx "0:0", [type id, count]*
+    SAMPLING = 4        #: samplingProfiles: [count]
+    INSTANCEOF = 5      #: instanceofProfiles (1.1.0): [type id, count]*
+
+    @property
+    def json_key(self):
+        """The JSON key of the kind's section ("callCountProfiles")."""
+        return _JSON_KEYS[self]
+
+    @property
+    def attribute(self):
+        """The name of the :class:`iprof.Model` attribute ("call_count")."""
+        return self.name.lower()
+
+    @classmethod
+    def of(cls, value):
+        """A Kind from a Kind, an int, a name ("call_count", "CALL_COUNT") or a
+        JSON key ("callCountProfiles"). Raises ValueError otherwise."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            if value in _JSON_KEYS:
+                return cls(_JSON_KEYS.index(value))
+            try:
+                return cls[value.upper()]
+            except KeyError:
+                raise ValueError("unknown profile kind %r" % value) from None
+        try:
+            return cls(operator.index(value))
+        except (TypeError, ValueError):
+            raise ValueError("unknown profile kind %r" % (value,)) from None
+
+
+_CTX_FRAME = re.compile(r"\A([0-9]+):(-?[0-9]+)\Z")
+
+
+def parse_ctx(text):
+    """Parse ctx text ("5:0<3:2") into frames [(5, 0), (3, 2)], callee first.
+
+    Raises ValueError for text that is not ``id:bci`` frames joined by ``<``.
+    """
+    frames = []
+    for part in text.split("<"):
+        m = _CTX_FRAME.match(part)
+        if not m:
+            raise ValueError("malformed ctx %r" % text)
+        frames.append((int(m.group(1)), int(m.group(2))))
+    return frames
+
+
+def format_ctx(frames):
+    """The ctx text of frames: [(5, 0), (3, 2)] gives "5:0<3:2"."""
+    return "<".join("%d:%d" % (m, b) for m, b in frames)
+
+
+def _int64(value, what):
+    v = operator.index(value)
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise _errors.LimitError(_errors.Status.ELIMIT,
+                                 "%s %d is out of the int64 range" % (what, v))
+    return v
+
+
+def int64_array(values, what="value"):
+    """A ctypes int64 array of *values* (range-checked) and its length."""
+    vals = [_int64(v, what) for v in values]
+    return (ctypes.c_int64 * len(vals))(*vals), len(vals)
+
+
+def frames_array(frames):
+    """Interleaved (method id, bci) int64 array and frame count from ctx text,
+    a Context, or a sequence of (method id, bci) pairs."""
+    if isinstance(frames, str):
+        frames = parse_ctx(frames)
+    elif hasattr(frames, "frames") and not isinstance(frames, (list, tuple)):
+        frames = frames.frames
+    flat = []
+    for pair in frames:
+        mid, bci = pair
+        flat.append(_int64(mid, "method id"))
+        flat.append(_int64(bci, "bci"))
+    return (ctypes.c_int64 * len(flat))(*flat), len(flat) // 2
+
+
+def frames_from(ptr, count):
+    """[(method id, bci), ...] from an interleaved C array of *count* frames."""
+    flat = ptr[:2 * count] if count else []
+    return list(zip(flat[0::2], flat[1::2]))
+
+
+def encode(name):
+    """UTF-8 bytes of a name (str, or bytes as is)."""
+    if isinstance(name, (bytes, bytearray)):
+        return bytes(name)
+    return name.encode("utf-8", "surrogateescape")
+
+
+def decode(data):
+    return data.decode("utf-8", "surrogateescape")
+
+
+def is_path(source):
+    return isinstance(source, (str, os.PathLike))
+
+
+def is_bytes(source):
+    return isinstance(source, (bytes, bytearray, memoryview))

@@ -1,0 +1,245 @@
+"""Status codes, exceptions and diagnostics."""
+import enum
+
+from . import _lib
+
+
+class Status(enum.IntEnum):
+    """The library's status codes (``enum iprof_status``)."""
+    OK = 0
+    ENOMEM = -1
+    EIO = -2
+    ESYNTAX = -3
+    ESCHEMA = -4
+    EVERSION = -5
+    EDANGLING = -6
+    ELIMIT = -7
+    EINVAL = -8
+    ESTOPPED = -9
+    ESTATE = -10
+    ENOTFOUND = -11
+
+
+class Severity(enum.IntEnum):
+    """Severity of a report (``enum iprof_severity``)."""
+    ERROR = 0
+    WARNING = 1
+
+
+def _status(code):
+    try:
+        return Status(code)
+    except ValueError:
+        return code
+
+
+def _status_name(code):
+    s = _status(code)
+    return "IPROF_" + s.name if isinstance(s, Status) else "IPROF_STATUS_%d" % code
+
+
+def status_string(code):
+    """The library's short English text for a status code ("syntax error", ...)."""
+    return _lib.lib().iprof_status_string(int(code)).decode("utf-8", "replace")
+
+
+def _text(ptr_bytes):
+    return ptr_bytes.decode("utf-8", "surrogateescape") if ptr_bytes is not None else ""
+
+
+class Diagnostic:
+    """One report of a read: a rule violation or a warning (or the error).
+
+    A plain value copied out of the reader, valid forever. Attributes:
+    ``status`` (:class:`Status`), ``status_name`` ("IPROF_ESCHEMA"),
+    ``severity`` (:class:`Severity`), ``message``, ``path`` (the JSON path
+    of the element, "" for the document), ``offset`` (bytes from 0),
+    ``line`` and ``column`` (from 1, columns in bytes; 0 when the report has
+    no input position).
+    """
+    __slots__ = ("status", "severity", "message", "path", "offset", "line", "column")
+
+    def __init__(self, status, severity, message, path, offset, line, column):
+        self.status = _status(status)
+        self.severity = Severity(severity) if severity in (0, 1) else severity
+        self.message = message
+        self.path = path
+        self.offset = offset
+        self.line = line
+        self.column = column
+
+    @classmethod
+    def _from_report(cls, err):
+        L = _lib.lib()
+        return cls(L.iprof_error_status(err), L.iprof_error_severity(err),
+                   _text(L.iprof_error_message(err)), _text(L.iprof_error_path(err)),
+                   L.iprof_error_offset(err), L.iprof_error_line(err),
+                   L.iprof_error_column(err))
+
+    @property
+    def status_name(self):
+        return _status_name(self.status)
+
+    def __eq__(self, other):
+        if not isinstance(other, Diagnostic):
+            return NotImplemented
+        return all(getattr(self, a) == getattr(other, a) for a in self.__slots__)
+
+    def __hash__(self):
+        return hash(tuple(getattr(self, a) for a in self.__slots__))
+
+    def __str__(self):
+        where = "%d:%d: " % (self.line, self.column) if self.line else ""
+        sev = "warning" if self.severity == Severity.WARNING else "error"
+        at = " (at %s)" % self.path if self.path else ""
+        return "%s%s: %s%s" % (where, sev, self.message, at)
+
+    def __repr__(self):
+        return ("Diagnostic(status=%s, severity=%s, message=%r, path=%r, line=%d, column=%d)"
+                % (self.status_name, getattr(self.severity, "name", self.severity),
+                   self.message, self.path, self.line, self.column))
+
+
+class Error(Exception):
+    """A libiprof call failed.
+
+    Attributes: ``status`` (:class:`Status`, an int), ``status_name``
+    ("IPROF_ESYNTAX"), ``message`` (the library's message, or the status
+    text when there is none), ``path`` (the JSON path of the offending
+    element, "" for the document or no position), ``offset``, ``line``,
+    ``column`` (0 when there is no input position), ``filename`` (the file
+    being read or written, None for bytes and file objects) and
+    ``diagnostics`` (the reports recorded before a failed read, a list).
+
+    Each status has a subclass (:class:`JSONSyntaxError` for
+    ``IPROF_ESYNTAX``, ...), so ``except iprof.SchemaError`` works;
+    ``iprof.Error`` catches them all.
+    """
+
+    def __init__(self, status, message=None, path="", offset=0, line=0, column=0,
+                 filename=None, diagnostics=()):
+        self.status = _status(status)
+        self.message = message if message else status_string(status)
+        self.path = path
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.filename = filename
+        self.diagnostics = list(diagnostics)
+        super().__init__(self.message)
+
+    @property
+    def status_name(self):
+        return _status_name(self.status)
+
+    def __str__(self):
+        where = ""
+        if self.filename is not None:
+            where = "%s:" % self.filename
+        if self.line:
+            where += "%d:%d:" % (self.line, self.column)
+        at = " (at %s)" % self.path if self.path else ""
+        return "%s%s%s [%s]" % (where + " " if where else "", self.message, at,
+                                self.status_name)
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.status, self.message, self.path, self.offset,
+                           self.line, self.column, self.filename, self.diagnostics))
+
+
+def _rebuild(cls, *args):
+    e = Error.__new__(cls)
+    Error.__init__(e, *args)
+    return e
+
+
+class OutOfMemoryError(Error, MemoryError):
+    """IPROF_ENOMEM: an allocation failed."""
+
+
+class InputOutputError(Error):
+    """IPROF_EIO: reading or writing the file, fd or callback failed."""
+
+
+class JSONSyntaxError(Error, ValueError):
+    """IPROF_ESYNTAX: the input is not well-formed JSON."""
+
+
+class SchemaError(Error, ValueError):
+    """IPROF_ESCHEMA: the JSON does not follow the iprof schema or its rules."""
+
+
+class VersionError(Error, ValueError):
+    """IPROF_EVERSION: unsupported or mismatched format version."""
+
+
+class DanglingReferenceError(Error, ValueError):
+    """IPROF_EDANGLING: a method or type id is referenced but not defined."""
+
+
+class LimitError(Error, ValueError):
+    """IPROF_ELIMIT: a value exceeds a limit (int64 range, size limits)."""
+
+
+class InvalidArgumentError(Error, ValueError):
+    """IPROF_EINVAL: invalid argument (a taken id, a bad kind, ...)."""
+
+
+class StoppedError(Error):
+    """IPROF_ESTOPPED: a callback asked to stop."""
+
+
+class StateError(Error):
+    """IPROF_ESTATE: call out of order (a writer call after end, ...)."""
+
+
+class NotFoundError(Error, LookupError):
+    """IPROF_ENOTFOUND: the requested element does not exist."""
+
+
+_BY_STATUS = {
+    Status.ENOMEM: OutOfMemoryError, Status.EIO: InputOutputError,
+    Status.ESYNTAX: JSONSyntaxError, Status.ESCHEMA: SchemaError,
+    Status.EVERSION: VersionError, Status.EDANGLING: DanglingReferenceError,
+    Status.ELIMIT: LimitError, Status.EINVAL: InvalidArgumentError,
+    Status.ESTOPPED: StoppedError, Status.ESTATE: StateError,
+    Status.ENOTFOUND: NotFoundError,
+}
+
+
+def error_class(status):
+    """The exception class raised for a status code."""
+    return _BY_STATUS.get(status, Error)
+
+
+def make_error(status, report=None, filename=None, diagnostics=(), message=None):
+    """An exception for *status*, filled from the ``iprof_error *`` *report*."""
+    cls = error_class(status)
+    if report:
+        d = Diagnostic._from_report(report)
+        # The report's own status is the precise one (the call's may be
+        # ESTOPPED for a stopped read, for instance); keep the call's.
+        return cls(status, message or d.message, d.path, d.offset, d.line, d.column,
+                   filename, diagnostics)
+    return cls(status, message, filename=filename, diagnostics=diagnostics)
+
+
+def check(status, message=None):
+    """Raise the matching :class:`Error` unless *status* is IPROF_OK."""
+    if status != 0:
+        raise make_error(status, message=message)
+
+
+class ClosedError(ValueError):
+    """The model (or writer) was closed: its objects can no longer be used."""
+
+
+class StaleError(RuntimeError):
+    """An entry, type or method object, or an iterator, was invalidated by a
+    change to the model (entries of a kind are invalidated by every change
+    to entries of that kind; types and methods by removals)."""
+
+
+class StopRead(Exception):
+    """Raise inside a streaming callback to end the read early and quietly:
+    :func:`iprof.read` then returns normally with ``stopped`` set."""

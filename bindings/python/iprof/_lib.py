@@ -1,0 +1,303 @@
+"""Finding and declaring libiprof (ctypes).
+
+Only scalars, opaque pointers (``c_void_p``) and the four public structs are
+mirrored; every function used by the package gets its ``argtypes`` and
+``restype`` here, in one place.
+
+Search order for the shared library (the first that exists wins):
+
+1. the path given to :func:`load_library`, else the environment variable
+   ``IPROF_LIBRARY`` (a full path);
+2. when the package runs from a source tree (``bindings/python/iprof`` of a
+   libiprof checkout), a meson build directory: ``$IPROF_BUILD_DIR/lib``,
+   then ``build/lib`` of the checkout;
+3. ``ctypes.util.find_library("iprof")``, then ``libiprof.so.0`` through
+   the dynamic loader's normal search.
+"""
+import ctypes
+import ctypes.util
+import os
+import threading
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64,
+                    c_size_t, c_uint, c_uint64, c_void_p)
+
+#: The library major version these bindings were written for.
+SUPPORTED_MAJOR = 0
+
+c_int64_p = POINTER(c_int64)
+c_size_t_p = POINTER(c_size_t)
+
+
+class LibraryError(OSError):
+    """libiprof could not be found or loaded, or has an unsupported version."""
+
+
+# --------------------------------------------------------------------------
+# Structs, exactly as declared in include/iprof/*.h
+
+MALLOC_FN = CFUNCTYPE(c_void_p, c_size_t, c_void_p)
+REALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t, c_size_t, c_void_p)
+FREE_FN = CFUNCTYPE(None, c_void_p, c_size_t, c_void_p)
+
+
+class iprof_allocator(Structure):
+    _fields_ = [("malloc_fn", MALLOC_FN), ("realloc_fn", REALLOC_FN),
+                ("free_fn", FREE_FN), ("user", c_void_p)]
+
+
+READ_OPTIONS_VERSION = 1
+READ_STRICT = 0x1
+READ_NO_REFERENCES = 0x2
+
+
+class iprof_read_options(Structure):
+    _fields_ = [("version", c_uint), ("flags", c_uint),
+                ("allocator", POINTER(iprof_allocator)),
+                ("chunk_size", c_size_t), ("max_element_size", c_size_t),
+                ("max_depth", c_size_t)]
+
+
+# Reader callbacks. Strings arrive as void pointers plus a length (they may
+# contain NUL bytes); int64 arrays as pointers plus a count.
+VERSION_CB = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+TYPE_CB = CFUNCTYPE(c_int, c_int64, c_void_p, c_size_t, c_void_p)
+METHOD_CB = CFUNCTYPE(c_int, c_int64, c_void_p, c_size_t, c_int64_p, c_size_t, c_void_p)
+ENTRY_CB = CFUNCTYPE(c_int, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t, c_void_p)
+UNKNOWN_CB = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p, c_size_t, c_void_p)
+READ_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_size_t_p, c_void_p)
+
+READ_CALLBACKS_VERSION = 1
+
+
+class iprof_read_callbacks(Structure):
+    _fields_ = [("version", c_uint), ("on_version", VERSION_CB), ("on_type", TYPE_CB),
+                ("on_method", METHOD_CB), ("on_call_count", ENTRY_CB),
+                ("on_conditional", ENTRY_CB), ("on_virtual_invoke", ENTRY_CB),
+                ("on_monitor", ENTRY_CB), ("on_sampling", ENTRY_CB),
+                ("on_instanceof", ENTRY_CB), ("on_unknown", UNKNOWN_CB)]
+
+
+# Model iteration / retain callbacks.
+MODEL_TYPE_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
+MODEL_METHOD_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
+MODEL_ENTRY_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
+
+WRITE_OPTIONS_VERSION = 1
+WRITE_PRETTY = 0x1
+WRITE_DROP_INSTANCEOF = 0x2
+WRITE_STRICT = 0x4
+WRITE_NO_VALIDATE = 0x8
+WRITE_NO_SYNC = 0x10
+
+
+class iprof_write_options(Structure):
+    _fields_ = [("version", c_uint), ("flags", c_uint), ("format_version", c_char_p),
+                ("allocator", POINTER(iprof_allocator)), ("buffer_size", c_size_t)]
+
+
+WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+
+# --------------------------------------------------------------------------
+# Function declarations: name -> (restype, argtypes)
+
+_P = c_void_p
+_FUNCTIONS = {
+    # common.h
+    "iprof_status_string": (c_char_p, [c_int]),
+    "iprof_version_string": (c_char_p, []),
+    "iprof_kind_name": (c_char_p, [c_int]),
+    "iprof_error_status": (c_int, [_P]),
+    "iprof_error_severity": (c_int, [_P]),
+    "iprof_error_message": (c_char_p, [_P]),
+    "iprof_error_path": (c_char_p, [_P]),
+    "iprof_error_offset": (c_uint64, [_P]),
+    "iprof_error_line": (c_uint64, [_P]),
+    "iprof_error_column": (c_uint64, [_P]),
+    # reader.h
+    "iprof_read_options_init": (c_int, [POINTER(iprof_read_options), c_uint]),
+    "iprof_reader_new": (c_int, [POINTER(_P), POINTER(iprof_read_options)]),
+    "iprof_reader_free": (None, [_P]),
+    "iprof_reader_read_buffer": (c_int, [_P, _P, c_size_t, POINTER(iprof_read_callbacks), _P]),
+    "iprof_reader_read_path": (c_int, [_P, c_char_p, POINTER(iprof_read_callbacks), _P]),
+    "iprof_reader_read_callback": (c_int, [_P, READ_FN, _P, POINTER(iprof_read_callbacks), _P]),
+    "iprof_reader_error": (_P, [_P]),
+    "iprof_reader_diag_count": (c_size_t, [_P]),
+    "iprof_reader_diag": (_P, [_P, c_size_t]),
+    # model.h
+    "iprof_model_new": (c_int, [POINTER(_P), POINTER(iprof_allocator)]),
+    "iprof_model_free": (None, [_P]),
+    "iprof_model_load_buffer": (c_int, [POINTER(_P), _P, _P, c_size_t]),
+    "iprof_model_load_path": (c_int, [POINTER(_P), _P, c_char_p]),
+    "iprof_model_load_callback": (c_int, [POINTER(_P), _P, READ_FN, _P]),
+    "iprof_model_version": (c_char_p, [_P]),
+    "iprof_model_set_version": (c_int, [_P, c_char_p]),
+    "iprof_model_type_count": (c_size_t, [_P]),
+    "iprof_model_type_at": (_P, [_P, c_size_t]),
+    "iprof_model_type_by_id": (_P, [_P, c_int64]),
+    "iprof_model_type_by_name": (_P, [_P, c_char_p, c_size_t]),
+    "iprof_type_id": (c_int64, [_P]),
+    "iprof_type_name": (_P, [_P, c_size_t_p]),
+    "iprof_model_method_count": (c_size_t, [_P]),
+    "iprof_model_method_at": (_P, [_P, c_size_t]),
+    "iprof_model_method_by_id": (_P, [_P, c_int64]),
+    "iprof_model_method_find": (_P, [_P, c_char_p, c_size_t, c_int64_p, c_size_t]),
+    "iprof_method_id": (c_int64, [_P]),
+    "iprof_method_name": (_P, [_P, c_size_t_p]),
+    "iprof_method_signature": (c_int64_p, [_P, c_size_t_p]),
+    "iprof_model_method_describe": (c_size_t, [_P, _P, _P, c_size_t]),
+    "iprof_context_depth": (c_size_t, [_P]),
+    "iprof_context_method_id": (c_int64, [_P]),
+    "iprof_context_bci": (c_int64, [_P]),
+    "iprof_context_caller": (_P, [_P]),
+    "iprof_context_frames": (c_size_t, [_P, c_int64_p, c_size_t]),
+    "iprof_context_format": (c_size_t, [_P, _P, c_size_t]),
+    "iprof_model_context_describe": (c_size_t, [_P, _P, _P, c_size_t]),
+    "iprof_model_context_count": (c_size_t, [_P]),
+    "iprof_model_entry_count": (c_size_t, [_P, c_int]),
+    "iprof_model_entry_at": (_P, [_P, c_int, c_size_t]),
+    "iprof_model_entry_find": (_P, [_P, c_int, c_int64_p, c_size_t]),
+    "iprof_entry_kind": (c_int, [_P]),
+    "iprof_entry_context": (_P, [_P]),
+    "iprof_entry_records": (c_int64_p, [_P, c_size_t_p]),
+    "iprof_model_add_type": (c_int, [_P, c_int64, c_char_p, c_size_t, POINTER(_P)]),
+    "iprof_model_remove_type": (c_int, [_P, c_int64]),
+    "iprof_model_add_method": (c_int, [_P, c_int64, c_char_p, c_size_t, c_int64_p, c_size_t,
+                                       POINTER(_P)]),
+    "iprof_model_remove_method": (c_int, [_P, c_int64]),
+    "iprof_model_add_entry": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t]),
+    "iprof_model_remove_entry": (c_int, [_P, c_int, c_int64_p, c_size_t]),
+    "iprof_model_retain_entries": (c_int, [_P, c_int, MODEL_ENTRY_CB, _P]),
+    "iprof_model_retain_methods": (c_int, [_P, MODEL_METHOD_CB, _P]),
+    "iprof_model_retain_types": (c_int, [_P, MODEL_TYPE_CB, _P]),
+    "iprof_model_merge": (c_int, [_P, _P, c_double]),
+    # writer.h
+    "iprof_write_options_init": (c_int, [POINTER(iprof_write_options), c_uint]),
+    "iprof_writer_new_path": (c_int, [POINTER(_P), c_char_p, POINTER(iprof_write_options)]),
+    "iprof_writer_new_buffer": (c_int, [POINTER(_P), POINTER(iprof_write_options)]),
+    "iprof_writer_new_callback": (c_int, [POINTER(_P), WRITE_FN, _P,
+                                          POINTER(iprof_write_options)]),
+    "iprof_writer_free": (None, [_P]),
+    "iprof_writer_begin": (c_int, [_P, c_char_p]),
+    "iprof_writer_type": (c_int, [_P, c_int64, c_char_p, c_size_t]),
+    "iprof_writer_method": (c_int, [_P, c_int64, c_char_p, c_size_t, c_int64_p, c_size_t]),
+    "iprof_writer_entry": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t]),
+    "iprof_writer_end": (c_int, [_P]),
+    "iprof_writer_write_model": (c_int, [_P, _P]),
+    "iprof_writer_error": (_P, [_P]),
+    "iprof_writer_buffer": (c_int, [_P, POINTER(_P), c_size_t_p]),
+}
+
+_lock = threading.Lock()
+_lib = None
+_lib_path = None
+
+
+def _source_tree_candidates():
+    """Build directories to try when the package runs from a checkout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.normpath(os.path.join(here, "..", "..", ".."))
+    if not os.path.isfile(os.path.join(root, "include", "iprof", "iprof.h")):
+        return []
+    out = []
+    build = os.environ.get("IPROF_BUILD_DIR")
+    if build:
+        out.append(os.path.join(build, "lib", "libiprof.so.0"))
+    out.append(os.path.join(root, "build", "lib", "libiprof.so.0"))
+    return out
+
+
+def _declare(lib):
+    for name, (restype, argtypes) in _FUNCTIONS.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def _open(path):
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise LibraryError("cannot load libiprof from %r: %s" % (path, e)) from e
+    try:
+        _declare(lib)
+    except AttributeError as e:
+        raise LibraryError("%r is not a usable libiprof: %s" % (path, e)) from e
+    version = lib.iprof_version_string().decode("ascii")
+    try:
+        major = int(version.split(".")[0])
+    except ValueError:
+        major = -1
+    if major != SUPPORTED_MAJOR:
+        raise LibraryError("libiprof at %r has version %s; these bindings need %d.x"
+                           % (path, version, SUPPORTED_MAJOR))
+    return lib
+
+
+def load_library(path=None):
+    """Load libiprof now and return the ``ctypes.CDLL``.
+
+    With *path* (a file name), load exactly that library; this must come
+    before anything else uses the library (loading a second, different
+    library raises :class:`LibraryError`, since handles of one must never
+    reach the other). Without *path*, search as described in the module
+    documentation, once. Raises :class:`LibraryError` when nothing usable
+    is found or its major version is not the one these bindings were
+    written for.
+    """
+    global _lib, _lib_path
+    with _lock:
+        if path is not None:
+            path = os.fspath(path)
+            lib = _open(path)
+            if _lib is not None and os.path.realpath(path) != os.path.realpath(_lib_path):
+                raise LibraryError("libiprof is already loaded from %r; it cannot be "
+                                   "replaced by %r" % (_lib_path, path))
+            if _lib is None:
+                _lib, _lib_path = lib, path
+            return _lib
+        if _lib is not None:
+            return _lib
+        env = os.environ.get("IPROF_LIBRARY")
+        if env:
+            _lib = _open(env)
+            _lib_path = env
+            return _lib
+        tried = []
+        for cand in _source_tree_candidates():
+            if os.path.exists(cand):
+                _lib = _open(cand)
+                _lib_path = cand
+                return _lib
+            tried.append(cand)
+        names = []
+        found = ctypes.util.find_library("iprof")
+        if found:
+            names.append(found)
+        names.append("libiprof.so.0")
+        errors = []
+        for name in names:
+            try:
+                _lib = _open(name)
+            except LibraryError as e:
+                errors.append(str(e))
+                continue
+            _lib_path = name
+            return _lib
+        raise LibraryError("libiprof not found (set IPROF_LIBRARY to its full path or call "
+                           "iprof.load_library(path)); tried %s; %s"
+                           % (", ".join(tried + names) or "nothing", "; ".join(errors)))
+
+
+def lib():
+    """The loaded library, loading it on first use."""
+    return _lib if _lib is not None else load_library()
+
+
+def library_path():
+    """The file name the library was loaded from (None before loading)."""
+    return _lib_path
+
+
+def version():
+    """The library's version string, "MAJOR.MINOR.PATCH"."""
+    return lib().iprof_version_string().decode("ascii")

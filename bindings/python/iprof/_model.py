@@ -1,0 +1,845 @@
+"""The in-memory model: Model, its sequences and element objects.
+
+Every object handed out (Type, Method, Context, Entry, the sequences and
+their iterators) keeps a reference to its Model and checks on each access
+that the model is open and that the object is still valid, so that no
+access ever touches memory the C side has freed:
+
+* Model.close() (or leaving its ``with`` block, or garbage collection)
+  frees the C model; any later access raises :class:`ClosedError`.
+* Entries are valid until the next change to entries of their kind (C:
+  "entry pointers are valid until the next change to that kind"). The
+  model keeps a generation counter per kind, bumped by add_entry,
+  remove_entry, retain_entries and merge; an Entry or an entry iterator
+  made under an older generation raises :class:`StaleError`.
+* Types and methods are valid until their removal; the model bumps a
+  generation on every type (method) removal and retain, and older Type
+  (Method) objects and iterators raise :class:`StaleError`. Adding types,
+  methods or entries of another kind invalidates nothing.
+* Contexts are interned and live as long as the model.
+"""
+import ctypes
+import math
+import os
+from collections.abc import Sequence
+from ctypes import byref, c_size_t, c_void_p
+
+from . import _lib
+from ._common import (Kind, decode, encode, frames_array, frames_from, int64_array, is_bytes,
+                      is_path)
+from ._errors import ClosedError, StaleError, check
+from ._reader import _Reader, _filename, _reader_kwargs
+
+
+def _snprintf(fn, *args):
+    """Call a snprintf-convention function and return its text."""
+    size = 256
+    while True:
+        buf = ctypes.create_string_buffer(size)
+        n = fn(*args, buf, size)
+        if n < size:
+            return decode(ctypes.string_at(buf, n))
+        size = n + 1
+
+
+class Type:
+    """A type of a model: ``id`` (int) and ``name`` (str)."""
+    __slots__ = ("_model", "_ptr", "_gen")
+
+    def __init__(self, model, ptr):
+        self._model = model
+        self._ptr = ptr
+        self._gen = model._type_gen
+
+    def _p(self):
+        m = self._model
+        m._p()
+        if self._gen != m._type_gen:
+            raise StaleError("this Type was invalidated by a removal of types; look it up again")
+        return self._ptr
+
+    @property
+    def model(self):
+        return self._model
+
+    @property
+    def id(self):
+        return self._model._L.iprof_type_id(self._p())
+
+    @property
+    def name(self):
+        n = c_size_t()
+        p = self._model._L.iprof_type_name(self._p(), byref(n))
+        return decode(ctypes.string_at(p, n.value))
+
+    @property
+    def valid(self):
+        """False once the model is closed or this object is stale."""
+        return self._model._ptr is not None and self._gen == self._model._type_gen
+
+    def __eq__(self, other):
+        if not isinstance(other, Type):
+            return NotImplemented
+        return self._model is other._model and self._ptr == other._ptr
+
+    def __hash__(self):
+        return hash((id(self._model), self._ptr))
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        if not self.valid:
+            return "<iprof.Type (invalid)>"
+        return "Type(%d, %r)" % (self.id, self.name)
+
+
+class Method:
+    """A method of a model: ``id``, ``name`` and ``signature`` (a tuple of
+    type ids: declaring type, return type, parameter types)."""
+    __slots__ = ("_model", "_ptr", "_gen")
+
+    def __init__(self, model, ptr):
+        self._model = model
+        self._ptr = ptr
+        self._gen = model._method_gen
+
+    def _p(self):
+        m = self._model
+        m._p()
+        if self._gen != m._method_gen:
+            raise StaleError("this Method was invalidated by a removal of methods; "
+                             "look it up again")
+        return self._ptr
+
+    @property
+    def model(self):
+        return self._model
+
+    @property
+    def id(self):
+        return self._model._L.iprof_method_id(self._p())
+
+    @property
+    def name(self):
+        n = c_size_t()
+        p = self._model._L.iprof_method_name(self._p(), byref(n))
+        return decode(ctypes.string_at(p, n.value))
+
+    @property
+    def signature(self):
+        n = c_size_t()
+        p = self._model._L.iprof_method_signature(self._p(), byref(n))
+        return tuple(p[:n.value]) if n.value else ()
+
+    def _type(self, i):
+        sig = self.signature
+        return self._model.types.by_id(sig[i]) if len(sig) > i else None
+
+    @property
+    def declaring_type(self):
+        """The Type of signature[0], or None if absent or undefined."""
+        return self._type(0)
+
+    @property
+    def return_type(self):
+        """The Type of signature[1], or None if absent or undefined."""
+        return self._type(1)
+
+    @property
+    def parameter_types(self):
+        """Types of signature[2:] (None for an undefined type id)."""
+        return [self._model.types.by_id(t) for t in self.signature[2:]]
+
+    def describe(self):
+        """Readable name, "Fib.fibonacci" ("?<id>" for an undefined
+        declaring type)."""
+        m = self._model
+        return _snprintf(m._L.iprof_model_method_describe, m._p(), self._p())
+
+    @property
+    def valid(self):
+        return self._model._ptr is not None and self._gen == self._model._method_gen
+
+    def __eq__(self, other):
+        if not isinstance(other, Method):
+            return NotImplemented
+        return self._model is other._model and self._ptr == other._ptr
+
+    def __hash__(self):
+        return hash((id(self._model), self._ptr))
+
+    def __str__(self):
+        return self.describe()
+
+    def __repr__(self):
+        if not self.valid:
+            return "<iprof.Method (invalid)>"
+        return "Method(%d, %r, %r)" % (self.id, self.name, self.signature)
+
+
+class Context:
+    """An interned calling context: frames of (method id, bci), callee first.
+
+    ``str(ctx)`` is the ctx text ("5:0<3:2"), :meth:`describe` the readable
+    text ("Fib.fibonacci:11 < Fib.main:9"). Two contexts are equal when
+    their frames are equal.
+    """
+    __slots__ = ("_model", "_ptr")
+
+    def __init__(self, model, ptr):
+        self._model = model
+        self._ptr = ptr
+
+    def _p(self):
+        self._model._p()
+        return self._ptr
+
+    @property
+    def depth(self):
+        """Number of frames (>= 1)."""
+        return self._model._L.iprof_context_depth(self._p())
+
+    def __len__(self):
+        return self.depth
+
+    @property
+    def method_id(self):
+        """Method id of the callee frame (frame 0)."""
+        return self._model._L.iprof_context_method_id(self._p())
+
+    @property
+    def bci(self):
+        """Bci of the callee frame (frame 0)."""
+        return self._model._L.iprof_context_bci(self._p())
+
+    @property
+    def caller(self):
+        """The context without frame 0, or None at depth 1."""
+        p = self._model._L.iprof_context_caller(self._p())
+        return Context(self._model, p) if p else None
+
+    @property
+    def frames(self):
+        """[(method id, bci), ...], callee first."""
+        L = self._model._L
+        p = self._p()
+        depth = L.iprof_context_depth(p)
+        arr = (ctypes.c_int64 * (2 * depth))()
+        L.iprof_context_frames(p, arr, depth)
+        return frames_from(arr, depth)
+
+    @property
+    def methods(self):
+        """The Method of each frame (None for an undefined method id)."""
+        by_id = self._model.methods.by_id
+        return [by_id(m) for m, _ in self.frames]
+
+    def __iter__(self):
+        return iter(self.frames)
+
+    def describe(self):
+        """Readable text: "Fib.fibonacci:11 < Fib.main:9" ("?<id>" for an
+        undefined method, so the monitor's 0:0 reads "?0:0")."""
+        m = self._model
+        return _snprintf(m._L.iprof_model_context_describe, m._p(), self._p())
+
+    def __str__(self):
+        return _snprintf(self._model._L.iprof_context_format, self._p())
+
+    def __eq__(self, other):
+        if not isinstance(other, Context):
+            return NotImplemented
+        if self._model is other._model:
+            self._p()
+            return self._ptr == other._ptr
+        return self.frames == other.frames
+
+    def __hash__(self):
+        return hash(tuple(self.frames))
+
+    def __repr__(self):
+        if self._model._ptr is None:
+            return "<iprof.Context of a closed model>"
+        return "Context(%r)" % str(self)
+
+
+class Entry:
+    """A profile entry: ``kind``, ``context`` (a :class:`Context`) and
+    ``records`` (a list of ints, int64 exact).
+
+    Valid until the next change to entries of its kind; then any access
+    raises :class:`StaleError`.
+    """
+    __slots__ = ("_model", "_kind", "_ptr", "_gen")
+
+    def __init__(self, model, kind, ptr):
+        self._model = model
+        self._kind = kind
+        self._ptr = ptr
+        self._gen = model._entry_gen[kind]
+
+    def _p(self):
+        m = self._model
+        m._p()
+        if self._gen != m._entry_gen[self._kind]:
+            raise StaleError("this %s entry was invalidated by a change to %s entries; "
+                             "look it up again" % (self._kind.json_key, self._kind.name))
+        return self._ptr
+
+    @property
+    def model(self):
+        return self._model
+
+    @property
+    def kind(self):
+        """The :class:`Kind`."""
+        self._p()
+        return self._kind
+
+    @property
+    def context(self):
+        """The :class:`Context` (stays usable after the entry goes stale)."""
+        return Context(self._model, self._model._L.iprof_entry_context(self._p()))
+
+    @property
+    def frames(self):
+        """The context's frames, [(method id, bci), ...], callee first."""
+        return self.context.frames
+
+    @property
+    def ctx(self):
+        """The ctx text, "5:0<3:2"."""
+        return str(self.context)
+
+    def describe(self):
+        """The context's readable text."""
+        return self.context.describe()
+
+    @property
+    def records(self):
+        """The records, a new list of ints."""
+        n = c_size_t()
+        p = self._model._L.iprof_entry_records(self._p(), byref(n))
+        return p[:n.value] if n.value else []
+
+    @property
+    def valid(self):
+        m = self._model
+        return m._ptr is not None and self._gen == m._entry_gen[self._kind]
+
+    def __eq__(self, other):
+        if not isinstance(other, Entry):
+            return NotImplemented
+        return (self._model is other._model and self._kind == other._kind
+                and self._ptr == other._ptr and self._gen == other._gen)
+
+    def __hash__(self):
+        return hash((id(self._model), self._kind, self._ptr, self._gen))
+
+    def __repr__(self):
+        if not self.valid:
+            return "<iprof.Entry (invalid)>"
+        return "Entry(%s, %r, %r)" % (self._kind.name, self.ctx, self.records)
+
+
+class _Elements(Sequence):
+    """Shared code of the live sequences: len, [i], [a:b], iteration."""
+    __slots__ = ("_model",)
+
+    def __init__(self, model):
+        self._model = model
+
+    def _gen(self):
+        raise NotImplementedError
+
+    def __len__(self):
+        return self._count(self._model._p())
+
+    def __getitem__(self, index):
+        m = self._model
+        p = m._p()
+        n = self._count(p)
+        if isinstance(index, slice):
+            return [self._wrap(self._at(p, i)) for i in range(*index.indices(n))]
+        i = index.__index__()
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("%s index %d out of range (%d)" % (self._what(), index, n))
+        return self._wrap(self._at(p, i))
+
+    def __iter__(self):
+        m = self._model
+        gen = self._gen()
+        i = 0
+        while True:
+            p = m._p()
+            if self._gen() != gen:
+                raise StaleError("%s changed during iteration" % self._what())
+            if i >= self._count(p):
+                return
+            yield self._wrap(self._at(p, i))
+            i += 1
+
+    def __reversed__(self):
+        return reversed(self[:])
+
+    def __bool__(self):
+        return len(self) > 0
+
+    def __repr__(self):
+        if self._model._ptr is None:
+            return "<%s of a closed model>" % self._what()
+        return "<%s: %d>" % (self._what(), len(self))
+
+
+class Types(_Elements):
+    """The types of a model, in file order: ``len``, ``[i]``, iteration,
+    :meth:`by_id`, :meth:`by_name`. Live: it reflects later changes."""
+    __slots__ = ()
+
+    def _what(self):
+        return "types"
+
+    def _gen(self):
+        return self._model._type_gen
+
+    def _count(self, p):
+        return self._model._L.iprof_model_type_count(p)
+
+    def _at(self, p, i):
+        return self._model._L.iprof_model_type_at(p, i)
+
+    def _wrap(self, ptr):
+        return Type(self._model, ptr)
+
+    def by_id(self, type_id):
+        """The Type with this id (the first, if a file repeats it), or None."""
+        m = self._model
+        ptr = m._L.iprof_model_type_by_id(m._p(), type_id)
+        return Type(m, ptr) if ptr else None
+
+    def by_name(self, name):
+        """The (first) Type with this name, or None."""
+        m = self._model
+        b = encode(name)
+        ptr = m._L.iprof_model_type_by_name(m._p(), b, len(b))
+        return Type(m, ptr) if ptr else None
+
+    def __contains__(self, item):
+        if isinstance(item, Type):
+            return item._model is self._model and item.valid and bool(
+                self._model._L.iprof_model_type_by_id(self._model._p(), item.id))
+        return False
+
+
+class Methods(_Elements):
+    """The methods of a model, in file order: ``len``, ``[i]``, iteration,
+    :meth:`by_id`, :meth:`find`. Live: it reflects later changes."""
+    __slots__ = ()
+
+    def _what(self):
+        return "methods"
+
+    def _gen(self):
+        return self._model._method_gen
+
+    def _count(self, p):
+        return self._model._L.iprof_model_method_count(p)
+
+    def _at(self, p, i):
+        return self._model._L.iprof_model_method_at(p, i)
+
+    def _wrap(self, ptr):
+        return Method(self._model, ptr)
+
+    def by_id(self, method_id):
+        """The Method with this id (the first, if a file repeats it), or None."""
+        m = self._model
+        ptr = m._L.iprof_model_method_by_id(m._p(), method_id)
+        return Method(m, ptr) if ptr else None
+
+    def find(self, name, signature):
+        """The Method with this name and signature (type ids: declaring,
+        return, parameters), or None."""
+        m = self._model
+        b = encode(name)
+        arr, n = int64_array(signature, "type id")
+        ptr = m._L.iprof_model_method_find(m._p(), b, len(b), arr, n)
+        return Method(m, ptr) if ptr else None
+
+    def __contains__(self, item):
+        if isinstance(item, Method):
+            return item._model is self._model and item.valid and bool(
+                self._model._L.iprof_model_method_by_id(self._model._p(), item.id))
+        return False
+
+
+class Entries(_Elements):
+    """The entries of one kind, in file order: ``len``, ``[i]``, iteration
+    and :meth:`find`. Live; an iterator raises :class:`StaleError` when
+    entries of the kind change under it."""
+    __slots__ = ("kind",)
+
+    def __init__(self, model, kind):
+        super().__init__(model)
+        self.kind = kind
+
+    def _what(self):
+        return self.kind.json_key
+
+    def _gen(self):
+        return self._model._entry_gen[self.kind]
+
+    def _count(self, p):
+        return self._model._L.iprof_model_entry_count(p, self.kind)
+
+    def _at(self, p, i):
+        return self._model._L.iprof_model_entry_at(p, self.kind, i)
+
+    def _wrap(self, ptr):
+        return Entry(self._model, self.kind, ptr)
+
+    def find(self, frames):
+        """The entry with this context (ctx text, a Context or (method id,
+        bci) pairs), or None."""
+        return self._model.find_entry(self.kind, frames)
+
+    def __contains__(self, item):
+        if isinstance(item, Entry):
+            return item._model is self._model and item._kind == self.kind and item.valid
+        return False
+
+
+class Model:
+    """A profile in memory, owned by the C library.
+
+    ``Model()`` is an empty model of the latest format version;
+    :func:`iprof.load` loads one. Use it as a context manager, or call
+    :meth:`close`, to free the C memory deterministically (garbage
+    collection frees it too). Not thread-safe for mutation; read-only use
+    from several threads is fine.
+    """
+
+    def __init__(self):
+        self._L = L = _lib.lib()
+        self._ptr = None
+        self._init_state([])
+        ptr = c_void_p()
+        check(L.iprof_model_new(byref(ptr), None))
+        self._ptr = ptr.value
+
+    def _init_state(self, diagnostics):
+        self._entry_gen = [0] * len(Kind)
+        self._type_gen = 0
+        self._method_gen = 0
+        self._diagnostics = diagnostics
+
+    @classmethod
+    def _adopt(cls, ptr, diagnostics):
+        self = cls.__new__(cls)
+        self._L = _lib.lib()
+        self._init_state(diagnostics)
+        self._ptr = ptr
+        return self
+
+    def _p(self):
+        p = self._ptr
+        if p is None:
+            raise ClosedError("the model is closed")
+        return p
+
+    # -- lifetime ------------------------------------------------------------
+
+    def close(self):
+        """Free the C model. Every object obtained from it becomes unusable
+        (accesses raise :class:`ClosedError`). Closing twice is a no-op."""
+        p = getattr(self, "_ptr", None)
+        if p is not None:
+            self._ptr = None
+            self._L.iprof_model_free(p)
+
+    @property
+    def closed(self):
+        return self._ptr is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<iprof.Model (closed)>"
+        return "<iprof.Model %s: %d types, %d methods, %s>" % (
+            self.version, len(self.types), len(self.methods),
+            ", ".join("%d %s" % (len(self.profiles(k)), k.attribute) for k in Kind))
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def version(self):
+        """The format version ("1.0.0"); assign to change it (it must be
+        MAJOR.MINOR.PATCH of a 0.4.0/1.x-structured version)."""
+        return self._L.iprof_model_version(self._p()).decode("ascii")
+
+    @version.setter
+    def version(self, value):
+        check(self._L.iprof_model_set_version(self._p(), encode(value)))
+
+    @property
+    def diagnostics(self):
+        """The diagnostics of the load that made this model (a list of
+        :class:`Diagnostic`; empty for ``Model()``)."""
+        return list(self._diagnostics)
+
+    @property
+    def types(self):
+        return Types(self)
+
+    @property
+    def methods(self):
+        return Methods(self)
+
+    def profiles(self, kind):
+        """The :class:`Entries` of a kind (a :class:`Kind`, its number, its
+        name or its JSON key)."""
+        return Entries(self, Kind.of(kind))
+
+    def __getitem__(self, kind):
+        """``model[Kind.CALL_COUNT]`` / ``model["callCountProfiles"]``."""
+        return self.profiles(kind)
+
+    @property
+    def call_count(self):
+        return Entries(self, Kind.CALL_COUNT)
+
+    @property
+    def conditional(self):
+        return Entries(self, Kind.CONDITIONAL)
+
+    @property
+    def virtual_invoke(self):
+        return Entries(self, Kind.VIRTUAL_INVOKE)
+
+    @property
+    def monitor(self):
+        return Entries(self, Kind.MONITOR)
+
+    @property
+    def sampling(self):
+        return Entries(self, Kind.SAMPLING)
+
+    @property
+    def instanceof(self):
+        return Entries(self, Kind.INSTANCEOF)
+
+    def entries(self):
+        """Iterate over the entries of every kind, kind by kind."""
+        for k in Kind:
+            yield from Entries(self, k)
+
+    def find_entry(self, kind, frames):
+        """The entry of *kind* with this context (ctx text, a Context or
+        (method id, bci) pairs), or None."""
+        kind = Kind.of(kind)
+        arr, n = frames_array(frames)
+        ptr = self._L.iprof_model_entry_find(self._p(), kind, arr, n)
+        return Entry(self, kind, ptr) if ptr else None
+
+    @property
+    def context_count(self):
+        """Number of interned context nodes (including caller suffixes)."""
+        return self._L.iprof_model_context_count(self._p())
+
+    # -- mutation ------------------------------------------------------------
+
+    def add_type(self, type_id, name):
+        """Add a type and return it. :class:`InvalidArgumentError` if the id
+        is taken."""
+        b = encode(name)
+        out = c_void_p()
+        check(self._L.iprof_model_add_type(self._p(), type_id, b, len(b), byref(out)))
+        return Type(self, out.value)
+
+    def remove_type(self, type_):
+        """Remove a type (a Type or an id); :class:`NotFoundError` if absent.
+        Invalidates every Type object of this model."""
+        type_id = self._own(type_, Type).id if isinstance(type_, Type) else type_
+        p = self._p()
+        self._type_gen += 1
+        check(self._L.iprof_model_remove_type(p, type_id))
+
+    def add_method(self, method_id, name, signature):
+        """Add a method and return it. :class:`InvalidArgumentError` if the
+        id is taken, :class:`DanglingReferenceError` if a signature type is
+        not in the model."""
+        b = encode(name)
+        arr, n = int64_array(signature, "type id")
+        out = c_void_p()
+        check(self._L.iprof_model_add_method(self._p(), method_id, b, len(b), arr, n,
+                                             byref(out)))
+        return Method(self, out.value)
+
+    def remove_method(self, method):
+        """Remove a method (a Method or an id); :class:`NotFoundError` if
+        absent. Invalidates every Method object of this model."""
+        method_id = self._own(method, Method).id if isinstance(method, Method) else method
+        p = self._p()
+        self._method_gen += 1
+        check(self._L.iprof_model_remove_method(p, method_id))
+
+    def add_entry(self, kind, frames, records):
+        """Add an entry, or combine *records* into the entry of *kind* with
+        that context (counts summed by the kind's meaning, saturating).
+        Returns the resulting Entry. Invalidates the kind's Entry objects."""
+        kind = Kind.of(kind)
+        farr, fn = frames_array(frames)
+        rarr, rn = int64_array(records, "record")
+        p = self._p()
+        self._entry_gen[kind] += 1
+        check(self._L.iprof_model_add_entry(p, kind, farr, fn, rarr, rn))
+        return Entry(self, kind, self._L.iprof_model_entry_find(p, kind, farr, fn))
+
+    def remove_entry(self, kind_or_entry, frames=None):
+        """Remove an entry: ``remove_entry(entry)`` or ``remove_entry(kind,
+        frames)``. :class:`NotFoundError` if absent."""
+        if isinstance(kind_or_entry, Entry):
+            entry = self._own(kind_or_entry, Entry)
+            kind, frames = entry.kind, entry.frames
+        else:
+            kind = Kind.of(kind_or_entry)
+        farr, fn = frames_array(frames)
+        p = self._p()
+        self._entry_gen[kind] += 1
+        check(self._L.iprof_model_remove_entry(p, kind, farr, fn))
+
+    def _retain(self, items, keep, run):
+        # The predicate runs first, on an unchanged model, so that it may
+        # read anything and an exception from it changes nothing; the C
+        # filter then only tests the pointers it selected.
+        before = (list(self._entry_gen), self._type_gen, self._method_gen)
+        kept = {item._ptr for item in items if keep(item)}
+        if (list(self._entry_gen), self._type_gen, self._method_gen) != before:
+            raise StaleError("the model changed inside a retain predicate")
+        cb = _lib.MODEL_ENTRY_CB(lambda ptr, _payload: 1 if ptr in kept else 0)
+        check(run(cb))
+
+    def retain_entries(self, kind, keep):
+        """Keep only the entries of *kind* for which ``keep(entry)`` is
+        true. *keep* runs on every entry before anything changes, so an
+        exception from it leaves the model as it was."""
+        kind = Kind.of(kind)
+        p = self._p()
+
+        def run(cb):
+            self._entry_gen[kind] += 1
+            return self._L.iprof_model_retain_entries(p, kind, cb, None)
+        self._retain(list(Entries(self, kind)), keep, run)
+
+    def retain_types(self, keep):
+        """Keep only the types for which ``keep(type)`` is true."""
+        p = self._p()
+
+        def run(cb):
+            self._type_gen += 1
+            return self._L.iprof_model_retain_types(p, cb, None)
+        self._retain(list(Types(self)), keep, run)
+
+    def retain_methods(self, keep):
+        """Keep only the methods for which ``keep(method)`` is true."""
+        p = self._p()
+
+        def run(cb):
+            self._method_gen += 1
+            return self._L.iprof_model_retain_methods(p, cb, None)
+        self._retain(list(Methods(self)), keep, run)
+
+    def merge(self, other, weight=1.0):
+        """Merge *other* into this model, as ``native-image-configure
+        merge-pgo-profiles`` does, its counts multiplied by *weight* (finite,
+        >= 0; integral weights are exact). Invalidates this model's Entry
+        objects; *other* is only read. Raises
+        :class:`DanglingReferenceError`, changing nothing, if *other* has
+        unresolved references."""
+        if not isinstance(other, Model):
+            raise TypeError("merge() needs a Model, not %s" % type(other).__name__)
+        if other is self:
+            raise ValueError("cannot merge a model into itself")
+        p, q = self._p(), other._p()
+        weight = float(weight)
+        if not math.isfinite(weight) or weight < 0:
+            raise ValueError("weight must be finite and >= 0, not %r" % weight)
+        for k in Kind:
+            self._entry_gen[k] += 1
+        check(self._L.iprof_model_merge(p, q, weight))
+
+    def _own(self, obj, cls):
+        if obj._model is not self:
+            raise ValueError("that %s belongs to another model" % cls.__name__)
+        return obj
+
+    # -- writing -------------------------------------------------------------
+
+    def write(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
+              strict=False, validate=True, sync=True, buffer_size=0):
+        """Write the model.
+
+        *target*: None returns the document as bytes; a path (str or
+        path-like) is written atomically; a binary file object gets the
+        bytes through its ``write``. *version* is the target format version
+        (default: the model's). *pretty* indents; *drop_instanceof* drops
+        instanceof entries for versions before 1.1.0; *strict* checks that
+        every referenced id is written; ``validate=False`` skips the entry
+        rule checks (to copy a leniently loaded file as it is);
+        ``sync=False`` skips fsync for paths.
+        """
+        from ._writer import Writer
+        with Writer(target, version=version, pretty=pretty, drop_instanceof=drop_instanceof,
+                    strict=strict, validate=validate, sync=sync,
+                    buffer_size=buffer_size) as w:
+            w.write_model(self)
+            return w.getvalue() if target is None else None
+
+
+def load(source, *, strict=False, check_references=True, chunk_size=0, max_element_size=0,
+         max_depth=0):
+    """Load a profile into a :class:`Model`.
+
+    *source*: a path (str or path-like), bytes-like data (the document
+    itself) or a binary file object. *strict* fails on the first rule
+    violation instead of recording it in ``model.diagnostics``. Raises
+    :class:`Error` (with ``status``, ``message``, ``line``, ``column``,
+    ``offset``, ``path`` and ``filename``) when the load fails.
+    """
+    with _Reader(**_reader_kwargs(strict, check_references, chunk_size, max_element_size,
+                                  max_depth)) as r:
+        L = r._L
+        out = c_void_p()
+        if is_bytes(source):
+            data = bytes(source)
+            status = L.iprof_model_load_buffer(byref(out), r.ptr, data, len(data))
+        elif is_path(source):
+            status = L.iprof_model_load_path(byref(out), r.ptr, os.fsencode(source))
+        elif hasattr(source, "read"):
+            status = L.iprof_model_load_callback(byref(out), r.ptr, r.read_fn(source), None)
+        else:
+            raise TypeError("source must be a path, bytes or a binary file object, not %s"
+                            % type(source).__name__)
+        if status != 0:
+            if out.value:   # defensive: the C API promises NULL on failure
+                L.iprof_model_free(out.value)
+            r.fail(status, _filename(source))
+        return Model._adopt(out.value, r.diagnostics())
+
+
+__all__ = ["Type", "Method", "Context", "Entry", "Types", "Methods", "Entries", "Model",
+           "load"]

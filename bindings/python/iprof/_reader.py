@@ -1,0 +1,393 @@
+"""Streaming reading: callbacks (read) and iterators (stream, iter_entries)."""
+import ctypes
+import os
+import queue
+import threading
+from ctypes import byref, c_void_p
+from typing import List, NamedTuple, Optional
+
+from . import _lib
+from ._common import Kind, decode, format_ctx, frames_from, is_bytes, is_path
+from ._errors import Diagnostic, StopRead, check, make_error
+
+
+class TypeInfo(NamedTuple):
+    """A type as read from the input."""
+    id: int
+    name: str
+
+
+class MethodInfo(NamedTuple):
+    """A method as read: signature is (declaring type, return type,
+    parameter types...) as type ids."""
+    id: int
+    name: str
+    signature: tuple
+
+
+class EntryInfo(NamedTuple):
+    """A profile entry as read: frames are (method id, bci) pairs, callee
+    first; records the int64 values, exact."""
+    kind: Kind
+    frames: list
+    records: list
+
+    @property
+    def ctx(self):
+        """The ctx text, "5:0<3:2"."""
+        return format_ctx(self.frames)
+
+
+class UnknownKey(NamedTuple):
+    """A top-level key the library does not know, with the raw JSON bytes of
+    its value exactly as in the input."""
+    key: str
+    json: bytes
+
+
+class ReadResult(NamedTuple):
+    """What :func:`read` returns: the version (None if the read stopped
+    before it), the diagnostics of the read and whether a callback stopped
+    it with :class:`StopRead`."""
+    version: Optional[str]
+    diagnostics: List[Diagnostic]
+    stopped: bool
+
+
+class _Reader:
+    """An iprof_reader handle with its options; one per read or load."""
+
+    def __init__(self, strict=False, check_references=True, chunk_size=0,
+                 max_element_size=0, max_depth=0):
+        self._L = L = _lib.lib()
+        opts = _lib.iprof_read_options()
+        check(L.iprof_read_options_init(byref(opts), _lib.READ_OPTIONS_VERSION))
+        flags = 0
+        if strict:
+            flags |= _lib.READ_STRICT
+        if not check_references:
+            flags |= _lib.READ_NO_REFERENCES
+        opts.flags = flags
+        opts.chunk_size = chunk_size
+        opts.max_element_size = max_element_size
+        opts.max_depth = max_depth
+        ptr = c_void_p()
+        check(L.iprof_reader_new(byref(ptr), byref(opts)))
+        self.ptr = ptr.value
+        self.exceptions = []   # raised by Python callbacks during the current call
+        self._keep = []        # ctypes objects that must outlive the current call
+
+    def close(self):
+        if self.ptr:
+            self._L.iprof_reader_free(self.ptr)
+            self.ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def diagnostics(self):
+        L = self._L
+        return [Diagnostic._from_report(L.iprof_reader_diag(self.ptr, i))
+                for i in range(L.iprof_reader_diag_count(self.ptr))]
+
+    def fail(self, status, filename):
+        """Raise for a failed read: a Python exception from a callback first,
+        else the reader's error report."""
+        if self.exceptions:
+            exc = self.exceptions[0]
+            self.exceptions = []
+            raise exc
+        raise make_error(status, self._L.iprof_reader_error(self.ptr), filename,
+                         self.diagnostics())
+
+    def guard(self, fn):
+        """Wrap a Python callback for C: an exception is kept and stops the
+        read (non-zero return)."""
+        excs = self.exceptions
+
+        def call(*args):
+            try:
+                fn(*args)
+                return 0
+            except BaseException as e:  # noqa: B902 - re-raised after the C call
+                excs.append(e)
+                return 1
+        return call
+
+    def read_fn(self, fileobj):
+        """An iprof_read_fn over a binary file object."""
+        readinto = getattr(fileobj, "readinto", None)
+
+        def read(buf, capacity, lenp, _payload):
+            if readinto is not None:
+                view = memoryview((ctypes.c_char * capacity).from_address(buf)).cast("B")
+                n = readinto(view)
+                view.release()
+                n = n or 0
+            else:
+                data = fileobj.read(capacity)
+                if isinstance(data, str):
+                    raise TypeError("the file object must be opened in binary mode")
+                n = len(data)
+                if n > capacity:
+                    raise ValueError("read() returned more bytes than asked for")
+                ctypes.memmove(buf, data, n)
+            lenp[0] = n
+        fn = _lib.READ_FN(self.guard(read))
+        self._keep.append(fn)
+        return fn
+
+    def run(self, source, callbacks):
+        """Read *source* with the callbacks struct (or None); returns the
+        status. The caller handles exceptions and errors."""
+        L = self._L
+        cb = byref(callbacks) if callbacks is not None else None
+        if is_bytes(source):
+            data = bytes(source)
+            return L.iprof_reader_read_buffer(self.ptr, data, len(data), cb, None)
+        if is_path(source):
+            return L.iprof_reader_read_path(self.ptr, os.fsencode(source), cb, None)
+        if hasattr(source, "read"):
+            return L.iprof_reader_read_callback(self.ptr, self.read_fn(source), None, cb, None)
+        raise TypeError("source must be a path, bytes or a binary file object, not %s"
+                        % type(source).__name__)
+
+
+def _filename(source):
+    return os.fsdecode(source) if is_path(source) else None
+
+
+def _reader_kwargs(strict, check_references, chunk_size, max_element_size, max_depth):
+    return dict(strict=strict, check_references=check_references, chunk_size=chunk_size,
+                max_element_size=max_element_size, max_depth=max_depth)
+
+
+_ENTRY_FIELDS = ("on_call_count", "on_conditional", "on_virtual_invoke", "on_monitor",
+                 "on_sampling", "on_instanceof")
+
+
+def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None,
+         on_call_count=None, on_conditional=None, on_virtual_invoke=None, on_monitor=None,
+         on_sampling=None, on_instanceof=None, on_unknown=None, strict=False,
+         check_references=True, chunk_size=0, max_element_size=0, max_depth=0):
+    """Read a profile once, calling back for each element in document order.
+
+    *source* is a path (str or path-like), bytes-like data or a binary file
+    object. Callbacks (each optional): ``on_version(str)``,
+    ``on_type(TypeInfo)``, ``on_method(MethodInfo)``, ``on_unknown(UnknownKey)``
+    and, for entries, ``on_call_count(EntryInfo)``, ..., ``on_instanceof``
+    per kind, or ``on_entry(EntryInfo)`` for every kind without its own
+    callback. Only the kinds with a callback are converted to Python.
+
+    An exception raised by a callback stops the read and propagates from
+    here; raise :class:`StopRead` to stop quietly. Returns a
+    :class:`ReadResult`. A failed read raises :class:`Error` (with the
+    line, column and JSON path of the problem and the diagnostics so far).
+
+    *strict* fails on the first rule violation; ``check_references=False``
+    skips the id tables (IPROF_READ_NO_REFERENCES); *chunk_size*,
+    *max_element_size* and *max_depth* are the reader options (0: default).
+    """
+    per_kind = [on_call_count, on_conditional, on_virtual_invoke, on_monitor, on_sampling,
+                on_instanceof]
+    version = []
+    with _Reader(**_reader_kwargs(strict, check_references, chunk_size, max_element_size,
+                                  max_depth)) as r:
+        cbs = _lib.iprof_read_callbacks()
+        cbs.version = _lib.READ_CALLBACKS_VERSION
+        keep = []
+
+        def set_cb(field, ctype, fn):
+            c = ctype(r.guard(fn))
+            keep.append(c)
+            setattr(cbs, field, c)
+
+        def v_cb(ptr, n, _p):
+            text = decode(ctypes.string_at(ptr, n))
+            version.append(text)
+            if on_version is not None:
+                on_version(text)
+        set_cb("on_version", _lib.VERSION_CB, v_cb)
+        if on_type is not None:
+            set_cb("on_type", _lib.TYPE_CB, lambda i, p, n, _x: on_type(
+                TypeInfo(i, decode(ctypes.string_at(p, n)))))
+        if on_method is not None:
+            set_cb("on_method", _lib.METHOD_CB, lambda i, p, n, s, sn, _x: on_method(
+                MethodInfo(i, decode(ctypes.string_at(p, n)), tuple(s[:sn]) if sn else ())))
+        for kind in Kind:
+            fn = per_kind[kind] or on_entry
+            if fn is None:
+                continue
+
+            def e_cb(k, fp, fc, rp, rc, _x, fn=fn):
+                fn(EntryInfo(Kind(k), frames_from(fp, fc), rp[:rc] if rc else []))
+            set_cb(_ENTRY_FIELDS[kind], _lib.ENTRY_CB, e_cb)
+        if on_unknown is not None:
+            set_cb("on_unknown", _lib.UNKNOWN_CB, lambda k, kn, j, jn, _x: on_unknown(
+                UnknownKey(decode(ctypes.string_at(k, kn)), ctypes.string_at(j, jn))))
+        status = r.run(source, cbs)
+        stopped = False
+        if r.exceptions and isinstance(r.exceptions[0], StopRead):
+            r.exceptions = []
+            stopped = True
+        elif status != 0:
+            r.fail(status, _filename(source))
+        del keep
+        return ReadResult(version[0] if version else None, r.diagnostics(), stopped)
+
+
+def validate(source, *, strict=False, check_references=True):
+    """Read *source* without callbacks; return its diagnostics (raise
+    :class:`Error` if the read fails). The file is valid when this returns
+    no diagnostic of severity ERROR."""
+    return read(source, strict=strict, check_references=check_references).diagnostics
+
+
+_DONE = object()
+
+
+class Stream:
+    """An iterator over the elements of a profile, read in the background.
+
+    Yields :class:`TypeInfo`, :class:`MethodInfo`, :class:`EntryInfo` and
+    :class:`UnknownKey` values in document order (only the element classes
+    asked for). The C reader runs in a background thread and hands over
+    batches through a bounded queue, so memory stays bounded however large
+    the file, and the consumer may stop at any point: :meth:`close` (or
+    leaving a ``with`` block, or the iterator being garbage collected) stops
+    the read and joins the thread. A failed read raises :class:`Error` from
+    the iteration; a callback can't fail here, the consumer is plain Python.
+
+    After the iteration ends, :attr:`version`, :attr:`diagnostics` and
+    :attr:`stopped` describe the read.
+    """
+
+    def __init__(self, source, *, types=True, methods=True, kinds=None, unknown=False,
+                 strict=False, check_references=True, chunk_size=0, max_element_size=0,
+                 max_depth=0, batch_size=256, queue_size=16):
+        if kinds is None:
+            kinds = list(Kind)
+        elif isinstance(kinds, (str, int)):
+            kinds = [Kind.of(kinds)]
+        else:
+            kinds = [Kind.of(k) for k in kinds]
+        self.version = None
+        self.diagnostics = []
+        self.stopped = False
+        self._queue = queue.Queue(maxsize=max(1, queue_size))
+        self._stop = threading.Event()
+        self._batch = []
+        self._pos = 0
+        self._finished = False
+        self._batch_size = max(1, batch_size)
+        if is_bytes(source):
+            source = bytes(source)
+        kwargs = _reader_kwargs(strict, check_references, chunk_size, max_element_size,
+                                max_depth)
+        self._thread = threading.Thread(
+            target=self._produce, args=(source, types, methods, kinds, unknown, kwargs),
+            name="iprof-stream", daemon=True)
+        self._thread.start()
+
+    def _produce(self, source, types, methods, kinds, unknown, kwargs):
+        pending = []
+        stop = self._stop
+        put = self._queue.put
+        size = self._batch_size
+
+        def emit(item):
+            if stop.is_set():
+                raise StopRead()
+            pending.append(item)
+            if len(pending) >= size:
+                put(pending[:])
+                pending.clear()
+
+        callbacks = {}
+        if types:
+            callbacks["on_type"] = emit
+        if methods:
+            callbacks["on_method"] = emit
+        for k in kinds:
+            callbacks["on_" + k.attribute] = emit
+        if unknown:
+            callbacks["on_unknown"] = emit
+        try:
+            result = read(source, **callbacks, **kwargs)
+            final = ("done", result)
+        except BaseException as e:  # noqa: B902 - handed to the consumer
+            final = ("error", e)
+        if pending and not stop.is_set():
+            put(pending)
+        put((_DONE, final))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while True:
+            if self._pos < len(self._batch):
+                item = self._batch[self._pos]
+                self._pos += 1
+                return item
+            if self._finished:
+                raise StopIteration
+            got = self._queue.get()
+            if isinstance(got, list):
+                self._batch, self._pos = got, 0
+                continue
+            self._finish(got[1])
+
+    def _finish(self, final):
+        self._finished = True
+        self._batch, self._pos = [], 0
+        self._thread.join()
+        what, value = final
+        if what == "error":
+            raise value
+        self.version, self.diagnostics, self.stopped = value
+
+    def close(self):
+        """Stop the read (if still running) and wait for the thread."""
+        if self._finished:
+            return
+        self._stop.set()
+        while True:
+            got = self._queue.get()
+            if not isinstance(got, list):
+                break
+        self._finished = True
+        self._batch, self._pos = [], 0
+        self._thread.join()
+        what, value = got[1]
+        if what == "done":
+            self.version, self.diagnostics, _ = value
+            self.stopped = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def stream(source, **kwargs):
+    """``Stream(source, **kwargs)``: iterate over the elements of a profile
+    (see :class:`Stream`)."""
+    return Stream(source, **kwargs)
+
+
+def iter_entries(source, kinds=None, **kwargs):
+    """Iterate over the profile entries of *source* (:class:`EntryInfo`), of
+    the given kinds (a kind or an iterable of kinds; all by default). Returns
+    a :class:`Stream`; close it (or use ``with``) to stop early."""
+    return Stream(source, types=False, methods=False, kinds=kinds, **kwargs)

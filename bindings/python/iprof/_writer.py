@@ -1,0 +1,168 @@
+"""The writer: a whole model or element by element, to a path, bytes or a file."""
+import ctypes
+import os
+from ctypes import byref, c_size_t, c_void_p
+
+from . import _lib
+from ._common import Kind, encode, frames_array, int64_array, is_path
+from ._errors import ClosedError, check, make_error
+
+
+class Writer:
+    """One iprof document, written element by element or from a model.
+
+    *target*: None (memory: :meth:`getvalue` returns the bytes), a path
+    (atomic: nothing appears at the path until :meth:`end` succeeds) or a
+    binary file object (its ``write`` gets the bytes). Options as for
+    :meth:`Model.write`.
+
+    Streaming order: :meth:`type` calls, then :meth:`method` calls, then
+    :meth:`entry` calls grouped by kind in the version's section order, then
+    :meth:`end`. The document is begun on the first call (or by
+    :meth:`begin`). As a context manager, a clean exit ends the document
+    and an exception abandons it (a path is left untouched). After any
+    failure the writer is failed and every call raises.
+    """
+
+    def __init__(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
+                 strict=False, validate=True, sync=True, buffer_size=0):
+        self._L = L = _lib.lib()
+        self._ptr = None
+        self._begun = False
+        self._ended = False
+        self._exceptions = []
+        self._target = target
+        self._filename = os.fsdecode(target) if is_path(target) else None
+        opts = _lib.iprof_write_options()
+        check(L.iprof_write_options_init(byref(opts), _lib.WRITE_OPTIONS_VERSION))
+        flags = 0
+        if pretty:
+            flags |= _lib.WRITE_PRETTY
+        if drop_instanceof:
+            flags |= _lib.WRITE_DROP_INSTANCEOF
+        if strict:
+            flags |= _lib.WRITE_STRICT
+        if not validate:
+            flags |= _lib.WRITE_NO_VALIDATE
+        if not sync:
+            flags |= _lib.WRITE_NO_SYNC
+        opts.flags = flags
+        self._version = encode(version) if version is not None else None
+        opts.format_version = self._version
+        opts.buffer_size = buffer_size
+        out = c_void_p()
+        if target is None:
+            status = L.iprof_writer_new_buffer(byref(out), byref(opts))
+        elif is_path(target):
+            status = L.iprof_writer_new_path(byref(out), os.fsencode(target), byref(opts))
+        elif hasattr(target, "write"):
+            write = target.write
+            excs = self._exceptions
+
+            def write_fn(data, n, _payload):
+                try:
+                    write(ctypes.string_at(data, n))
+                    return 0
+                except BaseException as e:  # noqa: B902 - re-raised by _check
+                    excs.append(e)
+                    return 1
+            self._write_fn = _lib.WRITE_FN(write_fn)
+            status = L.iprof_writer_new_callback(byref(out), self._write_fn, None, byref(opts))
+        else:
+            raise TypeError("target must be None, a path or a binary file object, not %s"
+                            % type(target).__name__)
+        if status != 0:
+            raise make_error(status, filename=self._filename)
+        self._ptr = out.value
+
+    def _p(self):
+        if self._ptr is None:
+            raise ClosedError("the writer is closed")
+        return self._ptr
+
+    def _check(self, status):
+        if status == 0:
+            return
+        if self._exceptions:
+            exc = self._exceptions.pop(0)
+            raise exc
+        raise make_error(status, self._L.iprof_writer_error(self._ptr), self._filename)
+
+    def begin(self, version=None):
+        """Start the document (*version*: None for the options' version,
+        else the latest)."""
+        self._check(self._L.iprof_writer_begin(
+            self._p(), encode(version) if version is not None else None))
+        self._begun = True
+
+    def _auto_begin(self):
+        if not self._begun:
+            self.begin()
+
+    def type(self, type_id, name):
+        p = self._p()
+        self._auto_begin()
+        b = encode(name)
+        self._check(self._L.iprof_writer_type(p, type_id, b, len(b)))
+
+    def method(self, method_id, name, signature):
+        p = self._p()
+        self._auto_begin()
+        b = encode(name)
+        arr, n = int64_array(signature, "type id")
+        self._check(self._L.iprof_writer_method(p, method_id, b, len(b), arr, n))
+
+    def entry(self, kind, frames, records):
+        """One entry; *frames* as ctx text, a Context or (method id, bci)
+        pairs."""
+        p = self._p()
+        self._auto_begin()
+        farr, fn = frames_array(frames)
+        rarr, rn = int64_array(records, "record")
+        self._check(self._L.iprof_writer_entry(p, Kind.of(kind), farr, fn, rarr, rn))
+
+    def write_model(self, model):
+        """Write a whole model (begin, every element, end)."""
+        p = self._p()
+        mp = model._p()
+        self._check(self._L.iprof_writer_write_model(p, mp))
+        self._begun = self._ended = True
+
+    def end(self):
+        """Close the document (a path: sync and rename into place). Returns
+        the bytes for a memory writer, else None."""
+        p = self._p()
+        self._auto_begin()
+        self._check(self._L.iprof_writer_end(p))
+        self._ended = True
+        return self.getvalue() if self._target is None else None
+
+    def getvalue(self):
+        """Memory writer: the bytes written so far (all after end())."""
+        data = c_void_p()
+        n = c_size_t()
+        self._check(self._L.iprof_writer_buffer(self._p(), byref(data), byref(n)))
+        return ctypes.string_at(data.value, n.value) if n.value else b""
+
+    def close(self):
+        """Free the writer. If end() did not succeed, a path is left as it
+        was (the temporary file is removed)."""
+        p, self._ptr = self._ptr, None
+        if p is not None:
+            self._L.iprof_writer_free(p)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            if exc_type is None and self._ptr is not None and not self._ended:
+                self.end()
+        finally:
+            self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -1,0 +1,137 @@
+"""Loading the library, version checks, constants and struct mirrors."""
+import ctypes
+import ctypes.util
+import os
+import subprocess
+import sys
+import unittest
+
+import support  # noqa: F401  (sets up sys.path)
+import iprof
+from iprof import _lib
+
+
+class LibraryTest(unittest.TestCase):
+    def test_loaded_from_env(self):
+        lib = iprof.load_library()
+        self.assertIsInstance(lib, ctypes.CDLL)
+        env = os.environ.get("IPROF_LIBRARY")
+        if env:
+            self.assertEqual(iprof.library_path(), env)
+            # Loading the same library again returns the loaded one.
+            self.assertIs(iprof.load_library(env), lib)
+
+    def test_search_order(self):
+        """Without IPROF_LIBRARY, a package in the source tree uses
+        $IPROF_BUILD_DIR/lib/libiprof.so.0; a bad IPROF_LIBRARY fails on
+        first use with LibraryError."""
+        env_lib = os.environ.get("IPROF_LIBRARY")
+        if not env_lib:
+            self.skipTest("IPROF_LIBRARY not set")
+        build = os.path.dirname(os.path.dirname(os.path.abspath(env_lib)))
+        code = ("import sys; sys.path.insert(0, %r); import iprof; iprof.Model(); "
+                "print(iprof.library_path())" % support.PACKAGE_ROOT)
+        env = dict(os.environ, IPROF_BUILD_DIR=build)
+        del env["IPROF_LIBRARY"]
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.strip(), os.path.join(build, "lib", "libiprof.so.0"))
+        env["IPROF_LIBRARY"] = "/nonexistent/libiprof.so.0"
+        code = ("import sys; sys.path.insert(0, %r); import iprof\n"
+                "try:\n    iprof.Model()\nexcept iprof.LibraryError as e:\n"
+                "    print('LibraryError', e)" % support.PACKAGE_ROOT)
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("LibraryError cannot load libiprof from "
+                                            "'/nonexistent/libiprof.so.0'"), p.stdout)
+
+    def test_version(self):
+        v = iprof.library_version()
+        parts = v.split(".")
+        self.assertEqual(len(parts), 3)
+        self.assertEqual(int(parts[0]), _lib.SUPPORTED_MAJOR)
+        self.assertTrue(all(p.isdigit() for p in parts))
+
+    def test_bad_path(self):
+        with self.assertRaises(iprof.LibraryError) as cm:
+            iprof.load_library("/nonexistent/libiprof.so.0")
+        self.assertIn("/nonexistent/libiprof.so.0", str(cm.exception))
+        self.assertIsInstance(cm.exception, OSError)
+
+    def test_not_libiprof(self):
+        libc = ctypes.util.find_library("c") if hasattr(ctypes, "util") else None
+        if not libc:
+            self.skipTest("no libc found by ctypes.util")
+        with self.assertRaises(iprof.LibraryError):
+            iprof.load_library(libc)
+
+    def test_status_strings(self):
+        self.assertEqual([s.value for s in iprof.Status], list(range(0, -12, -1)))
+        for s in iprof.Status:
+            text = iprof.status_string(s)
+            self.assertTrue(text)
+            self.assertNotEqual(text, "unknown status")
+        self.assertEqual(iprof.status_string(-100), "unknown status")
+        self.assertIs(iprof.error_class(iprof.Status.ESYNTAX), iprof.JSONSyntaxError)
+        self.assertIs(iprof.error_class(-100), iprof.Error)
+
+    def test_kinds_match_library(self):
+        lib = iprof.load_library()
+        self.assertEqual(len(iprof.Kind), 6)
+        for k in iprof.Kind:
+            self.assertEqual(lib.iprof_kind_name(k).decode(), k.json_key)
+        self.assertIsNone(lib.iprof_kind_name(6))
+        self.assertIs(iprof.Kind.of("callCountProfiles"), iprof.Kind.CALL_COUNT)
+        self.assertIs(iprof.Kind.of("virtual_invoke"), iprof.Kind.VIRTUAL_INVOKE)
+        self.assertIs(iprof.Kind.of("INSTANCEOF"), iprof.Kind.INSTANCEOF)
+        self.assertIs(iprof.Kind.of(3), iprof.Kind.MONITOR)
+        self.assertEqual(iprof.Kind.SAMPLING.attribute, "sampling")
+        for bad in (6, -1, "calls", 1.5, None):
+            with self.assertRaises(ValueError):
+                iprof.Kind.of(bad)
+
+    def test_struct_mirrors(self):
+        """The mirrored structs match the C layout: the library's own init
+        functions fill them, and the sizes follow the declarations."""
+        lib = iprof.load_library()
+        P = ctypes.sizeof(ctypes.c_void_p)
+        S = ctypes.sizeof(ctypes.c_size_t)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_allocator), 4 * P)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_read_options), _align(8, P) + P + 3 * S)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_read_callbacks), _align(4, P) + 10 * P)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_write_options), 8 + 2 * P + S)
+        ro = _lib.iprof_read_options()
+        ro.flags, ro.chunk_size, ro.max_element_size, ro.max_depth = 7, 1, 2, 3
+        self.assertEqual(lib.iprof_read_options_init(ctypes.byref(ro), 1), 0)
+        self.assertEqual((ro.version, ro.flags, bool(ro.allocator), ro.chunk_size,
+                          ro.max_element_size, ro.max_depth), (1, 0, False, 0, 0, 0))
+        self.assertEqual(lib.iprof_read_options_init(ctypes.byref(ro), 999),
+                         iprof.Status.EINVAL)
+        wo = _lib.iprof_write_options()
+        wo.flags, wo.buffer_size = 7, 5
+        self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 1), 0)
+        self.assertEqual((wo.version, wo.flags, wo.format_version, bool(wo.allocator),
+                          wo.buffer_size), (1, 0, None, False, 0))
+
+    def test_format_constants(self):
+        self.assertEqual((iprof.FORMAT_0_4_0, iprof.FORMAT_1_0_0, iprof.FORMAT_1_1_0,
+                          iprof.FORMAT_LATEST), ("0.4.0", "1.0.0", "1.1.0", "1.1.0"))
+        self.assertEqual(iprof.Model().version, iprof.FORMAT_LATEST)
+
+    def test_ctx_text(self):
+        self.assertEqual(iprof.parse_ctx("5:0<3:2"), [(5, 0), (3, 2)])
+        self.assertEqual(iprof.parse_ctx("0:-4"), [(0, -4)])
+        self.assertEqual(iprof.format_ctx([(5, 0), (3, -2)]), "5:0<3:-2")
+        for bad in ("", "5", "5:", ":1", "-1:0", "5:0<", "5:0<<3:2", "a:b", "5:0 "):
+            with self.assertRaises(ValueError, msg=bad):
+                iprof.parse_ctx(bad)
+
+
+def _align(n, a):
+    return (n + a - 1) // a * a
+
+
+if __name__ == "__main__":
+    unittest.main()
