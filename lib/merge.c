@@ -175,7 +175,10 @@ static int merge_types(merge_state *s)
     int64_t max = INT64_MIN;
     for (size_t i = 0; i < dst->type_count; i++)
         max = dst->types[i]->id > max ? dst->types[i]->id : max;
-    if (ipi_idmap_reserve(&s->tmap, s->a, s->src->type_count))
+    /* Matching by name needs dst's name index; build it now, where a
+     * failure can still be reported, rather than in the lookups. */
+    if (ipi_idmap_reserve(&s->tmap, s->a, s->src->type_count) ||
+        !ipi_index_get(dst, IPI_IX_TYPE_NAMES))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->type_count; i++) {
         const iprof_type *t = s->src->types[i];

@@ -24,11 +24,9 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
     ipi_idmap_init(&m->type_ids);
     ipi_idmap_init(&m->method_ids);
-    ipi_htab_init(&m->type_names);
-    ipi_htab_init(&m->method_sigs);
     ipi_htab_init(&m->contexts);
-    for (int k = 0; k < IPROF_KIND_COUNT; k++)
-        ipi_htab_init(&m->entries[k].index);
+    for (int i = 0; i < IPI_IX_COUNT; i++)
+        atomic_init(&m->index[i], NULL);
     *out = m;
     return IPROF_OK;
 }
@@ -40,8 +38,7 @@ IPROF_API void iprof_model_free(iprof_model *model)
     const iprof_allocator *a = &model->alloc;
     ipi_entries_free(model);
     ipi_htab_free(&model->contexts, a);
-    ipi_htab_free(&model->method_sigs, a);
-    ipi_htab_free(&model->type_names, a);
+    ipi_index_free_all(model);
     ipi_idmap_free(&model->method_ids, a);
     ipi_idmap_free(&model->type_ids, a);
     ipi_free(a, model->methods, model->method_cap * sizeof *model->methods);
@@ -99,14 +96,7 @@ static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t coun
 
 static const iprof_type *type_by_str(const iprof_model *m, const ipi_str *name)
 {
-    void *it;
-    ipi_htab_for(&m->type_names, name->hash, it)
-    {
-        const iprof_type *t = it;
-        if (t->name == name)
-            return t;
-    }
-    return NULL;
+    return ipi_find_type_by_name(m, name);
 }
 
 IPROF_API size_t iprof_model_type_count(const iprof_model *model)
@@ -152,11 +142,13 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
     if (!s)
         return IPROF_ENOMEM;
     int first_id = ipi_idmap_get(&m->type_ids, id) == NULL;
-    int first_name = type_by_str(m, s) == NULL;
+    /* The name index is kept up to date only once something built it. */
+    ipi_htab *names = ipi_index_built(m, IPI_IX_TYPE_NAMES);
+    int first_name = names && type_by_str(m, s) == NULL;
     /* Reserve everything first so that nothing changes on failure. */
     if (list_reserve(m, &m->types, &m->type_cap, m->type_count) ||
         (first_id && ipi_idmap_reserve_key(&m->type_ids, &m->alloc, id)) ||
-        (first_name && ipi_htab_reserve(&m->type_names, &m->alloc, 1)))
+        (first_name && ipi_htab_reserve(names, &m->alloc, 1)))
         return IPROF_ENOMEM;
     iprof_type *t = ipi_arena_alloc(&m->arena, sizeof *t);
     if (!t)
@@ -167,7 +159,7 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
     if (first_id)
         ipi_idmap_put_reserved(&m->type_ids, id, t); /* reserved: cannot fail */
     if (first_name)
-        ipi_htab_insert(&m->type_names, &m->alloc, s->hash, t); /* reserved */
+        ipi_htab_insert(names, &m->alloc, s->hash, t); /* reserved */
     if (out)
         *out = t;
     return IPROF_OK;
@@ -183,20 +175,18 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
     return ipi_model_push_type(model, id, name, name_len, out);
 }
 
-/* After removing the indexed type of an id or a name, index the next type
- * that has it (a lenient load may hold duplicates). Re-inserting into a
- * table that just lost a key never allocates. */
-static void reindex_type(iprof_model *m, const iprof_type *gone, int id_was, int name_was)
+/* After removing the indexed type of an id, index the next type that has
+ * it (a lenient load may hold duplicates). Re-inserting into a table that
+ * just lost a key never allocates. The name index is simply rebuilt on its
+ * next use. */
+static void reindex_type(iprof_model *m, const iprof_type *gone)
 {
-    for (size_t i = 0; i < m->type_count && (id_was || name_was); i++) {
+    ipi_index_drop(m, IPI_IX_TYPE_NAMES);
+    for (size_t i = 0; i < m->type_count; i++) {
         iprof_type *t = m->types[i];
-        if (id_was && t->id == gone->id) {
+        if (t->id == gone->id) {
             ipi_idmap_put_reserved(&m->type_ids, t->id, t);
-            id_was = 0;
-        }
-        if (name_was && t->name == gone->name) {
-            ipi_htab_insert(&m->type_names, &m->alloc, t->name->hash, t);
-            name_was = 0;
+            return;
         }
     }
 }
@@ -213,8 +203,7 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
         pos++;
     ipi_array_remove(model->types, &model->type_count, pos, sizeof *model->types);
     ipi_idmap_del(&model->type_ids, id);
-    int name_was = ipi_htab_remove(&model->type_names, t->name->hash, t);
-    reindex_type(model, t, 1, name_was);
+    reindex_type(model, t);
     return IPROF_OK;
 }
 
@@ -223,13 +212,11 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
 static void rebuild_type_index(iprof_model *m)
 {
     ipi_idmap_clear(&m->type_ids);
-    ipi_htab_clear(&m->type_names);
+    ipi_index_drop(m, IPI_IX_TYPE_NAMES);
     for (size_t i = 0; i < m->type_count; i++) {
         iprof_type *t = m->types[i];
         if (!ipi_idmap_get(&m->type_ids, t->id))
             ipi_idmap_put_reserved(&m->type_ids, t->id, t);
-        if (!type_by_str(m, t->name))
-            ipi_htab_insert(&m->type_names, &m->alloc, t->name->hash, t);
     }
 }
 
@@ -273,15 +260,7 @@ uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len
 static const iprof_method *method_by_key(const iprof_model *m, const ipi_str *name,
                                          const int64_t *sig, size_t sig_len, uint64_t h)
 {
-    void *it;
-    ipi_htab_for(&m->method_sigs, h, it)
-    {
-        const iprof_method *x = it;
-        if (x->name == name && x->sig_len == sig_len &&
-            (sig_len == 0 || memcmp(x->sig, sig, sig_len * sizeof *sig) == 0))
-            return x;
-    }
-    return NULL;
+    return ipi_find_method_by_key(m, name, sig, sig_len, h);
 }
 
 IPROF_API size_t iprof_model_method_count(const iprof_model *model)
@@ -340,12 +319,14 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
     const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
     if (!s)
         return IPROF_ENOMEM;
-    uint64_t h = ipi_method_hash(s, sig, sig_len);
     int first_id = ipi_idmap_get(&m->method_ids, id) == NULL;
-    int first_key = method_by_key(m, s, sig, sig_len, h) == NULL;
+    /* The key index is kept up to date only once something built it. */
+    ipi_htab *keys = ipi_index_built(m, IPI_IX_METHOD_KEYS);
+    uint64_t h = keys ? ipi_method_hash(s, sig, sig_len) : 0;
+    int first_key = keys && method_by_key(m, s, sig, sig_len, h) == NULL;
     if (list_reserve(m, &m->methods, &m->method_cap, m->method_count) ||
         (first_id && ipi_idmap_reserve_key(&m->method_ids, &m->alloc, id)) ||
-        (first_key && ipi_htab_reserve(&m->method_sigs, &m->alloc, 1)))
+        (first_key && ipi_htab_reserve(keys, &m->alloc, 1)))
         return IPROF_ENOMEM;
     iprof_method *x = ipi_arena_alloc(&m->arena, sizeof *x + sig_len * sizeof *sig);
     if (!x)
@@ -359,7 +340,7 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
     if (first_id)
         ipi_idmap_put_reserved(&m->method_ids, id, x); /* reserved: cannot fail */
     if (first_key)
-        ipi_htab_insert(&m->method_sigs, &m->alloc, h, x); /* reserved */
+        ipi_htab_insert(keys, &m->alloc, h, x); /* reserved */
     if (out)
         *out = x;
     return IPROF_OK;
@@ -379,20 +360,14 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
     return ipi_model_push_method(model, id, name, name_len, signature, signature_len, out);
 }
 
-static void reindex_method(iprof_model *m, const iprof_method *gone, int key_was)
+static void reindex_method(iprof_model *m, const iprof_method *gone)
 {
-    int id_was = 1;
-    uint64_t h = ipi_method_hash(gone->name, gone->sig, gone->sig_len);
-    for (size_t i = 0; i < m->method_count && (id_was || key_was); i++) {
+    ipi_index_drop(m, IPI_IX_METHOD_KEYS); /* rebuilt on its next use */
+    for (size_t i = 0; i < m->method_count; i++) {
         iprof_method *x = m->methods[i];
-        if (id_was && x->id == gone->id) {
+        if (x->id == gone->id) {
             ipi_idmap_put_reserved(&m->method_ids, x->id, x); /* cannot allocate */
-            id_was = 0;
-        }
-        if (key_was && x->name == gone->name && x->sig_len == gone->sig_len &&
-            (x->sig_len == 0 || memcmp(x->sig, gone->sig, x->sig_len * sizeof *x->sig) == 0)) {
-            ipi_htab_insert(&m->method_sigs, &m->alloc, h, x); /* cannot allocate */
-            key_was = 0;
+            return;
         }
     }
 }
@@ -409,9 +384,7 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
         pos++;
     ipi_array_remove(model->methods, &model->method_count, pos, sizeof *model->methods);
     ipi_idmap_del(&model->method_ids, id);
-    int key_was = ipi_htab_remove(&model->method_sigs,
-                                  ipi_method_hash(x->name, x->sig, x->sig_len), x);
-    reindex_method(model, x, key_was);
+    reindex_method(model, x);
     return IPROF_OK;
 }
 
@@ -420,14 +393,11 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
 static void rebuild_method_index(iprof_model *m)
 {
     ipi_idmap_clear(&m->method_ids);
-    ipi_htab_clear(&m->method_sigs);
+    ipi_index_drop(m, IPI_IX_METHOD_KEYS);
     for (size_t i = 0; i < m->method_count; i++) {
         iprof_method *x = m->methods[i];
-        uint64_t h = ipi_method_hash(x->name, x->sig, x->sig_len);
         if (!ipi_idmap_get(&m->method_ids, x->id))
             ipi_idmap_put_reserved(&m->method_ids, x->id, x);
-        if (!method_by_key(m, x->name, x->sig, x->sig_len, h))
-            ipi_htab_insert(&m->method_sigs, &m->alloc, h, x);
     }
 }
 

@@ -17,6 +17,7 @@
 #ifndef IPI_MODEL_H
 #define IPI_MODEL_H
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include <iprof/model.h>
@@ -58,15 +59,23 @@ struct iprof_entry {
     int32_t kind;
 };
 
-/* The entries of one kind in order, and an index from context to the
- * position of the first entry with that context. Index items are
- * position + 1 cast to a pointer (entries move when the array grows, so
- * they cannot be indexed by address). */
+/* The entries of one kind in order. Their context index (IPI_IX_ENTRIES +
+ * kind) holds position + 1 cast to a pointer: entries move when the array
+ * grows, so they cannot be indexed by address. */
 typedef struct ipi_entry_list {
     iprof_entry *items;
     size_t count, cap;
-    ipi_htab index;
 } ipi_entry_list;
+
+/* Lookup tables that loading does not need, built on first use: by type
+ * name, by method name and signature, and from context to entry per kind.
+ * Skipping them makes loads faster and models smaller; see model_index.c. */
+enum {
+    IPI_IX_TYPE_NAMES = 0,
+    IPI_IX_METHOD_KEYS = 1,
+    IPI_IX_ENTRIES = 2, /* + kind */
+    IPI_IX_COUNT = 2 + IPROF_KIND_COUNT
+};
 
 struct iprof_model {
     iprof_allocator alloc; /* the user's, copied */
@@ -81,11 +90,12 @@ struct iprof_model {
 
     ipi_idmap type_ids;    /* id -> first type */
     ipi_idmap method_ids;  /* id -> first method */
-    ipi_htab type_names;   /* name hash -> first type with the name */
-    ipi_htab method_sigs;  /* ipi_method_hash -> first method */
     ipi_htab contexts;     /* ipi_context_hash -> context node */
 
     ipi_entry_list entries[IPROF_KIND_COUNT];
+    /* The lazy indexes: NULL until built. Atomic because const lookups
+     * from several threads may race to build one (model_index.c). */
+    ipi_htab *_Atomic index[IPI_IX_COUNT];
 };
 
 /* Record counts above this fail with IPROF_ELIMIT (iprof_entry stores a
@@ -114,6 +124,28 @@ const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, s
 /* The node if it exists, else NULL. Never writes. */
 const iprof_context *ipi_context_lookup(const iprof_model *m, const int64_t *frames,
                                         size_t count);
+
+/* ---- model_index.c ------------------------------------------------------ */
+
+/* The index, built now if it was not (safe from concurrent const callers);
+ * NULL only when out of memory. */
+const ipi_htab *ipi_index_get(const iprof_model *m, int which);
+/* For mutation: the index if it has been built, else NULL. */
+ipi_htab *ipi_index_built(iprof_model *m, int which);
+/* Forget an index after changes that would need re-indexing (removal,
+ * retain); the next lookup rebuilds it. */
+void ipi_index_drop(iprof_model *m, int which);
+void ipi_index_free_all(iprof_model *m);
+
+/* Keys of the indexes. */
+uint64_t ipi_entry_hash(const iprof_context *ctx);
+/* First type with this interned name, first method with this key, entry
+ * position + 1 of the first entry of a kind with ctx (0 if none): through
+ * the index, or by a scan when the index cannot be built. */
+const iprof_type *ipi_find_type_by_name(const iprof_model *m, const ipi_str *name);
+const iprof_method *ipi_find_method_by_key(const iprof_model *m, const ipi_str *name,
+                                           const int64_t *sig, size_t sig_len, uint64_t h);
+size_t ipi_find_entry_pos(const iprof_model *m, int kind, const iprof_context *ctx);
 
 /* ---- model_entry.c ------------------------------------------------------ */
 

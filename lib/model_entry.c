@@ -10,42 +10,9 @@ static int valid_kind(int kind)
     return kind >= 0 && kind < IPROF_KIND_COUNT;
 }
 
-/* ---- the context index -------------------------------------------------- */
-
-static uint64_t entry_hash(const iprof_context *ctx)
-{
-    return ipi_hash_mix((uint64_t)(uintptr_t)ctx + 0x9e3779b97f4a7c15ULL);
-}
-
-/* Position + 1 of the indexed entry with ctx, 0 if none. */
-static size_t index_find(const ipi_entry_list *l, const iprof_context *ctx, uint64_t h)
-{
-    void *it;
-    ipi_htab_for(&l->index, h, it)
-    {
-        size_t pos = (size_t)(uintptr_t)it;
-        if (l->items[pos - 1].ctx == ctx)
-            return pos;
-    }
-    return 0;
-}
-
 static void *pos_item(size_t pos)
 {
     return (void *)(uintptr_t)pos;
-}
-
-/* Re-index after entries moved (remove, retain): the first entry per
- * context again. The index held at least as many keys, so no insertion
- * allocates. */
-static void rebuild_index(iprof_model *m, ipi_entry_list *l)
-{
-    ipi_htab_clear(&l->index);
-    for (size_t i = 0; i < l->count; i++) {
-        uint64_t h = entry_hash(l->items[i].ctx);
-        if (!index_find(l, l->items[i].ctx, h))
-            ipi_htab_insert(&l->index, &m->alloc, h, pos_item(i + 1));
-    }
 }
 
 void ipi_entries_free(iprof_model *m)
@@ -53,7 +20,6 @@ void ipi_entries_free(iprof_model *m)
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         ipi_entry_list *l = &m->entries[k];
         ipi_free(&m->alloc, l->items, l->cap * sizeof *l->items);
-        ipi_htab_free(&l->index, &m->alloc);
         l->items = NULL;
         l->count = l->cap = 0;
     }
@@ -61,16 +27,19 @@ void ipi_entries_free(iprof_model *m)
 
 /* ---- appending ---------------------------------------------------------- */
 
-/* Append a new entry; index it when it is the first with its context.
- * Everything is reserved before the list changes. */
+/* Append a new entry; index it when the kind's index exists and it is the
+ * first entry with its context. Everything is reserved before the list
+ * changes. */
 static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
-                        const int64_t *records, size_t record_count, int index_it)
+                        const int64_t *records, size_t record_count)
 {
     ipi_entry_list *l = &m->entries[kind];
+    ipi_htab *index = ipi_index_built(m, IPI_IX_ENTRIES + kind);
+    int index_it = index && !ipi_find_entry_pos(m, kind, ctx);
     void *items = l->items;
     int rc = ipi_grow(&m->alloc, &items, &l->cap, l->count + 1, sizeof *l->items);
     l->items = items;
-    if (rc || (index_it && ipi_htab_reserve(&l->index, &m->alloc, 1)))
+    if (rc || (index_it && ipi_htab_reserve(index, &m->alloc, 1)))
         return IPROF_ENOMEM;
     int64_t *copy = ipi_arena_alloc(&m->arena, record_count * sizeof *records);
     if (!copy)
@@ -83,7 +52,7 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
     e->record_count = (uint32_t)record_count;
     e->kind = kind;
     if (index_it)
-        ipi_htab_insert(&l->index, &m->alloc, entry_hash(ctx), pos_item(l->count));
+        ipi_htab_insert(index, &m->alloc, ipi_entry_hash(ctx), pos_item(l->count));
     return IPROF_OK;
 }
 
@@ -97,8 +66,7 @@ int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t
     const iprof_context *ctx = ipi_context_intern(m, frames, frame_count);
     if (!ctx)
         return IPROF_ENOMEM;
-    int first = !index_find(&m->entries[kind], ctx, entry_hash(ctx));
-    return append_entry(m, kind, ctx, records, record_count, first);
+    return append_entry(m, kind, ctx, records, record_count);
 }
 
 /* ---- combining ---------------------------------------------------------- */
@@ -283,15 +251,18 @@ IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t 
     if (rc)
         return rc;
     ipi_entry_list *l = &model->entries[kind];
+    /* Adding keeps the kind's index from now on (a loaded model has none). */
+    if (!ipi_index_get(model, IPI_IX_ENTRIES + kind))
+        return IPROF_ENOMEM;
     /* Look up before interning: combining must not create context nodes,
      * and a failed combine must leave the model as it was. */
     const iprof_context *ctx = ipi_context_lookup(model, frames, frame_count);
-    size_t pos = ctx ? index_find(l, ctx, entry_hash(ctx)) : 0;
+    size_t pos = ctx ? ipi_find_entry_pos(model, kind, ctx) : 0;
     if (pos)
         return combine(model, &l->items[pos - 1], records, record_count);
     if (!ctx && !(ctx = ipi_context_intern(model, frames, frame_count)))
         return IPROF_ENOMEM;
-    return append_entry(model, kind, ctx, records, record_count, 1);
+    return append_entry(model, kind, ctx, records, record_count);
 }
 
 /* ---- lookup and access -------------------------------------------------- */
@@ -301,7 +272,7 @@ static size_t find_pos(const iprof_model *m, int kind, const int64_t *frames, si
     if (!m || !valid_kind(kind) || !frames || n == 0)
         return 0;
     const iprof_context *ctx = ipi_context_lookup(m, frames, n);
-    return ctx ? index_find(&m->entries[kind], ctx, entry_hash(ctx)) : 0;
+    return ctx ? ipi_find_entry_pos(m, kind, ctx) : 0;
 }
 
 IPROF_API const iprof_entry *iprof_model_entry_find(const iprof_model *model, int kind,
@@ -380,7 +351,7 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
         return IPROF_ENOTFOUND;
     ipi_entry_list *l = &model->entries[kind];
     ipi_array_remove(l->items, &l->count, pos - 1, sizeof *l->items);
-    rebuild_index(model, l);
+    ipi_index_drop(model, IPI_IX_ENTRIES + kind); /* positions moved */
     return IPROF_OK;
 }
 
@@ -397,6 +368,6 @@ IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
     if (j == l->count)
         return IPROF_OK;
     l->count = j;
-    rebuild_index(model, l);
+    ipi_index_drop(model, IPI_IX_ENTRIES + kind); /* positions moved */
     return IPROF_OK;
 }

@@ -557,6 +557,67 @@ static void test_load_example(void)
     iprof_model_free(m);
 }
 
+/* The lookup indexes by name, method key and context are built on first
+ * use (lib/model_index.c): a load builds none; when one cannot be built for
+ * lack of memory the lookup scans and still answers; once built, adds keep
+ * it current and removals rebuild it. */
+static void test_lazy_indexes(void)
+{
+    fail_alloc fa = {0, 0, 0, 0, 0};
+    iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.allocator = &a;
+    iprof_reader *r = NULL;
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    CHECK_OK(iprof_model_load_buffer(&m, r, EOO, strlen(EOO)));
+    iprof_reader_free(r);
+    if (!m)
+        return;
+    for (int i = 0; i < IPI_IX_COUNT; i++)
+        CHECK(atomic_load(&m->index[i]) == NULL);
+    /* The next allocation fails before each lookup: the lookups scan. */
+    fa.fail_at = fa.count + 1;
+    const iprof_type *t = iprof_model_type_by_name(m, "EvenOrOddLength", 15);
+    CHECK(t != NULL && iprof_type_id(t) == 3);
+    static const int64_t sig[] = {3, 0};
+    fa.fail_at = fa.count + 1;
+    const iprof_method *x = iprof_model_method_find(m, "printEven", 9, sig, 2);
+    CHECK(x != NULL && iprof_method_id(x) == 3);
+    static const int64_t f[] = {5, 0, 3, 2, 2, 2, 1, 3};
+    fa.fail_at = fa.count + 1;
+    CHECK(iprof_model_entry_find(m, IPROF_KIND_CALL_COUNT, f, 4) ==
+          iprof_model_entry_at(m, IPROF_KIND_CALL_COUNT, 1));
+    CHECK(atomic_load(&m->index[IPI_IX_TYPE_NAMES]) == NULL);
+    CHECK(atomic_load(&m->index[IPI_IX_METHOD_KEYS]) == NULL);
+    CHECK(atomic_load(&m->index[IPI_IX_ENTRIES + IPROF_KIND_CALL_COUNT]) == NULL);
+    /* A mutation that needs an index reports the failure instead. */
+    static const int64_t rec[] = {1};
+    fa.fail_at = fa.count + 1;
+    CHECK_EQ_INT(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f, 4, rec, 1), IPROF_ENOMEM);
+    CHECK_EQ_INT(iprof_entry_records(iprof_model_entry_at(m, IPROF_KIND_CALL_COUNT, 1), NULL)[0], 1);
+    fa.fail_at = 0;
+    /* Built on first use, then kept current by adds. */
+    CHECK(iprof_model_type_by_name(m, "EvenOrOddLength", 15) == t);
+    CHECK(atomic_load(&m->index[IPI_IX_TYPE_NAMES]) != NULL);
+    CHECK_OK(iprof_model_add_type(m, 77, "Later", 5, NULL));
+    CHECK(iprof_model_type_by_name(m, "Later", 5) == iprof_model_type_by_id(m, 77));
+    CHECK(iprof_model_method_find(m, "printEven", 9, sig, 2) == x);
+    static const int64_t sig2[] = {77, 0};
+    CHECK_OK(iprof_model_add_method(m, 78, "fresh", 5, sig2, 2, NULL));
+    CHECK(iprof_model_method_find(m, "fresh", 5, sig2, 2) == iprof_model_method_by_id(m, 78));
+    /* Removal drops the index; the next lookup rebuilds it without the type. */
+    CHECK_OK(iprof_model_remove_method(m, 78));
+    CHECK_OK(iprof_model_remove_type(m, 77));
+    CHECK(atomic_load(&m->index[IPI_IX_TYPE_NAMES]) == NULL);
+    CHECK(iprof_model_type_by_name(m, "Later", 5) == NULL);
+    CHECK(iprof_model_method_find(m, "fresh", 5, sig2, 2) == NULL);
+    CHECK(iprof_model_type_by_name(m, "EvenOrOddLength", 15) == t);
+    CHECK(consistent(m));
+    iprof_model_free(m);
+    CHECK_EQ_INT(fa.live_blocks, 0);
+}
+
 /* A lenient read delivers repeated ids and contexts: the model keeps them
  * all, in order, and lookups give the first. */
 static void test_load_duplicates(void)
@@ -811,6 +872,7 @@ int main(void)
     RUN(test_remove_and_retain);
     RUN(test_contexts);
     RUN(test_load_example);
+    RUN(test_lazy_indexes);
     RUN(test_load_duplicates);
     RUN(test_load_errors);
     RUN(test_load_sources);

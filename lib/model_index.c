@@ -1,0 +1,200 @@
+/*
+ * The model's lazy indexes: by type name, by method key (name and
+ * signature) and from context to entry. Loading a profile never needs
+ * them, and together they cost about as much memory as the types and
+ * methods themselves, so they are built on the first lookup.
+ *
+ * Lookups are const and may run in many threads at once (model.h): a
+ * thread that finds an index missing builds a private one and publishes it
+ * with a compare-and-swap; a thread that loses the race frees its copy and
+ * uses the winner's. If memory runs out, the lookup scans instead, so a
+ * const lookup never fails. Mutation functions have the model to
+ * themselves; they keep a built index up to date or drop it.
+ */
+#include "model.h"
+
+#include "hash.h"
+
+uint64_t ipi_entry_hash(const iprof_context *ctx)
+{
+    return ipi_hash_mix((uint64_t)(uintptr_t)ctx + 0x9e3779b97f4a7c15ULL);
+}
+
+static void *pos_item(size_t pos)
+{
+    return (void *)(uintptr_t)pos;
+}
+
+/* ---- probing a built index ---------------------------------------------- */
+
+static const iprof_type *probe_type(const ipi_htab *t, const ipi_str *name)
+{
+    void *it;
+    ipi_htab_for(t, name->hash, it)
+    {
+        if (((const iprof_type *)it)->name == name)
+            return it;
+    }
+    return NULL;
+}
+
+static int method_has_key(const iprof_method *x, const ipi_str *name, const int64_t *sig,
+                          size_t sig_len)
+{
+    return x->name == name && x->sig_len == sig_len &&
+           (sig_len == 0 || memcmp(x->sig, sig, sig_len * sizeof *sig) == 0);
+}
+
+static const iprof_method *probe_method(const ipi_htab *t, const ipi_str *name,
+                                        const int64_t *sig, size_t sig_len, uint64_t h)
+{
+    void *it;
+    ipi_htab_for(t, h, it)
+    {
+        if (method_has_key(it, name, sig, sig_len))
+            return it;
+    }
+    return NULL;
+}
+
+static size_t probe_entry(const ipi_htab *t, const ipi_entry_list *l, const iprof_context *ctx)
+{
+    void *it;
+    ipi_htab_for(t, ipi_entry_hash(ctx), it)
+    {
+        size_t pos = (size_t)(uintptr_t)it;
+        if (l->items[pos - 1].ctx == ctx)
+            return pos;
+    }
+    return 0;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static size_t element_count(const iprof_model *m, int which)
+{
+    if (which == IPI_IX_TYPE_NAMES)
+        return m->type_count;
+    if (which == IPI_IX_METHOD_KEYS)
+        return m->method_count;
+    return m->entries[which - IPI_IX_ENTRIES].count;
+}
+
+/* Index the first element per key, in order. The table is reserved for
+ * every element up front, so inserting cannot fail. */
+static void fill(const iprof_model *m, int which, ipi_htab *t)
+{
+    if (which == IPI_IX_TYPE_NAMES) {
+        for (size_t i = 0; i < m->type_count; i++) {
+            const iprof_type *x = m->types[i];
+            if (!probe_type(t, x->name))
+                ipi_htab_insert(t, &m->alloc, x->name->hash, (void *)x);
+        }
+    } else if (which == IPI_IX_METHOD_KEYS) {
+        for (size_t i = 0; i < m->method_count; i++) {
+            const iprof_method *x = m->methods[i];
+            uint64_t h = ipi_method_hash(x->name, x->sig, x->sig_len);
+            if (!probe_method(t, x->name, x->sig, x->sig_len, h))
+                ipi_htab_insert(t, &m->alloc, h, (void *)x);
+        }
+    } else {
+        const ipi_entry_list *l = &m->entries[which - IPI_IX_ENTRIES];
+        for (size_t i = 0; i < l->count; i++)
+            if (!probe_entry(t, l, l->items[i].ctx))
+                ipi_htab_insert(t, &m->alloc, ipi_entry_hash(l->items[i].ctx), pos_item(i + 1));
+    }
+}
+
+static void free_table(const iprof_model *m, ipi_htab *t)
+{
+    if (!t)
+        return;
+    ipi_htab_free(t, &m->alloc);
+    ipi_free(&m->alloc, t, sizeof *t);
+}
+
+static ipi_htab *build(const iprof_model *m, int which)
+{
+    ipi_htab *t = ipi_malloc(&m->alloc, sizeof *t);
+    if (!t)
+        return NULL;
+    ipi_htab_init(t);
+    if (ipi_htab_reserve(t, &m->alloc, element_count(m, which))) {
+        free_table(m, t);
+        return NULL;
+    }
+    fill(m, which, t);
+    return t;
+}
+
+const ipi_htab *ipi_index_get(const iprof_model *m, int which)
+{
+    /* The cast drops const only to reach the atomic slot: publishing an
+     * index changes no observable state of the model. */
+    ipi_htab *_Atomic *slot = (ipi_htab *_Atomic *)&m->index[which];
+    ipi_htab *t = atomic_load_explicit(slot, memory_order_acquire);
+    if (t)
+        return t;
+    ipi_htab *mine = build(m, which);
+    if (!mine)
+        return NULL;
+    ipi_htab *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(slot, &expected, mine, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return mine;
+    free_table(m, mine); /* another thread won */
+    return expected;
+}
+
+ipi_htab *ipi_index_built(iprof_model *m, int which)
+{
+    return atomic_load_explicit(&m->index[which], memory_order_relaxed);
+}
+
+void ipi_index_drop(iprof_model *m, int which)
+{
+    free_table(m, atomic_exchange_explicit(&m->index[which], NULL, memory_order_relaxed));
+}
+
+void ipi_index_free_all(iprof_model *m)
+{
+    for (int i = 0; i < IPI_IX_COUNT; i++)
+        ipi_index_drop(m, i);
+}
+
+/* ---- finding --------------------------------------------------------------- */
+
+const iprof_type *ipi_find_type_by_name(const iprof_model *m, const ipi_str *name)
+{
+    const ipi_htab *t = ipi_index_get(m, IPI_IX_TYPE_NAMES);
+    if (t)
+        return probe_type(t, name);
+    for (size_t i = 0; i < m->type_count; i++)
+        if (m->types[i]->name == name)
+            return m->types[i];
+    return NULL;
+}
+
+const iprof_method *ipi_find_method_by_key(const iprof_model *m, const ipi_str *name,
+                                           const int64_t *sig, size_t sig_len, uint64_t h)
+{
+    const ipi_htab *t = ipi_index_get(m, IPI_IX_METHOD_KEYS);
+    if (t)
+        return probe_method(t, name, sig, sig_len, h);
+    for (size_t i = 0; i < m->method_count; i++)
+        if (method_has_key(m->methods[i], name, sig, sig_len))
+            return m->methods[i];
+    return NULL;
+}
+
+size_t ipi_find_entry_pos(const iprof_model *m, int kind, const iprof_context *ctx)
+{
+    const ipi_entry_list *l = &m->entries[kind];
+    const ipi_htab *t = ipi_index_get(m, IPI_IX_ENTRIES + kind);
+    if (t)
+        return probe_entry(t, l, ctx);
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].ctx == ctx)
+            return i + 1;
+    return 0;
+}
