@@ -1,0 +1,69 @@
+//! Finds libiprof for the linker, without any crate from crates.io.
+//!
+//! 1. `IPROF_LIB_DIR` set: link `-liprof` from that directory (for example
+//!    a meson build directory's `lib/`).
+//! 2. Otherwise ask the `pkg-config` command (`$PKG_CONFIG` if set) for
+//!    `--libs iprof` and translate its `-L` and `-l` flags.
+//! 3. If pkg-config is absent or does not know iprof, fall back to a plain
+//!    `-liprof` so that a library installed in the default search path
+//!    still links.
+//!
+//! The directory found is exported to dependents as `DEP_IPROF_LIB_DIR`
+//! (thanks to `links = "iprof"`).
+
+use std::env;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=IPROF_LIB_DIR");
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG");
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG_LIBDIR");
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG_SYSROOT_DIR");
+
+    if let Some(dir) = env::var_os("IPROF_LIB_DIR").filter(|d| !d.is_empty()) {
+        let dir = dir.to_string_lossy().into_owned();
+        println!("cargo:rustc-link-search=native={dir}");
+        println!("cargo:rustc-link-lib=iprof");
+        println!("cargo:lib_dir={dir}");
+        return;
+    }
+
+    let pkg_config = env::var("PKG_CONFIG").unwrap_or_else(|_| "pkg-config".to_string());
+    match Command::new(&pkg_config).args(["--libs", "iprof"]).output() {
+        Ok(out) if out.status.success() => {
+            let flags = String::from_utf8_lossy(&out.stdout).into_owned();
+            let mut linked = false;
+            for flag in flags.split_whitespace() {
+                if let Some(dir) = flag.strip_prefix("-L") {
+                    println!("cargo:rustc-link-search=native={dir}");
+                    println!("cargo:lib_dir={dir}");
+                } else if let Some(lib) = flag.strip_prefix("-l") {
+                    println!("cargo:rustc-link-lib={lib}");
+                    linked |= lib == "iprof";
+                }
+                // Other flags (-pthread, -Wl,...) are not needed by a
+                // shared libiprof and are ignored.
+            }
+            if !linked {
+                println!("cargo:rustc-link-lib=iprof");
+            }
+        }
+        Ok(out) => {
+            println!(
+                "cargo:warning=`{pkg_config} --libs iprof` failed ({}); linking -liprof from the \
+                 default search path (set IPROF_LIB_DIR or PKG_CONFIG_PATH)",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+            println!("cargo:rustc-link-lib=iprof");
+        }
+        Err(err) => {
+            println!(
+                "cargo:warning=cannot run `{pkg_config}` ({err}); linking -liprof from the \
+                 default search path (set IPROF_LIB_DIR)"
+            );
+            println!("cargo:rustc-link-lib=iprof");
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! Raw, hand-written declarations of the libiprof C API (`<iprof/iprof.h>`),
+//! one for one: the same names, the same layouts, no wrappers.
+//!
+//! Everything here is `unsafe` to call and follows the C header's rules
+//! (ownership, lifetimes, threads); see `include/iprof/*.h` and
+//! `docs/api.md`. The `iprof` crate is the safe wrapper.
+//!
+//! Kept in sync with the headers by hand; the `iprof` crate's tests call
+//! every function declared here, so a missing or misspelled symbol fails to
+//! link.
+#![no_std]
+#![allow(non_camel_case_types)]
+
+use core::ffi::{c_char, c_double, c_int, c_uint, c_void};
+use core::marker::{PhantomData, PhantomPinned};
+
+// -------------------------------------------------------------------------
+// Opaque handles. Zero-sized, !Send, !Sync, !Unpin: only ever used behind
+// pointers that the library hands out.
+
+macro_rules! opaque {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[repr(C)]
+        pub struct $name {
+            _p: [u8; 0],
+            _marker: PhantomData<(*mut u8, PhantomPinned)>,
+        }
+    )*};
+}
+
+opaque! {
+    /// An error or diagnostic report, owned by the handle that produced it.
+    iprof_error;
+    /// The streaming reader.
+    iprof_reader;
+    /// The in-memory model of a profile.
+    iprof_model;
+    /// A type of a model.
+    iprof_type;
+    /// A method of a model.
+    iprof_method;
+    /// An interned context (frame sequence) of a model.
+    iprof_context;
+    /// A profile entry of a model.
+    iprof_entry;
+    /// A writer producing one document.
+    iprof_writer;
+}
+
+// -------------------------------------------------------------------------
+// common.h
+
+/// `enum iprof_status`: `IPROF_OK` or a negative error code.
+pub const IPROF_OK: c_int = 0;
+pub const IPROF_ENOMEM: c_int = -1;
+pub const IPROF_EIO: c_int = -2;
+pub const IPROF_ESYNTAX: c_int = -3;
+pub const IPROF_ESCHEMA: c_int = -4;
+pub const IPROF_EVERSION: c_int = -5;
+pub const IPROF_EDANGLING: c_int = -6;
+pub const IPROF_ELIMIT: c_int = -7;
+pub const IPROF_EINVAL: c_int = -8;
+pub const IPROF_ESTOPPED: c_int = -9;
+pub const IPROF_ESTATE: c_int = -10;
+pub const IPROF_ENOTFOUND: c_int = -11;
+
+/// Format versions (NUL-terminated, for passing to C directly).
+pub const IPROF_FORMAT_0_4_0: &[u8; 6] = b"0.4.0\0";
+pub const IPROF_FORMAT_1_0_0: &[u8; 6] = b"1.0.0\0";
+pub const IPROF_FORMAT_1_1_0: &[u8; 6] = b"1.1.0\0";
+pub const IPROF_FORMAT_LATEST: &[u8; 6] = IPROF_FORMAT_1_1_0;
+
+/// `enum iprof_kind`.
+pub const IPROF_KIND_CALL_COUNT: c_int = 0;
+pub const IPROF_KIND_CONDITIONAL: c_int = 1;
+pub const IPROF_KIND_VIRTUAL_INVOKE: c_int = 2;
+pub const IPROF_KIND_MONITOR: c_int = 3;
+pub const IPROF_KIND_SAMPLING: c_int = 4;
+pub const IPROF_KIND_INSTANCEOF: c_int = 5;
+pub const IPROF_KIND_COUNT: c_int = 6;
+
+/// `enum iprof_severity`.
+pub const IPROF_SEVERITY_ERROR: c_int = 0;
+pub const IPROF_SEVERITY_WARNING: c_int = 1;
+
+/// `struct iprof_allocator`. All three functions are required.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_allocator {
+    pub malloc_fn: Option<unsafe extern "C" fn(size: usize, user: *mut c_void) -> *mut c_void>,
+    pub realloc_fn: Option<
+        unsafe extern "C" fn(
+            ptr: *mut c_void,
+            old_size: usize,
+            new_size: usize,
+            user: *mut c_void,
+        ) -> *mut c_void,
+    >,
+    pub free_fn: Option<unsafe extern "C" fn(ptr: *mut c_void, size: usize, user: *mut c_void)>,
+    pub user: *mut c_void,
+}
+
+// -------------------------------------------------------------------------
+// reader.h
+
+pub const IPROF_READ_STRICT: c_uint = 0x1;
+pub const IPROF_READ_NO_REFERENCES: c_uint = 0x2;
+pub const IPROF_READ_OPTIONS_VERSION: c_uint = 1;
+
+/// `struct iprof_read_options`; zero fields mean "default".
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_read_options {
+    pub version: c_uint,
+    pub flags: c_uint,
+    pub allocator: *const iprof_allocator,
+    pub chunk_size: usize,
+    pub max_element_size: usize,
+    pub max_depth: usize,
+}
+
+impl iprof_read_options {
+    /// `IPROF_READ_OPTIONS_INIT`.
+    pub const INIT: iprof_read_options = iprof_read_options {
+        version: IPROF_READ_OPTIONS_VERSION,
+        flags: 0,
+        allocator: core::ptr::null(),
+        chunk_size: 0,
+        max_element_size: 0,
+        max_depth: 0,
+    };
+}
+
+pub type iprof_version_cb =
+    Option<unsafe extern "C" fn(version: *const c_char, len: usize, payload: *mut c_void) -> c_int>;
+pub type iprof_type_cb = Option<
+    unsafe extern "C" fn(id: i64, name: *const c_char, name_len: usize, payload: *mut c_void) -> c_int,
+>;
+pub type iprof_method_cb = Option<
+    unsafe extern "C" fn(
+        id: i64,
+        name: *const c_char,
+        name_len: usize,
+        signature: *const i64,
+        signature_len: usize,
+        payload: *mut c_void,
+    ) -> c_int,
+>;
+pub type iprof_entry_cb = Option<
+    unsafe extern "C" fn(
+        kind: c_int,
+        frames: *const i64,
+        frame_count: usize,
+        records: *const i64,
+        record_count: usize,
+        payload: *mut c_void,
+    ) -> c_int,
+>;
+pub type iprof_unknown_cb = Option<
+    unsafe extern "C" fn(
+        key: *const c_char,
+        key_len: usize,
+        json: *const c_char,
+        json_len: usize,
+        payload: *mut c_void,
+    ) -> c_int,
+>;
+
+pub const IPROF_READ_CALLBACKS_VERSION: c_uint = 1;
+
+/// `struct iprof_read_callbacks`; any callback may be `None`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_read_callbacks {
+    pub version: c_uint,
+    pub on_version: iprof_version_cb,
+    pub on_type: iprof_type_cb,
+    pub on_method: iprof_method_cb,
+    pub on_call_count: iprof_entry_cb,
+    pub on_conditional: iprof_entry_cb,
+    pub on_virtual_invoke: iprof_entry_cb,
+    pub on_monitor: iprof_entry_cb,
+    pub on_sampling: iprof_entry_cb,
+    pub on_instanceof: iprof_entry_cb,
+    pub on_unknown: iprof_unknown_cb,
+}
+
+impl iprof_read_callbacks {
+    /// `IPROF_READ_CALLBACKS_INIT`.
+    pub const INIT: iprof_read_callbacks = iprof_read_callbacks {
+        version: IPROF_READ_CALLBACKS_VERSION,
+        on_version: None,
+        on_type: None,
+        on_method: None,
+        on_call_count: None,
+        on_conditional: None,
+        on_virtual_invoke: None,
+        on_monitor: None,
+        on_sampling: None,
+        on_instanceof: None,
+        on_unknown: None,
+    };
+}
+
+pub type iprof_read_fn = Option<
+    unsafe extern "C" fn(buf: *mut c_void, capacity: usize, len: *mut usize, payload: *mut c_void) -> c_int,
+>;
+
+// -------------------------------------------------------------------------
+// model.h
+
+pub type iprof_model_type_cb =
+    Option<unsafe extern "C" fn(type_: *const iprof_type, payload: *mut c_void) -> c_int>;
+pub type iprof_model_method_cb =
+    Option<unsafe extern "C" fn(method: *const iprof_method, payload: *mut c_void) -> c_int>;
+pub type iprof_model_entry_cb =
+    Option<unsafe extern "C" fn(entry: *const iprof_entry, payload: *mut c_void) -> c_int>;
+
+// -------------------------------------------------------------------------
+// writer.h
+
+pub const IPROF_WRITE_PRETTY: c_uint = 0x1;
+pub const IPROF_WRITE_DROP_INSTANCEOF: c_uint = 0x2;
+pub const IPROF_WRITE_STRICT: c_uint = 0x4;
+pub const IPROF_WRITE_NO_VALIDATE: c_uint = 0x8;
+pub const IPROF_WRITE_NO_SYNC: c_uint = 0x10;
+pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 1;
+
+/// `struct iprof_write_options`; zero fields mean "default".
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_write_options {
+    pub version: c_uint,
+    pub flags: c_uint,
+    pub format_version: *const c_char,
+    pub allocator: *const iprof_allocator,
+    pub buffer_size: usize,
+}
+
+impl iprof_write_options {
+    /// `IPROF_WRITE_OPTIONS_INIT`.
+    pub const INIT: iprof_write_options = iprof_write_options {
+        version: IPROF_WRITE_OPTIONS_VERSION,
+        flags: 0,
+        format_version: core::ptr::null(),
+        allocator: core::ptr::null(),
+        buffer_size: 0,
+    };
+}
+
+pub type iprof_write_fn =
+    Option<unsafe extern "C" fn(data: *const c_void, len: usize, payload: *mut c_void) -> c_int>;
+
+// -------------------------------------------------------------------------
+// Functions
+
+extern "C" {
+    // common.h
+    pub fn iprof_status_string(status: c_int) -> *const c_char;
+    pub fn iprof_version_string() -> *const c_char;
+    pub fn iprof_kind_name(kind: c_int) -> *const c_char;
+    pub fn iprof_error_status(err: *const iprof_error) -> c_int;
+    pub fn iprof_error_severity(err: *const iprof_error) -> c_int;
+    pub fn iprof_error_message(err: *const iprof_error) -> *const c_char;
+    pub fn iprof_error_path(err: *const iprof_error) -> *const c_char;
+    pub fn iprof_error_offset(err: *const iprof_error) -> u64;
+    pub fn iprof_error_line(err: *const iprof_error) -> u64;
+    pub fn iprof_error_column(err: *const iprof_error) -> u64;
+
+    // reader.h
+    pub fn iprof_read_options_init(opts: *mut iprof_read_options, version: c_uint) -> c_int;
+    pub fn iprof_reader_new(out: *mut *mut iprof_reader, opts: *const iprof_read_options) -> c_int;
+    pub fn iprof_reader_free(reader: *mut iprof_reader);
+    pub fn iprof_reader_read_buffer(
+        reader: *mut iprof_reader,
+        data: *const c_void,
+        len: usize,
+        callbacks: *const iprof_read_callbacks,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_reader_read_path(
+        reader: *mut iprof_reader,
+        path: *const c_char,
+        callbacks: *const iprof_read_callbacks,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_reader_read_fd(
+        reader: *mut iprof_reader,
+        fd: c_int,
+        callbacks: *const iprof_read_callbacks,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_reader_read_callback(
+        reader: *mut iprof_reader,
+        read_fn: iprof_read_fn,
+        read_payload: *mut c_void,
+        callbacks: *const iprof_read_callbacks,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_reader_error(reader: *const iprof_reader) -> *const iprof_error;
+    pub fn iprof_reader_diag_count(reader: *const iprof_reader) -> usize;
+    pub fn iprof_reader_diag(reader: *const iprof_reader, index: usize) -> *const iprof_error;
+
+    // model.h: creating and loading
+    pub fn iprof_model_new(out: *mut *mut iprof_model, allocator: *const iprof_allocator) -> c_int;
+    pub fn iprof_model_free(model: *mut iprof_model);
+    pub fn iprof_model_load_buffer(
+        out: *mut *mut iprof_model,
+        reader: *mut iprof_reader,
+        data: *const c_void,
+        len: usize,
+    ) -> c_int;
+    pub fn iprof_model_load_path(
+        out: *mut *mut iprof_model,
+        reader: *mut iprof_reader,
+        path: *const c_char,
+    ) -> c_int;
+    pub fn iprof_model_load_fd(out: *mut *mut iprof_model, reader: *mut iprof_reader, fd: c_int) -> c_int;
+    pub fn iprof_model_load_callback(
+        out: *mut *mut iprof_model,
+        reader: *mut iprof_reader,
+        read_fn: iprof_read_fn,
+        read_payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_model_version(model: *const iprof_model) -> *const c_char;
+    pub fn iprof_model_set_version(model: *mut iprof_model, version: *const c_char) -> c_int;
+
+    // model.h: types
+    pub fn iprof_model_type_count(model: *const iprof_model) -> usize;
+    pub fn iprof_model_type_at(model: *const iprof_model, index: usize) -> *const iprof_type;
+    pub fn iprof_model_type_by_id(model: *const iprof_model, id: i64) -> *const iprof_type;
+    pub fn iprof_model_type_by_name(
+        model: *const iprof_model,
+        name: *const c_char,
+        name_len: usize,
+    ) -> *const iprof_type;
+    pub fn iprof_type_id(type_: *const iprof_type) -> i64;
+    pub fn iprof_type_name(type_: *const iprof_type, len: *mut usize) -> *const c_char;
+
+    // model.h: methods
+    pub fn iprof_model_method_count(model: *const iprof_model) -> usize;
+    pub fn iprof_model_method_at(model: *const iprof_model, index: usize) -> *const iprof_method;
+    pub fn iprof_model_method_by_id(model: *const iprof_model, id: i64) -> *const iprof_method;
+    pub fn iprof_model_method_find(
+        model: *const iprof_model,
+        name: *const c_char,
+        name_len: usize,
+        signature: *const i64,
+        signature_len: usize,
+    ) -> *const iprof_method;
+    pub fn iprof_method_id(method: *const iprof_method) -> i64;
+    pub fn iprof_method_name(method: *const iprof_method, len: *mut usize) -> *const c_char;
+    pub fn iprof_method_signature(method: *const iprof_method, len: *mut usize) -> *const i64;
+    pub fn iprof_model_method_describe(
+        model: *const iprof_model,
+        method: *const iprof_method,
+        buf: *mut c_char,
+        size: usize,
+    ) -> usize;
+
+    // model.h: contexts
+    pub fn iprof_context_depth(ctx: *const iprof_context) -> usize;
+    pub fn iprof_context_method_id(ctx: *const iprof_context) -> i64;
+    pub fn iprof_context_bci(ctx: *const iprof_context) -> i64;
+    pub fn iprof_context_caller(ctx: *const iprof_context) -> *const iprof_context;
+    pub fn iprof_context_frames(ctx: *const iprof_context, frames: *mut i64, max_frames: usize) -> usize;
+    pub fn iprof_context_format(ctx: *const iprof_context, buf: *mut c_char, size: usize) -> usize;
+    pub fn iprof_model_context_describe(
+        model: *const iprof_model,
+        ctx: *const iprof_context,
+        buf: *mut c_char,
+        size: usize,
+    ) -> usize;
+    pub fn iprof_model_context_count(model: *const iprof_model) -> usize;
+
+    // model.h: entries
+    pub fn iprof_model_entry_count(model: *const iprof_model, kind: c_int) -> usize;
+    pub fn iprof_model_entry_at(model: *const iprof_model, kind: c_int, index: usize) -> *const iprof_entry;
+    pub fn iprof_model_entry_find(
+        model: *const iprof_model,
+        kind: c_int,
+        frames: *const i64,
+        frame_count: usize,
+    ) -> *const iprof_entry;
+    pub fn iprof_entry_kind(entry: *const iprof_entry) -> c_int;
+    pub fn iprof_entry_context(entry: *const iprof_entry) -> *const iprof_context;
+    pub fn iprof_entry_records(entry: *const iprof_entry, len: *mut usize) -> *const i64;
+
+    // model.h: iteration by callback
+    pub fn iprof_model_foreach_type(model: *const iprof_model, cb: iprof_model_type_cb, payload: *mut c_void) -> c_int;
+    pub fn iprof_model_foreach_method(
+        model: *const iprof_model,
+        cb: iprof_model_method_cb,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_model_foreach_entry(
+        model: *const iprof_model,
+        kind: c_int,
+        cb: iprof_model_entry_cb,
+        payload: *mut c_void,
+    ) -> c_int;
+
+    // model.h: mutation
+    pub fn iprof_model_add_type(
+        model: *mut iprof_model,
+        id: i64,
+        name: *const c_char,
+        name_len: usize,
+        out: *mut *const iprof_type,
+    ) -> c_int;
+    pub fn iprof_model_remove_type(model: *mut iprof_model, id: i64) -> c_int;
+    pub fn iprof_model_add_method(
+        model: *mut iprof_model,
+        id: i64,
+        name: *const c_char,
+        name_len: usize,
+        signature: *const i64,
+        signature_len: usize,
+        out: *mut *const iprof_method,
+    ) -> c_int;
+    pub fn iprof_model_remove_method(model: *mut iprof_model, id: i64) -> c_int;
+    pub fn iprof_model_add_entry(
+        model: *mut iprof_model,
+        kind: c_int,
+        frames: *const i64,
+        frame_count: usize,
+        records: *const i64,
+        record_count: usize,
+    ) -> c_int;
+    pub fn iprof_model_remove_entry(
+        model: *mut iprof_model,
+        kind: c_int,
+        frames: *const i64,
+        frame_count: usize,
+    ) -> c_int;
+    pub fn iprof_model_retain_entries(
+        model: *mut iprof_model,
+        kind: c_int,
+        keep: iprof_model_entry_cb,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_model_retain_methods(model: *mut iprof_model, keep: iprof_model_method_cb, payload: *mut c_void) -> c_int;
+    pub fn iprof_model_retain_types(model: *mut iprof_model, keep: iprof_model_type_cb, payload: *mut c_void) -> c_int;
+
+    // model.h: merge
+    pub fn iprof_model_merge(dst: *mut iprof_model, src: *const iprof_model, weight: c_double) -> c_int;
+
+    // writer.h
+    pub fn iprof_write_options_init(opts: *mut iprof_write_options, version: c_uint) -> c_int;
+    pub fn iprof_writer_new_path(
+        out: *mut *mut iprof_writer,
+        path: *const c_char,
+        opts: *const iprof_write_options,
+    ) -> c_int;
+    pub fn iprof_writer_new_fd(out: *mut *mut iprof_writer, fd: c_int, opts: *const iprof_write_options) -> c_int;
+    pub fn iprof_writer_new_buffer(out: *mut *mut iprof_writer, opts: *const iprof_write_options) -> c_int;
+    pub fn iprof_writer_new_callback(
+        out: *mut *mut iprof_writer,
+        write_fn: iprof_write_fn,
+        write_payload: *mut c_void,
+        opts: *const iprof_write_options,
+    ) -> c_int;
+    pub fn iprof_writer_free(writer: *mut iprof_writer);
+    pub fn iprof_writer_begin(writer: *mut iprof_writer, format_version: *const c_char) -> c_int;
+    pub fn iprof_writer_type(writer: *mut iprof_writer, id: i64, name: *const c_char, name_len: usize) -> c_int;
+    pub fn iprof_writer_method(
+        writer: *mut iprof_writer,
+        id: i64,
+        name: *const c_char,
+        name_len: usize,
+        signature: *const i64,
+        signature_len: usize,
+    ) -> c_int;
+    pub fn iprof_writer_entry(
+        writer: *mut iprof_writer,
+        kind: c_int,
+        frames: *const i64,
+        frame_count: usize,
+        records: *const i64,
+        record_count: usize,
+    ) -> c_int;
+    pub fn iprof_writer_end(writer: *mut iprof_writer) -> c_int;
+    pub fn iprof_writer_write_model(writer: *mut iprof_writer, model: *const iprof_model) -> c_int;
+    pub fn iprof_writer_error(writer: *const iprof_writer) -> *const iprof_error;
+    pub fn iprof_writer_buffer(writer: *const iprof_writer, data: *mut *const c_void, len: *mut usize) -> c_int;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::mem::{align_of, offset_of, size_of};
+
+    // The layouts of the C structs on LP64 and ILP32 alike: pointers and
+    // size_t have the same size on every target libiprof supports.
+    const P: usize = size_of::<usize>();
+
+    #[test]
+    fn read_options_layout() {
+        assert_eq!(offset_of!(iprof_read_options, version), 0);
+        assert_eq!(offset_of!(iprof_read_options, flags), 4);
+        assert_eq!(offset_of!(iprof_read_options, allocator), 8);
+        assert_eq!(offset_of!(iprof_read_options, chunk_size), 8 + P);
+        assert_eq!(offset_of!(iprof_read_options, max_element_size), 8 + 2 * P);
+        assert_eq!(offset_of!(iprof_read_options, max_depth), 8 + 3 * P);
+        assert_eq!(size_of::<iprof_read_options>(), 8 + 4 * P);
+        assert_eq!(align_of::<iprof_read_options>(), P.max(4));
+    }
+
+    #[test]
+    fn write_options_layout() {
+        assert_eq!(offset_of!(iprof_write_options, format_version), 8);
+        assert_eq!(offset_of!(iprof_write_options, allocator), 8 + P);
+        assert_eq!(offset_of!(iprof_write_options, buffer_size), 8 + 2 * P);
+        assert_eq!(size_of::<iprof_write_options>(), 8 + 3 * P);
+    }
+
+    #[test]
+    fn callbacks_layout() {
+        assert_eq!(offset_of!(iprof_read_callbacks, on_version), P);
+        assert_eq!(offset_of!(iprof_read_callbacks, on_unknown), 10 * P);
+        assert_eq!(size_of::<iprof_read_callbacks>(), 11 * P);
+        assert_eq!(size_of::<iprof_allocator>(), 4 * P);
+    }
+
+    #[test]
+    fn options_init_matches_the_library() {
+        unsafe {
+            let mut r = core::mem::zeroed::<iprof_read_options>();
+            assert_eq!(iprof_read_options_init(&mut r, IPROF_READ_OPTIONS_VERSION), IPROF_OK);
+            assert_eq!(r.version, iprof_read_options::INIT.version);
+            assert_eq!(r.flags, 0);
+            assert!(r.allocator.is_null());
+            assert_eq!((r.chunk_size, r.max_element_size, r.max_depth), (0, 0, 0));
+            assert_eq!(iprof_read_options_init(&mut r, 99), IPROF_EINVAL);
+            let mut w = core::mem::zeroed::<iprof_write_options>();
+            assert_eq!(iprof_write_options_init(&mut w, IPROF_WRITE_OPTIONS_VERSION), IPROF_OK);
+            assert_eq!(w.version, iprof_write_options::INIT.version);
+            assert!(w.format_version.is_null());
+            assert_eq!(iprof_write_options_init(&mut w, 99), IPROF_EINVAL);
+        }
+    }
+}

@@ -1,0 +1,720 @@
+//! The in-memory model and its borrowed views.
+
+use std::ffi::{c_int, c_void};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::io;
+use std::iter::FusedIterator;
+use std::marker::PhantomData;
+use std::path::Path;
+use std::ptr::{self, NonNull};
+
+use iprof_sys as sys;
+
+use crate::error::{check, Error, Result};
+use crate::reader::Reader;
+use crate::writer::{WriteOptions, Writer};
+use crate::{borrowed_str, c_string, cstr, slice_from_raw, snprintf_string, Frame, Kind, PanicSlot};
+
+/// A profile in memory: its version, types, methods and entries. Names and
+/// contexts are interned; lookups by id, name, signature and context are
+/// O(1).
+///
+/// Read access (`&self`) hands out views that borrow the model; every
+/// change takes `&mut self`, so no view can survive a change (see the
+/// [crate documentation](crate#borrows-instead-of-lifetimes-rules)).
+///
+/// `Send` and `Sync`: see the [crate documentation](crate#threads).
+pub struct Model {
+    raw: NonNull<sys::iprof_model>,
+}
+
+// SAFETY: the C model has no thread affinity (no thread-local or global
+// state; the bindings always use the libc allocator), so it can move to
+// another thread.
+unsafe impl Send for Model {}
+// SAFETY: the C API documents that "a model that nobody mutates may be read
+// from any number of threads at once: no accessor writes to the model".
+// Through &Model only the const accessors (lookups, iteration, describe,
+// writing it, being the source of a merge) are reachable; each mutation
+// takes &mut Model, which the borrow checker grants only when no other
+// reference - in any thread - exists.
+unsafe impl Sync for Model {}
+
+impl Model {
+    /// An empty model of format version [`FORMAT_LATEST`](crate::FORMAT_LATEST).
+    pub fn new() -> Result<Model> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: valid out pointer; NULL allocator means libc.
+        check(unsafe { sys::iprof_model_new(&mut raw, ptr::null()) })?;
+        // SAFETY: a new model, handed over.
+        unsafe { Model::from_raw(raw) }
+    }
+
+    /// Take ownership of a C model.
+    ///
+    /// # Safety
+    /// `raw` must be a model from `iprof_model_new` or `iprof_model_load_*`
+    /// (or NULL, which gives an error) that nothing else owns or frees.
+    pub unsafe fn from_raw(raw: *mut sys::iprof_model) -> Result<Model> {
+        NonNull::new(raw)
+            .map(|raw| Model { raw })
+            .ok_or_else(|| Error::from_code(sys::IPROF_ENOMEM))
+    }
+
+    /// The C handle, for calling `iprof_sys` directly. Still owned by this
+    /// model; do not mutate it through `&self`.
+    pub fn as_ptr(&self) -> *const sys::iprof_model {
+        self.raw.as_ptr()
+    }
+
+    fn ptr(&self) -> *const sys::iprof_model {
+        self.raw.as_ptr()
+    }
+
+    /// Load a file with a lenient reader with default options. Use
+    /// [`Reader::load_path`] for other options or the diagnostics.
+    pub fn load(path: impl AsRef<Path>) -> Result<Model> {
+        Reader::new()?.load_path(path)
+    }
+
+    /// Load a document held in memory (lenient, default options).
+    pub fn load_bytes(data: &[u8]) -> Result<Model> {
+        Reader::new()?.load_bytes(data)
+    }
+
+    /// Load a document from any [`io::Read`] (lenient, default options).
+    pub fn load_from(input: impl io::Read) -> Result<Model> {
+        Reader::new()?.load_from(input)
+    }
+
+    /// The document in GraalVM's layout for the model's version (see
+    /// [`Writer`] for other options).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut w = Writer::to_memory(&WriteOptions::new())?;
+        w.write_model(self)?;
+        w.into_bytes()
+    }
+
+    /// Write the model to `path` atomically, in GraalVM's layout for the
+    /// model's version.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let mut w = Writer::to_path(path, &WriteOptions::new())?;
+        w.write_model(self)
+    }
+
+    // -- version -----------------------------------------------------------
+
+    /// The format version ("1.0.0").
+    pub fn version(&self) -> &str {
+        // SAFETY: owned by the model, valid until set_version (&mut self).
+        unsafe { cstr(sys::iprof_model_version(self.ptr())) }
+    }
+
+    /// Change the recorded format version (`MAJOR.MINOR.PATCH` of a version
+    /// with the 0.4.0/1.x structure; [`Status::Version`] otherwise).
+    pub fn set_version(&mut self, version: &str) -> Result<()> {
+        let version = c_string("version", version)?;
+        // SAFETY: exclusive access; the string outlives the call.
+        check(unsafe { sys::iprof_model_set_version(self.raw.as_ptr(), version.as_ptr()) })
+    }
+
+    // -- types -------------------------------------------------------------
+
+    /// Number of types.
+    pub fn type_count(&self) -> usize {
+        // SAFETY: read-only accessor of a live model.
+        unsafe { sys::iprof_model_type_count(self.ptr()) }
+    }
+
+    /// The types in file order.
+    pub fn types(&self) -> Types<'_> {
+        Types { model: self, front: 0, back: self.type_count() }
+    }
+
+    /// The type at `index` (file order).
+    pub fn type_at(&self, index: usize) -> Option<Type<'_>> {
+        // SAFETY: read-only accessor; NULL when out of range.
+        unsafe { Type::new(sys::iprof_model_type_at(self.ptr(), index)) }
+    }
+
+    /// The type with this id (the first one if a lenient file repeats it).
+    pub fn type_by_id(&self, id: i64) -> Option<Type<'_>> {
+        // SAFETY: read-only accessor.
+        unsafe { Type::new(sys::iprof_model_type_by_id(self.ptr(), id)) }
+    }
+
+    /// The type with this name (the first one if a file repeats it).
+    pub fn type_by_name(&self, name: &str) -> Option<Type<'_>> {
+        // SAFETY: read-only accessor; the name outlives the call.
+        unsafe { Type::new(sys::iprof_model_type_by_name(self.ptr(), name.as_ptr().cast(), name.len())) }
+    }
+
+    // -- methods -----------------------------------------------------------
+
+    /// Number of methods.
+    pub fn method_count(&self) -> usize {
+        // SAFETY: read-only accessor.
+        unsafe { sys::iprof_model_method_count(self.ptr()) }
+    }
+
+    /// The methods in file order.
+    pub fn methods(&self) -> Methods<'_> {
+        Methods { model: self, front: 0, back: self.method_count() }
+    }
+
+    /// The method at `index` (file order).
+    pub fn method_at(&self, index: usize) -> Option<Method<'_>> {
+        // SAFETY: read-only accessor.
+        unsafe { Method::new(sys::iprof_model_method_at(self.ptr(), index)) }
+    }
+
+    /// The method with this id.
+    pub fn method_by_id(&self, id: i64) -> Option<Method<'_>> {
+        // SAFETY: read-only accessor.
+        unsafe { Method::new(sys::iprof_model_method_by_id(self.ptr(), id)) }
+    }
+
+    /// The method with this name and signature (declaring type id, return
+    /// type id, parameter type ids).
+    pub fn method_find(&self, name: &str, signature: &[i64]) -> Option<Method<'_>> {
+        // SAFETY: read-only accessor; arguments outlive the call.
+        unsafe {
+            Method::new(sys::iprof_model_method_find(
+                self.ptr(),
+                name.as_ptr().cast(),
+                name.len(),
+                signature.as_ptr(),
+                signature.len(),
+            ))
+        }
+    }
+
+    /// "Type.name" (`Fib.fibonacci`); `?ID` for an undefined declaring
+    /// type, just the name for an empty signature.
+    pub fn describe_method(&self, method: Method<'_>) -> String {
+        // SAFETY: read-only; the method is alive (borrowed) and the buffer
+        // is as large as stated.
+        snprintf_string(|buf, size| unsafe { sys::iprof_model_method_describe(self.ptr(), method.raw, buf, size) })
+    }
+
+    // -- contexts ----------------------------------------------------------
+
+    /// Readable text of a context (`Fib.fibonacci:11 < Fib.main:9`), `?ID`
+    /// for a method id without a method.
+    pub fn describe_context(&self, context: Context<'_>) -> String {
+        // SAFETY: as describe_method.
+        snprintf_string(|buf, size| unsafe { sys::iprof_model_context_describe(self.ptr(), context.raw, buf, size) })
+    }
+
+    /// Number of interned context nodes (distinct frame sequences,
+    /// including caller suffixes).
+    pub fn context_count(&self) -> usize {
+        // SAFETY: read-only accessor.
+        unsafe { sys::iprof_model_context_count(self.ptr()) }
+    }
+
+    // -- entries -----------------------------------------------------------
+
+    /// Number of entries of `kind`.
+    pub fn entry_count(&self, kind: Kind) -> usize {
+        // SAFETY: read-only accessor.
+        unsafe { sys::iprof_model_entry_count(self.ptr(), kind.raw()) }
+    }
+
+    /// The entries of `kind` in file order.
+    pub fn entries(&self, kind: Kind) -> Entries<'_> {
+        Entries { model: self, kind, front: 0, back: self.entry_count(kind) }
+    }
+
+    /// Entry `index` of `kind`.
+    pub fn entry_at(&self, kind: Kind, index: usize) -> Option<Entry<'_>> {
+        // SAFETY: read-only accessor.
+        unsafe { Entry::new(sys::iprof_model_entry_at(self.ptr(), kind.raw(), index)) }
+    }
+
+    /// The entry of `kind` with this context (frames callee first).
+    pub fn entry_find(&self, kind: Kind, frames: &[Frame]) -> Option<Entry<'_>> {
+        // SAFETY: read-only; Frame is two i64 (repr(C)), the interleaved
+        // layout of the C API.
+        unsafe {
+            Entry::new(sys::iprof_model_entry_find(
+                self.ptr(),
+                kind.raw(),
+                frames.as_ptr().cast(),
+                frames.len(),
+            ))
+        }
+    }
+
+    // -- mutation ----------------------------------------------------------
+
+    fn mut_ptr(&mut self) -> *mut sys::iprof_model {
+        self.raw.as_ptr()
+    }
+
+    /// Add a type ([`Status::Invalid`] if the id is taken).
+    pub fn add_type(&mut self, id: i64, name: &str) -> Result<()> {
+        // SAFETY: exclusive access; the name outlives the call (copied).
+        check(unsafe { sys::iprof_model_add_type(self.mut_ptr(), id, name.as_ptr().cast(), name.len(), ptr::null_mut()) })
+    }
+
+    /// Remove a type ([`Status::NotFound`] if absent). References to it are
+    /// not checked: remove those first.
+    pub fn remove_type(&mut self, id: i64) -> Result<()> {
+        // SAFETY: exclusive access; no view can be alive.
+        check(unsafe { sys::iprof_model_remove_type(self.mut_ptr(), id) })
+    }
+
+    /// Add a method ([`Status::Invalid`] if the id is taken,
+    /// [`Status::Dangling`] if a signature type is not in the model).
+    pub fn add_method(&mut self, id: i64, name: &str, signature: &[i64]) -> Result<()> {
+        // SAFETY: exclusive access; arguments outlive the call (copied).
+        check(unsafe {
+            sys::iprof_model_add_method(
+                self.mut_ptr(),
+                id,
+                name.as_ptr().cast(),
+                name.len(),
+                signature.as_ptr(),
+                signature.len(),
+                ptr::null_mut(),
+            )
+        })
+    }
+
+    /// Remove a method ([`Status::NotFound`] if absent). Entries whose
+    /// contexts mention it are not checked: remove those first.
+    pub fn remove_method(&mut self, id: i64) -> Result<()> {
+        // SAFETY: exclusive access.
+        check(unsafe { sys::iprof_model_remove_method(self.mut_ptr(), id) })
+    }
+
+    /// Add an entry. If an entry of that kind and context exists, the
+    /// records are combined by the kind's meaning (counts summed, pairs
+    /// matched by type, triples by (bci, index), saturating at `i64::MAX`).
+    /// Fails changing nothing: [`Status::Schema`] (rules),
+    /// [`Status::Dangling`] (unknown method or type ids),
+    /// [`Status::Invalid`] (no frames).
+    pub fn add_entry(&mut self, kind: Kind, frames: &[Frame], records: &[i64]) -> Result<()> {
+        // SAFETY: exclusive access; arguments outlive the call (copied).
+        check(unsafe {
+            sys::iprof_model_add_entry(
+                self.mut_ptr(),
+                kind.raw(),
+                frames.as_ptr().cast(),
+                frames.len(),
+                records.as_ptr(),
+                records.len(),
+            )
+        })
+    }
+
+    /// Remove the entry of `kind` with this context ([`Status::NotFound`]).
+    pub fn remove_entry(&mut self, kind: Kind, frames: &[Frame]) -> Result<()> {
+        // SAFETY: exclusive access.
+        check(unsafe { sys::iprof_model_remove_entry(self.mut_ptr(), kind.raw(), frames.as_ptr().cast(), frames.len()) })
+    }
+
+    /// Keep only the entries of `kind` for which `keep` returns true (one
+    /// pass). The views passed to `keep` cannot escape it.
+    pub fn retain_entries<F: FnMut(Entry<'_>) -> bool>(&mut self, kind: Kind, keep: F) -> Result<()> {
+        let mut state = RetainState { keep, panic: PanicSlot::default() };
+        // SAFETY: exclusive access; the state outlives the call.
+        let rc = unsafe {
+            sys::iprof_model_retain_entries(
+                self.mut_ptr(),
+                kind.raw(),
+                Some(retain_entry_tramp::<F>),
+                (&mut state as *mut RetainState<F>).cast(),
+            )
+        };
+        state.panic.resume();
+        check(rc)
+    }
+
+    /// Keep only the methods for which `keep` returns true. Entries that
+    /// mention a dropped method are not checked.
+    pub fn retain_methods<F: FnMut(Method<'_>) -> bool>(&mut self, keep: F) -> Result<()> {
+        let mut state = RetainState { keep, panic: PanicSlot::default() };
+        // SAFETY: as retain_entries.
+        let rc = unsafe {
+            sys::iprof_model_retain_methods(
+                self.mut_ptr(),
+                Some(retain_method_tramp::<F>),
+                (&mut state as *mut RetainState<F>).cast(),
+            )
+        };
+        state.panic.resume();
+        check(rc)
+    }
+
+    /// Keep only the types for which `keep` returns true. References to a
+    /// dropped type are not checked.
+    pub fn retain_types<F: FnMut(Type<'_>) -> bool>(&mut self, keep: F) -> Result<()> {
+        let mut state = RetainState { keep, panic: PanicSlot::default() };
+        // SAFETY: as retain_entries.
+        let rc = unsafe {
+            sys::iprof_model_retain_types(
+                self.mut_ptr(),
+                Some(retain_type_tramp::<F>),
+                (&mut state as *mut RetainState<F>).cast(),
+            )
+        };
+        state.panic.resume();
+        check(rc)
+    }
+
+    /// Merge `src` into this model, as `native-image-configure
+    /// merge-pgo-profiles` does: types matched by name, methods by
+    /// (declaring type name, name, signature type names), what is missing
+    /// added (keeping `src`'s id when free), entries remapped and combined,
+    /// their counts multiplied by `weight` (finite, `>= 0`; rounded to
+    /// nearest, saturating). Fails with [`Status::Dangling`], changing
+    /// nothing, if `src` has unresolved references; [`Status::Invalid`] for
+    /// a bad weight.
+    pub fn merge(&mut self, src: &Model, weight: f64) -> Result<()> {
+        // SAFETY: &mut self and &Model cannot alias, so dst != src as the C
+        // function requires; src is only read.
+        check(unsafe { sys::iprof_model_merge(self.mut_ptr(), src.ptr(), weight) })
+    }
+}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        // SAFETY: we own the model; no view can outlive this borrow.
+        unsafe { sys::iprof_model_free(self.raw.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Model");
+        d.field("version", &self.version())
+            .field("types", &self.type_count())
+            .field("methods", &self.method_count());
+        for kind in Kind::ALL {
+            d.field(kind.key(), &self.entry_count(kind));
+        }
+        d.finish()
+    }
+}
+
+struct RetainState<F> {
+    keep: F,
+    panic: PanicSlot,
+}
+
+/// The retain callbacks: non-zero keeps. After a panic everything left is
+/// kept (a retain cannot be stopped) and the panic resumes afterwards.
+unsafe extern "C" fn retain_entry_tramp<F: FnMut(Entry<'_>) -> bool>(e: *const sys::iprof_entry, payload: *mut c_void) -> c_int {
+    let st = &mut *payload.cast::<RetainState<F>>();
+    let Some(view) = Entry::new(e) else { return 1 };
+    let keep = &mut st.keep;
+    c_int::from(st.panic.call(|| keep(view)).unwrap_or(true))
+}
+
+unsafe extern "C" fn retain_method_tramp<F: FnMut(Method<'_>) -> bool>(m: *const sys::iprof_method, payload: *mut c_void) -> c_int {
+    let st = &mut *payload.cast::<RetainState<F>>();
+    let Some(view) = Method::new(m) else { return 1 };
+    let keep = &mut st.keep;
+    c_int::from(st.panic.call(|| keep(view)).unwrap_or(true))
+}
+
+unsafe extern "C" fn retain_type_tramp<F: FnMut(Type<'_>) -> bool>(t: *const sys::iprof_type, payload: *mut c_void) -> c_int {
+    let st = &mut *payload.cast::<RetainState<F>>();
+    let Some(view) = Type::new(t) else { return 1 };
+    let keep = &mut st.keep;
+    c_int::from(st.panic.call(|| keep(view)).unwrap_or(true))
+}
+
+// ---------------------------------------------------------------------------
+// Views
+
+macro_rules! view {
+    ($(#[$doc:meta])* $name:ident, $raw:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $name<'m> {
+            raw: *const $raw,
+            _model: PhantomData<&'m Model>,
+        }
+
+        // SAFETY: a view is a shared borrow of a Model (which is Sync) plus
+        // a pointer into it, used only with read-only accessors.
+        unsafe impl Send for $name<'_> {}
+        unsafe impl Sync for $name<'_> {}
+
+        impl<'m> $name<'m> {
+            /// SAFETY: `raw` NULL or pointing into a model borrowed for 'm.
+            unsafe fn new(raw: *const $raw) -> Option<$name<'m>> {
+                (!raw.is_null()).then_some($name { raw, _model: PhantomData })
+            }
+
+            /// The C pointer (valid while this view's borrow lasts).
+            pub fn as_ptr(&self) -> *const $raw {
+                self.raw
+            }
+        }
+    };
+}
+
+view! {
+    /// A type of a model, borrowed from it.
+    Type, sys::iprof_type
+}
+view! {
+    /// A method of a model, borrowed from it.
+    Method, sys::iprof_method
+}
+view! {
+    /// A context (a frame sequence) of a model, borrowed from it. Contexts
+    /// are interned, so two contexts of one model are equal exactly when
+    /// they are the same node: `==` and `Hash` compare the pointer.
+    Context, sys::iprof_context
+}
+view! {
+    /// A profile entry of a model, borrowed from it.
+    Entry, sys::iprof_entry
+}
+
+impl<'m> Type<'m> {
+    /// The id.
+    pub fn id(&self) -> i64 {
+        // SAFETY: valid type pointer for 'm.
+        unsafe { sys::iprof_type_id(self.raw) }
+    }
+    /// The name (UTF-8; may contain NUL from `\u0000`).
+    pub fn name(&self) -> &'m str {
+        let mut len = 0;
+        // SAFETY: the interned name lives as long as the model.
+        unsafe { borrowed_str(sys::iprof_type_name(self.raw, &mut len), len) }
+    }
+}
+
+impl fmt::Debug for Type<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Type").field("id", &self.id()).field("name", &self.name()).finish()
+    }
+}
+
+impl<'m> Method<'m> {
+    /// The id.
+    pub fn id(&self) -> i64 {
+        // SAFETY: valid method pointer for 'm.
+        unsafe { sys::iprof_method_id(self.raw) }
+    }
+    /// The name.
+    pub fn name(&self) -> &'m str {
+        let mut len = 0;
+        // SAFETY: the interned name lives as long as the model.
+        unsafe { borrowed_str(sys::iprof_method_name(self.raw, &mut len), len) }
+    }
+    /// Declaring type id, return type id, then the parameter type ids.
+    pub fn signature(&self) -> &'m [i64] {
+        let mut len = 0;
+        // SAFETY: the signature lives as long as the method.
+        unsafe { slice_from_raw(sys::iprof_method_signature(self.raw, &mut len), len) }
+    }
+    /// The declaring type id (`signature[0]`).
+    pub fn declaring_type_id(&self) -> Option<i64> {
+        self.signature().first().copied()
+    }
+}
+
+impl fmt::Debug for Method<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Method")
+            .field("id", &self.id())
+            .field("name", &self.name())
+            .field("signature", &self.signature())
+            .finish()
+    }
+}
+
+impl<'m> Context<'m> {
+    /// Number of frames (>= 1).
+    pub fn depth(&self) -> usize {
+        // SAFETY: valid context for 'm.
+        unsafe { sys::iprof_context_depth(self.raw) }
+    }
+    /// The method id of frame 0 (the callee).
+    pub fn method_id(&self) -> i64 {
+        // SAFETY: valid context for 'm.
+        unsafe { sys::iprof_context_method_id(self.raw) }
+    }
+    /// The bci of frame 0.
+    pub fn bci(&self) -> i64 {
+        // SAFETY: valid context for 'm.
+        unsafe { sys::iprof_context_bci(self.raw) }
+    }
+    /// Frame 0.
+    pub fn frame(&self) -> Frame {
+        Frame::new(self.method_id(), self.bci())
+    }
+    /// The caller's context (without frame 0), `None` at depth 1.
+    pub fn caller(&self) -> Option<Context<'m>> {
+        // SAFETY: interned caller node of the same model.
+        unsafe { Context::new(sys::iprof_context_caller(self.raw)) }
+    }
+    /// The frames, callee first, without allocating.
+    pub fn frames(&self) -> ContextFrames<'m> {
+        ContextFrames { next: Some(*self), left: self.depth() }
+    }
+    /// The frames copied into a vector (with `iprof_context_frames`).
+    pub fn to_frames(&self) -> Vec<Frame> {
+        let depth = self.depth();
+        let mut frames = vec![Frame::default(); depth];
+        // SAFETY: room for `depth` frames of two i64 each.
+        let n = unsafe { sys::iprof_context_frames(self.raw, frames.as_mut_ptr().cast(), depth) };
+        frames.truncate(n.min(depth));
+        frames
+    }
+}
+
+impl fmt::Display for Context<'_> {
+    /// The ctx text ("5:0<3:2").
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // SAFETY: valid context; buffer size as stated.
+        f.write_str(&snprintf_string(|buf, size| unsafe { sys::iprof_context_format(self.raw, buf, size) }))
+    }
+}
+
+impl fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Context({self})")
+    }
+}
+
+impl PartialEq for Context<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        ptr::eq(self.raw, other.raw)
+    }
+}
+impl Eq for Context<'_> {}
+impl Hash for Context<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        ptr::hash(self.raw, state)
+    }
+}
+
+/// The frames of a [`Context`], callee first.
+#[derive(Clone, Debug)]
+pub struct ContextFrames<'m> {
+    next: Option<Context<'m>>,
+    left: usize,
+}
+
+impl Iterator for ContextFrames<'_> {
+    type Item = Frame;
+    fn next(&mut self) -> Option<Frame> {
+        let ctx = self.next?;
+        self.next = ctx.caller();
+        self.left = self.left.saturating_sub(1);
+        Some(ctx.frame())
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+impl ExactSizeIterator for ContextFrames<'_> {}
+impl FusedIterator for ContextFrames<'_> {}
+
+impl<'m> Entry<'m> {
+    /// The kind.
+    pub fn kind(&self) -> Kind {
+        // SAFETY: valid entry for 'm; the library only stores valid kinds.
+        Kind::from_raw(unsafe { sys::iprof_entry_kind(self.raw) }).unwrap_or(Kind::CallCount)
+    }
+    /// The context (interned).
+    pub fn context(&self) -> Context<'m> {
+        // SAFETY: every entry has a context, which lives as long as the model.
+        unsafe { Context::new(sys::iprof_entry_context(self.raw)) }.expect("an entry has a context")
+    }
+    /// The records.
+    pub fn records(&self) -> &'m [i64] {
+        let mut len = 0;
+        // SAFETY: valid until the next change to entries of this kind,
+        // which needs &mut Model and so cannot happen during 'm.
+        unsafe { slice_from_raw(sys::iprof_entry_records(self.raw, &mut len), len) }
+    }
+}
+
+impl fmt::Debug for Entry<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry")
+            .field("kind", &self.kind())
+            .field("ctx", &self.context().to_string())
+            .field("records", &self.records())
+            .finish()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Iterators
+
+/// The types of a model in file order (double-ended, exact size).
+#[derive(Clone, Debug)]
+pub struct Types<'m> {
+    model: &'m Model,
+    front: usize,
+    back: usize,
+}
+
+/// The methods of a model in file order (double-ended, exact size).
+#[derive(Clone, Debug)]
+pub struct Methods<'m> {
+    model: &'m Model,
+    front: usize,
+    back: usize,
+}
+
+/// The entries of one kind in file order (double-ended, exact size).
+#[derive(Clone, Debug)]
+pub struct Entries<'m> {
+    model: &'m Model,
+    kind: Kind,
+    front: usize,
+    back: usize,
+}
+
+macro_rules! index_iter {
+    ($name:ident, $item:ident, |$s:ident, $i:ident| $at:expr) => {
+        impl<'m> Iterator for $name<'m> {
+            type Item = $item<'m>;
+            fn next(&mut self) -> Option<$item<'m>> {
+                if self.front >= self.back {
+                    return None;
+                }
+                let ($s, $i) = (&*self, self.front);
+                let item = $at;
+                self.front += 1;
+                item
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = self.back - self.front;
+                (n, Some(n))
+            }
+            fn nth(&mut self, n: usize) -> Option<$item<'m>> {
+                self.front = self.front.saturating_add(n).min(self.back);
+                self.next()
+            }
+        }
+        impl<'m> DoubleEndedIterator for $name<'m> {
+            fn next_back(&mut self) -> Option<$item<'m>> {
+                if self.front >= self.back {
+                    return None;
+                }
+                self.back -= 1;
+                let ($s, $i) = (&*self, self.back);
+                $at
+            }
+        }
+        impl ExactSizeIterator for $name<'_> {}
+        impl FusedIterator for $name<'_> {}
+    };
+}
+
+index_iter!(Types, Type, |s, i| s.model.type_at(i));
+index_iter!(Methods, Method, |s, i| s.model.method_at(i));
+index_iter!(Entries, Entry, |s, i| s.model.entry_at(s.kind, i));

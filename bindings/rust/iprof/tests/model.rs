@@ -1,0 +1,318 @@
+//! The model: exact values of examples/fib.iprof, lookups, views,
+//! contexts, mutation and combining, retain, int64 extremes, threads.
+
+mod common;
+
+use std::collections::HashSet;
+
+use iprof::{parse_ctx, Frame, Kind, Model, Status};
+
+fn fib() -> Model {
+    Model::load(common::fib_path()).expect("examples/fib.iprof loads")
+}
+
+#[test]
+fn fib_exact_values() {
+    let m = fib();
+    assert_eq!(m.version(), "1.1.0");
+    assert_eq!(m.type_count(), 17);
+    assert_eq!(m.method_count(), 10);
+    let counts: Vec<usize> = Kind::ALL.iter().map(|&k| m.entry_count(k)).collect();
+    assert_eq!(counts, [9, 2, 1, 1, 2, 1]);
+
+    let t = m.type_at(10).unwrap();
+    assert_eq!((t.id(), t.name()), (10, "Fib"));
+    assert_eq!(m.type_by_id(15).unwrap().name(), "[Ljava.lang.String;");
+    assert_eq!(m.type_by_name("java.lang.StringBuilder").unwrap().id(), 16);
+    assert!(m.type_by_id(17).is_none());
+    assert!(m.type_by_name("Fob").is_none());
+    assert!(m.type_at(17).is_none());
+    let names: Vec<&str> = m.types().map(|t| t.name()).collect();
+    assert_eq!(&names[..3], ["boolean", "byte", "short"]);
+    assert_eq!(m.types().rev().next().unwrap().id(), 16);
+    assert_eq!(m.types().len(), 17);
+
+    let fibonacci = m.method_by_id(3).unwrap();
+    assert_eq!(fibonacci.name(), "fibonacci");
+    assert_eq!(fibonacci.signature(), [10, 8]);
+    assert_eq!(fibonacci.declaring_type_id(), Some(10));
+    assert_eq!(m.describe_method(fibonacci), "Fib.fibonacci");
+    assert_eq!(m.method_find("append", &[16, 16, 4]).unwrap().id(), 8);
+    assert!(m.method_find("append", &[16, 16]).is_none());
+    let ids: Vec<i64> = m.methods().map(|x| x.id()).collect();
+    assert_eq!(ids, (1..=10).collect::<Vec<_>>());
+
+    let e = m.entry_at(Kind::CallCount, 6).unwrap();
+    assert_eq!(e.kind(), Kind::CallCount);
+    assert_eq!(e.context().to_string(), "5:0<4:2<3:34");
+    assert_eq!(e.records(), [10]);
+    assert_eq!(m.describe_context(e.context()), "java.lang.String.valueOf:0 < java.io.PrintStream.print:2 < Fib.fibonacci:34");
+
+    let cond = m.entry_find(Kind::Conditional, &[Frame::new(3, 11)]).unwrap();
+    assert_eq!(cond.records(), [20, 0, 10, 53, 1, 1]);
+    let mon: Vec<_> = m.entries(Kind::Monitor).collect();
+    assert_eq!(mon.len(), 1);
+    assert_eq!(mon[0].context().to_string(), "0:0");
+    assert_eq!(mon[0].records(), [9, 4, 10, 1]);
+    assert_eq!(m.describe_context(mon[0].context()), "?0:0");
+    let inst = m.entry_at(Kind::Instanceof, 0).unwrap();
+    assert_eq!(inst.records(), [11, 10, 16, 2]);
+    let samples: i64 = m.entries(Kind::Sampling).map(|e| e.records()[0]).sum();
+    assert_eq!(samples, 11);
+    let calls: i64 = m.entries(Kind::CallCount).map(|e| e.records()[0]).sum();
+    assert_eq!(calls, 54);
+}
+
+#[test]
+fn contexts_are_interned_and_walkable() {
+    let m = fib();
+    let e = m.entry_find(Kind::CallCount, &parse_ctx("5:0<4:2<3:34").unwrap()).unwrap();
+    let ctx = e.context();
+    assert_eq!(ctx.depth(), 3);
+    assert_eq!((ctx.method_id(), ctx.bci()), (5, 0));
+    assert_eq!(ctx.frames().collect::<Vec<_>>(), [Frame::new(5, 0), Frame::new(4, 2), Frame::new(3, 34)]);
+    assert_eq!(ctx.to_frames(), ctx.frames().collect::<Vec<_>>());
+    assert_eq!(ctx.frames().len(), 3);
+    let caller = ctx.caller().unwrap();
+    assert_eq!(caller.to_string(), "4:2<3:34");
+    assert!(caller.caller().unwrap().caller().is_none());
+    // The call-count entry "4:0<3:34" and the conditional "5:1<4:2<3:34"
+    // share caller nodes: interning makes equal contexts the same node.
+    let cond = m.entry_find(Kind::Conditional, &parse_ctx("5:1<4:2<3:34").unwrap()).unwrap();
+    assert_eq!(cond.context().caller().unwrap(), caller);
+    assert_ne!(cond.context(), ctx);
+    let distinct: HashSet<_> = Kind::ALL.iter().flat_map(|&k| m.entries(k)).map(|e| e.context()).collect();
+    assert!(distinct.len() <= m.context_count());
+    // A 0:0 frame list and an unknown one.
+    assert!(m.entry_find(Kind::CallCount, &[Frame::new(99, 0)]).is_none());
+    assert!(m.entry_find(Kind::CallCount, &[]).is_none());
+}
+
+#[test]
+fn iterators_are_exact_and_double_ended() {
+    let m = fib();
+    let mut it = m.entries(Kind::CallCount);
+    assert_eq!(it.len(), 9);
+    assert_eq!(it.next().unwrap().context().to_string(), "1:0");
+    assert_eq!(it.next_back().unwrap().context().to_string(), "9:0<3:31");
+    assert_eq!(it.len(), 7);
+    assert_eq!(it.nth(6).unwrap().context().to_string(), "8:0<3:27");
+    assert!(it.next().is_none());
+    assert!(it.next_back().is_none());
+    assert_eq!(m.methods().rev().map(|x| x.id()).collect::<Vec<_>>(), (1..=10).rev().collect::<Vec<_>>());
+}
+
+#[test]
+fn building_and_combining() {
+    let mut m = Model::new().unwrap();
+    assert_eq!(m.version(), iprof::FORMAT_LATEST);
+    m.add_type(0, "int").unwrap();
+    m.add_type(1, "A").unwrap();
+    m.add_type(2, "B").unwrap();
+    assert_eq!(m.add_type(1, "again").unwrap_err().status(), Status::Invalid);
+    m.add_method(1, "m", &[1, 0]).unwrap();
+    m.add_method(2, "n", &[1, 0, 2]).unwrap();
+    assert_eq!(m.add_method(3, "x", &[1, 7]).unwrap_err().status(), Status::Dangling);
+
+    let ctx = [Frame::new(1, 0)];
+    m.add_entry(Kind::CallCount, &ctx, &[5]).unwrap();
+    m.add_entry(Kind::CallCount, &ctx, &[7]).unwrap();
+    assert_eq!(m.entry_find(Kind::CallCount, &ctx).unwrap().records(), [12]);
+    // Saturation at i64::MAX.
+    m.add_entry(Kind::CallCount, &ctx, &[i64::MAX]).unwrap();
+    assert_eq!(m.entry_find(Kind::CallCount, &ctx).unwrap().records(), [i64::MAX]);
+
+    // Conditional triples matched by (bci, index), new ones appended.
+    let c2 = [Frame::new(2, 4), Frame::new(1, 3)];
+    m.add_entry(Kind::Conditional, &c2, &[4, 0, 10, 4, 1, 2]).unwrap();
+    m.add_entry(Kind::Conditional, &c2, &[4, 1, 3, 9, 0, 1]).unwrap();
+    assert_eq!(m.entry_find(Kind::Conditional, &c2).unwrap().records(), [4, 0, 10, 4, 1, 5, 9, 0, 1]);
+    // Pairs matched by type.
+    m.add_entry(Kind::VirtualInvoke, &c2, &[1, 3]).unwrap();
+    m.add_entry(Kind::VirtualInvoke, &c2, &[2, 1, 1, 4]).unwrap();
+    assert_eq!(m.entry_find(Kind::VirtualInvoke, &c2).unwrap().records(), [1, 7, 2, 1]);
+    m.add_entry(Kind::Monitor, &[Frame::new(0, 0)], &[2, 8]).unwrap();
+
+    // Rule violations and dangling references change nothing.
+    let e = m.add_entry(Kind::CallCount, &[Frame::new(1, 3)], &[1]).unwrap_err();
+    assert_eq!(e.status(), Status::Schema);
+    assert_eq!((e.line(), e.column(), e.path()), (0, 0, ""));
+    assert_eq!(m.add_entry(Kind::CallCount, &[Frame::new(9, 0)], &[1]).unwrap_err().status(), Status::Dangling);
+    assert_eq!(m.add_entry(Kind::VirtualInvoke, &c2, &[9, 1]).unwrap_err().status(), Status::Dangling);
+    assert_eq!(m.add_entry(Kind::CallCount, &[], &[1]).unwrap_err().status(), Status::Invalid);
+    assert_eq!(m.entry_count(Kind::CallCount), 1);
+
+    // Removal.
+    assert_eq!(m.remove_entry(Kind::Sampling, &ctx).unwrap_err().status(), Status::NotFound);
+    m.remove_entry(Kind::VirtualInvoke, &c2).unwrap();
+    assert_eq!(m.entry_count(Kind::VirtualInvoke), 0);
+    assert_eq!(m.remove_type(42).unwrap_err().status(), Status::NotFound);
+    m.set_version("1.0.0").unwrap();
+    assert_eq!(m.version(), "1.0.0");
+    assert_eq!(m.set_version("2.0.0").unwrap_err().status(), Status::Version);
+    assert_eq!(m.set_version("1.0\0.0").unwrap_err().status(), Status::Invalid);
+
+    // What was built writes and reads back.
+    let bytes = m.to_bytes().unwrap();
+    let back = Model::load_bytes(&bytes).unwrap();
+    assert_eq!(back.version(), "1.0.0");
+    assert_eq!(back.to_bytes().unwrap(), bytes);
+    assert_eq!(back.entry_find(Kind::Conditional, &c2).unwrap().records(), [4, 0, 10, 4, 1, 5, 9, 0, 1]);
+}
+
+#[test]
+fn retain_filters_and_views_cannot_escape() {
+    let mut m = fib();
+    let mut seen = 0;
+    m.retain_entries(Kind::CallCount, |e| {
+        seen += 1;
+        e.records()[0] >= 10
+    })
+    .unwrap();
+    assert_eq!(seen, 9);
+    assert_eq!(m.entry_count(Kind::CallCount), 5);
+    assert!(m.entries(Kind::CallCount).all(|e| e.records()[0] == 10));
+    // Other kinds are untouched.
+    assert_eq!(m.entry_count(Kind::Conditional), 2);
+    m.retain_entries(Kind::Instanceof, |_| false).unwrap();
+    m.retain_entries(Kind::VirtualInvoke, |_| false).unwrap();
+    m.retain_entries(Kind::Monitor, |_| false).unwrap();
+    m.retain_entries(Kind::Conditional, |_| false).unwrap();
+    m.retain_entries(Kind::Sampling, |_| false).unwrap();
+    m.retain_entries(Kind::CallCount, |_| false).unwrap();
+    m.retain_methods(|x| x.name() != "toString").unwrap();
+    assert_eq!(m.method_count(), 8);
+    m.retain_types(|t| t.id() < 12).unwrap();
+    assert_eq!(m.type_count(), 12);
+}
+
+#[test]
+fn panic_in_retain_keeps_the_rest_and_resumes() {
+    let mut m = fib();
+    let mut calls = 0;
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        m.retain_entries(Kind::CallCount, |e| {
+            calls += 1;
+            if calls == 3 {
+                panic!("boom in retain");
+            }
+            e.records()[0] != 1
+        })
+    }));
+    let payload = r.unwrap_err();
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"boom in retain"));
+    assert_eq!(calls, 3);
+    // The first two (count 1) were dropped, the rest kept; still usable.
+    assert_eq!(m.entry_count(Kind::CallCount), 7);
+    assert_eq!(m.entries(Kind::CallCount).filter(|e| e.records()[0] == 1).count(), 2);
+    m.add_entry(Kind::CallCount, &[Frame::new(1, 0)], &[1]).unwrap();
+}
+
+#[test]
+fn int64_extremes() {
+    let d = common::doc(
+        "1.1.0",
+        ",\n\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[9223372036854775807]}],\n\
+         \"conditionalProfiles\":[{\"ctx\":\"1:-9223372036854775808\",\"records\":[-9223372036854775808,9223372036854775807,9223372036854775807]}],\n\
+         \"virtualInvokeProfiles\":[{\"ctx\":\"2:9223372036854775807<1:-1\",\"records\":[1,-9223372036854775808]}]}",
+    );
+    let mut m = Model::load_bytes(d.as_bytes()).unwrap();
+    assert_eq!(m.entry_at(Kind::CallCount, 0).unwrap().records(), [i64::MAX]);
+    let c = m.entry_at(Kind::Conditional, 0).unwrap();
+    assert_eq!(c.records(), [i64::MIN, i64::MAX, i64::MAX]);
+    assert_eq!(c.context().bci(), i64::MIN);
+    assert_eq!(c.context().to_string(), "1:-9223372036854775808");
+    let v = m.entry_at(Kind::VirtualInvoke, 0).unwrap();
+    assert_eq!(v.records(), [1, i64::MIN]);
+    assert_eq!(v.context().frames().collect::<Vec<_>>(), [Frame::new(2, i64::MAX), Frame::new(1, -1)]);
+
+    // Sums saturate at the top.
+    m.add_entry(Kind::CallCount, &[Frame::new(1, 0)], &[1]).unwrap();
+    assert_eq!(m.entry_at(Kind::CallCount, 0).unwrap().records(), [i64::MAX]);
+    // A merge with weight 2 saturates too.
+    let src = Model::load_bytes(d.as_bytes()).unwrap();
+    let mut dst = Model::new().unwrap();
+    dst.merge(&src, 2.0).unwrap();
+    dst.merge(&src, 2.0).unwrap();
+    assert_eq!(dst.entry_at(Kind::CallCount, 0).unwrap().records(), [i64::MAX]);
+
+    // The extremes are written back exactly.
+    let out = String::from_utf8(m.to_bytes().unwrap()).unwrap();
+    assert!(out.contains("\"records\":[-9223372036854775808,9223372036854775807,9223372036854775807]"), "{out}");
+    assert!(out.contains("\"ctx\":\"2:9223372036854775807<1:-1\""), "{out}");
+
+    // One past either end is a limit error with its position.
+    for bad in ["9223372036854775808", "-9223372036854775809"] {
+        let d = common::doc("1.1.0", &format!(",\n\"callCountProfiles\":[{{\"ctx\":\"1:0\",\"records\":[{bad}]}}]}}"));
+        let e = Model::load_bytes(d.as_bytes()).unwrap_err();
+        assert_eq!(e.status(), Status::Limit, "{e}");
+        let offset = d.find(bad).unwrap();
+        let line_start = d[..offset].rfind('\n').map_or(0, |i| i + 1);
+        assert_eq!(e.offset(), offset as u64, "{e}");
+        assert_eq!((e.line(), e.column()), (6, (offset - line_start + 1) as u64), "{e}");
+        assert_eq!(e.path(), "callCountProfiles[0].records[0]");
+    }
+}
+
+#[test]
+fn merge_by_names_with_weights() {
+    // dst: types int, A; method A.m. src: B, A (other ids), methods A.m and
+    // A.n(B) under other ids.
+    let mut dst = Model::new().unwrap();
+    dst.add_type(0, "int").unwrap();
+    dst.add_type(1, "A").unwrap();
+    dst.add_method(1, "m", &[1, 0]).unwrap();
+    dst.add_entry(Kind::CallCount, &[Frame::new(1, 0)], &[10]).unwrap();
+
+    let mut src = Model::new().unwrap();
+    src.add_type(5, "int").unwrap();
+    src.add_type(0, "B").unwrap();
+    src.add_type(7, "A").unwrap();
+    src.add_method(1, "n", &[7, 5, 0]).unwrap();
+    src.add_method(4, "m", &[7, 5]).unwrap();
+    src.add_entry(Kind::CallCount, &[Frame::new(4, 0)], &[3]).unwrap();
+    src.add_entry(Kind::VirtualInvoke, &[Frame::new(1, 2)], &[0, 5]).unwrap();
+
+    dst.merge(&src, 3.0).unwrap();
+    assert_eq!(dst.type_count(), 3);
+    let b = dst.type_by_name("B").unwrap();
+    assert_eq!(b.id(), 2, "B's id 0 is taken in dst: max + 1");
+    let n = dst.methods().find(|x| x.name() == "n").unwrap();
+    assert_eq!(n.id(), 2, "n's id 1 is taken: max + 1");
+    assert_eq!(n.signature(), [1, 0, 2]);
+    assert_eq!(dst.entry_find(Kind::CallCount, &[Frame::new(1, 0)]).unwrap().records(), [10 + 3 * 3]);
+    assert_eq!(dst.entry_find(Kind::VirtualInvoke, &[Frame::new(2, 2)]).unwrap().records(), [2, 15]);
+
+    // Weights: 0.5 rounds to nearest; bad weights are refused.
+    dst.merge(&src, 0.5).unwrap();
+    assert_eq!(dst.entry_find(Kind::CallCount, &[Frame::new(1, 0)]).unwrap().records(), [19 + 2]);
+    for w in [-1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(dst.merge(&src, w).unwrap_err().status(), Status::Invalid, "weight {w}");
+    }
+}
+
+#[test]
+fn models_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Model>();
+    send_sync::<iprof::Type<'static>>();
+    send_sync::<iprof::Entry<'static>>();
+    send_sync::<iprof::Entries<'static>>();
+
+    let m = fib();
+    // Read one model from several threads at once.
+    let sums: Vec<i64> = std::thread::scope(|s| {
+        let handles: Vec<_> = Kind::ALL
+            .iter()
+            .map(|&k| {
+                let m = &m;
+                s.spawn(move || m.entries(k).flat_map(|e| e.records().iter().copied()).sum::<i64>())
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(sums[0], 54);
+    // And move it to another thread.
+    let version = std::thread::spawn(move || m.version().to_string()).join().unwrap();
+    assert_eq!(version, "1.1.0");
+}
