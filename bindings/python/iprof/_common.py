@@ -80,7 +80,7 @@ def format_ctx(frames):
     return "<".join("%d:%d" % (m, b) for m, b in frames)
 
 
-def _int64(value, what):
+def int64(value, what):
     v = operator.index(value)
     if not INT64_MIN <= v <= INT64_MAX:
         raise _errors.LimitError(_errors.Status.ELIMIT,
@@ -90,7 +90,7 @@ def _int64(value, what):
 
 def int64_array(values, what="value"):
     """A ctypes int64 array of *values* (range-checked) and its length."""
-    vals = [_int64(v, what) for v in values]
+    vals = [int64(v, what) for v in values]
     return (ctypes.c_int64 * len(vals))(*vals), len(vals)
 
 
@@ -104,8 +104,8 @@ def frames_array(frames):
     flat = []
     for pair in frames:
         mid, bci = pair
-        flat.append(_int64(mid, "method id"))
-        flat.append(_int64(bci, "bci"))
+        flat.append(int64(mid, "method id"))
+        flat.append(int64(bci, "bci"))
     return (ctypes.c_int64 * len(flat))(*flat), len(flat) // 2
 
 

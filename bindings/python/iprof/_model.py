@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from ctypes import byref, c_size_t, c_void_p
 
 from . import _lib
-from ._common import (Kind, decode, encode, frames_array, frames_from, int64_array, is_bytes,
-                      is_path)
+from ._common import (INT64_MAX, INT64_MIN, Kind, decode, encode, frames_array, frames_from,
+                      int64, int64_array, is_bytes, is_path)
 from ._errors import ClosedError, StaleError, check
 from ._reader import _Reader, _filename, _reader_kwargs
 
@@ -40,6 +40,10 @@ def _snprintf(fn, *args):
         if n < size:
             return decode(ctypes.string_at(buf, n))
         size = n + 1
+
+
+def _in_range(value):
+    return INT64_MIN <= value.__index__() <= INT64_MAX
 
 
 class Type:
@@ -417,7 +421,10 @@ class Types(_Elements):
     def by_id(self, type_id):
         """The Type with this id (the first, if a file repeats it), or None."""
         m = self._model
-        ptr = m._L.iprof_model_type_by_id(m._p(), type_id)
+        p = m._p()
+        if not _in_range(type_id):
+            return None
+        ptr = m._L.iprof_model_type_by_id(p, type_id)
         return Type(m, ptr) if ptr else None
 
     def by_name(self, name):
@@ -457,7 +464,10 @@ class Methods(_Elements):
     def by_id(self, method_id):
         """The Method with this id (the first, if a file repeats it), or None."""
         m = self._model
-        ptr = m._L.iprof_model_method_by_id(m._p(), method_id)
+        p = m._p()
+        if not _in_range(method_id):
+            return None
+        ptr = m._L.iprof_model_method_by_id(p, method_id)
         return Method(m, ptr) if ptr else None
 
     def find(self, name, signature):
@@ -667,13 +677,15 @@ class Model:
         is taken."""
         b = encode(name)
         out = c_void_p()
-        check(self._L.iprof_model_add_type(self._p(), type_id, b, len(b), byref(out)))
+        check(self._L.iprof_model_add_type(self._p(), int64(type_id, "type id"), b, len(b),
+                                           byref(out)))
         return Type(self, out.value)
 
     def remove_type(self, type_):
         """Remove a type (a Type or an id); :class:`NotFoundError` if absent.
         Invalidates every Type object of this model."""
-        type_id = self._own(type_, Type).id if isinstance(type_, Type) else type_
+        type_id = (self._own(type_, Type).id if isinstance(type_, Type)
+                   else int64(type_, "type id"))
         p = self._p()
         self._type_gen += 1
         check(self._L.iprof_model_remove_type(p, type_id))
@@ -685,14 +697,15 @@ class Model:
         b = encode(name)
         arr, n = int64_array(signature, "type id")
         out = c_void_p()
-        check(self._L.iprof_model_add_method(self._p(), method_id, b, len(b), arr, n,
-                                             byref(out)))
+        check(self._L.iprof_model_add_method(self._p(), int64(method_id, "method id"), b,
+                                             len(b), arr, n, byref(out)))
         return Method(self, out.value)
 
     def remove_method(self, method):
         """Remove a method (a Method or an id); :class:`NotFoundError` if
         absent. Invalidates every Method object of this model."""
-        method_id = self._own(method, Method).id if isinstance(method, Method) else method
+        method_id = (self._own(method, Method).id if isinstance(method, Method)
+                     else int64(method, "method id"))
         p = self._p()
         self._method_gen += 1
         check(self._L.iprof_model_remove_method(p, method_id))

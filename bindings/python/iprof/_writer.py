@@ -4,7 +4,7 @@ import os
 from ctypes import byref, c_size_t, c_void_p
 
 from . import _lib
-from ._common import Kind, encode, frames_array, int64_array, is_path
+from ._common import Kind, encode, frames_array, int64, int64_array, is_path
 from ._errors import ClosedError, check, make_error
 
 
@@ -103,14 +103,15 @@ class Writer:
         p = self._p()
         self._auto_begin()
         b = encode(name)
-        self._check(self._L.iprof_writer_type(p, type_id, b, len(b)))
+        self._check(self._L.iprof_writer_type(p, int64(type_id, "type id"), b, len(b)))
 
     def method(self, method_id, name, signature):
         p = self._p()
         self._auto_begin()
         b = encode(name)
         arr, n = int64_array(signature, "type id")
-        self._check(self._L.iprof_writer_method(p, method_id, b, len(b), arr, n))
+        self._check(self._L.iprof_writer_method(p, int64(method_id, "method id"), b, len(b),
+                                                arr, n))
 
     def entry(self, kind, frames, records):
         """One entry; *frames* as ctx text, a Context or (method id, bci)

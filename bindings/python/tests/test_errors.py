@@ -1,0 +1,162 @@
+"""Errors: exceptions with status, message, line, column, offset, JSON path
+and file name; diagnostics of lenient and strict loads."""
+import os
+import pickle
+import tempfile
+import unittest
+
+import support
+from support import doc
+import iprof
+
+# The wrong-typed "x" is at line 3, column 46 (offset 96): methods[0].signature[1].
+BROKEN = (b'{"version":"1.0.0",\n'
+          b'"types":[{"id":0,"name":"T"}],\n'
+          b'"methods":[{"id":1,"name":"m","signature":[0,"x"]}]}')
+
+
+class ErrorTest(unittest.TestCase):
+    def test_broken_document(self):
+        self.assertEqual(BROKEN.index(b'"x"'), 96)
+        self.assertEqual(BROKEN.split(b"\n")[2].index(b'"x"') + 1, 46)
+        with self.assertRaises(iprof.SchemaError) as cm:
+            iprof.load(BROKEN)
+        e = cm.exception
+        self.assertIsInstance(e, iprof.Error)
+        self.assertIsInstance(e, ValueError)
+        self.assertEqual(e.status, iprof.Status.ESCHEMA)
+        self.assertEqual(e.status, -4)
+        self.assertEqual(e.status_name, "IPROF_ESCHEMA")
+        self.assertEqual(e.message, "expected an integer")
+        self.assertEqual((e.line, e.column, e.offset), (3, 46, 96))
+        self.assertEqual(e.path, "methods[0].signature[1]")
+        self.assertIsNone(e.filename)
+        self.assertEqual(str(e), "3:46: expected an integer (at methods[0].signature[1]) "
+                                 "[IPROF_ESCHEMA]")
+
+    def test_broken_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "broken.iprof")
+            with open(path, "wb") as f:
+                f.write(BROKEN)
+            for reader in (iprof.load, iprof.read, iprof.validate):
+                with self.assertRaises(iprof.SchemaError) as cm:
+                    reader(path)
+                e = cm.exception
+                self.assertEqual((e.filename, e.line, e.column, e.offset, e.path),
+                                 (path, 3, 46, 96, "methods[0].signature[1]"))
+                self.assertEqual(str(e), "%s:3:46: expected an integer "
+                                 "(at methods[0].signature[1]) [IPROF_ESCHEMA]" % path)
+
+    def test_syntax_error(self):
+        with self.assertRaises(iprof.JSONSyntaxError) as cm:
+            iprof.load(b'{"version":"1.0.0",\n  "types":[],}')
+        e = cm.exception
+        self.assertEqual((e.status, e.line, e.column, e.offset, e.path),
+                         (iprof.Status.ESYNTAX, 2, 14, 33, ""))
+        with self.assertRaises(iprof.JSONSyntaxError) as cm:
+            iprof.load(b'{"version":"1.0.0"')
+        self.assertEqual(cm.exception.offset, 18)   # at the end of the input
+
+    def test_missing_file(self):
+        with self.assertRaises(iprof.InputOutputError) as cm:
+            iprof.load("/nonexistent/dir/x.iprof")
+        e = cm.exception
+        self.assertEqual((e.status, e.line, e.column, e.offset, e.path, e.filename),
+                         (iprof.Status.EIO, 0, 0, 0, "", "/nonexistent/dir/x.iprof"))
+        self.assertIn("/nonexistent/dir/x.iprof", e.message)
+
+    def test_version_errors(self):
+        with self.assertRaises(iprof.VersionError) as cm:
+            iprof.load(doc(version="2.0.0"))
+        self.assertEqual((cm.exception.path, cm.exception.line, cm.exception.column),
+                         ("version", 1, 12))
+        with iprof.Model() as m:
+            with self.assertRaises(iprof.VersionError):
+                m.version = "x"
+            m.version = "1.0.0"
+            self.assertEqual(m.version, "1.0.0")
+
+    def test_limit(self):
+        with self.assertRaises(iprof.LimitError) as cm:
+            iprof.load(b'{"version":"1.0.0","types":[{"id":9223372036854775808,"name":"x"}],'
+                       b'"methods":[]}')
+        self.assertEqual((cm.exception.path, cm.exception.column), ("types[0].id", 35))
+
+    def test_lenient_diagnostics_and_strict(self):
+        bad = doc(types=[(0, "int")], methods=[(1, "m", [0, 0])],
+                  callCountProfiles=[("1:0", [1, 2]), ("7:0", [1])])
+        with iprof.load(bad) as m:
+            diags = m.diagnostics
+            self.assertEqual(len(diags), 2)
+            d = diags[0]
+            self.assertEqual((d.status, d.severity, d.path), (iprof.Status.ESCHEMA,
+                             iprof.Severity.ERROR, "callCountProfiles[0].records"))
+            self.assertEqual(d.offset, bad.index(b"[1,2]"))
+            self.assertEqual(d.status_name, "IPROF_ESCHEMA")
+            d = diags[1]
+            self.assertEqual((d.status, d.path), (iprof.Status.EDANGLING,
+                                                  "callCountProfiles[1].ctx"))
+            self.assertEqual(d.offset, bad.index(b'"7:0"'))
+            self.assertEqual(len(m.call_count), 2)       # kept as the file has them
+            self.assertEqual(m.call_count[0].records, [1, 2])
+        with self.assertRaises(iprof.SchemaError) as cm:
+            iprof.load(bad, strict=True)
+        self.assertEqual(cm.exception.path, "callCountProfiles[0].records")
+        self.assertEqual(iprof.validate(bad), diags)
+        # Without reference checks the dangling ctx is not reported.
+        self.assertEqual([d.path for d in iprof.validate(bad, check_references=False)],
+                         ["callCountProfiles[0].records"])
+
+    def test_warning(self):
+        with iprof.load(doc(version="1.0.7")) as m:
+            self.assertEqual(m.version, "1.0.7")
+            (d,) = m.diagnostics
+            self.assertEqual((d.status, d.severity, d.path), (iprof.Status.EVERSION,
+                             iprof.Severity.WARNING, "version"))
+            self.assertTrue(str(d).startswith("1:12: warning: "), str(d))
+
+    def test_mutation_errors(self):
+        with iprof.Model() as m:
+            m.add_type(0, "int")
+            with self.assertRaises(iprof.InvalidArgumentError) as cm:
+                m.add_type(0, "long")
+            self.assertEqual(cm.exception.status_name, "IPROF_EINVAL")
+            self.assertEqual((cm.exception.line, cm.exception.path), (0, ""))
+            with self.assertRaises(iprof.DanglingReferenceError):
+                m.add_method(1, "m", [0, 5])
+            with self.assertRaises(iprof.NotFoundError) as cm:
+                m.remove_type(7)
+            self.assertIsInstance(cm.exception, LookupError)
+            m.add_method(1, "m", [0, 0])
+            with self.assertRaises(iprof.SchemaError):
+                m.add_entry(iprof.Kind.CALL_COUNT, "1:0", [1, 2])
+            with self.assertRaises(iprof.DanglingReferenceError):
+                m.add_entry(iprof.Kind.CALL_COUNT, "2:0", [1])
+            with self.assertRaises(iprof.NotFoundError):
+                m.remove_entry(iprof.Kind.CALL_COUNT, "1:0")
+            self.assertEqual(len(m.call_count), 0)
+
+    def test_pickle(self):
+        try:
+            iprof.load(BROKEN)
+        except iprof.Error as e:
+            e2 = pickle.loads(pickle.dumps(e))
+        self.assertIs(type(e2), iprof.SchemaError)
+        self.assertEqual((e2.status, e2.message, e2.line, e2.column, e2.path),
+                         (iprof.Status.ESCHEMA, "expected an integer", 3, 46,
+                          "methods[0].signature[1]"))
+
+    def test_hierarchy(self):
+        for status in iprof.Status:
+            if status == 0:
+                continue
+            cls = iprof.error_class(status)
+            self.assertTrue(issubclass(cls, iprof.Error))
+            e = cls(status)
+            self.assertEqual(e.message, iprof.status_string(status))
+            self.assertEqual(e.status_name, "IPROF_" + status.name)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,170 @@
+"""Building, mutating, merging and writing models; the streaming Writer."""
+import io
+import json
+import os
+import tempfile
+import unittest
+
+import support
+from support import FIB, doc
+import iprof
+from iprof import Kind
+
+
+def small_model():
+    m = iprof.Model()
+    m.add_type(0, "void")
+    m.add_type(1, "A")
+    m.add_type(2, "B")
+    m.add_method(1, "main", [1, 0])
+    m.add_method(2, "run", [2, 0, 1])
+    return m
+
+
+class MutationTest(unittest.TestCase):
+    def test_build_and_write(self):
+        with small_model() as m:
+            self.assertEqual(m.version, "1.1.0")
+            e = m.add_entry(Kind.CALL_COUNT, "2:0<1:3", [4])
+            self.assertEqual((e.kind, e.ctx, e.records), (Kind.CALL_COUNT, "2:0<1:3", [4]))
+            m.add_entry(Kind.CONDITIONAL, [(1, 3)], [3, 0, 5, 3, 1, 7])
+            e = m.add_entry("conditional", "1:3", [3, 1, 2, 9, 0, 1])
+            self.assertEqual(e.records, [3, 0, 5, 3, 1, 9, 9, 0, 1])  # matched by (bci, index)
+            m.add_entry(Kind.VIRTUAL_INVOKE, "1:8", [1, 5, 2, 6])
+            e = m.add_entry(Kind.VIRTUAL_INVOKE, "1:8", [2, 1])
+            self.assertEqual(e.records, [1, 5, 2, 7])                  # matched by type
+            m.add_entry(Kind.MONITOR, "0:0", [2, 1])
+            m.add_entry(Kind.SAMPLING, "2:4<1:3", [100])
+            m.add_entry(Kind.INSTANCEOF, "2:9", [1, 3])
+            data = m.write()
+            self.assertEqual(json.loads(data), {
+                "version": "1.1.0",
+                "types": [{"id": 0, "name": "void"}, {"id": 1, "name": "A"},
+                          {"id": 2, "name": "B"}],
+                "methods": [{"id": 1, "name": "main", "signature": [1, 0]},
+                            {"id": 2, "name": "run", "signature": [2, 0, 1]}],
+                "callCountProfiles": [{"ctx": "2:0<1:3", "records": [4]}],
+                "conditionalProfiles": [{"ctx": "1:3", "records": [3, 0, 5, 3, 1, 9, 9, 0, 1]}],
+                "virtualInvokeProfiles": [{"ctx": "1:8", "records": [1, 5, 2, 7]}],
+                "monitorProfiles": [{"ctx": "0:0", "records": [2, 1]}],
+                "samplingProfiles": [{"ctx": "2:4<1:3", "records": [100]}],
+                "instanceofProfiles": [{"ctx": "2:9", "records": [1, 3]}]})
+            self.assertEqual(iprof.validate(data, strict=True), [])
+            # Other versions and layouts.
+            with self.assertRaises(iprof.VersionError):
+                m.write(version="1.0.0")
+            old = json.loads(m.write(version="0.4.0", drop_instanceof=True))
+            self.assertEqual(list(old)[:4], ["version", "types", "methods", "monitorProfiles"])
+            self.assertNotIn("instanceofProfiles", old)
+            pretty = m.write(pretty=True)
+            self.assertEqual(json.loads(pretty), json.loads(data))
+            self.assertTrue(pretty.startswith(b'{\n  "version": "1.1.0",\n'))
+            m.version = "1.0.0"
+            m.retain_entries(Kind.INSTANCEOF, lambda e: False)
+            self.assertEqual(json.loads(m.write())["version"], "1.0.0")
+
+    def test_remove(self):
+        with small_model() as m:
+            m.add_entry(Kind.CALL_COUNT, "2:0", [1])
+            m.add_entry(Kind.CALL_COUNT, "1:0", [2])
+            m.remove_entry(m.call_count[0])
+            self.assertEqual([e.ctx for e in m.call_count], ["1:0"])
+            m.remove_entry(Kind.CALL_COUNT, [(1, 0)])
+            self.assertEqual(len(m.call_count), 0)
+            m.remove_method(m.methods.by_id(2))
+            m.remove_type(2)
+            self.assertEqual([t.name for t in m.types], ["void", "A"])
+            self.assertEqual([x.name for x in m.methods], ["main"])
+
+    def test_write_targets(self):
+        data = open(FIB, "rb").read()
+        with iprof.load(FIB) as m, tempfile.TemporaryDirectory() as tmp:
+            expected = m.write()
+            self.assertEqual(json.loads(expected), json.loads(data))
+            path = os.path.join(tmp, "out.iprof")
+            self.assertIsNone(m.write(path))
+            self.assertEqual(open(path, "rb").read(), expected)
+            import pathlib
+            m.write(pathlib.Path(path), pretty=True, sync=False)
+            self.assertEqual(open(path, "rb").read(), m.write(pretty=True))
+            buf = io.BytesIO()
+            self.assertIsNone(m.write(buf, buffer_size=16))
+            self.assertEqual(buf.getvalue(), expected)
+            # A failing write leaves the previous file as it was.
+            with self.assertRaises(iprof.VersionError):
+                m.write(path, version="1.0.0")
+            self.assertEqual(open(path, "rb").read(), m.write(pretty=True))
+            self.assertEqual(sorted(os.listdir(tmp)), ["out.iprof"])
+            with self.assertRaises(iprof.InputOutputError) as cm:
+                m.write(os.path.join(tmp, "no", "such", "dir.iprof"))
+            self.assertEqual(cm.exception.filename, os.path.join(tmp, "no", "such", "dir.iprof"))
+
+    def test_write_callback_exception(self):
+        class Broken(io.RawIOBase):
+            def write(self, data):
+                raise OSError("disk full")
+        with iprof.load(FIB) as m:
+            with self.assertRaises(OSError) as cm:
+                m.write(Broken())
+            self.assertEqual(str(cm.exception), "disk full")
+
+    def test_writer_streaming(self):
+        with iprof.Writer(version="1.0.0") as w:
+            w.type(0, "void")
+            w.type(1, "A")
+            w.method(1, "main", [1, 0])
+            w.entry(Kind.CALL_COUNT, "1:0", [7])
+            w.entry(Kind.MONITOR, [(0, 0)], [1, 2])
+            data = w.end()
+        self.assertEqual(data, doc(types=[(0, "void"), (1, "A")], methods=[(1, "main", [1, 0])],
+                                   callCountProfiles=[("1:0", [7])],
+                                   conditionalProfiles=[], virtualInvokeProfiles=[],
+                                   monitorProfiles=[("0:0", [1, 2])], samplingProfiles=[]))
+        w = iprof.Writer()
+        w.type(0, "void")
+        w.entry(Kind.SAMPLING, "1:0", [1])
+        with self.assertRaises(iprof.StateError):
+            w.type(1, "late")
+        with self.assertRaises(iprof.StateError):     # the writer stays failed
+            w.end()
+        w.close()
+        with self.assertRaises(iprof.ClosedError):
+            w.end()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "w.iprof")
+            with self.assertRaises(RuntimeError):
+                with iprof.Writer(path) as w:
+                    w.type(0, "void")
+                    raise RuntimeError("abandon")
+            self.assertEqual(os.listdir(tmp), [])      # nothing written
+            with iprof.Writer(path, strict=True) as w:
+                w.type(0, "void")
+            self.assertEqual(json.loads(open(path, "rb").read())["types"],
+                             [{"id": 0, "name": "void"}])
+
+    def test_merge(self):
+        a = doc(types=[(0, "void"), (1, "A")], methods=[(1, "f", [1, 0])],
+                callCountProfiles=[("1:0", [10])], virtualInvokeProfiles=[("1:2", [1, 3])])
+        b = doc(types=[(5, "B"), (0, "void"), (1, "A")],
+                methods=[(7, "g", [5, 0]), (1, "f", [1, 0])],
+                callCountProfiles=[("1:0", [1]), ("7:0", [2])],
+                virtualInvokeProfiles=[("1:2", [5, 4, 1, 1])])
+        with iprof.load(a) as ma, iprof.load(b) as mb:
+            ma.merge(mb, weight=3)
+            self.assertEqual([(t.id, t.name) for t in ma.types], [(0, "void"), (1, "A"), (5, "B")])
+            self.assertEqual([(x.id, x.name, x.signature) for x in ma.methods],
+                             [(1, "f", (1, 0)), (7, "g", (5, 0))])
+            self.assertEqual([(e.ctx, e.records) for e in ma.call_count],
+                             [("1:0", [13]), ("7:0", [6])])
+            self.assertEqual(ma.virtual_invoke[0].records, [1, 6, 5, 12])
+            ma.merge(mb, 0.6)        # 1 * 0.6 -> 1, 2 * 0.6 -> 1
+            self.assertEqual([e.records for e in ma.call_count], [[14], [7]])
+            for bad in (-1, float("nan"), float("inf")):
+                with self.assertRaises(ValueError):
+                    ma.merge(mb, bad)
+            with self.assertRaises(TypeError):
+                ma.merge(b)
+
+
+if __name__ == "__main__":
+    unittest.main()
