@@ -9,14 +9,35 @@
 /* Longest int64 text: "-9223372036854775808". */
 #define IPI_I64_MAX_CHARS 20
 
+/* Number of decimal digits of v. */
+static inline size_t ipi_digit_count(uint64_t v)
+{
+    size_t n = 1;
+    for (;;) {
+        if (v < 10)
+            return n;
+        if (v < 100)
+            return n + 1;
+        if (v < 1000)
+            return n + 2;
+        if (v < 10000)
+            return n + 3;
+        v /= 10000;
+        n += 4;
+    }
+}
+
+/* Digits written straight into place from the end, two per step: no
+ * temporary buffer and no copy (a memcpy call per number was the writer's
+ * largest single cost). */
 static inline size_t ipi_fmt_u64(char *out, uint64_t v)
 {
     static const char digits[201] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    char tmp[IPI_I64_MAX_CHARS];
-    char *p = tmp + sizeof tmp;
+    size_t n = ipi_digit_count(v);
+    char *p = out + n;
     while (v >= 100) {
         unsigned i = (unsigned)(v % 100) * 2;
         v /= 100;
@@ -26,14 +47,11 @@ static inline size_t ipi_fmt_u64(char *out, uint64_t v)
     }
     if (v >= 10) {
         unsigned i = (unsigned)v * 2;
-        p -= 2;
-        p[0] = digits[i];
-        p[1] = digits[i + 1];
+        p[-2] = digits[i];
+        p[-1] = digits[i + 1];
     } else {
-        *--p = (char)('0' + v);
+        p[-1] = (char)('0' + v);
     }
-    size_t n = (size_t)(tmp + sizeof tmp - p);
-    memcpy(out, p, n);
     return n;
 }
 
