@@ -1,0 +1,25 @@
+/*
+ * libiprof: read, write, model and merge GraalVM Native Image PGO profiles
+ * (.iprof files, format versions 0.4.0, 1.0.0 and 1.1.0).
+ *
+ * Include this header to get the whole API:
+ *   common.h  status codes, allocator, errors, kinds, versions
+ *   reader.h  the streaming reader (callbacks per element)
+ *   model.h   the in-memory model, its mutation and merge
+ *   writer.h  the streaming and whole-model writer
+ *
+ * Conventions: functions are iprof_<object>_<verb>; out parameters come
+ * first; handles are opaque and created and freed by the library;
+ * callbacks take a trailing void *payload; fallible calls return an int
+ * status (IPROF_OK or a negative IPROF_E* code). The library has no global
+ * state: separate handles may be used from separate threads at once.
+ */
+#ifndef IPROF_IPROF_H
+#define IPROF_IPROF_H
+
+#include <iprof/common.h>
+#include <iprof/reader.h>
+#include <iprof/model.h>
+#include <iprof/writer.h>
+
+#endif /* IPROF_IPROF_H */

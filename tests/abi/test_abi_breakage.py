@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The ABI check catches breakage: deliberately changed throwaway builds.
+
+Copies include/ and lib/ to a temporary directory, builds the library as it
+is (the reference) and in variants that each make one change, describes
+each with abidw and judges it against the reference exactly as test_abi.py
+judges the real build against the committed baseline. Every variant must
+get the expected verdict: the breaking ones fail, additions and changes the
+policy allows pass.
+"""
+import os
+import re
+import shutil
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import abicheck as A  # noqa: E402
+
+
+def edit(root, path, old, new, count=1):
+    p = os.path.join(root, path)
+    with open(p) as f:
+        text = f.read()
+    if isinstance(old, re.Pattern):
+        text, n = old.subn(new, text, count=count)
+    else:
+        n = text.count(old)
+        text = text.replace(old, new, count)
+    if n < 1:
+        raise SystemExit('FAIL: variant edit found nothing to change in %s: %r '
+                         '(update tests/abi/test_abi_breakage.py)' % (path, old))
+    with open(p, 'w') as f:
+        f.write(text)
+
+
+def insert_member_middle(r):
+    edit(r, 'include/iprof/reader.h', re.compile(r'(typedef struct iprof_read_options \{\n'
+                                                  r'\s*unsigned int version;[^\n]*\n)'),
+         r'\1    unsigned int inserted;\n')
+
+
+def retype_member(r):
+    edit(r, 'include/iprof/writer.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
+                                                  r'size_t buffer_size;', re.S),
+         r'\1unsigned int buffer_size;')
+
+
+def change_parameter(r):
+    edit(r, 'include/iprof/common.h', 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
+    for c in os.listdir(os.path.join(r, 'lib')):
+        if c.endswith('.c'):
+            try:
+                edit(r, 'lib/' + c, 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
+            except SystemExit:
+                pass
+
+
+def add_parameter(r):
+    edit(r, 'include/iprof/common.h', 'iprof_error_column(const iprof_error *err)',
+         'iprof_error_column(const iprof_error *err, int extra)')
+    edit(r, 'lib/error.c', 'iprof_error_column(const iprof_error *err)',
+         'iprof_error_column(const iprof_error *err, int extra)')
+    edit(r, 'lib/error.c', re.compile(r'(iprof_error_column\(const iprof_error \*err, int extra\)\n\{\n)'),
+         r'\1    (void)extra;\n')
+
+
+def remove_function(r):
+    edit(r, 'lib/libiprof.map', '    iprof_reader_diag_count;\n', '')
+
+
+def add_function(r):
+    edit(r, 'include/iprof/common.h', 'IPROF_API const char *iprof_version_string(void);',
+         'IPROF_API const char *iprof_version_string(void);\n'
+         'IPROF_API int iprof_abi_test_added(int x);')
+    with open(os.path.join(r, 'lib', 'zz_added.c'), 'w') as f:
+        f.write('#include <iprof/common.h>\nIPROF_API int iprof_abi_test_added(int x) '
+                '{ return x + 1; }\n')
+    edit(r, 'lib/libiprof.map', 'global:\n', 'global:\n    iprof_abi_test_added;\n')
+
+
+def widen_member(r):
+    edit(r, 'include/iprof/writer.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
+                                                  r'unsigned int flags;', re.S),
+         r'\1size_t flags;')
+
+
+def append_member(r):
+    # docs/abi.md: options structs grow at their end under their version field.
+    edit(r, 'include/iprof/writer.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
+                                                  r'(\} iprof_write_options;)', re.S),
+         r'\1    size_t appended;\n\2')
+
+
+def change_opaque_handle(r):
+    # The layout of a handle is private: free to change.
+    edit(r, 'lib/model.h', 'struct iprof_model {\n', 'struct iprof_model {\n    char padding[24];\n')
+
+
+VARIANTS = [
+    # name, edit, soname, expected verdict, expected to pass
+    ('member inserted in the middle of iprof_read_options', insert_member_middle,
+     'libiprof.so.0', 'incompatible', False),
+    ('member of iprof_write_options retyped', retype_member, 'libiprof.so.0', 'incompatible',
+     False),
+    ('parameter of iprof_kind_name retyped int -> long', change_parameter, 'libiprof.so.0',
+     'incompatible', False),
+    ('parameter added to iprof_error_column', add_parameter, 'libiprof.so.0', 'incompatible',
+     False),
+    ('iprof_reader_diag_count no longer exported', remove_function, 'libiprof.so.0',
+     'incompatible', False),
+    ('the same removal with the SONAME bumped (baseline not regenerated)', remove_function,
+     'libiprof.so.1', 'incompatible', False),
+    ('function added', add_function, 'libiprof.so.0', 'additions', True),
+    ('member appended to iprof_write_options', append_member, 'libiprof.so.0', 'additions',
+     True),
+    ('member of iprof_write_options widened, shifting the next', widen_member, 'libiprof.so.0',
+     'incompatible', False),
+    ('layout of the opaque iprof_model changed', change_opaque_handle, 'libiprof.so.0', 'same',
+     True),
+]
+
+
+def main():
+    build = A.build_dir()
+    A.need('abidw', 'abidiff', 'cc', 'readelf')
+    version_dir = os.path.join(build, 'include')
+    with tempfile.TemporaryDirectory(prefix='iprof-abi-breakage-') as tmp:
+        def build_variant(i, change, soname):
+            root = os.path.join(tmp, 'v%d' % i)
+            for d in ('include', 'lib'):
+                shutil.copytree(os.path.join(A.SOURCE_DIR, d), os.path.join(root, d))
+            if change:
+                change(root)
+            lib = A.compile_library(root, version_dir, os.path.join(root, 'out'), soname)
+            out = os.path.join(root, 'abi.xml')
+            A.abidw(lib, build, out, root)
+            return out
+
+        jobs = [(0, None, 'libiprof.so.0')] + [(i + 1, v[1], v[2]) for i, v in enumerate(VARIANTS)]
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            abis = list(pool.map(lambda j: build_variant(*j), jobs))
+        reference = abis[0]
+        failures = []
+        for (name, _, soname, want_verdict, want_pass), abi in zip(VARIANTS, abis[1:]):
+            passed, verdict, message, report = A.judge(reference, abi, soname)
+            ok = verdict == want_verdict and passed == want_pass
+            print('%s %s: %s, %s (%s)' % ('ok  ' if ok else 'FAIL', name, verdict,
+                                          'passes' if passed else 'fails', message))
+            if not ok or not passed:
+                print('    ' + report.strip().replace('\n', '\n    '))
+            if not ok:
+                failures.append('%s: got %s/%s, expected %s/%s'
+                                % (name, verdict, passed, want_verdict, want_pass))
+        if failures:
+            A.fail('the ABI check misjudged:\n  ' + '\n  '.join(failures))
+    print('PASS: every deliberate breakage is caught, additions pass')
+
+
+if __name__ == '__main__':
+    main()
