@@ -2,6 +2,7 @@
 
 use std::ffi::CStr;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use iprof_sys as sys;
 
@@ -73,6 +74,24 @@ impl Status {
         }
     }
 
+    /// The C name of the code ("IPROF_ESCHEMA"; "IPROF_E?" for unknown ones).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::NoMemory => "IPROF_ENOMEM",
+            Status::Io => "IPROF_EIO",
+            Status::Syntax => "IPROF_ESYNTAX",
+            Status::Schema => "IPROF_ESCHEMA",
+            Status::Version => "IPROF_EVERSION",
+            Status::Dangling => "IPROF_EDANGLING",
+            Status::Limit => "IPROF_ELIMIT",
+            Status::Invalid => "IPROF_EINVAL",
+            Status::Stopped => "IPROF_ESTOPPED",
+            Status::State => "IPROF_ESTATE",
+            Status::NotFound => "IPROF_ENOTFOUND",
+            Status::Other(_) => "IPROF_E?",
+        }
+    }
+
     /// The library's short English description ("no memory", ...).
     pub fn description(self) -> &'static str {
         // SAFETY: iprof_status_string never returns NULL and points to
@@ -104,8 +123,12 @@ pub enum Severity {
 /// Errors without an input position (no memory, a writer misuse, a model
 /// mutation) have offset, line and column 0 and an empty path.
 ///
+/// Errors of calls that read or write a file also carry its name
+/// ([`file`](Error::file)).
+///
 /// It is a copy of the C report, so it outlives the handle that produced
-/// it.
+/// it. `Display` gives `file:line:column: message (at path) [IPROF_ESCHEMA]`,
+/// leaving out what is absent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     pub(crate) status: Status,
@@ -115,6 +138,7 @@ pub struct Error {
     pub(crate) offset: u64,
     pub(crate) line: u64,
     pub(crate) column: u64,
+    pub(crate) file: Option<PathBuf>,
 }
 
 /// `Result<T, iprof::Error>`.
@@ -137,6 +161,11 @@ impl Error {
     /// status).
     pub fn message(&self) -> &str {
         &self.message
+    }
+    /// The file being read or written, `None` for memory, descriptors and
+    /// streams (and for model mutations).
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
     }
     /// The JSON path of the element, "" for the document or no position.
     pub fn path(&self) -> &str {
@@ -165,6 +194,7 @@ impl Error {
             offset: 0,
             line: 0,
             column: 0,
+            file: None,
         }
     }
 
@@ -192,6 +222,7 @@ impl Error {
             offset: sys::iprof_error_offset(err),
             line: sys::iprof_error_line(err),
             column: sys::iprof_error_column(err),
+            file: None,
         }
     }
 
@@ -202,6 +233,12 @@ impl Error {
         } else {
             Error::from_raw(err)
         }
+    }
+
+    /// Name the file the failed call read or wrote.
+    pub(crate) fn in_file(mut self, file: &Path) -> Error {
+        self.file = Some(file.to_path_buf());
+        self
     }
 
     /// Append the text of a Rust-side cause (an `io::Error` of a read or
@@ -217,20 +254,32 @@ impl Error {
 }
 
 impl fmt::Display for Error {
-    /// `message (line L, column C, at path)`, leaving out what is absent;
-    /// the status text when there is no message.
+    /// `file:line:column: message (at path) [IPROF_ESCHEMA]`, leaving out
+    /// what is absent; `warning: ` before the message of a warning; the
+    /// status text when there is no message.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut where_ = String::new();
+        if let Some(file) = &self.file {
+            where_ = format!("{}:", file.display());
+        }
+        if self.line > 0 {
+            where_ += &format!("{}:{}:", self.line, self.column);
+        }
+        if !where_.is_empty() {
+            write!(f, "{where_} ")?;
+        }
+        if self.severity == Severity::Warning {
+            f.write_str("warning: ")?;
+        }
         if self.message.is_empty() {
             f.write_str(self.status.description())?;
         } else {
             f.write_str(&self.message)?;
         }
-        match (self.line > 0, self.path.is_empty()) {
-            (true, false) => write!(f, " (line {}, column {}, at {})", self.line, self.column, self.path),
-            (true, true) => write!(f, " (line {}, column {})", self.line, self.column),
-            (false, false) => write!(f, " (at {})", self.path),
-            (false, true) => Ok(()),
+        if !self.path.is_empty() {
+            write!(f, " (at {})", self.path)?;
         }
+        write!(f, " [{}]", self.status.name())
     }
 }
 

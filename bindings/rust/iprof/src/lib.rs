@@ -2,8 +2,9 @@
 //! the profiles of GraalVM Native Image's profile-guided optimization
 //! (`.iprof` files, format versions 0.4.0, 1.0.0 and 1.1.0).
 //!
-//! * [`Reader`] streams a document through closures ([`Callbacks`]) or
-//!   loads it into a [`Model`]; its options are [`ReadOptions`].
+//! * [`Reader`] streams a document through closures ([`Callbacks`]) or a
+//!   [`Handler`] of yours, or loads it into a [`Model`]; its options are
+//!   [`ReadOptions`].
 //! * [`Model`] holds types, methods and entries, looks them up in O(1),
 //!   combines records per [`Kind`] and merges profiles with a weight.
 //! * [`Writer`] writes a document element by element or a whole model, to
@@ -35,7 +36,7 @@
 //!   the C rule "entry pointers are valid until the next change to entries
 //!   of that kind" and "a removed type or method must not be used" need:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0502
 //! # fn main() -> Result<(), iprof::Error> {
 //! let mut model = iprof::Model::new()?;
 //! model.add_type(1, "A")?;
@@ -45,7 +46,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! ```compile_fail
+//! ```compile_fail,E0597
 //! let view = {
 //!     let model = iprof::Model::new().unwrap();
 //!     model.types().next()  // error: `model` does not live long enough
@@ -53,9 +54,9 @@
 //! ```
 //!
 //! * Everything a reader callback receives (names, frames, records) is
-//!   valid only during the call; the closures take them with a lifetime of
-//!   the call (`for<'e> FnMut(EntryEvent<'e>)`), so they cannot be kept:
-//!   copy what you need.
+//!   valid only during the call; closures and [`Handler`] methods take them
+//!   with a lifetime of the call (`for<'e> FnMut(EntryEvent<'e>)`), so they
+//!   cannot be kept: copy what you need.
 //! * [`Writer::bytes`] borrows the writer, so the buffer cannot be used
 //!   after the writer is dropped or written to again.
 //! * [`Model::merge`] takes `&mut self` and `&Model`: the borrow checker
@@ -110,7 +111,7 @@ pub use iprof_sys as sys;
 
 pub use error::{Error, Result, Severity, Status};
 pub use model::{Context, ContextFrames, Entries, Entry, Method, Methods, Model, Type, Types};
-pub use reader::{Callbacks, EntryEvent, Flow, MethodEvent, ReadOptions, Reader};
+pub use reader::{Callbacks, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader};
 pub use writer::{WriteOptions, Writer};
 
 /// Format version 0.4.0 (the one most GraalVM releases in the wild write).

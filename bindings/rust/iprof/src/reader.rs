@@ -128,16 +128,138 @@ impl EntryEvent<'_> {
     }
 }
 
+/// Receives the elements of a streaming read, in document order. Every
+/// method has a default that ignores the element; return
+/// `ControlFlow::Break(())` to stop the read (it then fails with
+/// [`Status::Stopped`](crate::Status::Stopped)).
+///
+/// Implement it on a struct when the callbacks share state (one `&mut self`
+/// for all of them); use [`Callbacks`] for independent closures. `&mut H`
+/// is a handler too, so the struct can be inspected after the read.
+///
+/// ```
+/// use std::collections::HashMap;
+/// use std::ops::ControlFlow;
+/// use iprof::{EntryEvent, Handler, Kind, MethodEvent};
+///
+/// /// Call counts per method name.
+/// #[derive(Default)]
+/// struct Calls { names: HashMap<i64, String>, counts: HashMap<String, i64> }
+///
+/// impl Handler for Calls {
+///     fn method(&mut self, m: MethodEvent<'_>) -> ControlFlow<()> {
+///         self.names.insert(m.id, m.name.to_string());
+///         ControlFlow::Continue(())
+///     }
+///     fn entry(&mut self, e: EntryEvent<'_>) -> ControlFlow<()> {
+///         if e.kind == Kind::CallCount {
+///             let name = self.names.get(&e.frames[0].method_id).cloned().unwrap_or_default();
+///             *self.counts.entry(name).or_default() += e.records[0];
+///         }
+///         ControlFlow::Continue(())
+///     }
+/// }
+///
+/// let doc = br#"{"version":"1.0.0","types":[{"id":0,"name":"A"}],
+///   "methods":[{"id":1,"name":"run","signature":[0,0]}],
+///   "callCountProfiles":[{"ctx":"1:0","records":[42]}]}"#;
+/// let mut calls = Calls::default();
+/// iprof::Reader::new()?.read_bytes(doc, &mut calls)?;
+/// assert_eq!(calls.counts["run"], 42);
+/// # Ok::<(), iprof::Error>(())
+/// ```
+pub trait Handler {
+    /// The `"version"` string.
+    fn version(&mut self, version: &str) -> ControlFlow<()> {
+        let _ = version;
+        ControlFlow::Continue(())
+    }
+    /// One element of `"types"`.
+    fn type_(&mut self, id: i64, name: &str) -> ControlFlow<()> {
+        let _ = (id, name);
+        ControlFlow::Continue(())
+    }
+    /// One element of `"methods"`.
+    fn method(&mut self, method: MethodEvent<'_>) -> ControlFlow<()> {
+        let _ = method;
+        ControlFlow::Continue(())
+    }
+    /// One profile entry of any kind.
+    fn entry(&mut self, entry: EntryEvent<'_>) -> ControlFlow<()> {
+        let _ = entry;
+        ControlFlow::Continue(())
+    }
+    /// A top-level key the library does not know, with the raw JSON text
+    /// of its value (exactly the input's bytes).
+    fn unknown(&mut self, key: &str, json: &[u8]) -> ControlFlow<()> {
+        let _ = (key, json);
+        ControlFlow::Continue(())
+    }
+    /// Which elements to deliver; the others are not even passed to the
+    /// handler (an optimisation, default: all).
+    fn interest(&self) -> Interest {
+        Interest::ALL
+    }
+}
+
+impl<H: Handler + ?Sized> Handler for &mut H {
+    fn version(&mut self, version: &str) -> ControlFlow<()> {
+        (**self).version(version)
+    }
+    fn type_(&mut self, id: i64, name: &str) -> ControlFlow<()> {
+        (**self).type_(id, name)
+    }
+    fn method(&mut self, method: MethodEvent<'_>) -> ControlFlow<()> {
+        (**self).method(method)
+    }
+    fn entry(&mut self, entry: EntryEvent<'_>) -> ControlFlow<()> {
+        (**self).entry(entry)
+    }
+    fn unknown(&mut self, key: &str, json: &[u8]) -> ControlFlow<()> {
+        (**self).unknown(key, json)
+    }
+    fn interest(&self) -> Interest {
+        (**self).interest()
+    }
+}
+
+/// Which elements a [`Handler`] wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interest {
+    /// The version string.
+    pub version: bool,
+    /// Types.
+    pub types: bool,
+    /// Methods.
+    pub methods: bool,
+    /// Entries, per kind (indexed by `Kind as usize`).
+    pub kinds: [bool; 6],
+    /// Unknown top-level keys.
+    pub unknown: bool,
+}
+
+impl Interest {
+    /// Everything.
+    pub const ALL: Interest = Interest { version: true, types: true, methods: true, kinds: [true; 6], unknown: true };
+    /// Nothing: the read only validates.
+    pub const NONE: Interest = Interest { version: false, types: false, methods: false, kinds: [false; 6], unknown: false };
+
+    fn is_none(&self) -> bool {
+        *self == Interest::NONE
+    }
+}
+
 type VersionFn<'a> = Box<dyn FnMut(&str) -> bool + 'a>;
 type TypeFn<'a> = Box<dyn FnMut(i64, &str) -> bool + 'a>;
 type MethodFn<'a> = Box<dyn FnMut(MethodEvent<'_>) -> bool + 'a>;
 type EntryFn<'a> = Box<dyn FnMut(EntryEvent<'_>) -> bool + 'a>;
 type UnknownFn<'a> = Box<dyn FnMut(&str, &[u8]) -> bool + 'a>;
 
-/// The closures of one streaming read, any of them absent. Each returns
-/// `()` to go on or a [`ControlFlow`] to be able to stop (see [`Flow`]).
-/// Closures may borrow local state mutably (`'a`); they are called on the
-/// reading thread, in document order, during the read call.
+/// A [`Handler`] made of closures, any of them absent. Each returns `()`
+/// to go on or a [`ControlFlow`] to be able to stop (see [`Flow`]).
+/// Closures may borrow local state (`'a`); they are called on the reading
+/// thread, in document order, during the read call. Closures that need the
+/// same mutable state need a `RefCell`, or a [`Handler`] struct instead.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -204,50 +326,84 @@ impl<'a> Callbacks<'a> {
         self.unknown = Some(Box::new(move |key, json| f(key, json).keep_going()));
         self
     }
+}
 
-    fn is_empty(&self) -> bool {
-        self.version.is_none()
-            && self.type_.is_none()
-            && self.method.is_none()
-            && self.entry.is_none()
-            && self.unknown.is_none()
-            && self.kinds.iter().all(Option::is_none)
+fn cf(go_on: bool) -> ControlFlow<()> {
+    if go_on {
+        ControlFlow::Continue(())
+    } else {
+        ControlFlow::Break(())
     }
+}
 
-    /// The C table: a trampoline for every closure that is set.
-    fn table(&self) -> sys::iprof_read_callbacks {
-        let entry = |kind: Kind| -> sys::iprof_entry_cb {
-            if self.kinds[kind as usize].is_some() || self.entry.is_some() {
-                Some(tramp_entry)
-            } else {
-                None
-            }
+impl Handler for Callbacks<'_> {
+    fn version(&mut self, version: &str) -> ControlFlow<()> {
+        cf(self.version.as_mut().map_or(true, |f| f(version)))
+    }
+    fn type_(&mut self, id: i64, name: &str) -> ControlFlow<()> {
+        cf(self.type_.as_mut().map_or(true, |f| f(id, name)))
+    }
+    fn method(&mut self, method: MethodEvent<'_>) -> ControlFlow<()> {
+        cf(self.method.as_mut().map_or(true, |f| f(method)))
+    }
+    fn entry(&mut self, entry: EntryEvent<'_>) -> ControlFlow<()> {
+        let f = match self.kinds[entry.kind as usize].as_mut() {
+            Some(f) => Some(f),
+            None => self.entry.as_mut(),
         };
-        sys::iprof_read_callbacks {
-            on_version: self.version.as_ref().map(|_| tramp_version as _),
-            on_type: self.type_.as_ref().map(|_| tramp_type as _),
-            on_method: self.method.as_ref().map(|_| tramp_method as _),
-            on_call_count: entry(Kind::CallCount),
-            on_conditional: entry(Kind::Conditional),
-            on_virtual_invoke: entry(Kind::VirtualInvoke),
-            on_monitor: entry(Kind::Monitor),
-            on_sampling: entry(Kind::Sampling),
-            on_instanceof: entry(Kind::Instanceof),
-            on_unknown: self.unknown.as_ref().map(|_| tramp_unknown as _),
-            ..sys::iprof_read_callbacks::INIT
+        cf(f.map_or(true, |f| f(entry)))
+    }
+    fn unknown(&mut self, key: &str, json: &[u8]) -> ControlFlow<()> {
+        cf(self.unknown.as_mut().map_or(true, |f| f(key, json)))
+    }
+    fn interest(&self) -> Interest {
+        let mut kinds = [false; 6];
+        for (k, f) in kinds.iter_mut().zip(&self.kinds) {
+            *k = f.is_some() || self.entry.is_some();
+        }
+        Interest {
+            version: self.version.is_some(),
+            types: self.type_.is_some(),
+            methods: self.method.is_some(),
+            kinds,
+            unknown: self.unknown.is_some(),
         }
     }
 }
 
+/// The C table of a handler: a trampoline for every element it wants.
+fn table<H: Handler>(interest: Interest) -> sys::iprof_read_callbacks {
+    let entry = |kind: Kind| -> sys::iprof_entry_cb {
+        if interest.kinds[kind as usize] {
+            Some(tramp_entry::<H>)
+        } else {
+            None
+        }
+    };
+    sys::iprof_read_callbacks {
+        on_version: if interest.version { Some(tramp_version::<H>) } else { None },
+        on_type: if interest.types { Some(tramp_type::<H>) } else { None },
+        on_method: if interest.methods { Some(tramp_method::<H>) } else { None },
+        on_call_count: entry(Kind::CallCount),
+        on_conditional: entry(Kind::Conditional),
+        on_virtual_invoke: entry(Kind::VirtualInvoke),
+        on_monitor: entry(Kind::Monitor),
+        on_sampling: entry(Kind::Sampling),
+        on_instanceof: entry(Kind::Instanceof),
+        on_unknown: if interest.unknown { Some(tramp_unknown::<H>) } else { None },
+        ..sys::iprof_read_callbacks::INIT
+    }
+}
+
 /// The payload of the trampolines.
-struct ReadState<'a> {
-    cb: Callbacks<'a>,
+struct ReadState<H> {
+    handler: H,
     panic: PanicSlot,
 }
 
-fn flow(result: Option<bool>) -> c_int {
+fn flow(result: Option<ControlFlow<()>>) -> c_int {
     match result {
-        Some(true) => 0,
+        Some(ControlFlow::Continue(())) => 0,
         _ => 1,
     }
 }
@@ -261,19 +417,19 @@ unsafe fn with_str<R>(p: *const c_char, len: usize, f: impl FnOnce(&str) -> R) -
     }
 }
 
-unsafe extern "C" fn tramp_version(version: *const c_char, len: usize, payload: *mut c_void) -> c_int {
-    let st = &mut *payload.cast::<ReadState<'_>>();
-    let Some(f) = st.cb.version.as_mut() else { return 0 };
-    flow(st.panic.call(|| with_str(version, len, f)))
+unsafe extern "C" fn tramp_version<H: Handler>(version: *const c_char, len: usize, payload: *mut c_void) -> c_int {
+    let st = &mut *payload.cast::<ReadState<H>>();
+    let h = &mut st.handler;
+    flow(st.panic.call(|| with_str(version, len, |v| h.version(v))))
 }
 
-unsafe extern "C" fn tramp_type(id: i64, name: *const c_char, len: usize, payload: *mut c_void) -> c_int {
-    let st = &mut *payload.cast::<ReadState<'_>>();
-    let Some(f) = st.cb.type_.as_mut() else { return 0 };
-    flow(st.panic.call(|| with_str(name, len, |name| f(id, name))))
+unsafe extern "C" fn tramp_type<H: Handler>(id: i64, name: *const c_char, len: usize, payload: *mut c_void) -> c_int {
+    let st = &mut *payload.cast::<ReadState<H>>();
+    let h = &mut st.handler;
+    flow(st.panic.call(|| with_str(name, len, |name| h.type_(id, name))))
 }
 
-unsafe extern "C" fn tramp_method(
+unsafe extern "C" fn tramp_method<H: Handler>(
     id: i64,
     name: *const c_char,
     name_len: usize,
@@ -281,13 +437,13 @@ unsafe extern "C" fn tramp_method(
     signature_len: usize,
     payload: *mut c_void,
 ) -> c_int {
-    let st = &mut *payload.cast::<ReadState<'_>>();
-    let Some(f) = st.cb.method.as_mut() else { return 0 };
+    let st = &mut *payload.cast::<ReadState<H>>();
+    let h = &mut st.handler;
     let signature = slice_from_raw(signature, signature_len);
-    flow(st.panic.call(|| with_str(name, name_len, |name| f(MethodEvent { id, name, signature }))))
+    flow(st.panic.call(|| with_str(name, name_len, |name| h.method(MethodEvent { id, name, signature }))))
 }
 
-unsafe extern "C" fn tramp_entry(
+unsafe extern "C" fn tramp_entry<H: Handler>(
     kind: c_int,
     frames: *const i64,
     frame_count: usize,
@@ -295,34 +451,28 @@ unsafe extern "C" fn tramp_entry(
     record_count: usize,
     payload: *mut c_void,
 ) -> c_int {
-    let st = &mut *payload.cast::<ReadState<'_>>();
+    let st = &mut *payload.cast::<ReadState<H>>();
     let Some(kind) = Kind::from_raw(kind) else { return 0 };
-    let f = match st.cb.kinds[kind as usize].as_mut() {
-        Some(f) => f,
-        None => match st.cb.entry.as_mut() {
-            Some(f) => f,
-            None => return 0,
-        },
-    };
+    let h = &mut st.handler;
     let event = EntryEvent {
         kind,
         frames: frames_from_raw(frames, frame_count),
         records: slice_from_raw(records, record_count),
     };
-    flow(st.panic.call(|| f(event)))
+    flow(st.panic.call(|| h.entry(event)))
 }
 
-unsafe extern "C" fn tramp_unknown(
+unsafe extern "C" fn tramp_unknown<H: Handler>(
     key: *const c_char,
     key_len: usize,
     json: *const c_char,
     json_len: usize,
     payload: *mut c_void,
 ) -> c_int {
-    let st = &mut *payload.cast::<ReadState<'_>>();
-    let Some(f) = st.cb.unknown.as_mut() else { return 0 };
+    let st = &mut *payload.cast::<ReadState<H>>();
+    let h = &mut st.handler;
     let json = slice_from_raw(json.cast::<u8>(), json_len);
-    flow(st.panic.call(|| with_str(key, key_len, |key| f(key, json))))
+    flow(st.panic.call(|| with_str(key, key_len, |key| h.unknown(key, json))))
 }
 
 /// The payload of the read function of an [`io::Read`] source.
@@ -416,42 +566,46 @@ impl Reader {
         }
     }
 
-    /// Run one read with `callbacks`; `call` does the C call.
-    fn stream(
+    /// Run one read with `handler`; `call` does the C call.
+    fn stream<H: Handler>(
         &mut self,
-        callbacks: Callbacks<'_>,
+        handler: H,
         call: impl FnOnce(*mut sys::iprof_reader, *const sys::iprof_read_callbacks, *mut c_void) -> c_int,
     ) -> Result<()> {
-        let table = callbacks.table();
-        let table_ptr: *const sys::iprof_read_callbacks = if callbacks.is_empty() { ptr::null() } else { &table };
-        let mut state = ReadState { cb: callbacks, panic: PanicSlot::default() };
-        let rc = call(self.raw.as_ptr(), table_ptr, (&mut state as *mut ReadState<'_>).cast());
+        let interest = handler.interest();
+        let table = table::<H>(interest);
+        let table_ptr: *const sys::iprof_read_callbacks = if interest.is_none() { ptr::null() } else { &table };
+        let mut state = ReadState { handler, panic: PanicSlot::default() };
+        let rc = call(self.raw.as_ptr(), table_ptr, (&mut state as *mut ReadState<H>).cast());
         state.panic.resume();
         self.result(rc)
     }
 
-    /// Read a document held in memory, calling `callbacks` per element.
-    pub fn read_bytes(&mut self, data: &[u8], callbacks: Callbacks<'_>) -> Result<()> {
-        self.stream(callbacks, |r, cb, payload| {
+    /// Read a document held in memory, passing each element to `handler`
+    /// (a [`Callbacks`] or a [`Handler`] of yours).
+    pub fn read_bytes(&mut self, data: &[u8], handler: impl Handler) -> Result<()> {
+        self.stream(handler, |r, cb, payload| {
             // SAFETY: data, table and payload outlive the call.
             unsafe { sys::iprof_reader_read_buffer(r, data.as_ptr().cast(), data.len(), cb, payload) }
         })
     }
 
-    /// Read a file, chunk by chunk, calling `callbacks` per element.
-    pub fn read_path(&mut self, path: impl AsRef<Path>, callbacks: Callbacks<'_>) -> Result<()> {
-        let path = c_path(path.as_ref())?;
-        self.stream(callbacks, |r, cb, payload| {
+    /// Read a file, chunk by chunk, passing each element to `handler`.
+    pub fn read_path(&mut self, path: impl AsRef<Path>, handler: impl Handler) -> Result<()> {
+        let file = path.as_ref();
+        let path = c_path(file).map_err(|e| e.in_file(file))?;
+        self.stream(handler, |r, cb, payload| {
             // SAFETY: path, table and payload outlive the call.
             unsafe { sys::iprof_reader_read_path(r, path.as_ptr(), cb, payload) }
         })
+        .map_err(|e| e.in_file(file))
     }
 
     /// Read from an open file descriptor up to its end (not closed).
     #[cfg(unix)]
-    pub fn read_fd(&mut self, fd: std::os::fd::BorrowedFd<'_>, callbacks: Callbacks<'_>) -> Result<()> {
+    pub fn read_fd(&mut self, fd: std::os::fd::BorrowedFd<'_>, handler: impl Handler) -> Result<()> {
         use std::os::fd::AsRawFd;
-        self.stream(callbacks, |r, cb, payload| {
+        self.stream(handler, |r, cb, payload| {
             // SAFETY: the fd is open for the call (borrowed).
             unsafe { sys::iprof_reader_read_fd(r, fd.as_raw_fd(), cb, payload) }
         })
@@ -460,10 +614,10 @@ impl Reader {
     /// Read from any [`io::Read`] (chunks of the reader's `chunk_size`). An
     /// I/O error fails the read with [`Status::Io`](crate::Status::Io) and
     /// its text in the message.
-    pub fn read_from(&mut self, mut input: impl io::Read, callbacks: Callbacks<'_>) -> Result<()> {
+    pub fn read_from(&mut self, mut input: impl io::Read, handler: impl Handler) -> Result<()> {
         let mut source = InputState::new(&mut input);
         let src_ptr: *mut InputState<'_> = &mut source;
-        let result = self.stream(callbacks, |r, cb, payload| {
+        let result = self.stream(handler, |r, cb, payload| {
             // SAFETY: source, table and payload outlive the call.
             unsafe { sys::iprof_reader_read_callback(r, Some(tramp_read), src_ptr.cast(), cb, payload) }
         });
@@ -498,9 +652,11 @@ impl Reader {
 
     /// Load a model from a file.
     pub fn load_path(&mut self, path: impl AsRef<Path>) -> Result<Model> {
-        let path = c_path(path.as_ref())?;
+        let file = path.as_ref();
+        let path = c_path(file).map_err(|e| e.in_file(file))?;
         // SAFETY: path outlives the call.
         self.load(|out, r| unsafe { sys::iprof_model_load_path(out, r, path.as_ptr()) })
+            .map_err(|e| e.in_file(file))
     }
 
     /// Load a model from an open file descriptor (not closed).

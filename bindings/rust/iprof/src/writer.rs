@@ -3,7 +3,7 @@
 use std::ffi::{c_int, c_void, CString};
 use std::io;
 use std::marker::PhantomData;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::ptr::{self, NonNull};
 
 use iprof_sys as sys;
@@ -124,6 +124,8 @@ pub struct Writer<'a> {
     /// The callback sink, boxed so that its address stays put. Dropped
     /// after the C writer (see Drop).
     sink: Option<Box<SinkState<'a>>>,
+    /// The target of a path writer, named in its errors.
+    file: Option<PathBuf>,
     /// Borrows of the sink (fd) and !Sync.
     _marker: PhantomData<(&'a (), std::cell::Cell<()>)>,
 }
@@ -138,10 +140,14 @@ impl Writer<'static> {
     /// Write to `path` atomically: nothing is visible there until
     /// [`end`](Self::end) (or [`write_model`](Self::write_model)) succeeds.
     pub fn to_path(path: impl AsRef<Path>, options: &WriteOptions) -> Result<Writer<'static>> {
-        let path = c_path(path.as_ref())?;
+        let file = path.as_ref();
+        let path = c_path(file).map_err(|e| e.in_file(file))?;
         let (opts, _version) = options.raw()?;
         // SAFETY: arguments outlive the call (copied by the library).
-        Writer::create(None, |out| unsafe { sys::iprof_writer_new_path(out, path.as_ptr(), &opts) })
+        let mut w = Writer::create(None, |out| unsafe { sys::iprof_writer_new_path(out, path.as_ptr(), &opts) })
+            .map_err(|e| e.in_file(file))?;
+        w.file = Some(file.to_path_buf());
+        Ok(w)
     }
 
     /// Write into memory; get the bytes with [`bytes`](Writer::bytes) or
@@ -184,7 +190,7 @@ impl<'a> Writer<'a> {
         let mut raw = ptr::null_mut();
         crate::error::check(new(&mut raw))?;
         let raw = NonNull::new(raw).ok_or_else(|| Error::from_code(sys::IPROF_ENOMEM))?;
-        Ok(Writer { raw, sink, _marker: PhantomData })
+        Ok(Writer { raw, sink, file: None, _marker: PhantomData })
     }
 
     /// The C handle, for calling `iprof_sys` directly. Still owned by this
@@ -203,7 +209,10 @@ impl<'a> Writer<'a> {
             return Ok(());
         }
         // SAFETY: the writer is alive; the report is copied.
-        let err = unsafe { Error::from_raw_or_code(sys::iprof_writer_error(self.raw.as_ptr()), rc) };
+        let mut err = unsafe { Error::from_raw_or_code(sys::iprof_writer_error(self.raw.as_ptr()), rc) };
+        if let Some(file) = &self.file {
+            err = err.in_file(file);
+        }
         match self.sink.as_mut().and_then(|s| s.error.take()) {
             Some(io) => Err(err.with_cause(&io)),
             None => Err(err),

@@ -1,0 +1,251 @@
+//! Errors: status, message, line, column, offset, JSON path and file of a
+//! broken document; diagnostics of lenient and strict reads; errors of
+//! mutations, of the writer and of arguments.
+
+mod common;
+
+use std::path::Path;
+
+use iprof::{Callbacks, Frame, Kind, Model, ReadOptions, Reader, Severity, Status, WriteOptions, Writer};
+
+// The wrong-typed "x" is at line 3, column 46 (offset 96): methods[0].signature[1].
+const BROKEN: &[u8] = b"{\"version\":\"1.0.0\",\n\
+\"types\":[{\"id\":0,\"name\":\"T\"}],\n\
+\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,\"x\"]}]}";
+
+fn position(doc: &[u8], needle: &[u8]) -> usize {
+    doc.windows(needle.len()).position(|w| w == needle).expect("needle in doc")
+}
+
+#[test]
+fn broken_document() {
+    assert_eq!(position(BROKEN, b"\"x\""), 96);
+    let e = Model::load_bytes(BROKEN).unwrap_err();
+    assert_eq!(e.status(), Status::Schema);
+    assert_eq!(e.code(), -4);
+    assert_eq!(e.status().name(), "IPROF_ESCHEMA");
+    assert_eq!(e.severity(), Severity::Error);
+    assert_eq!(e.message(), "expected an integer");
+    assert_eq!((e.line(), e.column(), e.offset()), (3, 46, 96));
+    assert_eq!(e.path(), "methods[0].signature[1]");
+    assert_eq!(e.file(), None);
+    assert_eq!(e.to_string(), "3:46: expected an integer (at methods[0].signature[1]) [IPROF_ESCHEMA]");
+    // A std error, usable with `?` into Box<dyn Error>.
+    let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(e.clone());
+    assert_eq!(boxed.to_string(), e.to_string());
+}
+
+#[test]
+fn broken_file() {
+    let dir = common::temp_dir("broken_file");
+    let path = dir.join("broken.iprof");
+    std::fs::write(&path, BROKEN).unwrap();
+    let mut reader = Reader::new().unwrap();
+    let errors = [
+        Model::load(&path).unwrap_err(),
+        reader.load_path(&path).unwrap_err(),
+        reader.validate_path(&path).unwrap_err(),
+        reader.read_path(&path, Callbacks::new().on_type(|_, _| {})).unwrap_err(),
+    ];
+    for e in errors {
+        assert_eq!(
+            (e.status(), e.file(), e.line(), e.column(), e.offset(), e.path()),
+            (Status::Schema, Some(path.as_path()), 3, 46, 96, "methods[0].signature[1]")
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("{}:3:46: expected an integer (at methods[0].signature[1]) [IPROF_ESCHEMA]", path.display())
+        );
+    }
+    // The reader keeps the error of its last read.
+    assert_eq!(reader.error().unwrap().offset(), 96);
+    reader.validate_bytes(&common::doc("1.0.0", "}").into_bytes()).unwrap();
+    assert!(reader.error().is_none());
+    // Through an fd and an io::Read the same position (and no file name).
+    let f = std::fs::File::open(&path).unwrap();
+    let e = reader.load_from(f).unwrap_err();
+    assert_eq!((e.line(), e.column(), e.file()), (3, 46, None));
+    let f = std::fs::File::open(&path).unwrap();
+    use std::os::fd::AsFd;
+    let e = reader.load_fd(f.as_fd()).unwrap_err();
+    assert_eq!((e.line(), e.column(), e.offset()), (3, 46, 96));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn syntax_errors() {
+    let e = Model::load_bytes(b"{\"version\":\"1.0.0\",\n  \"types\":[],}").unwrap_err();
+    assert_eq!((e.status(), e.line(), e.column(), e.offset(), e.path()), (Status::Syntax, 2, 14, 33, ""));
+    // At the end of the input when it ends early.
+    let e = Model::load_bytes(b"{\"version\":\"1.0.0\"").unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Syntax, 18));
+    let e = Model::load_bytes(b"").unwrap_err();
+    assert_eq!(e.status(), Status::Syntax);
+}
+
+#[test]
+fn missing_file() {
+    let e = Model::load("/nonexistent/dir/x.iprof").unwrap_err();
+    assert_eq!(
+        (e.status(), e.line(), e.column(), e.offset(), e.path(), e.file()),
+        (Status::Io, 0, 0, 0, "", Some(Path::new("/nonexistent/dir/x.iprof")))
+    );
+    assert!(e.message().contains("/nonexistent/dir/x.iprof"), "{e}");
+    // A path with a NUL cannot reach C.
+    let e = Model::load("a\0b").unwrap_err();
+    assert_eq!(e.status(), Status::Invalid);
+}
+
+#[test]
+fn version_errors() {
+    let e = Model::load_bytes(common::doc("2.0.0", "}").as_bytes()).unwrap_err();
+    assert_eq!((e.status(), e.path(), e.line(), e.column()), (Status::Version, "version", 1, 12));
+    let e = Model::load_bytes(common::doc("0.2.0", "}").as_bytes()).unwrap_err();
+    assert_eq!(e.status(), Status::Version);
+    let mut m = Model::new().unwrap();
+    assert_eq!(m.set_version("x").unwrap_err().status(), Status::Version);
+    m.set_version("1.0.0").unwrap();
+    assert_eq!(m.version(), "1.0.0");
+}
+
+#[test]
+fn limit() {
+    let e = Model::load_bytes(
+        b"{\"version\":\"1.0.0\",\"types\":[{\"id\":9223372036854775808,\"name\":\"x\"}],\"methods\":[]}",
+    )
+    .unwrap_err();
+    assert_eq!((e.status(), e.path(), e.column()), (Status::Limit, "types[0].id", 35));
+    // max_element_size applies to in-memory documents too.
+    let mut small = Reader::with_options(&ReadOptions::new().max_element_size(16)).unwrap();
+    let e = small.validate_bytes(common::doc("1.0.0", "}").as_bytes()).unwrap_err();
+    assert_eq!(e.status(), Status::Limit);
+}
+
+#[test]
+fn lenient_diagnostics_and_strict() {
+    let bad = common::doc(
+        "1.1.0",
+        ",\n\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1,2]},{\"ctx\":\"7:0\",\"records\":[1]}]}",
+    );
+    let mut reader = Reader::new().unwrap();
+    let m = reader.load_bytes(bad.as_bytes()).unwrap();
+    let diags = reader.diagnostics();
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!((d.status(), d.severity(), d.path()), (Status::Schema, Severity::Error, "callCountProfiles[0].records"));
+    assert_eq!(d.offset(), bad.find("[1,2]").unwrap() as u64);
+    let d = &diags[1];
+    assert_eq!((d.status(), d.path()), (Status::Dangling, "callCountProfiles[1].ctx"));
+    assert_eq!(d.offset(), bad.find("\"7:0\"").unwrap() as u64);
+    // Kept as the file has them.
+    assert_eq!(m.entry_count(Kind::CallCount), 2);
+    assert_eq!(m.entry_at(Kind::CallCount, 0).unwrap().records(), [1, 2]);
+    // The default writer refuses what breaks the rules; no_validate copies.
+    assert_eq!(m.to_bytes().unwrap_err().status(), Status::Schema);
+    let mut w = Writer::to_memory(&WriteOptions::new().no_validate(true)).unwrap();
+    w.write_model(&m).unwrap();
+    assert!(std::str::from_utf8(w.bytes().unwrap()).unwrap().contains("\"records\":[1,2]"));
+
+    // The same diagnostics from a validating read.
+    reader.validate_bytes(bad.as_bytes()).unwrap();
+    assert_eq!(reader.diagnostics(), diags);
+
+    // Strict: the first violation fails.
+    let mut strict = Reader::with_options(&ReadOptions::new().strict(true)).unwrap();
+    let e = strict.load_bytes(bad.as_bytes()).unwrap_err();
+    assert_eq!((e.status(), e.path()), (Status::Schema, "callCountProfiles[0].records"));
+
+    // Without reference checks the dangling ctx is not reported.
+    let mut fast = Reader::with_options(&ReadOptions::new().no_references(true)).unwrap();
+    fast.validate_bytes(bad.as_bytes()).unwrap();
+    let paths: Vec<String> = fast.diagnostics().iter().map(|d| d.path().to_string()).collect();
+    assert_eq!(paths, ["callCountProfiles[0].records"]);
+}
+
+#[test]
+fn warning() {
+    let mut reader = Reader::new().unwrap();
+    let m = reader.load_bytes(common::doc("1.0.7", "}").as_bytes()).unwrap();
+    assert_eq!(m.version(), "1.0.7");
+    let diags = reader.diagnostics();
+    assert_eq!(diags.len(), 1);
+    let d = &diags[0];
+    assert_eq!((d.status(), d.severity(), d.path()), (Status::Version, Severity::Warning, "version"));
+    assert!(d.to_string().starts_with("1:12: warning: "), "{d}");
+    // A warning does not fail a strict read either.
+    let mut strict = Reader::with_options(&ReadOptions::new().strict(true)).unwrap();
+    strict.validate_bytes(common::doc("1.0.7", "}").as_bytes()).unwrap();
+    assert_eq!(strict.diagnostics().len(), 1);
+}
+
+#[test]
+fn mutation_errors() {
+    let mut m = Model::new().unwrap();
+    m.add_type(0, "int").unwrap();
+    let e = m.add_type(0, "long").unwrap_err();
+    assert_eq!((e.status(), e.status().name(), e.line(), e.path(), e.file()), (Status::Invalid, "IPROF_EINVAL", 0, "", None));
+    assert_eq!(e.to_string(), format!("{} [IPROF_EINVAL]", Status::Invalid.description()));
+    assert_eq!(m.add_method(1, "m", &[0, 5]).unwrap_err().status(), Status::Dangling);
+    assert_eq!(m.remove_type(7).unwrap_err().status(), Status::NotFound);
+    m.add_method(1, "m", &[0, 0]).unwrap();
+    assert_eq!(m.add_entry(Kind::CallCount, &[Frame::new(1, 0)], &[1, 2]).unwrap_err().status(), Status::Schema);
+    assert_eq!(m.add_entry(Kind::CallCount, &[Frame::new(2, 0)], &[1]).unwrap_err().status(), Status::Dangling);
+    assert_eq!(m.remove_entry(Kind::CallCount, &[Frame::new(1, 0)]).unwrap_err().status(), Status::NotFound);
+    assert_eq!(m.entry_count(Kind::CallCount), 0);
+}
+
+#[test]
+fn writer_errors() {
+    // Out of order: a type after a method.
+    let mut w = Writer::to_memory(&WriteOptions::new()).unwrap();
+    w.begin(None).unwrap();
+    w.write_method(1, "m", &[0, 0]).unwrap();
+    let e = w.write_type(0, "int").unwrap_err();
+    assert_eq!((e.status(), e.line(), e.column(), e.path()), (Status::State, 0, 0, ""));
+    assert!(!e.message().is_empty());
+    // Failed for good: every later call returns the same status.
+    assert_eq!(w.end().unwrap_err().status(), Status::State);
+    assert_eq!(w.error().unwrap().status(), Status::State);
+
+    // Instanceof before 1.1.0.
+    let mut w = Writer::to_memory(&WriteOptions::new().format_version("1.0.0")).unwrap();
+    w.begin(None).unwrap();
+    let e = w.write_entry(Kind::Instanceof, &[Frame::new(1, 0)], &[0, 1]).unwrap_err();
+    assert_eq!(e.status(), Status::Version);
+
+    // Strict writer: dangling references.
+    let mut w = Writer::to_memory(&WriteOptions::new().strict(true)).unwrap();
+    w.begin(None).unwrap();
+    w.write_type(0, "int").unwrap();
+    let e = w.write_method(1, "m", &[0, 3]).and_then(|_| w.end()).unwrap_err();
+    assert_eq!(e.status(), Status::Dangling);
+
+    // A path writer in a missing directory names the file.
+    let e = Writer::to_path("/nonexistent/dir/out.iprof", &WriteOptions::new())
+        .and_then(|mut w| w.write_model(&Model::new().unwrap()))
+        .unwrap_err();
+    assert_eq!((e.status(), e.file()), (Status::Io, Some(Path::new("/nonexistent/dir/out.iprof"))));
+
+    // Not a memory sink.
+    let mut sink = Vec::new();
+    let w = Writer::to_write(&mut sink, &WriteOptions::new()).unwrap();
+    assert_eq!(w.bytes().unwrap_err().status(), Status::Invalid);
+
+    // NUL in a version.
+    assert_eq!(Writer::to_memory(&WriteOptions::new().format_version("1\0")).unwrap_err().status(), Status::Invalid);
+}
+
+#[test]
+fn status_codes() {
+    for code in -11..=-1 {
+        let s = Status::from_code(code).unwrap();
+        assert_eq!(s.code(), code);
+        assert!(!matches!(s, Status::Other(_)));
+        assert!(!s.description().is_empty());
+        assert!(s.name().starts_with("IPROF_E"));
+    }
+    assert_eq!(Status::from_code(0), None);
+    assert_eq!(Status::from_code(-99), Some(Status::Other(-99)));
+    assert_eq!(Status::Other(-99).description(), "unknown status");
+    assert_eq!(Status::NoMemory.description(), "out of memory");
+}
