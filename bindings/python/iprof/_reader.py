@@ -249,6 +249,38 @@ def validate(source, *, strict=False, check_references=True):
 _DONE = object()
 
 
+def _produce(out, stop, size, source, types, methods, kinds, unknown, kwargs):
+    """The body of a Stream's thread: read, putting batches of items and
+    then (_DONE, ("done", ReadResult) or ("error", exception)) into *out*."""
+    pending = []
+    put = out.put
+
+    def emit(item):
+        if stop.is_set():
+            raise StopRead()
+        pending.append(item)
+        if len(pending) >= size:
+            put(pending[:])
+            pending.clear()
+
+    callbacks = {}
+    if types:
+        callbacks["on_type"] = emit
+    if methods:
+        callbacks["on_method"] = emit
+    for k in kinds:
+        callbacks["on_" + k.attribute] = emit
+    if unknown:
+        callbacks["on_unknown"] = emit
+    try:
+        final = ("done", read(source, **callbacks, **kwargs))
+    except BaseException as e:  # noqa: B902 - handed to the consumer
+        final = ("error", e)
+    if pending and not stop.is_set():
+        put(pending)
+    put((_DONE, final))
+
+
 class Stream:
     """An iterator over the elements of a profile, read in the background.
 
@@ -259,10 +291,10 @@ class Stream:
     the file, and the consumer may stop at any point: :meth:`close` (or
     leaving a ``with`` block, or the iterator being garbage collected) stops
     the read and joins the thread. A failed read raises :class:`Error` from
-    the iteration; a callback can't fail here, the consumer is plain Python.
+    ``next()``, after the items read before the failure.
 
     After the iteration ends, :attr:`version`, :attr:`diagnostics` and
-    :attr:`stopped` describe the read.
+    :attr:`stopped` (True when closed before the end) describe the read.
     """
 
     def __init__(self, source, *, types=True, methods=True, kinds=None, unknown=False,
@@ -287,42 +319,14 @@ class Stream:
             source = bytes(source)
         kwargs = _reader_kwargs(strict, check_references, chunk_size, max_element_size,
                                 max_depth)
+        # The thread must not refer to the Stream, so that an abandoned
+        # Stream is collected and its __del__ stops the thread.
         self._thread = threading.Thread(
-            target=self._produce, args=(source, types, methods, kinds, unknown, kwargs),
+            target=_produce,
+            args=(self._queue, self._stop, self._batch_size, source, types, methods, kinds,
+                  unknown, kwargs),
             name="iprof-stream", daemon=True)
         self._thread.start()
-
-    def _produce(self, source, types, methods, kinds, unknown, kwargs):
-        pending = []
-        stop = self._stop
-        put = self._queue.put
-        size = self._batch_size
-
-        def emit(item):
-            if stop.is_set():
-                raise StopRead()
-            pending.append(item)
-            if len(pending) >= size:
-                put(pending[:])
-                pending.clear()
-
-        callbacks = {}
-        if types:
-            callbacks["on_type"] = emit
-        if methods:
-            callbacks["on_method"] = emit
-        for k in kinds:
-            callbacks["on_" + k.attribute] = emit
-        if unknown:
-            callbacks["on_unknown"] = emit
-        try:
-            result = read(source, **callbacks, **kwargs)
-            final = ("done", result)
-        except BaseException as e:  # noqa: B902 - handed to the consumer
-            final = ("error", e)
-        if pending and not stop.is_set():
-            put(pending)
-        put((_DONE, final))
 
     def __iter__(self):
         return self
