@@ -108,6 +108,8 @@ typedef struct outcome {
     digest d;
     size_t ndiag;
     uint64_t diag_hash; /* status, severity and offset of every diagnostic */
+    uint64_t err_offset;  /* of the error when rc != OK */
+    uint64_t err_hash;    /* its message and path */
 } outcome;
 
 static iprof_reader *new_reader(unsigned flags, size_t chunk, size_t max_depth)
@@ -133,6 +135,12 @@ static void finish(iprof_reader *r, outcome *out)
         out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)iprof_error_status(e));
         out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)iprof_error_severity(e));
         out->diag_hash = fuzz_mix(out->diag_hash, iprof_error_offset(e));
+    }
+    const iprof_error *err = iprof_reader_error(r);
+    if (err) {
+        out->err_offset = iprof_error_offset(err);
+        const char *msg = iprof_error_message(err), *path = iprof_error_path(err);
+        out->err_hash = fuzz_mix_str(fuzz_mix_str(0, msg, strlen(msg)), path, strlen(path));
     }
     FUZZ_ASSERT(out->rc <= 0 && out->rc >= IPROF_ENOTFOUND);
     FUZZ_ASSERT(out->rc != IPROF_ENOMEM && out->rc != IPROF_EIO && out->rc != IPROF_EINVAL);
@@ -190,6 +198,11 @@ static void assert_same(const outcome *a, const outcome *b, const char *what)
     if (a->rc != b->rc)
         FUZZ_FAIL("%s: status %s != %s", what, iprof_status_string(a->rc),
                   iprof_status_string(b->rc));
+    if (a->rc != IPROF_OK && a->rc != IPROF_ESTOPPED &&
+        (a->err_offset != b->err_offset || a->err_hash != b->err_hash))
+        FUZZ_FAIL("%s: %s at offset %llu vs %llu, or other message or path", what,
+                  iprof_status_string(a->rc), (unsigned long long)a->err_offset,
+                  (unsigned long long)b->err_offset);
     if (a->rc == IPROF_OK &&
         (a->d.h != b->d.h || a->d.calls != b->d.calls || a->ndiag != b->ndiag ||
          a->diag_hash != b->diag_hash))

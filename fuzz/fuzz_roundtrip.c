@@ -6,6 +6,8 @@
  * outputs must load again and give a model equal to the first (version,
  * types, methods, entries of every kind with their contexts and records,
  * in order). Writing the reloaded model again must give the same bytes.
+ * A model that loads strictly must also write with IPROF_WRITE_STRICT
+ * (rule and reference checks) and load back strictly, equal.
  */
 #include "fuzz_common.h"
 
@@ -71,6 +73,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         roundtrip(r, m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_PRETTY);
         iprof_model_free(m);
     }
+    /* What loads strictly also writes with validation and reference checks. */
+    iprof_reader *strict = NULL;
+    iprof_read_options so = IPROF_READ_OPTIONS_INIT;
+    so.flags = IPROF_READ_STRICT;
+    if (iprof_reader_new(&strict, &so) != IPROF_OK)
+        FUZZ_FAIL("iprof_reader_new");
+    m = load(strict, data, size);
+    if (m) {
+        roundtrip(strict, m, IPROF_WRITE_STRICT);
+        iprof_model_free(m);
+    }
+    iprof_reader_free(strict);
     iprof_reader_free(r);
     return 0;
 }
