@@ -1,9 +1,13 @@
-/*
- * libiprof: common definitions shared by every part of the API.
+/**
+ * @file iprof/common.h
+ * @brief Common definitions shared by every part of the API.
  *
  * Status codes, the allocator hook, error reports, profile kinds and the
  * format versions this library knows. Every other public header includes
  * this one; most programs include <iprof/iprof.h> instead.
+ *
+ * Everything declared here is thread-safe: the functions only read static
+ * data or the report passed to them.
  */
 #ifndef IPROF_COMMON_H
 #define IPROF_COMMON_H
@@ -28,7 +32,7 @@ extern "C" {
 /**
  * Status codes. Every fallible call returns one: IPROF_OK (0) on success,
  * a negative value on failure. They are plain ints so that any FFI can
- * mirror them.
+ * mirror them; existing values never change (docs/abi.md).
  */
 enum iprof_status {
     IPROF_OK = 0,         /**< success */
@@ -45,31 +49,44 @@ enum iprof_status {
     IPROF_ENOTFOUND = -11 /**< the requested element does not exist */
 };
 
-/** A short English description of a status code ("no memory", ...).
- *  Never NULL; unknown codes give "unknown status". Static storage. */
+/**
+ * @brief A short English description of a status code ("out of memory", ...).
+ * @param status an IPROF_* status code; any int is accepted.
+ * @return the description, never NULL; "unknown status" for a code that is
+ *         not an enum iprof_status value. Static storage: never free it.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API const char *iprof_status_string(int status);
 
-/** The library version as "MAJOR.MINOR.PATCH" (static storage). Compare with
- *  the IPROF_VERSION_* macros to detect a header/library mismatch. */
+/**
+ * @brief The version of the library running, "MAJOR.MINOR.PATCH".
+ *
+ * Compare with IPROF_VERSION_STRING (the headers compiled against) to
+ * detect a header/library mismatch.
+ * @return the version string, static storage: never free it.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API const char *iprof_version_string(void);
 
 /* ------------------------------------------------------------------------ */
 /* Format versions                                                          */
 
-/** File-format versions that libiprof reads and writes. 0.4.0 has the
- *  structure of 1.0.0 with another top-level key order; 1.1.0 adds
- *  instanceofProfiles. */
+/** File-format version 0.4.0: the structure of 1.0.0 with another
+ *  top-level key order. */
 #define IPROF_FORMAT_0_4_0 "0.4.0"
+/** File-format version 1.0.0. */
 #define IPROF_FORMAT_1_0_0 "1.0.0"
+/** File-format version 1.1.0: 1.0.0 plus instanceofProfiles. */
 #define IPROF_FORMAT_1_1_0 "1.1.0"
-/** The newest format version this library knows. */
+/** The newest format version this library knows (it may change in a
+ *  later release). */
 #define IPROF_FORMAT_LATEST IPROF_FORMAT_1_1_0
 
 /* ------------------------------------------------------------------------ */
 /* Profile kinds                                                            */
 
 /** The six kinds of profile entries, in a fixed numbering used by every
- *  entry callback and model accessor. */
+ *  entry callback and model accessor (they are passed as int). */
 enum iprof_kind {
     IPROF_KIND_CALL_COUNT = 0,     /**< callCountProfiles: [count] */
     IPROF_KIND_CONDITIONAL = 1,    /**< conditionalProfiles: [bci, index, count]* */
@@ -81,8 +98,13 @@ enum iprof_kind {
 /** Number of profile kinds; kinds are 0 .. IPROF_KIND_COUNT - 1. */
 #define IPROF_KIND_COUNT 6
 
-/** The JSON key of a kind ("callCountProfiles", ...), or NULL for an
- *  invalid kind. Static storage. */
+/**
+ * @brief The JSON key of a profile kind ("callCountProfiles", ...).
+ * @param kind an IPROF_KIND_* value.
+ * @return the key (static storage: never free it), or NULL when @p kind is
+ *         not in 0 .. IPROF_KIND_COUNT - 1.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API const char *iprof_kind_name(int kind);
 
 /* ------------------------------------------------------------------------ */
@@ -91,14 +113,22 @@ IPROF_API const char *iprof_kind_name(int kind);
 /**
  * A user allocator. Every handle takes one at creation (NULL means libc's
  * malloc/realloc/free) and routes all of its allocations through it, so an
- * application can account, pool or fail allocations. The struct is copied;
- * @c user is passed back untouched. @c realloc_fn gets the old size so that
- * pool allocators need not store it. All three functions are required.
+ * application can account, pool or fail allocations. The struct is copied
+ * at creation; @c user is passed back untouched. All three functions are
+ * required. They are called from the thread that calls into the handle;
+ * an allocator shared by handles used in several threads must be
+ * thread-safe itself.
  */
 typedef struct iprof_allocator {
+    /** Allocate @c size bytes (never 0); return NULL on failure. */
     void *(*malloc_fn)(size_t size, void *user);
+    /** Resize @c ptr from @c old_size to @c new_size bytes (both non-zero),
+     *  returning the new block or NULL (the old block then stays valid).
+     *  @c old_size lets pool allocators do without storing sizes. */
     void *(*realloc_fn)(void *ptr, size_t old_size, size_t new_size, void *user);
+    /** Free @c ptr, a block of @c size bytes from this allocator. */
     void (*free_fn)(void *ptr, size_t size, void *user);
+    /** Passed to the three functions as is; not touched by the library. */
     void *user;
 } iprof_allocator;
 
@@ -113,23 +143,72 @@ typedef struct iprof_allocator {
  * owned by the handle that produced them and live until that handle is
  * freed or starts its next operation. Errors that have no input position
  * (an allocation failure, a writer misuse) report offset, line and column 0
- * and an empty path.
+ * and an empty path. Opaque.
+ *
+ * The iprof_error_* accessors only read the report: they may be called
+ * from any thread while the handle that owns it is not in use.
  */
 typedef struct iprof_error iprof_error;
 
 /** Severity of a report: an error made the operation fail or is a rule
  *  violation recorded in lenient mode; a warning does not invalidate the
  *  file (an unknown 0.x/1.x version, for instance). */
-enum iprof_severity { IPROF_SEVERITY_ERROR = 0, IPROF_SEVERITY_WARNING = 1 };
+enum iprof_severity {
+    IPROF_SEVERITY_ERROR = 0,  /**< an error: the file is invalid */
+    IPROF_SEVERITY_WARNING = 1 /**< a warning: the file is still valid */
+};
 
+/**
+ * @brief The status code of a report.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return an IPROF_E* code; IPROF_OK for NULL.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
 IPROF_API int iprof_error_status(const iprof_error *err);
+/**
+ * @brief The severity of a report.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return an enum iprof_severity value; IPROF_SEVERITY_ERROR for NULL.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
 IPROF_API int iprof_error_severity(const iprof_error *err);
-/** Never NULL; "" when there is nothing to say. */
+/**
+ * @brief The English message of a report.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return the message, never NULL; "" when there is nothing to say or for
+ *         NULL. Owned by the report: valid as long as the report is.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
 IPROF_API const char *iprof_error_message(const iprof_error *err);
-/** The JSON path of the element, "" for the document or no position. */
+/**
+ * @brief The JSON path of the element the report is about.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return the path ("types[3].name"), never NULL; "" for the whole
+ *         document, a report without position, or NULL. Owned by the
+ *         report: valid as long as the report is.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
 IPROF_API const char *iprof_error_path(const iprof_error *err);
+/**
+ * @brief The byte offset of the report in the input.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return the offset from 0; 0 without a position or for NULL.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
 IPROF_API uint64_t iprof_error_offset(const iprof_error *err);
+/**
+ * @brief The line of the report in the input.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return the line, from 1; 0 without a position or for NULL.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
 IPROF_API uint64_t iprof_error_line(const iprof_error *err);
+/**
+ * @brief The column of the report in the input, counted in bytes.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return the column, from 1; 0 without a position or for NULL.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
 IPROF_API uint64_t iprof_error_column(const iprof_error *err);
 
 #ifdef __cplusplus

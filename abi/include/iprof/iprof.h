@@ -1,6 +1,7 @@
-/*
- * libiprof: read, write, model and merge GraalVM Native Image PGO profiles
- * (.iprof files, format versions 0.4.0, 1.0.0 and 1.1.0).
+/**
+ * @file iprof/iprof.h
+ * @brief libiprof: read, write, model and merge GraalVM Native Image PGO
+ * profiles (.iprof files, format versions 0.4.0, 1.0.0 and 1.1.0).
  *
  * Include this header to get the whole API:
  *   common.h  status codes, allocator, errors, kinds, versions
@@ -13,6 +14,12 @@
  * callbacks take a trailing void *payload; fallible calls return an int
  * status (IPROF_OK or a negative IPROF_E* code). The library has no global
  * state: separate handles may be used from separate threads at once.
+ *
+ * Ownership: a handle returned through an out parameter belongs to the
+ * caller, who frees it with its *_free function; every other pointer the
+ * library returns is borrowed from the handle it came from and lives as
+ * long as the function's documentation says. Pointers passed in are
+ * borrowed for the call unless documented as copied or kept.
  */
 #ifndef IPROF_IPROF_H
 #define IPROF_IPROF_H

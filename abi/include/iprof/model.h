@@ -1,5 +1,6 @@
-/*
- * libiprof: the in-memory model of a profile.
+/**
+ * @file iprof/model.h
+ * @brief The in-memory model of a profile: lookups, mutation, merge.
  *
  * A model holds the types, methods and profile entries of one profile.
  * Everything lives in arenas owned by the model: names are interned (one
@@ -14,7 +15,8 @@
  *
  * Threads. A model that nobody mutates may be read from any number of
  * threads at once: no accessor writes to the model. Mutation needs
- * exclusive access.
+ * exclusive access. Accessors of types, methods, contexts and entries
+ * only read the model they belong to.
  */
 #ifndef IPROF_MODEL_H
 #define IPROF_MODEL_H
@@ -26,80 +28,232 @@
 extern "C" {
 #endif
 
+/** A profile in memory. Opaque; created by iprof_model_new() or a load,
+ *  freed by iprof_model_free(). */
 typedef struct iprof_model iprof_model;
+/** A type of a model (id and name). Opaque; owned by the model. */
 typedef struct iprof_type iprof_type;
+/** A method of a model (id, name, signature). Opaque; owned by the model. */
 typedef struct iprof_method iprof_method;
+/** An interned context: a sequence of (method id, bci) frames. Opaque;
+ *  owned by the model. */
 typedef struct iprof_context iprof_context;
+/** A profile entry: kind, context and records. Opaque; owned by the model. */
 typedef struct iprof_entry iprof_entry;
 
 /* ------------------------------------------------------------------------ */
 /* Creating and loading                                                     */
 
-/** Create an empty model of format version IPROF_FORMAT_LATEST.
- *  @p allocator may be NULL (libc). */
+/**
+ * @brief Create an empty model of format version IPROF_FORMAT_LATEST.
+ * @param[out] out receives the model, owned by the caller (free it with iprof_model_free()); NULL on failure.
+ * @param allocator the allocator for everything the model holds, or NULL for libc; copied.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL @p out is NULL.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocator);
 
-/** Free a model and everything it owns. NULL is a no-op. */
+/**
+ * @brief Free a model and everything it owns.
+ * @param model the model, or NULL (a no-op). Every type, method, context, entry and string obtained from it becomes invalid.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API void iprof_model_free(iprof_model *model);
 
-/*
- * Load a model with @p reader, which supplies the options (strictness,
- * allocator) and keeps the error and diagnostics of the load. On failure
- * *out is set to NULL and nothing is allocated.
+/**
+ * @brief Load a model from a document in memory.
+ *
+ * @p reader supplies the options (strictness, allocator) and keeps the error and diagnostics of the load. On failure *out is set to NULL and nothing is allocated.
+ * @param[out] out receives the model, owned by the caller; NULL on failure.
+ * @param reader the reader to read with (borrowed; must outlive nothing: the model does not keep it).
+ * @param data the document (borrowed for the call).
+ * @param len its length in bytes.
+ * @return as iprof_reader_read_buffer(); iprof_reader_error() describes a failure.
+ * @threadsafety Needs exclusive access to @p reader.
  */
 IPROF_API int iprof_model_load_buffer(iprof_model **out, iprof_reader *reader,
                                       const void *data, size_t len);
+/**
+ * @brief Load a model from a file; see iprof_model_load_buffer().
+ * @param[out] out receives the model, owned by the caller; NULL on failure.
+ * @param reader the reader to read with (borrowed).
+ * @param path the file's path (borrowed for the call).
+ * @return as iprof_reader_read_path().
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API int iprof_model_load_path(iprof_model **out, iprof_reader *reader, const char *path);
+/**
+ * @brief Load a model from an open file descriptor (not closed); see iprof_model_load_buffer().
+ * @param[out] out receives the model, owned by the caller; NULL on failure.
+ * @param reader the reader to read with (borrowed).
+ * @param fd a descriptor open for reading (borrowed: not closed).
+ * @return as iprof_reader_read_fd().
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API int iprof_model_load_fd(iprof_model **out, iprof_reader *reader, int fd);
+/**
+ * @brief Load a model from a read function; see iprof_model_load_buffer().
+ * @param[out] out receives the model, owned by the caller; NULL on failure.
+ * @param reader the reader to read with (borrowed).
+ * @param read_fn the read function (see iprof_read_fn).
+ * @param read_payload passed to @p read_fn as is.
+ * @return as iprof_reader_read_callback().
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API int iprof_model_load_callback(iprof_model **out, iprof_reader *reader,
                                         iprof_read_fn read_fn, void *read_payload);
 
-/** The format version of the model ("1.0.0"). Owned by the model. */
+/**
+ * @brief The format version of the model ("1.0.0").
+ * @param model the model (borrowed).
+ * @return the version string, owned by the model: valid until it is freed or its version is set.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const char *iprof_model_version(const iprof_model *model);
 
-/** Change the format version recorded in the model. It must look like
- *  MAJOR.MINOR.PATCH with the structure of 0.4.0/1.x (IPROF_EVERSION
- *  otherwise). */
+/**
+ * @brief Change the format version recorded in the model.
+ * @param model the model.
+ * @param version MAJOR.MINOR.PATCH with the structure of 0.4.0/1.x (copied).
+ * @retval IPROF_OK success.
+ * @retval IPROF_EVERSION a version of another structure or malformed.
+ * @retval IPROF_EINVAL a NULL argument.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_set_version(iprof_model *model, const char *version);
 
 /* ------------------------------------------------------------------------ */
 /* Types                                                                    */
 
+/**
+ * @brief The number of types.
+ * @param model the model (borrowed).
+ * @return the count.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_model_type_count(const iprof_model *model);
-/** Type at @p index (file order), or NULL if out of range. */
+/**
+ * @brief The type at an index, in file order.
+ * @param model the model (borrowed).
+ * @param index 0 .. iprof_model_type_count() - 1.
+ * @return the type (owned by the model), or NULL if out of range.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_type *iprof_model_type_at(const iprof_model *model, size_t index);
-/** O(1) lookup by id; NULL if absent. */
+/**
+ * @brief Look up a type by id, in O(1).
+ * @param model the model (borrowed).
+ * @param id the type id.
+ * @return the type (owned by the model), or NULL if absent.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_type *iprof_model_type_by_id(const iprof_model *model, int64_t id);
-/** O(1) lookup by name; the first such type if a file repeats a name. */
+/**
+ * @brief Look up a type by name, in O(1).
+ * @param model the model (borrowed).
+ * @param name @p name_len bytes (borrowed for the call).
+ * @param name_len the length of @p name.
+ * @return the first type of that name if a file repeats a name (owned by the model), or NULL.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_type *iprof_model_type_by_name(const iprof_model *model,
                                                      const char *name, size_t name_len);
 
+/**
+ * @brief The id of a type.
+ * @param type a type of a model (borrowed).
+ * @return its id.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int64_t iprof_type_id(const iprof_type *type);
-/** The interned name, NUL-terminated; its length in @p *len if not NULL. */
+/**
+ * @brief The name of a type.
+ * @param type a type of a model (borrowed).
+ * @param[out] len receives the name's length if not NULL.
+ * @return the interned name, NUL-terminated (it may contain NUL bytes: use @p len); owned by the model.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const char *iprof_type_name(const iprof_type *type, size_t *len);
 
 /* ------------------------------------------------------------------------ */
 /* Methods                                                                  */
 
+/**
+ * @brief The number of methods.
+ * @param model the model (borrowed).
+ * @return the count.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_model_method_count(const iprof_model *model);
+/**
+ * @brief The method at an index, in file order.
+ * @param model the model (borrowed).
+ * @param index 0 .. iprof_model_method_count() - 1.
+ * @return the method (owned by the model), or NULL if out of range.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_method *iprof_model_method_at(const iprof_model *model, size_t index);
+/**
+ * @brief Look up a method by id, in O(1).
+ * @param model the model (borrowed).
+ * @param id the method id.
+ * @return the method (owned by the model), or NULL if absent.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_method *iprof_model_method_by_id(const iprof_model *model, int64_t id);
-/** O(1) lookup by name and signature (declaring type id, return type id,
- *  parameter type ids). */
+/**
+ * @brief Look up a method by name and signature, in O(1).
+ * @param model the model (borrowed).
+ * @param name @p name_len bytes (borrowed for the call).
+ * @param name_len the length of @p name.
+ * @param signature declaring type id, return type id, parameter type ids (borrowed for the call).
+ * @param signature_len the number of ids.
+ * @return the method (owned by the model), or NULL if absent.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_method *iprof_model_method_find(const iprof_model *model,
                                                       const char *name, size_t name_len,
                                                       const int64_t *signature,
                                                       size_t signature_len);
 
+/**
+ * @brief The id of a method.
+ * @param method a method of a model (borrowed).
+ * @return its id.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int64_t iprof_method_id(const iprof_method *method);
+/**
+ * @brief The name of a method.
+ * @param method a method of a model (borrowed).
+ * @param[out] len receives the name's length if not NULL.
+ * @return the interned name, NUL-terminated; owned by the model.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const char *iprof_method_name(const iprof_method *method, size_t *len);
-/** The signature type ids; the count in @p *len if not NULL. */
+/**
+ * @brief The signature type ids of a method.
+ * @param method a method of a model (borrowed).
+ * @param[out] len receives the number of ids if not NULL.
+ * @return the ids (declaring type, return type, parameters), owned by the model.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const int64_t *iprof_method_signature(const iprof_method *method, size_t *len);
 
-/** Readable name "Type.name" into @p buf (NUL-terminated, truncated to
- *  @p size). Returns the full length (snprintf convention). An unknown
- *  declaring type prints as "?<id>"; a method with an empty signature as
- *  just its name. */
+/**
+ * @brief A readable name of a method, "Type.name".
+ *
+ * An unknown declaring type prints as "?<id>"; a method with an empty signature as just its name.
+ * @param model the model (borrowed).
+ * @param method a method of @p model (borrowed).
+ * @param[out] buf receives the text, NUL-terminated and truncated to @p size bytes (caller-owned; may be NULL if @p size is 0).
+ * @param size the size of @p buf.
+ * @return the full length of the text (snprintf convention).
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_model_method_describe(const iprof_model *model,
                                              const iprof_method *method,
                                              char *buf, size_t size);
@@ -107,45 +261,130 @@ IPROF_API size_t iprof_model_method_describe(const iprof_model *model,
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                 */
 
-/** Number of frames (>= 1). */
+/**
+ * @brief The number of frames of a context.
+ * @param ctx a context of a model (borrowed).
+ * @return its depth, at least 1.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_context_depth(const iprof_context *ctx);
-/** Method id and bci of the first (callee) frame. */
+/**
+ * @brief The method id of the first (callee) frame.
+ * @param ctx a context of a model (borrowed).
+ * @return the method id.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int64_t iprof_context_method_id(const iprof_context *ctx);
+/**
+ * @brief The bci of the first (callee) frame.
+ * @param ctx a context of a model (borrowed).
+ * @return the bci.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int64_t iprof_context_bci(const iprof_context *ctx);
-/** The context without its first frame (the caller's), NULL for depth 1. */
+/**
+ * @brief The context without its first frame (the caller's).
+ * @param ctx a context of a model (borrowed).
+ * @return the caller's context (owned by the model), NULL for depth 1.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_context *iprof_context_caller(const iprof_context *ctx);
-/** Copy up to @p max_frames frames, interleaved (method id, bci), callee
- *  first, into @p frames. Returns the depth. */
+/**
+ * @brief Copy the frames of a context.
+ * @param ctx a context of a model (borrowed).
+ * @param[out] frames receives up to @p max_frames frames, interleaved (method id, bci), callee first: 2 * @p max_frames numbers (caller-owned).
+ * @param max_frames the capacity of @p frames in frames.
+ * @return the depth (more than @p max_frames if truncated).
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_context_frames(const iprof_context *ctx, int64_t *frames,
                                       size_t max_frames);
-/** The ctx text ("5:0<3:2") into @p buf; snprintf convention. */
+/**
+ * @brief The ctx text of a context ("5:0<3:2").
+ * @param ctx a context of a model (borrowed).
+ * @param[out] buf receives the text, NUL-terminated and truncated to @p size bytes (caller-owned).
+ * @param size the size of @p buf.
+ * @return the full length of the text (snprintf convention).
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_context_format(const iprof_context *ctx, char *buf, size_t size);
-/** Readable text ("Fib.fibonacci:11 < Fib.main:9") into @p buf; snprintf
- *  convention. A method id without a method prints as "?<id>". */
+/**
+ * @brief A readable text of a context ("Fib.fibonacci:11 < Fib.main:9").
+ *
+ * A method id without a method prints as "?<id>".
+ * @param model the model (borrowed).
+ * @param ctx a context of @p model (borrowed).
+ * @param[out] buf receives the text, NUL-terminated and truncated to @p size bytes (caller-owned).
+ * @param size the size of @p buf.
+ * @return the full length of the text (snprintf convention).
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_model_context_describe(const iprof_model *model,
                                               const iprof_context *ctx,
                                               char *buf, size_t size);
-/** Number of interned context nodes (distinct frame sequences, including
- *  caller suffixes). */
+/**
+ * @brief The number of interned context nodes (distinct frame sequences, including caller suffixes).
+ * @param model the model (borrowed).
+ * @return the count.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_model_context_count(const iprof_model *model);
 
 /* ------------------------------------------------------------------------ */
 /* Entries                                                                  */
 
-/** Number of entries of @p kind (0 for an invalid kind). */
+/**
+ * @brief The number of entries of a kind.
+ * @param model the model (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @return the count, 0 for an invalid kind.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API size_t iprof_model_entry_count(const iprof_model *model, int kind);
-/** Entry @p index of @p kind in file order, NULL if out of range. */
+/**
+ * @brief The entry at an index of a kind, in file order.
+ * @param model the model (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_model_entry_count() - 1.
+ * @return the entry (owned by the model; valid until entries of @p kind change), or NULL if out of range.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_entry *iprof_model_entry_at(const iprof_model *model, int kind,
                                                   size_t index);
-/** O(1) lookup of the entry of @p kind whose context has these frames
- *  (interleaved, callee first); NULL if absent. */
+/**
+ * @brief Look up the entry of a kind with a context, in O(1).
+ * @param model the model (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param frames @p frame_count (method id, bci) pairs, callee first (borrowed for the call).
+ * @param frame_count the number of frames.
+ * @return the entry (owned by the model; valid until entries of @p kind change), or NULL if absent.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_entry *iprof_model_entry_find(const iprof_model *model, int kind,
                                                     const int64_t *frames,
                                                     size_t frame_count);
 
+/**
+ * @brief The kind of an entry.
+ * @param entry an entry of a model (borrowed).
+ * @return its IPROF_KIND_* value.
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int iprof_entry_kind(const iprof_entry *entry);
+/**
+ * @brief The context of an entry.
+ * @param entry an entry of a model (borrowed).
+ * @return the interned context, owned by the model (valid until it is freed).
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const iprof_context *iprof_entry_context(const iprof_entry *entry);
-/** The records; the count in @p *len if not NULL. */
+/**
+ * @brief The records of an entry.
+ * @param entry an entry of a model (borrowed).
+ * @param[out] len receives the number of records if not NULL.
+ * @return the records, owned by the model (valid as long as @p entry).
+ * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
+ */
 IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *len);
 
 /* ------------------------------------------------------------------------ */
@@ -153,34 +392,113 @@ IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *l
 
 /* Callbacks return 0 to go on, anything else to stop (the call then returns
  * IPROF_ESTOPPED). The model must not be changed from inside them. */
+/** Called with a type of the model (borrowed); for iteration return 0 to
+ *  go on, for retain non-zero to keep it. */
 typedef int (*iprof_model_type_cb)(const iprof_type *type, void *payload);
+/** Called with a method of the model (borrowed); for iteration return 0 to
+ *  go on, for retain non-zero to keep it. */
 typedef int (*iprof_model_method_cb)(const iprof_method *method, void *payload);
+/** Called with an entry of the model (borrowed); for iteration return 0 to
+ *  go on, for retain non-zero to keep it. */
 typedef int (*iprof_model_entry_cb)(const iprof_entry *entry, void *payload);
 
+/**
+ * @brief Call @p cb for every type, in file order.
+ * @param model the model (borrowed).
+ * @param cb the callback; it must not change the model.
+ * @param payload passed to @p cb as is.
+ * @retval IPROF_OK every type was visited.
+ * @retval IPROF_ESTOPPED @p cb returned non-zero.
+ * @retval IPROF_EINVAL a NULL argument.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int iprof_model_foreach_type(const iprof_model *model, iprof_model_type_cb cb,
                                        void *payload);
+/**
+ * @brief Call @p cb for every method, in file order.
+ * @param model the model (borrowed).
+ * @param cb the callback; it must not change the model.
+ * @param payload passed to @p cb as is.
+ * @retval IPROF_OK every method was visited.
+ * @retval IPROF_ESTOPPED @p cb returned non-zero.
+ * @retval IPROF_EINVAL a NULL argument.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int iprof_model_foreach_method(const iprof_model *model, iprof_model_method_cb cb,
                                          void *payload);
+/**
+ * @brief Call @p cb for every entry of a kind, in file order.
+ * @param model the model (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param cb the callback; it must not change the model.
+ * @param payload passed to @p cb as is.
+ * @retval IPROF_OK every entry was visited.
+ * @retval IPROF_ESTOPPED @p cb returned non-zero.
+ * @retval IPROF_EINVAL a NULL argument or an invalid kind.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
+ */
 IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
                                         iprof_model_entry_cb cb, void *payload);
 
 /* ------------------------------------------------------------------------ */
 /* Mutation                                                                 */
 
-/** Add a type. IPROF_EINVAL if the id is taken. @p out may be NULL. */
+/**
+ * @brief Add a type.
+ * @param model the model.
+ * @param id the new type's id.
+ * @param name @p name_len bytes (copied, interned).
+ * @param name_len the length of @p name.
+ * @param[out] out receives the new type (owned by the model) if not NULL.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL the id is taken, or a NULL argument.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *name,
                                    size_t name_len, const iprof_type **out);
-/** Remove a type by id (IPROF_ENOTFOUND if absent). References to it from
- *  methods or records are not checked: remove those first. */
+/**
+ * @brief Remove a type by id.
+ *
+ * References to it from methods or records are not checked: remove those first. The removed type must not be used afterwards.
+ * @param model the model.
+ * @param id the type id.
+ * @retval IPROF_OK success.
+ * @retval IPROF_ENOTFOUND no such type.
+ * @retval IPROF_EINVAL @p model is NULL.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id);
 
-/** Add a method. IPROF_EINVAL if the id is taken, IPROF_EDANGLING if a
- *  signature type id is not a type of the model. */
+/**
+ * @brief Add a method.
+ * @param model the model.
+ * @param id the new method's id.
+ * @param name @p name_len bytes (copied, interned).
+ * @param name_len the length of @p name.
+ * @param signature declaring type id, return type id, parameter type ids (copied).
+ * @param signature_len the number of ids.
+ * @param[out] out receives the new method (owned by the model) if not NULL.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL the id is taken, or a NULL argument.
+ * @retval IPROF_EDANGLING a signature type id is not a type of the model.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char *name,
                                      size_t name_len, const int64_t *signature,
                                      size_t signature_len, const iprof_method **out);
-/** Remove a method by id (IPROF_ENOTFOUND if absent). Entries whose
- *  contexts mention it are not checked: remove those first. */
+/**
+ * @brief Remove a method by id.
+ *
+ * Entries whose contexts mention it are not checked: remove those first. The removed method must not be used afterwards.
+ * @param model the model.
+ * @param id the method id.
+ * @retval IPROF_OK success.
+ * @retval IPROF_ENOTFOUND no such method.
+ * @retval IPROF_EINVAL @p model is NULL.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id);
 
 /**
@@ -195,22 +513,73 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id);
  * context break the kind's rules, IPROF_EDANGLING when a method id of the
  * context (other than the monitor's dummy 0:0) or a type id of the records
  * is not in the model, IPROF_EINVAL for a bad kind or no frames.
+ *
+ * @param model the model.
+ * @param kind an IPROF_KIND_* value.
+ * @param frames @p frame_count (method id, bci) pairs, callee first
+ *        (copied; the context is interned).
+ * @param frame_count the number of frames.
+ * @param records @p record_count numbers (copied).
+ * @param record_count the number of records.
+ * @retval IPROF_OK success; entry pointers of @p kind are invalid
+ *         afterwards.
+ * @retval IPROF_ESCHEMA the records or the context break the kind's rules.
+ * @retval IPROF_EDANGLING an id that is not in the model.
+ * @retval IPROF_EINVAL a bad kind, no frames or a NULL argument.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
  */
 IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t *frames,
                                     size_t frame_count, const int64_t *records,
                                     size_t record_count);
-/** Remove the entry of @p kind with this context (IPROF_ENOTFOUND). */
+/**
+ * @brief Remove the entry of a kind with a context.
+ * @param model the model.
+ * @param kind an IPROF_KIND_* value.
+ * @param frames @p frame_count (method id, bci) pairs, callee first (borrowed for the call).
+ * @param frame_count the number of frames.
+ * @retval IPROF_OK success; entry pointers of @p kind are invalid afterwards.
+ * @retval IPROF_ENOTFOUND no such entry.
+ * @retval IPROF_EINVAL a NULL argument or an invalid kind.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,
                                        size_t frame_count);
 
-/** Keep only the entries of @p kind for which @p keep returns non-zero, in
- *  one O(n) pass. */
+/**
+ * @brief Keep only the entries of a kind for which @p keep returns non-zero, in one O(n) pass.
+ * @param model the model.
+ * @param kind an IPROF_KIND_* value.
+ * @param keep the predicate; it must not change the model.
+ * @param payload passed to @p keep as is.
+ * @retval IPROF_OK success; entry pointers of @p kind are invalid afterwards.
+ * @retval IPROF_EINVAL a NULL argument or an invalid kind.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
                                          iprof_model_entry_cb keep, void *payload);
-/** Keep only the methods for which @p keep returns non-zero. */
+/**
+ * @brief Keep only the methods for which @p keep returns non-zero.
+ * @param model the model.
+ * @param keep the predicate; it must not change the model.
+ * @param payload passed to @p keep as is.
+ * @retval IPROF_OK success; removed methods must not be used afterwards.
+ * @retval IPROF_EINVAL a NULL argument.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_cb keep,
                                          void *payload);
-/** Keep only the types for which @p keep returns non-zero. */
+/**
+ * @brief Keep only the types for which @p keep returns non-zero.
+ * @param model the model.
+ * @param keep the predicate; it must not change the model.
+ * @param payload passed to @p keep as is.
+ * @retval IPROF_OK success; removed types must not be used afterwards.
+ * @retval IPROF_EINVAL a NULL argument.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
 IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb keep,
                                        void *payload);
 
@@ -228,6 +597,16 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb k
  *
  * Fails with IPROF_EDANGLING, changing nothing, if src has references that
  * do not resolve within src. dst and src must be different models.
+ *
+ * @param dst the model merged into.
+ * @param src the model merged from (borrowed for the call; only read).
+ * @param weight the factor for src's counts, finite and >= 0.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EDANGLING src has unresolved references; dst unchanged.
+ * @retval IPROF_EINVAL a NULL argument, dst == src, or a bad weight.
+ * @retval IPROF_ENOMEM allocation failed (dst may hold part of src).
+ * @threadsafety Needs exclusive access to @p dst; @p src may be read by
+ *         other threads at the same time, not changed.
  */
 IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight);
 

@@ -1,5 +1,6 @@
-/*
- * libiprof: the streaming reader.
+/**
+ * @file iprof/reader.h
+ * @brief The streaming reader.
  *
  * The reader scans an iprof document once, without building a tree, and
  * hands every element to a callback: the version, each type, each method
@@ -12,6 +13,11 @@
  * (the default) rule violations that leave the data representable are
  * recorded as diagnostics and the read goes on; in strict mode the first
  * one fails the read. Malformed JSON always fails.
+ *
+ * Threads: a reader is used by one thread at a time (calls on one reader
+ * need external synchronisation); different readers may be used from
+ * different threads at once. Callbacks run on the thread that called the
+ * read.
  */
 #ifndef IPROF_READER_H
 #define IPROF_READER_H
@@ -22,6 +28,9 @@
 extern "C" {
 #endif
 
+/** A reader: its options, buffers, and the error and diagnostics of its
+ *  last read. Opaque; created by iprof_reader_new(), freed by
+ *  iprof_reader_free(). */
 typedef struct iprof_reader iprof_reader;
 
 /* ------------------------------------------------------------------------ */
@@ -33,6 +42,7 @@ typedef struct iprof_reader iprof_reader;
  *  no id tables). */
 #define IPROF_READ_NO_REFERENCES 0x2u
 
+/** The version of iprof_read_options these headers define. */
 #define IPROF_READ_OPTIONS_VERSION 1
 
 /**
@@ -49,11 +59,19 @@ typedef struct iprof_read_options {
     size_t max_depth;                 /**< JSON nesting limit in skipped values; 0: none */
 } iprof_read_options;
 
+/** Initialiser of an iprof_read_options with every default. */
 #define IPROF_READ_OPTIONS_INIT {IPROF_READ_OPTIONS_VERSION, 0, NULL, 0, 0, 0}
 
-/** Fill @p opts with defaults for the given options version. Returns
- *  IPROF_EINVAL for an unknown version. For FFI users who cannot use the
- *  macro. */
+/**
+ * @brief Fill reader options with the defaults of an options version.
+ *
+ * For FFI users who cannot use IPROF_READ_OPTIONS_INIT.
+ * @param[out] opts the options to fill (caller-owned; not kept).
+ * @param version IPROF_READ_OPTIONS_VERSION of the caller's headers.
+ * @retval IPROF_OK @p opts is filled.
+ * @retval IPROF_EINVAL @p opts is NULL or @p version unknown to this library.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_read_options_init(iprof_read_options *opts, unsigned int version);
 
 /* ------------------------------------------------------------------------ */
@@ -67,12 +85,16 @@ IPROF_API int iprof_read_options_init(iprof_read_options *opts, unsigned int ver
  * The raw JSON text given to iprof_unknown_cb is not NUL-terminated.
  */
 
-/** The "version" string. */
+/** Called with the "version" string (@p len bytes plus a NUL; borrowed
+ *  for the call). Return 0 to go on. */
 typedef int (*iprof_version_cb)(const char *version, size_t len, void *payload);
-/** One element of "types". */
+/** Called for one element of "types": its id and name (@p name_len bytes
+ *  plus a NUL; borrowed for the call). Return 0 to go on. */
 typedef int (*iprof_type_cb)(int64_t id, const char *name, size_t name_len, void *payload);
-/** One element of "methods"; signature[0] is the declaring type, [1] the
- *  return type, then the parameter types. */
+/** Called for one element of "methods": its id, name (@p name_len bytes
+ *  plus a NUL) and @p signature_len signature type ids (signature[0] is the
+ *  declaring type, [1] the return type, then the parameter types); all
+ *  borrowed for the call. Return 0 to go on. */
 typedef int (*iprof_method_cb)(int64_t id, const char *name, size_t name_len,
                                const int64_t *signature, size_t signature_len,
                                void *payload);
@@ -81,16 +103,20 @@ typedef int (*iprof_method_cb)(int64_t id, const char *name, size_t name_len,
  * @p frame_count (method id, bci) pairs, interleaved: frames[2*i] is the
  * method id and frames[2*i+1] the bci of frame i; frame 0 is the callee
  * (the leftmost "id:bci" of the ctx text), the last frame the outermost
- * caller.
+ * caller. @p records holds @p record_count numbers. All borrowed for the
+ * call. Return 0 to go on.
  */
 typedef int (*iprof_entry_cb)(int kind, const int64_t *frames, size_t frame_count,
                               const int64_t *records, size_t record_count,
                               void *payload);
-/** A top-level key this library does not know, with the raw JSON text of
- *  its value (exactly the bytes of the input). */
+/** Called for a top-level key this library does not know (@p key_len
+ *  bytes plus a NUL), with the raw JSON text of its value (exactly the
+ *  @p json_len bytes of the input, not NUL-terminated); borrowed for the
+ *  call. Return 0 to go on. */
 typedef int (*iprof_unknown_cb)(const char *key, size_t key_len,
                                 const char *json, size_t json_len, void *payload);
 
+/** The version of iprof_read_callbacks these headers define. */
 #define IPROF_READ_CALLBACKS_VERSION 1
 
 /**
@@ -101,68 +127,145 @@ typedef int (*iprof_unknown_cb)(const char *key, size_t key_len,
  */
 typedef struct iprof_read_callbacks {
     unsigned int version; /**< IPROF_READ_CALLBACKS_VERSION */
-    iprof_version_cb on_version;
-    iprof_type_cb on_type;
-    iprof_method_cb on_method;
-    iprof_entry_cb on_call_count;
-    iprof_entry_cb on_conditional;
-    iprof_entry_cb on_virtual_invoke;
-    iprof_entry_cb on_monitor;
-    iprof_entry_cb on_sampling;
-    iprof_entry_cb on_instanceof;
-    iprof_unknown_cb on_unknown;
+    iprof_version_cb on_version;       /**< the version string, or NULL */
+    iprof_type_cb on_type;             /**< each type, or NULL */
+    iprof_method_cb on_method;         /**< each method, or NULL */
+    iprof_entry_cb on_call_count;      /**< each callCountProfiles entry, or NULL */
+    iprof_entry_cb on_conditional;     /**< each conditionalProfiles entry, or NULL */
+    iprof_entry_cb on_virtual_invoke;  /**< each virtualInvokeProfiles entry, or NULL */
+    iprof_entry_cb on_monitor;         /**< each monitorProfiles entry, or NULL */
+    iprof_entry_cb on_sampling;        /**< each samplingProfiles entry, or NULL */
+    iprof_entry_cb on_instanceof;      /**< each instanceofProfiles entry, or NULL */
+    iprof_unknown_cb on_unknown;       /**< each unknown top-level key, or NULL */
 } iprof_read_callbacks;
 
+/** Initialiser of an iprof_read_callbacks with no callback set. */
 #define IPROF_READ_CALLBACKS_INIT \
     {IPROF_READ_CALLBACKS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
 /** Read function of a callback source: fill up to @p capacity bytes of
- *  @p buf, store the count in @p *len (0 means end of input) and return 0,
- *  or return non-zero on failure (the read fails with IPROF_EIO). */
+ *  @p buf (owned by the reader, valid for the call), store the count in
+ *  @p *len (0 means end of input) and return 0, or return non-zero on
+ *  failure (the read fails with IPROF_EIO). */
 typedef int (*iprof_read_fn)(void *buf, size_t capacity, size_t *len, void *payload);
 
 /* ------------------------------------------------------------------------ */
 /* Reader                                                                   */
 
-/** Create a reader. @p opts may be NULL for defaults. A reader can be used
- *  for many reads, one at a time; different readers can be used from
- *  different threads at once. */
+/**
+ * @brief Create a reader.
+ *
+ * A reader can be used for many reads, one at a time.
+ * @param[out] out receives the new reader, owned by the caller (free it
+ *        with iprof_reader_free()); set to NULL on failure.
+ * @param opts options, or NULL for the defaults; copied (the allocator
+ *        struct too), not kept.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL @p out is NULL or @p opts has an unknown version.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_reader_new(iprof_reader **out, const iprof_read_options *opts);
 
-/** Free a reader and everything it owns (its error and diagnostics). NULL
- *  is a no-op. */
+/**
+ * @brief Free a reader and everything it owns (its error and diagnostics).
+ * @param reader the reader, or NULL (a no-op). Invalid afterwards, and so
+ *        are the reports it returned.
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API void iprof_reader_free(iprof_reader *reader);
 
-/** Read a document held in memory. @p data is not copied and must stay
- *  valid during the call. @p callbacks may be NULL (validate only). */
+/**
+ * @brief Read a document held in memory.
+ * @param reader the reader.
+ * @param data the document (borrowed: not copied, must stay valid during
+ *        the call); NULL only with @p len 0.
+ * @param len its length in bytes.
+ * @param callbacks the callbacks (borrowed for the call), or NULL to
+ *        validate only.
+ * @param payload passed to every callback as is.
+ * @retval IPROF_OK the document was read (lenient mode: diagnostics may
+ *         have been recorded; see iprof_reader_diag_count()).
+ * @retval IPROF_ESYNTAX, IPROF_ESCHEMA, IPROF_EVERSION, IPROF_EDANGLING,
+ *         IPROF_ELIMIT the document is invalid; iprof_reader_error() says
+ *         where and why.
+ * @retval IPROF_ESTOPPED a callback returned non-zero.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p reader is NULL, @p data NULL with @p len > 0, or
+ *         @p callbacks has an unknown version.
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API int iprof_reader_read_buffer(iprof_reader *reader, const void *data, size_t len,
                                        const iprof_read_callbacks *callbacks, void *payload);
 
-/** Read a file by path, chunk by chunk. */
+/**
+ * @brief Read a file by path, chunk by chunk (chunk_size of the options).
+ * @param reader the reader.
+ * @param path the file's path (borrowed for the call).
+ * @param callbacks the callbacks (borrowed for the call), or NULL.
+ * @param payload passed to every callback as is.
+ * @return as iprof_reader_read_buffer(), and IPROF_EIO when the file cannot
+ *         be opened or read; IPROF_EINVAL for a NULL @p path.
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API int iprof_reader_read_path(iprof_reader *reader, const char *path,
                                      const iprof_read_callbacks *callbacks, void *payload);
 
-/** Read from an open file descriptor up to end of file. The descriptor is
- *  not closed. */
+/**
+ * @brief Read from an open file descriptor up to end of file.
+ * @param reader the reader.
+ * @param fd a descriptor open for reading; borrowed: not closed.
+ * @param callbacks the callbacks (borrowed for the call), or NULL.
+ * @param payload passed to every callback as is.
+ * @return as iprof_reader_read_buffer(), and IPROF_EIO when reading fails;
+ *         IPROF_EINVAL for a negative @p fd.
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API int iprof_reader_read_fd(iprof_reader *reader, int fd,
                                    const iprof_read_callbacks *callbacks, void *payload);
 
-/** Read from a user read function (see iprof_read_fn). */
+/**
+ * @brief Read from a user read function.
+ * @param reader the reader.
+ * @param read_fn the read function (see iprof_read_fn).
+ * @param read_payload passed to @p read_fn as is.
+ * @param callbacks the callbacks (borrowed for the call), or NULL.
+ * @param payload passed to every callback as is.
+ * @return as iprof_reader_read_buffer(), and IPROF_EIO when @p read_fn
+ *         fails; IPROF_EINVAL for a NULL @p read_fn.
+ * @threadsafety Needs exclusive access to @p reader.
+ */
 IPROF_API int iprof_reader_read_callback(iprof_reader *reader, iprof_read_fn read_fn,
                                          void *read_payload,
                                          const iprof_read_callbacks *callbacks,
                                          void *payload);
 
-/** The error of the last failed read, or NULL if the last read succeeded.
- *  Owned by the reader, valid until its next read or its free. */
+/**
+ * @brief The error of the last failed read.
+ * @param reader the reader.
+ * @return the report, or NULL if the last read succeeded (or none was
+ *         made). Owned by the reader: valid until its next read or its free.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
 IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *reader);
 
-/** Number of diagnostics (warnings and, in lenient mode, rule violations)
- *  recorded by the last read, in input order. */
+/**
+ * @brief The number of diagnostics of the last read.
+ * @param reader the reader.
+ * @return how many warnings and (lenient mode) rule violations the last
+ *         read recorded; 0 for NULL.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
 IPROF_API size_t iprof_reader_diag_count(const iprof_reader *reader);
 
-/** Diagnostic @p index of the last read, or NULL if out of range. Owned by
- *  the reader, valid until its next read or its free. */
+/**
+ * @brief A diagnostic of the last read, in input order.
+ * @param reader the reader.
+ * @param index 0 .. iprof_reader_diag_count() - 1.
+ * @return the report, or NULL if @p index is out of range. Owned by the
+ *         reader: valid until its next read or its free.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *reader, size_t index);
 
 #ifdef __cplusplus

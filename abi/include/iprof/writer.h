@@ -1,5 +1,6 @@
-/*
- * libiprof: the writer.
+/**
+ * @file iprof/writer.h
+ * @brief The streaming and whole-model writer.
  *
  * A writer produces one iprof document, either element by element
  * (begin; types; methods; entries; end) or from a whole model. By default
@@ -20,6 +21,10 @@
  *
  * After any failure the writer is failed: every later call returns the
  * same status; free it (a path writer then removes its temporary file).
+ *
+ * Threads: a writer is used by one thread at a time (calls on one writer
+ * need external synchronisation); different writers may be used from
+ * different threads at once.
  */
 #ifndef IPROF_WRITER_H
 #define IPROF_WRITER_H
@@ -31,6 +36,9 @@
 extern "C" {
 #endif
 
+/** A writer of one document: its sink, options, state and error. Opaque;
+ *  created by the iprof_writer_new_* functions, freed by
+ *  iprof_writer_free(). */
 typedef struct iprof_writer iprof_writer;
 
 /** Indent the output: one element per line. */
@@ -47,6 +55,7 @@ typedef struct iprof_writer iprof_writer;
 /** Path sinks: skip fsync (faster, not durable across a crash). */
 #define IPROF_WRITE_NO_SYNC 0x10u
 
+/** The version of iprof_write_options these headers define. */
 #define IPROF_WRITE_OPTIONS_VERSION 1
 
 /** Writer options. Initialise with IPROF_WRITE_OPTIONS_INIT or
@@ -59,66 +68,251 @@ typedef struct iprof_write_options {
     size_t buffer_size;               /**< output buffer bytes; 0: 256 KiB */
 } iprof_write_options;
 
+/** Initialiser of an iprof_write_options with every default. */
 #define IPROF_WRITE_OPTIONS_INIT {IPROF_WRITE_OPTIONS_VERSION, 0, NULL, NULL, 0}
 
+/**
+ * @brief Fill writer options with the defaults of an options version.
+ *
+ * For FFI users who cannot use IPROF_WRITE_OPTIONS_INIT.
+ * @param[out] opts the options to fill (caller-owned; not kept).
+ * @param version IPROF_WRITE_OPTIONS_VERSION of the caller's headers.
+ * @retval IPROF_OK @p opts is filled.
+ * @retval IPROF_EINVAL @p opts is NULL or @p version unknown to this library.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_write_options_init(iprof_write_options *opts, unsigned int version);
 
-/** Write function of a callback sink: consume @p len bytes, return 0, or
- *  non-zero on failure (the write then fails with IPROF_EIO). */
+/** Write function of a callback sink: consume @p len bytes of @p data
+ *  (borrowed for the call), return 0, or non-zero on failure (the write
+ *  then fails with IPROF_EIO). */
 typedef int (*iprof_write_fn)(const void *data, size_t len, void *payload);
 
 /* ------------------------------------------------------------------------ */
 /* Creating a writer: one per document                                      */
 
-/** Write to @p path atomically; nothing is visible at @p path until
- *  iprof_writer_end() succeeds. */
+/**
+ * @brief Create a writer to a path, atomically.
+ *
+ * Nothing is visible at @p path until iprof_writer_end() succeeds: the
+ * document goes to a temporary file in the same directory, synced
+ * (unless IPROF_WRITE_NO_SYNC) and renamed over @p path; IPROF_EIO from a
+ * later call when that fails.
+ * @param[out] out receives the writer, owned by the caller (free it with
+ *        iprof_writer_free()); NULL on failure.
+ * @param path the target (copied).
+ * @param opts options, or NULL for the defaults; copied (the allocator
+ *        struct too; format_version must stay valid until begin or
+ *        write_model), not kept.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL argument or an unknown options version.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
                                     const iprof_write_options *opts);
-/** Write to an open file descriptor (not closed, not synced). */
+/**
+ * @brief Create a writer to an open file descriptor.
+ * @param[out] out receives the writer, owned by the caller; NULL on failure.
+ * @param fd a descriptor open for writing; borrowed: not closed, not
+ *        synced; must stay open until the writer is freed.
+ * @param opts options, or NULL for the defaults; copied (the allocator
+ *        struct too; format_version must stay valid until begin or
+ *        write_model), not kept.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL argument or an unknown options version.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_writer_new_fd(iprof_writer **out, int fd, const iprof_write_options *opts);
-/** Write into memory; get the bytes with iprof_writer_buffer(). */
+/**
+ * @brief Create a writer into memory; get the bytes with iprof_writer_buffer().
+ * @param[out] out receives the writer, owned by the caller; NULL on failure.
+ * @param opts options, or NULL for the defaults; copied (the allocator
+ *        struct too; format_version must stay valid until begin or
+ *        write_model), not kept.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL argument or an unknown options version.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_options *opts);
-/** Write through a callback. */
+/**
+ * @brief Create a writer through a write function.
+ * @param[out] out receives the writer, owned by the caller; NULL on failure.
+ * @param write_fn the write function (see iprof_write_fn), called from the
+ *        writer's calls.
+ * @param write_payload passed to @p write_fn as is.
+ * @param opts options, or NULL for the defaults; copied (the allocator
+ *        struct too; format_version must stay valid until begin or
+ *        write_model), not kept.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL argument or an unknown options version.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Thread-safe.
+ */
 IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write_fn,
                                         void *write_payload, const iprof_write_options *opts);
 
-/** Free the writer. If end() did not succeed, a path writer removes its
- *  temporary file and the target is left as it was. NULL is a no-op. */
+/**
+ * @brief Free a writer.
+ *
+ * If iprof_writer_end() did not succeed, a path writer removes its
+ * temporary file and the target is left as it was.
+ * @param writer the writer, or NULL (a no-op). Invalid afterwards, and so
+ *        are its error and buffer.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
 IPROF_API void iprof_writer_free(iprof_writer *writer);
 
 /* ------------------------------------------------------------------------ */
 /* Streaming                                                                */
 
-/** Start the document. @p format_version NULL means the options' version,
- *  or IPROF_FORMAT_LATEST if that is NULL too. */
+/**
+ * @brief Start the document.
+ * @param writer the writer.
+ * @param format_version the target version (borrowed for the call):
+ *        IPROF_FORMAT_0_4_0, _1_0_0 or _1_1_0; NULL means the options'
+ *        version, or IPROF_FORMAT_LATEST if that is NULL too.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EVERSION a version this writer cannot write.
+ * @retval IPROF_ESTATE a call out of the streaming order (see above).
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
 IPROF_API int iprof_writer_begin(iprof_writer *writer, const char *format_version);
+/**
+ * @brief Write one type.
+ * @param writer the writer.
+ * @param id the type id.
+ * @param name its name, @p name_len bytes of UTF-8 (borrowed for the call;
+ *        may contain NUL bytes).
+ * @param name_len the length of @p name.
+ * @retval IPROF_OK success.
+ * @retval IPROF_ESTATE a call out of the streaming order (see above).
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
 IPROF_API int iprof_writer_type(iprof_writer *writer, int64_t id, const char *name,
                                 size_t name_len);
+/**
+ * @brief Write one method.
+ * @param writer the writer.
+ * @param id the method id.
+ * @param name its name, @p name_len bytes of UTF-8 (borrowed for the call).
+ * @param name_len the length of @p name.
+ * @param signature @p signature_len type ids: declaring type, return type,
+ *        parameter types (borrowed for the call).
+ * @param signature_len the number of ids in @p signature.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EDANGLING (IPROF_WRITE_STRICT) a type id that was not
+ *         written.
+ * @retval IPROF_ESTATE a call out of the streaming order (see above).
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
 IPROF_API int iprof_writer_method(iprof_writer *writer, int64_t id, const char *name,
                                   size_t name_len, const int64_t *signature,
                                   size_t signature_len);
-/** One entry; frames interleaved (method id, bci), callee first. */
+/**
+ * @brief Write one profile entry.
+ * @param writer the writer.
+ * @param kind an IPROF_KIND_* value.
+ * @param frames @p frame_count (method id, bci) pairs, interleaved, callee
+ *        first (borrowed for the call).
+ * @param frame_count the number of frames.
+ * @param records @p record_count numbers (borrowed for the call).
+ * @param record_count the number of records.
+ * @retval IPROF_OK success.
+ * @retval IPROF_ESCHEMA the records or the context break the kind's rules
+ *         (not checked with IPROF_WRITE_NO_VALIDATE).
+ * @retval IPROF_EVERSION an instanceof entry for a version before 1.1.0
+ *         (dropped instead with IPROF_WRITE_DROP_INSTANCEOF).
+ * @retval IPROF_EDANGLING (IPROF_WRITE_STRICT) a method or type id that
+ *         was not written.
+ * @retval IPROF_ESTATE a call out of the streaming order (see above).
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
 IPROF_API int iprof_writer_entry(iprof_writer *writer, int kind, const int64_t *frames,
                                  size_t frame_count, const int64_t *records,
                                  size_t record_count);
-/** Close the document, flush and (path sink) sync and rename into place. */
+/**
+ * @brief Close the document and flush it; a path sink syncs and renames
+ *        it into place.
+ * @param writer the writer.
+ * @retval IPROF_OK the document is complete.
+ * @retval IPROF_ESTATE a call out of the streaming order (see above).
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
 IPROF_API int iprof_writer_end(iprof_writer *writer);
 
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
 
-/** Write the whole model: begin, every element in model order, end. The
- *  version is the options' format_version, or the model's if NULL. */
+/**
+ * @brief Write a whole model: begin, every element in model order, end.
+ * @param writer a writer on which nothing was written yet.
+ * @param model the model (borrowed for the call; only read).
+ * @retval IPROF_OK the document is complete.
+ * @retval IPROF_EVERSION, IPROF_ESCHEMA, IPROF_EDANGLING as for the
+ *         streaming calls. The version is the options' format_version,
+ *         or the model's if NULL.
+ * @retval IPROF_ESTATE a call out of the streaming order (see above).
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer; @p model may be
+ *         read by other threads at the same time, not changed.
+ */
 IPROF_API int iprof_writer_write_model(iprof_writer *writer, const iprof_model *model);
 
 /* ------------------------------------------------------------------------ */
 /* Results                                                                  */
 
-/** The error of the failed writer, or NULL. Owned by the writer. */
+/**
+ * @brief The error of a failed writer.
+ * @param writer the writer.
+ * @return the report, or NULL if the writer has not failed. Owned by the
+ *         writer: valid until it is freed.
+ * @threadsafety Reads @p writer: not during a call that changes it.
+ */
 IPROF_API const iprof_error *iprof_writer_error(const iprof_writer *writer);
 
-/** Memory sink: the bytes written so far (all of them after end()). Owned
- *  by the writer, valid until it is freed. IPROF_EINVAL for other sinks. */
+/**
+ * @brief The bytes of a memory writer.
+ * @param writer a writer made by iprof_writer_new_buffer().
+ * @param[out] data receives the bytes written so far (all of them after
+ *        iprof_writer_end()). Owned by the writer: valid until it is freed
+ *        or writes more.
+ * @param[out] len receives their count.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL argument or a writer with another sink.
+ * @threadsafety Reads @p writer: not during a call that changes it.
+ */
 IPROF_API int iprof_writer_buffer(const iprof_writer *writer, const void **data, size_t *len);
 
 #ifdef __cplusplus
