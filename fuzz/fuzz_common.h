@@ -114,6 +114,47 @@ static inline int fuzz_write_model(const iprof_model *m, unsigned flags, uint8_t
     return rc;
 }
 
+/* An allocator that fails every allocation from the limit-th on (counting
+ * from 0), to exercise the out-of-memory paths. */
+typedef struct fuzz_failing {
+    iprof_allocator a;
+    size_t count, limit;
+} fuzz_failing;
+
+static inline void *fuzz_failing_malloc(size_t size, void *user)
+{
+    fuzz_failing *f = user;
+    if (f->count++ >= f->limit)
+        return NULL;
+    return malloc(size);
+}
+
+static inline void *fuzz_failing_realloc(void *p, size_t old_size, size_t new_size, void *user)
+{
+    fuzz_failing *f = user;
+    (void)old_size;
+    if (f->count++ >= f->limit)
+        return NULL;
+    return realloc(p, new_size);
+}
+
+static inline void fuzz_failing_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+static inline void fuzz_failing_init(fuzz_failing *f, size_t limit)
+{
+    f->a.malloc_fn = fuzz_failing_malloc;
+    f->a.realloc_fn = fuzz_failing_realloc;
+    f->a.free_fn = fuzz_failing_free;
+    f->a.user = f;
+    f->count = 0;
+    f->limit = limit;
+}
+
 static inline int fuzz_str_eq(const char *a, size_t alen, const char *b, size_t blen)
 {
     return alen == blen && memcmp(a, b, alen) == 0;

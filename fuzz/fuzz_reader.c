@@ -112,17 +112,26 @@ typedef struct outcome {
     uint64_t err_hash;    /* its message and path */
 } outcome;
 
-static iprof_reader *new_reader(unsigned flags, size_t chunk, size_t max_depth)
+static iprof_reader *new_reader_alloc(unsigned flags, size_t chunk, size_t max_depth,
+                                      const iprof_allocator *alloc)
 {
     iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.allocator = alloc;
     o.flags = flags;
     o.chunk_size = chunk;
     o.max_depth = max_depth;
     iprof_reader *r = NULL;
     int rc = iprof_reader_new(&r, &o);
+    if (rc == IPROF_ENOMEM && alloc)
+        return NULL;
     if (rc)
         FUZZ_FAIL("iprof_reader_new: %s", iprof_status_string(rc));
     return r;
+}
+
+static iprof_reader *new_reader(unsigned flags, size_t chunk, size_t max_depth)
+{
+    return new_reader_alloc(flags, chunk, max_depth, NULL);
 }
 
 static void finish(iprof_reader *r, outcome *out)
@@ -143,7 +152,7 @@ static void finish(iprof_reader *r, outcome *out)
         out->err_hash = fuzz_mix_str(fuzz_mix_str(0, msg, strlen(msg)), path, strlen(path));
     }
     FUZZ_ASSERT(out->rc <= 0 && out->rc >= IPROF_ENOTFOUND);
-    FUZZ_ASSERT(out->rc != IPROF_ENOMEM && out->rc != IPROF_EIO && out->rc != IPROF_EINVAL);
+    FUZZ_ASSERT(out->rc != IPROF_EIO && out->rc != IPROF_EINVAL);
 }
 
 static outcome read_buffer(const uint8_t *data, size_t size, unsigned flags, size_t max_depth,
@@ -239,6 +248,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (stopped.rc != IPROF_ESTOPPED || stopped.d.calls != stop_after)
             FUZZ_FAIL("stop after %llu calls: %s after %llu", (unsigned long long)stop_after,
                       iprof_status_string(stopped.rc), (unsigned long long)stopped.d.calls);
+    }
+    FUZZ_ASSERT(lenient.rc != IPROF_ENOMEM && chunked.rc != IPROF_ENOMEM);
+    /* Allocation failure from the n-th allocation on (n from the third
+     * byte): the read fails with IPROF_ENOMEM or ends as without it. */
+    if (size > 2) {
+        fuzz_failing fa;
+        fuzz_failing_init(&fa, data[2] % 32u);
+        outcome oom;
+        memset(&oom, 0, sizeof oom);
+        iprof_reader *r = new_reader_alloc(0, 0, 0, &fa.a);
+        if (r) {
+            oom.rc = iprof_reader_read_buffer(r, data, size, &callbacks, &oom.d);
+            finish(r, &oom);
+            if (oom.rc != IPROF_ENOMEM)
+                assert_same(&lenient, &oom, "with failing allocations");
+            iprof_reader_free(r);
+        }
     }
     /* A nesting limit for skipped values, from the second byte. */
     if (size > 1) {
