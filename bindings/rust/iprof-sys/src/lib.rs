@@ -5,9 +5,9 @@
 //! (ownership, lifetimes, threads); see `include/iprof/*.h` and
 //! `docs/api.md`. The `iprof` crate is the safe wrapper.
 //!
-//! Kept in sync with the headers by hand; the `iprof` crate's tests call
-//! every function declared here, so a missing or misspelled symbol fails to
-//! link.
+//! Kept in sync with the headers by hand; a unit test takes the address of
+//! every function declared here, so a misspelled symbol fails to link, and
+//! its list has as many entries as lib/libiprof.map exports.
 #![no_std]
 #![allow(non_camel_case_types)]
 
@@ -539,5 +539,117 @@ mod tests {
             assert!(w.format_version.is_null());
             assert_eq!(iprof_write_options_init(&mut w, 99), IPROF_EINVAL);
         }
+    }
+    /// Every exported symbol of lib/libiprof.map is declared and links:
+    /// taking the address of each forces the linker to resolve it.
+    #[test]
+    fn every_function_links() {
+        let addrs: [*const (); 83] = [
+            iprof_status_string as *const (),
+            iprof_version_string as *const (),
+            iprof_kind_name as *const (),
+            iprof_error_status as *const (),
+            iprof_error_severity as *const (),
+            iprof_error_message as *const (),
+            iprof_error_path as *const (),
+            iprof_error_offset as *const (),
+            iprof_error_line as *const (),
+            iprof_error_column as *const (),
+            iprof_read_options_init as *const (),
+            iprof_reader_new as *const (),
+            iprof_reader_free as *const (),
+            iprof_reader_read_buffer as *const (),
+            iprof_reader_read_path as *const (),
+            iprof_reader_read_fd as *const (),
+            iprof_reader_read_callback as *const (),
+            iprof_reader_error as *const (),
+            iprof_reader_diag_count as *const (),
+            iprof_reader_diag as *const (),
+            iprof_model_new as *const (),
+            iprof_model_free as *const (),
+            iprof_model_load_buffer as *const (),
+            iprof_model_load_path as *const (),
+            iprof_model_load_fd as *const (),
+            iprof_model_load_callback as *const (),
+            iprof_model_version as *const (),
+            iprof_model_set_version as *const (),
+            iprof_model_type_count as *const (),
+            iprof_model_type_at as *const (),
+            iprof_model_type_by_id as *const (),
+            iprof_model_type_by_name as *const (),
+            iprof_type_id as *const (),
+            iprof_type_name as *const (),
+            iprof_model_method_count as *const (),
+            iprof_model_method_at as *const (),
+            iprof_model_method_by_id as *const (),
+            iprof_model_method_find as *const (),
+            iprof_method_id as *const (),
+            iprof_method_name as *const (),
+            iprof_method_signature as *const (),
+            iprof_model_method_describe as *const (),
+            iprof_context_depth as *const (),
+            iprof_context_method_id as *const (),
+            iprof_context_bci as *const (),
+            iprof_context_caller as *const (),
+            iprof_context_frames as *const (),
+            iprof_context_format as *const (),
+            iprof_model_context_describe as *const (),
+            iprof_model_context_count as *const (),
+            iprof_model_entry_count as *const (),
+            iprof_model_entry_at as *const (),
+            iprof_model_entry_find as *const (),
+            iprof_entry_kind as *const (),
+            iprof_entry_context as *const (),
+            iprof_entry_records as *const (),
+            iprof_model_foreach_type as *const (),
+            iprof_model_foreach_method as *const (),
+            iprof_model_foreach_entry as *const (),
+            iprof_model_add_type as *const (),
+            iprof_model_remove_type as *const (),
+            iprof_model_add_method as *const (),
+            iprof_model_remove_method as *const (),
+            iprof_model_add_entry as *const (),
+            iprof_model_remove_entry as *const (),
+            iprof_model_retain_entries as *const (),
+            iprof_model_retain_methods as *const (),
+            iprof_model_retain_types as *const (),
+            iprof_model_merge as *const (),
+            iprof_write_options_init as *const (),
+            iprof_writer_new_path as *const (),
+            iprof_writer_new_fd as *const (),
+            iprof_writer_new_buffer as *const (),
+            iprof_writer_new_callback as *const (),
+            iprof_writer_free as *const (),
+            iprof_writer_begin as *const (),
+            iprof_writer_type as *const (),
+            iprof_writer_method as *const (),
+            iprof_writer_entry as *const (),
+            iprof_writer_end as *const (),
+            iprof_writer_write_model as *const (),
+            iprof_writer_error as *const (),
+            iprof_writer_buffer as *const (),
+        ];
+        assert!(addrs.iter().all(|a| !a.is_null()));
+    }
+    /// The declarations cover lib/libiprof.map (the exported symbols),
+    /// when the crate is inside the libiprof tree.
+    #[test]
+    fn declarations_cover_the_symbol_map() {
+        extern crate std;
+        use std::string::String;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
+        let Ok(map) = std::fs::read_to_string(std::format!("{root}/lib/libiprof.map")) else {
+            std::println!("SKIP: lib/libiprof.map is not there");
+            return;
+        };
+        let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let missing: std::vec::Vec<String> = map
+            .lines()
+            .map(|l| l.trim().trim_end_matches(';'))
+            .filter(|l| l.starts_with("iprof_"))
+            .filter(|name| !src.contains(&std::format!("pub fn {name}(")))
+            .map(String::from)
+            .collect();
+        assert!(missing.is_empty(), "not declared: {missing:?}");
     }
 }
