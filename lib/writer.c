@@ -756,6 +756,13 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
             set_path(w, "methods", index);
             return w->status;
         }
+        if (signature_len < 2) { /* what a strict read refuses */
+            fail(w, IPROF_ESCHEMA,
+                 "methods[%llu]: signature must hold the declaring and return type ids",
+                 (unsigned long long)index);
+            set_path(w, "methods", index);
+            return w->status;
+        }
         for (size_t i = 0; i < signature_len; i++)
             if (!ipi_idmap_get(&w->type_ids, signature[i])) {
                 fail(w, IPROF_EDANGLING,

@@ -1562,8 +1562,31 @@ static void test_corpus_roundtrip(void)
                 bytes / 1e6 / seconds);
 }
 
+/* IPROF_WRITE_STRICT refuses a signature a strict read would refuse. */
+static void test_strict_short_signature(void)
+{
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_STRICT;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 1, "T", 1));
+    static const int64_t one[] = {1};
+    CHECK_EQ_INT(iprof_writer_method(w, 2, "m", 1, one, 1), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "methods[0]: signature must hold the declaring and return type ids");
+    iprof_writer_free(w);
+    /* Without the flag, it is written as given (lenient models hold such). */
+    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+    CHECK_OK(iprof_writer_type(w, 1, "T", 1));
+    CHECK_OK(iprof_writer_method(w, 2, "m", 1, one, 1));
+    iprof_writer_free(w);
+}
+
 int main(void)
 {
+    RUN(test_strict_short_signature);
     RUN(test_empty_documents);
     RUN(test_brief_example);
     RUN(test_small_documents);

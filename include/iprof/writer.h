@@ -46,8 +46,10 @@ typedef struct iprof_writer iprof_writer;
 /** Drop instanceof entries when the target version predates 1.1.0
  *  (otherwise writing them fails with IPROF_EVERSION). */
 #define IPROF_WRITE_DROP_INSTANCEOF 0x2u
-/** Also check that every referenced method and type id was written
- *  (IPROF_EDANGLING otherwise). */
+/** Also check what a strict read checks beyond the entry rules: every
+ *  referenced method and type id was written (IPROF_EDANGLING otherwise),
+ *  ids are unique and signatures hold at least the declaring and return
+ *  types (IPROF_ESCHEMA otherwise). */
 #define IPROF_WRITE_STRICT 0x4u
 /** Skip the record and context rule checks: write what is given as long as
  *  it can be written as JSON (for copying leniently loaded files). */
