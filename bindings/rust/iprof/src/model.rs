@@ -112,7 +112,7 @@ impl Model {
     }
 
     /// Change the recorded format version (`MAJOR.MINOR.PATCH` of a version
-    /// with the 0.4.0/1.x structure; [`Status::Version`] otherwise).
+    /// with the 0.4.0/1.x structure; [`Status::Version`](crate::Status::Version) otherwise).
     pub fn set_version(&mut self, version: &str) -> Result<()> {
         let version = c_string("version", version)?;
         // SAFETY: exclusive access; the string outlives the call.
@@ -253,21 +253,21 @@ impl Model {
         self.raw.as_ptr()
     }
 
-    /// Add a type ([`Status::Invalid`] if the id is taken).
+    /// Add a type ([`Status::Invalid`](crate::Status::Invalid) if the id is taken).
     pub fn add_type(&mut self, id: i64, name: &str) -> Result<()> {
         // SAFETY: exclusive access; the name outlives the call (copied).
         check(unsafe { sys::iprof_model_add_type(self.mut_ptr(), id, name.as_ptr().cast(), name.len(), ptr::null_mut()) })
     }
 
-    /// Remove a type ([`Status::NotFound`] if absent). References to it are
+    /// Remove a type ([`Status::NotFound`](crate::Status::NotFound) if absent). References to it are
     /// not checked: remove those first.
     pub fn remove_type(&mut self, id: i64) -> Result<()> {
         // SAFETY: exclusive access; no view can be alive.
         check(unsafe { sys::iprof_model_remove_type(self.mut_ptr(), id) })
     }
 
-    /// Add a method ([`Status::Invalid`] if the id is taken,
-    /// [`Status::Dangling`] if a signature type is not in the model).
+    /// Add a method ([`Status::Invalid`](crate::Status::Invalid) if the id is taken,
+    /// [`Status::Dangling`](crate::Status::Dangling) if a signature type is not in the model).
     pub fn add_method(&mut self, id: i64, name: &str, signature: &[i64]) -> Result<()> {
         // SAFETY: exclusive access; arguments outlive the call (copied).
         check(unsafe {
@@ -283,7 +283,7 @@ impl Model {
         })
     }
 
-    /// Remove a method ([`Status::NotFound`] if absent). Entries whose
+    /// Remove a method ([`Status::NotFound`](crate::Status::NotFound) if absent). Entries whose
     /// contexts mention it are not checked: remove those first.
     pub fn remove_method(&mut self, id: i64) -> Result<()> {
         // SAFETY: exclusive access.
@@ -293,9 +293,9 @@ impl Model {
     /// Add an entry. If an entry of that kind and context exists, the
     /// records are combined by the kind's meaning (counts summed, pairs
     /// matched by type, triples by (bci, index), saturating at `i64::MAX`).
-    /// Fails changing nothing: [`Status::Schema`] (rules),
-    /// [`Status::Dangling`] (unknown method or type ids),
-    /// [`Status::Invalid`] (no frames).
+    /// Fails changing nothing: [`Status::Schema`](crate::Status::Schema) (rules),
+    /// [`Status::Dangling`](crate::Status::Dangling) (unknown method or type ids),
+    /// [`Status::Invalid`](crate::Status::Invalid) (no frames).
     pub fn add_entry(&mut self, kind: Kind, frames: &[Frame], records: &[i64]) -> Result<()> {
         // SAFETY: exclusive access; arguments outlive the call (copied).
         check(unsafe {
@@ -310,7 +310,7 @@ impl Model {
         })
     }
 
-    /// Remove the entry of `kind` with this context ([`Status::NotFound`]).
+    /// Remove the entry of `kind` with this context ([`Status::NotFound`](crate::Status::NotFound)).
     pub fn remove_entry(&mut self, kind: Kind, frames: &[Frame]) -> Result<()> {
         // SAFETY: exclusive access.
         check(unsafe { sys::iprof_model_remove_entry(self.mut_ptr(), kind.raw(), frames.as_ptr().cast(), frames.len()) })
@@ -370,8 +370,8 @@ impl Model {
     /// (declaring type name, name, signature type names), what is missing
     /// added (keeping `src`'s id when free), entries remapped and combined,
     /// their counts multiplied by `weight` (finite, `>= 0`; rounded to
-    /// nearest, saturating). Fails with [`Status::Dangling`], changing
-    /// nothing, if `src` has unresolved references; [`Status::Invalid`] for
+    /// nearest, saturating). Fails with [`Status::Dangling`](crate::Status::Dangling), changing
+    /// nothing, if `src` has unresolved references; [`Status::Invalid`](crate::Status::Invalid) for
     /// a bad weight.
     pub fn merge(&mut self, src: &Model, weight: f64) -> Result<()> {
         // SAFETY: &mut self and &Model cannot alias, so dst != src as the C

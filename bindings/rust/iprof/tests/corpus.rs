@@ -132,11 +132,14 @@ impl Handler for Raw {
     }
 }
 
+/// An entry seen through names: kind, ctx, (record key, count)*.
+type NamedEntry = (Kind, CtxKey, Vec<(RecordKey, i64)>);
+
 /// A document seen through names: type names, method keys, entries.
 struct Named {
     types: Vec<String>,
     methods: Vec<MethodKey>,
-    entries: Vec<(Kind, CtxKey, Vec<(RecordKey, i64)>)>,
+    entries: Vec<NamedEntry>,
 }
 
 fn named(raw: &Raw) -> Named {

@@ -29,7 +29,7 @@ fn fib_exact_values() {
     assert!(m.type_at(17).is_none());
     let names: Vec<&str> = m.types().map(|t| t.name()).collect();
     assert_eq!(&names[..3], ["boolean", "byte", "short"]);
-    assert_eq!(m.types().rev().next().unwrap().id(), 16);
+    assert_eq!(m.types().next_back().unwrap().id(), 16);
     assert_eq!(m.types().len(), 17);
 
     let fibonacci = m.method_by_id(3).unwrap();

@@ -182,7 +182,7 @@ fn io_errors_of_a_source() {
     impl Read for Failing {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
             if self.0 == 0 {
-                return Err(io::Error::new(io::ErrorKind::Other, "disk on fire"));
+                return Err(io::Error::other("disk on fire"));
             }
             let doc = b"{\"version\":\"1.0.0\",";
             let n = doc.len().min(buf.len());

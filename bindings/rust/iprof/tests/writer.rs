@@ -145,7 +145,7 @@ fn sink_errors_and_panics() {
             Ok(b.len())
         }
         fn flush(&mut self) -> io::Result<()> {
-            Err(io::Error::new(io::ErrorKind::Other, "flush failed"))
+            Err(io::Error::other("flush failed"))
         }
     }
     let mut w = Writer::to_write(FlushFails(Vec::new()), &WriteOptions::new()).unwrap();
