@@ -110,9 +110,11 @@ static size_t dense_target(const ipi_idmap *m, int64_t key)
 {
     if (key < 0 || (uint64_t)key >= DENSE_MAX)
         return 0;
+    /* Grow by half: ids come roughly in order, and doubling would leave up
+     * to half of a large array unused. */
     size_t ncap = m->dense_cap ? m->dense_cap : DENSE_MIN;
     while (ncap <= (size_t)key)
-        ncap *= 2;
+        ncap += ncap / 2;
     if (ncap > DENSE_MIN && ncap > DENSE_SLACK * (m->count + 1))
         return 0;
     return ncap;
