@@ -11,6 +11,8 @@ static const struct {
     {"validate", cmd_validate},
     {"stats", cmd_stats},
     {"cat", cmd_cat},
+    {"flame", cmd_flame},
+    {"export", cmd_export},
 };
 
 static void usage(FILE *out)
@@ -24,6 +26,10 @@ static void usage(FILE *out)
             "  stats [--json] FILE           counts, totals, contexts, hottest methods\n"
             "  cat FILE [-o OUT] [--to VERSION] [--pretty] [--drop-instanceof]\n"
             "                                write a profile back, converted if asked\n"
+            "  flame FILE [--kind sampling|callcount] [--html] [-o OUT]\n"
+            "                                folded stacks or an HTML flame graph\n"
+            "  export --format speedscope|firefox FILE [-o OUT]\n"
+            "                                the stacks for speedscope or the Firefox Profiler\n"
             "\n"
             "Options:\n"
             "  --help       show this help and exit\n"

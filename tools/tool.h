@@ -142,6 +142,8 @@ void id_map_free(id_map *m);
 int cmd_validate(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
+int cmd_flame(int argc, char **argv);  /* flame.c, see stacks.h */
+int cmd_export(int argc, char **argv); /* export.c, see stacks.h */
 
 /* ---- stats ------------------------------------------------------------- */
 

@@ -1,0 +1,130 @@
+/* iprof export --format speedscope|firefox FILE [--kind sampling|callcount]
+ *              [-o OUT]
+ *
+ * The stacks of a profile (stacks.c: the sampling profiles, or the
+ * call-count contexts of a file without samples) for profile viewers:
+ * speedscope's file format (export_speedscope.c) or the Firefox Profiler's
+ * processed profile format (export_firefox.c). */
+#include <string.h>
+
+#include "stacks.h"
+
+#define CMD "iprof export"
+
+enum { OPT_OUT = 1, OPT_FORMAT, OPT_KIND };
+enum { FORMAT_NONE, FORMAT_SPEEDSCOPE, FORMAT_FIREFOX };
+
+static const tool_opt export_opts[] = {
+    {"output", 'o', 1, OPT_OUT},
+    {"format", 'f', 1, OPT_FORMAT},
+    {"kind", 0, 1, OPT_KIND},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof export --format speedscope|firefox FILE [--kind KIND] [-o OUT]\n"
+           "Write the stacks of a profile in a profile viewer's format: speedscope's\n"
+           "file format (open it in speedscope) or the Firefox Profiler's processed\n"
+           "profile format (load it in profiler.firefox.com).\n"
+           "\n"
+           "  -f, --format FMT   speedscope: one sampled profile, a frame per method;\n"
+           "                     firefox: one thread, a function per method, a frame\n"
+           "                     per method and bci (the bci as the line), a category\n"
+           "                     per top-level package\n"
+           "  --kind KIND        sampling: the samplingProfiles (full stacks);\n"
+           "                     callcount: the callCountProfiles contexts; default:\n"
+           "                     sampling if FILE has samples, else callcount\n"
+           "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
+           "                     into place); '-' is standard output\n"
+           "  --help             show this help and exit\n"
+           "  --version          show the version and exit\n"
+           "\n"
+           "Each distinct stack is one sample weighted by its count; entries whose\n"
+           "count is not positive are left out. FILE '-' is standard input. Exit\n"
+           "status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.\n");
+    return EXIT_VALID;
+}
+
+typedef struct export_args {
+    const char *file, *out;
+    int format, kind;
+} export_args;
+
+static int parse(export_args *x, int argc, char **argv, int *done)
+{
+    tool_args a;
+    int opt;
+    args_init(&a, CMD, argc, argv);
+    *done = 1;
+    while ((opt = args_next(&a, export_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_OUT: x->out = a.value; break;
+        case OPT_FORMAT:
+            if (strcmp(a.value, "speedscope") == 0)
+                x->format = FORMAT_SPEEDSCOPE;
+            else if (strcmp(a.value, "firefox") == 0)
+                x->format = FORMAT_FIREFOX;
+            else
+                return usage_error(CMD, "unknown format '%s' (speedscope or firefox)", a.value);
+            break;
+        case OPT_KIND:
+            if ((x->kind = stacks_kind_arg(a.value)) < 0)
+                return usage_error(CMD, "unknown kind '%s' (sampling or callcount)", a.value);
+            break;
+        default:
+            if (x->file)
+                return usage_error(CMD, "only one FILE is allowed");
+            x->file = a.value;
+        }
+    }
+    if (!x->file)
+        return usage_error(CMD, "no FILE given");
+    if (x->format == FORMAT_NONE)
+        return usage_error(CMD, "no --format given (speedscope or firefox)");
+    *done = 0;
+    return EXIT_VALID;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    export_args x = {NULL, NULL, FORMAT_NONE, STACKS_AUTO};
+    int done, code = parse(&x, argc, argv, &done);
+    if (done)
+        return code;
+    progress prog;
+    progress_init(&prog, CMD);
+    iprof_reader *reader = open_reader(CMD, 0);
+    iprof_model *model = NULL;
+    stack_tree tree;
+    memset(&tree, 0, sizeof tree);
+    code = reader ? stacks_load(&model, reader, x.file, &prog) : EXIT_USAGE;
+    if (code == EXIT_VALID && stacks_build(&tree, model, x.kind, &prog) != 0) {
+        progress_end(&prog);
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        code = EXIT_USAGE;
+    }
+    progress_end(&prog);
+    outfile out;
+    if (code == EXIT_VALID && outfile_open(&out, CMD, x.out) != 0)
+        code = EXIT_USAGE;
+    else if (code == EXIT_VALID) {
+        const char *name = display_name(x.file);
+        int rc = x.format == FORMAT_SPEEDSCOPE ? export_speedscope(out.fp, &tree, name)
+                                               : export_firefox(out.fp, &tree, name);
+        if (rc != 0) {
+            fprintf(stderr, "%s: out of memory\n", CMD);
+            outfile_abort(&out);
+            code = EXIT_USAGE;
+        } else if (outfile_commit(&out, CMD) != 0) {
+            code = EXIT_USAGE;
+        }
+    }
+    stacks_free(&tree);
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    return code;
+}

@@ -1,0 +1,137 @@
+/* iprof flame FILE [--kind sampling|callcount] [--bci] [--html] [--title T]
+ *                  [-o OUT]
+ *
+ * Folded stacks ("caller;...;callee count", one line per distinct stack,
+ * sorted) for flamegraph.pl and inferno, or with --html one self-contained
+ * interactive flame graph page (flame_html.c). Stacks are the sampling
+ * profiles' ctx read caller first, or, when the file has no samples (or
+ * with --kind callcount), the call-count contexts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stacks.h"
+
+#define CMD "iprof flame"
+
+enum { OPT_OUT = 1, OPT_KIND, OPT_BCI, OPT_HTML, OPT_TITLE };
+
+static const tool_opt flame_opts[] = {
+    {"output", 'o', 1, OPT_OUT},
+    {"kind", 0, 1, OPT_KIND},
+    {"bci", 0, 0, OPT_BCI},
+    {"html", 0, 0, OPT_HTML},
+    {"title", 0, 1, OPT_TITLE},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof flame FILE [--kind sampling|callcount] [--bci] [--html]\n"
+           "                  [--title TEXT] [-o OUT]\n"
+           "Print the stacks of a profile as folded lines for flamegraph.pl and inferno\n"
+           "('caller;...;callee count', caller first, one line per distinct stack,\n"
+           "sorted), or as one self-contained interactive flame graph page.\n"
+           "\n"
+           "  --kind KIND        sampling: the samplingProfiles (full stacks);\n"
+           "                     callcount: the callCountProfiles contexts (inlining\n"
+           "                     contexts); default: sampling if FILE has samples,\n"
+           "                     else callcount\n"
+           "  --bci              name frames 'Type.name:BCI' (default 'Type.name':\n"
+           "                     call sites of one method merge)\n"
+           "  --html             write an HTML page: hover shows a frame's name and\n"
+           "                     count, click zooms, the search box highlights\n"
+           "  --title TEXT       the page's title (default: FILE)\n"
+           "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
+           "                     into place); '-' is standard output\n"
+           "  --help             show this help and exit\n"
+           "  --version          show the version and exit\n"
+           "\n"
+           "Entries whose count is not positive are left out. FILE '-' is standard\n"
+           "input. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
+           "I/O errors.\n");
+    return EXIT_VALID;
+}
+
+typedef struct flame_args {
+    const char *file, *out, *title;
+    int kind, bci, html;
+} flame_args;
+
+static int parse(flame_args *f, int argc, char **argv, int *done)
+{
+    tool_args a;
+    int opt;
+    args_init(&a, CMD, argc, argv);
+    *done = 1;
+    while ((opt = args_next(&a, flame_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_OUT: f->out = a.value; break;
+        case OPT_KIND:
+            if ((f->kind = stacks_kind_arg(a.value)) < 0)
+                return usage_error(CMD, "unknown kind '%s' (sampling or callcount)", a.value);
+            break;
+        case OPT_BCI: f->bci = 1; break;
+        case OPT_HTML: f->html = 1; break;
+        case OPT_TITLE: f->title = a.value; break;
+        default:
+            if (f->file)
+                return usage_error(CMD, "only one FILE is allowed");
+            f->file = a.value;
+        }
+    }
+    if (!f->file)
+        return usage_error(CMD, "no FILE given");
+    *done = 0;
+    return EXIT_VALID;
+}
+
+static void write_folded(FILE *out, const folded_line *lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s %lld\n", lines[i].text, (long long)lines[i].count);
+}
+
+int cmd_flame(int argc, char **argv)
+{
+    flame_args f = {NULL, NULL, NULL, STACKS_AUTO, 0, 0};
+    int done, code = parse(&f, argc, argv, &done);
+    if (done)
+        return code;
+    progress prog;
+    progress_init(&prog, CMD);
+    iprof_reader *reader = open_reader(CMD, 0);
+    iprof_model *model = NULL;
+    stack_tree tree;
+    folded_line *lines = NULL;
+    size_t nlines = 0;
+    memset(&tree, 0, sizeof tree);
+    code = reader ? stacks_load(&model, reader, f.file, &prog) : EXIT_USAGE;
+    if (code == EXIT_VALID &&
+        (stacks_build(&tree, model, f.kind, &prog) != 0 ||
+         stacks_fold(&tree, f.bci, &lines, &nlines) != 0)) {
+        progress_end(&prog);
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        code = EXIT_USAGE;
+    }
+    progress_end(&prog);
+    outfile out;
+    if (code == EXIT_VALID && outfile_open(&out, CMD, f.out) != 0)
+        code = EXIT_USAGE;
+    else if (code == EXIT_VALID) {
+        if (f.html)
+            flame_write_html(out.fp, &tree, lines, nlines,
+                             f.title ? f.title : display_name(f.file));
+        else
+            write_folded(out.fp, lines, nlines);
+        if (outfile_commit(&out, CMD) != 0)
+            code = EXIT_USAGE;
+    }
+    stacks_fold_free(lines, nlines);
+    stacks_free(&tree);
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    return code;
+}

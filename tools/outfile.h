@@ -1,0 +1,43 @@
+/* Output of the viewer subcommands (flame, export): standard output, or a
+ * file written atomically (a temporary file in the same directory, synced
+ * and renamed over OUT; on failure OUT is untouched and the temporary file
+ * removed). Also a progress bar on stderr. */
+#ifndef IPROF_TOOL_OUTFILE_H
+#define IPROF_TOOL_OUTFILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct outfile {
+    FILE *fp;          /* where to write */
+    const char *path;  /* OUT, or NULL for standard output */
+    char *tmp;         /* the temporary file's path (malloc'd) */
+} outfile;
+
+/* Whether OUT means standard output (NULL or "-"). */
+int outfile_is_stdout(const char *path);
+/* Open OUT ("-" or NULL: standard output). 0, or -1 after printing
+ * "CMD: OUT: message" on stderr. */
+int outfile_open(outfile *o, const char *cmd, const char *path);
+/* Flush, sync and rename into place (or flush stdout). 0, or -1 after
+ * printing why (the temporary file is removed). */
+int outfile_commit(outfile *o, const char *cmd);
+/* Give up: close and remove the temporary file (stdout: nothing). */
+void outfile_abort(outfile *o);
+
+/* A progress bar on stderr, drawn only when stderr is a terminal and the
+ * work has taken more than a second (IPROF_PROGRESS_DELAY_MS overrides the
+ * delay, for tests), redrawn at most every 100 ms, erased at the end. */
+typedef struct progress {
+    const char *cmd;
+    double start, last;
+    int enabled, shown;
+    double delay;
+} progress;
+
+void progress_init(progress *p, const char *cmd);
+/* Phase @p what, @p done of @p total units (total 0: unknown). */
+void progress_update(progress *p, const char *what, uint64_t done, uint64_t total);
+void progress_end(progress *p);
+
+#endif /* IPROF_TOOL_OUTFILE_H */

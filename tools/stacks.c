@@ -1,0 +1,394 @@
+/* Stacks of a profile for the viewer subcommands: see stacks.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stacks.h"
+
+int stacks_kind_arg(const char *value)
+{
+    if (strcmp(value, "sampling") == 0)
+        return STACKS_SAMPLING;
+    if (strcmp(value, "callcount") == 0)
+        return STACKS_CALLCOUNT;
+    return -1;
+}
+
+/* ---- loading with progress ---------------------------------------------- */
+
+typedef struct load_src {
+    int fd;
+    uint64_t done, size;
+    progress *p;
+} load_src;
+
+static int read_counted(void *buf, size_t capacity, size_t *len, void *payload)
+{
+    load_src *s = payload;
+    ssize_t n;
+    do
+        n = read(s->fd, buf, capacity);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return -1;
+    *len = (size_t)n;
+    s->done += (uint64_t)n;
+    progress_update(s->p, "reading", s->done, s->size);
+    return 0;
+}
+
+int stacks_load(iprof_model **out, iprof_reader *reader, const char *file, progress *p)
+{
+    int is_stdin = strcmp(file, "-") == 0;
+    int fd = is_stdin ? 0 : open(file, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        /* Let the library report the failure in its words. */
+        if (fd > 0)
+            close(fd);
+        return load_model(out, reader, file);
+    }
+    load_src src = {fd, 0, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0, p};
+    int rc = iprof_model_load_callback(out, reader, read_counted, &src);
+    if (!is_stdin)
+        close(fd);
+    if (rc == IPROF_OK)
+        return EXIT_VALID;
+    report_read(file, reader, rc);
+    return exit_code_of(rc);
+}
+
+/* ---- the tree ------------------------------------------------------------ */
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t node_hash(size_t parent, int64_t method, int64_t bci)
+{
+    return mix((uint64_t)parent * 0x9e3779b97f4a7c15ULL ^ mix((uint64_t)method) ^
+               ((uint64_t)bci << 29));
+}
+
+static int grow_nodes(stack_tree *t)
+{
+    if (t->count < t->cap)
+        return 0;
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    stack_node *n = realloc(t->nodes, cap * sizeof *n);
+    if (!n)
+        return -1;
+    t->nodes = n;
+    t->cap = cap;
+    return 0;
+}
+
+static int rehash_nodes(stack_tree *t)
+{
+    size_t cap = t->slot_cap ? t->slot_cap * 2 : 128;
+    size_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < t->count; i++) {
+        const stack_node *n = &t->nodes[i];
+        size_t h = (size_t)node_hash(n->parent, n->method, n->bci) & (cap - 1);
+        while (slots[h])
+            h = (h + 1) & (cap - 1);
+        slots[h] = i + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->slot_cap = cap;
+    return 0;
+}
+
+static int rehash_funcs(stack_tree *t)
+{
+    size_t cap = t->func_slot_cap ? t->func_slot_cap * 2 : 64;
+    size_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < t->func_count; i++) {
+        size_t h = (size_t)mix((uint64_t)t->funcs[i].method) & (cap - 1);
+        while (slots[h])
+            h = (h + 1) & (cap - 1);
+        slots[h] = i + 1;
+    }
+    free(t->func_slots);
+    t->func_slots = slots;
+    t->func_slot_cap = cap;
+    return 0;
+}
+
+static char *method_name(const iprof_model *model, int64_t id)
+{
+    const iprof_method *m = iprof_model_method_by_id(model, id);
+    char probe[64];
+    size_t len = m ? iprof_model_method_describe(model, m, probe, sizeof probe)
+                   : (size_t)snprintf(probe, sizeof probe, "?%lld", (long long)id);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return NULL;
+    if (len < sizeof probe)
+        memcpy(buf, probe, len + 1);
+    else
+        iprof_model_method_describe(model, m, buf, len + 1);
+    return buf;
+}
+
+/* The func index of a method; STACK_NONE when out of memory. */
+static size_t func_of(stack_tree *t, int64_t method)
+{
+    if (t->func_count * 2 >= t->func_slot_cap && rehash_funcs(t))
+        return STACK_NONE;
+    size_t h = (size_t)mix((uint64_t)method) & (t->func_slot_cap - 1);
+    for (; t->func_slots[h]; h = (h + 1) & (t->func_slot_cap - 1))
+        if (t->funcs[t->func_slots[h] - 1].method == method)
+            return t->func_slots[h] - 1;
+    if (t->func_count == t->func_cap) {
+        size_t cap = t->func_cap ? t->func_cap * 2 : 32;
+        stack_func *f = realloc(t->funcs, cap * sizeof *f);
+        if (!f)
+            return STACK_NONE;
+        t->funcs = f;
+        t->func_cap = cap;
+    }
+    char *name = method_name(t->model, method);
+    if (!name)
+        return STACK_NONE;
+    t->funcs[t->func_count].method = method;
+    t->funcs[t->func_count].name = name;
+    t->func_slots[h] = ++t->func_count;
+    return t->func_count - 1;
+}
+
+/* The node of frame (method, bci) under @p parent; STACK_NONE when out
+ * of memory. */
+static size_t node_of(stack_tree *t, size_t parent, int64_t method, int64_t bci)
+{
+    if (t->count * 2 >= t->slot_cap && rehash_nodes(t))
+        return STACK_NONE;
+    size_t h = (size_t)node_hash(parent, method, bci) & (t->slot_cap - 1);
+    for (; t->slots[h]; h = (h + 1) & (t->slot_cap - 1)) {
+        const stack_node *n = &t->nodes[t->slots[h] - 1];
+        if (n->parent == parent && n->method == method && n->bci == bci)
+            return t->slots[h] - 1;
+    }
+    size_t func = func_of(t, method);
+    if (func == STACK_NONE || grow_nodes(t))
+        return STACK_NONE;
+    stack_node *n = &t->nodes[t->count];
+    n->parent = parent;
+    n->method = method;
+    n->bci = bci;
+    n->func = func;
+    n->self = 0;
+    t->slots[h] = ++t->count;
+    return t->count - 1;
+}
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* Add the stack of one entry. 0, or -1 when out of memory. */
+static int add_entry(stack_tree *t, const iprof_entry *e, int64_t **frames, size_t *frames_cap)
+{
+    size_t n;
+    const int64_t *rec = iprof_entry_records(e, &n);
+    int64_t count = 0;
+    int positive = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (rec[i] < 0)
+            positive = 0;
+        count = add_sat(count, rec[i] < 0 ? 0 : rec[i]);
+    }
+    if (!positive || count <= 0) {
+        t->skipped++;
+        return 0;
+    }
+    const iprof_context *ctx = iprof_entry_context(e);
+    size_t depth = iprof_context_depth(ctx);
+    if (depth > *frames_cap) {
+        int64_t *f = realloc(*frames, depth * 2 * sizeof *f);
+        if (!f)
+            return -1;
+        *frames = f;
+        *frames_cap = depth;
+    }
+    iprof_context_frames(ctx, *frames, depth);
+    size_t node = STACK_NONE;
+    for (size_t i = depth; i-- > 0;) { /* callee first: walk from the caller */
+        node = node_of(t, node, (*frames)[2 * i], (*frames)[2 * i + 1]);
+        if (node == STACK_NONE)
+            return -1;
+    }
+    t->nodes[node].self = add_sat(t->nodes[node].self, count);
+    total_add(&t->total, count);
+    t->stacks++;
+    return 0;
+}
+
+int stacks_build(stack_tree *t, const iprof_model *model, int which, progress *p)
+{
+    memset(t, 0, sizeof *t);
+    t->model = model;
+    if (which == STACKS_AUTO)
+        which = iprof_model_entry_count(model, IPROF_KIND_SAMPLING) ? STACKS_SAMPLING
+                                                                     : STACKS_CALLCOUNT;
+    t->kind = which == STACKS_SAMPLING ? IPROF_KIND_SAMPLING : IPROF_KIND_CALL_COUNT;
+    size_t n = iprof_model_entry_count(model, t->kind), frames_cap = 0;
+    int64_t *frames = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        rc = add_entry(t, iprof_model_entry_at(model, t->kind, i), &frames, &frames_cap);
+        if ((i & 1023) == 0)
+            progress_update(p, "stacks", i, n);
+    }
+    free(frames);
+    return rc;
+}
+
+void stacks_free(stack_tree *t)
+{
+    for (size_t i = 0; i < t->func_count; i++)
+        free(t->funcs[i].name);
+    free(t->funcs);
+    free(t->func_slots);
+    free(t->nodes);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+size_t stacks_path(const stack_tree *t, size_t i, size_t *path)
+{
+    size_t depth = 0;
+    for (size_t j = i; j != STACK_NONE; j = t->nodes[j].parent)
+        depth++;
+    size_t k = depth;
+    for (size_t j = i; j != STACK_NONE; j = t->nodes[j].parent)
+        path[--k] = j;
+    return depth;
+}
+
+/* ---- folded lines -------------------------------------------------------- */
+
+static int by_text(const void *pa, const void *pb)
+{
+    const folded_line *a = pa, *b = pb;
+    return strcmp(a->text, b->text);
+}
+
+/* Append a frame name to buf (sanitised). */
+static size_t put_name(char *buf, const char *name, int bci, int64_t bci_value)
+{
+    size_t len = 0;
+    for (const unsigned char *s = (const unsigned char *)name; *s; s++) {
+        unsigned char c = *s;
+        buf[len++] = (char)(c == ';' ? ',' : c < 0x20 || c == 0x7f ? ' ' : c);
+    }
+    if (bci)
+        len += (size_t)sprintf(buf + len, ":%lld", (long long)bci_value);
+    return len;
+}
+
+int stacks_fold(const stack_tree *t, int bci, folded_line **out, size_t *count)
+{
+    size_t nlines = 0;
+    for (size_t i = 0; i < t->count; i++)
+        nlines += t->nodes[i].self > 0;
+    *out = NULL;
+    *count = 0;
+    folded_line *lines = calloc(nlines ? nlines : 1, sizeof *lines);
+    size_t *path = malloc((t->count ? t->count : 1) * sizeof *path);
+    if (!lines || !path)
+        goto oom;
+    size_t k = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        if (t->nodes[i].self <= 0)
+            continue;
+        folded_line *l = &lines[k++];
+        l->depth = stacks_path(t, i, path);
+        l->count = t->nodes[i].self;
+        size_t len = 0;
+        for (size_t d = 0; d < l->depth; d++)
+            len += strlen(t->funcs[t->nodes[path[d]].func].name) + 1 + (bci ? 21 : 0);
+        l->text = malloc(len + 1);
+        l->path = malloc(l->depth * sizeof *l->path);
+        if (!l->text || !l->path)
+            goto oom;
+        len = 0;
+        for (size_t d = 0; d < l->depth; d++) {
+            const stack_node *n = &t->nodes[path[d]];
+            if (d)
+                l->text[len++] = ';';
+            len += put_name(l->text + len, t->funcs[n->func].name, bci, n->bci);
+            l->path[d] = n->func;
+        }
+        l->text[len] = '\0';
+    }
+    if (nlines > 1)
+        qsort(lines, nlines, sizeof *lines, by_text);
+    /* Sum identical lines (distinct bcis merge when bcis are not shown). */
+    size_t w = 0;
+    for (size_t r = 0; r < nlines; r++) {
+        if (w && strcmp(lines[w - 1].text, lines[r].text) == 0) {
+            lines[w - 1].count = add_sat(lines[w - 1].count, lines[r].count);
+            free(lines[r].text);
+            free(lines[r].path);
+        } else {
+            lines[w++] = lines[r];
+        }
+    }
+    free(path);
+    *out = lines;
+    *count = w;
+    return 0;
+oom:
+    free(path);
+    stacks_fold_free(lines, nlines);
+    return -1;
+}
+
+void stacks_fold_free(folded_line *lines, size_t count)
+{
+    if (!lines)
+        return;
+    for (size_t i = 0; i < count; i++) {
+        free(lines[i].text);
+        free(lines[i].path);
+    }
+    free(lines);
+}
+
+void json_string(FILE *out, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    putc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p;
+        switch (c) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f)
+                fprintf(out, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+            else
+                putc(c, out);
+        }
+    }
+    putc('"', out);
+}
