@@ -69,7 +69,6 @@ typedef struct merge_state {
     const iprof_allocator *a; /* dst's: the scratch belongs to this call */
     ipi_idmap tmap;           /* src type id -> dst type */
     ipi_idmap mmap;           /* src method id -> dst method */
-    ipi_htab by_names;        /* method name key -> dst method */
     int64_t *buf;             /* frames or signature ids */
     size_t buf_cap;
     int64_t *recs;
@@ -83,7 +82,6 @@ static void state_free(merge_state *s)
 {
     ipi_idmap_free(&s->tmap, s->a);
     ipi_idmap_free(&s->mmap, s->a);
-    ipi_htab_free(&s->by_names, s->a);
     ipi_free(s->a, s->buf, s->buf_cap * sizeof *s->buf);
     ipi_free(s->a, s->recs, s->recs_cap * sizeof *s->recs);
     ipi_free(s->a, s->sig, s->sig_cap * sizeof *s->sig);
@@ -200,65 +198,12 @@ static int merge_types(merge_state *s)
 /* ---- methods ------------------------------------------------------------ */
 
 /* Methods are keyed by names, not ids: the method name and the names of
- * the signature's dst types (interned in dst, so compared by pointer). */
-static uint64_t names_hash(const ipi_str *name, const iprof_type *const *sig, size_t n)
-{
-    uint64_t h = ipi_hash_combine(name->hash, (uint64_t)n); /* content hash: same in any model */
-    for (size_t i = 0; i < n; i++)
-        h = ipi_hash_combine(h, sig[i]->name->hash);
-    return h;
-}
-
-/* The dst types of a dst method's signature into s->sig; 0 if one does
- * not resolve (a leniently loaded dst), then the method cannot match. */
-static int dst_sig(merge_state *s, const iprof_method *x, int *ok)
-{
-    if (scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig))
-        return IPROF_ENOMEM;
-    *ok = 1;
-    for (size_t j = 0; j < x->sig_len && *ok; j++)
-        *ok = (s->sig[j] = iprof_model_type_by_id(s->dst, x->sig[j])) != NULL;
-    return IPROF_OK;
-}
-
-static int index_dst_methods(merge_state *s)
-{
-    const iprof_model *dst = s->dst;
-    if (ipi_htab_reserve(&s->by_names, s->a, dst->method_count + s->src->method_count))
-        return IPROF_ENOMEM;
-    for (size_t i = 0; i < dst->method_count; i++) {
-        const iprof_method *x = dst->methods[i];
-        int ok;
-        if (dst_sig(s, x, &ok))
-            return IPROF_ENOMEM;
-        if (ok) /* reserved: cannot fail */
-            ipi_htab_insert(&s->by_names, s->a, names_hash(x->name, s->sig, x->sig_len),
-                            (void *)x);
-    }
-    return IPROF_OK;
-}
-
-/* The dst method named like src method x whose signature types are s->sig. */
-static const iprof_method *find_by_names(merge_state *s, const iprof_method *x, uint64_t h)
-{
-    void *it;
-    ipi_htab_for(&s->by_names, h, it)
-    {
-        const iprof_method *d = it;
-        if (d->sig_len != x->sig_len || d->name->len != x->name->len ||
-            memcmp(d->name->s, x->name->s, x->name->len) != 0)
-            continue;
-        size_t j = 0;
-        while (j < d->sig_len && iprof_model_type_by_id(s->dst, d->sig[j])->name == s->sig[j]->name)
-            j++;
-        if (j == d->sig_len)
-            return d;
-    }
-    return NULL;
-}
+ * the signature's types. dst keeps an index by those keys
+ * (IPI_IX_METHOD_NAMES) from merge to merge, so a merge costs time in
+ * proportion to src, not to the profile it grows. */
 
 /* Add src method x (its dst signature types in s->sig) to dst. */
-static int add_method(merge_state *s, const iprof_method *x, int64_t *max, uint64_t h,
+static int add_method(merge_state *s, const iprof_method *x, int64_t *max,
                       const iprof_method **out)
 {
     int64_t id;
@@ -269,11 +214,8 @@ static int add_method(merge_state *s, const iprof_method *x, int64_t *max, uint6
         return IPROF_ENOMEM;
     for (size_t j = 0; j < x->sig_len; j++)
         s->buf[j] = s->sig[j]->id;
-    rc = ipi_model_push_method(s->dst, id, x->name->s, x->name->len, s->buf, x->sig_len, out);
-    if (rc)
-        return rc;
-    ipi_htab_insert(&s->by_names, s->a, h, (void *)*out); /* reserved for every src method */
-    return IPROF_OK;
+    /* Pushing also adds the method to dst's names index. */
+    return ipi_model_push_method(s->dst, id, x->name->s, x->name->len, s->buf, x->sig_len, out);
 }
 
 static int merge_methods(merge_state *s)
@@ -281,18 +223,22 @@ static int merge_methods(merge_state *s)
     int64_t max = INT64_MIN;
     for (size_t i = 0; i < s->dst->method_count; i++)
         max = s->dst->methods[i]->id > max ? s->dst->methods[i]->id : max;
-    if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count) || index_dst_methods(s))
+    if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count) ||
+        !ipi_index_method_names(s->dst))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->method_count; i++) {
         const iprof_method *x = s->src->methods[i];
-        if (scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig))
+        /* Fetched each time: adding a method may (rarely) drop the index. */
+        const ipi_htab *index = ipi_index_method_names(s->dst);
+        if (!index || scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig))
             return IPROF_ENOMEM;
         for (size_t j = 0; j < x->sig_len; j++) /* resolves: checked up front */
             s->sig[j] = ipi_idmap_get(&s->tmap, x->sig[j]);
-        uint64_t h = names_hash(x->name, s->sig, x->sig_len);
-        const iprof_method *d = find_by_names(s, x, h);
+        uint64_t h = ipi_method_names_hash(x->name, s->sig, x->sig_len);
+        const iprof_method *d =
+            ipi_find_method_by_names(s->dst, index, x->name, s->sig, x->sig_len, h);
         if (!d) {
-            int rc = add_method(s, x, &max, h, &d);
+            int rc = add_method(s, x, &max, &d);
             if (rc)
                 return rc;
         }
@@ -357,7 +303,6 @@ IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double
     scaler_init(&s.sc, weight);
     ipi_idmap_init(&s.tmap);
     ipi_idmap_init(&s.mmap);
-    ipi_htab_init(&s.by_names);
     int rc = check_methods(src);
     if (!rc)
         rc = check_entries(&s);

@@ -160,6 +160,7 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
         ipi_idmap_put_reserved(&m->type_ids, id, t); /* reserved: cannot fail */
     if (first_name)
         ipi_htab_insert(names, &m->alloc, s->hash, t); /* reserved */
+    ipi_index_type_added(m);
     if (out)
         *out = t;
     return IPROF_OK;
@@ -182,6 +183,7 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
 static void reindex_type(iprof_model *m, const iprof_type *gone)
 {
     ipi_index_drop(m, IPI_IX_TYPE_NAMES);
+    ipi_index_drop(m, IPI_IX_METHOD_NAMES); /* signatures may no longer resolve */
     for (size_t i = 0; i < m->type_count; i++) {
         iprof_type *t = m->types[i];
         if (t->id == gone->id) {
@@ -213,6 +215,7 @@ static void rebuild_type_index(iprof_model *m)
 {
     ipi_idmap_clear(&m->type_ids);
     ipi_index_drop(m, IPI_IX_TYPE_NAMES);
+    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
     for (size_t i = 0; i < m->type_count; i++) {
         iprof_type *t = m->types[i];
         if (!ipi_idmap_get(&m->type_ids, t->id))
@@ -326,7 +329,8 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
     int first_key = keys && method_by_key(m, s, sig, sig_len, h) == NULL;
     if (list_reserve(m, &m->methods, &m->method_cap, m->method_count) ||
         (first_id && ipi_idmap_reserve_key(&m->method_ids, &m->alloc, id)) ||
-        (first_key && ipi_htab_reserve(keys, &m->alloc, 1)))
+        (first_key && ipi_htab_reserve(keys, &m->alloc, 1)) ||
+        ipi_index_reserve_method_names(m))
         return IPROF_ENOMEM;
     iprof_method *x = ipi_arena_alloc(&m->arena, sizeof *x + sig_len * sizeof *sig);
     if (!x)
@@ -341,6 +345,7 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
         ipi_idmap_put_reserved(&m->method_ids, id, x); /* reserved: cannot fail */
     if (first_key)
         ipi_htab_insert(keys, &m->alloc, h, x); /* reserved */
+    ipi_index_add_method_names(m, x);            /* reserved */
     if (out)
         *out = x;
     return IPROF_OK;
@@ -363,6 +368,7 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
 static void reindex_method(iprof_model *m, const iprof_method *gone)
 {
     ipi_index_drop(m, IPI_IX_METHOD_KEYS); /* rebuilt on its next use */
+    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
     for (size_t i = 0; i < m->method_count; i++) {
         iprof_method *x = m->methods[i];
         if (x->id == gone->id) {
@@ -394,6 +400,7 @@ static void rebuild_method_index(iprof_model *m)
 {
     ipi_idmap_clear(&m->method_ids);
     ipi_index_drop(m, IPI_IX_METHOD_KEYS);
+    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
     for (size_t i = 0; i < m->method_count; i++) {
         iprof_method *x = m->methods[i];
         if (!ipi_idmap_get(&m->method_ids, x->id))

@@ -73,8 +73,9 @@ typedef struct ipi_entry_list {
 enum {
     IPI_IX_TYPE_NAMES = 0,
     IPI_IX_METHOD_KEYS = 1,
-    IPI_IX_ENTRIES = 2, /* + kind */
-    IPI_IX_COUNT = 2 + IPROF_KIND_COUNT
+    IPI_IX_METHOD_NAMES = 2, /* by name and signature type names (merge) */
+    IPI_IX_ENTRIES = 3,      /* + kind */
+    IPI_IX_COUNT = 3 + IPROF_KIND_COUNT
 };
 
 struct iprof_model {
@@ -96,6 +97,10 @@ struct iprof_model {
     /* The lazy indexes: NULL until built. Atomic because const lookups
      * from several threads may race to build one (model_index.c). */
     ipi_htab *_Atomic index[IPI_IX_COUNT];
+    /* Methods left out of IPI_IX_METHOD_NAMES because a signature type id
+     * did not resolve when it was built or kept up; while there are any, a
+     * new type may complete one, so adding a type drops that index. */
+    size_t names_unresolved;
 };
 
 /* Record counts above this fail with IPROF_ELIMIT (iprof_entry stores a
@@ -146,6 +151,26 @@ const iprof_type *ipi_find_type_by_name(const iprof_model *m, const ipi_str *nam
 const iprof_method *ipi_find_method_by_key(const iprof_model *m, const ipi_str *name,
                                            const int64_t *sig, size_t sig_len, uint64_t h);
 size_t ipi_find_entry_pos(const iprof_model *m, int kind, const iprof_context *ctx);
+
+/* Methods keyed by names, the same in any model: the method name and the
+ * names of its signature's types. ipi_method_names_hash takes the types of
+ * m (the signature resolved to type structs). */
+uint64_t ipi_method_names_hash(const ipi_str *name, const iprof_type *const *sig, size_t n);
+/* The first method of m named `name` (any model's string) whose signature
+ * types have the names of sig's types (types of m, so interned in m); via
+ * IPI_IX_METHOD_NAMES, which the caller must have built. */
+const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_htab *index,
+                                             const ipi_str *name,
+                                             const iprof_type *const *sig, size_t n,
+                                             uint64_t h);
+/* IPI_IX_METHOD_NAMES, built now if needed (a mutation-side index: only
+ * merge uses it); NULL when out of memory. */
+const ipi_htab *ipi_index_method_names(iprof_model *m);
+/* Keep IPI_IX_METHOD_NAMES current after a method was appended to m (no
+ * allocation: the caller reserved one slot); and after a type was added. */
+int ipi_index_reserve_method_names(iprof_model *m);
+void ipi_index_add_method_names(iprof_model *m, const iprof_method *x);
+void ipi_index_type_added(iprof_model *m);
 
 /* ---- model_entry.c ------------------------------------------------------ */
 

@@ -69,26 +69,139 @@ static size_t probe_entry(const ipi_htab *t, const ipi_entry_list *l, const ipro
     return 0;
 }
 
+/* ---- methods by names ---------------------------------------------------- */
+
+uint64_t ipi_method_names_hash(const ipi_str *name, const iprof_type *const *sig, size_t n)
+{
+    uint64_t h = ipi_hash_combine(name->hash, (uint64_t)n); /* content hash: same in any model */
+    for (size_t i = 0; i < n; i++)
+        h = ipi_hash_combine(h, sig[i]->name->hash);
+    return h;
+}
+
+/* The names hash of a method of m; 0 in *ok when a signature type id does
+ * not resolve (a leniently loaded model), then it cannot be matched. */
+static uint64_t method_names_key(const iprof_model *m, const iprof_method *x, int *ok)
+{
+    uint64_t h = ipi_hash_combine(x->name->hash, (uint64_t)x->sig_len);
+    for (size_t j = 0; j < x->sig_len; j++) {
+        const iprof_type *t = ipi_idmap_get(&m->type_ids, x->sig[j]);
+        if (!t) {
+            *ok = 0;
+            return 0;
+        }
+        h = ipi_hash_combine(h, t->name->hash);
+    }
+    *ok = 1;
+    return h;
+}
+
+const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_htab *index,
+                                             const ipi_str *name,
+                                             const iprof_type *const *sig, size_t n,
+                                             uint64_t h)
+{
+    void *it;
+    ipi_htab_for(index, h, it)
+    {
+        const iprof_method *d = it;
+        if (d->sig_len != n || d->name->len != name->len ||
+            (d->name != name && memcmp(d->name->s, name->s, name->len) != 0))
+            continue;
+        size_t j = 0;
+        while (j < n && ((const iprof_type *)ipi_idmap_get(&m->type_ids, d->sig[j]))->name ==
+                            sig[j]->name)
+            j++;
+        if (j == n)
+            return d;
+    }
+    return NULL;
+}
+
+int ipi_index_reserve_method_names(iprof_model *m)
+{
+    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    return t ? ipi_htab_reserve(t, &m->alloc, 1) : IPROF_OK;
+}
+
+void ipi_index_add_method_names(iprof_model *m, const iprof_method *x)
+{
+    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    if (!t)
+        return;
+    int ok;
+    uint64_t h = method_names_key(m, x, &ok);
+    if (!ok) {
+        m->names_unresolved++;
+        return;
+    }
+    const iprof_type *sig[64];
+    if (x->sig_len <= 64) {
+        for (size_t j = 0; j < x->sig_len; j++)
+            sig[j] = ipi_idmap_get(&m->type_ids, x->sig[j]);
+        if (ipi_find_method_by_names(m, t, x->name, sig, x->sig_len, h))
+            return; /* an earlier method has the key */
+    } else {
+        ipi_index_drop(m, IPI_IX_METHOD_NAMES); /* rare: rebuilt on next use */
+        return;
+    }
+    ipi_htab_insert(t, &m->alloc, h, (void *)x); /* reserved by the caller */
+}
+
+void ipi_index_type_added(iprof_model *m)
+{
+    if (m->names_unresolved && ipi_index_built(m, IPI_IX_METHOD_NAMES))
+        ipi_index_drop(m, IPI_IX_METHOD_NAMES);
+}
+
 /* ---- building ------------------------------------------------------------ */
 
 static size_t element_count(const iprof_model *m, int which)
 {
     if (which == IPI_IX_TYPE_NAMES)
         return m->type_count;
-    if (which == IPI_IX_METHOD_KEYS)
+    if (which == IPI_IX_METHOD_KEYS || which == IPI_IX_METHOD_NAMES)
         return m->method_count;
     return m->entries[which - IPI_IX_ENTRIES].count;
 }
 
 /* Index the first element per key, in order. The table is reserved for
- * every element up front, so inserting cannot fail. */
-static void fill(const iprof_model *m, int which, ipi_htab *t)
+ * every element up front, so inserting cannot fail. Returns the methods
+ * left out of IPI_IX_METHOD_NAMES (unresolved signatures). */
+static size_t fill(const iprof_model *m, int which, ipi_htab *t)
 {
+    size_t unresolved = 0;
     if (which == IPI_IX_TYPE_NAMES) {
         for (size_t i = 0; i < m->type_count; i++) {
             const iprof_type *x = m->types[i];
             if (!probe_type(t, x->name))
                 ipi_htab_insert(t, &m->alloc, x->name->hash, (void *)x);
+        }
+    } else if (which == IPI_IX_METHOD_NAMES) {
+        for (size_t i = 0; i < m->method_count; i++) {
+            const iprof_method *x = m->methods[i];
+            int ok;
+            uint64_t h = method_names_key(m, x, &ok);
+            if (!ok) {
+                unresolved++;
+                continue;
+            }
+            void *it;
+            int seen = 0;
+            ipi_htab_for(t, h, it)
+            {
+                const iprof_method *d = it;
+                if (d->name == x->name && d->sig_len == x->sig_len) {
+                    size_t j = 0;
+                    while (j < x->sig_len &&
+                           ((const iprof_type *)ipi_idmap_get(&m->type_ids, d->sig[j]))->name ==
+                               ((const iprof_type *)ipi_idmap_get(&m->type_ids, x->sig[j]))->name)
+                        j++;
+                    seen |= j == x->sig_len;
+                }
+            }
+            if (!seen)
+                ipi_htab_insert(t, &m->alloc, h, (void *)x);
         }
     } else if (which == IPI_IX_METHOD_KEYS) {
         for (size_t i = 0; i < m->method_count; i++) {
@@ -103,6 +216,7 @@ static void fill(const iprof_model *m, int which, ipi_htab *t)
             if (!probe_entry(t, l, l->items[i].ctx))
                 ipi_htab_insert(t, &m->alloc, ipi_entry_hash(l->items[i].ctx), pos_item(i + 1));
     }
+    return unresolved;
 }
 
 static void free_table(const iprof_model *m, ipi_htab *t)
@@ -113,7 +227,7 @@ static void free_table(const iprof_model *m, ipi_htab *t)
     ipi_free(&m->alloc, t, sizeof *t);
 }
 
-static ipi_htab *build(const iprof_model *m, int which)
+static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved)
 {
     ipi_htab *t = ipi_malloc(&m->alloc, sizeof *t);
     if (!t)
@@ -123,7 +237,7 @@ static ipi_htab *build(const iprof_model *m, int which)
         free_table(m, t);
         return NULL;
     }
-    fill(m, which, t);
+    *unresolved = fill(m, which, t);
     return t;
 }
 
@@ -135,7 +249,8 @@ const ipi_htab *ipi_index_get(const iprof_model *m, int which)
     ipi_htab *t = atomic_load_explicit(slot, memory_order_acquire);
     if (t)
         return t;
-    ipi_htab *mine = build(m, which);
+    size_t unresolved;
+    ipi_htab *mine = build(m, which, &unresolved);
     if (!mine)
         return NULL;
     ipi_htab *expected = NULL;
@@ -144,6 +259,19 @@ const ipi_htab *ipi_index_get(const iprof_model *m, int which)
         return mine;
     free_table(m, mine); /* another thread won */
     return expected;
+}
+
+const ipi_htab *ipi_index_method_names(iprof_model *m)
+{
+    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    if (t)
+        return t;
+    size_t unresolved;
+    if (!(t = build(m, IPI_IX_METHOD_NAMES, &unresolved)))
+        return NULL;
+    m->names_unresolved = unresolved;
+    atomic_store_explicit(&m->index[IPI_IX_METHOD_NAMES], t, memory_order_relaxed);
+    return t;
 }
 
 ipi_htab *ipi_index_built(iprof_model *m, int which)

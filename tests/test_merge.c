@@ -458,6 +458,56 @@ static void test_schema(void)
     }
 }
 
+/* dst keeps its by-names method index from merge to merge. A leniently
+ * loaded dst whose method signature does not resolve cannot be matched
+ * until a later merge adds the missing type; then it must be. */
+static void test_names_index_across_merges(void)
+{
+    const char *lenient = "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"A\"}],"
+                          "\"methods\":[{\"id\":5,\"name\":\"m\",\"signature\":[1,9]}]}";
+    iprof_reader *r = NULL;
+    iprof_model *dst = NULL, *empty = NULL, *src = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    CHECK_OK(iprof_model_load_buffer(&dst, r, lenient, strlen(lenient)));
+    iprof_reader_free(r);
+    CHECK_OK(iprof_model_new(&empty, NULL));
+    CHECK_OK(iprof_model_new(&src, NULL));
+    if (!dst || !empty || !src)
+        goto out;
+    CHECK_OK(iprof_model_merge(dst, empty, 1.0)); /* builds the index */
+    CHECK_EQ_INT(dst->names_unresolved, 1);
+    CHECK_OK(iprof_model_add_type(src, 1, "A", 1, NULL));
+    CHECK_OK(iprof_model_add_type(src, 9, "B", 1, NULL));
+    static const int64_t sig[] = {1, 9};
+    CHECK_OK(iprof_model_add_method(src, 3, "m", 1, sig, 2, NULL));
+    static const int64_t f[] = {3, 0}, one[] = {4};
+    CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    /* B took the free id 9, which completes method 5: it matched. */
+    CHECK_EQ_INT(iprof_model_type_count(dst), 2);
+    CHECK_EQ_INT(iprof_model_method_count(dst), 1);
+    static const int64_t f5[] = {5, 0};
+    const iprof_entry *e = iprof_model_entry_find(dst, IPROF_KIND_CALL_COUNT, f5, 1);
+    CHECK(e != NULL && iprof_entry_records(e, NULL)[0] == 4);
+    /* Merging again finds everything through the kept index. */
+    CHECK_OK(iprof_model_merge(dst, src, 2.0));
+    CHECK_EQ_INT(iprof_model_method_count(dst), 1);
+    CHECK(iprof_entry_records(iprof_model_entry_find(dst, IPROF_KIND_CALL_COUNT, f5, 1), NULL)[0] == 12);
+    CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) != NULL);
+    /* Removing a method drops the index; the next merge rebuilds it and adds
+     * the method back under its src id. */
+    CHECK_OK(iprof_model_remove_entry(dst, IPROF_KIND_CALL_COUNT, f5, 1));
+    CHECK_OK(iprof_model_remove_method(dst, 5));
+    CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) == NULL);
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    CHECK_EQ_INT(iprof_model_method_count(dst), 1);
+    CHECK(iprof_model_method_by_id(dst, 3) != NULL);
+out:
+    iprof_model_free(src);
+    iprof_model_free(empty);
+    iprof_model_free(dst);
+}
+
 static void test_alloc_failure(void)
 {
     int completed = 0;
@@ -564,6 +614,7 @@ int main(void)
     RUN(test_invalid);
     RUN(test_dangling_src);
     RUN(test_schema);
+    RUN(test_names_index_across_merges);
     RUN(test_alloc_failure);
     RUN(test_corpus);
     return check_done();
