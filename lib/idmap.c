@@ -41,10 +41,8 @@ static int in_dense(const ipi_idmap *m, int64_t key)
     return key >= 0 && (uint64_t)key < (uint64_t)m->dense_cap;
 }
 
-void *ipi_idmap_get(const ipi_idmap *m, int64_t key)
+void *ipi_idmap_get_hashed(const ipi_idmap *m, int64_t key)
 {
-    if (in_dense(m, key))
-        return m->dense[key];
     if (!m->hash_count)
         return NULL;
     size_t mask = m->cap - 1;

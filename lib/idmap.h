@@ -20,7 +20,15 @@ typedef struct ipi_idmap {
 
 void ipi_idmap_init(ipi_idmap *m);
 void ipi_idmap_free(ipi_idmap *m, const iprof_allocator *a);
-void *ipi_idmap_get(const ipi_idmap *m, int64_t key);
+void *ipi_idmap_get_hashed(const ipi_idmap *m, int64_t key);
+
+/* The value of key, or NULL. The dense case inline: it is most lookups. */
+static inline void *ipi_idmap_get(const ipi_idmap *m, int64_t key)
+{
+    if (key >= 0 && (uint64_t)key < (uint64_t)m->dense_cap)
+        return m->dense[key];
+    return ipi_idmap_get_hashed(m, key);
+}
 /* Insert or replace; val must not be NULL. 0 or IPROF_ENOMEM. */
 int ipi_idmap_put(ipi_idmap *m, const iprof_allocator *a, int64_t key, void *val);
 /* Make room in the hash part for n more keys (one rehash instead of many):
