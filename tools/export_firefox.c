@@ -13,7 +13,8 @@
  *   categories  one per top-level package of the declaring type ("java",
  *               "com", ...; "(default)" for a type without a package,
  *               "(unknown)" for a method the file does not define),
- *               sorted by name, each with the single subcategory "Other".
+ *               sorted by name, each with the single subcategory "Other"
+ *               (a profile without stacks has the one category "Other").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,8 @@ static void write_meta(FILE *out, const ff_work *w, const char *name)
         fprintf(out, ",\"color\":\"%s\",\"subcategories\":[\"Other\"]}",
                 colors[i % (sizeof colors / sizeof colors[0])]);
     }
+    if (!w->package_count) /* no stacks: the profiler still wants a category */
+        fputs("{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]}", out);
     fputs("],\"markerSchema\":[],\"sampleUnits\":null,\"symbolicated\":true,"
           "\"symbolicationNotSupported\":true,\"usesOnlyOneStackType\":true,"
           "\"doesNotUseFrameImplementation\":true,\"sourceCodeIsNotOnSearchfox\":true,"

@@ -61,13 +61,8 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
 
 int outfile_commit(outfile *o, const char *cmd)
 {
-    if (!o->path) {
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "%s: cannot write to standard output: %s\n", cmd, strerror(errno));
-            return -1;
-        }
+    if (!o->path) /* main() flushes stdout and reports its errors (finish_stdout) */
         return 0;
-    }
     int err = 0;
     if (fflush(o->fp) != 0 || ferror(o->fp))
         err = errno ? errno : EIO;

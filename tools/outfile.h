@@ -19,8 +19,8 @@ int outfile_is_stdout(const char *path);
 /* Open OUT ("-" or NULL: standard output). 0, or -1 after printing
  * "CMD: OUT: message" on stderr. */
 int outfile_open(outfile *o, const char *cmd, const char *path);
-/* Flush, sync and rename into place (or flush stdout). 0, or -1 after
- * printing why (the temporary file is removed). */
+/* Flush, sync and rename into place. 0, or -1 after printing why (the
+ * temporary file is removed). Standard output is left to finish_stdout(). */
 int outfile_commit(outfile *o, const char *cmd);
 /* Give up: close and remove the temporary file (stdout: nothing). */
 void outfile_abort(outfile *o);
