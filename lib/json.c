@@ -116,7 +116,7 @@ static int escape_length(const char *p, const char *end, const char **why)
 /* Whether any of the 8 bytes at p needs a look in a string: a control
  * character, a byte >= 0x80, '"' or '\\'. Bit tricks on one 64-bit word
  * (the "haszero" idiom), portable C. */
-static inline int special_bytes(const char *p)
+static inline uint64_t special_mask(const char *p)
 {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     uint64_t w;
@@ -127,7 +127,20 @@ static inline int special_bytes(const char *p)
     uint64_t low = (w - ones * 0x20) & ~w;
     uint64_t hq = (quote - ones) & ~quote;
     uint64_t hs = (slash - ones) & ~slash;
-    return ((low | hq | hs | w) & highs) != 0;
+    return (low | hq | hs | w) & highs;
+}
+
+/* Where the first special byte of a word with a non-zero mask is: on
+ * little-endian machines the lowest flagged byte (borrows only disturb the
+ * bytes after a real hit); elsewhere 0, and the byte loop finds it. */
+static inline size_t first_special(uint64_t mask)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return (size_t)__builtin_ctzll(mask) >> 3;
+#else
+    (void)mask;
+    return 0;
+#endif
 }
 
 int ipi_json_scan_string(const char *p, const char *end, const char **after, int *escaped,
@@ -138,8 +151,14 @@ int ipi_json_scan_string(const char *p, const char *end, const char **after, int
     for (;;) {
         /* The common case: printable ASCII other than quote and backslash,
          * eight bytes per step. */
-        while (end - s >= 8 && !special_bytes(s))
+        while (end - s >= 8) {
+            uint64_t mask = special_mask(s);
+            if (mask) {
+                s += first_special(mask);
+                break;
+            }
             s += 8;
+        }
         while (s < end) {
             unsigned char c = (unsigned char)*s;
             if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')

@@ -27,11 +27,41 @@ static inline size_t ipi_digit_count(uint64_t v)
     }
 }
 
+static const char ipi_digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Most ids, bcis and counts fit in 32 bits, where dividing by a constant
+ * is a cheaper multiply than in 64. */
+static inline size_t ipi_fmt_u32(char *out, uint32_t v)
+{
+    size_t n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5
+             : v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    char *p = out + n;
+    while (v >= 100) {
+        unsigned i = (v % 100) * 2;
+        v /= 100;
+        p -= 2;
+        p[0] = ipi_digit_pairs[i];
+        p[1] = ipi_digit_pairs[i + 1];
+    }
+    if (v >= 10) {
+        p[-2] = ipi_digit_pairs[v * 2];
+        p[-1] = ipi_digit_pairs[v * 2 + 1];
+    } else {
+        p[-1] = (char)('0' + v);
+    }
+    return n;
+}
+
 /* Digits written straight into place from the end, two per step: no
  * temporary buffer and no copy (a memcpy call per number was the writer's
  * largest single cost). */
 static inline size_t ipi_fmt_u64(char *out, uint64_t v)
 {
+    if (v <= UINT32_MAX)
+        return ipi_fmt_u32(out, (uint32_t)v);
     static const char digits[201] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "model.h" /* write_model reads the model directly where it pays */
 #include "ctx.h"
 #include "error.h"
 #include "idmap.h"
@@ -884,6 +885,18 @@ IPROF_API int iprof_writer_end(iprof_writer *w)
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
 
+/* How many elements ahead write_model asks the cache for. */
+#define PREFETCH_AHEAD 16
+
+static inline void ipi_prefetch(const void *p)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
 {
     if (!w)
@@ -901,6 +914,10 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
                     w->version);
     size_t n = iprof_model_type_count(model);
     for (size_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n)
+            ipi_prefetch(model->types[i + PREFETCH_AHEAD]);
+        if (i + PREFETCH_AHEAD / 2 < n)
+            ipi_prefetch(model->types[i + PREFETCH_AHEAD / 2]->name);
         const iprof_type *t = iprof_model_type_at(model, i);
         size_t len = 0;
         const char *name = iprof_type_name(t, &len);
@@ -909,6 +926,12 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
     }
     n = iprof_model_method_count(model);
     for (size_t i = 0; i < n; i++) {
+        /* Methods and their interned names are scattered in the arena:
+         * fetch a few ahead so the formatting does not wait on memory. */
+        if (i + PREFETCH_AHEAD < n)
+            ipi_prefetch(model->methods[i + PREFETCH_AHEAD]);
+        if (i + PREFETCH_AHEAD / 2 < n)
+            ipi_prefetch(model->methods[i + PREFETCH_AHEAD / 2]->name);
         const iprof_method *m = iprof_model_method_at(model, i);
         size_t len = 0, sig_len = 0;
         const char *name = iprof_method_name(m, &len);
@@ -919,7 +942,12 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
     for (size_t s = 0; s < w->nlayout; s++) {
         int kind = w->layout[s];
         n = iprof_model_entry_count(model, kind);
+        const iprof_entry *items = model->entries[kind].items;
         for (size_t i = 0; i < n; i++) {
+            if (i + PREFETCH_AHEAD < n) {
+                ipi_prefetch(items[i + PREFETCH_AHEAD].ctx);
+                ipi_prefetch(items[i + PREFETCH_AHEAD].records);
+            }
             const iprof_entry *e = iprof_model_entry_at(model, kind, i);
             const iprof_context *ctx = iprof_entry_context(e);
             size_t depth = ctx ? iprof_context_depth(ctx) : 0;
