@@ -15,15 +15,14 @@ void ipi_htab_init(ipi_htab *t)
 
 void ipi_htab_free(ipi_htab *t, const iprof_allocator *a)
 {
-    ipi_free(a, t->hashes, t->cap * sizeof *t->hashes);
-    ipi_free(a, t->items, t->cap * sizeof *t->items);
+    ipi_free(a, t->slots, t->cap * sizeof *t->slots);
     ipi_htab_init(t);
 }
 
 void ipi_htab_clear(ipi_htab *t)
 {
     if (t->cap)
-        memset(t->items, 0, t->cap * sizeof *t->items);
+        memset(t->slots, 0, t->cap * sizeof *t->slots);
     t->count = 0;
 }
 
@@ -31,10 +30,10 @@ static void raw_insert(ipi_htab *t, uint64_t h, void *item)
 {
     size_t mask = t->cap - 1;
     size_t i = h & mask;
-    while (t->items[i])
+    while (t->slots[i].item)
         i = (i + 1) & mask;
-    t->hashes[i] = h;
-    t->items[i] = item;
+    t->slots[i].hash = h;
+    t->slots[i].item = item;
     t->count++;
 }
 
@@ -48,24 +47,20 @@ int ipi_htab_reserve(ipi_htab *t, const iprof_allocator *a, size_t n)
     size_t ncap = t->cap ? t->cap : 16;
     while (need > ncap / 4 * 3)
         ncap *= 2;
-    uint64_t *hashes = ipi_malloc(a, ncap * sizeof *hashes);
-    void **items = ipi_malloc(a, ncap * sizeof *items);
-    if (!hashes || !items) {
-        ipi_free(a, hashes, ncap * sizeof *hashes);
-        ipi_free(a, items, ncap * sizeof *items);
+    if (ncap > SIZE_MAX / sizeof(ipi_htab_slot))
         return IPROF_ENOMEM;
-    }
-    memset(items, 0, ncap * sizeof *items);
+    ipi_htab_slot *slots = ipi_malloc(a, ncap * sizeof *slots);
+    if (!slots)
+        return IPROF_ENOMEM;
+    memset(slots, 0, ncap * sizeof *slots);
     ipi_htab old = *t;
-    t->hashes = hashes;
-    t->items = items;
+    t->slots = slots;
     t->cap = ncap;
     t->count = 0;
     for (size_t i = 0; i < old.cap; i++)
-        if (old.items[i])
-            raw_insert(t, old.hashes[i], old.items[i]);
-    ipi_free(a, old.hashes, old.cap * sizeof *old.hashes);
-    ipi_free(a, old.items, old.cap * sizeof *old.items);
+        if (old.slots[i].item)
+            raw_insert(t, old.slots[i].hash, old.slots[i].item);
+    ipi_free(a, old.slots, old.cap * sizeof *old.slots);
     return IPROF_OK;
 }
 
@@ -84,20 +79,19 @@ int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item)
         return 0;
     size_t mask = t->cap - 1;
     size_t i = h & mask;
-    while (t->items[i] && t->items[i] != item)
+    while (t->slots[i].item && t->slots[i].item != item)
         i = (i + 1) & mask;
-    if (!t->items[i])
+    if (!t->slots[i].item)
         return 0;
     size_t hole = i;
-    for (size_t j = (i + 1) & mask; t->items[j]; j = (j + 1) & mask) {
-        size_t home = t->hashes[j] & mask;
+    for (size_t j = (i + 1) & mask; t->slots[j].item; j = (j + 1) & mask) {
+        size_t home = t->slots[j].hash & mask;
         if (((j - home) & mask) >= ((j - hole) & mask)) {
-            t->hashes[hole] = t->hashes[j];
-            t->items[hole] = t->items[j];
+            t->slots[hole] = t->slots[j];
             hole = j;
         }
     }
-    t->items[hole] = NULL;
+    t->slots[hole].item = NULL;
     t->count--;
     return 1;
 }

@@ -1,15 +1,20 @@
 /* An open-addressing table of pointers keyed by a caller-computed 64-bit
  * hash. The caller probes inline (ipi_htab_for) and compares keys itself,
- * so hot lookups (context interning) cost no indirect calls. */
+ * so hot lookups (context interning) cost no indirect calls. A slot holds
+ * the hash next to the item: one cache line answers most probes. */
 #ifndef IPI_HTAB_H
 #define IPI_HTAB_H
 
 #include <iprof/common.h>
 
+typedef struct ipi_htab_slot {
+    uint64_t hash;
+    void *item; /* NULL marks an empty slot */
+} ipi_htab_slot;
+
 typedef struct ipi_htab {
-    uint64_t *hashes;
-    void **items; /* NULL marks an empty slot */
-    size_t cap;   /* power of two, or 0 */
+    ipi_htab_slot *slots;
+    size_t cap; /* power of two, or 0 */
     size_t count;
 } ipi_htab;
 
@@ -23,10 +28,22 @@ int ipi_htab_insert(ipi_htab *t, const iprof_allocator *a, uint64_t h, void *ite
 int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item);
 void ipi_htab_clear(ipi_htab *t);
 
+/* Ask the cache for the home slot of h ahead of a lookup. */
+static inline void ipi_htab_prefetch(const ipi_htab *t, uint64_t h)
+{
+#if defined(__GNUC__)
+    if (t->cap)
+        __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
+#else
+    (void)t;
+    (void)h;
+#endif
+}
+
 /* Visit the candidates for hash h: `ipi_htab_for(t, h, it) { if (eq(it)) ... }`. */
 #define ipi_htab_for(t, h, it)                                                           \
     for (size_t ipi_i_ = (t)->cap ? ((h) & ((t)->cap - 1)) : 0, ipi_m_ = (t)->cap - 1; \
-         (t)->cap && ((it) = (t)->items[ipi_i_]) != NULL; ipi_i_ = (ipi_i_ + 1) & ipi_m_) \
-        if ((t)->hashes[ipi_i_] == (h))
+         (t)->cap && ((it) = (t)->slots[ipi_i_].item) != NULL; ipi_i_ = (ipi_i_ + 1) & ipi_m_) \
+        if ((t)->slots[ipi_i_].hash == (h))
 
 #endif

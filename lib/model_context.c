@@ -22,19 +22,6 @@ static uint64_t context_hash(uint64_t caller, int64_t method, int64_t bci)
     return ipi_hash_combine(ipi_hash_combine(caller, (uint64_t)method), (uint64_t)bci);
 }
 
-static void prefetch_slot(const ipi_htab *t, uint64_t h)
-{
-#if defined(__GNUC__)
-    if (t->cap) {
-        __builtin_prefetch(&t->hashes[h & (t->cap - 1)]);
-        __builtin_prefetch(&t->items[h & (t->cap - 1)]);
-    }
-#else
-    (void)t;
-    (void)h;
-#endif
-}
-
 /* Hashes of the outermost min(count, PREFETCH_FRAMES) nodes into hs
  * (hs[k] for the k-th node from the outermost), their slots prefetched. */
 static size_t hash_ahead(const iprof_model *m, const int64_t *frames, size_t count,
@@ -45,7 +32,7 @@ static size_t hash_ahead(const iprof_model *m, const int64_t *frames, size_t cou
     for (size_t k = 0; k < n; k++) {
         size_t i = count - 1 - k;
         h = hs[k] = context_hash(h, frames[2 * i], frames[2 * i + 1]);
-        prefetch_slot(&m->contexts, h);
+        ipi_htab_prefetch(&m->contexts, h);
     }
     return n;
 }

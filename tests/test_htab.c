@@ -138,7 +138,7 @@ static void test_reserve_and_failure(void)
     item x = {1, 1};
     CHECK_EQ_INT(ipi_htab_insert(&t, &failing, 1, &x), IPROF_ENOMEM);
     CHECK_EQ_INT(t.count, 0);
-    fail_countdown = 1; /* the second of the two arrays fails */
+    fail_countdown = 0; /* the slot array fails */
     CHECK_EQ_INT(ipi_htab_reserve(&t, &failing, 100), IPROF_ENOMEM);
     CHECK_EQ_INT(t.cap, 0);
     fail_countdown = -1;
