@@ -40,7 +40,8 @@ static int help(void)
            "                     call sites of one method merge)\n"
            "  --html             write an HTML page: hover shows a frame's name and\n"
            "                     count, click zooms, the search box highlights\n"
-           "  --title TEXT       the page's title (default: FILE)\n"
+           "  --title TEXT       the page's title (default: FILE's name without its\n"
+           "                     directories)\n"
            "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
            "                     into place); '-' is standard output\n"
            "  --help             show this help and exit\n"
@@ -88,6 +89,13 @@ static int parse(flame_args *f, int argc, char **argv, int *done)
     return EXIT_VALID;
 }
 
+/* The file's name without its directories. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
 static void write_folded(FILE *out, const folded_line *lines, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -123,7 +131,7 @@ int cmd_flame(int argc, char **argv)
     else if (code == EXIT_VALID) {
         if (f.html)
             flame_write_html(out.fp, &tree, lines, nlines,
-                             f.title ? f.title : display_name(f.file));
+                             f.title ? f.title : base_name(display_name(f.file)));
         else
             write_folded(out.fp, lines, nlines);
         if (outfile_commit(&out, CMD) != 0)
