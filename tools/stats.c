@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "tool.h"
 
 #define CMD "iprof stats"
@@ -144,7 +145,10 @@ static int run(const char *file, int json, int strict)
     stats st;
     memset(&st, 0, sizeof st);
     st.file = display_name(file);
-    int code = reader ? load_model(&model, reader, file) : EXIT_USAGE;
+    progress_bar bar = {0};
+    int code = reader ? progress_load_model(&bar, CMD ": reading", &model, reader, file)
+                      : EXIT_USAGE;
+    progress_bar_end(&bar);
     if (code == EXIT_VALID && compute(&st, model, reader) != 0) {
         fprintf(stderr, "%s: out of memory\n", CMD);
         code = EXIT_USAGE;

@@ -1,0 +1,133 @@
+/* The progress bar of the long-running subcommands: see progress.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "tool.h"
+
+enum { BAR_WIDTH = 30 };
+#define SHOW_AFTER 1.0     /* seconds of work before the bar appears */
+#define REDRAW_EVERY 0.1   /* seconds between redraws */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void draw(progress_bar *p, uint64_t done)
+{
+    if (p->total) {
+        uint64_t d = done > p->total ? p->total : done;
+        int fill = (int)((double)d / (double)p->total * BAR_WIDTH);
+        char bar[BAR_WIDTH + 1];
+        memset(bar, '#', (size_t)fill);
+        memset(bar + fill, '.', (size_t)(BAR_WIDTH - fill));
+        bar[BAR_WIDTH] = '\0';
+        fprintf(stderr, "\r\033[K%s [%s] %3d%%", p->label, bar,
+                (int)((double)d * 100.0 / (double)p->total));
+    } else {
+        fprintf(stderr, "\r\033[K%s %llu", p->label, (unsigned long long)done);
+    }
+    fflush(stderr);
+    p->shown = 1;
+}
+
+void progress_bar_start(progress_bar *p, const char *label, uint64_t total)
+{
+    if (!p->started) {
+        memset(p, 0, sizeof *p);
+        p->started = 1;
+        p->enabled = isatty(2);
+        p->start = now();
+        const char *env = getenv("IPROF_PROGRESS_TEST_DELAY_MS");
+        if (env && *env)
+            p->test_delay_ms = strtol(env, NULL, 10);
+    }
+    p->label = label;
+    p->total = total;
+    p->last = 0;
+    progress_bar_update(p, 0);
+}
+
+void progress_bar_update(progress_bar *p, uint64_t done)
+{
+    if (!p || !p->started)
+        return;
+    if (p->test_delay_ms > 0) {
+        struct timespec ts = {p->test_delay_ms / 1000, (p->test_delay_ms % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
+    if (!p->enabled)
+        return;
+    double t = now();
+    if (t - p->start < SHOW_AFTER || (p->last > 0 && t - p->last < REDRAW_EVERY))
+        return;
+    p->last = t;
+    draw(p, done);
+}
+
+void progress_bar_end(progress_bar *p)
+{
+    if (p && p->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    if (p)
+        memset(p, 0, sizeof *p);
+}
+
+/* ---- loading a model with a byte count ----------------------------------- */
+
+typedef struct counted_fd {
+    int fd;
+    uint64_t done;
+    progress_bar *p;
+} counted_fd;
+
+static int read_counted(void *buf, size_t capacity, size_t *len, void *payload)
+{
+    counted_fd *s = payload;
+    ssize_t n;
+    do
+        n = read(s->fd, buf, capacity);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return -1;
+    *len = (size_t)n;
+    s->done += (uint64_t)n;
+    progress_bar_update(s->p, s->done);
+    return 0;
+}
+
+int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
+                        iprof_reader *reader, const char *file)
+{
+    int is_stdin = strcmp(file, "-") == 0;
+    int fd = is_stdin ? 0 : open(file, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        /* Let the library report the failure in its words. */
+        if (fd > 0)
+            close(fd);
+        return load_model(out, reader, file);
+    }
+    progress_bar_start(p, label, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0);
+    counted_fd src = {fd, 0, p};
+    int rc = iprof_model_load_callback(out, reader, read_counted, &src);
+    if (!is_stdin)
+        close(fd);
+    if (rc == IPROF_OK)
+        return EXIT_VALID;
+    progress_bar_end(p);
+    report_read(file, reader, rc);
+    return exit_code_of(rc);
+}
