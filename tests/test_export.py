@@ -18,6 +18,7 @@ skipped. Python standard library only.
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -362,6 +363,28 @@ class Corpus(unittest.TestCase):
         self.assertEqual(fold_speedscope(ss), flame)
         self.assertEqual(fold_firefox(ff), flame)
         self.assertGreater(len(ff["meta"]["categories"]), 1)
+
+
+class Docs(unittest.TestCase):
+    def test_man_page(self):
+        with open(os.path.join(SOURCE, "docs", "iprof.1")) as f:
+            man = f.read()
+        for cmd in ("validate", "stats", "cat", "flame", "export"):
+            self.assertIn("\n.SS %s\n" % cmd, man)
+            self.assertIn("\n.B iprof %s\n" % cmd, man)
+        with open(os.path.join(SOURCE, "meson.build")) as f:
+            self.assertIn("install_man('docs/iprof.1')", f.read())
+        groff = shutil.which("groff")
+        if groff:
+            p = subprocess.run([groff, "-man", "-Tutf8", "-ww", "-z", os.path.join(
+                SOURCE, "docs", "iprof.1")], stderr=subprocess.PIPE)
+            self.assertEqual((p.returncode, p.stderr), (0, b""))
+
+    def test_readme_usage_lines(self):
+        with open(os.path.join(SOURCE, "README.md")) as f:
+            readme = f.read()
+        self.assertIn("\niprof flame FILE [--kind sampling|callcount]", readme)
+        self.assertIn("\niprof export --format speedscope|firefox FILE", readme)
 
 
 def main():
