@@ -679,6 +679,10 @@ static int parse_element(scan *s, const char **pp, const char *end)
         return MORE;
     s->nnums = 0;
     s->nframes = 0;
+    /* A restarted element (more input was needed) must not keep the field
+     * or array index of the attempt that ran out of window. */
+    s->at.field = F_NONE;
+    s->at.sub = -1;
     if (*p != '}') {
         for (;;) {
             const char *key_at = p, *q;
