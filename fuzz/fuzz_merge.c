@@ -8,6 +8,9 @@
  * without negative counts, merged counts must not decrease: every entry of
  * dst before the merge is still found, each of its counts matched by one
  * at least as large. The result is written and must load again, equal.
+ * When W & 4, dst's allocator starts failing (W >> 3) allocations into the
+ * merge: the merge must then end OK or with IPROF_ENOMEM, leaving dst
+ * consistent (it still writes and loads back equal).
  */
 #include "fuzz_common.h"
 
@@ -144,9 +147,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *a = data, *b;
     size_t alen, blen;
     double weight;
+    int fail_at = -1; /* allocations into the merge before they fail */
     if (sep && (size_t)(sep - data) + 1 < size) {
         alen = (size_t)(sep - data);
         weight = weights[sep[1] & 3];
+        if (sep[1] & 4)
+            fail_at = sep[1] >> 3;
         b = sep + 2;
         blen = size - alen - 2;
     } else {
@@ -155,8 +161,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         blen = size - alen;
         weight = weights[size & 3];
     }
+    fuzz_failing fa;
+    fuzz_failing_init(&fa, SIZE_MAX);
+    iprof_read_options ro = IPROF_READ_OPTIONS_INIT;
+    ro.allocator = &fa.a; /* the models take the reader's allocator */
     iprof_reader *r = NULL;
-    if (iprof_reader_new(&r, NULL) != IPROF_OK)
+    if (iprof_reader_new(&r, &ro) != IPROF_OK)
         FUZZ_FAIL("iprof_reader_new");
     iprof_model *dst = load(r, a, alen);
     iprof_model *src = dst ? load(r, b, blen) : NULL;
@@ -164,14 +174,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         saved before;
         save(dst, &before);
         int check = weight >= 1 && counts_non_negative(src);
+        if (fail_at >= 0)
+            fa.limit = fa.count + (size_t)fail_at;
         int rc = iprof_model_merge(dst, src, weight);
+        fa.limit = SIZE_MAX;
         if (rc == IPROF_OK && check)
             check_not_decreased(dst, &before);
-        if (rc != IPROF_OK && rc != IPROF_EDANGLING && rc != IPROF_ESCHEMA)
+        if (rc != IPROF_OK && rc != IPROF_EDANGLING && rc != IPROF_ESCHEMA &&
+            !(rc == IPROF_ENOMEM && fail_at >= 0))
             FUZZ_FAIL("merge: %s", iprof_status_string(rc));
         saved_free(&before);
-        /* The merged model writes and loads back equal. */
-        if (rc == IPROF_OK) {
+        /* The merged (or partly merged) model writes and loads back equal. */
+        if (rc == IPROF_OK || rc == IPROF_ENOMEM) {
             uint8_t *out;
             size_t out_len;
             rc = fuzz_write_model(dst, IPROF_WRITE_NO_VALIDATE, &out, &out_len);
