@@ -6,56 +6,19 @@
  * leave its handles freeable; the run that succeeds must produce the same
  * bytes as a run with the plain allocator.
  */
+#include <limits.h>
+
 #include "check.h"
+#include "check_alloc.h"
 
 #include <iprof/iprof.h>
 
-typedef struct counting {
-    long fail_at; /* 0: never */
-    long calls;
-    long long live;
-    int failed;
-} counting;
-
-static void *c_malloc(size_t size, void *u)
-{
-    counting *c = u;
-    if (++c->calls == c->fail_at) {
-        c->failed = 1;
-        return NULL;
-    }
-    void *p = malloc(size);
-    if (p)
-        c->live += (long long)size;
-    return p;
-}
-
-static void *c_realloc(void *p, size_t old, size_t size, void *u)
-{
-    counting *c = u;
-    if (++c->calls == c->fail_at) {
-        c->failed = 1;
-        return NULL;
-    }
-    void *np = realloc(p, size);
-    if (np)
-        c->live += (long long)size - (long long)old;
-    return np;
-}
-
-static void c_free(void *p, size_t size, void *u)
-{
-    counting *c = u;
-    if (p)
-        c->live -= (long long)size;
-    free(p);
-}
 
 /* One full job: load the file twice, merge, write to memory. Returns the
  * first failing status (or IPROF_OK) and copies the output on success. */
-static int job(const char *path, counting *c, char **out, size_t *out_len)
+static int job(const char *path, fail_alloc *c, char **out, size_t *out_len)
 {
-    iprof_allocator a = {c_malloc, c_realloc, c_free, c};
+    iprof_allocator a = fail_hook(c);
     iprof_read_options ro = IPROF_READ_OPTIONS_INIT;
     ro.allocator = &a;
     ro.chunk_size = 64 * 1024;
@@ -101,16 +64,16 @@ static void test_fail_each_allocation(void)
         SKIP("../shared/corpus is absent");
     char path[4096];
     snprintf(path, sizeof path, "%s/elide-cli-types-only-0.4.0.iprof", dir);
-    counting plain = {0, 0, 0, 0};
+    fail_alloc plain = {.fail_at = LONG_MAX}; /* counts calls, never fails */
     char *want = NULL;
     size_t want_len = 0;
     CHECK_OK(job(path, &plain, &want, &want_len));
-    CHECK_EQ_INT(plain.live, 0);
-    long total = plain.calls;
+    CHECK_EQ_INT(plain.live_bytes, 0);
+    long total = plain.count;
     fprintf(stderr, "%ld allocations in a full job\n", total);
     CHECK(total > 10);
     for (long n = 1; n <= total; n++) {
-        counting c = {n, 0, 0, 0};
+        fail_alloc c = {.fail_at = n};
         char *got = NULL;
         size_t got_len = 0;
         int rc = job(path, &c, &got, &got_len);
@@ -122,9 +85,9 @@ static void test_fail_each_allocation(void)
             CHECK_OK(rc);
             CHECK_EQ_MEM(got, got_len, want, want_len);
         }
-        if (c.live != 0)
-            fprintf(stderr, "allocation %ld: %lld bytes leaked\n", n, c.live);
-        CHECK_EQ_INT(c.live, 0);
+        if (c.live_bytes != 0)
+            fprintf(stderr, "allocation %ld: %lld bytes leaked\n", n, c.live_bytes);
+        CHECK_EQ_INT(c.live_bytes, 0);
         free(got);
     }
     free(want);

@@ -1,41 +1,13 @@
 /* Unit tests of the pointer hash table with caller-side probing
  * (lib/htab.c). */
 #include "check.h"
+#include "check_alloc.h"
 
 #include "alloc.h"
 #include "htab.h"
 
-static long fail_countdown = -1; /* allocations left before failing; -1: never */
-
-static void *f_malloc(size_t size, void *user)
-{
-    (void)user;
-    if (fail_countdown == 0)
-        return NULL;
-    if (fail_countdown > 0)
-        fail_countdown--;
-    return malloc(size);
-}
-
-static void *f_realloc(void *p, size_t old_size, size_t new_size, void *user)
-{
-    (void)user;
-    (void)old_size;
-    if (fail_countdown == 0)
-        return NULL;
-    if (fail_countdown > 0)
-        fail_countdown--;
-    return realloc(p, new_size);
-}
-
-static void f_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    free(p);
-}
-
-static const iprof_allocator failing = {f_malloc, f_realloc, f_free, NULL};
+static fail_alloc fa; /* counts across the file's tests; see fail_after() */
+static const iprof_allocator failing = {fa_malloc, fa_realloc, fa_free, &fa};
 
 typedef struct item {
     int key;
@@ -134,19 +106,19 @@ static void test_reserve_and_failure(void)
 {
     ipi_htab t;
     ipi_htab_init(&t);
-    fail_countdown = 0;
+    fail_after(&fa, 0);
     item x = {1, 1};
     CHECK_EQ_INT(ipi_htab_insert(&t, &failing, 1, &x), IPROF_ENOMEM);
     CHECK_EQ_INT(t.count, 0);
-    fail_countdown = 0; /* the slot array fails */
+    fail_after(&fa, 0); /* the slot array fails */
     CHECK_EQ_INT(ipi_htab_reserve(&t, &failing, 100), IPROF_ENOMEM);
     CHECK_EQ_INT(t.cap, 0);
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     CHECK_OK(ipi_htab_reserve(&t, &failing, 100));
     size_t cap = t.cap;
     CHECK(cap / 4 * 3 >= 100); /* load stays at most 3/4 */
     static item many[100];
-    fail_countdown = 0; /* within the reservation nothing allocates */
+    fail_after(&fa, 0); /* within the reservation nothing allocates */
     for (int i = 0; i < 100; i++) {
         many[i] = (item){i, i};
         CHECK_OK(ipi_htab_insert(&t, &failing, (uint64_t)i, &many[i]));
@@ -159,7 +131,7 @@ static void test_reserve_and_failure(void)
     CHECK_EQ_INT(ipi_htab_insert(&t, &failing, 5, &x), IPROF_ENOMEM);
     CHECK_EQ_INT(t.count, count);
     CHECK(find(&t, 42, 42) == &many[42]);
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     CHECK_EQ_INT(ipi_htab_reserve(&t, &failing, SIZE_MAX / 2), IPROF_ENOMEM);
     ipi_htab_free(&t, &failing);
 }

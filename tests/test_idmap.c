@@ -1,40 +1,12 @@
 /* Unit tests of the int64 -> pointer map (lib/idmap.c). */
 #include "check.h"
+#include "check_alloc.h"
 
 #include "alloc.h"
 #include "idmap.h"
 
-static long fail_countdown = -1; /* allocations left before failing; -1: never */
-
-static void *f_malloc(size_t size, void *user)
-{
-    (void)user;
-    if (fail_countdown == 0)
-        return NULL;
-    if (fail_countdown > 0)
-        fail_countdown--;
-    return malloc(size);
-}
-
-static void *f_realloc(void *p, size_t old_size, size_t new_size, void *user)
-{
-    (void)user;
-    (void)old_size;
-    if (fail_countdown == 0)
-        return NULL;
-    if (fail_countdown > 0)
-        fail_countdown--;
-    return realloc(p, new_size);
-}
-
-static void f_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    free(p);
-}
-
-static const iprof_allocator failing = {f_malloc, f_realloc, f_free, NULL};
+static fail_alloc fa; /* counts across the file's tests; see fail_after() */
+static const iprof_allocator failing = {fa_malloc, fa_realloc, fa_free, &fa};
 
 /* Distinct non-NULL values to store. */
 static char vals[4096];
@@ -112,13 +84,13 @@ static void test_reserve(void)
     CHECK(cap >= 2000);
     /* No allocation while within the reservation (ids beyond any dense
      * array go to the reserved hash part). */
-    fail_countdown = 0;
+    fail_after(&fa, 0);
     for (int64_t i = 0; i < 1000; i++)
         ipi_idmap_put_reserved(&m, i * 1000003, V(i));
     CHECK_EQ_INT(m.cap, cap);
     CHECK_EQ_INT(m.count, 1000);
     CHECK(ipi_idmap_get(&m, 999 * 1000003) == V(999));
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     CHECK_EQ_INT(ipi_idmap_reserve(&m, &failing, SIZE_MAX / 2), IPROF_ENOMEM);
     ipi_idmap_free(&m, &failing);
 }
@@ -129,7 +101,7 @@ static void test_dense(void)
 {
     ipi_idmap m;
     ipi_idmap_init(&m);
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     CHECK_OK(ipi_idmap_put(&m, &failing, 1000, V(1))); /* too far for 1 id: hash */
     CHECK_EQ_INT(m.dense_cap, 0);
     CHECK_EQ_INT(m.hash_count, 1);
@@ -152,11 +124,11 @@ static void test_dense(void)
     ipi_idmap_free(&m, &failing);
     /* A failed dense growth is reported, and the map is unchanged. */
     ipi_idmap_init(&m);
-    fail_countdown = 0;
+    fail_after(&fa, 0);
     CHECK_EQ_INT(ipi_idmap_reserve_key(&m, &failing, 3), IPROF_ENOMEM);
     CHECK_EQ_INT(m.count, 0);
     CHECK_EQ_INT(m.dense_cap, 0);
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     ipi_idmap_free(&m, &failing);
 }
 
@@ -164,10 +136,10 @@ static void test_failure_keeps_map(void)
 {
     ipi_idmap m;
     ipi_idmap_init(&m);
-    fail_countdown = 0;
+    fail_after(&fa, 0);
     CHECK_EQ_INT(ipi_idmap_put(&m, &failing, 1, V(1)), IPROF_ENOMEM);
     CHECK_EQ_INT(m.count, 0);
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     int64_t i = 0;
     while (m.count * 2 + 2 <= (m.cap ? m.cap : 16)) {
         CHECK_OK(ipi_idmap_put(&m, &failing, i, V(i)));
@@ -175,13 +147,13 @@ static void test_failure_keeps_map(void)
     }
     /* The next put must grow: fail the first or the second array. */
     for (long k = 0; k < 2; k++) {
-        fail_countdown = k;
+        fail_after(&fa, k);
         CHECK_EQ_INT(ipi_idmap_put(&m, &failing, 99999, V(1)), IPROF_ENOMEM);
         CHECK_EQ_INT(m.count, (size_t)i);
         CHECK(ipi_idmap_get(&m, 99999) == NULL);
         CHECK(ipi_idmap_get(&m, 0) == V(0));
     }
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     CHECK_OK(ipi_idmap_put(&m, &failing, 99999, V(1)));
     CHECK(ipi_idmap_get(&m, 99999) == V(1));
     ipi_idmap_free(&m, &failing);

@@ -1,41 +1,13 @@
 /* Unit tests of string interning (lib/intern.c). */
 #include "check.h"
+#include "check_alloc.h"
 
 #include "alloc.h"
 #include "hash.h"
 #include "intern.h"
 
-static long fail_countdown = -1; /* allocations left before failing; -1: never */
-
-static void *f_malloc(size_t size, void *user)
-{
-    (void)user;
-    if (fail_countdown == 0)
-        return NULL;
-    if (fail_countdown > 0)
-        fail_countdown--;
-    return malloc(size);
-}
-
-static void *f_realloc(void *p, size_t old_size, size_t new_size, void *user)
-{
-    (void)user;
-    (void)old_size;
-    if (fail_countdown == 0)
-        return NULL;
-    if (fail_countdown > 0)
-        fail_countdown--;
-    return realloc(p, new_size);
-}
-
-static void f_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    free(p);
-}
-
-static const iprof_allocator failing = {f_malloc, f_realloc, f_free, NULL};
+static fail_alloc fa; /* counts across the file's tests; see fail_after() */
+static const iprof_allocator failing = {fa_malloc, fa_realloc, fa_free, &fa};
 
 typedef struct fixture {
     ipi_arena arena;
@@ -141,19 +113,19 @@ static void test_failure(void)
     for (long k = 0; k < 2; k++) {
         fixture g;
         setup(&g);
-        fail_countdown = k;
+        fail_after(&fa, k);
         CHECK(ipi_intern(&g.in, "b", 1) == NULL);
         CHECK_EQ_INT(g.in.tab.count, 0);
         CHECK(ipi_intern_find(&g.in, "b", 1) == NULL);
-        fail_countdown = -1;
+        fail_after(&fa, -1);
         const ipi_str *t = ipi_intern(&g.in, "b", 1);
         CHECK(t != NULL && t == ipi_intern_find(&g.in, "b", 1));
         CHECK_EQ_INT(g.in.tab.count, 1);
         teardown(&g);
     }
-    fail_countdown = 0;
+    fail_after(&fa, 0);
     CHECK(ipi_intern(&f.in, "a", 1) == a); /* present: no allocation needed */
-    fail_countdown = -1;
+    fail_after(&fa, -1);
     teardown(&f);
 }
 

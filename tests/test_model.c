@@ -1,6 +1,7 @@
 /* Unit tests of the model: version, types, methods, lookups, description,
  * contexts, loading, and allocation failure (lib/model*.c). */
 #include "check.h"
+#include "check_alloc.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,53 +10,6 @@
 
 #include "model.h"
 
-/* ---- an allocator that fails the Nth allocation and counts what is live -- */
-
-typedef struct fail_alloc {
-    long count;   /* allocations so far (malloc and realloc) */
-    long fail_at; /* the allocation to fail, 1-based; 0: none */
-    int failed;   /* whether it has failed */
-    long live_blocks;
-    size_t live_bytes;
-} fail_alloc;
-
-static int fa_fail(fail_alloc *f)
-{
-    if (f->fail_at && ++f->count == f->fail_at) {
-        f->failed = 1;
-        return 1;
-    }
-    return 0;
-}
-
-static void *fa_malloc(size_t size, void *user)
-{
-    fail_alloc *f = user;
-    if (fa_fail(f))
-        return NULL;
-    f->live_blocks++;
-    f->live_bytes += size;
-    return malloc(size);
-}
-
-static void *fa_realloc(void *p, size_t old_size, size_t new_size, void *user)
-{
-    fail_alloc *f = user;
-    if (fa_fail(f))
-        return NULL;
-    void *np = realloc(p, new_size);
-    if (np)
-        f->live_bytes += new_size - old_size;
-    return np;
-}
-
-static void fa_free(void *p, size_t size, void *user)
-{
-    fail_alloc *f = user;
-    f->live_blocks--;
-    f->live_bytes -= size;
-    free(p);
-}
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -177,7 +131,7 @@ static void test_new_and_version(void)
 
 static void test_user_allocator(void)
 {
-    fail_alloc fa = {0, 0, 0, 0, 0};
+    fail_alloc fa = {.fail_at = 0};
     iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
     iprof_model *m = NULL;
     CHECK_OK(iprof_model_new(&m, &a));
@@ -563,7 +517,7 @@ static void test_load_example(void)
  * it current and removals rebuild it. */
 static void test_lazy_indexes(void)
 {
-    fail_alloc fa = {0, 0, 0, 0, 0};
+    fail_alloc fa = {.fail_at = 0};
     iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
     iprof_read_options o = IPROF_READ_OPTIONS_INIT;
     o.allocator = &a;
@@ -804,7 +758,7 @@ static void test_alloc_failure_build(void)
     int completed = 0;
     long n;
     for (n = 1; n < 10000 && !completed; n++) {
-        fail_alloc fa = {0, n, 0, 0, 0};
+        fail_alloc fa = {.fail_at = n};
         iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
         iprof_model *m = NULL;
         int rc = iprof_model_new(&m, &a);
@@ -832,7 +786,7 @@ static void test_alloc_failure_load(void)
     int completed = 0;
     long n;
     for (n = 1; n < 10000 && !completed; n++) {
-        fail_alloc fa = {0, 0, 0, 0, 0};
+        fail_alloc fa = {.fail_at = 0};
         iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
         iprof_read_options o = IPROF_READ_OPTIONS_INIT;
         o.allocator = &a;

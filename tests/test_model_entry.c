@@ -1,57 +1,12 @@
 /* Unit tests of model entries: adding with each kind's combine semantics,
  * validation, lookup, removal and retain (lib/model_entry.c). */
 #include "check.h"
+#include "check_alloc.h"
 
 #include <iprof/iprof.h>
 
 #include "model.h"
 
-/* ---- an allocator that fails the Nth allocation and counts what is live -- */
-
-typedef struct fail_alloc {
-    long count, fail_at; /* fail_at: 1-based, 0 = never */
-    int failed;
-    long live_blocks;
-    size_t live_bytes;
-} fail_alloc;
-
-static int fa_fail(fail_alloc *f)
-{
-    if (f->fail_at && ++f->count == f->fail_at) {
-        f->failed = 1;
-        return 1;
-    }
-    return 0;
-}
-
-static void *fa_malloc(size_t size, void *user)
-{
-    fail_alloc *f = user;
-    if (fa_fail(f))
-        return NULL;
-    f->live_blocks++;
-    f->live_bytes += size;
-    return malloc(size);
-}
-
-static void *fa_realloc(void *p, size_t old_size, size_t new_size, void *user)
-{
-    fail_alloc *f = user;
-    if (fa_fail(f))
-        return NULL;
-    void *np = realloc(p, new_size);
-    if (np)
-        f->live_bytes += new_size - old_size;
-    return np;
-}
-
-static void fa_free(void *p, size_t size, void *user)
-{
-    fail_alloc *f = user;
-    f->live_blocks--;
-    f->live_bytes -= size;
-    free(p);
-}
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -480,7 +435,7 @@ static void test_alloc_failure(void)
     int completed = 0;
     long n;
     for (n = 1; n < 10000 && !completed; n++) {
-        fail_alloc fa = {0, 0, 0, 0, 0};
+        fail_alloc fa = {.fail_at = 0};
         iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
         iprof_model *m = fixture(&a);
         fa.fail_at = n;

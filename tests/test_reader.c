@@ -3,6 +3,7 @@
  * limits, stopping, allocation failure. The validation rules have their
  * own suite (test_validation.c). */
 #include "check.h"
+#include "check_alloc.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -454,36 +455,6 @@ static void test_reuse_and_arguments(void)
     CHECK_EQ_INT(iprof_reader_diag_count(NULL), 0);
 }
 
-/* An allocator that fails the Nth allocation and counts live bytes. */
-typedef struct failing {
-    long n, calls;
-    long long live;
-} failing;
-
-static void *f_malloc(size_t size, void *u)
-{
-    failing *f = u;
-    if (++f->calls == f->n)
-        return NULL;
-    f->live += (long long)size;
-    return malloc(size);
-}
-
-static void *f_realloc(void *p, size_t old, size_t size, void *u)
-{
-    failing *f = u;
-    if (++f->calls == f->n)
-        return NULL;
-    f->live += (long long)size - (long long)old;
-    return realloc(p, size);
-}
-
-static void f_free(void *p, size_t size, void *u)
-{
-    failing *f = u;
-    f->live -= (long long)size;
-    free(p);
-}
 
 static void test_allocation_failure(void)
 {
@@ -492,8 +463,8 @@ static void test_allocation_failure(void)
                       "\"version\":\"1.0.5\",\"types\":[],\"methods\":[],\"u\":{\"k\\u00e9y\":[[[[1]]]]}}";
     int succeeded = 0;
     for (long n = 1; n < 200 && !succeeded; n++) {
-        failing f = {n, 0, 0};
-        iprof_allocator a = {f_malloc, f_realloc, f_free, &f};
+        fail_alloc f = {.fail_at = n};
+        iprof_allocator a = fail_hook(&f);
         iprof_read_options o = IPROF_READ_OPTIONS_INIT;
         o.allocator = &a;
         o.chunk_size = 8;
@@ -509,7 +480,7 @@ static void test_allocation_failure(void)
             iprof_reader_free(r);
         }
         CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
-        CHECK_EQ_INT(f.live, 0);
+        CHECK_EQ_INT(f.live_bytes, 0);
     }
     CHECK(succeeded);
 }
