@@ -23,7 +23,7 @@ SOURCE_DIR = os.path.abspath(os.environ.get('IPROF_SOURCE_DIR')
 ABI_DIR = os.path.join(SOURCE_DIR, 'abi')
 SUPPRESSIONS = os.path.join(ABI_DIR, 'libiprof.abignore')
 BASELINE_HEADERS = os.path.join(ABI_DIR, 'include')
-PUBLIC_HEADERS = ['common.h', 'reader.h', 'model.h', 'writer.h', 'iprof.h', 'version.h']
+PUBLIC_HEADERS = ['common.h', 'reader.h', 'model.h', 'writer.h', 'diff.h', 'iprof.h', 'version.h']
 
 
 def build_dir():
@@ -210,15 +210,32 @@ VERSIONED_STRUCTS = ('iprof_read_options', 'iprof_read_callbacks', 'iprof_write_
 def struct_layouts(abi_xml):
     """{struct: (size in bits, [(offset, member name, type id)])} of VERSIONED_STRUCTS."""
     import xml.etree.ElementTree as ET
+    root = ET.parse(abi_xml).getroot()
+    by_id = {e.get('id'): e for e in root.iter() if e.get('id')}
+
+    def describe(tid, depth=0):
+        # Type ids (even hash-style ones) change when other types are added:
+        # compare what they name instead.
+        e = by_id.get(tid)
+        if e is None or depth > 8:
+            return str(tid)
+        tag = e.tag.replace('-def', '').replace('-decl', '')
+        if e.get('name'):
+            return '%s %s' % (tag, e.get('name'))
+        quals = ''.join(' ' + q for q in ('const', 'volatile', 'restrict') if e.get(q) == 'yes')
+        if e.get('type-id'):
+            return '%s%s(%s)' % (tag, quals, describe(e.get('type-id'), depth + 1))
+        return '%s %s' % (tag, tid)
+
     layouts = {}
-    for c in ET.parse(abi_xml).getroot().iter('class-decl'):
+    for c in root.iter('class-decl'):
         name = c.get('name')
         if name in VERSIONED_STRUCTS and c.get('size-in-bits'):
             members = []
             for dm in c.findall('data-member'):
                 v = dm.find('var-decl')
                 members.append((int(dm.get('layout-offset-in-bits')), v.get('name'),
-                                v.get('type-id')))
+                                describe(v.get('type-id'))))
             layouts[name] = (int(c.get('size-in-bits')), members)
     return layouts
 

@@ -1,0 +1,315 @@
+/**
+ * @file iprof/diff.h
+ * @brief Comparing two profiles: what each lacks, overlap, biggest changes.
+ *
+ * iprof_diff_new() compares model A with model B and keeps the answer in
+ * an opaque iprof_diff result, read through index-based accessors that
+ * take and return only scalars and opaque pointers (easy to bind from any
+ * FFI). It answers "is my profile stale?": which methods and contexts one
+ * profile has and the other lacks, how much of each profile's count mass
+ * sits on contexts the other also has, and which entries changed most.
+ *
+ * Matching. Ids differ between files, so nothing is matched by id. Types
+ * are matched by name and methods by their key, as iprof_model_merge()
+ * does: the method name and the names of its signature types (declaring
+ * type, return type, parameter types). A method of a model whose
+ * signature names a type id that model does not define has no key and
+ * matches nothing. A context of A matches a context of B when both have
+ * the same depth and, frame by frame, the same bci and matching methods; a
+ * frame's method id that is not a method of A (the monitor profiles'
+ * dummy "0:0", a dangling id kept by a lenient read) matches the same id
+ * in B. Entries of the same kind are matched by their contexts. Where a
+ * model holds several methods with one key or several entries of one kind
+ * with one context (possible after a lenient read), the first one in file
+ * order is matched; the others count as unmatched.
+ *
+ * Counts. The count of an entry is the sum of the counts in its records:
+ * the single count of call-count and sampling entries, the third number of
+ * every conditional triple, the second number of every virtual invoke,
+ * monitor and instanceof pair. Negative counts (which a lenient read may
+ * keep) count as 0; sums saturate at UINT64_MAX.
+ *
+ * Definitions, per kind K and side S (A or B, the other side being O):
+ *  - total(S, K): the sum of the counts of S's entries of kind K;
+ *  - common_total(S, K): the same sum over the entries of S whose context
+ *    O also has an entry of kind K for;
+ *  - overlap(S, K) = common_total(S, K) / total(S, K): the share of S's
+ *    count mass covered by O. overlap(A, K) near 1 means B exercised what
+ *    A recorded; near 0, that A is stale for B's workload;
+ *  - share(S, e) = count of e in S / total(S, K) (0 when S lacks e or
+ *    total(S, K) is 0): the entry's normalised count;
+ *  - delta(e) = share(B, e) - share(A, e);
+ *  - relative(e) = delta(e) / share(A, e); 0 when both shares are 0;
+ *    INFINITY when share(A, e) is 0 and share(B, e) is not.
+ * The changes of a kind are the entries of either side (matched as above)
+ * with a non-zero delta, ranked by |delta| descending; ties keep A's file
+ * order, then B's for entries only B has. The first
+ * iprof_diff_options::top of them are kept.
+ *
+ * Lifetimes and threads. The result borrows both models: they must
+ * outlive it and must not change while it is used (its accessors return
+ * their methods and entries). Creating a result only reads the models
+ * (iprof_model_entry_find() semantics: a lazy lookup index of B may be
+ * built), so several diffs of the same models may run at once. A result
+ * is only read by its accessors: any number of threads may use it at once.
+ */
+#ifndef IPROF_DIFF_H
+#define IPROF_DIFF_H
+
+#include <iprof/common.h>
+#include <iprof/model.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The result of comparing two models. Opaque; created by
+ *  iprof_diff_new(), freed by iprof_diff_free(). */
+typedef struct iprof_diff iprof_diff;
+
+/** The two sides of a comparison, passed as int to the accessors. */
+enum iprof_diff_side {
+    IPROF_DIFF_A = 0, /**< the first model given to iprof_diff_new() */
+    IPROF_DIFF_B = 1  /**< the second model given to iprof_diff_new() */
+};
+
+/** The version of iprof_diff_options these headers define. */
+#define IPROF_DIFF_OPTIONS_VERSION 1
+/** The number of changed entries kept per kind when
+ *  iprof_diff_options::top is 0. */
+#define IPROF_DIFF_DEFAULT_TOP 10
+
+/**
+ * Options of iprof_diff_new(). Initialise with IPROF_DIFF_OPTIONS_INIT or
+ * iprof_diff_options_init() and then set what you need; zero fields mean
+ * "default". The version field lets the struct grow compatibly.
+ */
+typedef struct iprof_diff_options {
+    unsigned int version;             /**< IPROF_DIFF_OPTIONS_VERSION */
+    unsigned int flags;               /**< reserved: must be 0 */
+    const iprof_allocator *allocator; /**< for the result and the work of
+                                           iprof_diff_new(); NULL: model A's
+                                           allocator; copied */
+    size_t top; /**< changed entries kept per kind; 0: IPROF_DIFF_DEFAULT_TOP */
+} iprof_diff_options;
+
+/** Initialiser of an iprof_diff_options with every default. */
+#define IPROF_DIFF_OPTIONS_INIT {IPROF_DIFF_OPTIONS_VERSION, 0, NULL, 0}
+
+/**
+ * @brief Fill diff options with the defaults of an options version.
+ *
+ * For FFI users who cannot use IPROF_DIFF_OPTIONS_INIT.
+ * @param[out] opts the options to fill (caller-owned; not kept).
+ * @param version IPROF_DIFF_OPTIONS_VERSION of the caller's headers.
+ * @retval IPROF_OK @p opts is filled.
+ * @retval IPROF_EINVAL @p opts is NULL or @p version unknown to this library.
+ * @threadsafety Thread-safe.
+ */
+IPROF_API int iprof_diff_options_init(iprof_diff_options *opts, unsigned int version);
+
+/**
+ * @brief Compare model @p a with model @p b.
+ *
+ * Runs in time linear in the sizes of both models (hash lookups), plus
+ * O(n log top) for the ranking of changes. See the file comment for what
+ * is matched and computed.
+ * @param[out] out receives the result, owned by the caller (free it with
+ *        iprof_diff_free()); NULL on failure.
+ * @param a model A (borrowed: must outlive the result, unchanged).
+ * @param b model B (borrowed: must outlive the result, unchanged); may be
+ *        the same model as @p a.
+ * @param opts the options (borrowed for the call), or NULL for defaults.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL @p out, @p a or @p b, an unknown options
+ *         version or non-zero flags.
+ * @retval IPROF_ENOMEM allocation failed; nothing is left allocated.
+ * @threadsafety Reads @p a and @p b: any number of threads at once, while
+ *         nobody changes them.
+ */
+IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof_model *b,
+                             const iprof_diff_options *opts);
+
+/**
+ * @brief Free a result.
+ * @param diff the result, or NULL (a no-op). The models are not touched.
+ * @threadsafety Needs exclusive access to @p diff.
+ */
+IPROF_API void iprof_diff_free(iprof_diff *diff);
+
+/* ------------------------------------------------------------------------ */
+/* Methods                                                                  */
+
+/**
+ * @brief The number of methods of one side whose key the other side lacks.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @return the count; 0 for an invalid side.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API size_t iprof_diff_method_only_count(const iprof_diff *diff, int side);
+/**
+ * @brief A method of one side whose key the other side lacks.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @param index 0 .. iprof_diff_method_only_count() - 1; in the side's file order.
+ * @return the method, owned by that side's model; NULL if out of range.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API const iprof_method *iprof_diff_method_only_at(const iprof_diff *diff, int side,
+                                                        size_t index);
+/**
+ * @brief The number of methods of one side whose key the other side has.
+ *
+ * Methods of a side are counted one by one, so with duplicate keys the
+ * counts of the two sides may differ.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @return the count; 0 for an invalid side.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API size_t iprof_diff_method_common_count(const iprof_diff *diff, int side);
+
+/* ------------------------------------------------------------------------ */
+/* Contexts and count mass per kind                                         */
+
+/**
+ * @brief The number of entries of a kind of one side whose context the
+ *        other side has no entry of that kind for.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @param kind an IPROF_KIND_* value.
+ * @return the count; 0 for an invalid side or kind.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API size_t iprof_diff_context_only_count(const iprof_diff *diff, int side, int kind);
+/**
+ * @brief The number of entries of a kind of one side whose context the
+ *        other side also has an entry of that kind for.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @param kind an IPROF_KIND_* value.
+ * @return the count; 0 for an invalid side or kind.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API size_t iprof_diff_context_common_count(const iprof_diff *diff, int side, int kind);
+/**
+ * @brief total(side, kind): the count mass of one side's entries of a kind.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @param kind an IPROF_KIND_* value.
+ * @return the sum of the entry counts (saturating); 0 for an invalid side or kind.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API uint64_t iprof_diff_total(const iprof_diff *diff, int side, int kind);
+/**
+ * @brief common_total(side, kind): the count mass of one side's entries of
+ *        a kind whose context the other side also has.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @param kind an IPROF_KIND_* value.
+ * @return the sum of those entry counts (saturating); 0 for an invalid side or kind.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API uint64_t iprof_diff_common_total(const iprof_diff *diff, int side, int kind);
+/**
+ * @brief overlap(side, kind): the share of one side's count mass of a kind
+ *        that sits on contexts the other side also has.
+ * @param diff the result (borrowed).
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @param kind an IPROF_KIND_* value.
+ * @return common_total / total, in 0 .. 1; -1.0 when total is 0 (no count
+ *         mass: the share is undefined) or for an invalid side or kind.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API double iprof_diff_overlap(const iprof_diff *diff, int side, int kind);
+
+/* ------------------------------------------------------------------------ */
+/* The entries that changed most                                            */
+
+/**
+ * @brief The number of changed entries kept for a kind.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @return at most iprof_diff_options::top; 0 for an invalid kind.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API size_t iprof_diff_change_count(const iprof_diff *diff, int kind);
+/**
+ * @brief The entry of one side of a changed entry.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_diff_change_count() - 1, biggest |delta| first.
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @return the entry, owned by that side's model; NULL when that side has
+ *         no entry with this context or an argument is out of range.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API const iprof_entry *iprof_diff_change_entry(const iprof_diff *diff, int kind,
+                                                     size_t index, int side);
+/**
+ * @brief The count of one side of a changed entry.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_diff_change_count() - 1.
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @return the entry's count on that side (see the file comment); 0 when
+ *         that side lacks the entry or an argument is out of range.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API uint64_t iprof_diff_change_value(const iprof_diff *diff, int kind, size_t index,
+                                           int side);
+/**
+ * @brief share(side, e): the normalised count of one side of a changed entry.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_diff_change_count() - 1.
+ * @param side IPROF_DIFF_A or IPROF_DIFF_B.
+ * @return count / total(side, kind), in 0 .. 1; 0 when that side lacks the
+ *         entry or an argument is out of range.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API double iprof_diff_change_share(const iprof_diff *diff, int kind, size_t index,
+                                         int side);
+/**
+ * @brief delta(e) = share(B, e) - share(A, e) of a changed entry.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_diff_change_count() - 1.
+ * @return the difference, in -1 .. 1, never 0 for a kept change; 0 when
+ *         an argument is out of range.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API double iprof_diff_change_delta(const iprof_diff *diff, int kind, size_t index);
+/**
+ * @brief relative(e) = delta(e) / share(A, e) of a changed entry.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_diff_change_count() - 1.
+ * @return the relative change (-1 when B lacks the entry); INFINITY when
+ *         share(A, e) is 0 (A lacks the entry or its count is 0); 0 when
+ *         an argument is out of range.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API double iprof_diff_change_relative(const iprof_diff *diff, int kind, size_t index);
+/**
+ * @brief A readable text of the context of a changed entry
+ *        ("Fib.fibonacci:11 < Fib.main:9"), as iprof_model_context_describe()
+ *        prints it from model A, or from model B when A lacks the entry.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_diff_change_count() - 1.
+ * @param[out] buf receives the text, NUL-terminated and truncated to
+ *        @p size bytes (caller-owned; may be NULL if @p size is 0).
+ * @param size the size of @p buf.
+ * @return the full length of the text (snprintf convention); 0 (and an
+ *         empty @p buf) when an argument is out of range.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API size_t iprof_diff_change_describe(const iprof_diff *diff, int kind, size_t index,
+                                            char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IPROF_DIFF_H */

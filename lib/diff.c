@@ -1,0 +1,599 @@
+/*
+ * Comparing two models (include/iprof/diff.h): methods matched by key
+ * (name and signature type names), contexts by mapped frames, entries of a
+ * kind by context; totals, overlaps and the top changes per kind.
+ *
+ * Every step is a pass over one model with hash lookups into the other:
+ * linear in the sizes of both models. The scratch tables and the result
+ * are allocated through the options' allocator (model A's by default);
+ * B's lazy entry index, if it gets built, uses B's own allocator as every
+ * const lookup does.
+ */
+#include <math.h>
+
+#include <iprof/diff.h>
+
+#include "model.h"
+
+#include "hash.h"
+
+/* One kept change. */
+typedef struct diff_change {
+    const iprof_entry *e[2]; /* the entry of A and of B, NULL if absent */
+    uint64_t count[2];
+    double share[2];
+    double delta;
+    size_t order; /* A's entry index, then A's count + B's entry index */
+} diff_change;
+
+typedef struct diff_kind {
+    size_t only[2], common[2];
+    uint64_t total[2], common_total[2];
+    diff_change *changes;
+    size_t change_count, change_cap;
+} diff_kind;
+
+struct iprof_diff {
+    iprof_allocator alloc;
+    const iprof_model *m[2];
+    const iprof_method **only_methods[2];
+    size_t only_method_count[2], common_methods[2];
+    diff_kind kinds[IPROF_KIND_COUNT];
+};
+
+/* ---- counts ------------------------------------------------------------- */
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t count_of(const iprof_entry *e)
+{
+    size_t first, step;
+    switch (e->kind) {
+    case IPROF_KIND_CONDITIONAL: first = 2, step = 3; break;
+    case IPROF_KIND_VIRTUAL_INVOKE:
+    case IPROF_KIND_MONITOR:
+    case IPROF_KIND_INSTANCEOF: first = 1, step = 2; break;
+    default: first = 0, step = 1; break; /* call count, sampling: [count] */
+    }
+    uint64_t sum = 0;
+    for (size_t i = first; i < e->record_count; i += step)
+        if (e->records[i] > 0)
+            sum = add_sat(sum, (uint64_t)e->records[i]);
+    return sum;
+}
+
+/* ---- method keys -------------------------------------------------------- */
+
+/* The names-hash of a method of m; 0 with *ok = 0 when a signature type id
+ * is not a type of m (such a method has no key). */
+static uint64_t method_key_hash(const iprof_model *m, const iprof_method *x, int *ok)
+{
+    uint64_t h = ipi_hash_combine(x->name->hash, x->sig_len);
+    for (size_t i = 0; i < x->sig_len; i++) {
+        const iprof_type *t = ipi_idmap_get(&m->type_ids, x->sig[i]);
+        if (!t) {
+            *ok = 0;
+            return 0;
+        }
+        h = ipi_hash_combine(h, t->name->hash);
+    }
+    *ok = 1;
+    return h;
+}
+
+static int same_str(const ipi_str *a, const ipi_str *b)
+{
+    return a == b || (a->len == b->len && a->hash == b->hash && memcmp(a->s, b->s, a->len) == 0);
+}
+
+/* Whether x of ma and y of mb have the same key (both resolve: checked by
+ * the caller through method_key_hash). */
+static int same_key(const iprof_model *ma, const iprof_method *x, const iprof_model *mb,
+                    const iprof_method *y)
+{
+    if (x->sig_len != y->sig_len || !same_str(x->name, y->name))
+        return 0;
+    for (size_t i = 0; i < x->sig_len; i++) {
+        const iprof_type *tx = ipi_idmap_get(&ma->type_ids, x->sig[i]);
+        const iprof_type *ty = ipi_idmap_get(&mb->type_ids, y->sig[i]);
+        if (!same_str(tx->name, ty->name))
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- the work ----------------------------------------------------------- */
+
+typedef struct diff_work {
+    iprof_diff *d;
+    const iprof_allocator *a;
+    ipi_htab bkeys;          /* B's methods by key: item = &B->methods[i] */
+    unsigned char *bmatched; /* per B method index */
+    ipi_idmap a2b;           /* A method id -> B method */
+    int64_t *frames;
+    size_t frames_cap;
+    unsigned char *seen; /* per B entry index of the kind at hand */
+    size_t seen_size;
+    size_t top;
+} diff_work;
+
+static void work_free(diff_work *w, size_t bmethods)
+{
+    ipi_htab_free(&w->bkeys, w->a);
+    ipi_free(w->a, w->bmatched, bmethods);
+    ipi_idmap_free(&w->a2b, w->a);
+    ipi_free(w->a, w->frames, w->frames_cap * sizeof *w->frames);
+    ipi_free(w->a, w->seen, w->seen_size);
+}
+
+static int push_only(diff_work *w, int side, const iprof_method *x, size_t *cap)
+{
+    iprof_diff *d = w->d;
+    void *p = (void *)d->only_methods[side];
+    int rc = ipi_grow(w->a, &p, cap, d->only_method_count[side] + 1, sizeof(const iprof_method *));
+    d->only_methods[side] = p;
+    if (rc)
+        return rc;
+    d->only_methods[side][d->only_method_count[side]++] = x;
+    return IPROF_OK;
+}
+
+static int match_methods(diff_work *w, size_t only_cap[2])
+{
+    iprof_diff *d = w->d;
+    const iprof_model *A = d->m[0], *B = d->m[1];
+    if (B->method_count) {
+        w->bmatched = ipi_malloc(w->a, B->method_count);
+        if (!w->bmatched)
+            return IPROF_ENOMEM;
+        memset(w->bmatched, 0, B->method_count);
+    }
+    if (ipi_htab_reserve(&w->bkeys, w->a, B->method_count))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < B->method_count; i++) {
+        const iprof_method *y = B->methods[i];
+        int ok;
+        uint64_t h = method_key_hash(B, y, &ok);
+        if (!ok)
+            continue;
+        void *it;
+        int dup = 0;
+        ipi_htab_for(&w->bkeys, h, it) {
+            if (same_key(B, *(iprof_method **)it, B, y)) {
+                dup = 1;
+                break;
+            }
+        }
+        if (!dup && ipi_htab_insert(&w->bkeys, w->a, h, (void *)(B->methods + i)))
+            return IPROF_ENOMEM;
+    }
+    for (size_t i = 0; i < A->method_count; i++) {
+        const iprof_method *x = A->methods[i];
+        int ok;
+        uint64_t h = method_key_hash(A, x, &ok);
+        iprof_method **found = NULL;
+        if (ok) {
+            void *it;
+            ipi_htab_for(&w->bkeys, h, it) {
+                if (same_key(A, x, B, *(iprof_method **)it)) {
+                    found = it;
+                    break;
+                }
+            }
+        }
+        if (!found) {
+            if (push_only(w, 0, x, &only_cap[0]))
+                return IPROF_ENOMEM;
+            continue;
+        }
+        d->common_methods[0]++;
+        w->bmatched[found - B->methods] = 1;
+        if (ipi_idmap_get(&A->method_ids, x->id) == x &&
+            ipi_idmap_put(&w->a2b, w->a, x->id, *found))
+            return IPROF_ENOMEM;
+    }
+    for (size_t i = 0; i < B->method_count; i++) {
+        if (w->bmatched[i])
+            d->common_methods[1]++;
+        else if (push_only(w, 1, B->methods[i], &only_cap[1]))
+            return IPROF_ENOMEM;
+    }
+    return IPROF_OK;
+}
+
+/* The position + 1 in B's entries of kind k of the entry matching A's
+ * entry e, or 0. */
+static size_t match_entry(diff_work *w, int k, const iprof_entry *e)
+{
+    const iprof_model *A = w->d->m[0], *B = w->d->m[1];
+    size_t i = 0;
+    for (const iprof_context *c = e->ctx; c; c = c->parent, i += 2) {
+        int64_t id = c->method;
+        if (ipi_idmap_get(&A->method_ids, id)) {
+            const iprof_method *y = ipi_idmap_get(&w->a2b, id);
+            if (!y)
+                return 0;
+            id = y->id;
+        }
+        w->frames[i] = id;
+        w->frames[i + 1] = c->bci;
+    }
+    const iprof_context *bctx = ipi_context_lookup(B, w->frames, e->ctx->depth);
+    return bctx ? ipi_find_entry_pos(B, k, bctx) : 0;
+}
+
+/* Whether change x ranks before change y. */
+static int ranks_before(const diff_change *x, const diff_change *y)
+{
+    double ax = fabs(x->delta), ay = fabs(y->delta);
+    if (ax != ay)
+        return ax > ay;
+    return x->order < y->order;
+}
+
+/* Offer a candidate to the kept changes of kind dk: a binary heap whose
+ * root is the worst kept change while collecting (sorted at the end). */
+static void offer(diff_work *w, diff_kind *dk, const diff_change *c)
+{
+    if (c->delta == 0 || w->top == 0)
+        return;
+    diff_change *h = dk->changes;
+    size_t n = dk->change_count;
+    if (n == w->top) {
+        if (!ranks_before(c, &h[0]))
+            return;
+        /* Replace the root and sift down. */
+        size_t i = 0;
+        for (;;) {
+            size_t l = 2 * i + 1, r = l + 1, worst = i;
+            const diff_change *cur = worst == i ? c : &h[worst];
+            if (l < n && ranks_before(cur, &h[l]))
+                worst = l, cur = &h[l];
+            if (r < n && ranks_before(cur, &h[r]))
+                worst = r;
+            if (worst == i)
+                break;
+            h[i] = h[worst];
+            i = worst;
+        }
+        h[i] = *c;
+        return;
+    }
+    size_t i = n;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!ranks_before(&h[p], c))
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = *c;
+    dk->change_count = n + 1;
+}
+
+static double share_of(uint64_t count, uint64_t total)
+{
+    return total ? (double)count / (double)total : 0.0;
+}
+
+static int compare_kind(diff_work *w, int k)
+{
+    iprof_diff *d = w->d;
+    diff_kind *dk = &d->kinds[k];
+    const ipi_entry_list *la = &d->m[0]->entries[k], *lb = &d->m[1]->entries[k];
+
+    if (lb->count > w->seen_size) {
+        ipi_free(w->a, w->seen, w->seen_size);
+        w->seen_size = 0;
+        w->seen = ipi_malloc(w->a, lb->count);
+        if (!w->seen)
+            return IPROF_ENOMEM;
+        w->seen_size = lb->count;
+    }
+    if (lb->count)
+        memset(w->seen, 0, lb->count);
+    size_t keep = w->top < la->count + lb->count ? w->top : la->count + lb->count;
+    if (keep) {
+        dk->changes = ipi_malloc(w->a, keep * sizeof *dk->changes);
+        if (!dk->changes)
+            return IPROF_ENOMEM;
+        dk->change_cap = keep;
+    }
+
+    /* Pass 1: the totals, which the shares need. */
+    for (size_t i = 0; i < la->count; i++)
+        dk->total[0] = add_sat(dk->total[0], count_of(&la->items[i]));
+    for (size_t i = 0; i < lb->count; i++)
+        dk->total[1] = add_sat(dk->total[1], count_of(&lb->items[i]));
+
+    /* Pass 2: A's entries against B. */
+    for (size_t i = 0; i < la->count; i++) {
+        const iprof_entry *e = &la->items[i];
+        if (2 * e->ctx->depth > w->frames_cap) {
+            void *p = w->frames;
+            int rc = ipi_grow(w->a, &p, &w->frames_cap, 2 * e->ctx->depth, sizeof *w->frames);
+            w->frames = p;
+            if (rc)
+                return rc;
+        }
+        size_t bpos = match_entry(w, k, e);
+        diff_change c;
+        memset(&c, 0, sizeof c);
+        c.e[0] = e;
+        c.count[0] = count_of(e);
+        c.order = i;
+        if (bpos && !w->seen[bpos - 1]) {
+            w->seen[bpos - 1] = 1;
+            c.e[1] = &lb->items[bpos - 1];
+            c.count[1] = count_of(c.e[1]);
+            dk->common[0]++;
+            dk->common_total[0] = add_sat(dk->common_total[0], c.count[0]);
+        } else if (bpos) { /* a second A entry with that context */
+            dk->common[0]++;
+            dk->common_total[0] = add_sat(dk->common_total[0], c.count[0]);
+        } else {
+            dk->only[0]++;
+        }
+        c.share[0] = share_of(c.count[0], dk->total[0]);
+        c.share[1] = share_of(c.count[1], dk->total[1]);
+        c.delta = c.share[1] - c.share[0];
+        offer(w, dk, &c);
+    }
+    /* Pass 3: B's entries A lacks. */
+    for (size_t i = 0; i < lb->count; i++) {
+        uint64_t cnt = count_of(&lb->items[i]);
+        if (w->seen[i]) {
+            dk->common[1]++;
+            dk->common_total[1] = add_sat(dk->common_total[1], cnt);
+            continue;
+        }
+        dk->only[1]++;
+        diff_change c;
+        memset(&c, 0, sizeof c);
+        c.e[1] = &lb->items[i];
+        c.count[1] = cnt;
+        c.order = la->count + i;
+        c.share[1] = share_of(cnt, dk->total[1]);
+        c.delta = c.share[1];
+        offer(w, dk, &c);
+    }
+    /* Heap to ranking: repeatedly move the worst to the end. */
+    for (size_t n = dk->change_count; n > 1; n--) {
+        diff_change *h = dk->changes, worst = h[0], last = h[n - 1];
+        size_t i = 0, m = n - 1;
+        for (;;) {
+            size_t l = 2 * i + 1, r = l + 1, c = i;
+            const diff_change *cur = &last;
+            if (l < m && ranks_before(cur, &h[l]))
+                c = l, cur = &h[l];
+            if (r < m && ranks_before(cur, &h[r]))
+                c = r;
+            if (c == i)
+                break;
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = last;
+        h[n - 1] = worst;
+    }
+    return IPROF_OK;
+}
+
+/* ---- public ------------------------------------------------------------- */
+
+IPROF_API int iprof_diff_options_init(iprof_diff_options *opts, unsigned int version)
+{
+    if (!opts || version != IPROF_DIFF_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    iprof_diff_options def = IPROF_DIFF_OPTIONS_INIT;
+    *opts = def;
+    return IPROF_OK;
+}
+
+IPROF_API void iprof_diff_free(iprof_diff *d)
+{
+    if (!d)
+        return;
+    iprof_allocator a = d->alloc;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        ipi_free(&a, d->kinds[k].changes, d->kinds[k].change_cap * sizeof(diff_change));
+    for (int s = 0; s < 2; s++)
+        ipi_free(&a, d->only_methods[s], d->only_method_count[s] * sizeof(const iprof_method *));
+    ipi_free(&a, d, sizeof *d);
+}
+
+/* Shrink the only-method arrays to their counts, so that free knows their
+ * sizes without keeping the capacities. */
+static int trim_only(iprof_diff *d, size_t cap[2])
+{
+    for (int s = 0; s < 2; s++) {
+        size_t n = d->only_method_count[s];
+        if (cap[s] == n)
+            continue;
+        if (n == 0) {
+            ipi_free(&d->alloc, d->only_methods[s], cap[s] * sizeof(const iprof_method *));
+            d->only_methods[s] = NULL;
+            cap[s] = 0;
+            continue;
+        }
+        void *p = ipi_realloc(&d->alloc, (void *)d->only_methods[s],
+                              cap[s] * sizeof(const iprof_method *),
+                              n * sizeof(const iprof_method *));
+        if (!p)
+            return IPROF_ENOMEM;
+        d->only_methods[s] = p;
+        cap[s] = n;
+    }
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof_model *b,
+                   const iprof_diff_options *opts)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !a || !b)
+        return IPROF_EINVAL;
+    iprof_diff_options o = IPROF_DIFF_OPTIONS_INIT;
+    if (opts) {
+        if (opts->version != IPROF_DIFF_OPTIONS_VERSION || opts->flags != 0)
+            return IPROF_EINVAL;
+        o = *opts;
+    }
+    iprof_allocator alloc;
+    if (o.allocator)
+        ipi_allocator_init(&alloc, o.allocator);
+    else
+        alloc = a->alloc;
+    iprof_diff *d = ipi_malloc(&alloc, sizeof *d);
+    if (!d)
+        return IPROF_ENOMEM;
+    memset(d, 0, sizeof *d);
+    d->alloc = alloc;
+    d->m[0] = a;
+    d->m[1] = b;
+
+    diff_work w;
+    memset(&w, 0, sizeof w);
+    w.d = d;
+    w.a = &d->alloc;
+    w.top = o.top ? o.top : IPROF_DIFF_DEFAULT_TOP;
+    ipi_htab_init(&w.bkeys);
+    ipi_idmap_init(&w.a2b);
+    size_t only_cap[2] = {0, 0};
+    int rc = match_methods(&w, only_cap);
+    if (rc == IPROF_OK)
+        rc = trim_only(d, only_cap);
+    for (int k = 0; k < IPROF_KIND_COUNT && rc == IPROF_OK; k++)
+        rc = compare_kind(&w, k);
+    work_free(&w, b->method_count);
+    if (rc != IPROF_OK) {
+        /* only_methods may still have their grown capacities. */
+        for (int s = 0; s < 2; s++) {
+            ipi_free(w.a, d->only_methods[s], only_cap[s] * sizeof(const iprof_method *));
+            d->only_methods[s] = NULL;
+            d->only_method_count[s] = 0;
+        }
+        iprof_diff_free(d);
+        return rc;
+    }
+    *out = d;
+    return IPROF_OK;
+}
+
+static int bad_side(int side)
+{
+    return side != IPROF_DIFF_A && side != IPROF_DIFF_B;
+}
+
+static int bad_kind(int kind)
+{
+    return kind < 0 || kind >= IPROF_KIND_COUNT;
+}
+
+IPROF_API size_t iprof_diff_method_only_count(const iprof_diff *d, int side)
+{
+    return !d || bad_side(side) ? 0 : d->only_method_count[side];
+}
+
+IPROF_API const iprof_method *iprof_diff_method_only_at(const iprof_diff *d, int side, size_t index)
+{
+    if (!d || bad_side(side) || index >= d->only_method_count[side])
+        return NULL;
+    return d->only_methods[side][index];
+}
+
+IPROF_API size_t iprof_diff_method_common_count(const iprof_diff *d, int side)
+{
+    return !d || bad_side(side) ? 0 : d->common_methods[side];
+}
+
+IPROF_API size_t iprof_diff_context_only_count(const iprof_diff *d, int side, int kind)
+{
+    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].only[side];
+}
+
+IPROF_API size_t iprof_diff_context_common_count(const iprof_diff *d, int side, int kind)
+{
+    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].common[side];
+}
+
+IPROF_API uint64_t iprof_diff_total(const iprof_diff *d, int side, int kind)
+{
+    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].total[side];
+}
+
+IPROF_API uint64_t iprof_diff_common_total(const iprof_diff *d, int side, int kind)
+{
+    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].common_total[side];
+}
+
+IPROF_API double iprof_diff_overlap(const iprof_diff *d, int side, int kind)
+{
+    if (!d || bad_side(side) || bad_kind(kind) || d->kinds[kind].total[side] == 0)
+        return -1.0;
+    return (double)d->kinds[kind].common_total[side] / (double)d->kinds[kind].total[side];
+}
+
+static const diff_change *change_at(const iprof_diff *d, int kind, size_t index)
+{
+    if (!d || bad_kind(kind) || index >= d->kinds[kind].change_count)
+        return NULL;
+    return &d->kinds[kind].changes[index];
+}
+
+IPROF_API size_t iprof_diff_change_count(const iprof_diff *d, int kind)
+{
+    return !d || bad_kind(kind) ? 0 : d->kinds[kind].change_count;
+}
+
+IPROF_API const iprof_entry *iprof_diff_change_entry(const iprof_diff *d, int kind, size_t index,
+                                           int side)
+{
+    const diff_change *c = change_at(d, kind, index);
+    return c && !bad_side(side) ? c->e[side] : NULL;
+}
+
+IPROF_API uint64_t iprof_diff_change_value(const iprof_diff *d, int kind, size_t index, int side)
+{
+    const diff_change *c = change_at(d, kind, index);
+    return c && !bad_side(side) ? c->count[side] : 0;
+}
+
+IPROF_API double iprof_diff_change_share(const iprof_diff *d, int kind, size_t index, int side)
+{
+    const diff_change *c = change_at(d, kind, index);
+    return c && !bad_side(side) ? c->share[side] : 0.0;
+}
+
+IPROF_API double iprof_diff_change_delta(const iprof_diff *d, int kind, size_t index)
+{
+    const diff_change *c = change_at(d, kind, index);
+    return c ? c->delta : 0.0;
+}
+
+IPROF_API double iprof_diff_change_relative(const iprof_diff *d, int kind, size_t index)
+{
+    const diff_change *c = change_at(d, kind, index);
+    if (!c)
+        return 0.0;
+    if (c->share[0] == 0)
+        return c->share[1] == 0 ? 0.0 : INFINITY;
+    return c->delta / c->share[0];
+}
+
+IPROF_API size_t iprof_diff_change_describe(const iprof_diff *d, int kind, size_t index, char *buf,
+                                  size_t size)
+{
+    const diff_change *c = change_at(d, kind, index);
+    if (!c) {
+        if (buf && size)
+            buf[0] = '\0';
+        return 0;
+    }
+    int side = c->e[0] ? 0 : 1;
+    return iprof_model_context_describe(d->m[side], c->e[side]->ctx, buf, size);
+}
