@@ -1528,8 +1528,10 @@ const iprof_allocator *ipi_reader_allocator(const iprof_reader *r)
 
 void ipi_reader_replace_error(iprof_reader *r, int status, const char *message)
 {
-    if (!r->error.set)
+    if (!r->error.set) { /* the read itself succeeded: no position */
+        ipi_errbuf_set(&r->error, status, "%s", message);
         return;
+    }
     r->error.err.status = status;
     snprintf(r->error.message, sizeof r->error.message, "%s", message);
 }

@@ -10,7 +10,8 @@ const iprof_allocator *ipi_reader_allocator(const iprof_reader *r);
 
 /* When a callback of the library stopped the read because of its own
  * failure (say, no memory): report that status and message instead of
- * "stopped by a callback", keeping the position and path. */
+ * "stopped by a callback", keeping the position and path. After a read
+ * that succeeded, set it as the reader's error (no position). */
 void ipi_reader_replace_error(iprof_reader *r, int status, const char *message);
 
 #endif
