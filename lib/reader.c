@@ -1292,6 +1292,8 @@ static int source_fail(scan *s, int rc)
     if (rc == IPROF_ELIMIT)
         return fail(s, rc, s->pos, "an element is larger than the limit of %zu bytes",
                     s->r->max_element);
+    if (s->src.message) /* gzip: corrupt, truncated, unsupported, no memory */
+        return fail(s, rc, s->pos, "%s", s->src.message);
     if (rc == IPROF_ENOMEM)
         return fail(s, rc, s->pos, "out of memory growing the input window");
     if (s->src.err_no) {
@@ -1414,7 +1416,9 @@ static int read_source(iprof_reader *r, ipi_source *src, const iprof_read_callba
     s.state = ST_BEGIN;
     s.at = (path_pos){SEC_NONE, F_NONE, UINT64_MAX, -1};
     s.last_nl = s.base_last_nl = UINT64_MAX;
-    return run(&s);
+    int rc = run(&s);
+    ipi_source_close(&s.src);
+    return rc;
 }
 
 static void stream_source(iprof_reader *r, ipi_source *src, int fd, iprof_read_fn fn,
@@ -1437,7 +1441,14 @@ IPROF_API int iprof_reader_read_buffer(iprof_reader *r, const void *data, size_t
     if (!data && len)
         return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL buffer of %zu bytes", len);
     ipi_source src;
-    ipi_source_init_buffer(&src, data, len);
+    if (ipi_gzip_magic(data, len)) { /* inflated through the window */
+        size_t max_window = r->max_element > SIZE_MAX - r->chunk ? SIZE_MAX
+                                                                 : r->max_element + r->chunk;
+        ipi_source_init_gzip_buffer(&src, data, len, &r->window, &r->window_cap, r->chunk,
+                                    max_window, &r->alloc);
+    } else {
+        ipi_source_init_buffer(&src, data, len);
+    }
     return read_source(r, &src, cb, payload);
 }
 

@@ -182,7 +182,7 @@ int ipi_sink_mem_reserve(ipi_sink *s, size_t need)
     return IPROF_OK;
 }
 
-int ipi_sink_write(ipi_sink *s, const void *data, size_t len, ipi_errbuf *eb)
+static int raw_write(ipi_sink *s, const void *data, size_t len, ipi_errbuf *eb)
 {
     if (!len)
         return IPROF_OK;
@@ -216,6 +216,48 @@ int ipi_sink_write(ipi_sink *s, const void *data, size_t len, ipi_errbuf *eb)
     }
 }
 
+typedef struct gz_ctx {
+    ipi_sink *s;
+    ipi_errbuf *eb;
+} gz_ctx;
+
+static int gz_raw_write(void *ctx, const void *data, size_t len)
+{
+    gz_ctx *c = ctx;
+    return raw_write(c->s, data, len, c->eb);
+}
+
+int ipi_sink_write(ipi_sink *s, const void *data, size_t len, ipi_errbuf *eb)
+{
+    if (!s->gz)
+        return raw_write(s, data, len, eb);
+    if (!len)
+        return IPROF_OK;
+    gz_ctx c = {s, eb};
+    int rc = ipi_gzout_write(s->gz, data, len, gz_raw_write, &c);
+    if (rc && (!eb->set || eb->err.status != rc))
+        return ipi_errbuf_set(eb, rc, "gzip compression failed");
+    return rc;
+}
+
+int ipi_sink_gzip(ipi_sink *s, ipi_errbuf *eb)
+{
+    if (s->gz)
+        return IPROF_OK;
+    if (!ipi_gzip_available())
+        return ipi_errbuf_set(eb, IPROF_EIO, "%s", IPI_GZIP_UNSUPPORTED_OUT);
+    int rc = ipi_gzout_new(&s->gz, s->alloc);
+    if (rc)
+        return ipi_errbuf_set(eb, rc, "out of memory setting up gzip compression");
+    return IPROF_OK;
+}
+
+int ipi_sink_path_is_gzip(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 3 && memcmp(path + n - 3, ".gz", 3) == 0;
+}
+
 /* The directory part of path ("." for a bare name) into a new string. */
 static char *dir_of(const iprof_allocator *a, const char *path, size_t *size)
 {
@@ -240,6 +282,16 @@ static char *dir_of(const iprof_allocator *a, const char *path, size_t *size)
 
 int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb)
 {
+    if (s->gz && !s->committed) {
+        gz_ctx c = {s, eb};
+        int zrc = ipi_gzout_finish(s->gz, gz_raw_write, &c);
+        if (zrc && (!eb->set || eb->err.status != zrc))
+            return ipi_errbuf_set(eb, zrc, "gzip compression failed");
+        if (zrc)
+            return zrc;
+        ipi_gzout_free(s->gz);
+        s->gz = NULL;
+    }
     if (s->kind != IPI_SINK_PATH || s->committed)
         return IPROF_OK;
     int rc = ipi_sink_open(s, eb);
@@ -289,6 +341,8 @@ int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb)
 
 void ipi_sink_close(ipi_sink *s)
 {
+    ipi_gzout_free(s->gz);
+    s->gz = NULL;
     switch (s->kind) {
     case IPI_SINK_PATH:
         discard_tmp(s);

@@ -14,6 +14,7 @@
 #include <iprof/writer.h>
 
 #include "error.h"
+#include "gzip.h"
 
 enum ipi_sink_kind {
     IPI_SINK_PATH = 0,
@@ -40,6 +41,8 @@ typedef struct ipi_sink {
     /* callback */
     iprof_write_fn fn;
     void *payload;
+    /* gzip: every byte goes through the encoder first (ipi_sink_gzip). */
+    ipi_gzout *gz;
 } ipi_sink;
 
 /* Set up a sink. Only the path sink allocates (a copy of the path):
@@ -49,6 +52,12 @@ void ipi_sink_init_fd(ipi_sink *s, const iprof_allocator *a, int fd);
 void ipi_sink_init_mem(ipi_sink *s, const iprof_allocator *a);
 void ipi_sink_init_callback(ipi_sink *s, const iprof_allocator *a, iprof_write_fn fn,
                             void *payload);
+
+/* Compress everything written from now on with gzip (gzip.h). 0, or
+ * IPROF_ENOMEM / IPROF_EIO (built without zlib) with the reason in *eb. */
+int ipi_sink_gzip(ipi_sink *s, ipi_errbuf *eb);
+/* Whether a path names a gzip file (ends in ".gz"). */
+int ipi_sink_path_is_gzip(const char *path);
 
 /* Path sink: create the temporary file (no-op for other sinks and when it
  * is open). 0 or IPROF_EIO/IPROF_ENOMEM with the reason in *eb. */
@@ -62,7 +71,7 @@ int ipi_sink_write(ipi_sink *s, const void *data, size_t len, ipi_errbuf *eb);
  * 0 or IPROF_ENOMEM (then the buffer is intact). */
 int ipi_sink_mem_reserve(ipi_sink *s, size_t need);
 
-/* Finish the document: path sinks sync, close, rename into place and sync
+/* Finish the document: a gzip sink ends its stream; path sinks sync, close, rename into place and sync
  * the directory. 0 or IPROF_EIO with the reason in *eb (the target is then
  * untouched and the temporary file removed). */
 int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb);

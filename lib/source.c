@@ -33,9 +33,31 @@ void ipi_source_init_stream(ipi_source *s, int fd, iprof_read_fn read_fn, void *
     s->data = *buf ? *buf : "";
 }
 
-/* One read into buf[0, room); sets *got (0 at end of input). */
-static int read_some(ipi_source *s, char *buf, size_t room, size_t *got)
+void ipi_source_init_gzip_buffer(ipi_source *s, const void *data, size_t len, char **buf,
+                                 size_t *cap, size_t chunk, size_t max_window,
+                                 const iprof_allocator *alloc)
 {
+    ipi_source_init_stream(s, -1, NULL, NULL, buf, cap, chunk, max_window, alloc);
+    s->mem = data;
+    s->mem_len = len;
+}
+
+void ipi_source_close(ipi_source *s)
+{
+    ipi_gzin_free(s->gz);
+    s->gz = NULL;
+}
+
+/* One raw read into buf[0, room); sets *got (0 at end of input). */
+static int read_raw(ipi_source *s, char *buf, size_t room, size_t *got)
+{
+    if (s->mem) {
+        size_t n = s->mem_len - s->mem_pos < room ? s->mem_len - s->mem_pos : room;
+        memcpy(buf, s->mem + s->mem_pos, n);
+        s->mem_pos += n;
+        *got = n;
+        return IPROF_OK;
+    }
     if (s->fd >= 0) {
         ssize_t n;
         do
@@ -52,6 +74,59 @@ static int read_some(ipi_source *s, char *buf, size_t room, size_t *got)
     if (s->read_fn(buf, room, got, s->read_payload) != 0 || *got > room)
         return IPROF_EIO;
     return IPROF_OK;
+}
+
+static int raw_for_gzip(void *ctx, char *buf, size_t room, size_t *got)
+{
+    return read_raw(ctx, buf, room, got);
+}
+
+/* The first read: whatever the input holds, or on the gzip magic the
+ * start of its inflated bytes. */
+static int sniff(ipi_source *s, char *buf, size_t room, size_t *got)
+{
+    s->sniffed = 1;
+    size_t have = 0;
+    int rc;
+    /* Two bytes decide; a callback may hand them over one at a time. */
+    do {
+        size_t n = 0;
+        if ((rc = read_raw(s, buf + have, room - have, &n)))
+            return rc;
+        if (n == 0)
+            break;
+        have += n;
+    } while (have < 2 && have < room);
+    if (!ipi_gzip_magic(buf, have)) {
+        *got = have;
+        return IPROF_OK;
+    }
+    if (!ipi_gzip_available()) {
+        s->message = IPI_GZIP_UNSUPPORTED;
+        return IPROF_EIO;
+    }
+    if ((rc = ipi_gzin_new(&s->gz, s->alloc, s->chunk, buf, have))) {
+        s->message = "out of memory setting up gzip decompression";
+        return rc;
+    }
+    return IPROF_OK; /* *got stays 0: the caller reads again, inflating */
+}
+
+/* One read into buf[0, room); sets *got (0 at end of input). */
+static int read_some(ipi_source *s, char *buf, size_t room, size_t *got)
+{
+    *got = 0;
+    if (!s->sniffed) {
+        int rc = sniff(s, buf, room, got);
+        if (rc || !s->gz)
+            return rc;
+    }
+    if (!s->gz)
+        return read_raw(s, buf, room, got);
+    int rc = ipi_gzin_read(s->gz, buf, room, got, raw_for_gzip, s);
+    if (rc == IPROF_ESYNTAX || rc == IPROF_ENOMEM)
+        s->message = ipi_gzin_message(s->gz);
+    return rc;
 }
 
 /* Make room for `need` bytes in the window buffer. */

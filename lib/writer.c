@@ -27,7 +27,7 @@
 
 #define ALL_FLAGS                                                                   \
     (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
-     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC)
+     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP)
 
 /* Where the document is: before begin, inside "types", "methods", an entry
  * section (w->section), or after end. */
@@ -58,6 +58,7 @@ struct iprof_writer {
     size_t opt_version_size;
 
     char *buf; /* output buffer; the memory sink's own buffer for that sink */
+    int direct; /* buf is the memory sink's buffer (a memory sink without gzip) */
     size_t pos, cap;
 
     int state;
@@ -115,7 +116,7 @@ static void set_path(iprof_writer *w, const char *section, uint64_t index)
 
 static int flush(iprof_writer *w)
 {
-    if (w->sink.kind == IPI_SINK_MEM || !w->pos)
+    if (w->direct || !w->pos)
         return IPROF_OK;
     int rc = ipi_sink_write(&w->sink, w->buf, w->pos, &w->err);
     if (rc)
@@ -128,7 +129,7 @@ static int flush(iprof_writer *w)
  * the buffer if n exceeds it). */
 static int make_room(iprof_writer *w, size_t n)
 {
-    if (w->sink.kind == IPI_SINK_MEM) {
+    if (w->direct) {
         if (n > SIZE_MAX - w->pos || ipi_sink_mem_reserve(&w->sink, w->pos + n))
             return IPROF_ENOMEM;
         w->buf = w->sink.mem;
@@ -382,7 +383,7 @@ static int write_end(iprof_writer *w)
     w->pos = (size_t)(p - w->buf);
     if ((rc = flush(w)))
         return rc;
-    if (w->sink.kind == IPI_SINK_MEM)
+    if (w->direct)
         w->sink.mem_len = w->pos;
     return ipi_sink_commit(&w->sink, &w->err);
 }
@@ -568,7 +569,7 @@ IPROF_API void iprof_writer_free(iprof_writer *w)
 {
     if (!w)
         return;
-    if (w->sink.kind != IPI_SINK_MEM)
+    if (!w->direct)
         ipi_free(&w->alloc, w->buf, w->cap);
     ipi_sink_close(&w->sink);
     ipi_free(&w->alloc, w->opt_version, w->opt_version_size);
@@ -577,6 +578,15 @@ IPROF_API void iprof_writer_free(iprof_writer *w)
     ipi_free(&w->alloc, w->scratch, w->scratch_cap * sizeof *w->scratch);
     iprof_allocator a = w->alloc;
     ipi_free(&a, w, sizeof *w);
+}
+
+/* Turn on gzip for the sink. Without zlib the writer is created failed:
+ * its first call returns IPROF_EIO with the reason. */
+static void setup_gzip(iprof_writer *w)
+{
+    int rc = ipi_sink_gzip(&w->sink, &w->err);
+    if (rc)
+        w->status = rc;
 }
 
 IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
@@ -596,6 +606,8 @@ IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
         iprof_writer_free(w);
         return IPROF_ENOMEM;
     }
+    if ((w->flags & IPROF_WRITE_GZIP) || ipi_sink_path_is_gzip(path))
+        setup_gzip(w);
     *out = w;
     return IPROF_OK;
 }
@@ -612,6 +624,8 @@ IPROF_API int iprof_writer_new_fd(iprof_writer **out, int fd, const iprof_write_
     if (rc)
         return rc;
     ipi_sink_init_fd(&w->sink, &w->alloc, fd);
+    if (w->flags & IPROF_WRITE_GZIP)
+        setup_gzip(w);
     *out = w;
     return IPROF_OK;
 }
@@ -622,10 +636,17 @@ IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_opti
         return IPROF_EINVAL;
     *out = NULL;
     iprof_writer *w;
-    int rc = writer_create(&w, opts, 1);
+    int gz = opts && (opts->flags & IPROF_WRITE_GZIP);
+    int rc = writer_create(&w, opts, !gz);
     if (rc)
         return rc;
     ipi_sink_init_mem(&w->sink, &w->alloc);
+    if (gz) { /* formatted into w->buf, compressed into the sink */
+        setup_gzip(w);
+        *out = w;
+        return IPROF_OK;
+    }
+    w->direct = 1;
     size_t size = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_MEM_SIZE;
     if (ipi_sink_mem_reserve(&w->sink, size)) {
         iprof_writer_free(w);
@@ -650,6 +671,8 @@ IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write
     if (rc)
         return rc;
     ipi_sink_init_callback(&w->sink, &w->alloc, write_fn, write_payload);
+    if (w->flags & IPROF_WRITE_GZIP)
+        setup_gzip(w);
     *out = w;
     return IPROF_OK;
 }
@@ -981,6 +1004,11 @@ IPROF_API int iprof_writer_buffer(const iprof_writer *w, const void **data, size
 {
     if (!w || !data || !len || w->sink.kind != IPI_SINK_MEM)
         return IPROF_EINVAL;
+    if (!w->direct) { /* gzip: the compressed bytes so far */
+        *data = w->sink.mem ? (const void *)w->sink.mem : (const void *)"";
+        *len = w->sink.mem_len;
+        return IPROF_OK;
+    }
     *data = w->buf;
     *len = w->pos;
     return IPROF_OK;

@@ -68,6 +68,17 @@ IPROF_API const char *iprof_status_string(int status);
  */
 IPROF_API const char *iprof_version_string(void);
 
+/**
+ * @brief Whether this library reads and writes gzip-compressed profiles.
+ *
+ * It does when built with zlib (meson option zlib, on by default). Without
+ * it, gzip input fails with IPROF_EIO and gzip output (IPROF_WRITE_GZIP, a
+ * ".gz" path) fails with IPROF_EIO.
+ * @return 1 with gzip support, 0 without.
+ * @threadsafety Thread-safe.
+ */
+IPROF_API int iprof_gzip_supported(void);
+
 /* ------------------------------------------------------------------------ */
 /* Format versions                                                          */
 

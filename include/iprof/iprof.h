@@ -8,6 +8,7 @@
  *   reader.h  the streaming reader (callbacks per element)
  *   model.h   the in-memory model, its mutation and merge
  *   writer.h  the streaming and whole-model writer
+ *   transform.h  the canonical form and filtering of a model
  *   diff.h    comparing two models (iprof_diff)
  *
  * Conventions: functions are iprof_<object>_<verb>; out parameters come
@@ -29,6 +30,7 @@
 #include <iprof/reader.h>
 #include <iprof/model.h>
 #include <iprof/writer.h>
+#include <iprof/transform.h>
 #include <iprof/diff.h>
 
 #endif /* IPROF_IPROF_H */

@@ -9,6 +9,16 @@
  * descriptor or a read callback; files are read in chunks, so a file
  * larger than memory can be scanned in bounded memory.
  *
+ * gzip: every input that starts with the gzip magic (1f 8b) is inflated
+ * as it is read, in chunks (bounded memory, as for plain input), so
+ * .iprof.gz files read like .iprof files; concatenated gzip members read
+ * as one document. Positions in reports are offsets, lines and columns
+ * of the decompressed document. Corrupt or truncated gzip data fails the
+ * read with IPROF_ESYNTAX (the message starts "corrupt gzip data" or
+ * "truncated gzip data"); a library built without zlib
+ * (iprof_gzip_supported() is 0) fails gzip input with IPROF_EIO and a
+ * message saying so.
+ *
  * It validates as it goes (see docs/api.md, "Validation"). In lenient mode
  * (the default) rule violations that leave the data representable are
  * recorded as diagnostics and the read goes on; in strict mode the first

@@ -17,7 +17,8 @@
  * Sinks: a path (atomic: written to a temporary file in the same
  * directory, synced, then renamed over the target; on any failure the
  * previous file is untouched), a file descriptor, a memory buffer or a
- * write callback.
+ * write callback. Output is gzip-compressed for a path ending in ".gz"
+ * and for any sink with IPROF_WRITE_GZIP.
  *
  * After any failure the writer is failed: every later call returns the
  * same status; free it (a path writer then removes its temporary file).
@@ -56,6 +57,13 @@ typedef struct iprof_writer iprof_writer;
 #define IPROF_WRITE_NO_VALIDATE 0x8u
 /** Path sinks: skip fsync (faster, not durable across a crash). */
 #define IPROF_WRITE_NO_SYNC 0x10u
+/** Compress the output with gzip, for any sink (a path sink whose name
+ *  ends in ".gz" does so without the flag). The gzip header carries no
+ *  name and time 0, so equal documents give equal bytes. A library built
+ *  without zlib (iprof_gzip_supported() is 0) creates the writer failed:
+ *  its first call returns IPROF_EIO. For a memory writer,
+ *  iprof_writer_buffer() returns the compressed bytes. */
+#define IPROF_WRITE_GZIP 0x20u
 
 /** The version of iprof_write_options these headers define. */
 #define IPROF_WRITE_OPTIONS_VERSION 1
@@ -99,7 +107,8 @@ typedef int (*iprof_write_fn)(const void *data, size_t len, void *payload);
  * Nothing is visible at @p path until iprof_writer_end() succeeds: the
  * document goes to a temporary file in the same directory, synced
  * (unless IPROF_WRITE_NO_SYNC) and renamed over @p path; IPROF_EIO from a
- * later call when that fails.
+ * later call when that fails. A @p path ending in ".gz" is written
+ * gzip-compressed, as with IPROF_WRITE_GZIP.
  * @param[out] out receives the writer, owned by the caller (free it with
  *        iprof_writer_free()); NULL on failure.
  * @param path the target (copied).

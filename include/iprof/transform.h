@@ -1,0 +1,167 @@
+/**
+ * @file iprof/transform.h
+ * @brief Whole-model transformations: the canonical form and filtering.
+ *
+ * Both work on a model in place and need exclusive access to it. On any
+ * failure the model is left unchanged.
+ */
+#ifndef IPROF_TRANSFORM_H
+#define IPROF_TRANSFORM_H
+
+#include <iprof/common.h>
+#include <iprof/model.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Canonical form                                                           */
+
+/**
+ * @brief Rewrite a model into its canonical form.
+ *
+ * Two models that hold the same profile (the same types, methods and
+ * entries by name, whatever their ids and order) have the same canonical
+ * form, so the writer then gives them the same bytes; diffs of canonical
+ * files show changes of content only. The canonical form is:
+ *
+ * - Types: one per distinct name (types of equal names are combined),
+ *   sorted by name (bytewise, a prefix before its extensions), with ids
+ *   0 .. n-1 in that order.
+ * - Methods: one per distinct key (declaring type name, name, return and
+ *   parameter type names; methods of equal keys are combined), sorted by
+ *   declaring type name, then name, then the return and parameter type
+ *   names in order (shorter signature first on a common prefix), with ids
+ *   1 .. n in that order (0 stays free for the monitor's "0:0" context,
+ *   as in GraalVM's files).
+ * - Entries of each kind: one per distinct context after renumbering
+ *   (entries of equal contexts are combined as iprof_model_add_entry()
+ *   does: counts summed, saturating), sorted by their frames from the
+ *   callee outwards, each frame by (method id, bci) with the canonical
+ *   method ids (so by method key, then bci), a context before its
+ *   extensions by further callers.
+ * - Records within an entry: conditional triples sorted by (bci, index);
+ *   virtual invoke, monitor and instanceof pairs by type id (so by type
+ *   name); call count and sampling entries hold one count.
+ * - The version is kept. The section order is the writer's.
+ *
+ * iprof_model_canonicalize() is idempotent. Type, method, context and
+ * entry pointers obtained before the call are invalid afterwards (the
+ * model's contents are rebuilt); the model handle itself stays valid.
+ *
+ * @param model the model.
+ * @retval IPROF_OK the model is canonical.
+ * @retval IPROF_EDANGLING a method signature, context or record refers to
+ *         a type or method id the model does not define; unchanged.
+ * @retval IPROF_ESCHEMA an entry breaks its kind's rules (a record count
+ *         that is not a multiple of 3 or 2, a monitor context other than
+ *         "0:0", ...), so its records cannot be grouped; unchanged.
+ * @retval IPROF_EINVAL @p model is NULL.
+ * @retval IPROF_ENOMEM allocation failed; unchanged.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_canonicalize(iprof_model *model);
+
+/* ------------------------------------------------------------------------ */
+/* Filtering                                                                */
+
+/** The version of iprof_filter_options these headers define. */
+#define IPROF_FILTER_OPTIONS_VERSION 1
+
+/** The bit of a kind in iprof_filter_options.kinds: 1u << kind. */
+#define IPROF_KIND_BIT(kind) (1u << (unsigned)(kind))
+
+/**
+ * Options of iprof_model_filter(). Initialise with
+ * IPROF_FILTER_OPTIONS_INIT or iprof_filter_options_init() and set what
+ * you need; zero fields mean "no such filter".
+ *
+ * Packages. A package P matches a type whose name is P or starts with P
+ * followed by '.' ("com.foo" matches "com.foo.Bar" and
+ * "com.foo.impl.Baz$1", not "com.foobar.X" or "com.foo$X"); a trailing '.'
+ * of P is ignored and the empty package matches every type. An entry is
+ * judged by the declaring type (signature[0]) of the method of its callee
+ * frame (frame 0, the method the profile data belong to; callers are
+ * only the inlining context). Of all keep and drop packages matching that
+ * type, the longest decides (a keep and a drop of the same package: drop);
+ * when none matches, the entry is kept if there are no keep packages and
+ * dropped otherwise. Monitor entries (context "0:0", no method) and
+ * entries whose callee method or declaring type is unknown are not judged
+ * by packages.
+ */
+typedef struct iprof_filter_options {
+    unsigned int version;               /**< IPROF_FILTER_OPTIONS_VERSION */
+    unsigned int kinds;                 /**< IPROF_KIND_BIT()s of the kinds to keep; 0: all */
+    const char *const *keep_packages;   /**< packages whose entries are kept (borrowed for the call) */
+    size_t keep_package_count;          /**< the number of @c keep_packages */
+    const char *const *drop_packages;   /**< packages whose entries are dropped (borrowed for the call) */
+    size_t drop_package_count;          /**< the number of @c drop_packages */
+    int64_t min_count;                  /**< drop entries whose total is below this; <= 0: no minimum */
+    double top_percent;                 /**< keep the hottest entries making this % of each kind; 0: all */
+} iprof_filter_options;
+
+/** Initialiser of an iprof_filter_options that filters nothing. */
+#define IPROF_FILTER_OPTIONS_INIT {IPROF_FILTER_OPTIONS_VERSION, 0, NULL, 0, NULL, 0, 0, 0.0}
+
+/**
+ * @brief Fill filter options with the defaults of an options version.
+ *
+ * For FFI users who cannot use IPROF_FILTER_OPTIONS_INIT.
+ * @param[out] opts the options to fill (caller-owned; not kept).
+ * @param version IPROF_FILTER_OPTIONS_VERSION of the caller's headers.
+ * @retval IPROF_OK @p opts is filled.
+ * @retval IPROF_EINVAL @p opts is NULL or @p version unknown to this library.
+ * @threadsafety Thread-safe.
+ */
+IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int version);
+
+/**
+ * @brief Drop entries from a model, then the types and methods nothing
+ *        references any more: a smaller profile.
+ *
+ * The steps, in this order, each on what the previous ones kept:
+ *
+ * 1. Kinds: with @c kinds non-zero, the entries of every other kind are
+ *    dropped.
+ * 2. Packages: entries are kept or dropped by the declaring type of their
+ *    callee frame's method (see iprof_filter_options).
+ * 3. Minimum: with @c min_count > 0, entries whose total count is below
+ *    it are dropped. The total of an entry is the sum of its counts by
+ *    its kind's meaning: the count of a call count or sampling entry, the
+ *    counts (every third record) of a conditional entry, the counts
+ *    (every second record) of a virtual invoke, monitor or instanceof
+ *    entry; sums saturate at the int64 range.
+ * 4. Top percent: with @c top_percent X > 0, per kind: let T be the sum
+ *    of the positive entry totals; order the entries by total, highest
+ *    first, and let t be the total of the first entry at which the
+ *    running sum reaches X% of T; entries with a total of at least t are
+ *    kept (so entries tied at t are all kept, whatever their order), the
+ *    rest dropped. X >= 100 keeps every entry with a positive total; a
+ *    kind whose T is 0 loses all its entries.
+ * 5. Pruning: methods that no remaining entry mentions in any frame are
+ *    removed, then types that no remaining method's signature and no
+ *    remaining record (virtual invoke, monitor, instanceof type ids)
+ *    mentions. This happens even with no filter set.
+ *
+ * The order of what remains is kept; ids are not changed (call
+ * iprof_model_canonicalize() for that). Pointers to removed elements,
+ * and entry pointers of changed kinds, are invalid afterwards.
+ *
+ * @param model the model.
+ * @param opts the options (borrowed for the call), or NULL: pruning only.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL @p model is NULL, @p opts has an unknown version,
+ *         a NULL package list with a non-zero count, a NULL package,
+ *         @c kinds with bits beyond the kinds, or a @c top_percent that is
+ *         negative or not a number; the model is unchanged.
+ * @retval IPROF_ENOMEM allocation failed (the model may be partly
+ *         filtered, still consistent).
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IPROF_TRANSFORM_H */

@@ -1,0 +1,578 @@
+/*
+ * Whole-model transformations (iprof/transform.h): the canonical form and
+ * filtering.
+ *
+ * Canonicalize checks everything that could fail for a reason other than
+ * memory first, then builds the canonical model as a new model (types,
+ * methods and entries added in canonical order through the public
+ * mutation calls, which combine duplicate entries), sorts and combines the
+ * records of each entry, and finally swaps the contents of the two models,
+ * so the caller's handle holds the result and any failure leaves it as it
+ * was. Filtering uses the retain calls: one O(n) pass per step.
+ */
+#include <iprof/transform.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "model.h"
+#include "rules.h"
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+/* ---- comparisons -------------------------------------------------------- */
+
+static int cmp_str(const ipi_str *a, const ipi_str *b)
+{
+    if (a == b)
+        return 0;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = n ? memcmp(a->s, b->s, n) : 0;
+    if (c)
+        return c;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_type_ptr(const void *pa, const void *pb)
+{
+    const iprof_type *a = *(const iprof_type *const *)pa, *b = *(const iprof_type *const *)pb;
+    return cmp_str(a->name, b->name);
+}
+
+/* A method with its signature in canonical type ids. */
+typedef struct meth_item {
+    const iprof_method *m;
+    const int64_t *sig; /* canonical type ids, m->sig_len of them */
+} meth_item;
+
+static int cmp_meth(const void *pa, const void *pb)
+{
+    const meth_item *a = pa, *b = pb;
+    int64_t da = a->m->sig_len ? a->sig[0] : -1, db = b->m->sig_len ? b->sig[0] : -1;
+    int c = cmp_i64(da, db);
+    if (c || (c = cmp_str(a->m->name, b->m->name)))
+        return c;
+    size_t na = a->m->sig_len, nb = b->m->sig_len;
+    for (size_t i = 1; i < na && i < nb; i++)
+        if ((c = cmp_i64(a->sig[i], b->sig[i])))
+            return c;
+    return cmp_i64((int64_t)na, (int64_t)nb);
+}
+
+/* An entry with its frames in canonical method ids. */
+typedef struct entry_item {
+    const iprof_entry *e;
+    const int64_t *frames; /* interleaved, callee first */
+    size_t depth;
+} entry_item;
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const entry_item *a = pa, *b = pb;
+    size_t n = a->depth < b->depth ? a->depth : b->depth;
+    for (size_t i = 0; i < 2 * n; i++) {
+        int c = cmp_i64(a->frames[i], b->frames[i]);
+        if (c)
+            return c;
+    }
+    return cmp_i64((int64_t)a->depth, (int64_t)b->depth);
+}
+
+/* Record groups: every slot but the count is the key, in slot order. The
+ * layouts are (bci, index, count) and (type, count). */
+static int cmp_triple(const void *pa, const void *pb)
+{
+    const int64_t *a = pa, *b = pb;
+    int c = cmp_i64(a[0], b[0]);
+    return c ? c : cmp_i64(a[1], b[1]);
+}
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+    return cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
+}
+
+/* Sort the groups of records and sum those with equal keys; returns the
+ * new record count. */
+static size_t sort_records(int kind, int64_t *r, size_t count)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    size_t g = (size_t)L->group;
+    if (g == 1 || count <= g)
+        return count;
+    qsort(r, count / g, g * sizeof *r, g == 3 ? cmp_triple : cmp_pair);
+    size_t out = 0, cs = (size_t)L->count_slot;
+    for (size_t i = 0; i < count; i += g) {
+        if (out && (g == 3 ? cmp_triple : cmp_pair)(r + out - g, r + i) == 0) {
+            r[out - g + cs] = add_sat(r[out - g + cs], r[i + cs]);
+            continue;
+        }
+        if (out != i)
+            memmove(r + out, r + i, g * sizeof *r);
+        out += g;
+    }
+    return out;
+}
+
+/* ---- canonical form ----------------------------------------------------- */
+
+/* Scratch of one canonicalize call, all through the model's allocator. */
+typedef struct canon {
+    iprof_model *m;
+    const iprof_allocator *a;
+    ipi_idmap tmap; /* old type id -> canonical id + 1 */
+    ipi_idmap mmap; /* old method id -> canonical id */
+    const iprof_type **types;
+    meth_item *meths;
+    int64_t *sigs; /* canonical signatures of all methods */
+    size_t sigs_len;
+    entry_item *ents;
+    size_t ents_cap;
+    int64_t *frames; /* canonical frames of one kind's entries */
+    size_t frames_cap;
+    int64_t *recs; /* records of one entry in canonical type ids */
+    size_t recs_cap;
+} canon;
+
+static void canon_free(canon *c)
+{
+    ipi_idmap_free(&c->tmap, c->a);
+    ipi_idmap_free(&c->mmap, c->a);
+    ipi_free(c->a, c->types, c->m->type_count * sizeof *c->types);
+    ipi_free(c->a, c->meths, c->m->method_count * sizeof *c->meths);
+    ipi_free(c->a, c->sigs, c->sigs_len * sizeof *c->sigs);
+    ipi_free(c->a, c->ents, c->ents_cap * sizeof *c->ents);
+    ipi_free(c->a, c->frames, c->frames_cap * sizeof *c->frames);
+    ipi_free(c->a, c->recs, c->recs_cap * sizeof *c->recs);
+}
+
+/* Everything but memory that could make the build fail. */
+static int check_model(const iprof_model *m)
+{
+    for (size_t i = 0; i < m->method_count; i++) {
+        const iprof_method *x = m->methods[i];
+        for (size_t k = 0; k < x->sig_len; k++)
+            if (!ipi_idmap_get(&m->type_ids, x->sig[k]))
+                return IPROF_EDANGLING;
+    }
+    for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
+        const ipi_entry_list *l = &m->entries[kind];
+        for (size_t i = 0; i < l->count; i++) {
+            const iprof_entry *e = &l->items[i];
+            int64_t fr[2];
+            /* The rules need the frames only for the first frame's bci
+             * (call count) and the monitor's exact "0:0"; give them the
+             * callee frame and the depth through a short copy. */
+            fr[0] = e->ctx->method;
+            fr[1] = e->ctx->bci;
+            int rule = ipi_rule_check_entry(kind, fr, 1, e->records, e->record_count);
+            if (rule == IPI_RULE_OK && kind == IPROF_KIND_MONITOR && e->ctx->depth != 1)
+                rule = IPI_RULE_MONITOR_CTX;
+            if (rule == IPI_RULE_OK)
+                for (const iprof_context *x = e->ctx; x; x = x->parent)
+                    if (x->method < 0)
+                        rule = IPI_RULE_NEGATIVE_METHOD;
+            if (rule != IPI_RULE_OK)
+                return IPROF_ESCHEMA;
+            if (!ipi_entry_refs_resolve(m, e))
+                return IPROF_EDANGLING;
+        }
+    }
+    return IPROF_OK;
+}
+
+static int64_t canon_type(const canon *c, int64_t old)
+{
+    return (int64_t)(intptr_t)ipi_idmap_get(&c->tmap, old) - 1;
+}
+
+static int build_types(canon *c, iprof_model *n)
+{
+    iprof_model *m = c->m;
+    size_t count = m->type_count;
+    if (count && !(c->types = ipi_malloc(c->a, count * sizeof *c->types)))
+        return IPROF_ENOMEM;
+    memcpy(c->types, m->types, count * sizeof *c->types);
+    qsort(c->types, count, sizeof *c->types, cmp_type_ptr);
+    int64_t id = -1;
+    for (size_t i = 0; i < count; i++) {
+        const iprof_type *t = c->types[i];
+        if (i == 0 || cmp_str(c->types[i - 1]->name, t->name) != 0) {
+            id++;
+            int rc = iprof_model_add_type(n, id, t->name->s, t->name->len, NULL);
+            if (rc)
+                return rc;
+        }
+        /* Only the first type of an id is what references mean. */
+        if (ipi_idmap_get(&m->type_ids, t->id) == t &&
+            ipi_idmap_put(&c->tmap, c->a, t->id, (void *)(intptr_t)(id + 1)))
+            return IPROF_ENOMEM;
+    }
+    return IPROF_OK;
+}
+
+static int build_methods(canon *c, iprof_model *n)
+{
+    iprof_model *m = c->m;
+    size_t count = m->method_count, total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += m->methods[i]->sig_len;
+    if (count && !(c->meths = ipi_malloc(c->a, count * sizeof *c->meths)))
+        return IPROF_ENOMEM;
+    if (total && !(c->sigs = ipi_malloc(c->a, total * sizeof *c->sigs)))
+        return IPROF_ENOMEM;
+    c->sigs_len = total;
+    size_t at = 0;
+    for (size_t i = 0; i < count; i++) {
+        const iprof_method *x = m->methods[i];
+        for (size_t k = 0; k < x->sig_len; k++)
+            c->sigs[at + k] = canon_type(c, x->sig[k]);
+        c->meths[i] = (meth_item){x, c->sigs + at};
+        at += x->sig_len;
+    }
+    qsort(c->meths, count, sizeof *c->meths, cmp_meth);
+    int64_t id = 0;
+    for (size_t i = 0; i < count; i++) {
+        const meth_item *it = &c->meths[i];
+        if (i == 0 || cmp_meth(&c->meths[i - 1], it) != 0) {
+            id++;
+            int rc = iprof_model_add_method(n, id, it->m->name->s, it->m->name->len, it->sig,
+                                            it->m->sig_len, NULL);
+            if (rc)
+                return rc;
+        }
+        if (ipi_idmap_get(&m->method_ids, it->m->id) == it->m &&
+            ipi_idmap_put(&c->mmap, c->a, it->m->id, (void *)(intptr_t)id))
+            return IPROF_ENOMEM;
+    }
+    return IPROF_OK;
+}
+
+static int build_kind(canon *c, iprof_model *n, int kind)
+{
+    const ipi_entry_list *l = &c->m->entries[kind];
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    if (!l->count)
+        return IPROF_OK;
+    size_t nframes = 0;
+    for (size_t i = 0; i < l->count; i++)
+        nframes += 2 * l->items[i].ctx->depth;
+    if (ipi_grow(c->a, (void **)&c->ents, &c->ents_cap, l->count, sizeof *c->ents) ||
+        ipi_grow(c->a, (void **)&c->frames, &c->frames_cap, nframes, sizeof *c->frames))
+        return IPROF_ENOMEM;
+    size_t at = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        const iprof_entry *e = &l->items[i];
+        int64_t *f = c->frames + at;
+        size_t d = 0;
+        for (const iprof_context *x = e->ctx; x; x = x->parent, d++) {
+            f[2 * d] = L->checks_methods
+                           ? (int64_t)(intptr_t)ipi_idmap_get(&c->mmap, x->method)
+                           : x->method;
+            f[2 * d + 1] = x->bci;
+        }
+        c->ents[i] = (entry_item){e, f, d};
+        at += 2 * d;
+    }
+    qsort(c->ents, l->count, sizeof *c->ents, cmp_entry);
+    for (size_t i = 0; i < l->count; i++) {
+        const entry_item *it = &c->ents[i];
+        size_t rn = it->e->record_count;
+        if (ipi_grow(c->a, (void **)&c->recs, &c->recs_cap, rn, sizeof *c->recs))
+            return IPROF_ENOMEM;
+        memcpy(c->recs, it->e->records, rn * sizeof *c->recs);
+        if (L->type_slot >= 0)
+            for (size_t k = (size_t)L->type_slot; k < rn; k += (size_t)L->group)
+                c->recs[k] = canon_type(c, c->recs[k]);
+        int rc = iprof_model_add_entry(n, kind, it->frames, it->depth, c->recs, rn);
+        if (rc)
+            return rc;
+    }
+    ipi_entry_list *nl = &n->entries[kind];
+    for (size_t i = 0; i < nl->count; i++) {
+        iprof_entry *e = &nl->items[i];
+        e->record_count = (uint32_t)sort_records(kind, e->records, e->record_count);
+    }
+    return IPROF_OK;
+}
+
+/* Exchange the contents of two models with the same allocator, fixing the
+ * pointers that each model's parts keep to its own allocator and arena. */
+static void swap_contents(iprof_model *a, iprof_model *b)
+{
+    iprof_model t;
+    memcpy(&t, a, sizeof t);
+    memcpy(a, b, sizeof t);
+    memcpy(b, &t, sizeof t);
+    iprof_model *ms[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        iprof_model *m = ms[i];
+        m->arena.alloc = &m->alloc;
+        m->names.arena = &m->arena;
+        m->names.alloc = &m->alloc;
+    }
+}
+
+IPROF_API int iprof_model_canonicalize(iprof_model *model)
+{
+    if (!model)
+        return IPROF_EINVAL;
+    int rc = check_model(model);
+    if (rc)
+        return rc;
+    iprof_model *n = NULL;
+    if ((rc = iprof_model_new(&n, &model->alloc)))
+        return rc;
+    canon c;
+    memset(&c, 0, sizeof c);
+    c.m = model;
+    c.a = &model->alloc;
+    ipi_idmap_init(&c.tmap);
+    ipi_idmap_init(&c.mmap);
+    rc = iprof_model_set_version(n, model->version);
+    if (rc == IPROF_EVERSION) /* a version only a lenient read accepts: keep it */
+        rc = ipi_model_store_version(n, model->version, strlen(model->version));
+    if (!rc)
+        rc = build_types(&c, n);
+    if (!rc)
+        rc = build_methods(&c, n);
+    for (int kind = 0; !rc && kind < IPROF_KIND_COUNT; kind++)
+        rc = build_kind(&c, n, kind);
+    canon_free(&c);
+    if (rc == IPROF_OK)
+        swap_contents(model, n);
+    iprof_model_free(n);
+    /* Checked above: only memory can fail the build. */
+    return rc == IPROF_OK || rc == IPROF_ENOMEM ? rc : IPROF_ENOMEM;
+}
+
+/* ---- filtering ---------------------------------------------------------- */
+
+IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int version)
+{
+    if (!opts || version == 0 || version > IPROF_FILTER_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    memset(opts, 0, sizeof *opts);
+    opts->version = version;
+    return IPROF_OK;
+}
+
+/* The total of an entry by its kind's meaning, saturating. */
+static int64_t entry_total(const iprof_entry *e)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
+    int64_t t = 0;
+    for (size_t i = (size_t)L->count_slot; i < e->record_count; i += (size_t)L->group)
+        t = add_sat(t, e->records[i]);
+    return t;
+}
+
+static int keep_none(const iprof_entry *e, void *payload)
+{
+    (void)e, (void)payload;
+    return 0;
+}
+
+typedef struct filter_state {
+    const iprof_model *m;
+    const iprof_filter_options *o;
+    int64_t threshold; /* top percent: the kind's t */
+    int keep_all, keep_nothing;
+} filter_state;
+
+/* The length of package p without a trailing '.'; whether it matches the
+ * type name s[0..len). */
+static int package_match(const char *p, const ipi_str *name, size_t *plen)
+{
+    size_t n = strlen(p);
+    if (n && p[n - 1] == '.')
+        n--;
+    *plen = n;
+    if (n == 0)
+        return 1;
+    if (name->len < n || memcmp(name->s, p, n) != 0)
+        return 0;
+    return name->len == n || name->s[n] == '.';
+}
+
+static int keep_by_package(const iprof_entry *e, void *payload)
+{
+    const filter_state *st = payload;
+    const iprof_filter_options *o = st->o;
+    if (e->kind == IPROF_KIND_MONITOR)
+        return 1;
+    const iprof_method *x = ipi_idmap_get(&st->m->method_ids, e->ctx->method);
+    const iprof_type *t = x && x->sig_len ? ipi_idmap_get(&st->m->type_ids, x->sig[0]) : NULL;
+    if (!t)
+        return 1;
+    int best = -1; /* 1 keep, 0 drop */
+    size_t best_len = 0, plen;
+    for (size_t i = 0; i < o->keep_package_count; i++)
+        if (package_match(o->keep_packages[i], t->name, &plen) && (best < 0 || plen > best_len)) {
+            best = 1;
+            best_len = plen;
+        }
+    for (size_t i = 0; i < o->drop_package_count; i++)
+        if (package_match(o->drop_packages[i], t->name, &plen) && (best < 0 || plen >= best_len)) {
+            best = 0;
+            best_len = plen;
+        }
+    if (best < 0)
+        return o->keep_package_count == 0;
+    return best;
+}
+
+static int keep_min_count(const iprof_entry *e, void *payload)
+{
+    const filter_state *st = payload;
+    return entry_total(e) >= st->o->min_count;
+}
+
+static int keep_top(const iprof_entry *e, void *payload)
+{
+    const filter_state *st = payload;
+    if (st->keep_nothing)
+        return 0;
+    return entry_total(e) >= st->threshold;
+}
+
+static int cmp_desc(const void *pa, const void *pb)
+{
+    return cmp_i64(*(const int64_t *)pb, *(const int64_t *)pa);
+}
+
+static int filter_top(iprof_model *m, filter_state *st, int kind)
+{
+    const ipi_entry_list *l = &m->entries[kind];
+    if (!l->count)
+        return IPROF_OK;
+    int64_t *tot = ipi_malloc(&m->alloc, l->count * sizeof *tot);
+    if (!tot)
+        return IPROF_ENOMEM;
+    long double sum = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        tot[i] = entry_total(&l->items[i]);
+        if (tot[i] > 0)
+            sum += (long double)tot[i];
+    }
+    qsort(tot, l->count, sizeof *tot, cmp_desc);
+    long double pct = st->o->top_percent >= 100 ? 100.0L : (long double)st->o->top_percent;
+    long double target = sum * pct / 100.0L, run = 0;
+    st->keep_nothing = sum == 0;
+    st->threshold = INT64_MAX;
+    for (size_t i = 0; i < l->count && !st->keep_nothing && tot[i] > 0; i++) {
+        run += (long double)tot[i];
+        st->threshold = tot[i];
+        if (run >= target)
+            break;
+    }
+    ipi_free(&m->alloc, tot, l->count * sizeof *tot);
+    return iprof_model_retain_entries(m, kind, keep_top, st);
+}
+
+static int keep_marked_method(const iprof_method *x, void *payload)
+{
+    return ipi_idmap_get(payload, x->id) != NULL;
+}
+
+static int keep_marked_type(const iprof_type *t, void *payload)
+{
+    return ipi_idmap_get(payload, t->id) != NULL;
+}
+
+/* Remove the methods no entry mentions, then the types nothing mentions. */
+static int prune(iprof_model *m)
+{
+    ipi_idmap used;
+    ipi_idmap_init(&used);
+    int rc = IPROF_OK;
+    for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
+        const ipi_entry_list *l = &m->entries[kind];
+        for (size_t i = 0; i < l->count && !rc; i++)
+            for (const iprof_context *x = l->items[i].ctx; x && !rc; x = x->parent)
+                rc = ipi_idmap_put(&used, &m->alloc, x->method, (void *)1);
+    }
+    if (!rc)
+        rc = iprof_model_retain_methods(m, keep_marked_method, &used);
+    ipi_idmap_clear(&used);
+    for (size_t i = 0; i < m->method_count && !rc; i++) {
+        const iprof_method *x = m->methods[i];
+        for (size_t k = 0; k < x->sig_len && !rc; k++)
+            rc = ipi_idmap_put(&used, &m->alloc, x->sig[k], (void *)1);
+    }
+    for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
+        const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+        const ipi_entry_list *l = &m->entries[kind];
+        if (L->type_slot < 0)
+            continue;
+        for (size_t i = 0; i < l->count && !rc; i++) {
+            const iprof_entry *e = &l->items[i];
+            for (size_t k = (size_t)L->type_slot; k < e->record_count && !rc;
+                 k += (size_t)L->group)
+                rc = ipi_idmap_put(&used, &m->alloc, e->records[k], (void *)1);
+        }
+    }
+    if (!rc)
+        rc = iprof_model_retain_types(m, keep_marked_type, &used);
+    ipi_idmap_free(&used, &m->alloc);
+    return rc;
+}
+
+static int check_options(const iprof_filter_options *o)
+{
+    if (o->version == 0 || o->version > IPROF_FILTER_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    if ((o->keep_package_count && !o->keep_packages) ||
+        (o->drop_package_count && !o->drop_packages))
+        return IPROF_EINVAL;
+    for (size_t i = 0; i < o->keep_package_count; i++)
+        if (!o->keep_packages[i])
+            return IPROF_EINVAL;
+    for (size_t i = 0; i < o->drop_package_count; i++)
+        if (!o->drop_packages[i])
+            return IPROF_EINVAL;
+    if (o->kinds >> IPROF_KIND_COUNT)
+        return IPROF_EINVAL;
+    if (isnan(o->top_percent) || o->top_percent < 0)
+        return IPROF_EINVAL;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options *opts)
+{
+    static const iprof_filter_options none = IPROF_FILTER_OPTIONS_INIT;
+    if (!model)
+        return IPROF_EINVAL;
+    if (!opts)
+        opts = &none;
+    int rc = check_options(opts);
+    if (rc)
+        return rc;
+    filter_state st = {model, opts, 0, 0, 0};
+    int by_package = opts->keep_package_count || opts->drop_package_count;
+    for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
+        if (opts->kinds && !(opts->kinds & IPROF_KIND_BIT(kind))) {
+            rc = iprof_model_retain_entries(model, kind, keep_none, NULL);
+            continue;
+        }
+        if (by_package)
+            rc = iprof_model_retain_entries(model, kind, keep_by_package, &st);
+        if (!rc && opts->min_count > 0)
+            rc = iprof_model_retain_entries(model, kind, keep_min_count, &st);
+        if (!rc && opts->top_percent > 0)
+            rc = filter_top(model, &st, kind);
+    }
+    return rc ? rc : prune(model);
+}

@@ -1,0 +1,624 @@
+/* iprof_model_canonicalize and iprof_model_filter (iprof/transform.h):
+ * exact canonical bytes of a hand-written profile, two differently ordered
+ * and numbered files of one profile becoming byte-identical, idempotence,
+ * duplicates combined, failures leaving the model unchanged, corpus files
+ * canonicalizing and reloading equal by names; each filter option with
+ * exact expected output, pruning, and option checks. */
+#include <iprof/iprof.h>
+
+#include <dirent.h>
+
+#include "check.h"
+
+static iprof_model *load(const char *json)
+{
+    iprof_reader *r = NULL;
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    int rc = iprof_model_load_buffer(&m, r, json, strlen(json));
+    if (rc)
+        fprintf(stderr, "load: %s\n", iprof_error_message(iprof_reader_error(r)));
+    CHECK_OK(rc);
+    iprof_reader_free(r);
+    return m;
+}
+
+/* The model minified in GraalVM's layout (lenient), malloc'd and
+ * NUL-terminated. */
+static char *text(const iprof_model *m)
+{
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_NO_VALIDATE;
+    iprof_writer *w = NULL;
+    const void *d;
+    size_t n = 0;
+    char *out = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    if (iprof_writer_write_model(w, m) == IPROF_OK && iprof_writer_buffer(w, &d, &n) == 0) {
+        out = malloc(n + 1);
+        memcpy(out, d, n);
+        out[n] = '\0';
+    }
+    iprof_writer_free(w);
+    return out ? out : strdup("(write failed)");
+}
+
+/* ---- canonical form ----------------------------------------------------- */
+
+/* One profile written twice: other ids, other orders, A's records in
+ * other orders. */
+static const char *const PROFILE_A =
+    "{\"version\":\"1.1.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":1,\"name\":"
+    "\"b.Beta\"},{\"id\":2,\"name\":\"a.Alpha\"},{\"id\":3,\"name\":\"void\"}],"
+    "\"methods\":[{\"id\":1,\"name\":\"run\",\"signature\":[1,3]},{\"id\":2,\"name\":"
+    "\"run\",\"signature\":[2,3,0]},{\"id\":3,\"name\":\"run\",\"signature\":[2,3]},"
+    "{\"id\":4,\"name\":\"go\",\"signature\":[1,0]}],"
+    "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[5]},{\"ctx\":\"2:0<1:3\","
+    "\"records\":[7]},{\"ctx\":\"2:0\",\"records\":[2]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"4:1\",\"records\":[9,1,4,3,0,6,3,1,1]}],"
+    "\"virtualInvokeProfiles\":[{\"ctx\":\"4:5\",\"records\":[1,10,2,20]}],"
+    "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[1,3,2,4]}],"
+    "\"samplingProfiles\":[{\"ctx\":\"3:2<4:4\",\"records\":[8]},{\"ctx\":\"3:2\","
+    "\"records\":[1]}],\"instanceofProfiles\":[]}";
+static const char *const PROFILE_B =
+    "{\"version\":\"1.1.0\",\"types\":[{\"id\":7,\"name\":\"a.Alpha\"},{\"id\":3,\"name\":"
+    "\"void\"},{\"id\":5,\"name\":\"b.Beta\"},{\"id\":9,\"name\":\"int\"}],"
+    "\"methods\":[{\"id\":40,\"name\":\"go\",\"signature\":[5,9]},{\"id\":41,\"name\":"
+    "\"run\",\"signature\":[7,3]},{\"id\":42,\"name\":\"run\",\"signature\":[5,3]},"
+    "{\"id\":43,\"name\":\"run\",\"signature\":[7,3,9]}],"
+    "\"callCountProfiles\":[{\"ctx\":\"43:0\",\"records\":[2]},{\"ctx\":\"42:0\","
+    "\"records\":[5]},{\"ctx\":\"43:0<42:3\",\"records\":[7]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"40:1\",\"records\":[3,1,1,3,0,6,9,1,4]}],"
+    "\"virtualInvokeProfiles\":[{\"ctx\":\"40:5\",\"records\":[7,20,5,10]}],"
+    "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[7,4,5,3]}],"
+    "\"samplingProfiles\":[{\"ctx\":\"41:2\",\"records\":[1]},{\"ctx\":\"41:2<40:4\","
+    "\"records\":[8]}],\"instanceofProfiles\":[]}";
+/* Types: a.Alpha 0, b.Beta 1, int 2, void 3. Methods: a.Alpha.run()void 1,
+ * a.Alpha.run(int)void 2, b.Beta.go()int 3, b.Beta.run()void 4. */
+static const char *const CANONICAL =
+    "{\"version\":\"1.1.0\",\"types\":[{\"id\":0,\"name\":\"a.Alpha\"},{\"id\":1,\"name\":"
+    "\"b.Beta\"},{\"id\":2,\"name\":\"int\"},{\"id\":3,\"name\":\"void\"}],"
+    "\"methods\":[{\"id\":1,\"name\":\"run\",\"signature\":[0,3]},{\"id\":2,\"name\":"
+    "\"run\",\"signature\":[0,3,2]},{\"id\":3,\"name\":\"go\",\"signature\":[1,2]},"
+    "{\"id\":4,\"name\":\"run\",\"signature\":[1,3]}],"
+    "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[2]},{\"ctx\":\"2:0<4:3\","
+    "\"records\":[7]},{\"ctx\":\"4:0\",\"records\":[5]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"3:1\",\"records\":[3,0,6,3,1,1,9,1,4]}],"
+    "\"virtualInvokeProfiles\":[{\"ctx\":\"3:5\",\"records\":[0,20,1,10]}],"
+    "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[0,4,1,3]}],"
+    "\"samplingProfiles\":[{\"ctx\":\"1:2\",\"records\":[1]},{\"ctx\":\"1:2<3:4\","
+    "\"records\":[8]}],\"instanceofProfiles\":[]}";
+
+static void test_canonical_exact(void)
+{
+    iprof_model *a = load(PROFILE_A), *b = load(PROFILE_B);
+    CHECK_OK(iprof_model_canonicalize(a));
+    CHECK_OK(iprof_model_canonicalize(b));
+    char *ta = text(a), *tb = text(b);
+    CHECK_EQ_STR(ta, CANONICAL);
+    CHECK_EQ_STR(tb, CANONICAL);
+    /* Idempotent. */
+    CHECK_OK(iprof_model_canonicalize(a));
+    char *ta2 = text(a);
+    CHECK_EQ_STR(ta2, CANONICAL);
+    /* The model is usable afterwards: lookups see the new ids. */
+    const iprof_type *t = iprof_model_type_by_name(a, "int", 3);
+    CHECK(t && iprof_type_id(t) == 2);
+    int64_t frames[4] = {2, 0, 4, 3};
+    const iprof_entry *e = iprof_model_entry_find(a, IPROF_KIND_CALL_COUNT, frames, 2);
+    CHECK(e && iprof_entry_records(e, NULL)[0] == 7);
+    CHECK_OK(iprof_model_add_type(a, 10, "z.Zeta", 6, NULL));
+    free(ta);
+    free(tb);
+    free(ta2);
+    iprof_model_free(a);
+    iprof_model_free(b);
+}
+
+static void test_canonical_combines_duplicates(void)
+{
+    /* Type "T" twice, method T.m()T twice (ids 1 and 2), entries on both,
+     * a record key twice inside one entry. */
+    iprof_model *m = load(
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"},{\"id\":1,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]},{\"id\":2,\"name\":\"m\","
+        "\"signature\":[1,1]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[3]},{\"ctx\":\"2:0\","
+        "\"records\":[4]}],"
+        "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[5,0,1,5,0,2]},{\"ctx\":\"2:2\","
+        "\"records\":[5,1,7]}],"
+        "\"virtualInvokeProfiles\":[{\"ctx\":\"2:1\",\"records\":[0,1,1,2]}],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    CHECK_OK(iprof_model_canonicalize(m));
+    char *t = text(m);
+    CHECK_EQ_STR(t,
+                 "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                 "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[7]}],"
+                 "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[5,0,3,5,1,7]}],"
+                 "\"virtualInvokeProfiles\":[{\"ctx\":\"1:1\",\"records\":[0,3]}],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(t);
+    iprof_model_free(m);
+}
+
+static void test_canonical_failures_leave_model(void)
+{
+    const char *dangling =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0<9:1\",\"records\":[3]}],"
+        "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+        "\"samplingProfiles\":[]}";
+    const char *broken =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[],"
+        "\"conditionalProfiles\":[{\"ctx\":\"1:0\",\"records\":[1,2,3,4]}],"
+        "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    iprof_model *m = load(dangling);
+    char *before = text(m);
+    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_EDANGLING);
+    char *after = text(m);
+    CHECK_EQ_STR(after, before);
+    free(before);
+    free(after);
+    iprof_model_free(m);
+    m = load(broken);
+    before = text(m);
+    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_ESCHEMA);
+    after = text(m);
+    CHECK_EQ_STR(after, before);
+    free(before);
+    free(after);
+    iprof_model_free(m);
+    CHECK_EQ_INT(iprof_model_canonicalize(NULL), IPROF_EINVAL);
+}
+
+/* A by-names digest of a model: one line per type name, method key and
+ * entry (kind, ctx by method keys, records with type names, groups
+ * sorted), sorted; "\n"-joined, malloc'd. */
+typedef struct strlist {
+    char **s;
+    size_t n, cap;
+} strlist;
+
+static void sl_add(strlist *l, const char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 256;
+        l->s = realloc(l->s, l->cap * sizeof *l->s);
+    }
+    l->s[l->n++] = strdup(s);
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void method_key(const iprof_model *m, int64_t id, char *buf, size_t size)
+{
+    const iprof_method *x = iprof_model_method_by_id(m, id);
+    if (!x) {
+        snprintf(buf, size, "?%lld", (long long)id);
+        return;
+    }
+    size_t n, len = 0;
+    const int64_t *sig = iprof_method_signature(x, &n);
+    len += (size_t)snprintf(buf + len, size - len, "%s(", iprof_method_name(x, NULL));
+    for (size_t i = 0; i < n && len < size; i++) {
+        const iprof_type *t = iprof_model_type_by_id(m, sig[i]);
+        len += (size_t)snprintf(buf + len, size - len, "%s,", t ? iprof_type_name(t, NULL) : "?");
+    }
+    if (len < size)
+        snprintf(buf + len, size - len, ")");
+}
+
+static char *digest(const iprof_model *m)
+{
+    strlist l = {NULL, 0, 0};
+    char line[8192], part[4096];
+    for (size_t i = 0; i < iprof_model_type_count(m); i++) {
+        snprintf(line, sizeof line, "T %s", iprof_type_name(iprof_model_type_at(m, i), NULL));
+        sl_add(&l, line);
+    }
+    for (size_t i = 0; i < iprof_model_method_count(m); i++) {
+        method_key(m, iprof_method_id(iprof_model_method_at(m, i)), part, sizeof part);
+        snprintf(line, sizeof line, "M %s", part);
+        sl_add(&l, line);
+    }
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        size_t group = k == IPROF_KIND_CONDITIONAL ? 3 : (k == 0 || k == 4) ? 1 : 2;
+        for (size_t i = 0; i < iprof_model_entry_count(m, k); i++) {
+            const iprof_entry *e = iprof_model_entry_at(m, k, i);
+            size_t len = (size_t)snprintf(line, sizeof line, "E%d", k);
+            int64_t fr[2 * 64];
+            size_t d = iprof_context_frames(iprof_entry_context(e), fr, 64);
+            for (size_t f = 0; f < d && f < 64 && len < sizeof line; f++) {
+                if (k == IPROF_KIND_MONITOR)
+                    snprintf(part, sizeof part, "%lld", (long long)fr[2 * f]);
+                else
+                    method_key(m, fr[2 * f], part, sizeof part);
+                len += (size_t)snprintf(line + len, sizeof line - len, " %s:%lld", part,
+                                        (long long)fr[2 * f + 1]);
+            }
+            size_t rn;
+            const int64_t *r = iprof_entry_records(e, &rn);
+            /* Groups by key, counts of equal keys summed (canonical form
+             * combines them). */
+            strlist groups = {NULL, 0, 0};
+            for (size_t g = 0; g + group <= rn; g += group) {
+                if (group == 2) {
+                    const iprof_type *t = iprof_model_type_by_id(m, r[g]);
+                    snprintf(part, sizeof part, "%s=%020lld", t ? iprof_type_name(t, NULL) : "?",
+                             (long long)r[g + 1]);
+                } else if (group == 3) {
+                    snprintf(part, sizeof part, "%020lld/%020lld=%020lld", (long long)r[g],
+                             (long long)r[g + 1], (long long)r[g + 2]);
+                } else {
+                    snprintf(part, sizeof part, "=%020lld", (long long)r[g]);
+                }
+                sl_add(&groups, part);
+            }
+            qsort(groups.s, groups.n, sizeof *groups.s, cmp_strp);
+            for (size_t g = 0; g < groups.n; g++) {
+                char *eq = strrchr(groups.s[g], '=');
+                long long sum = strtoll(eq + 1, NULL, 10);
+                while (g + 1 < groups.n) {
+                    char *eq2 = strrchr(groups.s[g + 1], '=');
+                    if (eq2 - groups.s[g + 1] != eq - groups.s[g] ||
+                        memcmp(groups.s[g], groups.s[g + 1], (size_t)(eq - groups.s[g])) != 0)
+                        break;
+                    sum += strtoll(eq2 + 1, NULL, 10);
+                    free(groups.s[g + 1]);
+                    memmove(groups.s + g + 1, groups.s + g + 2, (groups.n - g - 2) * sizeof *groups.s);
+                    groups.n--;
+                }
+                if (len < sizeof line)
+                    len += (size_t)snprintf(line + len, sizeof line - len, " %.*s=%lld",
+                                            (int)(eq - groups.s[g]), groups.s[g], sum);
+                free(groups.s[g]);
+            }
+            free(groups.s);
+            sl_add(&l, line);
+        }
+    }
+    qsort(l.s, l.n, sizeof *l.s, cmp_strp);
+    size_t total = 1;
+    for (size_t i = 0; i < l.n; i++)
+        total += strlen(l.s[i]) + 1;
+    char *out = malloc(total), *p = out;
+    for (size_t i = 0; i < l.n; i++) {
+        size_t n = strlen(l.s[i]);
+        memcpy(p, l.s[i], n);
+        p[n] = '\n';
+        p += n + 1;
+        free(l.s[i]);
+    }
+    *p = '\0';
+    free(l.s);
+    return out;
+}
+
+static void test_canonical_corpus(void)
+{
+    const char *dir = check_corpus_dir();
+    if (!dir)
+        SKIP("IPROF_CORPUS_DIR is absent");
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int files = 0;
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    while (d && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        if (n < 6 || strcmp(de->d_name + n - 6, ".iprof") != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        iprof_model *m = NULL, *back = NULL;
+        if (iprof_model_load_path(&m, r, path) != IPROF_OK)
+            continue; /* legacy files */
+        char *want = digest(m);
+        int rc = iprof_model_canonicalize(m);
+        if (rc == IPROF_EDANGLING || rc == IPROF_ESCHEMA) {
+            fprintf(stderr, "%s: not canonicalizable (%s), as documented\n", de->d_name,
+                    iprof_status_string(rc));
+            iprof_model_free(m);
+            free(want);
+            continue;
+        }
+        CHECK_OK(rc);
+        files++;
+        char *t1 = text(m);
+        CHECK_OK(iprof_model_load_buffer(&back, r, t1, strlen(t1)));
+        char *got = back ? digest(back) : strdup("");
+        if (strcmp(got, want) != 0) {
+            fprintf(stderr, "%s: differs by names after canonicalize\n", de->d_name);
+            const char *dump_dir = getenv("IPROF_TEST_DUMP_DIR");
+            if (dump_dir) {
+                char p1[4200];
+                snprintf(p1, sizeof p1, "%s/%s.want", dump_dir, de->d_name);
+                FILE *f = fopen(p1, "w");
+                if (f) { fputs(want, f); fclose(f); }
+                snprintf(p1, sizeof p1, "%s/%s.got", dump_dir, de->d_name);
+                f = fopen(p1, "w");
+                if (f) { fputs(got, f); fclose(f); }
+            }
+        }
+        CHECK(strcmp(got, want) == 0);
+        CHECK(back && iprof_model_canonicalize(back) == IPROF_OK);
+        char *t2 = back ? text(back) : strdup("");
+        CHECK(strcmp(t1, t2) == 0); /* idempotent through a reload */
+        fprintf(stderr, "%s: ok (%zu bytes canonical)\n", de->d_name, strlen(t1));
+        free(t1);
+        free(t2);
+        free(got);
+        free(want);
+        iprof_model_free(back);
+        iprof_model_free(m);
+    }
+    if (d)
+        closedir(d);
+    iprof_reader_free(r);
+    CHECK(files > 0);
+}
+
+/* ---- filter ------------------------------------------------------------- */
+
+/* Packages com.a (with com.a.inner), com.ab, org.x; every kind. */
+static const char *const FILTER_IN =
+    "{\"version\":\"1.1.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":1,\"name\":"
+    "\"com.a.A\"},{\"id\":2,\"name\":\"com.a.inner.I\"},{\"id\":3,\"name\":\"com.ab.B\"},"
+    "{\"id\":4,\"name\":\"org.x.X\"},{\"id\":5,\"name\":\"java.lang.Object\"}],"
+    "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[1,0]},{\"id\":2,\"name\":\"i\","
+    "\"signature\":[2,0]},{\"id\":3,\"name\":\"b\",\"signature\":[3,0]},{\"id\":4,\"name\":"
+    "\"x\",\"signature\":[4,0,5]}],"
+    "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
+    "\"records\":[30]},{\"ctx\":\"3:0\",\"records\":[10]},{\"ctx\":\"4:0<3:2\",\"records\":"
+    "[10]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"1:3\",\"records\":[3,0,2,3,1,1]}],"
+    "\"virtualInvokeProfiles\":[{\"ctx\":\"4:5\",\"records\":[5,6]}],"
+    "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[1,9]}],"
+    "\"samplingProfiles\":[{\"ctx\":\"2:1\",\"records\":[4]}],"
+    "\"instanceofProfiles\":[{\"ctx\":\"3:7\",\"records\":[4,1]}]}";
+
+static char *filtered(const iprof_filter_options *o, int expect)
+{
+    iprof_model *m = load(FILTER_IN);
+    CHECK_EQ_INT(iprof_model_filter(m, o), expect);
+    char *t = text(m);
+    iprof_model_free(m);
+    return t;
+}
+
+#define HEAD "{\"version\":\"1.1.0\","
+#define T_INT "{\"id\":0,\"name\":\"int\"}"
+#define T_A "{\"id\":1,\"name\":\"com.a.A\"}"
+#define T_I "{\"id\":2,\"name\":\"com.a.inner.I\"}"
+#define T_B "{\"id\":3,\"name\":\"com.ab.B\"}"
+#define T_X "{\"id\":4,\"name\":\"org.x.X\"}"
+#define T_O "{\"id\":5,\"name\":\"java.lang.Object\"}"
+#define M_A "{\"id\":1,\"name\":\"a\",\"signature\":[1,0]}"
+#define M_I "{\"id\":2,\"name\":\"i\",\"signature\":[2,0]}"
+#define M_B "{\"id\":3,\"name\":\"b\",\"signature\":[3,0]}"
+#define M_X "{\"id\":4,\"name\":\"x\",\"signature\":[4,0,5]}"
+#define MON "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[1,9]}],"
+
+static void test_filter_nothing_prunes(void)
+{
+    /* Without filters only unreferenced elements go: here none. */
+    char *t = filtered(NULL, IPROF_OK);
+    CHECK_EQ_STR(t, FILTER_IN);
+    free(t);
+}
+
+static void test_filter_keep_package(void)
+{
+    const char *keep[] = {"com.a."};
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.keep_packages = keep;
+    o.keep_package_count = 1;
+    char *t = filtered(&o, IPROF_OK);
+    /* com.a and com.a.inner stay; com.ab is not com.a; the monitor stays
+     * with its type 1 (com.a.A). */
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "],"
+                 "\"methods\":[" M_A "," M_I "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
+                 "\"records\":[30]}],"
+                 "\"conditionalProfiles\":[{\"ctx\":\"1:3\",\"records\":[3,0,2,3,1,1]}],"
+                 "\"virtualInvokeProfiles\":[]," MON
+                 "\"samplingProfiles\":[{\"ctx\":\"2:1\",\"records\":[4]}],"
+                 "\"instanceofProfiles\":[]}");
+    free(t);
+}
+
+static void test_filter_drop_and_longest_match(void)
+{
+    const char *keep[] = {"com"};
+    const char *drop[] = {"com.a", "org"};
+    const char *keep2[] = {"com.a.inner"};
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.drop_packages = drop;
+    o.drop_package_count = 1;
+    /* Drop com.a (com.a.inner with it): com.ab and org stay. */
+    char *t = filtered(&o, IPROF_OK);
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_B "," T_X "," T_O "],"
+                 "\"methods\":[" M_B "," M_X "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"3:0\",\"records\":[10]},{\"ctx\":\"4:0<3:2\","
+                 "\"records\":[10]}],"
+                 "\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[{\"ctx\":\"4:5\",\"records\":[5,6]}],"
+                 "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[1,9]}],"
+                 "\"samplingProfiles\":[],"
+                 "\"instanceofProfiles\":[{\"ctx\":\"3:7\",\"records\":[4,1]}]}");
+    free(t);
+    /* keep com, drop com.a and org, keep com.a.inner: the longest wins. */
+    o.keep_packages = keep;
+    o.keep_package_count = 1;
+    o.drop_package_count = 2;
+    iprof_model *m = load(FILTER_IN);
+    CHECK_OK(iprof_model_filter(m, &o));
+    o.keep_packages = keep2; /* a second pass cannot bring entries back */
+    o.drop_package_count = 0;
+    CHECK_OK(iprof_model_filter(m, &o));
+    t = text(m);
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_A "],\"methods\":[],"
+                 "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[]," MON "\"samplingProfiles\":[],"
+                 "\"instanceofProfiles\":[]}");
+    free(t);
+    iprof_model_free(m);
+    const char *keep3[] = {"com", "com.a.inner"};
+    o.keep_packages = keep3;
+    o.keep_package_count = 2;
+    o.drop_packages = drop;
+    o.drop_package_count = 1;
+    t = filtered(&o, IPROF_OK);
+    /* com.ab kept (com), com.a dropped, com.a.inner kept (longest), org
+     * dropped (keep packages given, none matches). */
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "," T_B "," T_X "],"
+                 "\"methods\":[" M_A "," M_I "," M_B "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"2:0<1:1\",\"records\":[30]},"
+                 "{\"ctx\":\"3:0\",\"records\":[10]}],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[]," MON
+                 "\"samplingProfiles\":[{\"ctx\":\"2:1\",\"records\":[4]}],"
+                 "\"instanceofProfiles\":[{\"ctx\":\"3:7\",\"records\":[4,1]}]}");
+    free(t);
+}
+
+static void test_filter_min_count(void)
+{
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.min_count = 5;
+    char *t = filtered(&o, IPROF_OK);
+    /* Totals: call counts 50 30 10 10, conditional 2+1 = 3, virtual 6,
+     * monitor 9, sampling 4, instanceof 1. */
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "," T_B "," T_X "," T_O "],"
+                 "\"methods\":[" M_A "," M_I "," M_B "," M_X "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
+                 "\"records\":[30]},{\"ctx\":\"3:0\",\"records\":[10]},{\"ctx\":\"4:0<3:2\","
+                 "\"records\":[10]}],"
+                 "\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[{\"ctx\":\"4:5\",\"records\":[5,6]}]," MON
+                 "\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
+    free(t);
+    o.min_count = 11;
+    t = filtered(&o, IPROF_OK);
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "],"
+                 "\"methods\":[" M_A "," M_I "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
+                 "\"records\":[30]}],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
+    free(t);
+}
+
+static void test_filter_top_percent(void)
+{
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.kinds = IPROF_KIND_BIT(IPROF_KIND_CALL_COUNT);
+    /* Call counts 50 30 10 10 (T = 100): 50% needs 50 alone. */
+    o.top_percent = 50;
+    char *t = filtered(&o, IPROF_OK);
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "],\"methods\":[" M_A "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]}],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
+    free(t);
+    /* 80.5% needs 50, 30 and a 10: both 10s are kept (tied). */
+    o.top_percent = 80.5;
+    t = filtered(&o, IPROF_OK);
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "," T_B "," T_X "," T_O "],"
+                 "\"methods\":[" M_A "," M_I "," M_B "," M_X "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
+                 "\"records\":[30]},{\"ctx\":\"3:0\",\"records\":[10]},{\"ctx\":\"4:0<3:2\","
+                 "\"records\":[10]}],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
+    free(t);
+    /* 80% exactly: 50 + 30. */
+    o.top_percent = 80;
+    t = filtered(&o, IPROF_OK);
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "],\"methods\":[" M_A "," M_I "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
+                 "\"records\":[30]}],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
+    free(t);
+    /* A zero-count entry never survives; 100% keeps all positive ones. */
+    iprof_model *m = load("{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                          "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]},"
+                          "{\"id\":2,\"name\":\"n\",\"signature\":[0,0]}],"
+                          "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[0]},"
+                          "{\"ctx\":\"2:0\",\"records\":[1]}],\"conditionalProfiles\":[],"
+                          "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                          "\"samplingProfiles\":[]}");
+    iprof_filter_options all = IPROF_FILTER_OPTIONS_INIT;
+    all.top_percent = 100;
+    CHECK_OK(iprof_model_filter(m, &all));
+    t = text(m);
+    CHECK_EQ_STR(t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                    "\"methods\":[{\"id\":2,\"name\":\"n\",\"signature\":[0,0]}],"
+                    "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[1]}],"
+                    "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                    "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(t);
+    iprof_model_free(m);
+}
+
+static void test_filter_kinds(void)
+{
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.kinds = IPROF_KIND_BIT(IPROF_KIND_VIRTUAL_INVOKE) | IPROF_KIND_BIT(IPROF_KIND_MONITOR);
+    char *t = filtered(&o, IPROF_OK);
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_X "," T_O "],\"methods\":[" M_X "],"
+                 "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[{\"ctx\":\"4:5\",\"records\":[5,6]}]," MON
+                 "\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
+    free(t);
+}
+
+static void test_filter_bad_options(void)
+{
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    char *before = filtered(NULL, IPROF_OK);
+    o.version = 99;
+    char *t = filtered(&o, IPROF_EINVAL);
+    CHECK_EQ_STR(t, before);
+    free(t);
+    o.version = IPROF_FILTER_OPTIONS_VERSION;
+    o.keep_package_count = 1; /* NULL list */
+    free(filtered(&o, IPROF_EINVAL));
+    o.keep_package_count = 0;
+    o.kinds = 1u << IPROF_KIND_COUNT;
+    free(filtered(&o, IPROF_EINVAL));
+    o.kinds = 0;
+    o.top_percent = -1;
+    free(filtered(&o, IPROF_EINVAL));
+    CHECK_EQ_INT(iprof_model_filter(NULL, NULL), IPROF_EINVAL);
+    iprof_filter_options z;
+    CHECK_OK(iprof_filter_options_init(&z, IPROF_FILTER_OPTIONS_VERSION));
+    CHECK_EQ_INT(z.version, IPROF_FILTER_OPTIONS_VERSION);
+    CHECK_EQ_INT(z.kinds, 0);
+    CHECK_EQ_INT(iprof_filter_options_init(&z, 2), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_filter_options_init(NULL, 1), IPROF_EINVAL);
+    free(before);
+}
+
+int main(void)
+{
+    RUN(test_canonical_exact);
+    RUN(test_canonical_combines_duplicates);
+    RUN(test_canonical_failures_leave_model);
+    RUN(test_canonical_corpus);
+    RUN(test_filter_nothing_prunes);
+    RUN(test_filter_keep_package);
+    RUN(test_filter_drop_and_longest_match);
+    RUN(test_filter_min_count);
+    RUN(test_filter_top_percent);
+    RUN(test_filter_kinds);
+    RUN(test_filter_bad_options);
+    return check_done();
+}
