@@ -13,6 +13,9 @@ static const struct {
     {"cat", cmd_cat},
     {"flame", cmd_flame},
     {"export", cmd_export},
+    {"merge", cmd_merge},
+    {"convert", cmd_convert},
+    {"filter", cmd_filter},
 };
 
 static void usage(FILE *out)
@@ -30,14 +33,21 @@ static void usage(FILE *out)
             "                                folded stacks or an HTML flame graph\n"
             "  export --format speedscope|firefox FILE [-o OUT]\n"
             "                                the stacks for speedscope or the Firefox Profiler\n"
+            "  merge [-o OUT] [--weight FILE=W]... FILE|DIR...\n"
+            "                                merge profiles (canonical, order-independent)\n"
+            "  convert [--to VERSION] [--canonical] FILE [-o OUT]\n"
+            "                                another version, or the canonical form\n"
+            "  filter [--keep-package P]... [--drop-package P]... [--min-count N]\n"
+            "         [--top-percent X] [--kinds K,...] FILE [-o OUT]\n"
+            "                                a smaller profile\n"
             "\n"
             "Options:\n"
             "  --help       show this help and exit\n"
             "  --version    show the version and exit\n"
             "\n"
             "Run 'iprof COMMAND --help' for the options of a command. FILE '-' is\n"
-            "standard input. Exit status: 0 on success, 1 if a file is invalid,\n"
-            "2 on usage or I/O errors.\n");
+            "standard input; .iprof.gz files are read transparently. Exit status:\n"
+            "0 on success, 1 if a file is invalid, 2 on usage or I/O errors.\n");
 }
 
 int main(int argc, char **argv)

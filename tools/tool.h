@@ -9,6 +9,8 @@
  *   validate.c  iprof validate
  *   stats.c     iprof stats (computation), stats_print.c (text and JSON)
  *   cat.c       iprof cat
+ *   merge.c, convert.c, filter.c  iprof merge, convert, filter (post.h/post.c:
+ *               their shared output)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
  * printed here, never by the library.
@@ -144,6 +146,9 @@ int cmd_stats(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_flame(int argc, char **argv);  /* flame.c, see stacks.h */
 int cmd_export(int argc, char **argv); /* export.c, see stacks.h */
+int cmd_merge(int argc, char **argv);   /* merge.c, see post.h */
+int cmd_convert(int argc, char **argv); /* convert.c, see post.h */
+int cmd_filter(int argc, char **argv);  /* filter.c, see post.h */
 
 /* ---- stats ------------------------------------------------------------- */
 

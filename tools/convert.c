@@ -1,0 +1,101 @@
+/* iprof convert [--to VERSION] [--pretty] [--canonical] [--drop-instanceof]
+ *               [--strict] FILE [-o OUT]
+ *
+ * Writes a profile in another format version and/or in canonical form
+ * (iprof_model_canonicalize: sorted by names, ids renumbered densely), so
+ * that two files of the same profile become byte-identical and diffs of
+ * them readable. Going down to a version without instanceof profiles
+ * drops them only with --drop-instanceof. */
+#include <string.h>
+
+#include "post.h"
+
+#define CMD "iprof convert"
+
+enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_CANONICAL, OPT_DROP, OPT_STRICT };
+
+static const tool_opt convert_opts[] = {
+    {"output", 'o', 1, OPT_OUT},
+    {"to", 0, 1, OPT_TO},
+    {"pretty", 0, 0, OPT_PRETTY},
+    {"canonical", 0, 0, OPT_CANONICAL},
+    {"drop-instanceof", 0, 0, OPT_DROP},
+    {"strict", 0, 0, OPT_STRICT},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof convert [--to VERSION] [--pretty] [--canonical] [--drop-instanceof]\n"
+           "                     [--strict] FILE [-o OUT]\n"
+           "Write a profile in another format version or in canonical form.\n"
+           "\n"
+           "  --to VERSION       write format version 0.4.0, 1.0.0 or 1.1.0 (default:\n"
+           "                     the version of FILE)\n"
+           "  --canonical        write the canonical form: types sorted by name with\n"
+           "                     ids 0..n-1, methods sorted by (declaring type, name,\n"
+           "                     signature type names) with ids 1..n, entries sorted\n"
+           "                     by context, records by key, duplicates combined; two\n"
+           "                     files of the same profile then have the same bytes\n"
+           "  --pretty           indent the output, one element per line\n"
+           "  --drop-instanceof  drop instanceof profiles when the output version has\n"
+           "                     none (otherwise converting fails)\n"
+           "  --strict           read FILE in strict mode and check the output's rules\n"
+           "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
+           "                     written gzip-compressed); '-' or none: standard output\n"
+           "  --help             show this help and exit\n"
+           "  --version          show the version and exit\n"
+           "\n"
+           "FILE '-' is standard input; a gzip-compressed FILE is read transparently.\n"
+           "Exit status: 0 on success, 1 if FILE is invalid or cannot be written as\n"
+           "asked, 2 on usage or I/O errors.\n");
+    return EXIT_VALID;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    tool_args a;
+    const char *file = NULL;
+    post_output o = {NULL, NULL, 0, 0, 1};
+    int canonical = 0, strict = 0, opt;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, convert_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_OUT: o.path = a.value; break;
+        case OPT_TO: o.to = a.value; break;
+        case OPT_PRETTY: o.pretty = 1; break;
+        case OPT_CANONICAL: canonical = 1; break;
+        case OPT_DROP: o.drop = 1; break;
+        case OPT_STRICT: strict = 1; break;
+        default:
+            if (file)
+                return usage_error(CMD, "only one FILE is allowed");
+            file = a.value;
+        }
+    }
+    if (!file)
+        return usage_error(CMD, "no FILE given");
+    if (o.to && !post_known_version(o.to))
+        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", o.to);
+    o.lenient = !strict;
+    progress_bar bar;
+    memset(&bar, 0, sizeof bar);
+    char label[300];
+    snprintf(label, sizeof label, "%s: reading %s", CMD, display_name(file));
+    iprof_reader *reader = open_reader(CMD, strict);
+    iprof_model *model = NULL;
+    int code = reader ? progress_load_model(&bar, label, &model, reader, file) : EXIT_USAGE;
+    if (code == EXIT_VALID)
+        code = post_check_instanceof(CMD, file, &o, model);
+    if (code == EXIT_VALID && canonical)
+        code = post_canonicalize(CMD, display_name(file), model);
+    if (code == EXIT_VALID)
+        code = post_write(CMD, &o, model, &bar);
+    progress_bar_end(&bar);
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    return code;
+}

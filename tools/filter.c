@@ -1,0 +1,223 @@
+/* iprof filter [--keep-package P]... [--drop-package P]... [--min-count N]
+ *              [--top-percent X] [--kinds K,...] [--canonical] [--pretty]
+ *              FILE [-o OUT]
+ *
+ * Makes a profile smaller with iprof_model_filter (see iprof/transform.h
+ * for the exact semantics): entries are dropped by kind, by the package
+ * of their callee's declaring type, by a minimum total count and by a
+ * share of each kind's total; then the methods and types nothing refers
+ * to any more are dropped. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "post.h"
+
+#define CMD "iprof filter"
+
+enum {
+    OPT_OUT = 1, OPT_KEEP, OPT_DROP_PKG, OPT_MIN, OPT_TOP, OPT_KINDS, OPT_CANONICAL, OPT_PRETTY
+};
+
+static const tool_opt filter_opts[] = {
+    {"output", 'o', 1, OPT_OUT},
+    {"keep-package", 0, 1, OPT_KEEP},
+    {"drop-package", 0, 1, OPT_DROP_PKG},
+    {"min-count", 0, 1, OPT_MIN},
+    {"top-percent", 0, 1, OPT_TOP},
+    {"kinds", 0, 1, OPT_KINDS},
+    {"canonical", 0, 0, OPT_CANONICAL},
+    {"pretty", 0, 0, OPT_PRETTY},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof filter [--keep-package P]... [--drop-package P]... [--min-count N]\n"
+           "                    [--top-percent X] [--kinds K,...] [--canonical] [--pretty]\n"
+           "                    FILE [-o OUT]\n"
+           "Make a profile smaller: drop entries, then the methods and types that\n"
+           "nothing refers to any more.\n"
+           "\n"
+           "  --keep-package P   keep the entries of package P (repeatable); a package\n"
+           "                     matches a type named P or P.something; an entry is\n"
+           "                     judged by the declaring type of its callee method\n"
+           "                     (the first frame of its context); of all matching\n"
+           "                     --keep-package and --drop-package the longest decides,\n"
+           "                     and with --keep-package given, unmatched entries go\n"
+           "  --drop-package P   drop the entries of package P (repeatable)\n"
+           "  --min-count N      drop entries whose total count is below N\n"
+           "  --top-percent X    keep, per kind, the hottest entries that make X%% of\n"
+           "                     the kind's total count (entries tied with the last one\n"
+           "                     needed are kept too); 0 < X <= 100\n"
+           "  --kinds K,...      keep only these kinds: callcount, conditional,\n"
+           "                     virtualinvoke, monitor, sampling, instanceof (or their\n"
+           "                     JSON keys, callCountProfiles, ...)\n"
+           "  --canonical        write the canonical form (see 'iprof convert')\n"
+           "  --pretty           indent the output, one element per line\n"
+           "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
+           "                     written gzip-compressed); '-' or none: standard output\n"
+           "  --help             show this help and exit\n"
+           "  --version          show the version and exit\n"
+           "\n"
+           "Monitor entries have no method and are not judged by package. The steps\n"
+           "run in the order kinds, packages, --min-count, --top-percent. FILE '-' is\n"
+           "standard input; a gzip-compressed FILE is read transparently.\n"
+           "Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.\n");
+    return EXIT_VALID;
+}
+
+static const struct {
+    const char *name;
+    int kind;
+} kind_names[] = {
+    {"callcount", IPROF_KIND_CALL_COUNT},        {"conditional", IPROF_KIND_CONDITIONAL},
+    {"virtualinvoke", IPROF_KIND_VIRTUAL_INVOKE}, {"virtual", IPROF_KIND_VIRTUAL_INVOKE},
+    {"monitor", IPROF_KIND_MONITOR},             {"sampling", IPROF_KIND_SAMPLING},
+    {"instanceof", IPROF_KIND_INSTANCEOF},
+};
+
+/* The kind of a name of --kinds, or -1. */
+static int kind_of(const char *s, size_t n)
+{
+    for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
+        if (strlen(kind_names[i].name) == n && memcmp(kind_names[i].name, s, n) == 0)
+            return kind_names[i].kind;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        if (strlen(iprof_kind_name(k)) == n && memcmp(iprof_kind_name(k), s, n) == 0)
+            return k;
+    return -1;
+}
+
+static int parse_kinds(const char *v, unsigned *mask)
+{
+    const char *p = v;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        int k = kind_of(p, n);
+        if (k < 0)
+            return usage_error(CMD, "unknown kind '%.*s' in --kinds (callcount, conditional, "
+                                    "virtualinvoke, monitor, sampling, instanceof)", (int)n, p);
+        *mask |= IPROF_KIND_BIT(k);
+        if (!p[n])
+            return EXIT_VALID;
+        p += n + 1;
+    }
+}
+
+typedef struct filter_args {
+    const char *file;
+    post_output o;
+    int canonical;
+    iprof_filter_options f;
+    const char **keep, **drop;
+} filter_args;
+
+static int push(const char ***list, size_t *n, const char *v)
+{
+    const char **nl = realloc(*list, (*n + 1) * sizeof *nl);
+    if (!nl)
+        return usage_error(CMD, "out of memory");
+    nl[(*n)++] = v;
+    *list = nl;
+    return EXIT_VALID;
+}
+
+static int parse(filter_args *c, int argc, char **argv, int *done)
+{
+    tool_args a;
+    int opt, code;
+    char *end;
+    *done = 1;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, filter_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_OUT: c->o.path = a.value; break;
+        case OPT_CANONICAL: c->canonical = 1; break;
+        case OPT_PRETTY: c->o.pretty = 1; break;
+        case OPT_KEEP:
+            if ((code = push(&c->keep, &c->f.keep_package_count, a.value)))
+                return code;
+            break;
+        case OPT_DROP_PKG:
+            if ((code = push(&c->drop, &c->f.drop_package_count, a.value)))
+                return code;
+            break;
+        case OPT_MIN: {
+            errno = 0;
+            long long n = strtoll(a.value, &end, 10);
+            if (!*a.value || *end || errno || n < 0)
+                return usage_error(CMD, "bad --min-count '%s': an integer >= 0 is needed",
+                                   a.value);
+            c->f.min_count = (int64_t)n;
+            break;
+        }
+        case OPT_TOP: {
+            errno = 0;
+            double x = strtod(a.value, &end);
+            if (!*a.value || *end || errno || !isfinite(x) || x <= 0 || x > 100)
+                return usage_error(CMD, "bad --top-percent '%s': a number in (0, 100] is "
+                                        "needed", a.value);
+            c->f.top_percent = x;
+            break;
+        }
+        case OPT_KINDS:
+            if ((code = parse_kinds(a.value, &c->f.kinds)))
+                return code;
+            break;
+        default:
+            if (c->file)
+                return usage_error(CMD, "only one FILE is allowed");
+            c->file = a.value;
+        }
+    }
+    if (!c->file)
+        return usage_error(CMD, "no FILE given");
+    c->f.keep_packages = c->keep;
+    c->f.drop_packages = c->drop;
+    *done = 0;
+    return EXIT_VALID;
+}
+
+int cmd_filter(int argc, char **argv)
+{
+    filter_args c;
+    memset(&c, 0, sizeof c);
+    iprof_filter_options init = IPROF_FILTER_OPTIONS_INIT;
+    c.f = init;
+    c.o.lenient = 1;
+    int done, code = parse(&c, argc, argv, &done);
+    if (done) {
+        free(c.keep);
+        free(c.drop);
+        return code;
+    }
+    progress_bar bar;
+    memset(&bar, 0, sizeof bar);
+    char label[300];
+    snprintf(label, sizeof label, "%s: reading %s", CMD, display_name(c.file));
+    iprof_reader *reader = open_reader(CMD, 0);
+    iprof_model *model = NULL;
+    code = reader ? progress_load_model(&bar, label, &model, reader, c.file) : EXIT_USAGE;
+    if (code == EXIT_VALID) {
+        int rc = iprof_model_filter(model, &c.f);
+        if (rc != IPROF_OK)
+            report_plain(CMD, display_name(c.file), "cannot filter: %s",
+                         iprof_status_string(rc));
+        code = exit_code_of(rc);
+    }
+    if (code == EXIT_VALID && c.canonical)
+        code = post_canonicalize(CMD, display_name(c.file), model);
+    if (code == EXIT_VALID)
+        code = post_write(CMD, &c.o, model, &bar);
+    progress_bar_end(&bar);
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    free(c.keep);
+    free(c.drop);
+    return code;
+}

@@ -1,0 +1,339 @@
+/* iprof merge [-o OUT] [--weight FILE=W]... [--pretty] FILE|DIR...
+ *
+ * Merges profiles as native-image-configure merge-pgo-profiles does
+ * (iprof_model_merge: types by name, methods by key, counts summed),
+ * streaming: one input is loaded, merged into the result and freed before
+ * the next, so memory grows with the merged result, not with the inputs.
+ * A DIR stands for its *.iprof and *.iprof.gz files (not recursive). The
+ * result is written in canonical form (iprof_model_canonicalize) and in
+ * the highest format version of the inputs, so it is the same bytes for
+ * any order of the inputs. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "post.h"
+
+#define CMD "iprof merge"
+
+enum { OPT_OUT = 1, OPT_WEIGHT, OPT_PRETTY, OPT_STRICT };
+
+static const tool_opt merge_opts[] = {
+    {"output", 'o', 1, OPT_OUT},
+    {"weight", 'w', 1, OPT_WEIGHT},
+    {"pretty", 0, 0, OPT_PRETTY},
+    {"strict", 0, 0, OPT_STRICT},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof merge [-o OUT] [--weight FILE=W]... [--pretty] [--strict] FILE|DIR...\n"
+           "Merge profiles into one, as native-image-configure merge-pgo-profiles does:\n"
+           "types by name, methods by name and signature, counts summed.\n"
+           "\n"
+           "  -o, --output OUT    write to OUT atomically (a name ending in .gz is\n"
+           "                      written gzip-compressed); '-' or none: standard output\n"
+           "  -w, --weight FILE=W multiply the counts of FILE by W (a number >= 0,\n"
+           "                      rounded to the nearest integer count); FILE is an\n"
+           "                      input as given, or a DIR for every file in it\n"
+           "  --pretty            indent the output, one element per line\n"
+           "  --strict            read the inputs in strict mode\n"
+           "  --help              show this help and exit\n"
+           "  --version           show the version and exit\n"
+           "\n"
+           "A DIR stands for its *.iprof and *.iprof.gz files; FILE '-' is standard\n"
+           "input; .gz inputs are read transparently. One input is in memory at a\n"
+           "time. The result is written in canonical form (see 'iprof convert\n"
+           "--canonical') and the highest format version of the inputs, so the same\n"
+           "inputs in any order give the same bytes.\n"
+           "\n"
+           "Exit status: 0 on success, 1 if an input is invalid or cannot be merged,\n"
+           "2 on usage or I/O errors.\n");
+    return EXIT_VALID;
+}
+
+typedef struct weight {
+    const char *name; /* FILE of FILE=W, NUL-terminated copy */
+    double w;
+    int used;
+} weight;
+
+typedef struct input {
+    char *path;       /* malloc'd */
+    const char *from; /* the operand it came from (DIR for directory members) */
+} input;
+
+typedef struct merge_args {
+    const char *out;
+    int pretty, strict;
+    weight *weights;
+    size_t nweights;
+    input *inputs;
+    size_t ninputs, cap;
+} merge_args;
+
+static void free_args(merge_args *m)
+{
+    for (size_t i = 0; i < m->nweights; i++)
+        free((char *)m->weights[i].name);
+    free(m->weights);
+    for (size_t i = 0; i < m->ninputs; i++)
+        free(m->inputs[i].path);
+    free(m->inputs);
+}
+
+static int add_input(merge_args *m, const char *path, const char *from)
+{
+    if (m->ninputs == m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 16;
+        input *n = realloc(m->inputs, ncap * sizeof *n);
+        if (!n)
+            return -1;
+        m->inputs = n;
+        m->cap = ncap;
+    }
+    char *p = strdup(path);
+    if (!p)
+        return -1;
+    m->inputs[m->ninputs++] = (input){p, from};
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.iprof and *.iprof.gz regular files of DIR, by name. */
+static int add_dir(merge_args *m, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        report_plain(CMD, dir, "cannot read the directory: %s", strerror(errno));
+        return EXIT_USAGE;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    int code = EXIT_VALID;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' ||
+            !(ends_with(e->d_name, ".iprof") || ends_with(e->d_name, ".iprof.gz")))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                code = EXIT_USAGE;
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(e->d_name))) {
+            code = EXIT_USAGE;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+    size_t dl = strlen(dir);
+    int slash = dl && dir[dl - 1] == '/';
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *path = malloc(dl + strlen(names[i]) + 2);
+        struct stat st;
+        if (!path) {
+            code = EXIT_USAGE;
+        } else {
+            sprintf(path, "%s%s%s", dir, slash ? "" : "/", names[i]);
+            if (code == EXIT_VALID && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+                if (add_input(m, path, dir))
+                    code = EXIT_USAGE;
+                found++;
+            }
+        }
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+    if (code != EXIT_VALID)
+        report_plain(CMD, dir, "out of memory");
+    else if (!found) {
+        report_plain(CMD, dir, "no *.iprof or *.iprof.gz file in the directory");
+        code = EXIT_USAGE;
+    }
+    return code;
+}
+
+static int add_weight(merge_args *m, const char *spec)
+{
+    const char *eq = strrchr(spec, '=');
+    if (!eq || eq == spec)
+        return usage_error(CMD, "--weight needs FILE=W, not '%s'", spec);
+    char *end;
+    errno = 0;
+    double w = strtod(eq + 1, &end);
+    if (!eq[1] || *end || errno || !isfinite(w) || w < 0)
+        return usage_error(CMD, "bad weight '%s': a number >= 0 is needed", eq + 1);
+    weight *n = realloc(m->weights, (m->nweights + 1) * sizeof *n);
+    if (!n)
+        return usage_error(CMD, "out of memory");
+    m->weights = n;
+    char *name = malloc((size_t)(eq - spec) + 1);
+    if (!name)
+        return usage_error(CMD, "out of memory");
+    memcpy(name, spec, (size_t)(eq - spec));
+    name[eq - spec] = '\0';
+    m->weights[m->nweights++] = (weight){name, w, 0};
+    return EXIT_VALID;
+}
+
+/* The weight of an input: one naming it exactly, else one naming its
+ * directory, else 1 (the last --weight of a name wins). */
+static double weight_of(merge_args *m, const input *in)
+{
+    weight *best = NULL;
+    for (size_t i = 0; i < m->nweights; i++)
+        if (strcmp(m->weights[i].name, in->path) == 0)
+            best = &m->weights[i];
+    for (size_t i = 0; !best && i < m->nweights; i++)
+        if (strcmp(m->weights[i].name, in->from) == 0)
+            best = &m->weights[i];
+    for (size_t i = 0; i < m->nweights; i++)
+        if (strcmp(m->weights[i].name, in->path) == 0 ||
+            strcmp(m->weights[i].name, in->from) == 0)
+            m->weights[i].used = 1;
+    return best ? best->w : 1.0;
+}
+
+static int parse(merge_args *m, int argc, char **argv, int *done)
+{
+    tool_args a;
+    int opt, stdin_seen = 0, code;
+    *done = 1;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, merge_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_OUT: m->out = a.value; break;
+        case OPT_PRETTY: m->pretty = 1; break;
+        case OPT_STRICT: m->strict = 1; break;
+        case OPT_WEIGHT:
+            if ((code = add_weight(m, a.value)))
+                return code;
+            break;
+        default: {
+            struct stat st;
+            if (strcmp(a.value, "-") == 0) {
+                if (stdin_seen++)
+                    return usage_error(CMD, "standard input ('-') can be read only once");
+            } else if (stat(a.value, &st) == 0 && S_ISDIR(st.st_mode)) {
+                if ((code = add_dir(m, a.value)))
+                    return code;
+                break;
+            }
+            if (add_input(m, a.value, a.value))
+                return usage_error(CMD, "out of memory");
+        }
+        }
+    }
+    if (!m->ninputs)
+        return usage_error(CMD, "no FILE or DIR given");
+    for (size_t i = 0; i < m->ninputs; i++)
+        weight_of(m, &m->inputs[i]);
+    for (size_t i = 0; i < m->nweights; i++)
+        if (!m->weights[i].used)
+            return usage_error(CMD, "--weight names no input: '%s'", m->weights[i].name);
+    *done = 0;
+    return EXIT_VALID;
+}
+
+/* <0, 0, >0 comparing MAJOR.MINOR.PATCH numerically. */
+static int cmp_versions(const char *a, const char *b)
+{
+    unsigned long x[3] = {0, 0, 0}, y[3] = {0, 0, 0};
+    sscanf(a, "%lu.%lu.%lu", &x[0], &x[1], &x[2]);
+    sscanf(b, "%lu.%lu.%lu", &y[0], &y[1], &y[2]);
+    for (int i = 0; i < 3; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
+{
+    iprof_reader *reader = open_reader(CMD, m->strict);
+    if (!reader)
+        return EXIT_USAGE;
+    char label[300], version[64] = "";
+    int code = EXIT_VALID;
+    for (size_t i = 0; i < m->ninputs && code == EXIT_VALID; i++) {
+        const input *in = &m->inputs[i];
+        snprintf(label, sizeof label, "%s: reading %s (%zu/%zu)", CMD, display_name(in->path),
+                 i + 1, m->ninputs);
+        iprof_model *src = NULL;
+        code = progress_load_model(bar, label, &src, reader, in->path);
+        if (code != EXIT_VALID)
+            break;
+        if (!*version || cmp_versions(iprof_model_version(src), version) > 0)
+            snprintf(version, sizeof version, "%s", iprof_model_version(src));
+        int rc = iprof_model_merge(acc, src, weight_of(m, in));
+        if (rc == IPROF_EDANGLING)
+            report_plain(CMD, display_name(in->path),
+                         "refers to types or methods it does not define; cannot merge it");
+        else if (rc != IPROF_OK)
+            report_plain(CMD, display_name(in->path), "cannot merge: %s",
+                         iprof_status_string(rc));
+        code = exit_code_of(rc);
+        iprof_model_free(src);
+    }
+    iprof_reader_free(reader);
+    if (code == EXIT_VALID && iprof_model_set_version(acc, version) != IPROF_OK) {
+        report_plain(CMD, "<merged>", "cannot write format version %s", version);
+        code = EXIT_INVALID;
+    }
+    return code;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    merge_args m;
+    memset(&m, 0, sizeof m);
+    int done, code = parse(&m, argc, argv, &done);
+    if (done) {
+        free_args(&m);
+        return code;
+    }
+    progress_bar bar;
+    memset(&bar, 0, sizeof bar);
+    iprof_model *acc = NULL;
+    if (iprof_model_new(&acc, NULL) != IPROF_OK) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        free_args(&m);
+        return EXIT_USAGE;
+    }
+    code = merge_all(&m, acc, &bar);
+    if (code == EXIT_VALID)
+        code = post_canonicalize(CMD, "<merged>", acc);
+    if (code == EXIT_VALID) {
+        post_output o = {m.out, NULL, m.pretty, 0, 0};
+        code = post_write(CMD, &o, acc, &bar);
+    }
+    progress_bar_end(&bar);
+    iprof_model_free(acc);
+    free_args(&m);
+    return code;
+}

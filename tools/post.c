@@ -1,0 +1,83 @@
+/* Output of the post-processing subcommands: merge, convert, filter. */
+#include <stdio.h>
+#include <string.h>
+
+#include "post.h"
+
+int post_known_version(const char *v)
+{
+    return strcmp(v, IPROF_FORMAT_0_4_0) == 0 || strcmp(v, IPROF_FORMAT_1_0_0) == 0 ||
+           strcmp(v, IPROF_FORMAT_1_1_0) == 0;
+}
+
+static int has_instanceof(const char *version)
+{
+    unsigned long major = 0, minor = 0;
+    return sscanf(version, "%lu.%lu", &major, &minor) == 2 && major == 1 && minor >= 1;
+}
+
+int post_check_instanceof(const char *cmd, const char *file, const post_output *o,
+                          const iprof_model *model)
+{
+    const char *target = o->to ? o->to : iprof_model_version(model);
+    if (o->drop || has_instanceof(target) ||
+        iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF) == 0)
+        return EXIT_VALID;
+    report_plain(cmd, display_name(file),
+                 "has instanceof profiles, which version %s cannot hold "
+                 "(use --drop-instanceof to drop them, or --to 1.1.0)", target);
+    return EXIT_INVALID;
+}
+
+static int is_stdout(const post_output *o)
+{
+    return !o->path || strcmp(o->path, "-") == 0;
+}
+
+int post_write(const char *cmd, const post_output *o, const iprof_model *model,
+               progress_bar *bar)
+{
+    char label[128]; /* borrowed by the bar until progress_bar_end below */
+    snprintf(label, sizeof label, "%s: writing", cmd);
+    progress_bar_start(bar, label, 0);
+    iprof_write_options opts = IPROF_WRITE_OPTIONS_INIT;
+    iprof_writer *w = NULL;
+    opts.format_version = o->to;
+    opts.flags = (o->pretty ? IPROF_WRITE_PRETTY : 0u) |
+                 (o->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
+                 (o->lenient ? IPROF_WRITE_NO_VALIDATE : 0u);
+    fflush(stdout);
+    int rc = is_stdout(o) ? iprof_writer_new_fd(&w, 1, &opts)
+                          : iprof_writer_new_path(&w, o->path, &opts);
+    if (rc == IPROF_OK)
+        rc = iprof_writer_write_model(w, model);
+    progress_bar_end(bar);
+    if (rc != IPROF_OK) {
+        const iprof_error *err = w ? iprof_writer_error(w) : NULL;
+        const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
+                                                           : iprof_status_string(rc);
+        report_plain(cmd, is_stdout(o) ? "<stdout>" : o->path, "%s", msg);
+    }
+    iprof_writer_free(w);
+    return exit_code_of(rc);
+}
+
+int post_canonicalize(const char *cmd, const char *name, iprof_model *model)
+{
+    int rc = iprof_model_canonicalize(model);
+    switch (rc) {
+    case IPROF_OK:
+        return EXIT_VALID;
+    case IPROF_EDANGLING:
+        report_plain(cmd, name, "cannot be put in canonical form: it refers to types or "
+                                "methods it does not define");
+        break;
+    case IPROF_ESCHEMA:
+        report_plain(cmd, name, "cannot be put in canonical form: an entry breaks its "
+                                "kind's rules (read it with 'iprof validate')");
+        break;
+    default:
+        report_plain(cmd, name, "cannot be put in canonical form: %s", iprof_status_string(rc));
+    }
+    return exit_code_of(rc);
+}

@@ -1,0 +1,32 @@
+/* Shared by the post-processing subcommands (merge, convert, filter):
+ * writing the resulting model and checking what its version can hold. */
+#ifndef IPROF_TOOL_POST_H
+#define IPROF_TOOL_POST_H
+
+#include "progress.h"
+#include "tool.h"
+
+typedef struct post_output {
+    const char *path; /* OUT; NULL or "-": standard output */
+    const char *to;   /* format version, or NULL: the model's */
+    int pretty;       /* IPROF_WRITE_PRETTY */
+    int drop;         /* IPROF_WRITE_DROP_INSTANCEOF */
+    int lenient;      /* IPROF_WRITE_NO_VALIDATE: copy what a lenient read kept */
+} post_output;
+
+/* Whether @p v is 0.4.0, 1.0.0 or 1.1.0. */
+int post_known_version(const char *v);
+/* Refuse (exit 1, message on stderr) to write instanceof profiles in a
+ * version without them unless dropping them was asked for. */
+int post_check_instanceof(const char *cmd, const char *file, const post_output *o,
+                          const iprof_model *model);
+/* Write @p model to o->path atomically (a name ending in ".gz" is written
+ * gzip-compressed by the library) or to standard output, with a phase
+ * "CMD: writing" on @p bar. Returns the exit code after printing any
+ * failure. */
+int post_write(const char *cmd, const post_output *o, const iprof_model *model,
+               progress_bar *bar);
+/* Canonicalize, printing why on failure; returns the exit code. */
+int post_canonicalize(const char *cmd, const char *name, iprof_model *model);
+
+#endif /* IPROF_TOOL_POST_H */
