@@ -4,7 +4,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/deps.sh"
-iprof_need valgrind:valgrind abidw:abigail-tools abidiff:abigail-tools doxygen:doxygen clang++:clang g++:g++ readelf:binutils chromium:chromium node:nodejs npm:npm || { echo "0 passed, 1 failed"; exit 1; }
+iprof_need valgrind:valgrind abidw:abigail-tools abidiff:abigail-tools doxygen:doxygen clang++:clang g++:g++ readelf:binutils genhtml:lcov chromium:chromium node:nodejs npm:npm || { echo "0 passed, 1 failed"; exit 1; }
 
 # Each run: NAME BUILD-DIR MESON-SETUP-OPTIONS -- MESON-TEST-ARGUMENTS.
 # The counts of all runs add up to the closing line.

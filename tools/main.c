@@ -16,6 +16,8 @@ static const struct {
     {"merge", cmd_merge},
     {"convert", cmd_convert},
     {"filter", cmd_filter},
+    {"diff", cmd_diff},
+    {"coverage", cmd_coverage},
 };
 
 static void usage(FILE *out)
@@ -40,6 +42,10 @@ static void usage(FILE *out)
             "  filter [--keep-package P]... [--drop-package P]... [--min-count N]\n"
             "         [--top-percent X] [--kinds K,...] FILE [-o OUT]\n"
             "                                a smaller profile\n"
+            "  diff [--json] [--top N] A B   what A and B lack of each other, overlap,\n"
+            "                                biggest changes: is profile A stale?\n"
+            "  coverage [--json] [--lcov OUT] FILE\n"
+            "                                which methods ran, per class and package\n"
             "\n"
             "Options:\n"
             "  --help       show this help and exit\n"

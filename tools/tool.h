@@ -149,6 +149,8 @@ int cmd_export(int argc, char **argv); /* export.c, see stacks.h */
 int cmd_merge(int argc, char **argv);   /* merge.c, see post.h */
 int cmd_convert(int argc, char **argv); /* convert.c, see post.h */
 int cmd_filter(int argc, char **argv);  /* filter.c, see post.h */
+int cmd_diff(int argc, char **argv);     /* diff.c: iprof_diff (diff.h) */
+int cmd_coverage(int argc, char **argv); /* coverage.c */
 
 /* ---- stats ------------------------------------------------------------- */
 

@@ -1,0 +1,354 @@
+/* iprof diff [--json] [--top N] [--strict] [-o OUT] A B
+ *
+ * Compares two profiles with iprof_diff (include/iprof/diff.h): the
+ * methods and contexts per kind that one has and the other lacks, the
+ * count mass per kind and its overlap, and the entries whose normalised
+ * counts changed most. The report is the output: exit 0 when the
+ * comparison ran, 1 when an input is not a valid profile, 2 on usage,
+ * I/O or memory errors. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outfile.h"
+#include "progress.h"
+#include "stacks.h"
+#include "tool.h"
+
+#define CMD "iprof diff"
+
+enum { OPT_JSON = 1, OPT_TOP, OPT_STRICT, OPT_OUT };
+
+static const tool_opt diff_opts[] = {
+    {"json", 0, 0, OPT_JSON},
+    {"top", 0, 1, OPT_TOP},
+    {"strict", 0, 0, OPT_STRICT},
+    {"output", 'o', 1, OPT_OUT},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof diff [--json] [--top N] [--strict] [-o OUT] A B\n"
+           "Compare profile A with profile B: is A stale for the workload of B?\n"
+           "\n"
+           "Methods are matched by name and signature type names, contexts by\n"
+           "their frames' methods and bcis (never by ids, which differ between\n"
+           "files). The report lists the methods only one side has, per kind the\n"
+           "contexts only one side has, the total counts and the overlaps (the\n"
+           "share of A's count that sits on contexts B also has, and the other way\n"
+           "round), and the entries whose share of their kind's total count\n"
+           "changed most (delta = share in B - share in A; relative = delta /\n"
+           "share in A).\n"
+           "\n"
+           "  --json       print the report as JSON (keys in README.md)\n"
+           "  --top N      changed entries per kind and method names listed per\n"
+           "               side (default 10)\n"
+           "  --strict     read with IPROF_READ_STRICT\n"
+           "  -o, --output OUT  write the report to OUT (atomically) instead of\n"
+           "               standard output\n"
+           "  --help       show this help and exit\n"
+           "  --version    show the version and exit\n"
+           "\n"
+           "A or B '-' is standard input (not both). Exit status: 0 when the\n"
+           "comparison ran (whatever it found), 1 if an input is invalid, 2 on\n"
+           "usage or I/O errors.\n");
+    return EXIT_VALID;
+}
+
+/* "Type.name(param, ...)": the method with its parameter types, so that
+ * overloads are told apart. malloc'd; NULL when out of memory. */
+static char *method_text(const iprof_model *m, const iprof_method *x)
+{
+    size_t n = iprof_model_method_describe(m, x, NULL, 0), len = n + 3;
+    size_t sig_len;
+    const int64_t *sig = iprof_method_signature(x, &sig_len);
+    for (size_t i = 2; i < sig_len; i++) {
+        const iprof_type *t = iprof_model_type_by_id(m, sig[i]);
+        len += (t ? strlen(iprof_type_name(t, NULL)) : 24) + 2;
+    }
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    iprof_model_method_describe(m, x, s, n + 1);
+    size_t at = n;
+    s[at++] = '(';
+    for (size_t i = 2; i < sig_len; i++) {
+        const iprof_type *t = iprof_model_type_by_id(m, sig[i]);
+        if (i > 2)
+            at += (size_t)snprintf(s + at, len - at, ", ");
+        if (t)
+            at += (size_t)snprintf(s + at, len - at, "%s", iprof_type_name(t, NULL));
+        else
+            at += (size_t)snprintf(s + at, len - at, "?%" PRId64, sig[i]);
+    }
+    snprintf(s + at, len - at, ")");
+    return s;
+}
+
+static char *change_text(const iprof_diff *d, int kind, size_t i)
+{
+    size_t n = iprof_diff_change_describe(d, kind, i, NULL, 0);
+    char *s = malloc(n + 1);
+    if (s)
+        iprof_diff_change_describe(d, kind, i, s, n + 1);
+    return s;
+}
+
+/* A share as a percentage; an overlap of -1 (no mass) as "-". */
+static const char *percent(double v, char *buf, size_t size)
+{
+    if (v < 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.2f%%", v * 100.0);
+    return buf;
+}
+
+static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
+                      const char *name[2], size_t top)
+{
+    fprintf(out, "A: %s\nB: %s\n\n", name[0], name[1]);
+    fprintf(out, "Methods: %zu of A in B, %zu only in A, %zu only in B\n",
+            iprof_diff_method_common_count(d, IPROF_DIFF_A),
+            iprof_diff_method_only_count(d, IPROF_DIFF_A),
+            iprof_diff_method_only_count(d, IPROF_DIFF_B));
+    for (int s = 0; s < 2; s++) {
+        size_t n = iprof_diff_method_only_count(d, s);
+        for (size_t i = 0; i < n && i < top; i++) {
+            char *t = method_text(m[s], iprof_diff_method_only_at(d, s, i));
+            if (!t)
+                return -1;
+            fprintf(out, "  only in %c: %s\n", s ? 'B' : 'A', t);
+            free(t);
+        }
+        if (n > top)
+            fprintf(out, "  only in %c: ... %zu more\n", s ? 'B' : 'A', n - top);
+    }
+    fprintf(out, "\n%-28s %8s %8s %8s %20s %20s %9s %9s\n", "Kind", "A only", "B only",
+            "common", "total A", "total B", "overlap A", "overlap B");
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        char oa[32], ob[32];
+        fprintf(out, "%-28s %8zu %8zu %8zu %20" PRIu64 " %20" PRIu64 " %9s %9s\n",
+                iprof_kind_name(k), iprof_diff_context_only_count(d, IPROF_DIFF_A, k),
+                iprof_diff_context_only_count(d, IPROF_DIFF_B, k),
+                iprof_diff_context_common_count(d, IPROF_DIFF_A, k),
+                iprof_diff_total(d, IPROF_DIFF_A, k), iprof_diff_total(d, IPROF_DIFF_B, k),
+                percent(iprof_diff_overlap(d, IPROF_DIFF_A, k), oa, sizeof oa),
+                percent(iprof_diff_overlap(d, IPROF_DIFF_B, k), ob, sizeof ob));
+    }
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        size_t n = iprof_diff_change_count(d, k);
+        if (!n)
+            continue;
+        fprintf(out, "\nBiggest changes in %s (share of the kind's total count):\n"
+                     "  %9s  %8s -> %-8s %9s  %s\n",
+                iprof_kind_name(k), "delta", "A", "B", "relative", "counts A -> B, context");
+        for (size_t i = 0; i < n; i++) {
+            char *t = change_text(d, k, i);
+            if (!t)
+                return -1;
+            char sa[32], sb[32], rel[32];
+            double r = iprof_diff_change_relative(d, k, i);
+            if (isinf(r))
+                snprintf(rel, sizeof rel, "new");
+            else
+                snprintf(rel, sizeof rel, "%+.1f%%", r * 100.0);
+            fprintf(out, "  %+8.3f%%  %8s -> %-8s %9s  %" PRIu64 " -> %" PRIu64 "  %s\n",
+                    iprof_diff_change_delta(d, k, i) * 100.0,
+                    percent(iprof_diff_change_share(d, k, i, IPROF_DIFF_A), sa, sizeof sa),
+                    percent(iprof_diff_change_share(d, k, i, IPROF_DIFF_B), sb, sizeof sb),
+                    rel, iprof_diff_change_value(d, k, i, IPROF_DIFF_A),
+                    iprof_diff_change_value(d, k, i, IPROF_DIFF_B), t);
+            free(t);
+        }
+    }
+    return 0;
+}
+
+/* A double that round-trips; null for what JSON cannot hold. */
+static void json_double(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.17g", v);
+    else
+        fputs("null", out);
+}
+
+static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
+                      const char *name[2])
+{
+    static const char side_name[2] = {'a', 'b'};
+    fputs("{\"a\": ", out);
+    json_string(out, name[0]);
+    fputs(", \"b\": ", out);
+    json_string(out, name[1]);
+    fputs(",\n \"methods\": {", out);
+    for (int s = 0; s < 2; s++)
+        fprintf(out, "\"common_%c\": %zu, \"only_%c\": %zu, ", side_name[s],
+                iprof_diff_method_common_count(d, s), side_name[s],
+                iprof_diff_method_only_count(d, s));
+    for (int s = 0; s < 2; s++) {
+        fprintf(out, "%s\n  \"only_%c_names\": [", s ? "," : "", side_name[s]);
+        size_t n = iprof_diff_method_only_count(d, s);
+        for (size_t i = 0; i < n; i++) {
+            char *t = method_text(m[s], iprof_diff_method_only_at(d, s, i));
+            if (!t)
+                return -1;
+            fputs(i ? ", " : "", out);
+            json_string(out, t);
+            free(t);
+        }
+        fputs("]", out);
+    }
+    fputs("},\n \"kinds\": {", out);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        fprintf(out, "%s\n  ", k ? "," : "");
+        json_string(out, iprof_kind_name(k));
+        fputs(": {", out);
+        for (int s = 0; s < 2; s++) {
+            fprintf(out, "\"entries_%c\": %zu, \"only_%c\": %zu, \"common_%c\": %zu, "
+                         "\"total_%c\": %" PRIu64 ", \"common_total_%c\": %" PRIu64
+                         ", \"overlap_%c\": ",
+                    side_name[s], iprof_model_entry_count(m[s], k), side_name[s],
+                    iprof_diff_context_only_count(d, s, k), side_name[s],
+                    iprof_diff_context_common_count(d, s, k), side_name[s],
+                    iprof_diff_total(d, s, k), side_name[s], iprof_diff_common_total(d, s, k),
+                    side_name[s]);
+            double o = iprof_diff_overlap(d, s, k);
+            if (o < 0)
+                fputs("null", out);
+            else
+                json_double(out, o);
+            fputs(", ", out);
+        }
+        fputs("\"changes\": [", out);
+        size_t n = iprof_diff_change_count(d, k);
+        for (size_t i = 0; i < n; i++) {
+            char *t = change_text(d, k, i);
+            if (!t)
+                return -1;
+            fprintf(out, "%s\n    {\"context\": ", i ? "," : "");
+            json_string(out, t);
+            free(t);
+            fprintf(out, ", \"count_a\": %" PRIu64 ", \"count_b\": %" PRIu64 ", \"share_a\": ",
+                    iprof_diff_change_value(d, k, i, IPROF_DIFF_A),
+                    iprof_diff_change_value(d, k, i, IPROF_DIFF_B));
+            json_double(out, iprof_diff_change_share(d, k, i, IPROF_DIFF_A));
+            fputs(", \"share_b\": ", out);
+            json_double(out, iprof_diff_change_share(d, k, i, IPROF_DIFF_B));
+            fputs(", \"delta\": ", out);
+            json_double(out, iprof_diff_change_delta(d, k, i));
+            fputs(", \"relative\": ", out);
+            json_double(out, iprof_diff_change_relative(d, k, i));
+            fputs("}", out);
+        }
+        fputs(n ? "]}" : "]}", out);
+    }
+    fputs("}}\n", out);
+    return 0;
+}
+
+typedef struct diff_args {
+    const char *file[2];
+    const char *out;
+    int json, strict;
+    size_t top;
+} diff_args;
+
+static int parse(diff_args *c, int argc, char **argv, int *done)
+{
+    tool_args a;
+    int opt, files = 0;
+    *done = 0;
+    c->top = IPROF_DIFF_DEFAULT_TOP;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, diff_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: *done = 1; return EXIT_USAGE;
+        case TOOL_OPT_HELP: *done = 1; return help();
+        case TOOL_OPT_VERSION: *done = 1; return print_version();
+        case OPT_JSON: c->json = 1; break;
+        case OPT_STRICT: c->strict = 1; break;
+        case OPT_OUT: c->out = a.value; break;
+        case OPT_TOP: {
+            char *end;
+            unsigned long long v = strtoull(a.value, &end, 10);
+            if (!*a.value || *end || a.value[0] == '-' || v == 0 || v > 1000000) {
+                *done = 1;
+                return usage_error(CMD, "--top wants a number from 1 to 1000000, not '%s'",
+                                   a.value);
+            }
+            c->top = (size_t)v;
+            break;
+        }
+        default:
+            if (files == 2) {
+                *done = 1;
+                return usage_error(CMD, "too many files: '%s'", a.value);
+            }
+            c->file[files++] = a.value;
+            break;
+        }
+    }
+    *done = 1;
+    if (files < 2)
+        return usage_error(CMD, files ? "no file B given" : "no files A and B given");
+    if (strcmp(c->file[0], "-") == 0 && strcmp(c->file[1], "-") == 0)
+        return usage_error(CMD, "A and B cannot both be standard input");
+    *done = 0;
+    return EXIT_VALID;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    diff_args c;
+    memset(&c, 0, sizeof c);
+    int done, code = parse(&c, argc, argv, &done);
+    if (done)
+        return code;
+    iprof_reader *reader = open_reader(CMD, c.strict);
+    if (!reader)
+        return EXIT_USAGE;
+    iprof_model *m[2] = {NULL, NULL};
+    const char *name[2] = {display_name(c.file[0]), display_name(c.file[1])};
+    progress_bar bar = {0};
+    code = progress_load_model(&bar, CMD ": reading A", &m[0], reader, c.file[0]);
+    if (code == EXIT_VALID)
+        code = progress_load_model(&bar, CMD ": reading B", &m[1], reader, c.file[1]);
+    iprof_diff *d = NULL;
+    if (code == EXIT_VALID) {
+        progress_bar_start(&bar, CMD ": comparing", 0);
+        iprof_diff_options o = IPROF_DIFF_OPTIONS_INIT;
+        o.top = c.top;
+        int rc = iprof_diff_new(&d, m[0], m[1], &o);
+        if (rc != IPROF_OK) {
+            fprintf(stderr, "%s: %s\n", CMD, iprof_status_string(rc));
+            code = EXIT_USAGE;
+        }
+    }
+    progress_bar_end(&bar);
+    if (code == EXIT_VALID) {
+        outfile of;
+        if (outfile_open(&of, CMD, c.out) != 0) {
+            code = EXIT_USAGE;
+        } else {
+            const iprof_model *cm[2] = {m[0], m[1]};
+            int rc = c.json ? print_json(of.fp, d, cm, name)
+                            : print_text(of.fp, d, cm, name, c.top);
+            if (rc != 0) {
+                fprintf(stderr, "%s: out of memory\n", CMD);
+                outfile_abort(&of);
+                code = EXIT_USAGE;
+            } else if (outfile_commit(&of, CMD) != 0) {
+                code = EXIT_USAGE;
+            }
+        }
+    }
+    iprof_diff_free(d);
+    iprof_model_free(m[0]);
+    iprof_model_free(m[1]);
+    iprof_reader_free(reader);
+    return code;
+}
