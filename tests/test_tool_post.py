@@ -1,0 +1,548 @@
+#!/usr/bin/env python3
+"""Tests of the post-processing subcommands of iprof: merge, convert and
+filter, and reading and writing .iprof.gz. Exact stdout, stderr and exit
+status on the small hand-written files tests/data/post-*.iprof; merges of
+every order of the inputs give the same bytes; weights, directories,
+standard input; the progress bar under a pseudo-terminal; corpus runs
+(skipped, saying why, when IPROF_CORPUS_DIR is absent).
+
+Environment (set by meson, tests/meson.build):
+  IPROF             the built iprof command (required)
+  IPROF_SOURCE_DIR  the source tree (tests/data)
+  IPROF_CORPUS_DIR  the real profiles (../shared/corpus)
+
+Prints "N passed, N failed" last; exits 1 on failure, 77 if every test was
+skipped. Python standard library only.
+"""
+import gzip
+import itertools
+import json
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.environ.get("IPROF_SOURCE_DIR") or os.path.dirname(HERE)
+DATA = os.path.join(SOURCE, "tests", "data")
+IPROF = os.path.abspath(os.environ["IPROF"]) if os.environ.get("IPROF") else ""
+CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")
+
+
+def corpus_files(*names):
+    if not CORPUS or not os.path.isfile(os.path.join(CORPUS, "README.md")):
+        raise unittest.SkipTest("corpus folder absent (IPROF_CORPUS_DIR=%r)" % CORPUS)
+    paths = [os.path.join(CORPUS, n) for n in names]
+    for p in paths:
+        if not os.path.isfile(p):
+            raise unittest.SkipTest("corpus file %s absent" % p)
+    return paths
+
+
+def data(name):
+    with open(os.path.join(DATA, name), "rb") as f:
+        return f.read()
+
+
+def run(*args, stdin=None, cwd=DATA):
+    p = subprocess.run([IPROF] + list(args), input=stdin, cwd=cwd,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+class ToolCase(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="iprof-post-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def expect(self, args, code, out=b"", err="", stdin=None):
+        got = run(*args, stdin=stdin)
+        if isinstance(out, str):
+            out = out.encode()
+        self.assertEqual((got[0], got[1], got[2]), (code, out, err),
+                         "iprof %s" % " ".join(args))
+
+    def ok(self, *args, stdin=None, cwd=DATA):
+        code, out, err = run(*args, stdin=stdin, cwd=cwd)
+        self.assertEqual((code, err), (0, ""), "iprof %s" % " ".join(args))
+        return out
+
+    def files(self):
+        return sorted(os.listdir(self.tmp))
+
+
+# ---------------------------------------------------------------------------
+# The command line
+
+class CommandLine(ToolCase):
+    def test_help(self):
+        for cmd in ("merge", "convert", "filter"):
+            code, out, err = run(cmd, "--help")
+            self.assertEqual((code, err), (0, ""))
+            self.assertTrue(out.startswith(b"Usage: iprof " + cmd.encode()), out)
+        code, out, _ = run("--help")
+        for cmd in (b"merge", b"convert", b"filter"):
+            self.assertIn(b"\n  " + cmd + b" ", out)
+
+    def test_usage_errors(self):
+        hint = "\nTry 'iprof %s --help' for more information.\n"
+        self.expect(["merge"], 2, err="iprof merge: no FILE or DIR given" + hint % "merge")
+        self.expect(["convert"], 2, err="iprof convert: no FILE given" + hint % "convert")
+        self.expect(["filter"], 2, err="iprof filter: no FILE given" + hint % "filter")
+        self.expect(["convert", "--to", "2.0.0", "post-a.iprof"], 2,
+                    err="iprof convert: unknown version '2.0.0' (0.4.0, 1.0.0 or 1.1.0)"
+                        + hint % "convert")
+        self.expect(["merge", "--weight", "post-a.iprof=-1", "post-a.iprof"], 2,
+                    err="iprof merge: bad weight '-1': a number >= 0 is needed" + hint % "merge")
+        self.expect(["merge", "--weight", "post-a.iprof", "post-a.iprof"], 2,
+                    err="iprof merge: --weight needs FILE=W, not 'post-a.iprof'" + hint % "merge")
+        self.expect(["merge", "--weight", "post-x.iprof=2", "post-a.iprof"], 2,
+                    err="iprof merge: --weight names no input: 'post-x.iprof'" + hint % "merge")
+        self.expect(["merge", "-", "-"], 2,
+                    err="iprof merge: standard input ('-') can be read only once"
+                        + hint % "merge")
+        self.expect(["filter", "--kinds", "callcount,bogus", "post-filter.iprof"], 2,
+                    err="iprof filter: unknown kind 'bogus' in --kinds (callcount, conditional, "
+                        "virtualinvoke, monitor, sampling, instanceof)" + hint % "filter")
+        self.expect(["filter", "--top-percent", "0", "post-filter.iprof"], 2,
+                    err="iprof filter: bad --top-percent '0': a number in (0, 100] is needed"
+                        + hint % "filter")
+        self.expect(["filter", "--min-count", "x", "post-filter.iprof"], 2,
+                    err="iprof filter: bad --min-count 'x': an integer >= 0 is needed"
+                        + hint % "filter")
+        self.expect(["merge", "missing.iprof"], 2,
+                    err="missing.iprof:0:0: -: cannot open missing.iprof: "
+                        "No such file or directory\n")
+
+
+# ---------------------------------------------------------------------------
+# merge
+
+MERGED_ABC = """{
+  "version": "1.1.0",
+  "types": [
+    {"id": 0, "name": "app.Main"},
+    {"id": 1, "name": "int"},
+    {"id": 2, "name": "lib.Other"},
+    {"id": 3, "name": "lib.Util"},
+    {"id": 4, "name": "void"}
+  ],
+  "methods": [
+    {"id": 1, "name": "main", "signature": [0, 4]},
+    {"id": 2, "name": "work", "signature": [2, 4]},
+    {"id": 3, "name": "<init>", "signature": [3, 4]},
+    {"id": 4, "name": "helper", "signature": [3, 1, 1]}
+  ],
+  "callCountProfiles": [
+    {"ctx": "1:0", "records": [4]},
+    {"ctx": "2:0", "records": [4]},
+    {"ctx": "2:0<1:9", "records": [6]},
+    {"ctx": "4:0<1:5", "records": [15]}
+  ],
+  "conditionalProfiles": [
+    {"ctx": "4:3<1:5", "records": [3, 0, 4, 3, 1, 8, 3, 2, 1]}
+  ],
+  "virtualInvokeProfiles": [
+    {"ctx": "1:5", "records": [2, 1, 3, 15]}
+  ],
+  "monitorProfiles": [
+    {"ctx": "0:0", "records": [2, 7, 3, 2]}
+  ],
+  "samplingProfiles": [
+    {"ctx": "2:1", "records": [5]},
+    {"ctx": "4:3<1:5", "records": [5]}
+  ],
+  "instanceofProfiles": [
+    {"ctx": "2:4", "records": [3, 3]}
+  ]
+}
+"""
+
+INPUTS = ["post-a.iprof", "post-b.iprof", "post-c.iprof", "post-d.iprof"]
+
+
+class Merge(ToolCase):
+    def test_exact(self):
+        self.expect(["merge", "--pretty", "post-a.iprof", "post-b.iprof", "post-c.iprof"], 0,
+                    MERGED_ABC)
+
+    def test_every_order_same_bytes(self):
+        outs = set()
+        for perm in itertools.permutations(INPUTS):
+            outs.add(self.ok("merge", *perm))
+        self.assertEqual(len(outs), 1)
+        out = json.loads(outs.pop())
+        # d adds 100 calls of helper() as a root.
+        self.assertIn({"ctx": "4:0", "records": [100]}, out["callCountProfiles"])
+
+    def test_three_inputs_every_order(self):
+        outs = {self.ok("merge", "--pretty", *p)
+                for p in itertools.permutations(INPUTS[:3])}
+        self.assertEqual(outs, {MERGED_ABC.encode()})
+
+    def test_weights(self):
+        out = json.loads(self.ok("merge", "--weight", "post-a.iprof=0.5", "-w", "post-b.iprof=3",
+                                 "post-a.iprof", "post-b.iprof", "post-c.iprof"))
+        cc = {e["ctx"]: e["records"] for e in out["callCountProfiles"]}
+        # main: a 1*0.5 -> 1 (half away from zero), b 2*3, c 1; helper: 10*0.5 + 5*3
+        self.assertEqual(cc, {"1:0": [8], "2:0": [12], "2:0<1:9": [6], "4:0<1:5": [20]})
+        self.assertEqual(out["conditionalProfiles"],
+                         [{"ctx": "4:3<1:5", "records": [3, 0, 2, 3, 1, 9, 3, 2, 3]}])
+        self.assertEqual(out["monitorProfiles"], [{"ctx": "0:0", "records": [2, 21, 3, 1]}])
+        # weight 0 keeps the structure, zeroes the counts
+        out = json.loads(self.ok("merge", "--weight", "post-d.iprof=0", "post-d.iprof"))
+        self.assertEqual(out["callCountProfiles"], [{"ctx": "1:0", "records": [0]}])
+
+    def test_directory(self):
+        d = os.path.join(self.tmp, "profiles")
+        os.mkdir(d)
+        shutil.copy(os.path.join(DATA, "post-a.iprof"), d)
+        with gzip.open(os.path.join(d, "post-b.iprof.gz"), "wb") as f:
+            f.write(data("post-b.iprof"))
+        shutil.copy(os.path.join(DATA, "post-c.iprof"), os.path.join(d, "notes.txt"))
+        os.mkdir(os.path.join(d, "sub.iprof"))  # a directory is not an input
+        want = self.ok("merge", "post-a.iprof", "post-b.iprof")
+        self.assertEqual(self.ok("merge", d), want)
+        self.assertEqual(self.ok("merge", d + "/"), want)
+        # a DIR weight applies to its files; a file weight wins over it
+        w = json.loads(self.ok("merge", "--weight", d + "=2",
+                               "--weight", os.path.join(d, "post-a.iprof") + "=1", d))
+        cc = {e["ctx"]: e["records"] for e in w["callCountProfiles"]}
+        self.assertEqual(cc["4:0<1:5"], [10 + 2 * 5])
+        empty = os.path.join(self.tmp, "empty")
+        os.mkdir(empty)
+        self.expect(["merge", empty], 2,
+                    err="iprof merge: %s: no *.iprof or *.iprof.gz file in the directory\n"
+                        % empty)
+
+    def test_stdin(self):
+        want = self.ok("merge", "post-a.iprof", "post-b.iprof")
+        self.assertEqual(self.ok("merge", "-", "post-b.iprof", stdin=data("post-a.iprof")), want)
+        self.assertEqual(self.ok("merge", "post-a.iprof", "--weight", "-=1", "-",
+                                 stdin=data("post-b.iprof")), want)
+
+    def test_output_file_gzip_and_atomic(self):
+        want = self.ok("merge", *INPUTS)
+        out = os.path.join(self.tmp, "merged.iprof")
+        self.assertEqual(self.ok("merge", "-o", out, *INPUTS), b"")
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), want)
+        gz = os.path.join(self.tmp, "merged.iprof.gz")
+        self.ok("merge", "-o", gz, *INPUTS)
+        with open(gz, "rb") as f:
+            raw = f.read()
+        self.assertEqual(raw[:2], b"\x1f\x8b")
+        self.assertEqual(gzip.decompress(raw), want)
+        self.assertEqual(self.files(), ["merged.iprof", "merged.iprof.gz"])
+        # a failing merge leaves OUT as it was and no temporary file
+        code, stdout, err = run("merge", "-o", out, "post-a.iprof", "syntax-error.iprof")
+        self.assertEqual((code, stdout), (1, b""))
+        self.assertIn("syntax-error.iprof:5:3:", err)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), want)
+        self.assertEqual(self.files(), ["merged.iprof", "merged.iprof.gz"])
+
+    def test_gzip_inputs(self):
+        gz = os.path.join(self.tmp, "a.iprof.gz")
+        with gzip.open(gz, "wb") as f:
+            f.write(data("post-a.iprof"))
+        self.assertEqual(self.ok("merge", gz, "post-b.iprof"),
+                         self.ok("merge", "post-a.iprof", "post-b.iprof"))
+
+    def test_dangling_input(self):
+        self.expect(["merge", "post-a.iprof", "rules-broken.iprof"], 1,
+                    err="iprof merge: rules-broken.iprof: refers to types or methods it does not "
+                    "define; cannot merge it\n")
+
+
+# ---------------------------------------------------------------------------
+# convert
+
+CANONICAL_A = (
+    '{"version":"1.0.0","types":[{"id":0,"name":"app.Main"},{"id":1,"name":"int"},'
+    '{"id":2,"name":"lib.Util"},{"id":3,"name":"void"}],"methods":[{"id":1,"name":"main",'
+    '"signature":[0,3]},{"id":2,"name":"<init>","signature":[2,3]},{"id":3,"name":"helper",'
+    '"signature":[2,1,1]}],"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"3:0<1:5",'
+    '"records":[10]}],"conditionalProfiles":[{"ctx":"3:3<1:5","records":[3,0,4,3,1,6]}],'
+    '"virtualInvokeProfiles":[{"ctx":"1:5","records":[2,10]}],"monitorProfiles":[{"ctx":"0:0",'
+    '"records":[2,2]}],"samplingProfiles":[{"ctx":"3:3<1:5","records":[5]}]}')
+
+
+class Convert(ToolCase):
+    def test_canonical_makes_equal_profiles_equal_bytes(self):
+        self.assertNotEqual(data("post-a.iprof"), data("post-a-scrambled.iprof"))
+        self.expect(["convert", "--canonical", "post-a.iprof"], 0, CANONICAL_A)
+        self.expect(["convert", "--canonical", "post-a-scrambled.iprof"], 0, CANONICAL_A)
+        # idempotent
+        self.expect(["convert", "--canonical", "-"], 0, CANONICAL_A,
+                    stdin=CANONICAL_A.encode())
+
+    def test_versions(self):
+        hint = ("iprof convert: post-b.iprof: has instanceof profiles, which version %s "
+                "cannot hold (use --drop-instanceof to drop them, or --to 1.1.0)\n")
+        self.expect(["convert", "--to", "1.0.0", "post-b.iprof"], 1, err=hint % "1.0.0")
+        self.expect(["convert", "--to", "0.4.0", "post-b.iprof"], 1, err=hint % "0.4.0")
+        out = self.ok("convert", "--to", "0.4.0", "--drop-instanceof", "post-b.iprof")
+        self.assertTrue(out.startswith(b'{"version":"0.4.0","types":'), out)
+        self.assertNotIn(b"instanceof", out)
+        self.assertLess(out.index(b"monitorProfiles"), out.index(b"callCountProfiles"))
+        up = json.loads(self.ok("convert", "--to", "1.1.0", "post-a.iprof"))
+        self.assertEqual((up["version"], up["instanceofProfiles"]), ("1.1.0", []))
+        # round trip down and up keeps the rest
+        down = self.ok("convert", "--to", "1.0.0", "--drop-instanceof", "post-b.iprof")
+        back = self.ok("convert", "--to", "1.1.0", "-", stdin=down)
+        self.assertEqual(json.loads(back)["callCountProfiles"],
+                         json.loads(data("post-b.iprof"))["callCountProfiles"])
+        # the default is the file's version, GraalVM's layout
+        self.assertEqual(self.ok("convert", "graal-0.4.0.iprof"), data("graal-0.4.0.iprof"))
+
+    def test_gzip(self):
+        gz = os.path.join(self.tmp, "a.iprof.gz")
+        self.ok("convert", "--canonical", "post-a.iprof", "-o", gz)
+        with open(gz, "rb") as f:
+            self.assertEqual(gzip.decompress(f.read()), CANONICAL_A.encode())
+        self.expect(["convert", gz], 0, CANONICAL_A)
+        self.expect(["convert", "-"], 0, CANONICAL_A, stdin=gzip.compress(CANONICAL_A.encode()))
+        self.assertEqual(self.files(), ["a.iprof.gz"])
+
+    def test_canonical_failure(self):
+        # A lenient load keeps the broken entries; they cannot be sorted.
+        self.expect(["convert", "--canonical", "--to", "1.1.0", "rules-broken.iprof"], 1,
+                    err="iprof convert: rules-broken.iprof: cannot be put in canonical form: an "
+                    "entry breaks its kind's rules (read it with 'iprof validate')\n")
+
+
+# ---------------------------------------------------------------------------
+# filter
+
+FILTER_HEAD = '{"version":"1.1.0","types":[{"id":0,"name":"int"},{"id":1,"name":"com.app.Main"},' \
+              '{"id":2,"name":"com.app.db.Store"},{"id":3,"name":"com.apple.Pie"},' \
+              '{"id":4,"name":"java.util.HashMap"}'
+T_OBJECT = ',{"id":5,"name":"java.lang.Object"}'
+M_MAIN = '{"id":1,"name":"main","signature":[1,0]}'
+M_GET = '{"id":2,"name":"get","signature":[2,0,0]}'
+M_BAKE = '{"id":3,"name":"bake","signature":[3,0]}'
+M_PUT = '{"id":4,"name":"put","signature":[4,5,5,5]}'
+VIRTUAL = '"virtualInvokeProfiles":[{"ctx":"1:3","records":[2,40,3,20]}]'
+MONITOR = '"monitorProfiles":[{"ctx":"0:0","records":[4,9]}]'
+
+
+class Filter(ToolCase):
+    def test_no_options_copies(self):
+        self.assertEqual(json.loads(self.ok("filter", "post-filter.iprof")),
+                         json.loads(data("post-filter.iprof")))
+
+    def test_keep_package(self):
+        # com.app: Main and db.Store, not com.apple; the monitor stays
+        self.expect(["filter", "--keep-package", "com.app", "post-filter.iprof"], 0,
+                    FILTER_HEAD + '],"methods":[' + M_MAIN + ',' + M_GET + '],'
+                    '"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"2:0<1:3",'
+                    '"records":[60]}],"conditionalProfiles":[{"ctx":"2:2<1:3","records":'
+                    '[2,0,7,2,1,3]}],' + VIRTUAL + ',' + MONITOR + ',"samplingProfiles":'
+                    '[{"ctx":"2:4<1:3","records":[10]}],"instanceofProfiles":[]}')
+
+    def test_drop_package_and_longest_match(self):
+        self.expect(["filter", "--drop-package", "java.", "post-filter.iprof"], 0,
+                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_GET + ','
+                    + M_BAKE + '],"callCountProfiles":[{"ctx":"1:0","records":[1]},'
+                    '{"ctx":"2:0<1:3","records":[60]},{"ctx":"3:0<1:8","records":[25]}],'
+                    '"conditionalProfiles":[{"ctx":"2:2<1:3","records":[2,0,7,2,1,3]}],'
+                    + VIRTUAL + ',' + MONITOR + ',"samplingProfiles":[{"ctx":"2:4<1:3",'
+                    '"records":[10]}],"instanceofProfiles":[{"ctx":"3:1<1:8","records":[5,2]}]}')
+        # com kept, com.app.db dropped (longer), java dropped (unmatched)
+        self.expect(["filter", "--keep-package", "com", "--drop-package", "com.app.db",
+                     "post-filter.iprof"], 0,
+                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_BAKE + '],'
+                    '"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"3:0<1:8",'
+                    '"records":[25]}],"conditionalProfiles":[],' + VIRTUAL + ',' + MONITOR +
+                    ',"samplingProfiles":[],"instanceofProfiles":[{"ctx":"3:1<1:8","records":'
+                    '[5,2]}]}')
+
+    def test_min_count(self):
+        self.expect(["filter", "--min-count", "20", "post-filter.iprof"], 0,
+                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_GET + ','
+                    + M_BAKE + ',' + M_PUT + '],"callCountProfiles":[{"ctx":"2:0<1:3",'
+                    '"records":[60]},{"ctx":"3:0<1:8","records":[25]}],"conditionalProfiles":'
+                    '[],' + VIRTUAL + ',"monitorProfiles":[],"samplingProfiles":[{"ctx":'
+                    '"4:5<2:7<1:3","records":[30]}],"instanceofProfiles":[]}')
+
+    def test_top_percent(self):
+        # call counts 60 25 14 1 (of 100): 80% needs 60 + 25; sampling 30 10
+        # (of 40): 80% needs both
+        self.expect(["filter", "--top-percent", "80", "post-filter.iprof"], 0,
+                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_GET + ','
+                    + M_BAKE + ',' + M_PUT + '],"callCountProfiles":[{"ctx":"2:0<1:3",'
+                    '"records":[60]},{"ctx":"3:0<1:8","records":[25]}],"conditionalProfiles":'
+                    '[{"ctx":"2:2<1:3","records":[2,0,7,2,1,3]}],' + VIRTUAL + ',' + MONITOR +
+                    ',"samplingProfiles":[{"ctx":"4:5<2:7<1:3","records":[30]},{"ctx":'
+                    '"2:4<1:3","records":[10]}],"instanceofProfiles":[{"ctx":"3:1<1:8",'
+                    '"records":[5,2]}]}')
+
+    def test_kinds(self):
+        want = (FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_GET + ',' + M_BAKE +
+                ',' + M_PUT + '],"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":'
+                '"2:0<1:3","records":[60]},{"ctx":"3:0<1:8","records":[25]},{"ctx":'
+                '"4:0<2:7<1:3","records":[14]}],"conditionalProfiles":[],'
+                '"virtualInvokeProfiles":[],' + MONITOR + ',"samplingProfiles":[],'
+                '"instanceofProfiles":[]}')
+        self.expect(["filter", "--kinds", "callcount,monitor", "post-filter.iprof"], 0, want)
+        self.expect(["filter", "--kinds=monitorProfiles,callCountProfiles",
+                     "post-filter.iprof"], 0, want)
+
+    def test_combined_canonical_gzip(self):
+        gz = os.path.join(self.tmp, "f.iprof.gz")
+        self.ok("filter", "--kinds", "callcount", "--min-count", "20", "--canonical",
+                "post-filter.iprof", "-o", gz)
+        with open(gz, "rb") as f:
+            self.assertEqual(
+                gzip.decompress(f.read()),
+                b'{"version":"1.1.0","types":[{"id":0,"name":"com.app.Main"},{"id":1,"name":'
+                b'"com.app.db.Store"},{"id":2,"name":"com.apple.Pie"},{"id":3,"name":"int"}],'
+                b'"methods":[{"id":1,"name":"main","signature":[0,3]},{"id":2,"name":"get",'
+                b'"signature":[1,3,3]},{"id":3,"name":"bake","signature":[2,3]}],'
+                b'"callCountProfiles":[{"ctx":"2:0<1:3","records":[60]},{"ctx":"3:0<1:8",'
+                b'"records":[25]}],"conditionalProfiles":[],"virtualInvokeProfiles":[],'
+                b'"monitorProfiles":[],"samplingProfiles":[],"instanceofProfiles":[]}')
+
+
+# ---------------------------------------------------------------------------
+# gzip through validate and cat
+
+class Gzip(ToolCase):
+    def test_validate_and_cat(self):
+        gz = os.path.join(self.tmp, "a.iprof.gz")
+        with open(gz, "wb") as f:
+            f.write(gzip.compress(data("post-a.iprof")))
+        self.assertEqual(run("validate", gz), (0, ("%s: valid\n" % gz).encode(), ""))
+        self.assertEqual(self.ok("cat", gz), self.ok("cat", "post-a.iprof"))
+
+    def test_error_positions_are_decompressed(self):
+        gz = os.path.join(self.tmp, "bad.iprof.gz")
+        with open(gz, "wb") as f:
+            f.write(gzip.compress(data("syntax-error.iprof")))
+        plain = run("validate", "syntax-error.iprof")
+        got = run("validate", gz)
+        self.assertEqual(got[0], 1)
+        self.assertEqual(got[2].replace(gz, "syntax-error.iprof"), plain[2])
+
+    def test_corrupt_and_truncated(self):
+        raw = gzip.compress(data("post-a.iprof"), mtime=0)
+        bad = os.path.join(self.tmp, "bad.iprof.gz")
+        with open(bad, "wb") as f:
+            f.write(raw[:-8] + bytes([raw[-8] ^ 1]) + raw[-7:])
+        self.assertEqual(run("validate", bad),
+                         (1, ("%s: invalid (1 error)\n" % bad).encode(),
+                          # where the reader was when the damage was found:
+                          # the whole small file inflates in one step
+                          "%s:1:1: -: corrupt gzip data: incorrect data check\n" % bad))
+        cut = os.path.join(self.tmp, "cut.iprof.gz")
+        with open(cut, "wb") as f:
+            f.write(raw[:len(raw) // 2])
+        code, out, err = run("validate", cut)
+        self.assertEqual((code, out), (1, ("%s: invalid (1 error)\n" % cut).encode()))
+        self.assertTrue(err.startswith(cut + ":") and err.endswith(
+            ": truncated gzip data: the compressed input ends inside a member\n"), err)
+
+
+# ---------------------------------------------------------------------------
+# The progress bar
+
+class Progress(ToolCase):
+    def test_bar_on_a_terminal_only(self):
+        """Under a pseudo-terminal with a slowed-down bar the phases show and
+        are erased; stdout is unchanged; without a terminal stderr is empty."""
+        env = dict(os.environ, IPROF_PROGRESS_TEST_DELAY_MS="400")
+        master, slave = pty.openpty()
+        p = subprocess.Popen([IPROF, "merge", "post-a.iprof", "post-b.iprof"], cwd=DATA,
+                             stdout=subprocess.PIPE, stderr=slave, env=env)
+        os.close(slave)
+        err = b""
+        while True:
+            r, _, _ = select.select([master], [], [], 30)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+        out = p.stdout.read()
+        p.wait(timeout=60)
+        os.close(master)
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(out, self.ok("merge", "post-a.iprof", "post-b.iprof"))
+        self.assertIn(b"iprof merge: reading post-a.iprof (1/2)", err)
+        self.assertIn(b"iprof merge: reading post-b.iprof (2/2)", err)
+        self.assertTrue(err.endswith(b"\r\x1b[K"), err[-40:])
+        code, _, plain_err = run("merge", "post-a.iprof", "post-b.iprof")
+        self.assertEqual((code, plain_err), (0, ""))
+
+
+# ---------------------------------------------------------------------------
+# Corpus
+
+CORPUS_NAMES = ["elidemin-jspy-placeholders-1.0.0.iprof", "jsonata-cli-0.4.0.iprof",
+                "assorted-benchmarks-0.4.0.iprof"]
+
+
+class Corpus(ToolCase):
+    def test_merge_order_independent(self):
+        a, b = corpus_files(CORPUS_NAMES[1], CORPUS_NAMES[2])
+        one = self.ok("merge", a, b)
+        two = self.ok("merge", b, a)
+        self.assertEqual(one, two)
+        self.assertEqual(run("validate", "--strict", "-", stdin=one)[0], 0)
+
+    def test_convert_canonical_idempotent_and_gzip(self):
+        (a,) = corpus_files(CORPUS_NAMES[1])
+        canon = self.ok("convert", "--canonical", a)
+        self.assertEqual(self.ok("convert", "--canonical", "-", stdin=canon), canon)
+        gz = os.path.join(self.tmp, "c.iprof.gz")
+        self.ok("convert", a, "-o", gz)
+        self.assertEqual(self.ok("cat", gz), self.ok("cat", a))
+        self.assertLess(os.path.getsize(gz), os.path.getsize(a) // 3)
+
+    def test_filter_smaller(self):
+        (a,) = corpus_files(CORPUS_NAMES[2])
+        out = self.ok("filter", "--top-percent", "90", a)
+        self.assertLess(len(out), os.path.getsize(a))
+        self.assertEqual(run("validate", "-", stdin=out)[0], 0)
+
+    def test_dangling_placeholders(self):
+        (a,) = corpus_files(CORPUS_NAMES[0])
+        code, out, err = run("merge", a)
+        self.assertEqual((code, out), (1, b""))
+        self.assertTrue(err.endswith("refers to types or methods it does not define; "
+                                     "cannot merge it\n"), err[-300:])
+
+
+def main():
+    if not IPROF or not os.access(IPROF, os.X_OK):
+        print("IPROF is not set to the built iprof command; skipping")
+        print("0 passed, 0 failed")
+        return 77
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    skipped = len(result.skipped)
+    passed = result.testsRun - failed - skipped
+    for test, why in result.skipped:
+        print("skipped %s: %s" % (test.id(), why))
+    print("%d passed, %d failed" % (passed, failed))
+    if failed:
+        return 1
+    return 77 if passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
