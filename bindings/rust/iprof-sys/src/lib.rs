@@ -46,6 +46,8 @@ opaque! {
     iprof_entry;
     /// A writer producing one document.
     iprof_writer;
+    /// The result of comparing two models (diff.h).
+    iprof_diff;
 }
 
 // -------------------------------------------------------------------------
@@ -99,6 +101,34 @@ pub struct iprof_allocator {
     >,
     pub free_fn: Option<unsafe extern "C" fn(ptr: *mut c_void, size: usize, user: *mut c_void)>,
     pub user: *mut c_void,
+}
+
+// -------------------------------------------------------------------------
+// diff.h
+
+pub const IPROF_DIFF_A: c_int = 0;
+pub const IPROF_DIFF_B: c_int = 1;
+pub const IPROF_DIFF_OPTIONS_VERSION: c_uint = 1;
+pub const IPROF_DIFF_DEFAULT_TOP: usize = 10;
+
+/// `struct iprof_diff_options`; zero fields mean "default".
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_diff_options {
+    pub version: c_uint,
+    pub flags: c_uint,
+    pub allocator: *const iprof_allocator,
+    pub top: usize,
+}
+
+impl iprof_diff_options {
+    /// `IPROF_DIFF_OPTIONS_INIT`.
+    pub const INIT: iprof_diff_options = iprof_diff_options {
+        version: IPROF_DIFF_OPTIONS_VERSION,
+        flags: 0,
+        allocator: core::ptr::null(),
+        top: 0,
+    };
 }
 
 // -------------------------------------------------------------------------
@@ -484,6 +514,36 @@ extern "C" {
     pub fn iprof_writer_write_model(writer: *mut iprof_writer, model: *const iprof_model) -> c_int;
     pub fn iprof_writer_error(writer: *const iprof_writer) -> *const iprof_error;
     pub fn iprof_writer_buffer(writer: *const iprof_writer, data: *mut *const c_void, len: *mut usize) -> c_int;
+    // diff.h
+    pub fn iprof_diff_options_init(opts: *mut iprof_diff_options, version: c_uint) -> c_int;
+    pub fn iprof_diff_new(
+        out: *mut *mut iprof_diff,
+        a: *const iprof_model,
+        b: *const iprof_model,
+        opts: *const iprof_diff_options,
+    ) -> c_int;
+    pub fn iprof_diff_free(diff: *mut iprof_diff);
+    pub fn iprof_diff_method_only_count(diff: *const iprof_diff, side: c_int) -> usize;
+    pub fn iprof_diff_method_only_at(diff: *const iprof_diff, side: c_int, index: usize) -> *const iprof_method;
+    pub fn iprof_diff_method_common_count(diff: *const iprof_diff, side: c_int) -> usize;
+    pub fn iprof_diff_context_only_count(diff: *const iprof_diff, side: c_int, kind: c_int) -> usize;
+    pub fn iprof_diff_context_common_count(diff: *const iprof_diff, side: c_int, kind: c_int) -> usize;
+    pub fn iprof_diff_total(diff: *const iprof_diff, side: c_int, kind: c_int) -> u64;
+    pub fn iprof_diff_common_total(diff: *const iprof_diff, side: c_int, kind: c_int) -> u64;
+    pub fn iprof_diff_overlap(diff: *const iprof_diff, side: c_int, kind: c_int) -> c_double;
+    pub fn iprof_diff_change_count(diff: *const iprof_diff, kind: c_int) -> usize;
+    pub fn iprof_diff_change_entry(diff: *const iprof_diff, kind: c_int, index: usize, side: c_int) -> *const iprof_entry;
+    pub fn iprof_diff_change_value(diff: *const iprof_diff, kind: c_int, index: usize, side: c_int) -> u64;
+    pub fn iprof_diff_change_share(diff: *const iprof_diff, kind: c_int, index: usize, side: c_int) -> c_double;
+    pub fn iprof_diff_change_delta(diff: *const iprof_diff, kind: c_int, index: usize) -> c_double;
+    pub fn iprof_diff_change_relative(diff: *const iprof_diff, kind: c_int, index: usize) -> c_double;
+    pub fn iprof_diff_change_describe(
+        diff: *const iprof_diff,
+        kind: c_int,
+        index: usize,
+        buf: *mut c_char,
+        size: usize,
+    ) -> usize;
 }
 
 #[cfg(test)]
@@ -494,6 +554,16 @@ mod tests {
     // The layouts of the C structs on LP64 and ILP32 alike: pointers and
     // size_t have the same size on every target libiprof supports.
     const P: usize = size_of::<usize>();
+
+    #[test]
+    fn diff_options_layout() {
+        assert_eq!(offset_of!(iprof_diff_options, version), 0);
+        assert_eq!(offset_of!(iprof_diff_options, flags), 4);
+        assert_eq!(offset_of!(iprof_diff_options, allocator), 8);
+        assert_eq!(offset_of!(iprof_diff_options, top), 8 + P);
+        assert_eq!(size_of::<iprof_diff_options>(), 8 + 2 * P);
+        assert_eq!(align_of::<iprof_diff_options>(), P);
+    }
 
     #[test]
     fn read_options_layout() {
@@ -544,7 +614,7 @@ mod tests {
     /// taking the address of each forces the linker to resolve it.
     #[test]
     fn every_function_links() {
-        let addrs: [*const (); 83] = [
+        let addrs: [*const (); 101] = [
             iprof_status_string as *const (),
             iprof_version_string as *const (),
             iprof_kind_name as *const (),
@@ -628,6 +698,24 @@ mod tests {
             iprof_writer_write_model as *const (),
             iprof_writer_error as *const (),
             iprof_writer_buffer as *const (),
+            iprof_diff_options_init as *const (),
+            iprof_diff_new as *const (),
+            iprof_diff_free as *const (),
+            iprof_diff_method_only_count as *const (),
+            iprof_diff_method_only_at as *const (),
+            iprof_diff_method_common_count as *const (),
+            iprof_diff_context_only_count as *const (),
+            iprof_diff_context_common_count as *const (),
+            iprof_diff_total as *const (),
+            iprof_diff_common_total as *const (),
+            iprof_diff_overlap as *const (),
+            iprof_diff_change_count as *const (),
+            iprof_diff_change_entry as *const (),
+            iprof_diff_change_value as *const (),
+            iprof_diff_change_share as *const (),
+            iprof_diff_change_delta as *const (),
+            iprof_diff_change_relative as *const (),
+            iprof_diff_change_describe as *const (),
         ];
         assert!(addrs.iter().all(|a| !a.is_null()));
     }
