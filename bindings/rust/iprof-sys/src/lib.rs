@@ -132,6 +132,44 @@ impl iprof_diff_options {
 }
 
 // -------------------------------------------------------------------------
+// transform.h
+
+pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 1;
+
+/// `IPROF_KIND_BIT(kind)`: the bit of a kind in `iprof_filter_options::kinds`.
+pub const fn IPROF_KIND_BIT(kind: c_int) -> c_uint {
+    1 << (kind as c_uint)
+}
+
+/// `struct iprof_filter_options`; zero fields mean "no such filter".
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_filter_options {
+    pub version: c_uint,
+    pub kinds: c_uint,
+    pub keep_packages: *const *const c_char,
+    pub keep_package_count: usize,
+    pub drop_packages: *const *const c_char,
+    pub drop_package_count: usize,
+    pub min_count: i64,
+    pub top_percent: c_double,
+}
+
+impl iprof_filter_options {
+    /// `IPROF_FILTER_OPTIONS_INIT`.
+    pub const INIT: iprof_filter_options = iprof_filter_options {
+        version: IPROF_FILTER_OPTIONS_VERSION,
+        kinds: 0,
+        keep_packages: core::ptr::null(),
+        keep_package_count: 0,
+        drop_packages: core::ptr::null(),
+        drop_package_count: 0,
+        min_count: 0,
+        top_percent: 0.0,
+    };
+}
+
+// -------------------------------------------------------------------------
 // reader.h
 
 pub const IPROF_READ_STRICT: c_uint = 0x1;
@@ -255,6 +293,7 @@ pub const IPROF_WRITE_DROP_INSTANCEOF: c_uint = 0x2;
 pub const IPROF_WRITE_STRICT: c_uint = 0x4;
 pub const IPROF_WRITE_NO_VALIDATE: c_uint = 0x8;
 pub const IPROF_WRITE_NO_SYNC: c_uint = 0x10;
+pub const IPROF_WRITE_GZIP: c_uint = 0x20;
 pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 1;
 
 /// `struct iprof_write_options`; zero fields mean "default".
@@ -290,6 +329,7 @@ extern "C" {
     pub fn iprof_status_string(status: c_int) -> *const c_char;
     pub fn iprof_version_string() -> *const c_char;
     pub fn iprof_kind_name(kind: c_int) -> *const c_char;
+    pub fn iprof_gzip_supported() -> c_int;
     pub fn iprof_error_status(err: *const iprof_error) -> c_int;
     pub fn iprof_error_severity(err: *const iprof_error) -> c_int;
     pub fn iprof_error_message(err: *const iprof_error) -> *const c_char;
@@ -514,6 +554,10 @@ extern "C" {
     pub fn iprof_writer_write_model(writer: *mut iprof_writer, model: *const iprof_model) -> c_int;
     pub fn iprof_writer_error(writer: *const iprof_writer) -> *const iprof_error;
     pub fn iprof_writer_buffer(writer: *const iprof_writer, data: *mut *const c_void, len: *mut usize) -> c_int;
+    // transform.h
+    pub fn iprof_model_canonicalize(model: *mut iprof_model) -> c_int;
+    pub fn iprof_filter_options_init(opts: *mut iprof_filter_options, version: c_uint) -> c_int;
+    pub fn iprof_model_filter(model: *mut iprof_model, opts: *const iprof_filter_options) -> c_int;
     // diff.h
     pub fn iprof_diff_options_init(opts: *mut iprof_diff_options, version: c_uint) -> c_int;
     pub fn iprof_diff_new(
@@ -563,6 +607,16 @@ mod tests {
         assert_eq!(offset_of!(iprof_diff_options, top), 8 + P);
         assert_eq!(size_of::<iprof_diff_options>(), 8 + 2 * P);
         assert_eq!(align_of::<iprof_diff_options>(), P);
+    }
+
+    #[test]
+    fn filter_options_layout() {
+        assert_eq!(offset_of!(iprof_filter_options, version), 0);
+        assert_eq!(offset_of!(iprof_filter_options, kinds), 4);
+        assert_eq!(offset_of!(iprof_filter_options, keep_packages), 8);
+        assert_eq!(offset_of!(iprof_filter_options, drop_package_count), 8 + 3 * P);
+        assert_eq!(offset_of!(iprof_filter_options, min_count), 8 + 4 * P);
+        assert_eq!(size_of::<iprof_filter_options>(), 8 + 4 * P + 16);
     }
 
     #[test]
