@@ -43,6 +43,27 @@ def corpus_files(*names):
     return paths
 
 
+GZIP = None
+
+
+def need_gzip():
+    """Skip, saying why, when the library was built without zlib."""
+    global GZIP
+    if GZIP is None:
+        err = run("validate", "graal-1.0.0.iprof.gz")[2]
+        GZIP = "without zlib" not in err
+    if not GZIP:
+        raise unittest.SkipTest("libiprof built without zlib (-Dzlib=disabled)")
+
+
+def need_gzip_absent():
+    try:
+        need_gzip()
+    except unittest.SkipTest:
+        return
+    raise unittest.SkipTest("libiprof has zlib (the test of a build without it)")
+
+
 def data(name):
     with open(os.path.join(DATA, name), "rb") as f:
         return f.read()
@@ -202,6 +223,7 @@ class Merge(ToolCase):
         self.assertEqual(out["callCountProfiles"], [{"ctx": "1:0", "records": [0]}])
 
     def test_directory(self):
+        need_gzip()
         d = os.path.join(self.tmp, "profiles")
         os.mkdir(d)
         shutil.copy(os.path.join(DATA, "post-a.iprof"), d)
@@ -230,6 +252,7 @@ class Merge(ToolCase):
                                  stdin=data("post-b.iprof")), want)
 
     def test_output_file_gzip_and_atomic(self):
+        need_gzip()
         want = self.ok("merge", *INPUTS)
         out = os.path.join(self.tmp, "merged.iprof")
         self.assertEqual(self.ok("merge", "-o", out, *INPUTS), b"")
@@ -251,6 +274,7 @@ class Merge(ToolCase):
         self.assertEqual(self.files(), ["merged.iprof", "merged.iprof.gz"])
 
     def test_gzip_inputs(self):
+        need_gzip()
         gz = os.path.join(self.tmp, "a.iprof.gz")
         with gzip.open(gz, "wb") as f:
             f.write(data("post-a.iprof"))
@@ -305,6 +329,7 @@ class Convert(ToolCase):
         self.assertEqual(self.ok("convert", "graal-0.4.0.iprof"), data("graal-0.4.0.iprof"))
 
     def test_gzip(self):
+        need_gzip()
         gz = os.path.join(self.tmp, "a.iprof.gz")
         self.ok("convert", "--canonical", "post-a.iprof", "-o", gz)
         with open(gz, "rb") as f:
@@ -398,6 +423,7 @@ class Filter(ToolCase):
                      "post-filter.iprof"], 0, want)
 
     def test_combined_canonical_gzip(self):
+        need_gzip()
         gz = os.path.join(self.tmp, "f.iprof.gz")
         self.ok("filter", "--kinds", "callcount", "--min-count", "20", "--canonical",
                 "post-filter.iprof", "-o", gz)
@@ -418,6 +444,7 @@ class Filter(ToolCase):
 
 class Gzip(ToolCase):
     def test_validate_and_cat(self):
+        need_gzip()
         gz = os.path.join(self.tmp, "a.iprof.gz")
         with open(gz, "wb") as f:
             f.write(gzip.compress(data("post-a.iprof")))
@@ -425,6 +452,7 @@ class Gzip(ToolCase):
         self.assertEqual(self.ok("cat", gz), self.ok("cat", "post-a.iprof"))
 
     def test_error_positions_are_decompressed(self):
+        need_gzip()
         gz = os.path.join(self.tmp, "bad.iprof.gz")
         with open(gz, "wb") as f:
             f.write(gzip.compress(data("syntax-error.iprof")))
@@ -433,7 +461,19 @@ class Gzip(ToolCase):
         self.assertEqual(got[0], 1)
         self.assertEqual(got[2].replace(gz, "syntax-error.iprof"), plain[2])
 
+    def test_without_zlib(self):
+        need_gzip_absent()
+        self.expect(["validate", "graal-1.0.0.iprof.gz"], 2,
+                    "graal-1.0.0.iprof.gz: unreadable\n",
+                    "graal-1.0.0.iprof.gz:1:1: -: the input is gzip-compressed, but this "
+                    "libiprof was built without zlib (meson option zlib)\n")
+        code, out, err = run("convert", "post-a.iprof", "-o", os.path.join(self.tmp, "x.gz"))
+        self.assertEqual((code, out, self.files()), (2, b"", []))
+        self.assertTrue(err.endswith("gzip output needs zlib, but this libiprof was built "
+                                     "without it (meson option zlib)\n"), err)
+
     def test_corrupt_and_truncated(self):
+        need_gzip()
         raw = gzip.compress(data("post-a.iprof"), mtime=0)
         bad = os.path.join(self.tmp, "bad.iprof.gz")
         with open(bad, "wb") as f:
@@ -504,6 +544,7 @@ class Corpus(ToolCase):
         self.assertEqual(run("validate", "--strict", "-", stdin=one)[0], 0)
 
     def test_convert_canonical_idempotent_and_gzip(self):
+        need_gzip()
         (a,) = corpus_files(CORPUS_NAMES[1])
         canon = self.ok("convert", "--canonical", a)
         self.assertEqual(self.ok("convert", "--canonical", "-", stdin=canon), canon)
