@@ -90,8 +90,9 @@ int cmd_convert(int argc, char **argv)
     int code = reader ? progress_load_model(&bar, label, &model, reader, file) : EXIT_USAGE;
     if (code == EXIT_VALID)
         code = post_check_instanceof(CMD, file, &o, model);
-    if (code == EXIT_VALID && canonical)
-        code = post_canonicalize(CMD, display_name(file), model);
+    if (code == EXIT_VALID && canonical) {
+        code = post_canonicalize(CMD, display_name(file), model, &bar);
+    }
     if (code == EXIT_VALID)
         code = post_write(CMD, &o, model, &bar);
     progress_bar_end(&bar);

@@ -204,14 +204,17 @@ int cmd_filter(int argc, char **argv)
     iprof_model *model = NULL;
     code = reader ? progress_load_model(&bar, label, &model, reader, c.file) : EXIT_USAGE;
     if (code == EXIT_VALID) {
+        progress_bar_start(&bar, CMD ": filtering", 0);
         int rc = iprof_model_filter(model, &c.f);
+        progress_bar_end(&bar);
         if (rc != IPROF_OK)
             report_plain(CMD, display_name(c.file), "cannot filter: %s",
                          iprof_status_string(rc));
         code = exit_code_of(rc);
     }
-    if (code == EXIT_VALID && c.canonical)
-        code = post_canonicalize(CMD, display_name(c.file), model);
+    if (code == EXIT_VALID && c.canonical) {
+        code = post_canonicalize(CMD, display_name(c.file), model, &bar);
+    }
     if (code == EXIT_VALID)
         code = post_write(CMD, &c.o, model, &bar);
     progress_bar_end(&bar);

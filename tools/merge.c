@@ -288,9 +288,14 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
         code = progress_load_model(bar, label, &src, reader, in->path);
         if (code != EXIT_VALID)
             break;
+        snprintf(label, sizeof label, "%s: merging %s (%zu/%zu)", CMD, display_name(in->path),
+                 i + 1, m->ninputs);
+        progress_bar_start(bar, label, 0);
         if (!*version || cmp_versions(iprof_model_version(src), version) > 0)
             snprintf(version, sizeof version, "%s", iprof_model_version(src));
         int rc = iprof_model_merge(acc, src, weight_of(m, in));
+        if (rc != IPROF_OK)
+            progress_bar_end(bar);
         if (rc == IPROF_EDANGLING)
             report_plain(CMD, display_name(in->path),
                          "refers to types or methods it does not define; cannot merge it");
@@ -326,8 +331,9 @@ int cmd_merge(int argc, char **argv)
         return EXIT_USAGE;
     }
     code = merge_all(&m, acc, &bar);
-    if (code == EXIT_VALID)
-        code = post_canonicalize(CMD, "<merged>", acc);
+    if (code == EXIT_VALID) {
+        code = post_canonicalize(CMD, "<merged>", acc, &bar);
+    }
     if (code == EXIT_VALID) {
         post_output o = {m.out, NULL, m.pretty, 0, 0};
         code = post_write(CMD, &o, acc, &bar);

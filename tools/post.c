@@ -62,9 +62,14 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     return exit_code_of(rc);
 }
 
-int post_canonicalize(const char *cmd, const char *name, iprof_model *model)
+int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
+                      progress_bar *bar)
 {
+    char label[128]; /* borrowed by the bar until progress_bar_end below */
+    snprintf(label, sizeof label, "%s: sorting", cmd);
+    progress_bar_start(bar, label, 0);
     int rc = iprof_model_canonicalize(model);
+    progress_bar_end(bar);
     switch (rc) {
     case IPROF_OK:
         return EXIT_VALID;

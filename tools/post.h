@@ -26,7 +26,9 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
  * failure. */
 int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar);
-/* Canonicalize, printing why on failure; returns the exit code. */
-int post_canonicalize(const char *cmd, const char *name, iprof_model *model);
+/* Canonicalize (a phase "CMD: sorting" on @p bar), printing why on
+ * failure; returns the exit code. */
+int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
+                      progress_bar *bar);
 
 #endif /* IPROF_TOOL_POST_H */
