@@ -11,6 +11,9 @@
  *   cat.c       iprof cat
  *   merge.c, convert.c, filter.c  iprof merge, convert, filter (post.h/post.c:
  *               their shared output)
+ *   diff.c      iprof diff (the report of iprof_diff, include/iprof/diff.h)
+ *   coverage.c  iprof coverage (table, JSON, LCOV)
+ *   progress.c  the progress bar on stderr (progress.h)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
  * printed here, never by the library.
