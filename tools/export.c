@@ -95,19 +95,19 @@ int cmd_export(int argc, char **argv)
     int done, code = parse(&x, argc, argv, &done);
     if (done)
         return code;
-    progress prog;
-    progress_init(&prog, CMD);
+    progress_bar prog = {0};
     iprof_reader *reader = open_reader(CMD, 0);
     iprof_model *model = NULL;
     stack_tree tree;
     memset(&tree, 0, sizeof tree);
-    code = reader ? stacks_load(&model, reader, x.file, &prog) : EXIT_USAGE;
-    if (code == EXIT_VALID && stacks_build(&tree, model, x.kind, &prog) != 0) {
-        progress_end(&prog);
+    code = reader ? progress_load_model(&prog, CMD ": reading", &model, reader, x.file)
+                  : EXIT_USAGE;
+    if (code == EXIT_VALID && stacks_build(&tree, model, x.kind, &prog, CMD ": stacks") != 0) {
+        progress_bar_end(&prog);
         fprintf(stderr, "%s: out of memory\n", CMD);
         code = EXIT_USAGE;
     }
-    progress_end(&prog);
+    progress_bar_end(&prog);
     outfile out;
     if (code == EXIT_VALID && outfile_open(&out, CMD, x.out) != 0)
         code = EXIT_USAGE;

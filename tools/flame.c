@@ -108,23 +108,23 @@ int cmd_flame(int argc, char **argv)
     int done, code = parse(&f, argc, argv, &done);
     if (done)
         return code;
-    progress prog;
-    progress_init(&prog, CMD);
+    progress_bar prog = {0};
     iprof_reader *reader = open_reader(CMD, 0);
     iprof_model *model = NULL;
     stack_tree tree;
     folded_line *lines = NULL;
     size_t nlines = 0;
     memset(&tree, 0, sizeof tree);
-    code = reader ? stacks_load(&model, reader, f.file, &prog) : EXIT_USAGE;
+    code = reader ? progress_load_model(&prog, CMD ": reading", &model, reader, f.file)
+                  : EXIT_USAGE;
     if (code == EXIT_VALID &&
-        (stacks_build(&tree, model, f.kind, &prog) != 0 ||
+        (stacks_build(&tree, model, f.kind, &prog, CMD ": stacks") != 0 ||
          stacks_fold(&tree, f.bci, &lines, &nlines) != 0)) {
-        progress_end(&prog);
+        progress_bar_end(&prog);
         fprintf(stderr, "%s: out of memory\n", CMD);
         code = EXIT_USAGE;
     }
-    progress_end(&prog);
+    progress_bar_end(&prog);
     outfile out;
     if (code == EXIT_VALID && outfile_open(&out, CMD, f.out) != 0)
         code = EXIT_USAGE;

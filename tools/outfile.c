@@ -1,4 +1,4 @@
-/* Atomic output files and the progress bar of the viewer subcommands. */
+/* Atomic output files of the viewer subcommands. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -90,58 +90,4 @@ void outfile_abort(outfile *o)
     }
     free(o->tmp);
     memset(o, 0, sizeof *o);
-}
-
-/* ---- progress ----------------------------------------------------------- */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void progress_init(progress *p, const char *cmd)
-{
-    memset(p, 0, sizeof *p);
-    p->cmd = cmd;
-    p->enabled = isatty(2);
-    p->delay = 1.0;
-    const char *env = getenv("IPROF_PROGRESS_DELAY_MS");
-    if (env && *env)
-        p->delay = atof(env) / 1000.0;
-    p->start = now();
-}
-
-void progress_update(progress *p, const char *what, uint64_t done, uint64_t total)
-{
-    if (!p || !p->enabled)
-        return;
-    double t = now();
-    if (t - p->start < p->delay || (p->shown && t - p->last < 0.1))
-        return;
-    p->last = t;
-    p->shown = 1;
-    if (total) {
-        enum { WIDTH = 30 };
-        int fill = done >= total ? WIDTH : (int)((double)done / (double)total * WIDTH);
-        char bar[WIDTH + 1];
-        memset(bar, '#', (size_t)fill);
-        memset(bar + fill, '.', (size_t)(WIDTH - fill));
-        bar[WIDTH] = '\0';
-        fprintf(stderr, "\r\033[K%s: %s [%s] %3d%%", p->cmd, what, bar,
-                done >= total ? 100 : (int)((double)done * 100.0 / (double)total));
-    } else {
-        fprintf(stderr, "\r\033[K%s: %s %llu", p->cmd, what, (unsigned long long)done);
-    }
-    fflush(stderr);
-}
-
-void progress_end(progress *p)
-{
-    if (p && p->shown) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
-        p->shown = 0;
-    }
 }

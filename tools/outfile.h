@@ -1,7 +1,7 @@
 /* Output of the viewer subcommands (flame, export): standard output, or a
  * file written atomically (a temporary file in the same directory, synced
  * and renamed over OUT; on failure OUT is untouched and the temporary file
- * removed). Also a progress bar on stderr. */
+ * removed). */
 #ifndef IPROF_TOOL_OUTFILE_H
 #define IPROF_TOOL_OUTFILE_H
 
@@ -24,20 +24,5 @@ int outfile_open(outfile *o, const char *cmd, const char *path);
 int outfile_commit(outfile *o, const char *cmd);
 /* Give up: close and remove the temporary file (stdout: nothing). */
 void outfile_abort(outfile *o);
-
-/* A progress bar on stderr, drawn only when stderr is a terminal and the
- * work has taken more than a second (IPROF_PROGRESS_DELAY_MS overrides the
- * delay, for tests), redrawn at most every 100 ms, erased at the end. */
-typedef struct progress {
-    const char *cmd;
-    double start, last;
-    int enabled, shown;
-    double delay;
-} progress;
-
-void progress_init(progress *p, const char *cmd);
-/* Phase @p what, @p done of @p total units (total 0: unknown). */
-void progress_update(progress *p, const char *what, uint64_t done, uint64_t total);
-void progress_end(progress *p);
 
 #endif /* IPROF_TOOL_OUTFILE_H */

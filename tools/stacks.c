@@ -17,50 +17,6 @@ int stacks_kind_arg(const char *value)
     return -1;
 }
 
-/* ---- loading with progress ---------------------------------------------- */
-
-typedef struct load_src {
-    int fd;
-    uint64_t done, size;
-    progress *p;
-} load_src;
-
-static int read_counted(void *buf, size_t capacity, size_t *len, void *payload)
-{
-    load_src *s = payload;
-    ssize_t n;
-    do
-        n = read(s->fd, buf, capacity);
-    while (n < 0 && errno == EINTR);
-    if (n < 0)
-        return -1;
-    *len = (size_t)n;
-    s->done += (uint64_t)n;
-    progress_update(s->p, "reading", s->done, s->size);
-    return 0;
-}
-
-int stacks_load(iprof_model **out, iprof_reader *reader, const char *file, progress *p)
-{
-    int is_stdin = strcmp(file, "-") == 0;
-    int fd = is_stdin ? 0 : open(file, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        /* Let the library report the failure in its words. */
-        if (fd > 0)
-            close(fd);
-        return load_model(out, reader, file);
-    }
-    load_src src = {fd, 0, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0, p};
-    int rc = iprof_model_load_callback(out, reader, read_counted, &src);
-    if (!is_stdin)
-        close(fd);
-    if (rc == IPROF_OK)
-        return EXIT_VALID;
-    report_read(file, reader, rc);
-    return exit_code_of(rc);
-}
-
 /* ---- the tree ------------------------------------------------------------ */
 
 static uint64_t mix(uint64_t h)
@@ -239,7 +195,8 @@ static int add_entry(stack_tree *t, const iprof_entry *e, int64_t **frames, size
     return 0;
 }
 
-int stacks_build(stack_tree *t, const iprof_model *model, int which, progress *p)
+int stacks_build(stack_tree *t, const iprof_model *model, int which, progress_bar *p,
+                 const char *label)
 {
     memset(t, 0, sizeof *t);
     t->model = model;
@@ -250,10 +207,11 @@ int stacks_build(stack_tree *t, const iprof_model *model, int which, progress *p
     size_t n = iprof_model_entry_count(model, t->kind), frames_cap = 0;
     int64_t *frames = NULL;
     int rc = 0;
+    progress_bar_start(p, label, n);
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = add_entry(t, iprof_model_entry_at(model, t->kind, i), &frames, &frames_cap);
         if ((i & 1023) == 0)
-            progress_update(p, "stacks", i, n);
+            progress_bar_update(p, i);
     }
     free(frames);
     return rc;

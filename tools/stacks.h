@@ -1,10 +1,10 @@
 /* Stacks of a profile for the viewer subcommands (flame, export).
  *
- *   stacks.c           loading with progress, the stack tree, frame names,
+ *   stacks.c           the stack tree, frame names,
  *                      folded lines, JSON strings
  *   flame.c            iprof flame (folded stacks), flame_html.c (--html)
  *   export.c           iprof export, export_speedscope.c, export_firefox.c
- *   outfile.c          atomic output files, the progress bar
+ *   outfile.c          atomic output files (progress bar: progress.c)
  *
  * A stack is an entry's ctx read caller first (ctx text is callee first).
  * The stack tree interns stacks by prefix: node i's parent is a node
@@ -13,6 +13,7 @@
 #define IPROF_TOOL_STACKS_H
 
 #include "outfile.h"
+#include "progress.h"
 #include "tool.h"
 
 #define STACK_NONE ((size_t)-1)
@@ -51,11 +52,11 @@ typedef struct stack_tree {
 
 /* Parse a --kind value; -1 if unknown. */
 int stacks_kind_arg(const char *value);
-/* Load FILE ("-": stdin) leniently, with progress. As load_model(). */
-int stacks_load(iprof_model **out, iprof_reader *reader, const char *file, progress *p);
+
 /* Build the tree of the entries of @p which (STACKS_*). 0, or -1 when out
  * of memory. */
-int stacks_build(stack_tree *t, const iprof_model *model, int which, progress *p);
+int stacks_build(stack_tree *t, const iprof_model *model, int which, progress_bar *p,
+                 const char *label);
 void stacks_free(stack_tree *t);
 /* The frames of node @p i, root first, into @p path (t->count entries at
  * most); returns the depth. */
