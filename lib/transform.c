@@ -202,7 +202,9 @@ static int build_types(canon *c, iprof_model *n)
 {
     iprof_model *m = c->m;
     size_t count = m->type_count;
-    if (count && !(c->types = ipi_malloc(c->a, count * sizeof *c->types)))
+    if (!count)
+        return IPROF_OK;
+    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)))
         return IPROF_ENOMEM;
     memcpy(c->types, m->types, count * sizeof *c->types);
     qsort(c->types, count, sizeof *c->types, cmp_type_ptr);
@@ -227,6 +229,8 @@ static int build_methods(canon *c, iprof_model *n)
 {
     iprof_model *m = c->m;
     size_t count = m->method_count, total = 0;
+    if (!count)
+        return IPROF_OK;
     for (size_t i = 0; i < count; i++)
         total += m->methods[i]->sig_len;
     if (count && !(c->meths = ipi_malloc(c->a, count * sizeof *c->meths)))
@@ -292,7 +296,8 @@ static int build_kind(canon *c, iprof_model *n, int kind)
         size_t rn = it->e->record_count;
         if (ipi_grow(c->a, (void **)&c->recs, &c->recs_cap, rn, sizeof *c->recs))
             return IPROF_ENOMEM;
-        memcpy(c->recs, it->e->records, rn * sizeof *c->recs);
+        if (rn)
+            memcpy(c->recs, it->e->records, rn * sizeof *c->recs);
         if (L->type_slot >= 0)
             for (size_t k = (size_t)L->type_slot; k < rn; k += (size_t)L->group)
                 c->recs[k] = canon_type(c, c->recs[k]);

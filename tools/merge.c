@@ -146,7 +146,8 @@ static int add_dir(merge_args *m, const char *dir)
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_names);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_names);
     size_t dl = strlen(dir);
     int slash = dl && dir[dl - 1] == '/';
     size_t found = 0;
