@@ -26,11 +26,7 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.environ.get("IPROF_SOURCE_DIR") or os.path.dirname(HERE)
-DATA = os.path.join(SOURCE, "tests", "data")
-IPROF = os.path.abspath(os.environ["IPROF"]) if os.environ.get("IPROF") else ""
-CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")
+from tooltest import CORPUS, DATA, IPROF, main, run
 
 
 def corpus_files(*names):
@@ -67,12 +63,6 @@ def need_gzip_absent():
 def data(name):
     with open(os.path.join(DATA, name), "rb") as f:
         return f.read()
-
-
-def run(*args, stdin=None, cwd=DATA):
-    p = subprocess.run([IPROF] + list(args), input=stdin, cwd=cwd,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
 class ToolCase(unittest.TestCase):
@@ -567,23 +557,5 @@ class Corpus(ToolCase):
                                      "cannot merge it\n"), err[-300:])
 
 
-def main():
-    if not IPROF or not os.access(IPROF, os.X_OK):
-        print("IPROF is not set to the built iprof command; skipping")
-        print("0 passed, 0 failed")
-        return 77
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
-    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
-    skipped = len(result.skipped)
-    passed = result.testsRun - failed - skipped
-    for test, why in result.skipped:
-        print("skipped %s: %s" % (test.id(), why))
-    print("%d passed, %d failed" % (passed, failed))
-    if failed:
-        return 1
-    return 77 if passed == 0 else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__name__))
