@@ -23,18 +23,19 @@ from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, Error, In
                       InvalidArgumentError, JSONSyntaxError, LimitError, NotFoundError,
                       OutOfMemoryError, SchemaError, Severity, StaleError, StateError, Status,
                       StopRead, StoppedError, VersionError, error_class, status_string)
-from ._lib import LibraryError, library_path, load_library
+from ._lib import LibraryError, gzip_supported, library_path, load_library
 from ._lib import version as library_version
 from ._model import Context, Entries, Entry, Method, Methods, Model, Type, Types, load
 from ._reader import (EntryInfo, MethodInfo, ReadResult, Stream, TypeInfo, UnknownKey,
                       iter_entries, read, stream, validate)
 from ._writer import Writer
+from ._diff import Change, Diff, diff
 
 __version__ = "0.1.0"
 
 __all__ = [
     # library
-    "load_library", "library_path", "library_version", "LibraryError",
+    "load_library", "library_path", "library_version", "LibraryError", "gzip_supported",
     # constants
     "Kind", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0", "FORMAT_1_1_0",
     "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx", "format_ctx",
@@ -45,6 +46,8 @@ __all__ = [
     "MethodInfo", "EntryInfo", "UnknownKey", "StopRead",
     # writing
     "Writer",
+    # comparing
+    "diff", "Diff", "Change",
     # errors
     "Error", "Diagnostic", "error_class", "status_string", "ClosedError", "StaleError",
     "OutOfMemoryError", "InputOutputError", "JSONSyntaxError", "SchemaError", "VersionError",

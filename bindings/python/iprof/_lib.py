@@ -1,6 +1,6 @@
 """Finding and declaring libiprof (ctypes).
 
-Only scalars, opaque pointers (``c_void_p``) and the four public structs are
+Only scalars, opaque pointers (``c_void_p``) and the six public structs are
 mirrored; every function used by the package gets its ``argtypes`` and
 ``restype`` here, in one place.
 
@@ -88,6 +88,7 @@ WRITE_DROP_INSTANCEOF = 0x2
 WRITE_STRICT = 0x4
 WRITE_NO_VALIDATE = 0x8
 WRITE_NO_SYNC = 0x10
+WRITE_GZIP = 0x20
 
 
 class iprof_write_options(Structure):
@@ -96,6 +97,27 @@ class iprof_write_options(Structure):
 
 
 WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+
+FILTER_OPTIONS_VERSION = 1
+
+
+class iprof_filter_options(Structure):
+    _fields_ = [("version", c_uint), ("kinds", c_uint),
+                ("keep_packages", POINTER(c_char_p)), ("keep_package_count", c_size_t),
+                ("drop_packages", POINTER(c_char_p)), ("drop_package_count", c_size_t),
+                ("min_count", c_int64), ("top_percent", c_double)]
+
+
+DIFF_OPTIONS_VERSION = 1
+DIFF_A = 0
+DIFF_B = 1
+DIFF_DEFAULT_TOP = 10
+
+
+class iprof_diff_options(Structure):
+    _fields_ = [("version", c_uint), ("flags", c_uint),
+                ("allocator", POINTER(iprof_allocator)), ("top", c_size_t)]
+
 
 # --------------------------------------------------------------------------
 # Function declarations: name -> (restype, argtypes)
@@ -113,6 +135,7 @@ _FUNCTIONS = {
     "iprof_error_offset": (c_uint64, [_P]),
     "iprof_error_line": (c_uint64, [_P]),
     "iprof_error_column": (c_uint64, [_P]),
+    "iprof_gzip_supported": (c_int, []),
     # reader.h
     "iprof_read_options_init": (c_int, [POINTER(iprof_read_options), c_uint]),
     "iprof_reader_new": (c_int, [POINTER(_P), POINTER(iprof_read_options)]),
@@ -185,6 +208,29 @@ _FUNCTIONS = {
     "iprof_writer_write_model": (c_int, [_P, _P]),
     "iprof_writer_error": (_P, [_P]),
     "iprof_writer_buffer": (c_int, [_P, POINTER(_P), c_size_t_p]),
+    # transform.h
+    "iprof_model_canonicalize": (c_int, [_P]),
+    "iprof_filter_options_init": (c_int, [POINTER(iprof_filter_options), c_uint]),
+    "iprof_model_filter": (c_int, [_P, POINTER(iprof_filter_options)]),
+    # diff.h
+    "iprof_diff_options_init": (c_int, [POINTER(iprof_diff_options), c_uint]),
+    "iprof_diff_new": (c_int, [POINTER(_P), _P, _P, POINTER(iprof_diff_options)]),
+    "iprof_diff_free": (None, [_P]),
+    "iprof_diff_method_only_count": (c_size_t, [_P, c_int]),
+    "iprof_diff_method_only_at": (_P, [_P, c_int, c_size_t]),
+    "iprof_diff_method_common_count": (c_size_t, [_P, c_int]),
+    "iprof_diff_context_only_count": (c_size_t, [_P, c_int, c_int]),
+    "iprof_diff_context_common_count": (c_size_t, [_P, c_int, c_int]),
+    "iprof_diff_total": (c_uint64, [_P, c_int, c_int]),
+    "iprof_diff_common_total": (c_uint64, [_P, c_int, c_int]),
+    "iprof_diff_overlap": (c_double, [_P, c_int, c_int]),
+    "iprof_diff_change_count": (c_size_t, [_P, c_int]),
+    "iprof_diff_change_entry": (_P, [_P, c_int, c_size_t, c_int]),
+    "iprof_diff_change_value": (c_uint64, [_P, c_int, c_size_t, c_int]),
+    "iprof_diff_change_share": (c_double, [_P, c_int, c_size_t, c_int]),
+    "iprof_diff_change_delta": (c_double, [_P, c_int, c_size_t]),
+    "iprof_diff_change_relative": (c_double, [_P, c_int, c_size_t]),
+    "iprof_diff_change_describe": (c_size_t, [_P, c_int, c_size_t, _P, c_size_t]),
 }
 
 _lock = threading.Lock()
@@ -301,3 +347,11 @@ def library_path():
 def version():
     """The library's version string, "MAJOR.MINOR.PATCH"."""
     return lib().iprof_version_string().decode("ascii")
+
+
+def gzip_supported():
+    """Whether the loaded library reads and writes gzip-compressed profiles
+    (it was built with zlib). Without it, gzip input fails with
+    :class:`InputOutputError` and so does writing a ".gz" path or with
+    ``gzip=True``."""
+    return bool(lib().iprof_gzip_supported())

@@ -16,7 +16,13 @@ access ever touches memory the C side has freed:
   generation on every type (method) removal and retain, and older Type
   (Method) objects and iterators raise :class:`StaleError`. Adding types,
   methods or entries of another kind invalidates nothing.
-* Contexts are interned and live as long as the model.
+* Contexts are interned and live as long as the model, until
+  :meth:`Model.canonicalize` rebuilds it.
+* :meth:`Model.canonicalize` and :meth:`Model.filter` bump every
+  generation: all Type, Method and Entry objects (and, for canonicalize,
+  Context objects) taken before raise :class:`StaleError`.
+* Every change also bumps ``Model._mutations``, which a :class:`iprof.Diff`
+  checks: the C result must not outlive a change to either model.
 """
 import ctypes
 import math
@@ -189,14 +195,18 @@ class Context:
     text ("Fib.fibonacci:11 < Fib.main:9"). Two contexts are equal when
     their frames are equal.
     """
-    __slots__ = ("_model", "_ptr")
+    __slots__ = ("_model", "_ptr", "_gen")
 
     def __init__(self, model, ptr):
         self._model = model
         self._ptr = ptr
+        self._gen = model._ctx_gen
 
     def _p(self):
-        self._model._p()
+        m = self._model
+        m._p()
+        if self._gen != m._ctx_gen:
+            raise StaleError("this Context was invalidated by canonicalize(); look it up again")
         return self._ptr
 
     @property
@@ -265,6 +275,8 @@ class Context:
     def __repr__(self):
         if self._model._ptr is None:
             return "<iprof.Context of a closed model>"
+        if self._gen != self._model._ctx_gen:
+            return "<iprof.Context (invalid)>"
         return "Context(%r)" % str(self)
 
 
@@ -544,6 +556,8 @@ class Model:
         self._entry_gen = [0] * len(Kind)
         self._type_gen = 0
         self._method_gen = 0
+        self._ctx_gen = 0
+        self._mutations = 0
         self._diagnostics = diagnostics
 
     @classmethod
@@ -603,7 +617,9 @@ class Model:
 
     @version.setter
     def version(self, value):
-        check(self._L.iprof_model_set_version(self._p(), encode(value)))
+        p = self._p()
+        self._mutations += 1
+        check(self._L.iprof_model_set_version(p, encode(value)))
 
     @property
     def diagnostics(self):
@@ -677,7 +693,9 @@ class Model:
         is taken."""
         b = encode(name)
         out = c_void_p()
-        check(self._L.iprof_model_add_type(self._p(), int64(type_id, "type id"), b, len(b),
+        p = self._p()
+        self._mutations += 1
+        check(self._L.iprof_model_add_type(p, int64(type_id, "type id"), b, len(b),
                                            byref(out)))
         return Type(self, out.value)
 
@@ -688,6 +706,7 @@ class Model:
                    else int64(type_, "type id"))
         p = self._p()
         self._type_gen += 1
+        self._mutations += 1
         check(self._L.iprof_model_remove_type(p, type_id))
 
     def add_method(self, method_id, name, signature):
@@ -697,7 +716,9 @@ class Model:
         b = encode(name)
         arr, n = int64_array(signature, "type id")
         out = c_void_p()
-        check(self._L.iprof_model_add_method(self._p(), int64(method_id, "method id"), b,
+        p = self._p()
+        self._mutations += 1
+        check(self._L.iprof_model_add_method(p, int64(method_id, "method id"), b,
                                              len(b), arr, n, byref(out)))
         return Method(self, out.value)
 
@@ -708,6 +729,7 @@ class Model:
                      else int64(method, "method id"))
         p = self._p()
         self._method_gen += 1
+        self._mutations += 1
         check(self._L.iprof_model_remove_method(p, method_id))
 
     def add_entry(self, kind, frames, records):
@@ -719,6 +741,7 @@ class Model:
         rarr, rn = int64_array(records, "record")
         p = self._p()
         self._entry_gen[kind] += 1
+        self._mutations += 1
         check(self._L.iprof_model_add_entry(p, kind, farr, fn, rarr, rn))
         return Entry(self, kind, self._L.iprof_model_entry_find(p, kind, farr, fn))
 
@@ -733,6 +756,7 @@ class Model:
         farr, fn = frames_array(frames)
         p = self._p()
         self._entry_gen[kind] += 1
+        self._mutations += 1
         check(self._L.iprof_model_remove_entry(p, kind, farr, fn))
 
     def _retain(self, items, keep, run):
@@ -744,6 +768,7 @@ class Model:
         if (list(self._entry_gen), self._type_gen, self._method_gen) != before:
             raise StaleError("the model changed inside a retain predicate")
         cb = _lib.MODEL_ENTRY_CB(lambda ptr, _payload: 1 if ptr in kept else 0)
+        self._mutations += 1
         check(run(cb))
 
     def retain_entries(self, kind, keep):
@@ -793,7 +818,78 @@ class Model:
             raise ValueError("weight must be finite and >= 0, not %r" % weight)
         for k in Kind:
             self._entry_gen[k] += 1
+        self._mutations += 1
         check(self._L.iprof_model_merge(p, q, weight))
+
+    def _invalidate_all(self, contexts):
+        for k in Kind:
+            self._entry_gen[k] += 1
+        self._type_gen += 1
+        self._method_gen += 1
+        if contexts:
+            self._ctx_gen += 1
+        self._mutations += 1
+
+    def canonicalize(self):
+        """Rewrite the model into its canonical form (C:
+        ``iprof_model_canonicalize``): types sorted by name with ids 0..n-1,
+        methods sorted by key (declaring type name, name, signature type
+        names) with ids 1..n, entries of each kind sorted by their frames,
+        records sorted; duplicates combined. Two models of the same profile,
+        however numbered and ordered, then write the same bytes.
+
+        Every Type, Method, Entry and Context object taken before becomes
+        stale (:class:`StaleError`). Raises :class:`DanglingReferenceError`
+        or :class:`SchemaError` (leniently loaded models only), leaving the
+        model unchanged."""
+        p = self._p()
+        self._invalidate_all(contexts=True)
+        check(self._L.iprof_model_canonicalize(p))
+
+    def filter(self, keep_packages=(), drop_packages=(), min_count=None, top_percent=None,
+               kinds=None):
+        """Drop entries, then the methods and types nothing mentions any more
+        (C: ``iprof_model_filter``). In this order:
+
+        *kinds*: an iterable of kinds (:class:`Kind`, number, name or JSON
+        key) whose entries are kept; None keeps every kind.
+        *keep_packages* / *drop_packages*: package names ("com.foo" matches
+        "com.foo.Bar", not "com.foobar.X"); an entry is judged by the
+        declaring type of its callee frame's method, the longest matching
+        package decides (drop on a tie), and with keep packages an entry no
+        package matches is dropped; monitor entries are not judged.
+        *min_count*: drop entries whose total count is below it.
+        *top_percent*: per kind, keep the hottest entries that make this
+        percentage of the kind's count mass (ties kept together).
+        Unused methods and types are removed even with no filter set; ids
+        are not changed.
+
+        Every Type, Method and Entry object taken before becomes stale
+        (Contexts stay valid). Raises :class:`InvalidArgumentError` for a
+        negative or NaN *top_percent*, leaving the model unchanged."""
+        L = self._L
+        opts = _lib.iprof_filter_options()
+        check(L.iprof_filter_options_init(byref(opts), _lib.FILTER_OPTIONS_VERSION))
+        if kinds is not None:
+            if isinstance(kinds, (str, int, Kind)):
+                kinds = [kinds]
+            mask = 0
+            for k in kinds:
+                mask |= 1 << Kind.of(k)
+            if not mask:
+                raise ValueError("kinds must name at least one kind (None keeps every kind)")
+            opts.kinds = mask
+        keep = _package_array(keep_packages, "keep_packages")
+        drop = _package_array(drop_packages, "drop_packages")
+        opts.keep_packages, opts.keep_package_count = keep
+        opts.drop_packages, opts.drop_package_count = drop
+        if min_count is not None:
+            opts.min_count = int64(min_count, "min_count")
+        if top_percent is not None:
+            opts.top_percent = float(top_percent)
+        p = self._p()
+        self._invalidate_all(contexts=False)
+        check(L.iprof_model_filter(p, byref(opts)))
 
     def _own(self, obj, cls):
         if obj._model is not self:
@@ -803,7 +899,7 @@ class Model:
     # -- writing -------------------------------------------------------------
 
     def write(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
-              strict=False, validate=True, sync=True, buffer_size=0):
+              strict=False, validate=True, sync=True, buffer_size=0, gzip=False):
         """Write the model.
 
         *target*: None returns the document as bytes; a path (str or
@@ -813,14 +909,32 @@ class Model:
         instanceof entries for versions before 1.1.0; *strict* checks that
         every referenced id is written; ``validate=False`` skips the entry
         rule checks (to copy a leniently loaded file as it is);
-        ``sync=False`` skips fsync for paths.
+        ``sync=False`` skips fsync for paths; ``gzip=True`` compresses the
+        output (a path ending in ".gz" is always compressed; see
+        :func:`iprof.gzip_supported`).
         """
         from ._writer import Writer
         with Writer(target, version=version, pretty=pretty, drop_instanceof=drop_instanceof,
                     strict=strict, validate=validate, sync=sync,
-                    buffer_size=buffer_size) as w:
+                    buffer_size=buffer_size, gzip=gzip) as w:
             w.write_model(self)
             return w.getvalue() if target is None else None
+
+
+def _package_array(packages, what):
+    """A ctypes array of NUL-terminated package names and its length (the
+    array, holding the bytes, must live for the C call)."""
+    if isinstance(packages, (str, bytes)):
+        packages = [packages]
+    names = []
+    for name in packages:
+        b = encode(name)
+        if b"\0" in b:
+            raise ValueError("%s: a package name contains a NUL byte" % what)
+        names.append(b)
+    if not names:
+        return None, 0
+    return (ctypes.c_char_p * len(names))(*names), len(names)
 
 
 def load(source, *, strict=False, check_references=True, chunk_size=0, max_element_size=0,

@@ -14,7 +14,8 @@ class Writer:
     *target*: None (memory: :meth:`getvalue` returns the bytes), a path
     (atomic: nothing appears at the path until :meth:`end` succeeds) or a
     binary file object (its ``write`` gets the bytes). Options as for
-    :meth:`Model.write`.
+    :meth:`Model.write`; the output is gzip-compressed with ``gzip=True``
+    and for a path ending in ".gz".
 
     Streaming order: :meth:`type` calls, then :meth:`method` calls, then
     :meth:`entry` calls grouped by kind in the version's section order, then
@@ -25,7 +26,7 @@ class Writer:
     """
 
     def __init__(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
-                 strict=False, validate=True, sync=True, buffer_size=0):
+                 strict=False, validate=True, sync=True, buffer_size=0, gzip=False):
         self._L = L = _lib.lib()
         self._ptr = None
         self._begun = False
@@ -46,6 +47,8 @@ class Writer:
             flags |= _lib.WRITE_NO_VALIDATE
         if not sync:
             flags |= _lib.WRITE_NO_SYNC
+        if gzip:
+            flags |= _lib.WRITE_GZIP
         opts.flags = flags
         self._version = encode(version) if version is not None else None
         opts.format_version = self._version

@@ -1,0 +1,227 @@
+"""Comparing two models: iprof.diff() and the Diff result."""
+import collections
+import math
+from ctypes import byref, c_void_p
+
+from . import _lib
+from ._common import Kind
+from ._errors import ClosedError, StaleError, check
+from ._model import Method, Model, _snprintf
+
+#: Model A (the first model given to :func:`diff`).
+A = "a"
+#: Model B (the second model given to :func:`diff`).
+B = "b"
+
+
+class Change(collections.namedtuple(
+        "Change", "context count_a count_b share_a share_b delta relative")):
+    """One of the entries of a kind that changed most between A and B.
+
+    ``context``: the readable context text ("Fib.fibonacci:11 < Fib.main:9",
+    from model A, or from B when A lacks the entry); ``count_a`` /
+    ``count_b``: the entry's count on each side (0 on a side that lacks it);
+    ``share_a`` / ``share_b``: count / total of the kind on that side;
+    ``delta``: share_b - share_a (never 0); ``relative``: delta / share_a,
+    None when share_a is 0 (an infinite change: the entry is new in B).
+    """
+    __slots__ = ()
+
+
+def _side(side):
+    if isinstance(side, str) and side.lower() in ("a", "b"):
+        return _lib.DIFF_A if side.lower() == "a" else _lib.DIFF_B
+    if side in (_lib.DIFF_A, _lib.DIFF_B) and not isinstance(side, bool):
+        return int(side)
+    raise ValueError("side must be 'a' or 'b', not %r" % (side,))
+
+
+class Diff:
+    """The comparison of model A with model B (C: ``iprof_diff``).
+
+    Made by :func:`diff`. It owns the C result and keeps both models alive;
+    it reads them lazily, so it raises :class:`ClosedError` once it or
+    either model is closed and :class:`StaleError` once either model has
+    changed since the comparison (the C result must not outlive a change).
+    Use it as a context manager, or call :meth:`close`, to free the C
+    result deterministically (garbage collection frees it too). Lists and
+    :class:`Change` records it returns are copies and stay usable;
+    :class:`iprof.Method` objects belong to their model.
+
+    Matching is by names, never by ids: methods by their key (name and
+    signature type names), contexts frame by frame by bci and matching
+    method, entries of a kind by context. A *side* argument is ``"a"`` or
+    ``"b"`` (or 0 / 1, the C values).
+    """
+
+    def __init__(self, a, b, top=_lib.DIFF_DEFAULT_TOP):
+        if not isinstance(a, Model) or not isinstance(b, Model):
+            raise TypeError("diff() needs two Models, not %s and %s"
+                            % (type(a).__name__, type(b).__name__))
+        self._ptr = None
+        self._L = L = _lib.lib()
+        top = top.__index__()
+        if top < 1:
+            raise ValueError("top must be at least 1, not %d" % top)
+        opts = _lib.iprof_diff_options()
+        check(L.iprof_diff_options_init(byref(opts), _lib.DIFF_OPTIONS_VERSION))
+        opts.top = top
+        pa, pb = a._p(), b._p()
+        out = c_void_p()
+        check(L.iprof_diff_new(byref(out), pa, pb, byref(opts)))
+        self._ptr = out.value
+        self._models = (a, b)
+        self._seen = (a._mutations, b._mutations)
+        self.top = top
+
+    @property
+    def a(self):
+        """Model A."""
+        return self._models[0]
+
+    @property
+    def b(self):
+        """Model B."""
+        return self._models[1]
+
+    def _p(self):
+        p = self._ptr
+        if p is None:
+            raise ClosedError("the diff is closed")
+        a, b = self._models
+        a._p()
+        b._p()
+        if (a._mutations, b._mutations) != self._seen:
+            raise StaleError("a model changed after the diff was made; compare them again")
+        return p
+
+    # -- lifetime ------------------------------------------------------------
+
+    def close(self):
+        """Free the C result (the models stay open). Closing twice is a no-op."""
+        p = getattr(self, "_ptr", None)
+        if p is not None:
+            self._ptr = None
+            self._L.iprof_diff_free(p)
+
+    @property
+    def closed(self):
+        return self._ptr is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<iprof.Diff (closed)>"
+        try:
+            return "<iprof.Diff: %d methods in common, %d only in A, %d only in B>" % (
+                self.methods_in_common, len(self.methods_only_in_a),
+                len(self.methods_only_in_b))
+        except (ClosedError, StaleError):
+            return "<iprof.Diff (unusable)>"
+
+    # -- methods -------------------------------------------------------------
+
+    def _methods_only(self, side):
+        p = self._p()
+        L = self._L
+        model = self._models[side]
+        return [Method(model, L.iprof_diff_method_only_at(p, side, i))
+                for i in range(L.iprof_diff_method_only_count(p, side))]
+
+    @property
+    def methods_only_in_a(self):
+        """A's methods whose key B lacks: a list of :class:`iprof.Method` of
+        model A, in A's file order."""
+        return self._methods_only(_lib.DIFF_A)
+
+    @property
+    def methods_only_in_b(self):
+        """B's methods whose key A lacks: a list of :class:`iprof.Method` of
+        model B, in B's file order."""
+        return self._methods_only(_lib.DIFF_B)
+
+    @property
+    def methods_in_common(self):
+        """The number of A's methods whose key B has."""
+        return self._L.iprof_diff_method_common_count(self._p(), _lib.DIFF_A)
+
+    @property
+    def methods_in_common_b(self):
+        """The number of B's methods whose key A has (differs from
+        :attr:`methods_in_common` only when a side repeats a key)."""
+        return self._L.iprof_diff_method_common_count(self._p(), _lib.DIFF_B)
+
+    # -- contexts and count mass per kind ------------------------------------
+
+    def contexts_only_in_a(self, kind):
+        """The number of A's entries of *kind* whose context B has no entry
+        of *kind* for."""
+        return self._L.iprof_diff_context_only_count(self._p(), _lib.DIFF_A, Kind.of(kind))
+
+    def contexts_only_in_b(self, kind):
+        """The number of B's entries of *kind* whose context A lacks."""
+        return self._L.iprof_diff_context_only_count(self._p(), _lib.DIFF_B, Kind.of(kind))
+
+    def contexts_in_common(self, kind, side=A):
+        """The number of *side*'s entries of *kind* whose context the other
+        side also has an entry of *kind* for."""
+        return self._L.iprof_diff_context_common_count(self._p(), _side(side), Kind.of(kind))
+
+    def total(self, kind, side=A):
+        """The sum of the counts of *side*'s entries of *kind*."""
+        return self._L.iprof_diff_total(self._p(), _side(side), Kind.of(kind))
+
+    def common_total(self, kind, side=A):
+        """The sum of the counts of *side*'s entries of *kind* whose context
+        the other side also has."""
+        return self._L.iprof_diff_common_total(self._p(), _side(side), Kind.of(kind))
+
+    def overlap(self, kind, side=A):
+        """common_total / total: the share of *side*'s count mass of *kind*
+        that the other side also has, in 0 .. 1; None when *side* has no
+        count mass of *kind* (the share is undefined)."""
+        v = self._L.iprof_diff_overlap(self._p(), _side(side), Kind.of(kind))
+        return None if v < 0 else v
+
+    # -- changes ---------------------------------------------------------------
+
+    def changes(self, kind):
+        """The entries of *kind* that changed most, biggest ``|delta|``
+        first (at most ``top``): a list of :class:`Change`."""
+        kind = Kind.of(kind)
+        p = self._p()
+        L = self._L
+        out = []
+        for i in range(L.iprof_diff_change_count(p, kind)):
+            rel = L.iprof_diff_change_relative(p, kind, i)
+            out.append(Change(
+                _snprintf(L.iprof_diff_change_describe, p, kind, i),
+                L.iprof_diff_change_value(p, kind, i, _lib.DIFF_A),
+                L.iprof_diff_change_value(p, kind, i, _lib.DIFF_B),
+                L.iprof_diff_change_share(p, kind, i, _lib.DIFF_A),
+                L.iprof_diff_change_share(p, kind, i, _lib.DIFF_B),
+                L.iprof_diff_change_delta(p, kind, i),
+                None if math.isinf(rel) else rel))
+        return out
+
+
+def diff(a, b, top=_lib.DIFF_DEFAULT_TOP):
+    """Compare model *a* with model *b* (C: ``iprof_diff_new``) and return a
+    :class:`Diff`; *top* is the number of changed entries kept per kind
+    (default 10). Both models must be open (:class:`ClosedError`); they
+    may be the same model."""
+    return Diff(a, b, top)
+
+
+__all__ = ["Diff", "Change", "diff"]
