@@ -137,6 +137,7 @@ impl iprof_diff_options {
 pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 1;
 
 /// `IPROF_KIND_BIT(kind)`: the bit of a kind in `iprof_filter_options::kinds`.
+#[allow(non_snake_case)] // named as the C macro
 pub const fn IPROF_KIND_BIT(kind: c_int) -> c_uint {
     1 << (kind as c_uint)
 }
@@ -614,8 +615,11 @@ mod tests {
         assert_eq!(offset_of!(iprof_filter_options, version), 0);
         assert_eq!(offset_of!(iprof_filter_options, kinds), 4);
         assert_eq!(offset_of!(iprof_filter_options, keep_packages), 8);
+        assert_eq!(offset_of!(iprof_filter_options, keep_package_count), 8 + P);
+        assert_eq!(offset_of!(iprof_filter_options, drop_packages), 8 + 2 * P);
         assert_eq!(offset_of!(iprof_filter_options, drop_package_count), 8 + 3 * P);
         assert_eq!(offset_of!(iprof_filter_options, min_count), 8 + 4 * P);
+        assert_eq!(offset_of!(iprof_filter_options, top_percent), 8 + 4 * P + 8);
         assert_eq!(size_of::<iprof_filter_options>(), 8 + 4 * P + 16);
     }
 
@@ -662,16 +666,31 @@ mod tests {
             assert_eq!(w.version, iprof_write_options::INIT.version);
             assert!(w.format_version.is_null());
             assert_eq!(iprof_write_options_init(&mut w, 99), IPROF_EINVAL);
+            let mut f = core::mem::zeroed::<iprof_filter_options>();
+            f.min_count = 5;
+            assert_eq!(iprof_filter_options_init(&mut f, IPROF_FILTER_OPTIONS_VERSION), IPROF_OK);
+            assert_eq!((f.version, f.kinds), (iprof_filter_options::INIT.version, 0));
+            assert!(f.keep_packages.is_null() && f.drop_packages.is_null());
+            assert_eq!((f.keep_package_count, f.drop_package_count, f.min_count), (0, 0, 0));
+            assert_eq!(f.top_percent, 0.0);
+            assert_eq!(iprof_filter_options_init(&mut f, 99), IPROF_EINVAL);
+            let mut d = core::mem::zeroed::<iprof_diff_options>();
+            d.top = 3;
+            assert_eq!(iprof_diff_options_init(&mut d, IPROF_DIFF_OPTIONS_VERSION), IPROF_OK);
+            assert_eq!((d.version, d.flags, d.top), (iprof_diff_options::INIT.version, 0, 0));
+            assert!(d.allocator.is_null());
+            assert_eq!(iprof_diff_options_init(&mut d, 99), IPROF_EINVAL);
         }
     }
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
     #[test]
     fn every_function_links() {
-        let addrs: [*const (); 101] = [
+        let addrs: [*const (); 105] = [
             iprof_status_string as *const (),
             iprof_version_string as *const (),
             iprof_kind_name as *const (),
+            iprof_gzip_supported as *const (),
             iprof_error_status as *const (),
             iprof_error_severity as *const (),
             iprof_error_message as *const (),
@@ -752,6 +771,9 @@ mod tests {
             iprof_writer_write_model as *const (),
             iprof_writer_error as *const (),
             iprof_writer_buffer as *const (),
+            iprof_model_canonicalize as *const (),
+            iprof_filter_options_init as *const (),
+            iprof_model_filter as *const (),
             iprof_diff_options_init as *const (),
             iprof_diff_new as *const (),
             iprof_diff_free as *const (),

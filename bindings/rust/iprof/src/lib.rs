@@ -6,10 +6,16 @@
 //!   [`Handler`] of yours, or loads it into a [`Model`]; its options are
 //!   [`ReadOptions`].
 //! * [`Model`] holds types, methods and entries, looks them up in O(1),
-//!   combines records per [`Kind`] and merges profiles with a weight.
+//!   combines records per [`Kind`] and merges profiles with a weight; it
+//!   can be rewritten into its canonical form ([`Model::canonicalize`]) or
+//!   filtered ([`Model::filter`] with [`FilterOptions`]).
+//! * [`Diff`] compares two models: what each lacks, how much of each
+//!   one's count mass the other covers, and the biggest [`Change`]s.
 //! * [`Writer`] writes a document element by element or a whole model, to
 //!   a path (atomically), to memory, to a file descriptor or to any
-//!   [`std::io::Write`].
+//!   [`std::io::Write`], gzip-compressed with [`WriteOptions::gzip`] or
+//!   for a path ending in `.gz` ([`gzip_supported`]); gzip input is read
+//!   transparently.
 //! * Every fallible call returns [`Result<T, Error>`](Error), with the
 //!   status, message, line, column, offset and JSON path of the problem.
 //!
@@ -62,6 +68,9 @@
 //! * [`Model::merge`] takes `&mut self` and `&Model`: the borrow checker
 //!   guarantees that destination and source are different models, as the
 //!   C function requires.
+//! * A [`Diff<'a>`](Diff) borrows both models it compares, so they outlive
+//!   it and cannot change while it exists; the methods and entries it
+//!   returns borrow the models (`'a`), not the result.
 //!
 //! # Threads
 //!
@@ -96,9 +105,11 @@
 
 #![warn(missing_docs)]
 
+mod diff;
 mod error;
 mod model;
 mod reader;
+mod transform;
 mod writer;
 
 use std::any::Any;
@@ -109,9 +120,11 @@ use std::path::Path;
 
 pub use iprof_sys as sys;
 
+pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
 pub use model::{Context, ContextFrames, Entries, Entry, Method, Methods, Model, Type, Types};
 pub use reader::{Callbacks, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader};
+pub use transform::FilterOptions;
 pub use writer::{WriteOptions, Writer};
 
 /// Format version 0.4.0 (the one most GraalVM releases in the wild write).
@@ -127,6 +140,15 @@ pub const FORMAT_LATEST: &str = FORMAT_1_1_0;
 pub fn library_version() -> &'static str {
     // SAFETY: static storage, never NULL.
     unsafe { error::static_str(sys::iprof_version_string()) }
+}
+
+/// Whether the C library reads and writes gzip-compressed profiles (it
+/// was built with zlib). Without it, gzip input fails with
+/// [`Status::Io`], and so does writing a `.gz` path or with
+/// [`WriteOptions::gzip`].
+pub fn gzip_supported() -> bool {
+    // SAFETY: no arguments, no state.
+    unsafe { sys::iprof_gzip_supported() != 0 }
 }
 
 /// The six kinds of profile entries.

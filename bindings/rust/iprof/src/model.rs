@@ -249,7 +249,7 @@ impl Model {
 
     // -- mutation ----------------------------------------------------------
 
-    fn mut_ptr(&mut self) -> *mut sys::iprof_model {
+    pub(crate) fn mut_ptr(&mut self) -> *mut sys::iprof_model {
         self.raw.as_ptr()
     }
 
@@ -447,7 +447,7 @@ macro_rules! view {
 
         impl<'m> $name<'m> {
             /// SAFETY: `raw` NULL or pointing into a model borrowed for 'm.
-            unsafe fn new(raw: *const $raw) -> Option<$name<'m>> {
+            pub(crate) unsafe fn new(raw: *const $raw) -> Option<$name<'m>> {
                 (!raw.is_null()).then_some($name { raw, _model: PhantomData })
             }
 

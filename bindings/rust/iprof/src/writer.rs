@@ -59,6 +59,14 @@ impl WriteOptions {
     pub fn no_sync(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_NO_SYNC, on)
     }
+    /// Compress the output with gzip, for any sink (`IPROF_WRITE_GZIP`; a
+    /// path ending in `.gz` is compressed without it). The header has no
+    /// name and time 0, so equal documents give equal bytes. Without gzip
+    /// support ([`gzip_supported`](crate::gzip_supported)) the first write
+    /// fails with [`Status::Io`].
+    pub fn gzip(self, on: bool) -> WriteOptions {
+        self.flag(sys::IPROF_WRITE_GZIP, on)
+    }
     /// The target format version (default: the one given to
     /// [`Writer::begin`], or the model's for [`Writer::write_model`], or
     /// [`FORMAT_LATEST`](crate::FORMAT_LATEST)). A version containing NUL

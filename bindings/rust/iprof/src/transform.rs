@@ -1,0 +1,146 @@
+//! Whole-model transformations (transform.h): the canonical form and
+//! filtering.
+
+use std::ffi::{c_char, CString};
+use std::ptr;
+
+use iprof_sys as sys;
+
+use crate::error::{check, Error, Result, Status};
+use crate::model::Model;
+use crate::{c_string, Kind};
+
+/// Options of [`Model::filter`]: a builder over `iprof_filter_options`.
+/// The default filters nothing (the filter then only prunes unused methods
+/// and types).
+///
+/// ```no_run
+/// # fn main() -> Result<(), iprof::Error> {
+/// let mut model = iprof::Model::load("default.iprof")?;
+/// model.filter(
+///     &iprof::FilterOptions::new()
+///         .kinds(&[iprof::Kind::CallCount, iprof::Kind::Sampling])
+///         .keep_package("com.example")
+///         .drop_package("com.example.generated")
+///         .min_count(10)
+///         .top_percent(99.0),
+/// )?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FilterOptions {
+    kinds: Option<u32>,
+    keep: Vec<String>,
+    drop: Vec<String>,
+    min_count: i64,
+    top_percent: f64,
+}
+
+impl FilterOptions {
+    /// Filter nothing.
+    pub fn new() -> FilterOptions {
+        FilterOptions::default()
+    }
+    /// Keep only the entries of these kinds (default: every kind). An empty
+    /// slice makes [`Model::filter`] fail with [`Status::Invalid`].
+    pub fn kinds(mut self, kinds: &[Kind]) -> FilterOptions {
+        self.kinds = Some(kinds.iter().fold(0, |mask, &k| mask | sys::IPROF_KIND_BIT(k.raw())));
+        self
+    }
+    /// Keep the entries whose callee method's declaring type is in this
+    /// package (`"com.foo"` matches `com.foo.Bar` and `com.foo.impl.Baz`,
+    /// not `com.foobar.X`). With any keep package, an entry that no
+    /// package matches is dropped; the longest matching keep or drop
+    /// package decides (drop on a tie). Monitor entries are not judged.
+    pub fn keep_package(mut self, package: &str) -> FilterOptions {
+        self.keep.push(package.to_string());
+        self
+    }
+    /// [`keep_package`](Self::keep_package) for each of `packages`.
+    pub fn keep_packages<S: AsRef<str>>(mut self, packages: impl IntoIterator<Item = S>) -> FilterOptions {
+        self.keep.extend(packages.into_iter().map(|p| p.as_ref().to_string()));
+        self
+    }
+    /// Drop the entries whose callee method's declaring type is in this
+    /// package (see [`keep_package`](Self::keep_package)).
+    pub fn drop_package(mut self, package: &str) -> FilterOptions {
+        self.drop.push(package.to_string());
+        self
+    }
+    /// [`drop_package`](Self::drop_package) for each of `packages`.
+    pub fn drop_packages<S: AsRef<str>>(mut self, packages: impl IntoIterator<Item = S>) -> FilterOptions {
+        self.drop.extend(packages.into_iter().map(|p| p.as_ref().to_string()));
+        self
+    }
+    /// Drop the entries whose total count (the sum of their counts by
+    /// kind) is below `count`; `<= 0`: no minimum (the default).
+    pub fn min_count(mut self, count: i64) -> FilterOptions {
+        self.min_count = count;
+        self
+    }
+    /// Per kind, keep the hottest entries that make `percent`% of the
+    /// kind's count mass (entries tied with the last one are kept too);
+    /// 0: all (the default); `>= 100`: every entry with a positive total.
+    /// A negative or NaN value makes [`Model::filter`] fail with
+    /// [`Status::Invalid`].
+    pub fn top_percent(mut self, percent: f64) -> FilterOptions {
+        self.top_percent = percent;
+        self
+    }
+}
+
+/// NUL-terminated copies of package names and the pointer array to them.
+fn c_strings(what: &str, names: &[String]) -> Result<(Vec<CString>, Vec<*const c_char>)> {
+    let owned = names.iter().map(|n| c_string(what, n)).collect::<Result<Vec<_>>>()?;
+    let ptrs = owned.iter().map(|c| c.as_ptr()).collect();
+    Ok((owned, ptrs))
+}
+
+impl Model {
+    /// Rewrite the model into its canonical form, so that two models of
+    /// the same profile (the same types, methods and entries by name,
+    /// whatever their ids and order) write the same bytes: types sorted by
+    /// name with ids `0..n`, methods sorted by key (declaring type name,
+    /// name, signature type names) with ids `1..=n`, entries of each kind
+    /// sorted by their frames, records sorted; duplicates combined.
+    /// Idempotent.
+    ///
+    /// Fails with [`Status::Dangling`] (an undefined id) or
+    /// [`Status::Schema`] (an entry breaking its kind's rules), both only
+    /// possible after a lenient load, leaving the model unchanged.
+    pub fn canonicalize(&mut self) -> Result<()> {
+        // SAFETY: exclusive access (&mut self): no view is alive, so the
+        // rebuilt contents invalidate nothing reachable.
+        check(unsafe { sys::iprof_model_canonicalize(self.mut_ptr()) })
+    }
+
+    /// Drop entries by kind, package, minimum count and top percentage (in
+    /// that order; see [`FilterOptions`]), then the methods that no entry
+    /// frame mentions and the types that no method signature or record
+    /// mentions. Ids are not changed ([`canonicalize`](Self::canonicalize)
+    /// renumbers).
+    ///
+    /// Fails with [`Status::Invalid`] for an empty kind list, a package
+    /// containing NUL or a negative or NaN top percentage, leaving the model
+    /// unchanged.
+    pub fn filter(&mut self, options: &FilterOptions) -> Result<()> {
+        if options.kinds == Some(0) {
+            return Err(Error::new(Status::Invalid, "no kinds to keep (leave kinds unset to keep every kind)"));
+        }
+        let (_keep, keep) = c_strings("package", &options.keep)?;
+        let (_drop, drop) = c_strings("package", &options.drop)?;
+        let opts = sys::iprof_filter_options {
+            kinds: options.kinds.unwrap_or(0),
+            keep_packages: if keep.is_empty() { ptr::null() } else { keep.as_ptr() },
+            keep_package_count: keep.len(),
+            drop_packages: if drop.is_empty() { ptr::null() } else { drop.as_ptr() },
+            drop_package_count: drop.len(),
+            min_count: options.min_count,
+            top_percent: options.top_percent,
+            ..sys::iprof_filter_options::INIT
+        };
+        // SAFETY: exclusive access; the options, the pointer arrays and the
+        // strings (_keep, _drop) outlive the call.
+        check(unsafe { sys::iprof_model_filter(self.mut_ptr(), &opts) })
+    }
+}
