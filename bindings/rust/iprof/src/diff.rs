@@ -42,6 +42,24 @@ impl Side {
 /// of the signature types), contexts frame by frame by bci and matching
 /// method, entries of a kind by context.
 ///
+/// ```no_run
+/// # use iprof::{Diff, FilterOptions, Kind, Model, Side};
+/// # fn main() -> Result<(), iprof::Error> {
+/// let old = Model::load("old.iprof")?;
+/// let mut new = Model::load("new.iprof.gz")?;
+/// {
+///     let d = Diff::with_top(&old, &new, 5)?; // borrows old and new
+///     println!("{} in common, {} only in old", d.method_common_count(Side::A), d.method_only_count(Side::A));
+///     for c in d.changes(Kind::CallCount) {
+///         println!("{:+.4} {}", c.delta, c.context);
+///     }
+/// }
+/// new.filter(&FilterOptions::new().keep_package("com.example").min_count(10).top_percent(99.0))?;
+/// new.canonicalize()?;
+/// new.save("small.iprof.gz")?;
+/// # Ok(()) }
+/// ```
+///
 /// `Diff<'a>` borrows both models for `'a`, as the C result does: they
 /// cannot be dropped or changed while it exists, which the borrow checker
 /// enforces:
