@@ -204,7 +204,8 @@ def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', ex
 # Structs that grow at their end under their version field (docs/abi.md);
 # abi/libiprof.abignore hides them from abidiff and versioned_struct_changes()
 # checks them.
-VERSIONED_STRUCTS = ('iprof_read_options', 'iprof_read_callbacks', 'iprof_write_options')
+VERSIONED_STRUCTS = ('iprof_read_options', 'iprof_read_callbacks', 'iprof_write_options',
+                     'iprof_filter_options', 'iprof_diff_options')
 
 
 def struct_layouts(abi_xml):
