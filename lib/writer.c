@@ -161,6 +161,8 @@ static int make_room(iprof_writer *w, size_t n)
 
 /* Append a string literal at p, advancing p. */
 #define PUT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
+/* The pretty or the compact spelling of a piece of syntax. */
+#define PUT2(p, pretty, lit_pretty, lit) ((pretty) ? PUT(p, lit_pretty) : PUT(p, lit))
 
 /* ------------------------------------------------------------------------ */
 /* Formatting into reserved space                                           */
@@ -421,41 +423,26 @@ static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
     return IPROF_OK;
 }
 
-static int write_method(iprof_writer *w, int64_t id, const char *name, size_t len,
-                        const int64_t *sig, size_t sig_len)
+/* The end of a method or an entry after the string of its first member:
+ * `", "signature": [...]}` or `", "records": [...]}`. With p, the space was
+ * reserved and everything is formatted in place; with NULL, the string was
+ * written in pieces and so are the values (w->pos is where to go on). */
+static int element_tail(iprof_writer *w, char *p, int is_method, const int64_t *v, size_t n)
 {
-    int fast = len <= FAST_NAME && sig_len <= FAST_VALUES;
-    ENSURE(w, ELEM_FIXED + (fast ? len * ESC_MAX + sig_len * VALUE_MAX : 0));
-    char *p = elem_prefix(w, w->buf + w->pos);
-    if (w->pretty)
-        PUT(p, "{\"id\": ");
-    else
-        PUT(p, "{\"id\":");
-    p += ipi_fmt_i64(p, id);
-    if (w->pretty)
-        PUT(p, ", \"name\": \"");
-    else
-        PUT(p, ",\"name\":\"");
-    if (fast) {
-        p = escape_into(p, (const unsigned char *)name, len);
-        if (w->pretty)
-            PUT(p, "\", \"signature\": [");
-        else
-            PUT(p, "\",\"signature\":[");
-        p = values_into(p, sig, sig_len, w->pretty, 1);
-    } else {
-        int rc;
-        w->pos = (size_t)(p - w->buf);
-        if ((rc = put_string(w, name, len)))
-            return rc;
+    int rc;
+    if (!p) {
         ENSURE(w, 24);
         p = w->buf + w->pos;
-        if (w->pretty)
-            PUT(p, "\", \"signature\": [");
-        else
-            PUT(p, "\",\"signature\":[");
+    }
+    if (is_method)
+        PUT2(p, w->pretty, "\", \"signature\": [", "\",\"signature\":[");
+    else
+        PUT2(p, w->pretty, "\", \"records\": [", "\",\"records\":[");
+    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * VALUE_MAX + 2) {
+        p = values_into(p, v, n, w->pretty, 1);
+    } else {
         w->pos = (size_t)(p - w->buf);
-        if ((rc = put_values(w, sig, sig_len)))
+        if ((rc = put_values(w, v, n)))
             return rc;
         ENSURE(w, 2);
         p = w->buf + w->pos;
@@ -466,6 +453,24 @@ static int write_method(iprof_writer *w, int64_t id, const char *name, size_t le
     return IPROF_OK;
 }
 
+static int write_method(iprof_writer *w, int64_t id, const char *name, size_t len,
+                        const int64_t *sig, size_t sig_len)
+{
+    int fast = len <= FAST_NAME && sig_len <= FAST_VALUES;
+    ENSURE(w, ELEM_FIXED + (fast ? len * ESC_MAX + sig_len * VALUE_MAX : 0));
+    char *p = elem_prefix(w, w->buf + w->pos);
+    PUT2(p, w->pretty, "{\"id\": ", "{\"id\":");
+    p += ipi_fmt_i64(p, id);
+    PUT2(p, w->pretty, ", \"name\": \"", ",\"name\":\"");
+    if (fast)
+        return element_tail(w, escape_into(p, (const unsigned char *)name, len), 1, sig, sig_len);
+    int rc;
+    w->pos = (size_t)(p - w->buf);
+    if ((rc = put_string(w, name, len)))
+        return rc;
+    return element_tail(w, NULL, 1, sig, sig_len);
+}
+
 static int write_entry(iprof_writer *w, const int64_t *frames, size_t frame_count,
                        const int64_t *records, size_t record_count)
 {
@@ -473,38 +478,15 @@ static int write_entry(iprof_writer *w, const int64_t *frames, size_t frame_coun
     ENSURE(w, ELEM_FIXED +
                   (fast ? IPI_CTX_MAX_CHARS(frame_count) + record_count * VALUE_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
-    if (w->pretty)
-        PUT(p, "{\"ctx\": \"");
-    else
-        PUT(p, "{\"ctx\":\"");
-    if (fast) {
-        p += ipi_ctx_format(p, frames, frame_count);
-        if (w->pretty)
-            PUT(p, "\", \"records\": [");
-        else
-            PUT(p, "\",\"records\":[");
-        p = values_into(p, records, record_count, w->pretty, 1);
-    } else {
-        int rc;
-        w->pos = (size_t)(p - w->buf);
-        if ((rc = put_ctx(w, frames, frame_count)))
-            return rc;
-        ENSURE(w, 24);
-        p = w->buf + w->pos;
-        if (w->pretty)
-            PUT(p, "\", \"records\": [");
-        else
-            PUT(p, "\",\"records\":[");
-        w->pos = (size_t)(p - w->buf);
-        if ((rc = put_values(w, records, record_count)))
-            return rc;
-        ENSURE(w, 2);
-        p = w->buf + w->pos;
-    }
-    PUT(p, "]}");
+    PUT2(p, w->pretty, "{\"ctx\": \"", "{\"ctx\":\"");
+    if (fast)
+        return element_tail(w, p + ipi_ctx_format(p, frames, frame_count), 0, records,
+                            record_count);
+    int rc;
     w->pos = (size_t)(p - w->buf);
-    w->count++;
-    return IPROF_OK;
+    if ((rc = put_ctx(w, frames, frame_count)))
+        return rc;
+    return element_tail(w, NULL, 0, records, record_count);
 }
 
 /* ------------------------------------------------------------------------ */
