@@ -261,17 +261,20 @@ static int starts_other_value(char c)
 /* Up to 18 plain digits (no overflow possible) followed by a delimiter:
  * what almost every number of a real file is. Returns 0 to let the full
  * parser decide (other spellings, long numbers, the window's end). */
-static inline int fast_int(const char **pp, const char *end, int64_t *out)
+/* -?[0-9]{1,18} at *pp (a lone "0" ends after the zero), moving *pp past
+ * the digits: the numbers GraalVM writes, which cannot overflow. The caller
+ * ensures 21 readable bytes and checks what follows, which also turns away
+ * "01", "1.5", "1e3" and 19+ digits (the general parser takes those).
+ * Returns 0 when no digit starts there. */
+static inline int plain_digits(const char **pp, int64_t *out)
 {
     const char *p = *pp;
-    if (end - p < 21)
-        return 0;
     int neg = *p == '-';
     p += neg;
-    unsigned d = (unsigned)(*p - '0');
-    if (d > 9 || (d == 0 && (unsigned)(p[1] - '0') <= 9))
-        return 0;
     const char *start = p;
+    unsigned d = (unsigned)(*p - '0');
+    if (d > 9)
+        return 0;
     uint64_t v = d;
     p++;
     if (d != 0)
@@ -279,10 +282,21 @@ static inline int fast_int(const char **pp, const char *end, int64_t *out)
             v = v * 10 + d;
             p++;
         }
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    *pp = p;
+    return 1;
+}
+
+static inline int fast_int(const char **pp, const char *end, int64_t *out)
+{
+    const char *p = *pp;
+    int64_t v;
+    if (end - p < 21 || !plain_digits(&p, &v))
+        return 0;
     char c = *p;
     if (c != ',' && c != ']' && c != '}' && c != ' ' && c != '\n' && c != '\r' && c != '\t')
         return 0;
-    *out = neg ? -(int64_t)v : (int64_t)v;
+    *out = v;
     *pp = p;
     return 1;
 }
@@ -336,20 +350,9 @@ static int fast_int_array(scan *s, const char **pp, const char *end, size_t *cou
         if (n == r->nums_cap &&
             ipi_grow(&r->alloc, (void **)&r->nums, &r->nums_cap, n + 1, sizeof(int64_t)))
             return -1;
-        int neg = *p == '-';
-        p += neg;
-        const char *start = p;
-        unsigned d = (unsigned)(*p - '0');
-        uint64_t v = d;
-        if (d > 9)
+        if (!plain_digits(&p, &r->nums[n]))
             return 0;
-        p++;
-        if (d != 0)
-            while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
-                v = v * 10 + d;
-                p++;
-            }
-        r->nums[n++] = neg ? -(int64_t)v : (int64_t)v;
+        n++;
         if (*p == ',') {
             p++;
             continue;
@@ -558,23 +561,12 @@ static int fast_ctx(scan *s, const char **pp, const char *end)
                 return -1;
             r->frames_cap = elems / 2;
         }
-        for (int half = 0; half < 2; half++) {
-            if (end - p < 21)
+        for (int half = 0; half < 2; half++) { /* method id, then bci */
+            if (end - p < 21 || (!half && *p == '-') ||
+                !plain_digits(&p, &r->frames[2 * n + (size_t)half]))
                 return 0;
-            int neg = half && *p == '-';
-            p += neg;
-            const char *start = p;
-            uint64_t v = 0;
-            unsigned d;
-            while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
-                v = v * 10 + d;
-                p++;
-            }
-            if (p == start || (*start == '0' && p - start > 1) || *p != (half ? '<' : ':')) {
-                if (!half || *p != '"' || p == start || (*start == '0' && p - start > 1))
-                    return 0;
-            }
-            r->frames[2 * n + (size_t)half] = neg ? -(int64_t)v : (int64_t)v;
+            if (*p != (half ? '<' : ':') && !(half && *p == '"'))
+                return 0;
             p++;
         }
         n++;
