@@ -86,8 +86,10 @@ static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
         return IPROF_EINVAL;
     iprof_model *m;
     int rc = iprof_model_new(&m, ipi_reader_allocator(reader));
-    if (rc)
+    if (rc) {
+        ipi_reader_fail(reader, rc, "out of memory creating the model");
         return rc;
+    }
     loader l = {m, IPROF_OK};
     rc = read_into(reader, src, &l);
     if (rc == IPROF_ESTOPPED && l.status) {

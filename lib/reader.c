@@ -1529,6 +1529,12 @@ const iprof_allocator *ipi_reader_allocator(const iprof_reader *r)
     return &r->alloc;
 }
 
+void ipi_reader_fail(iprof_reader *r, int status, const char *message)
+{
+    ipi_diags_clear(&r->diags);
+    ipi_errbuf_set(&r->error, status, "%s", message);
+}
+
 void ipi_reader_replace_error(iprof_reader *r, int status, const char *message)
 {
     if (!r->error.set) { /* the read itself succeeded: no position */

@@ -14,4 +14,9 @@ const iprof_allocator *ipi_reader_allocator(const iprof_reader *r);
  * that succeeded, set it as the reader's error (no position). */
 void ipi_reader_replace_error(iprof_reader *r, int status, const char *message);
 
+/* A load that fails before it reads (the model cannot even be created):
+ * the reader's error and diagnostics describe this failure, not the last
+ * read. */
+void ipi_reader_fail(iprof_reader *r, int status, const char *message);
+
 #endif

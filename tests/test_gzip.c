@@ -124,7 +124,7 @@ static void test_every_source(void)
 {
     if (!iprof_gzip_supported())
         SKIP("built without zlib");
-    size_t plen, glen, a, b;
+    size_t plen, glen, a = 0, b = 0;
     char *plain = slurp("graal-1.0.0.iprof", &plen);
     char *gz = slurp("graal-1.0.0.iprof.gz", &glen);
     CHECK(ipi_gzip_magic(gz, glen));

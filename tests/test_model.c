@@ -799,6 +799,9 @@ static void test_alloc_failure_load(void)
         if (fa.failed) {
             CHECK_EQ_INT(rc, IPROF_ENOMEM);
             CHECK(m == NULL);
+            /* The reader says why, whichever allocation failed (the first
+             * is the model itself, before any reading). */
+            CHECK_EQ_INT(iprof_error_status(iprof_reader_error(r)), IPROF_ENOMEM);
         } else {
             CHECK_OK(rc);
             CHECK_EQ_INT(iprof_model_context_count(m), 9);
