@@ -6,6 +6,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The writer formats millions of numbers: a call per number is measurable. */
+#if defined(__GNUC__)
+#define IPI_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define IPI_ALWAYS_INLINE inline
+#endif
+
 /* Longest int64 text: "-9223372036854775808". */
 #define IPI_I64_MAX_CHARS 20
 
@@ -34,7 +41,7 @@ static const char ipi_digit_pairs[201] =
 
 /* Most ids, bcis and counts fit in 32 bits, where dividing by a constant
  * is a cheaper multiply than in 64. */
-static inline size_t ipi_fmt_u32(char *out, uint32_t v)
+static IPI_ALWAYS_INLINE size_t ipi_fmt_u32(char *out, uint32_t v)
 {
     size_t n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5
              : v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
@@ -86,7 +93,7 @@ static inline size_t ipi_fmt_u64(char *out, uint64_t v)
 }
 
 /* Writes at most IPI_I64_MAX_CHARS bytes, no NUL; returns the count. */
-static inline size_t ipi_fmt_i64(char *out, int64_t v)
+static IPI_ALWAYS_INLINE size_t ipi_fmt_i64(char *out, int64_t v)
 {
     if (v < 0) {
         out[0] = '-';
