@@ -266,6 +266,31 @@ static int starts_other_value(char c)
  * ensures 21 readable bytes and checks what follows, which also turns away
  * "01", "1.5", "1e3" and 19+ digits (the general parser takes those).
  * Returns 0 when no digit starts there. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR_DIGITS 1
+
+/* The value of the 8 ASCII digits in x (first digit in the lowest byte):
+ * three multiply-shift steps pair digits up (the technique of simdjson's
+ * parse_eight_digits_unrolled). */
+static inline uint64_t eight_digits(uint64_t x)
+{
+    x = (x & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+    x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    return (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+}
+
+/* How many of the 8 bytes of x, from the lowest, are ASCII digits. */
+static inline size_t leading_digits(uint64_t x)
+{
+    /* A high bit flags a byte below '0' (borrow) or above '9' (carry into
+     * the high bit) or >= 0x80; only bytes after a flagged one can be
+     * flagged wrongly, so the lowest flag is exact. */
+    uint64_t flags = (((x - 0x3030303030303030ULL) & ~x) | (x + 0x4646464646464646ULL) | x) &
+                     0x8080808080808080ULL;
+    return flags ? (size_t)__builtin_ctzll(flags) >> 3 : 8;
+}
+#endif
+
 static inline int plain_digits(const char **pp, int64_t *out)
 {
     const char *p = *pp;
@@ -277,11 +302,25 @@ static inline int plain_digits(const char **pp, int64_t *out)
         return 0;
     uint64_t v = d;
     p++;
-    if (d != 0)
+    if (d != 0) {
+#ifdef SWAR_DIGITS
+        /* Up to 8 digits in one step: most ids, bcis and counts. */
+        uint64_t x;
+        memcpy(&x, start, 8);
+        size_t n = leading_digits(x);
+        if (n < 8) {
+            v = eight_digits((x << (64 - 8 * n)) | (0x3030303030303030ULL >> (8 * n)));
+            p = start + n;
+        } else {
+            v = eight_digits(x);
+            p = start + 8;
+        }
+#endif
         while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
             v = v * 10 + d;
             p++;
         }
+    }
     *out = neg ? -(int64_t)v : (int64_t)v;
     *pp = p;
     return 1;

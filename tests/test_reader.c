@@ -485,6 +485,61 @@ static void test_allocation_failure(void)
     CHECK(succeeded);
 }
 
+/* Integers of every length from 1 to 19 digits, both signs, in records
+ * and ids: the 8-digits-at-once fast path against the values printed by
+ * printf. */
+static int64_t got_records[64];
+static size_t got_count;
+
+static int keep_records(int kind, const int64_t *frames, size_t nf, const int64_t *rec,
+                        size_t nr, void *p)
+{
+    (void)kind;
+    (void)frames;
+    (void)nf;
+    (void)p;
+    got_count = nr < 64 ? nr : 64;
+    memcpy(got_records, rec, got_count * sizeof *rec);
+    return 0;
+}
+
+static void test_every_digit_count(void)
+{
+    int64_t want[64];
+    size_t n = 0;
+    int64_t v = 7;
+    for (int digits = 1; digits <= 19; digits++) {
+        want[n++] = v;
+        want[n++] = -v;
+        if (digits < 19)
+            v = v * 10 + digits % 10;
+    }
+    want[n++] = 9999999;
+    want[n++] = 10000000;
+    want[n++] = 99999999;
+    want[n++] = 100000000;
+    char doc[4096];
+    size_t len = (size_t)snprintf(doc, sizeof doc, "{\"version\":\"1.0.0\",\"types\":[],"
+                                  "\"methods\":[],\"conditionalProfiles\":[{\"ctx\":\"1:0\","
+                                  "\"records\":[");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(doc + len, sizeof doc - len, i ? ",%lld" : "%lld",
+                                (long long)want[i]);
+    len += (size_t)snprintf(doc + len, sizeof doc - len, ",0]}]}");
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.flags = IPROF_READ_NO_REFERENCES;
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
+    cb.on_conditional = keep_records;
+    CHECK_OK(iprof_reader_read_buffer(r, doc, len, &cb, NULL));
+    CHECK_EQ_INT(got_count, n + 1);
+    for (size_t i = 0; i < n && i < got_count; i++)
+        if (got_records[i] != want[i])
+            CHECK_EQ_INT(got_records[i], want[i]);
+    iprof_reader_free(r);
+}
+
 int main(void)
 {
     RUN(test_buffer_callbacks);
@@ -499,5 +554,6 @@ int main(void)
     RUN(test_deferred_checks);
     RUN(test_reuse_and_arguments);
     RUN(test_allocation_failure);
+    RUN(test_every_digit_count);
     return check_done();
 }
