@@ -187,6 +187,29 @@ static inline int word_needs_escape(uint64_t x)
 static char *escape_into(char *p, const unsigned char *s, size_t len)
 {
     size_t i = 0;
+    /* Most names need no escape: whole words, then the last 8 bytes as one
+     * word overlapping what was copied (no per-byte tail loop). */
+    if (len >= 8) {
+        uint64_t x;
+        for (; i + 8 <= len; i += 8) {
+            memcpy(&x, s + i, 8);
+            if (word_needs_escape(x))
+                break;
+            memcpy(p + i, &x, 8);
+        }
+        if (i + 8 > len) {
+            if (i < len) {
+                memcpy(&x, s + len - 8, 8);
+                if (!word_needs_escape(x)) {
+                    memcpy(p + len - 8, &x, 8);
+                    return p + len;
+                }
+            } else {
+                return p + len;
+            }
+        }
+        p += i;
+    }
     while (i < len) {
         if (len - i >= 8) {
             uint64_t x;
