@@ -778,6 +778,14 @@ static size_t nth_number(const scan *s, size_t at, size_t k)
     }
 }
 
+/* Whether a reference is known good already: its section has been read
+ * and has the id. The common case, inline; check_ref() does the rest. */
+static inline int ref_known(const scan *s, int is_type, int64_t id)
+{
+    return is_type ? (s->done & SEC_BIT(SEC_TYPES)) && ipi_idset_has(&s->r->type_ids, id)
+                   : (s->done & SEC_BIT(SEC_METHODS)) && ipi_idset_has(&s->r->method_ids, id);
+}
+
 /* Check that a type or method id exists; wait for its section if that has
  * not been read yet. The position to report is the window index `at`, or
  * with k != SIZE_MAX number k of the array at `at` (found only when
@@ -860,7 +868,7 @@ static int process_method(scan *s)
     for (size_t i = 0; i < s->nnums; i++) {
         s->at.sub = (int64_t)i;
         if (!(r->flags & IPROF_READ_NO_REFERENCES) &&
-            (rc = check_ref(s, r->nums[i], 1, s->sig_at, i)))
+            !ref_known(s, 1, r->nums[i]) && (rc = check_ref(s, r->nums[i], 1, s->sig_at, i)))
             return rc;
     }
     s->at.field = F_NONE;
@@ -895,14 +903,15 @@ static int check_entry_refs(scan *s, int kind)
     if (lay->checks_methods) {
         s->at.field = F_CTX;
         for (size_t i = 0; i < s->nframes; i++)
-            if ((rc = check_ref(s, r->frames[2 * i], 0, s->ctx_at, SIZE_MAX)))
+            if (!ref_known(s, 0, r->frames[2 * i]) &&
+                (rc = check_ref(s, r->frames[2 * i], 0, s->ctx_at, SIZE_MAX)))
                 return rc;
     }
     if (lay->type_slot >= 0) {
         s->at.field = F_RECORDS;
         for (size_t i = (size_t)lay->type_slot; i < s->nnums; i += (size_t)lay->group) {
             s->at.sub = (int64_t)i;
-            if ((rc = check_ref(s, r->nums[i], 1, s->rec_at, i)))
+            if (!ref_known(s, 1, r->nums[i]) && (rc = check_ref(s, r->nums[i], 1, s->rec_at, i)))
                 return rc;
         }
     }
