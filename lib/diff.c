@@ -14,6 +14,7 @@
 #include <iprof/diff.h>
 
 #include "model.h"
+#include "rules.h"
 
 #include "hash.h"
 
@@ -50,16 +51,9 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 
 static uint64_t count_of(const iprof_entry *e)
 {
-    size_t first, step;
-    switch (e->kind) {
-    case IPROF_KIND_CONDITIONAL: first = 2, step = 3; break;
-    case IPROF_KIND_VIRTUAL_INVOKE:
-    case IPROF_KIND_MONITOR:
-    case IPROF_KIND_INSTANCEOF: first = 1, step = 2; break;
-    default: first = 0, step = 1; break; /* call count, sampling: [count] */
-    }
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
     uint64_t sum = 0;
-    for (size_t i = first; i < e->record_count; i += step)
+    for (size_t i = (size_t)L->count_slot; i < e->record_count; i += (size_t)L->group)
         if (e->records[i] > 0)
             sum = add_sat(sum, (uint64_t)e->records[i]);
     return sum;

@@ -154,15 +154,6 @@ static size_t gtab_pos(group_table *t, const ipi_kind_layout *L, const int64_t *
     return gtab_slot(t, k0, k1)->pos - 1;
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 /* Sum the input groups into the result: a group whose key is new is
  * copied to the next free position (the table gave it that position),
  * else its count is added to the matched group. */
@@ -176,7 +167,7 @@ static void apply_groups(group_table *t, const ipi_kind_layout *L, int64_t *out,
             memcpy(out + pos * g, in, g * sizeof *in);
             next++;
         } else {
-            out[pos * g + cs] = sat_add(out[pos * g + cs], in[cs]);
+            out[pos * g + cs] = ipi_count_add(out[pos * g + cs], in[cs]);
         }
     }
 }

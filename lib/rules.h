@@ -36,4 +36,15 @@ typedef struct ipi_kind_layout {
 
 const ipi_kind_layout *ipi_kind_layout_of(int kind);
 
+/* Counts combine by summing, saturating at the int64 limits (combining
+ * entries, merging, canonical form, totals). */
+static inline int64_t ipi_count_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
 #endif

@@ -18,15 +18,6 @@
 #include "model.h"
 #include "rules.h"
 
-static int64_t add_sat(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 /* ---- comparisons -------------------------------------------------------- */
 
 static int cmp_str(const ipi_str *a, const ipi_str *b)
@@ -116,7 +107,7 @@ static size_t sort_records(int kind, int64_t *r, size_t count)
     size_t out = 0, cs = (size_t)L->count_slot;
     for (size_t i = 0; i < count; i += g) {
         if (out && (g == 3 ? cmp_triple : cmp_pair)(r + out - g, r + i) == 0) {
-            r[out - g + cs] = add_sat(r[out - g + cs], r[i + cs]);
+            r[out - g + cs] = ipi_count_add(r[out - g + cs], r[i + cs]);
             continue;
         }
         if (out != i)
@@ -380,7 +371,7 @@ static int64_t entry_total(const iprof_entry *e)
     const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
     int64_t t = 0;
     for (size_t i = (size_t)L->count_slot; i < e->record_count; i += (size_t)L->group)
-        t = add_sat(t, e->records[i]);
+        t = ipi_count_add(t, e->records[i]);
     return t;
 }
 

@@ -136,4 +136,43 @@ static inline char *check_read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* A growable text buffer for building test documents: tx_add() appends
+ * printf-style. Aborts on out-of-memory (tests only). */
+typedef struct check_text {
+    char *s;
+    size_t len, cap;
+} check_text;
+
+#include <stdarg.h>
+
+static inline void tx_add(check_text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static inline void tx_add(check_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            abort();
+        if (t->s && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        while (cap <= t->len + (size_t)n)
+            cap *= 2;
+        char *ns = realloc(t->s, cap);
+        if (!ns)
+            abort();
+        t->s = ns;
+        t->cap = cap;
+    }
+}
+
 #endif

@@ -10,44 +10,6 @@
 
 #include "check.h"
 
-/* ---- a growable text buffer for building documents ---------------------- */
-
-typedef struct text {
-    char *s;
-    size_t len, cap;
-} text;
-
-static void tx_add(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-#include <stdarg.h>
-static void tx_add(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            abort();
-        if (t->s && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 1024;
-        while (cap <= t->len + (size_t)n)
-            cap *= 2;
-        char *ns = realloc(t->s, cap);
-        if (!ns)
-            abort();
-        t->s = ns;
-        t->cap = cap;
-    }
-}
-
 /* ---- recording reader callbacks ------------------------------------------ */
 
 #define MAX_SEEN 64
@@ -437,7 +399,7 @@ static const mdef FIB_METHODS[] = {
 
 static char *fib_doc(void)
 {
-    text t = {0};
+    check_text t = {0};
     tx_add(&t, "{\"version\":\"1.0.0\",\"types\":[");
     static const struct {
         int64_t id;

@@ -41,41 +41,6 @@ static uint64_t fnv_i64(uint64_t h, int64_t v)
 
 /* ---- generated document --------------------------------------------------- */
 
-typedef struct text {
-    char *s;
-    size_t len, cap;
-} text;
-
-static void tx_add(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void tx_add(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            abort();
-        if (t->s && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap <= t->len + (size_t)n)
-            cap *= 2;
-        char *ns = realloc(t->s, cap);
-        if (!ns)
-            abort();
-        t->s = ns;
-        t->cap = cap;
-    }
-}
-
 #define GEN_TYPES 300
 #define GEN_METHODS 900
 
@@ -88,7 +53,7 @@ static uint64_t rnd(uint64_t *x)
 /* GraalVM 1.1.0 layout, minified: written back byte for byte. */
 static char *gen_doc(size_t *len)
 {
-    text t = {0};
+    check_text t = {0};
     uint64_t x = 12345;
 #define RND() rnd(&x)
     tx_add(&t, "{\"version\":\"1.1.0\",\"types\":[");
