@@ -28,6 +28,16 @@ int ipi_htab_insert(ipi_htab *t, const iprof_allocator *a, uint64_t h, void *ite
 int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item);
 void ipi_htab_clear(ipi_htab *t);
 
+/* Ask the cache for the line at p (a hint: p may be anything, even NULL). */
+static inline void ipi_prefetch(const void *p)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 /* Ask the cache for the home slot of h ahead of a lookup. */
 static inline void ipi_htab_prefetch(const ipi_htab *t, uint64_t h)
 {

@@ -36,7 +36,11 @@ const ipi_str *ipi_intern_find(const ipi_intern_table *in, const char *s, size_t
 
 const ipi_str *ipi_intern(ipi_intern_table *in, const char *s, size_t len)
 {
-    uint64_t h = ipi_hash_bytes(s, len);
+    return ipi_intern_hashed(in, s, len, ipi_hash_bytes(s, len));
+}
+
+const ipi_str *ipi_intern_hashed(ipi_intern_table *in, const char *s, size_t len, uint64_t h)
+{
     const ipi_str *found = lookup(in, s, len, h);
     if (found)
         return found;

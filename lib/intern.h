@@ -22,6 +22,26 @@ void ipi_intern_init(ipi_intern_table *in, ipi_arena *arena, const iprof_allocat
 void ipi_intern_free(ipi_intern_table *in);
 /* The interned copy of s[0..len), created if new; NULL on no memory. */
 const ipi_str *ipi_intern(ipi_intern_table *in, const char *s, size_t len);
+/* The same with h = ipi_hash_bytes(s, len) computed by the caller (the
+ * loader hashes names ahead, on the reading thread). */
+const ipi_str *ipi_intern_hashed(ipi_intern_table *in, const char *s, size_t len, uint64_t h);
+/* Prefetch ahead of ipi_intern_hashed: first the home slot of h, then (a
+ * step later, once that slot is cached) the string it names if its hash
+ * is h, the string the lookup will most likely compare. */
+static inline void ipi_intern_prefetch(const ipi_intern_table *in, uint64_t h)
+{
+    ipi_htab_prefetch(&in->tab, h);
+}
+
+static inline void ipi_intern_prefetch_str(const ipi_intern_table *in, uint64_t h)
+{
+    if (in->tab.cap) {
+        const ipi_htab_slot *slot = &in->tab.slots[h & (in->tab.cap - 1)];
+        if (slot->hash == h)
+            ipi_prefetch(slot->item);
+    }
+}
+
 /* The interned copy if present, else NULL. */
 const ipi_str *ipi_intern_find(const ipi_intern_table *in, const char *s, size_t len);
 

@@ -139,8 +139,12 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
                         const iprof_type **out)
 {
     const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
-    if (!s)
-        return IPROF_ENOMEM;
+    return s ? ipi_model_push_type_str(m, id, s, out) : IPROF_ENOMEM;
+}
+
+int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
+                            const iprof_type **out)
+{
     int first_id = ipi_idmap_get(&m->type_ids, id) == NULL;
     /* The name index is kept up to date only once something built it. */
     ipi_htab *names = ipi_index_built(m, IPI_IX_TYPE_NAMES);
@@ -320,8 +324,14 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
     if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
         return IPROF_ELIMIT;
     const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
-    if (!s)
-        return IPROF_ENOMEM;
+    return s ? ipi_model_push_method_str(m, id, s, sig, sig_len, out) : IPROF_ENOMEM;
+}
+
+int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *s, const int64_t *sig,
+                              size_t sig_len, const iprof_method **out)
+{
+    if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
+        return IPROF_ELIMIT;
     int first_id = ipi_idmap_get(&m->method_ids, id) == NULL;
     /* The key index is kept up to date only once something built it. */
     ipi_htab *keys = ipi_index_built(m, IPI_IX_METHOD_KEYS);

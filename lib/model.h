@@ -115,6 +115,12 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
                         const iprof_type **out);
 int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t name_len,
                           const int64_t *sig, size_t sig_len, const iprof_method **out);
+/* The same with the name already interned in m->names (the loader interns
+ * ahead with prefetching). */
+int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *name,
+                            const iprof_type **out);
+int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *name,
+                              const int64_t *sig, size_t sig_len, const iprof_method **out);
 /* Store a version string as given (no validation). */
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
 
@@ -126,6 +132,16 @@ uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len
 /* The interned node of these frames (interleaved, callee first), created
  * with its missing caller suffixes; NULL when out of memory. */
 const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count);
+/* The same with the hashes of its nodes known (ipi_context_hashes). */
+const iprof_context *ipi_context_intern_hashed(iprof_model *m, const int64_t *frames,
+                                               size_t count, const uint64_t *hs);
+/* hs[k] = the hash of the k-th node from the outermost caller (count of
+ * them); pure, so the reading thread can compute them. */
+void ipi_context_hashes(const int64_t *frames, size_t count, uint64_t *hs);
+/* Prefetch the table slots of these hashes, and in a second step ahead,
+ * the nodes those slots point to. */
+void ipi_context_prefetch(const iprof_model *m, const uint64_t *hs, size_t count);
+void ipi_context_prefetch_nodes(const iprof_model *m, const uint64_t *hs, size_t count);
 /* The node if it exists, else NULL. Never writes. */
 const iprof_context *ipi_context_lookup(const iprof_model *m, const int64_t *frames,
                                         size_t count);
@@ -178,6 +194,11 @@ void ipi_index_type_added(iprof_model *m);
  * context is kept as a second entry that lookups do not return. */
 int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
                          const int64_t *records, size_t record_count);
+/* The same with the hashes of its context's nodes known (hs as given by
+ * ipi_context_hashes). */
+int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
+                                size_t frame_count, const uint64_t *hs,
+                                const int64_t *records, size_t record_count);
 /* Whether every reference of the entry resolves in m (ctx method ids for
  * kinds that check them, record type ids). */
 int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e);

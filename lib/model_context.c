@@ -67,16 +67,17 @@ static const iprof_context *new_node(iprof_model *m, int64_t method, int64_t bci
 }
 
 /* Walk from the outermost caller (the last frame) to the callee, so each
- * node's parent exists before the node is looked up. */
-const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count)
+ * node's parent exists before the node is looked up. The hashes of the
+ * first `known` nodes from the outermost are given in hs. */
+static const iprof_context *intern_walk(iprof_model *m, const int64_t *frames, size_t count,
+                                        const uint64_t *hs, size_t known)
 {
-    uint64_t hs[PREFETCH_FRAMES], h = CONTEXT_SEED;
-    size_t ahead = hash_ahead(m, frames, count, hs);
     const iprof_context *node = NULL;
+    uint64_t h = CONTEXT_SEED;
     int fresh = 0; /* once a node is new, its callees cannot exist yet */
     for (size_t i = count, k = 0; i-- > 0; k++) {
         int64_t method = frames[2 * i], bci = frames[2 * i + 1];
-        h = k < ahead ? hs[k] : context_hash(h, method, bci);
+        h = k < known ? hs[k] : context_hash(h, method, bci);
         const iprof_context *c = fresh ? NULL : find_node(m, method, bci, node, h);
         if (!c) {
             c = new_node(m, method, bci, node, h);
@@ -87,6 +88,48 @@ const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, s
         node = c;
     }
     return node;
+}
+
+const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count)
+{
+    uint64_t hs[PREFETCH_FRAMES];
+    size_t known = hash_ahead(m, frames, count, hs);
+    return intern_walk(m, frames, count, hs, known);
+}
+
+const iprof_context *ipi_context_intern_hashed(iprof_model *m, const int64_t *frames,
+                                               size_t count, const uint64_t *hs)
+{
+    return intern_walk(m, frames, count, hs, count);
+}
+
+void ipi_context_hashes(const int64_t *frames, size_t count, uint64_t *hs)
+{
+    uint64_t h = CONTEXT_SEED;
+    for (size_t k = 0; k < count; k++) {
+        size_t i = count - 1 - k;
+        h = hs[k] = context_hash(h, frames[2 * i], frames[2 * i + 1]);
+    }
+}
+
+void ipi_context_prefetch(const iprof_model *m, const uint64_t *hs, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        ipi_htab_prefetch(&m->contexts, hs[k]);
+}
+
+/* The second step ahead of a lookup: a node whose home slot already names
+ * this hash is most likely the one the lookup will compare. */
+void ipi_context_prefetch_nodes(const iprof_model *m, const uint64_t *hs, size_t count)
+{
+    const ipi_htab *t = &m->contexts;
+    if (!t->cap)
+        return;
+    for (size_t k = 0; k < count; k++) {
+        const ipi_htab_slot *slot = &t->slots[hs[k] & (t->cap - 1)];
+        if (slot->hash == hs[k])
+            ipi_prefetch(slot->item);
+    }
 }
 
 const iprof_context *ipi_context_lookup(const iprof_model *m, const int64_t *frames,

@@ -56,17 +56,31 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
     return IPROF_OK;
 }
 
-int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
-                         const int64_t *records, size_t record_count)
+static int push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
+                      const uint64_t *hs, const int64_t *records, size_t record_count)
 {
     if (!valid_kind(kind) || frame_count == 0)
         return IPROF_ESCHEMA; /* a ctx without frames has no node to stand for it */
     if (record_count > IPI_MAX_RECORDS)
         return IPROF_ELIMIT;
-    const iprof_context *ctx = ipi_context_intern(m, frames, frame_count);
+    const iprof_context *ctx = hs ? ipi_context_intern_hashed(m, frames, frame_count, hs)
+                                  : ipi_context_intern(m, frames, frame_count);
     if (!ctx)
         return IPROF_ENOMEM;
     return append_entry(m, kind, ctx, records, record_count);
+}
+
+int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
+                         const int64_t *records, size_t record_count)
+{
+    return push_entry(m, kind, frames, frame_count, NULL, records, record_count);
+}
+
+int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
+                                size_t frame_count, const uint64_t *hs,
+                                const int64_t *records, size_t record_count)
+{
+    return push_entry(m, kind, frames, frame_count, hs, records, record_count);
 }
 
 /* ---- combining ---------------------------------------------------------- */

@@ -4,47 +4,62 @@
  * duplicates a lenient read lets through, so writing the model back gives
  * the file's bytes.
  */
+#include "load_builder.h"
 #include "model.h"
 #include "reader_internal.h"
 
 typedef struct loader {
-    iprof_model *m;
+    ipi_builder *builder;
     int status; /* why a callback stopped the read */
 } loader;
 
-/* Record a failure and ask the reader to stop. */
-static int keep_going(loader *l, int rc)
+/* Room for an event of `size` bytes; on failure, the status is recorded
+ * for the reader to stop with. */
+static ipi_batch *room(loader *l, size_t size)
 {
-    l->status = rc;
-    return rc != IPROF_OK;
+    return ipi_builder_reserve(l->builder, size, &l->status);
 }
 
 static int on_version(const char *version, size_t len, void *payload)
 {
     loader *l = payload;
-    return keep_going(l, ipi_model_store_version(l->m, version, len));
+    ipi_batch *b = room(l, ipi_batch_named_size(len, 0));
+    if (b)
+        ipi_batch_put_version(b, version, len);
+    return !b;
 }
 
 static int on_type(int64_t id, const char *name, size_t name_len, void *payload)
 {
     loader *l = payload;
-    return keep_going(l, ipi_model_push_type(l->m, id, name, name_len, NULL));
+    ipi_batch *b = room(l, ipi_batch_named_size(name_len, 0));
+    if (b)
+        ipi_batch_put_type(b, id, name, name_len);
+    return !b;
 }
 
 static int on_method(int64_t id, const char *name, size_t name_len, const int64_t *signature,
                      size_t signature_len, void *payload)
 {
     loader *l = payload;
-    return keep_going(l, ipi_model_push_method(l->m, id, name, name_len, signature,
-                                               signature_len, NULL));
+    ipi_batch *b = room(l, ipi_batch_named_size(name_len, signature_len));
+    if (b)
+        ipi_batch_put_method(b, id, name, name_len, signature, signature_len);
+    return !b;
 }
 
 static int on_entry(int kind, const int64_t *frames, size_t frame_count,
                     const int64_t *records, size_t record_count, void *payload)
 {
     loader *l = payload;
-    return keep_going(l, ipi_model_push_entry(l->m, kind, frames, frame_count, records,
-                                              record_count));
+    if (frame_count == 0) { /* a ctx without frames has no node to stand for it */
+        l->status = IPROF_ESCHEMA;
+        return 1;
+    }
+    ipi_batch *b = room(l, ipi_batch_entry_size(frame_count, record_count));
+    if (b)
+        ipi_batch_put_entry(b, kind, frames, frame_count, records, record_count);
+    return !b;
 }
 
 static const iprof_read_callbacks load_callbacks = {
@@ -90,8 +105,19 @@ static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
         ipi_reader_fail(reader, rc, "out of memory creating the model");
         return rc;
     }
-    loader l = {m, IPROF_OK};
+    int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
+    loader l = {ipi_builder_start(m, threaded), IPROF_OK};
+    if (!l.builder) {
+        iprof_model_free(m);
+        ipi_reader_fail(reader, IPROF_ENOMEM, "out of memory creating the model");
+        return IPROF_ENOMEM;
+    }
     rc = read_into(reader, src, &l);
+    int built = ipi_builder_finish(l.builder, rc != IPROF_OK);
+    if (built && !l.status)
+        l.status = built;
+    if (rc == IPROF_OK && l.status)
+        rc = IPROF_ESTOPPED; /* the last events failed: as if a callback stopped */
     if (rc == IPROF_ESTOPPED && l.status) {
         rc = l.status; /* our callback stopped it: report why */
         ipi_reader_replace_error(reader, rc, rc == IPROF_ENOMEM

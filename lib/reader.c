@@ -1577,6 +1577,11 @@ const iprof_allocator *ipi_reader_allocator(const iprof_reader *r)
     return &r->alloc;
 }
 
+unsigned ipi_reader_flags(const iprof_reader *r)
+{
+    return r->flags;
+}
+
 void ipi_reader_fail(iprof_reader *r, int status, const char *message)
 {
     ipi_diags_clear(&r->diags);

@@ -8,6 +8,9 @@
 /* The reader's allocator; models loaded through it use the same one. */
 const iprof_allocator *ipi_reader_allocator(const iprof_reader *r);
 
+/* The IPROF_READ_* flags the reader was created with. */
+unsigned ipi_reader_flags(const iprof_reader *r);
+
 /* When a callback of the library stopped the read because of its own
  * failure (say, no memory): report that status and message instead of
  * "stopped by a callback", keeping the position and path. After a read

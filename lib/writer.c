@@ -916,15 +916,6 @@ IPROF_API int iprof_writer_end(iprof_writer *w)
 /* How many elements ahead write_model asks the cache for. */
 #define PREFETCH_AHEAD 16
 
-static inline void ipi_prefetch(const void *p)
-{
-#if defined(__GNUC__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
-
 IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
 {
     if (!w)

@@ -1,0 +1,221 @@
+/* Load events in blocks, applied with the lookups of later events
+ * prefetched; see load_batch.h. */
+#include "load_batch.h"
+
+#include "alloc.h"
+#include "hash.h"
+
+/* An event: this header, then
+ *   version, type: the name's bytes;
+ *   method:        n signature ids (int64), then the name's bytes;
+ *   entry:         2n frame values (int64), n node hashes (from the
+ *                  outermost caller), then `len` records (int64);
+ * padded to 8 bytes. */
+typedef struct ev {
+    uint32_t tag; /* EV_* or an entry kind (0 .. IPROF_KIND_COUNT - 1) */
+    uint32_t n;   /* signature ids or frames */
+    uint64_t len; /* name bytes or records */
+    uint64_t hash; /* of the name */
+    int64_t id;
+} ev;
+
+enum { EV_VERSION = 0x100, EV_TYPE, EV_METHOD };
+
+/* How far ahead the applier looks: slots of the events this far ahead are
+ * fetched, and the strings and nodes of those half as far ahead, by which
+ * time their slots have arrived. */
+#define AHEAD_SLOTS 8
+#define AHEAD_ITEMS 4
+/* Contexts deeper than this have only their outermost nodes prefetched. */
+#define AHEAD_FRAMES 16
+
+#define PAD8(n) (((n) + 7u) & ~(size_t)7u)
+
+ipi_batch *ipi_batch_new(const iprof_allocator *a, size_t cap)
+{
+    if (cap < IPI_BATCH_SIZE)
+        cap = IPI_BATCH_SIZE;
+    if (cap > SIZE_MAX - sizeof(ipi_batch))
+        return NULL;
+    ipi_batch *b = ipi_malloc(a, sizeof *b + cap);
+    if (!b)
+        return NULL;
+    b->next = NULL;
+    b->used = 0;
+    b->cap = cap;
+    return b;
+}
+
+void ipi_batch_free(const iprof_allocator *a, ipi_batch *b)
+{
+    if (b)
+        ipi_free(a, b, sizeof *b + b->cap);
+}
+
+/* ---- sizes and encoding ------------------------------------------------- */
+
+#define TOO_BIG ((size_t)-1)
+
+size_t ipi_batch_named_size(size_t name_len, size_t sig_len)
+{
+    size_t room = SIZE_MAX / 2 - sizeof(ev);
+    if (sig_len > UINT32_MAX || name_len > room || sig_len > (room - name_len) / 8)
+        return TOO_BIG;
+    return sizeof(ev) + sig_len * 8 + PAD8(name_len);
+}
+
+size_t ipi_batch_entry_size(size_t frame_count, size_t record_count)
+{
+    size_t room = (SIZE_MAX / 2 - sizeof(ev)) / 8;
+    if (frame_count > UINT32_MAX || record_count > room || frame_count > (room - record_count) / 3)
+        return TOO_BIG;
+    return sizeof(ev) + (frame_count * 3 + record_count) * 8;
+}
+
+static unsigned char *put_head(ipi_batch *b, uint32_t tag, size_t n, size_t len, uint64_t hash,
+                               int64_t id, size_t size)
+{
+    unsigned char *p = b->data + b->used;
+    ev e = {tag, (uint32_t)n, len, hash, id};
+    memcpy(p, &e, sizeof e);
+    b->used += size;
+    return p + sizeof e;
+}
+
+static void put_named(ipi_batch *b, uint32_t tag, int64_t id, const char *name, size_t len,
+                      const int64_t *sig, size_t sig_len)
+{
+    size_t size = ipi_batch_named_size(len, sig_len);
+    unsigned char *p = put_head(b, tag, sig_len, len, ipi_hash_bytes(name, len), id, size);
+    if (sig_len)
+        memcpy(p, sig, sig_len * 8);
+    if (len)
+        memcpy(p + sig_len * 8, name, len);
+}
+
+void ipi_batch_put_version(ipi_batch *b, const char *version, size_t len)
+{
+    put_named(b, EV_VERSION, 0, version, len, NULL, 0);
+}
+
+void ipi_batch_put_type(ipi_batch *b, int64_t id, const char *name, size_t name_len)
+{
+    put_named(b, EV_TYPE, id, name, name_len, NULL, 0);
+}
+
+void ipi_batch_put_method(ipi_batch *b, int64_t id, const char *name, size_t name_len,
+                          const int64_t *sig, size_t sig_len)
+{
+    put_named(b, EV_METHOD, id, name, name_len, sig, sig_len);
+}
+
+void ipi_batch_put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t frame_count,
+                         const int64_t *records, size_t record_count)
+{
+    size_t size = ipi_batch_entry_size(frame_count, record_count);
+    unsigned char *p = put_head(b, (uint32_t)kind, frame_count, record_count, 0, 0, size);
+    memcpy(p, frames, frame_count * 16);
+    uint64_t *hs = (uint64_t *)(void *)(p + frame_count * 16);
+    ipi_context_hashes(frames, frame_count, hs);
+    if (record_count)
+        memcpy(p + frame_count * 24, records, record_count * 8);
+}
+
+/* ---- applying ----------------------------------------------------------- */
+
+static ev head_of(const unsigned char *p)
+{
+    ev e;
+    memcpy(&e, p, sizeof e);
+    return e;
+}
+
+static size_t size_of(const ev *e)
+{
+    return e->tag >= EV_VERSION ? sizeof(ev) + (size_t)e->n * 8 + PAD8(e->len)
+                                : sizeof(ev) + ((size_t)e->n * 3 + e->len) * 8;
+}
+
+static const uint64_t *hashes_of(const unsigned char *p, const ev *e)
+{
+    return (const uint64_t *)(const void *)(p + sizeof *e + (size_t)e->n * 16);
+}
+
+/* Step one of looking ahead: the table slots of the event at p. */
+static void fetch_slots(const iprof_model *m, const unsigned char *p, const ev *e)
+{
+    if (e->tag >= EV_VERSION)
+        ipi_intern_prefetch(&m->names, e->hash);
+    else
+        ipi_context_prefetch(m, hashes_of(p, e), e->n < AHEAD_FRAMES ? e->n : AHEAD_FRAMES);
+}
+
+/* Step two: the strings and nodes those slots name. */
+static void fetch_items(const iprof_model *m, const unsigned char *p, const ev *e)
+{
+    if (e->tag >= EV_VERSION)
+        ipi_intern_prefetch_str(&m->names, e->hash);
+    else
+        ipi_context_prefetch_nodes(m, hashes_of(p, e),
+                                   e->n < AHEAD_FRAMES ? e->n : AHEAD_FRAMES);
+}
+
+static int apply_one(iprof_model *m, const unsigned char *p, const ev *e)
+{
+    const unsigned char *body = p + sizeof *e;
+    if (e->tag < EV_VERSION) {
+        const int64_t *frames = (const int64_t *)(const void *)body;
+        const int64_t *records = (const int64_t *)(const void *)(body + (size_t)e->n * 24);
+        return ipi_model_push_entry_hashed(m, (int)e->tag, frames, e->n, hashes_of(p, e),
+                                           records, e->len);
+    }
+    const int64_t *sig = (const int64_t *)(const void *)body;
+    const char *name = (const char *)body + (size_t)e->n * 8;
+    if (e->tag == EV_VERSION)
+        return ipi_model_store_version(m, name, e->len);
+    const ipi_str *s = ipi_intern_hashed(&m->names, e->len ? name : "", e->len, e->hash);
+    if (!s)
+        return IPROF_ENOMEM;
+    if (e->tag == EV_TYPE)
+        return ipi_model_push_type_str(m, e->id, s, NULL);
+    return ipi_model_push_method_str(m, e->id, s, sig, e->n, NULL);
+}
+
+/* A cursor running ahead of the applier over the same events. */
+typedef struct ahead {
+    const unsigned char *p, *end;
+} ahead;
+
+static const unsigned char *advance(ahead *a, ev *e)
+{
+    if (a->p >= a->end)
+        return NULL;
+    const unsigned char *at = a->p;
+    *e = head_of(at);
+    a->p += size_of(e);
+    return at;
+}
+
+int ipi_batch_apply(iprof_model *m, const ipi_batch *b)
+{
+    const unsigned char *p = b->data, *end = b->data + b->used;
+    ahead slots = {p, end}, items = {p, end};
+    ev e;
+    const unsigned char *q;
+    for (int i = 0; i < AHEAD_SLOTS && (q = advance(&slots, &e)); i++)
+        fetch_slots(m, q, &e);
+    for (int i = 0; i < AHEAD_ITEMS && (q = advance(&items, &e)); i++)
+        fetch_items(m, q, &e);
+    while (p < end) {
+        if ((q = advance(&slots, &e)))
+            fetch_slots(m, q, &e);
+        if ((q = advance(&items, &e)))
+            fetch_items(m, q, &e);
+        e = head_of(p);
+        int rc = apply_one(m, p, &e);
+        if (rc)
+            return rc;
+        p += size_of(&e);
+    }
+    return IPROF_OK;
+}

@@ -1,0 +1,50 @@
+/* Batches of load events: what the reader delivered (version, types,
+ * methods, entries), copied into one block with the hashes the model will
+ * need, then applied to the model in one go.
+ *
+ * Why: applying one element at a time, every name and context lookup waits
+ * on memory twice (the hash table slot, then the string or node it names).
+ * A batch lets the applier see elements ahead and fetch their slots and
+ * candidates before it gets to them. It is also the unit a threaded load
+ * hands from the reading thread to the building thread (model_load.c), so
+ * hashing happens on the reading side. */
+#ifndef IPI_LOAD_BATCH_H
+#define IPI_LOAD_BATCH_H
+
+#include "model.h"
+
+typedef struct ipi_batch ipi_batch;
+struct ipi_batch {
+    ipi_batch *next; /* for the loader's queues */
+    size_t used;     /* bytes of events in data */
+    size_t cap;      /* bytes of data */
+    _Alignas(8) unsigned char data[];
+};
+
+/* Bytes a batch of default size holds: big enough to amortise a hand-over
+ * between threads, small enough to stay in a core's L2 cache. */
+#define IPI_BATCH_SIZE ((size_t)128 * 1024)
+
+/* A batch with room for cap bytes of events (at least IPI_BATCH_SIZE);
+ * NULL when out of memory. */
+ipi_batch *ipi_batch_new(const iprof_allocator *a, size_t cap);
+void ipi_batch_free(const iprof_allocator *a, ipi_batch *b);
+
+/* The bytes each event takes, (size_t)-1 when it cannot be represented
+ * (lengths above 2^32 - 1 elements, sizes that overflow). */
+size_t ipi_batch_named_size(size_t name_len, size_t sig_len);
+size_t ipi_batch_entry_size(size_t frame_count, size_t record_count);
+
+/* Append one event; the caller made sure it fits (used + size <= cap). */
+void ipi_batch_put_version(ipi_batch *b, const char *version, size_t len);
+void ipi_batch_put_type(ipi_batch *b, int64_t id, const char *name, size_t name_len);
+void ipi_batch_put_method(ipi_batch *b, int64_t id, const char *name, size_t name_len,
+                          const int64_t *sig, size_t sig_len);
+void ipi_batch_put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t frame_count,
+                         const int64_t *records, size_t record_count);
+
+/* Apply every event of b to m in order, as the model's push functions
+ * would. IPROF_OK, or the first failure (the events before it stay in m). */
+int ipi_batch_apply(iprof_model *m, const ipi_batch *b);
+
+#endif

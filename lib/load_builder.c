@@ -1,0 +1,233 @@
+/* Applying load batches, inline or on a second thread; see load_builder.h.
+ *
+ * Threaded, the two threads share one mutex and one condition variable:
+ * the reader queues full batches and takes applied ones back for reuse, the
+ * builder takes queued batches in order. At most MAX_BATCHES exist, so a
+ * reader running ahead waits instead of buffering the file. */
+#include "load_builder.h"
+
+#include "alloc.h"
+
+#ifdef IPI_HAVE_THREADS
+#include <pthread.h>
+#endif
+
+/* One being filled, one being applied, two queued: enough to absorb the
+ * jitter between the threads. */
+#define MAX_BATCHES 4
+
+struct ipi_builder {
+    iprof_model *m;
+    ipi_batch *filling; /* owned by the reading thread */
+    int status;         /* first failure applying */
+#ifdef IPI_HAVE_THREADS
+    int threaded;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    /* Under lock: */
+    ipi_batch *queue, *queue_tail; /* full batches, in file order */
+    ipi_batch *spare;              /* applied batches, to reuse */
+    size_t batches;                /* in existence, filling included */
+    int cancel;                    /* skip the rest */
+    int ended;                     /* the reader queues no more */
+#endif
+};
+
+static const iprof_allocator *alloc_of(const ipi_builder *b)
+{
+    return &b->m->alloc;
+}
+
+/* A batch of at least `size` bytes replacing `old` (reused when big
+ * enough); NULL when out of memory (old is then freed). */
+static ipi_batch *fit(const ipi_builder *b, ipi_batch *old, size_t size)
+{
+    if (old && old->cap >= size) {
+        old->used = 0;
+        return old;
+    }
+    ipi_batch_free(alloc_of(b), old);
+    return ipi_batch_new(alloc_of(b), size);
+}
+
+#ifdef IPI_HAVE_THREADS
+
+/* Apply queued batches in order until the reader has ended and the queue
+ * is empty. After a failure or a cancel, batches are only recycled. */
+static void *build_thread(void *arg)
+{
+    ipi_builder *b = arg;
+    pthread_mutex_lock(&b->lock);
+    for (;;) {
+        while (!b->queue && !b->ended)
+            pthread_cond_wait(&b->changed, &b->lock);
+        ipi_batch *x = b->queue;
+        if (!x)
+            break;
+        b->queue = x->next;
+        int skip = b->status || b->cancel;
+        pthread_mutex_unlock(&b->lock);
+        int rc = skip ? IPROF_OK : ipi_batch_apply(b->m, x);
+        pthread_mutex_lock(&b->lock);
+        if (rc && !b->status)
+            b->status = rc;
+        x->next = b->spare;
+        b->spare = x;
+        pthread_cond_signal(&b->changed);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}
+
+/* Queue the filled batch (lock held). */
+static void enqueue(ipi_builder *b, ipi_batch *x)
+{
+    x->next = NULL;
+    if (b->queue)
+        b->queue_tail->next = x;
+    else
+        b->queue = x;
+    b->queue_tail = x;
+    pthread_cond_signal(&b->changed);
+}
+
+/* Hand the filled batch over and take one to fill: a spare one, a new one
+ * while fewer than MAX_BATCHES exist, or wait for one. */
+static ipi_batch *swap_threaded(ipi_builder *b, size_t size, int *status)
+{
+    pthread_mutex_lock(&b->lock);
+    if (b->status) { /* the builder failed: keep the batch, stop reading */
+        *status = b->status;
+        pthread_mutex_unlock(&b->lock);
+        return NULL;
+    }
+    enqueue(b, b->filling);
+    b->filling = NULL;
+    while (!b->spare && b->batches >= MAX_BATCHES)
+        pthread_cond_wait(&b->changed, &b->lock);
+    ipi_batch *x = b->spare;
+    if (x)
+        b->spare = x->next;
+    else
+        b->batches++;
+    pthread_mutex_unlock(&b->lock);
+    b->filling = fit(b, x, size);
+    if (!b->filling) {
+        pthread_mutex_lock(&b->lock);
+        b->batches--;
+        pthread_mutex_unlock(&b->lock);
+        *status = IPROF_ENOMEM;
+    }
+    return b->filling;
+}
+
+static int start_thread(ipi_builder *b)
+{
+    if (pthread_mutex_init(&b->lock, NULL))
+        return 0;
+    if (pthread_cond_init(&b->changed, NULL)) {
+        pthread_mutex_destroy(&b->lock);
+        return 0;
+    }
+    b->queue = b->queue_tail = b->spare = NULL;
+    b->batches = 1;
+    b->cancel = 0;
+    b->ended = 0;
+    if (pthread_create(&b->thread, NULL, build_thread, b)) {
+        pthread_cond_destroy(&b->changed);
+        pthread_mutex_destroy(&b->lock);
+        return 0;
+    }
+    return 1;
+}
+
+/* Queue the last batch, tell the thread the read has ended, wait for it,
+ * free every batch. */
+static int finish_threaded(ipi_builder *b, int cancel)
+{
+    ipi_batch *x = b->filling;
+    b->filling = NULL;
+    pthread_mutex_lock(&b->lock);
+    if (x && x->used && !cancel) {
+        enqueue(b, x);
+    } else if (x) {
+        x->next = b->spare;
+        b->spare = x;
+    }
+    b->cancel = cancel;
+    b->ended = 1;
+    pthread_cond_signal(&b->changed);
+    pthread_mutex_unlock(&b->lock);
+    pthread_join(b->thread, NULL);
+    for (ipi_batch *s = b->spare, *next; s; s = next) {
+        next = s->next;
+        ipi_batch_free(alloc_of(b), s);
+    }
+    pthread_cond_destroy(&b->changed);
+    pthread_mutex_destroy(&b->lock);
+    return b->status;
+}
+
+#endif /* IPI_HAVE_THREADS */
+
+ipi_builder *ipi_builder_start(iprof_model *m, int threaded)
+{
+    ipi_builder *b = ipi_malloc(&m->alloc, sizeof *b);
+    if (!b)
+        return NULL;
+    b->m = m;
+    b->status = IPROF_OK;
+    b->filling = ipi_batch_new(&m->alloc, IPI_BATCH_SIZE);
+    if (!b->filling) {
+        ipi_free(&m->alloc, b, sizeof *b);
+        return NULL;
+    }
+#ifdef IPI_HAVE_THREADS
+    b->threaded = threaded && start_thread(b);
+#else
+    (void)threaded;
+#endif
+    return b;
+}
+
+ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)
+{
+    if (size == (size_t)-1) {
+        *status = IPROF_ELIMIT;
+        return NULL;
+    }
+    ipi_batch *x = b->filling;
+    if (x && x->used + size <= x->cap)
+        return x;
+#ifdef IPI_HAVE_THREADS
+    if (b->threaded)
+        return swap_threaded(b, size, status);
+#endif
+    if (x && x->used && (b->status = ipi_batch_apply(b->m, x)) != IPROF_OK) {
+        *status = b->status;
+        return NULL;
+    }
+    b->filling = fit(b, x, size);
+    if (!b->filling)
+        *status = IPROF_ENOMEM;
+    return b->filling;
+}
+
+int ipi_builder_finish(ipi_builder *b, int cancel)
+{
+    int rc;
+#ifdef IPI_HAVE_THREADS
+    if (b->threaded) {
+        rc = finish_threaded(b, cancel);
+        ipi_free(&b->m->alloc, b, sizeof *b);
+        return rc;
+    }
+#endif
+    rc = b->status;
+    if (!rc && !cancel && b->filling && b->filling->used)
+        rc = ipi_batch_apply(b->m, b->filling);
+    ipi_batch_free(alloc_of(b), b->filling);
+    ipi_free(&b->m->alloc, b, sizeof *b);
+    return rc;
+}
