@@ -5,6 +5,9 @@
  *   RESULT task=NAME wall_s=SECONDS rss_kb=KB bytes=INPUT_BYTES [key=value ...]
  *
  * One process measures one task, so the peak RSS is that task's.
+ *
+ * IPROF_BENCH_THREADED=1 in the environment makes bench_reader_new() set
+ * IPROF_READ_THREADED, so loads build the model on a second thread.
  */
 #ifndef IPROF_BENCH_COMMON_H
 #define IPROF_BENCH_COMMON_H
@@ -21,6 +24,8 @@ void bench_result(const char *task, double wall_s, uint64_t bytes, const char *e
 int64_t bench_file_size(const char *path);
 /* Read a whole file into malloc'ed memory; NULL on failure (with a message). */
 char *bench_read_file(const char *path, size_t *len);
+/* A reader with the options the environment asks for (exits on failure). */
+struct iprof_reader *bench_reader_new(void);
 /* Exit with a message. */
 void bench_die(const char *fmt, ...);
 

@@ -26,9 +26,7 @@ int main(int argc, char **argv)
             return 1;
         total += (uint64_t)s;
     }
-    iprof_reader *reader;
-    if (iprof_reader_new(&reader, NULL) != IPROF_OK)
-        bench_die("iprof_reader_new failed");
+    iprof_reader *reader = bench_reader_new();
 
     double merge_s = 0;
     double t0 = bench_now();

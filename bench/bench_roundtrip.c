@@ -22,8 +22,7 @@
 static iprof_model *load(const char *path, iprof_reader **reader)
 {
     iprof_model *model;
-    if (iprof_reader_new(reader, NULL) != IPROF_OK)
-        bench_die("iprof_reader_new failed");
+    *reader = bench_reader_new();
     int rc = iprof_model_load_path(&model, *reader, path);
     if (rc != IPROF_OK) {
         const iprof_error *e = iprof_reader_error(*reader);
