@@ -26,7 +26,7 @@ void ipi_idset_clear(ipi_idset *s)
     s->count = 0;
 }
 
-int ipi_idset_add(ipi_idset *s, const iprof_allocator *a, int64_t id, int *added)
+int ipi_idset_add_slow(ipi_idset *s, const iprof_allocator *a, int64_t id, int *added)
 {
     *added = 0;
     if (ipi_idset_has(s, id))

@@ -30,7 +30,21 @@ static inline int ipi_idset_has(const ipi_idset *s, int64_t id)
     return ipi_idmap_get(&s->sparse, id) != NULL;
 }
 
-/* Add id; *added tells whether it was new. 0 or IPROF_ENOMEM. */
-int ipi_idset_add(ipi_idset *s, const iprof_allocator *a, int64_t id, int *added);
+/* The slow part of ipi_idset_add: ids beyond the bitmap. */
+int ipi_idset_add_slow(ipi_idset *s, const iprof_allocator *a, int64_t id, int *added);
+
+/* Add id; *added tells whether it was new. 0 or IPROF_ENOMEM. Inline for
+ * the bitmap case: the reader adds every type and method id. */
+static inline int ipi_idset_add(ipi_idset *s, const iprof_allocator *a, int64_t id, int *added)
+{
+    if (id >= 0 && (uint64_t)id < (uint64_t)s->words * 64) {
+        uint64_t *w = &s->bits[id >> 6], bit = (uint64_t)1 << (id & 63);
+        *added = !(*w & bit);
+        *w |= bit;
+        s->count += (size_t)*added;
+        return IPROF_OK;
+    }
+    return ipi_idset_add_slow(s, a, id, added);
+}
 
 #endif

@@ -25,7 +25,9 @@ enum ipi_json_result {
 
 static inline const char *ipi_json_skip_ws(const char *p, const char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    /* One comparison for the usual case, a byte above ' ': no whitespace. */
+    while (p < end && (unsigned char)*p <= ' ' &&
+           (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         p++;
     return p;
 }

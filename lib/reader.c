@@ -476,7 +476,7 @@ static int expect_string(scan *s, const char **pp, const char *end, const char *
         *str = p + 1;
         *len = raw;
     } else {
-        if (grow(s, (void **)&s->r->text, &s->r->text_cap, raw + 1, 1))
+        if (raw >= s->r->text_cap && grow(s, (void **)&s->r->text, &s->r->text_cap, raw + 1, 1))
             return s->r->error.err.status;
         if (escaped)
             *len = ipi_json_decode(p + 1, raw, s->r->text);
@@ -684,6 +684,61 @@ static const char *fast_key(int section, const char *p, const char *end, unsigne
     return NULL;
 }
 
+/* Step past the literal key `lit` at p if it is there and its value
+ * follows without whitespace (a constant-size compare the compiler
+ * inlines). */
+#define MATCH(p, end, lit)                                                   \
+    ((size_t)((end) - (p)) > sizeof(lit) - 1 &&                              \
+             memcmp((p), (lit), sizeof(lit) - 1) == 0 &&                     \
+             (unsigned char)(p)[sizeof(lit) - 1] > ' '                       \
+         ? ((p) += sizeof(lit) - 1, 1)                                       \
+         : 0)
+
+#define NOT_FAST 2 /* fast_members: the element needs the general loop */
+
+/* Parse the members at *pp (just after '{') if they come in the order and
+ * spelling GraalVM writes, {"id":1,"name":"x","signature":[2]} or
+ * {"ctx":"1:2","records":[3]}, leaving *pp at the closing '}': a straight
+ * line without the general loop's key matching and bookkeeping. Returns
+ * NOT_FAST as soon as something differs (the caller starts the element
+ * over), else what parsing a member returned: a value's error is the one
+ * the general loop would report, as it parses that member the same way. */
+static int fast_members(scan *s, const char **pp, const char *end)
+{
+    const char *p = *pp;
+    int rc;
+    if (s->at.section == SEC_TYPES || s->at.section == SEC_METHODS) {
+        if (!MATCH(p, end, "\"id\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_ID, &p, end)) != IPROF_OK)
+            return rc;
+        if (!MATCH(p, end, ",\"name\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_NAME, &p, end)) != IPROF_OK)
+            return rc;
+        if (s->at.section == SEC_METHODS) {
+            if (!MATCH(p, end, ",\"signature\":"))
+                return NOT_FAST;
+            if ((rc = parse_member(s, M_SIG, &p, end)) != IPROF_OK)
+                return rc;
+        }
+    } else {
+        if (!MATCH(p, end, "\"ctx\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_CTX, &p, end)) != IPROF_OK)
+            return rc;
+        if (!MATCH(p, end, ",\"records\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_REC, &p, end)) != IPROF_OK)
+            return rc;
+    }
+    if (p >= end || *p != '}')
+        return NOT_FAST;
+    s->at.field = F_NONE;
+    *pp = p;
+    return IPROF_OK;
+}
+
 static const char *member_name(unsigned m)
 {
     return m == M_ID ? "id" : m == M_NAME ? "name" : m == M_SIG ? "signature"
@@ -714,6 +769,18 @@ static int parse_element(scan *s, const char **pp, const char *end)
      * or array index of the attempt that ran out of window. */
     s->at.field = F_NONE;
     s->at.sub = -1;
+    int fast = fast_members(s, &p, end);
+    if (fast == IPROF_OK) {
+        *pp = p + 1;
+        return IPROF_OK;
+    }
+    if (fast != NOT_FAST)
+        return fast;
+    p = WIN(s) + s->el_start + 1; /* start over on the general loop */
+    p = ipi_json_skip_ws(p, end);
+    s->nnums = 0;
+    s->nframes = 0;
+    s->at.field = F_NONE;
     if (*p != '}') {
         for (;;) {
             const char *key_at = p, *q;
