@@ -295,32 +295,42 @@ static inline int plain_digits(const char **pp, int64_t *out)
 {
     const char *p = *pp;
     int neg = *p == '-';
-    p += neg;
-    const char *start = p;
-    unsigned d = (unsigned)(*p - '0');
-    if (d > 9)
-        return 0;
-    uint64_t v = d;
-    p++;
-    if (d != 0) {
+    const char *start = p + neg;
 #ifdef SWAR_DIGITS
-        /* Up to 8 digits in one step: most ids, bcis and counts. */
-        uint64_t x;
-        memcpy(&x, start, 8);
-        size_t n = leading_digits(x);
-        if (n < 8) {
-            v = eight_digits((x << (64 - 8 * n)) | (0x3030303030303030ULL >> (8 * n)));
-            p = start + n;
-        } else {
-            v = eight_digits(x);
-            p = start + 8;
-        }
-#endif
+    /* Up to 8 digits in one step: most ids, bcis and counts. */
+    uint64_t x, v;
+    memcpy(&x, start, 8);
+    size_t n = leading_digits(x);
+    if (n == 0)
+        return 0;
+    if ((x & 0xFF) == '0') { /* a lone zero: "01" is for the caller to refuse */
+        v = 0;
+        p = start + 1;
+    } else if (n < 8) {
+        v = eight_digits((x << (64 - 8 * n)) | (0x3030303030303030ULL >> (8 * n)));
+        p = start + n;
+    } else {
+        unsigned d;
+        v = eight_digits(x);
+        p = start + 8;
         while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
             v = v * 10 + d;
             p++;
         }
     }
+#else
+    unsigned d = (unsigned)(*start - '0');
+    if (d > 9)
+        return 0;
+    uint64_t v = d;
+    p = start + 1;
+    if (d != 0) {
+        while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
+            v = v * 10 + d;
+            p++;
+        }
+    }
+#endif
     *out = neg ? -(int64_t)v : (int64_t)v;
     *pp = p;
     return 1;
@@ -684,12 +694,21 @@ static const char *fast_key(int section, const char *p, const char *end, unsigne
     return NULL;
 }
 
+/* Whether p starts with the n bytes of lit (n <= 16): whole-word compares
+ * for keys longer than a word, which memcmp calls would not inline. */
+static inline int literal_at(const char *p, const char *lit, size_t n)
+{
+    if (n <= 8)
+        return memcmp(p, lit, n) == 0;
+    return memcmp(p, lit, 8) == 0 && memcmp(p + n - 8, lit + n - 8, 8) == 0;
+}
+
 /* Step past the literal key `lit` at p if it is there and its value
  * follows without whitespace (a constant-size compare the compiler
  * inlines). */
 #define MATCH(p, end, lit)                                                   \
     ((size_t)((end) - (p)) > sizeof(lit) - 1 &&                              \
-             memcmp((p), (lit), sizeof(lit) - 1) == 0 &&                     \
+             literal_at((p), (lit), sizeof(lit) - 1) &&                      \
              (unsigned char)(p)[sizeof(lit) - 1] > ' '                       \
          ? ((p) += sizeof(lit) - 1, 1)                                       \
          : 0)
