@@ -51,9 +51,26 @@ static void test_pseudo_random(void)
     }
 }
 
+/* The word-at-a-time path below 10^8: every value up to 2 * 10^6, then a
+ * stride through the rest (each of its lanes sees every value), and no
+ * byte written past IPI_I64_MAX_CHARS. */
+static void test_below_1e8(void)
+{
+    for (int64_t v = 0; v < 2000000; v++)
+        check_value(v);
+    for (int64_t v = 2000000; v < 100000000; v += 997)
+        check_value(v);
+    char buf[IPI_I64_MAX_CHARS + 4];
+    memset(buf, '#', sizeof buf);
+    CHECK_EQ_INT(ipi_fmt_i64(buf, -7), 2);
+    CHECK_EQ_MEM(buf, 2, "-7", 2);
+    CHECK_EQ_MEM(buf + IPI_I64_MAX_CHARS, 4, "####", 4);
+}
+
 int main(void)
 {
     RUN(test_boundaries);
     RUN(test_pseudo_random);
+    RUN(test_below_1e8);
     return check_done();
 }
