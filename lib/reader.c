@@ -476,10 +476,12 @@ static int expect_string(scan *s, const char **pp, const char *end, const char *
         return fail(s, starts_other_value(*p) || *p == '-' || (*p >= '0' && *p <= '9')
                            ? IPROF_ESCHEMA : IPROF_ESYNTAX,
                     IDX(s, p), "expected a string");
-    int rc = ipi_json_scan_string(p, end, &after, &escaped, &err, &why);
-    if (rc == IPI_JSON_MORE)
+    int rc;
+    if ((after = ipi_json_plain_string(p, end)) != NULL)
+        escaped = 0;
+    else if ((rc = ipi_json_scan_string(p, end, &after, &escaped, &err, &why)) == IPI_JSON_MORE)
         return MORE;
-    if (rc)
+    else if (rc)
         return json_fail(s, rc, err, why);
     size_t raw = (size_t)(after - p) - 2;
     if (!escaped && borrow) {
@@ -1294,6 +1296,12 @@ static int step_element(scan *s)
         rc = process_entry(s);
     if (rc)
         return rc;
+    if (p < end && *p == ',') { /* the usual next element: no extra step */
+        s->at.elem++;
+        s->first = 0;
+        s->pos = IDX(s, p + 1);
+        return IPROF_OK;
+    }
     s->pos = IDX(s, p);
     s->state = ST_AFTER_ELEMENT;
     return IPROF_OK;
