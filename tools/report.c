@@ -62,6 +62,10 @@ iprof_reader *open_reader(const char *cmd, int strict)
 {
     iprof_read_options opts = IPROF_READ_OPTIONS_INIT;
     iprof_reader *reader = NULL;
+    /* Model loads build the model on a second thread while this one reads
+     * (the tool uses libc's allocator, which is thread-safe); streaming
+     * reads (validate) ignore the flag. */
+    opts.flags = IPROF_READ_THREADED;
     if (strict)
         opts.flags |= IPROF_READ_STRICT;
     int rc = iprof_reader_new(&reader, &opts);

@@ -91,7 +91,8 @@ void report_plain(const char *cmd, const char *name, const char *fmt, ...)
 /* The exit code of a failed library call: EXIT_USAGE for I/O, memory
  * and argument failures, EXIT_INVALID for everything about the data. */
 int exit_code_of(int status);
-/* A reader with IPROF_READ_STRICT if @p strict; NULL after printing why. */
+/* A reader with IPROF_READ_THREADED, and IPROF_READ_STRICT if @p strict;
+ * NULL after printing why. */
 iprof_reader *open_reader(const char *cmd, int strict);
 /* Load a model from FILE ("-": stdin). On failure prints the diagnostics
  * and error and returns the exit code; on success prints nothing. */

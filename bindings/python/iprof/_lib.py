@@ -48,6 +48,7 @@ class iprof_allocator(Structure):
 READ_OPTIONS_VERSION = 1
 READ_STRICT = 0x1
 READ_NO_REFERENCES = 0x2
+READ_THREADED = 0x4      # model loads only: build on a second thread
 
 
 class iprof_read_options(Structure):

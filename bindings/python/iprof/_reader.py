@@ -58,7 +58,7 @@ class _Reader:
     """An iprof_reader handle with its options; one per read or load."""
 
     def __init__(self, strict=False, check_references=True, chunk_size=0,
-                 max_element_size=0, max_depth=0):
+                 max_element_size=0, max_depth=0, threaded=False):
         self._L = L = _lib.lib()
         opts = _lib.iprof_read_options()
         check(L.iprof_read_options_init(byref(opts), _lib.READ_OPTIONS_VERSION))
@@ -67,6 +67,8 @@ class _Reader:
             flags |= _lib.READ_STRICT
         if not check_references:
             flags |= _lib.READ_NO_REFERENCES
+        if threaded:
+            flags |= _lib.READ_THREADED
         opts.flags = flags
         opts.chunk_size = chunk_size
         opts.max_element_size = max_element_size

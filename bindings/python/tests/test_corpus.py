@@ -84,6 +84,36 @@ class RoundTripTest(unittest.TestCase):
                          ("methods[0].signature", path))
 
 
+class ThreadedLoadTest(unittest.TestCase):
+    """load(threaded=True) (IPROF_READ_THREADED) on real profiles: the model
+    writes the same bytes as after an unthreaded load, and as the file."""
+
+    def check_same(self, name, **write):
+        path = corpus(name)
+        with open(path, "rb") as f:
+            data = f.read()
+        for source in (path, data, io.BytesIO(data)):
+            got = []
+            for threaded in (False, True):
+                if hasattr(source, "seek"):
+                    source.seek(0)
+                with iprof.load(source, threaded=threaded) as m:
+                    got.append((m.write(**write), m.diagnostics))
+            self.assertEqual(got[1][0], got[0][0], (name, type(source)))
+            self.assertEqual(got[1][0], data, (name, type(source)))
+            self.assertEqual(got[1][1], got[0][1], (name, type(source)))
+        return got[0][1]
+
+    def test_threaded_corpus_same_bytes(self):
+        for name in ("jsonata-cli-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof",
+                     "elide-cli-types-only-0.4.0.iprof"):
+            self.assertEqual(self.check_same(name), [])
+
+    def test_threaded_corpus_lenient_same_bytes(self):
+        diags = self.check_same("elidemin-jspy-placeholders-1.0.0.iprof", validate=False)
+        self.assertGreater(len(diags), 1000)
+
+
 # ---- the independent merge -------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 import ctypes
 import ctypes.util
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -114,6 +115,22 @@ class LibraryTest(unittest.TestCase):
         self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 1), 0)
         self.assertEqual((wo.version, wo.flags, wo.format_version, bool(wo.allocator),
                           wo.buffer_size), (1, 0, None, False, 0))
+
+    def test_flags_match_headers(self):
+        # Every IPROF_READ_* / IPROF_WRITE_* flag of the public headers has
+        # its constant in _lib with the same value (skips outside the tree).
+        found = 0
+        for header in ("reader.h", "writer.h"):
+            path = os.path.join(support.SOURCE_ROOT, "include", "iprof", header)
+            if not os.path.isfile(path):
+                self.skipTest("%s is not there" % path)
+            with open(path) as f:
+                for m in re.finditer(r"^#define IPROF_((?:READ|WRITE)_[A-Z_]+) (0x[0-9a-f]+)u$",
+                                     f.read(), re.M):
+                    found += 1
+                    self.assertEqual(getattr(_lib, m.group(1), None), int(m.group(2), 16),
+                                     m.group(1))
+        self.assertGreaterEqual(found, 9)
 
     def test_format_constants(self):
         self.assertEqual((iprof.FORMAT_0_4_0, iprof.FORMAT_1_0_0, iprof.FORMAT_1_1_0,

@@ -1,10 +1,13 @@
 """The model: loading, sequences, lookups, contexts, entries, int64 extremes."""
 import io
+import os
 import pathlib
+import tempfile
+import threading
 import unittest
 
 import support
-from support import EXTREMES, FIB, I64_MAX, I64_MIN
+from support import EXTREMES, FIB, I64_MAX, I64_MIN, doc
 import iprof
 from iprof import Kind
 
@@ -217,3 +220,95 @@ class ExtremesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def many_batches_doc(methods=3000, entries=12000):
+    """A valid 1.0.0 document of 1.7 MB: a threaded load hands it from
+    the reading thread to the building one in many batches (128 KiB each)."""
+    types = [(i, "T%d" % i) for i in range(10)] + [(10 + i, "pkg.C%d" % i) for i in range(200)]
+    meths = [(1 + i, "m%d" % i, [10 + i % 200, i % 10, (i * 7) % 210])
+             for i in range(methods)]
+    def ctx(i):  # callee first, at bci 0 (call counts need it)
+        return "<".join("%d:%d" % (1 + (i * 31 + d * 17) % methods, 3 * d)
+                        for d in range(1 + i % 6))
+    return doc(types=types, methods=meths,
+               callCountProfiles=[(ctx(i), [i * 1000003]) for i in range(entries)],
+               conditionalProfiles=[(ctx(i + 1), [i % 7, i, I64_MAX - i])
+                                    for i in range(0, entries, 4)],
+               virtualInvokeProfiles=[(ctx(i + 2), [10 + i % 200, i])
+                                      for i in range(0, entries, 3)],
+               monitorProfiles=[],
+               samplingProfiles=[(ctx(i + 3), [I64_MIN + i]) for i in range(0, entries, 2)])
+
+
+class ThreadedLoadTest(unittest.TestCase):
+    """load(threaded=True) (IPROF_READ_THREADED) gives the model an
+    unthreaded load gives: the same written bytes, diagnostics and errors."""
+
+    def both(self, source_fn, **kwargs):
+        """The bytes written after an unthreaded and a threaded load."""
+        out = []
+        for threaded in (False, True):
+            with iprof.load(source_fn(), threaded=threaded, **kwargs) as m:
+                out.append((m.write(validate=False), m.diagnostics))
+        return out
+
+    def test_threaded_small_profiles_same_bytes(self):
+        for source_fn in (lambda: EXTREMES, lambda: io.BytesIO(EXTREMES)):
+            (plain, d0), (threaded, d1) = self.both(source_fn, strict=True)
+            self.assertEqual(threaded, plain)
+            self.assertEqual(threaded, EXTREMES)
+            self.assertEqual((d0, d1), ([], []))
+        fib = pathlib.Path(FIB).read_bytes()   # pretty-printed: written back minified
+        for source_fn in (lambda: FIB, lambda: fib):
+            (plain, d0), (threaded, d1) = self.both(source_fn, strict=True)
+            self.assertEqual(threaded, plain)
+            self.assertEqual((d0, d1), ([], []))
+
+    def test_threaded_many_batches_same_bytes(self):
+        data = many_batches_doc()
+        self.assertGreater(len(data), 1500 * 1000)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "big.iprof")
+            with open(path, "wb") as f:
+                f.write(data)
+            for source_fn in (lambda: data, lambda: path, lambda: open(path, "rb")):
+                (plain, d0), (threaded, d1) = self.both(source_fn, strict=True)
+                self.assertEqual(threaded, plain)
+                self.assertEqual(threaded, data)
+                self.assertEqual((d0, d1), ([], []))
+        with iprof.load(data, threaded=True) as m:
+            self.assertEqual(len(m.methods), 3000)
+            self.assertEqual(len(m.call_count), 12000)
+            self.assertEqual(m.call_count[11999].records, [11999 * 1000003])
+
+    def test_threaded_reads_on_calling_thread(self):
+        data = many_batches_doc(methods=500, entries=4000)
+        seen = set()
+
+        class Source(io.BytesIO):
+            def readinto(self, b):
+                seen.add(threading.get_ident())
+                return super().readinto(b)
+
+        with iprof.load(Source(data), threaded=True, chunk_size=4096) as m:
+            self.assertEqual(m.write(), data)
+        self.assertEqual(seen, {threading.get_ident()})
+
+    def test_threaded_diagnostics_and_errors_same(self):
+        bad = doc(types=[(0, "int")], methods=[(1, "m", [0, 0])],
+                  callCountProfiles=[("1:0", [1, 2]), ("7:0", [1])] * 2000)
+        (plain, d0), (threaded, d1) = self.both(lambda: bad)
+        self.assertEqual(threaded, plain)
+        self.assertEqual(len(d0), 4000)
+        self.assertEqual(d1, d0)
+        syntax = many_batches_doc(methods=500, entries=4000)[:-2] + b",]}"  # trailing comma
+        for data, strict in ((bad, True), (syntax, False)):
+            errors = []
+            for threaded in (False, True):
+                with self.assertRaises(iprof.Error) as cm:
+                    iprof.load(data, strict=strict, threaded=threaded)
+                e = cm.exception
+                errors.append((type(e), e.status, e.message, e.path, e.offset, e.line,
+                               e.column, e.diagnostics))
+            self.assertEqual(errors[1], errors[0])

@@ -175,6 +175,9 @@ impl iprof_filter_options {
 
 pub const IPROF_READ_STRICT: c_uint = 0x1;
 pub const IPROF_READ_NO_REFERENCES: c_uint = 0x2;
+/// Model loads only: build the model on a second thread while the calling
+/// thread reads (the allocator must be thread-safe).
+pub const IPROF_READ_THREADED: c_uint = 0x4;
 pub const IPROF_READ_OPTIONS_VERSION: c_uint = 1;
 
 /// `struct iprof_read_options`; zero fields mean "default".
@@ -794,6 +797,40 @@ mod tests {
             iprof_diff_change_describe as *const (),
         ];
         assert!(addrs.iter().all(|a| !a.is_null()));
+    }
+    /// Every IPROF_READ_* and IPROF_WRITE_* flag of the public headers is
+    /// declared here with the same value, when the crate is inside the
+    /// libiprof tree.
+    #[test]
+    fn flags_match_the_headers() {
+        extern crate std;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
+        let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let mut found = 0;
+        for header in ["reader.h", "writer.h"] {
+            let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/{header}")) else {
+                std::println!("SKIP: include/iprof/{header} is not there");
+                return;
+            };
+            for line in text.lines() {
+                let mut words = line.split_whitespace();
+                let (Some("#define"), Some(name), Some(value), None) =
+                    (words.next(), words.next(), words.next(), words.next())
+                else {
+                    continue;
+                };
+                let flag = name.starts_with("IPROF_READ_") || name.starts_with("IPROF_WRITE_");
+                let Some(hex) = value.strip_prefix("0x").and_then(|v| v.strip_suffix('u')) else { continue };
+                if !flag {
+                    continue;
+                }
+                found += 1;
+                let decl = std::format!("pub const {name}: c_uint = 0x{hex};");
+                assert!(src.contains(&decl), "missing or different: {decl}");
+            }
+        }
+        assert!(found >= 9, "{found} flags found");
+        assert_eq!(IPROF_READ_THREADED, 0x4);
     }
     /// The declarations cover lib/libiprof.map (the exported symbols),
     /// when the crate is inside the libiprof tree.

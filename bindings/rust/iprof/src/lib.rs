@@ -90,7 +90,10 @@
 //! * [`Writer`] is `Send` (its callback sink must be `Send` too) but not
 //!   `Sync`, for the same reason.
 //! * Reader callbacks run on the calling thread, during the call, so they
-//!   need not be `Send`.
+//!   need not be `Send`. So does the [`std::io::Read`] of
+//!   [`Reader::load_from`] in a threaded load
+//!   ([`ReadOptions::threaded`]): only the library's own model building
+//!   runs on its second thread.
 //!
 //! All handles use the C library's default allocator (libc), which is
 //! thread-safe.

@@ -51,6 +51,15 @@ impl ReadOptions {
     pub fn no_references(self, on: bool) -> ReadOptions {
         self.flag(sys::IPROF_READ_NO_REFERENCES, on)
     }
+    /// Model loads ([`Reader::load_bytes`], [`load_path`](Reader::load_path),
+    /// ...) build the model on a second thread while the calling thread
+    /// reads (`IPROF_READ_THREADED`): large files load faster. The model
+    /// and its diagnostics are the same either way, and an [`io::Read`]
+    /// source is still read on the calling thread only. Streaming reads
+    /// ignore it.
+    pub fn threaded(self, on: bool) -> ReadOptions {
+        self.flag(sys::IPROF_READ_THREADED, on)
+    }
     /// Bytes per read from a file or [`io::Read`]; 0: the default (256 KiB).
     pub fn chunk_size(mut self, bytes: usize) -> ReadOptions {
         self.chunk_size = bytes;

@@ -9,10 +9,42 @@ use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use iprof::{EntryEvent, Frame, Handler, Kind, MethodEvent, Model, Reader, WriteOptions, Writer};
+use iprof::{EntryEvent, Frame, Handler, Kind, MethodEvent, Model, ReadOptions, Reader, WriteOptions, Writer};
 
 const JSONATA: &str = "jsonata-cli-0.4.0.iprof";
 const ASSORTED: &str = "assorted-benchmarks-0.4.0.iprof";
+
+/// A threaded load (`ReadOptions::threaded`) writes the same bytes as an
+/// unthreaded one, and as the file, from a path, memory and an io::Read.
+#[test]
+fn threaded_load_is_byte_identical() {
+    for name in [JSONATA, ASSORTED, "elide-cli-types-only-0.4.0.iprof", "elidemin-jspy-placeholders-1.0.0.iprof"] {
+        let Some(path) = common::corpus_file(name) else { continue };
+        let original = std::fs::read(&path).unwrap();
+        type Load<'a> = &'a dyn Fn(&mut Reader) -> iprof::Result<Model>;
+        let loads: [Load<'_>; 3] = [
+            &|r| r.load_path(&path),
+            &|r| r.load_bytes(&original),
+            &|r| r.load_from(original.as_slice()),
+        ];
+        for (i, load) in loads.iter().enumerate() {
+            let mut got = Vec::new();
+            for threaded in [false, true] {
+                let mut reader = Reader::with_options(&ReadOptions::new().threaded(threaded)).unwrap();
+                let model = load(&mut reader).unwrap();
+                let diags = reader.diagnostics();
+                let opts = WriteOptions::new().no_validate(!diags.is_empty());
+                let mut w = Writer::to_memory(&opts).unwrap();
+                w.write_model(&model).unwrap();
+                got.push((w.into_bytes().unwrap(), diags));
+            }
+            assert!(got[1].0 == got[0].0, "{name} (source {i}): threaded load wrote other bytes");
+            assert!(got[1].0 == original, "{name} (source {i}): written bytes differ from the file");
+            assert_eq!(got[1].1, got[0].1, "{name} (source {i})");
+            assert_eq!(got[0].1.is_empty(), !name.starts_with("elidemin"), "{name}");
+        }
+    }
+}
 
 #[test]
 fn round_trip_is_byte_identical() {

@@ -1,11 +1,12 @@
 //! The model: exact values of examples/fib.iprof, lookups, views,
-//! contexts, mutation and combining, retain, int64 extremes, threads.
+//! contexts, mutation and combining, retain, int64 extremes, threads,
+//! threaded loads (`ReadOptions::threaded`).
 
 mod common;
 
 use std::collections::HashSet;
 
-use iprof::{parse_ctx, Frame, Kind, Model, Status};
+use iprof::{parse_ctx, Error, Frame, Kind, Model, ReadOptions, Reader, Status, WriteOptions, Writer};
 
 fn fib() -> Model {
     Model::load(common::fib_path()).expect("examples/fib.iprof loads")
@@ -315,4 +316,172 @@ fn models_are_send_and_sync() {
     // And move it to another thread.
     let version = std::thread::spawn(move || m.version().to_string()).join().unwrap();
     assert_eq!(version, "1.1.0");
+}
+
+// ---- threaded loads ---------------------------------------------------------
+
+/// A small valid 1.0.0 document, minified as GraalVM writes it, with int64
+/// extremes everywhere a number can be (Python's support.EXTREMES).
+fn extremes() -> String {
+    let (min, max) = (i64::MIN, i64::MAX);
+    format!(
+        "{{\"version\":\"1.0.0\",\"types\":[{{\"id\":{min},\"name\":\"Min\"}},{{\"id\":0,\"name\":\"int\"}},\
+         {{\"id\":{max},\"name\":\"Max\"}}],\"methods\":[{{\"id\":{max},\"name\":\"big\",\"signature\":[{min},0]}},\
+         {{\"id\":1,\"name\":\"m\",\"signature\":[{max},0,{min}]}}],\
+         \"callCountProfiles\":[{{\"ctx\":\"{max}:0<1:{min}\",\"records\":[{max}]}},{{\"ctx\":\"1:0\",\"records\":[{min}]}}],\
+         \"conditionalProfiles\":[{{\"ctx\":\"1:{max}\",\"records\":[{min},0,{max},-1,{max},1]}}],\
+         \"virtualInvokeProfiles\":[{{\"ctx\":\"1:{min}\",\"records\":[{min},{max},{max},{min}]}}],\
+         \"monitorProfiles\":[{{\"ctx\":\"0:0\",\"records\":[0,{max}]}}],\
+         \"samplingProfiles\":[{{\"ctx\":\"{max}:{max}\",\"records\":[{max}]}}]}}"
+    )
+}
+
+/// A valid 1.0.0 document of about 1.7 MB (Python's many_batches_doc): a
+/// threaded load hands it from the reading thread to the building one in
+/// many batches.
+fn many_batches_doc(methods: usize, entries: usize) -> String {
+    let ctx = |i: usize| {
+        (0..1 + i % 6)
+            .map(|d| format!("{}:{}", 1 + (i * 31 + d * 17) % methods, 3 * d))
+            .collect::<Vec<_>>()
+            .join("<")
+    };
+    let section = |key: &str, items: Vec<String>| format!(",\"{key}\":[{}]", items.join(","));
+    let entry = |c: String, r: String| format!("{{\"ctx\":\"{c}\",\"records\":[{r}]}}");
+    let mut types: Vec<String> = (0..10).map(|i| format!("{{\"id\":{i},\"name\":\"T{i}\"}}")).collect();
+    types.extend((0..200).map(|i| format!("{{\"id\":{},\"name\":\"pkg.C{i}\"}}", 10 + i)));
+    let meths: Vec<String> = (0..methods)
+        .map(|i| {
+            format!("{{\"id\":{},\"name\":\"m{i}\",\"signature\":[{},{},{}]}}", 1 + i, 10 + i % 200, i % 10, (i * 7) % 210)
+        })
+        .collect();
+    let mut d = format!("{{\"version\":\"1.0.0\",\"types\":[{}],\"methods\":[{}]", types.join(","), meths.join(","));
+    d += &section("callCountProfiles", (0..entries).map(|i| entry(ctx(i), format!("{}", i as i64 * 1000003))).collect());
+    d += &section(
+        "conditionalProfiles",
+        (0..entries).step_by(4).map(|i| entry(ctx(i + 1), format!("{},{},{}", i % 7, i, i64::MAX - i as i64))).collect(),
+    );
+    d += &section(
+        "virtualInvokeProfiles",
+        (0..entries).step_by(3).map(|i| entry(ctx(i + 2), format!("{},{}", 10 + i % 200, i))).collect(),
+    );
+    d += &section("monitorProfiles", Vec::new());
+    d += &section(
+        "samplingProfiles",
+        (0..entries).step_by(2).map(|i| entry(ctx(i + 3), format!("{}", i64::MIN + i as i64))).collect(),
+    );
+    d + "}"
+}
+
+/// Load with a reader of these options, threaded or not; the written bytes
+/// (without validation) and the diagnostics.
+fn load_written(
+    threaded: bool,
+    strict: bool,
+    load: &dyn Fn(&mut Reader) -> iprof::Result<Model>,
+) -> (Vec<u8>, Vec<Error>) {
+    let mut reader = Reader::with_options(&ReadOptions::new().strict(strict).threaded(threaded)).unwrap();
+    let model = load(&mut reader).unwrap();
+    let mut w = Writer::to_memory(&WriteOptions::new().no_validate(true)).unwrap();
+    w.write_model(&model).unwrap();
+    (w.into_bytes().unwrap(), reader.diagnostics())
+}
+
+/// The bytes written after an unthreaded and a threaded load are equal;
+/// returns them.
+fn same_both_ways(strict: bool, load: &dyn Fn(&mut Reader) -> iprof::Result<Model>) -> Vec<u8> {
+    let (plain, d0) = load_written(false, strict, load);
+    let (threaded, d1) = load_written(true, strict, load);
+    assert!(threaded == plain, "threaded load wrote other bytes");
+    assert_eq!(d1, d0);
+    assert!(d0.is_empty(), "{d0:?}");
+    plain
+}
+
+#[test]
+fn threaded_load_small_profiles_same_bytes() {
+    let data = extremes();
+    let data = data.as_bytes();
+    assert!(same_both_ways(true, &|r| r.load_bytes(data)) == data);
+    assert!(same_both_ways(true, &|r| r.load_from(data)) == data);
+    // fib.iprof is pretty-printed: written back minified, the same both ways.
+    let fib = std::fs::read(common::fib_path()).unwrap();
+    let a = same_both_ways(true, &|r| r.load_path(common::fib_path()));
+    let b = same_both_ways(true, &|r| r.load_bytes(&fib));
+    assert!(a == b);
+}
+
+#[test]
+fn threaded_load_many_batches_same_bytes() {
+    let data = many_batches_doc(3000, 12000);
+    assert!(data.len() > 1_500_000, "{}", data.len());
+    let data = data.as_bytes();
+    let dir = common::temp_dir("threaded-many-batches");
+    let path = dir.join("big.iprof");
+    std::fs::write(&path, data).unwrap();
+    assert!(same_both_ways(true, &|r| r.load_bytes(data)) == data);
+    assert!(same_both_ways(true, &|r| r.load_path(&path)) == data);
+    assert!(same_both_ways(true, &|r| r.load_from(std::fs::File::open(&path).unwrap())) == data);
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        // A fresh descriptor per load: a load reads it to its end.
+        assert!(same_both_ways(true, &|r| r.load_fd(std::fs::File::open(&path).unwrap().as_fd())) == data);
+    }
+    let m = Reader::with_options(&ReadOptions::new().threaded(true)).unwrap().load_bytes(data).unwrap();
+    assert_eq!(m.method_count(), 3000);
+    assert_eq!(m.entry_count(Kind::CallCount), 12000);
+    assert_eq!(m.entry_at(Kind::CallCount, 11999).unwrap().records(), [11999 * 1000003]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn threaded_load_reads_on_calling_thread() {
+    struct Source<'a> {
+        data: &'a [u8],
+        threads: HashSet<std::thread::ThreadId>,
+    }
+    impl std::io::Read for Source<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.threads.insert(std::thread::current().id());
+            self.data.read(buf)
+        }
+    }
+    let data = many_batches_doc(500, 4000);
+    let mut src = Source { data: data.as_bytes(), threads: HashSet::new() };
+    let opts = ReadOptions::new().threaded(true).chunk_size(4096);
+    let m = Reader::with_options(&opts).unwrap().load_from(&mut src).unwrap();
+    assert!(m.to_bytes().unwrap() == data.as_bytes());
+    assert_eq!(src.threads, HashSet::from([std::thread::current().id()]));
+}
+
+#[test]
+fn threaded_load_diagnostics_and_errors_same() {
+    // Lenient: a wrong record count and a dangling method, 2000 times each.
+    let bad = format!(
+        "{{\"version\":\"1.0.0\",\"types\":[{{\"id\":0,\"name\":\"int\"}}],\
+         \"methods\":[{{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}}],\"callCountProfiles\":[{}]}}",
+        vec!["{\"ctx\":\"1:0\",\"records\":[1,2]},{\"ctx\":\"7:0\",\"records\":[1]}"; 2000].join(",")
+    );
+    let (plain, d0) = load_written(false, false, &|r| r.load_bytes(bad.as_bytes()));
+    let (threaded, d1) = load_written(true, false, &|r| r.load_bytes(bad.as_bytes()));
+    assert!(threaded == plain);
+    assert_eq!(d0.len(), 4000);
+    assert_eq!(d1, d0);
+    // Errors: strict on the bad document, a syntax error near the end.
+    let mut syntax = many_batches_doc(500, 4000);
+    syntax.truncate(syntax.len() - 2);
+    syntax += ",]}"; // trailing comma
+    for (data, strict) in [(bad.as_str(), true), (syntax.as_str(), false)] {
+        let errors: Vec<(Error, Vec<Error>)> = [false, true]
+            .into_iter()
+            .map(|threaded| {
+                let mut r = Reader::with_options(&ReadOptions::new().strict(strict).threaded(threaded)).unwrap();
+                let e = r.load_bytes(data.as_bytes()).unwrap_err();
+                (e, r.diagnostics())
+            })
+            .collect();
+        assert_eq!(errors[1], errors[0]);
+        assert!(matches!(errors[0].0.status(), Status::Schema | Status::Syntax), "{}", errors[0].0);
+    }
 }
