@@ -184,9 +184,45 @@ static inline int word_needs_escape(uint64_t x)
 
 /* Escape s[0..len) as JSON string content at p; at most ESC_MAX * len
  * bytes. Runs of 8 plain bytes are copied as one word. */
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define ESCAPE_SSE2 1
+/* Whether any of 16 bytes needs an escape: quote, backslash, or below
+ * 0x20 (unsigned: bytes >= 0x80 are UTF-8 and pass through). */
+static inline int block_needs_escape(__m128i v)
+{
+    __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    __m128i c = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) != 0;
+}
+#endif
+
 static char *escape_into(char *p, const unsigned char *s, size_t len)
 {
     size_t i = 0;
+#ifdef ESCAPE_SSE2
+    /* 16 bytes per step, the last 16 overlapping what was copied; a block
+     * that needs an escape leaves the rest to the loops below. */
+    if (len >= 16) {
+        __m128i v;
+        for (; i + 16 <= len; i += 16) {
+            v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+            if (block_needs_escape(v))
+                break;
+            _mm_storeu_si128((__m128i *)(void *)(p + i), v);
+        }
+        if (i == len)
+            return p + len;
+        if (i + 16 > len) {
+            v = _mm_loadu_si128((const __m128i *)(const void *)(s + len - 16));
+            if (!block_needs_escape(v)) {
+                _mm_storeu_si128((__m128i *)(void *)(p + len - 16), v);
+                return p + len;
+            }
+        }
+    }
+#endif
     /* Most names need no escape: whole words, then the last 8 bytes as one
      * word overlapping what was copied (no per-byte tail loop). */
     if (len >= 8) {
