@@ -21,6 +21,7 @@ struct ipi_builder {
     ipi_batch *filling; /* owned by the reading thread */
     int status;         /* first failure applying */
 #ifdef IPI_HAVE_THREADS
+    int want_thread; /* asked for; started when the first batch is full */
     int threaded;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -184,7 +185,8 @@ ipi_builder *ipi_builder_start(iprof_model *m, int threaded)
         return NULL;
     }
 #ifdef IPI_HAVE_THREADS
-    b->threaded = threaded && start_thread(b);
+    b->want_thread = threaded;
+    b->threaded = 0;
 #else
     (void)threaded;
 #endif
@@ -201,6 +203,12 @@ ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)
     if (x && x->used + size <= x->cap)
         return x;
 #ifdef IPI_HAVE_THREADS
+    /* A load that fits in one batch never starts a thread: for small
+     * inputs it would cost more than it saves. */
+    if (b->want_thread && !b->threaded) {
+        b->want_thread = 0;
+        b->threaded = start_thread(b); /* on failure: inline */
+    }
     if (b->threaded)
         return swap_threaded(b, size, status);
 #endif

@@ -10,7 +10,8 @@
 typedef struct ipi_builder ipi_builder;
 
 /* A builder for m (which it borrows until ipi_builder_finish), threaded if
- * asked and possible; NULL when out of memory. */
+ * asked and possible: the thread starts when the first batch is full, so
+ * small inputs are built inline. NULL when out of memory. */
 ipi_builder *ipi_builder_start(iprof_model *m, int threaded);
 
 /* The batch to append events to, with room for `size` more bytes: the
