@@ -40,6 +40,8 @@ void ipi_batch_put_version(ipi_batch *b, const char *version, size_t len);
 void ipi_batch_put_type(ipi_batch *b, int64_t id, const char *name, size_t name_len);
 void ipi_batch_put_method(ipi_batch *b, int64_t id, const char *name, size_t name_len,
                           const int64_t *sig, size_t sig_len);
+/* kind must be 0 .. IPROF_KIND_COUNT - 1 (other values would read back as
+ * another event). */
 void ipi_batch_put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t frame_count,
                          const int64_t *records, size_t record_count);
 

@@ -19,7 +19,8 @@
 struct ipi_builder {
     iprof_model *m;
     ipi_batch *filling; /* owned by the reading thread */
-    int status;         /* first failure applying */
+    int failed;         /* reading thread: the failure reserve returned */
+    int status;         /* threaded: the builder's first failure (lock) */
 #ifdef IPI_HAVE_THREADS
     int want_thread; /* asked for; started when the first batch is full */
     int threaded;
@@ -178,6 +179,7 @@ ipi_builder *ipi_builder_start(iprof_model *m, int threaded)
     if (!b)
         return NULL;
     b->m = m;
+    b->failed = IPROF_OK;
     b->status = IPROF_OK;
     b->filling = ipi_batch_new(&m->alloc, IPI_BATCH_SIZE);
     if (!b->filling) {
@@ -193,9 +195,22 @@ ipi_builder *ipi_builder_start(iprof_model *m, int threaded)
     return b;
 }
 
+/* A failure of reserve: remembered, so every later call returns it too
+ * instead of going on with a batch that failed or is gone. */
+static ipi_batch *failed(ipi_builder *b, int rc, int *status)
+{
+    b->failed = rc;
+    *status = rc;
+    return NULL;
+}
+
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)
 {
-    if (size == (size_t)-1) {
+    if (b->failed) {
+        *status = b->failed;
+        return NULL;
+    }
+    if (size == (size_t)-1) { /* this event only: the builder can go on */
         *status = IPROF_ELIMIT;
         return NULL;
     }
@@ -209,30 +224,29 @@ ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)
         b->want_thread = 0;
         b->threaded = start_thread(b); /* on failure: inline */
     }
-    if (b->threaded)
-        return swap_threaded(b, size, status);
-#endif
-    if (x && x->used && (b->status = ipi_batch_apply(b->m, x)) != IPROF_OK) {
-        *status = b->status;
-        return NULL;
+    if (b->threaded) {
+        int rc = IPROF_OK;
+        x = swap_threaded(b, size, &rc);
+        return x ? x : failed(b, rc, status);
     }
+#endif
+    int rc = x && x->used ? ipi_batch_apply(b->m, x) : IPROF_OK;
+    if (rc)
+        return failed(b, rc, status);
     b->filling = fit(b, x, size);
-    if (!b->filling)
-        *status = IPROF_ENOMEM;
-    return b->filling;
+    return b->filling ? b->filling : failed(b, IPROF_ENOMEM, status);
 }
 
 int ipi_builder_finish(ipi_builder *b, int cancel)
 {
-    int rc;
+    int rc = b->failed;
 #ifdef IPI_HAVE_THREADS
     if (b->threaded) {
-        rc = finish_threaded(b, cancel);
+        int built = finish_threaded(b, cancel || rc);
         ipi_free(&b->m->alloc, b, sizeof *b);
-        return rc;
+        return rc ? rc : built;
     }
 #endif
-    rc = b->status;
     if (!rc && !cancel && b->filling && b->filling->used)
         rc = ipi_batch_apply(b->m, b->filling);
     ipi_batch_free(alloc_of(b), b->filling);

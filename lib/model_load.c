@@ -52,7 +52,9 @@ static int on_entry(int kind, const int64_t *frames, size_t frame_count,
                     const int64_t *records, size_t record_count, void *payload)
 {
     loader *l = payload;
-    if (frame_count == 0) { /* a ctx without frames has no node to stand for it */
+    /* A ctx without frames has no node to stand for it; a kind outside
+     * 0..5 would not survive the batch's encoding. */
+    if (frame_count == 0 || kind < 0 || kind >= IPROF_KIND_COUNT) {
         l->status = IPROF_ESCHEMA;
         return 1;
     }

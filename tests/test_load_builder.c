@@ -549,6 +549,53 @@ static void test_threaded_failure_reaches_reader(void)
     }
 }
 
+/* After a failing reserve, every later reserve fails with the same status
+ * and hands out no batch, and finish returns it. Inline, one allocation
+ * failing once during the first apply once let a later reserve apply that
+ * batch a second time and forget the failure. With a batch allocation
+ * failing at a swap (an event larger than a batch, so the builder thread,
+ * applying an empty batch, allocates nothing meanwhile), the next reserve
+ * once queued the missing batch and crashed. */
+static void test_failure_is_sticky(void)
+{
+    stream s = {0, 8 * PER_BATCH, 0, 0, 1};
+    for (int threaded = 0; threaded < 2; threaded++) {
+        for (int big = 0; big < 2; big++) {
+            if (threaded && !big)
+                continue; /* which thread allocates first would be a race */
+            mt_alloc ca;
+            mt_init(&ca, MT_FAIL_NONE, 0);
+            iprof_allocator a = mt_hook(&ca);
+            iprof_model *m = NULL;
+            CHECK_OK(iprof_model_new(&m, &a));
+            ipi_builder *b = ipi_builder_start(m, threaded);
+            CHECK(b != NULL);
+            ca.fail_at = atomic_load(&ca.count) + 1;
+            ca.mode = MT_FAIL_ONLY;
+            int st = IPROF_OK;
+            if (big) {
+                CHECK(ipi_builder_reserve(b, IPI_BATCH_SIZE + 1000, &st) == NULL);
+            } else {
+                CHECK_EQ_INT(feed(b, &s, 0, stream_len(&s), &st), PER_BATCH);
+            }
+            CHECK_EQ_INT(st, IPROF_ENOMEM);
+            CHECK(atomic_load(&ca.failed));
+            for (int again = 0; again < 3; again++) { /* the failure stays */
+                int st2 = IPROF_OK;
+                CHECK(ipi_builder_reserve(b, 100, &st2) == NULL);
+                CHECK_EQ_INT(st2, IPROF_ENOMEM);
+                CHECK(ipi_builder_reserve(b, IPI_BATCH_SIZE * 2, &st2) == NULL);
+                CHECK_EQ_INT(st2, IPROF_ENOMEM);
+            }
+            CHECK_EQ_INT(ipi_builder_finish(b, 0), IPROF_ENOMEM);
+            CHECK(iprof_model_method_count(m) < PER_BATCH); /* nothing twice */
+            iprof_model_free(m);
+            CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
+            CHECK_EQ_INT(atomic_load(&ca.live_blocks), 0);
+        }
+    }
+}
+
 /* One build with allocation `at` failing (mode MT_FAIL_ONLY or _FROM;
  * spare: only the builder thread's allocations count). Returns the status
  * (first failing reserve, else finish), checks the model against ref when
@@ -631,6 +678,7 @@ int main(void)
     RUN(test_too_big);
     RUN(test_inline_failure_exact);
     RUN(test_threaded_failure_reaches_reader);
+    RUN(test_failure_is_sticky);
     RUN(test_fail_each_allocation);
     return check_done();
 }
