@@ -41,8 +41,8 @@ static const char ipi_digit_pairs[201] =
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define IPI_FMT_SWAR 1
-/* The 8 decimal digits of v < 10^8, leading zeros included, as ASCII in
- * one word whose lowest byte is the first digit: split into 4-digit
+/* The 8 decimal digits of v < 10^8, leading zeros included, as byte
+ * values 0-9 in one word whose lowest byte is the first digit: split into 4-digit
  * halves, then 2-digit quarters, then digits, every lane at once, dividing
  * by multiplying with rounded reciprocals (exact for these ranges:
  * x * 10486 >> 20 == x / 100 below 10^4, y * 103 >> 10 == y / 10 below
@@ -54,8 +54,7 @@ static IPI_ALWAYS_INLINE uint64_t ipi_digits8(uint32_t v)
     uint64_t q = ((x * 10486) >> 20) & 0x0000007F0000007FULL;
     x = ((x - q * 100) << 16) | q;
     uint64_t t = ((x * 103) >> 10) & 0x000F000F000F000FULL;
-    x = ((x - t * 10) << 8) | t;
-    return x | 0x3030303030303030ULL;
+    return ((x - t * 10) << 8) | t; /* digit values; | 0x30 bytes for ASCII */
 }
 #endif
 
@@ -68,12 +67,13 @@ static IPI_ALWAYS_INLINE size_t ipi_fmt_u32(char *out, uint32_t v)
 {
 #ifdef IPI_FMT_SWAR
     if (v < 100000000) {
-        size_t len = 1 + (size_t)(v >= 10) + (size_t)(v >= 100) + (size_t)(v >= 1000) +
-                     (size_t)(v >= 10000) + (size_t)(v >= 100000) + (size_t)(v >= 1000000) +
-                     (size_t)(v >= 10000000);
-        uint64_t w = ipi_digits8(v) >> (8 * (8 - len));
+        /* The leading zero digits are the low zero bytes of the word (the
+         * last digit always counts, even for 0). */
+        uint64_t d = ipi_digits8(v);
+        size_t zeros = (size_t)__builtin_ctzll(d | ((uint64_t)1 << 56)) >> 3;
+        uint64_t w = (d | 0x3030303030303030ULL) >> (8 * zeros);
         memcpy(out, &w, 8);
-        return len;
+        return 8 - zeros;
     }
 #endif
     size_t n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5
