@@ -78,7 +78,7 @@ if ! is_our_build "$build"; then
 elif [ "${reconfigure:-0}" -eq 1 ]; then
     meson setup --reconfigure "$build" "$top" >/dev/null || die "meson reconfigure failed"
 fi
-targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge tools/iprof"
+targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge bench/bench_memory tools/iprof"
 for p in peer_jansson peer_simdjson; do
     ninja -C "$build" -t query "bench/$p" >/dev/null 2>&1 && targets="$targets bench/$p"
 done
@@ -280,6 +280,11 @@ END {
     p2 = med["merge2"] / bytes["merge2"] * 1e6; p4 = med["merge4"] / bytes["merge4"] * 1e6
     printf "  %-4s merge linear in input (per-MB time of 4 files / 2 files <= 1.25): %.2f ms/MB vs %.2f ms/MB = x%.2f (merge part alone: %.3f s vs %.3f s)\n", (p4 / p2 <= 1.25 ? "PASS" : "FAIL"), p4 * 1000, p2 * 1000, p4 / p2, extra["merge4", "merge_s"], extra["merge2", "merge_s"]
 }' "$results"
+
+# Where the model's memory goes (the parts of a loaded model, from its
+# internal layout).
+printf '\nmodel memory by part (%s):\n' "$file"
+"$B/bench_memory" "$file" || fail "bench_memory"
 
 if [ $failures -ne 0 ]; then
     say "bench.sh: $failures failure(s)"

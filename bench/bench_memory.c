@@ -1,0 +1,107 @@
+/*
+ * Where a loaded model's memory goes: loads FILE and prints the bytes of
+ * each part of the model, from its internal layout (linked against the
+ * static library), next to the process's peak RSS. The issue's "model
+ * peak RSS <= 0.5 x file" target is judged on this breakdown in
+ * docs/performance.md.
+ *
+ *   bench_memory FILE
+ */
+#include <stdio.h>
+
+#include "bench_common.h"
+#include "model.h"
+
+typedef struct part {
+    const char *what;
+    double bytes;
+} part;
+
+static double idmap_bytes(const ipi_idmap *m)
+{
+    return (double)m->dense_cap * sizeof(void *) +
+           (double)m->cap * (sizeof(int64_t) + sizeof(void *));
+}
+
+static double htab_bytes(const ipi_htab *t)
+{
+    return t ? (double)t->cap * sizeof(ipi_htab_slot) : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2)
+        bench_die("usage: bench_memory FILE");
+    int64_t size = bench_file_size(argv[1]);
+    if (size < 0)
+        return 1;
+    iprof_reader *reader = bench_reader_new();
+    iprof_model *m;
+    if (iprof_model_load_path(&m, reader, argv[1]) != IPROF_OK)
+        bench_die("%s: load failed", argv[1]);
+
+    /* Walk the model once for the arena's share of each part: every size
+     * is rounded up to 8 bytes as ipi_arena_alloc does. */
+#define ARENA(n) ((double)(((n) + 7u) & ~(size_t)7u))
+    double type_structs = 0, method_structs = 0, sig_ids = 0, records = 0, names = 0;
+    for (size_t i = 0; i < m->type_count; i++)
+        type_structs += ARENA(sizeof(iprof_type));
+    size_t sig_total = 0;
+    for (size_t i = 0; i < m->method_count; i++) {
+        method_structs += ARENA(sizeof(iprof_method));
+        sig_ids += (double)m->methods[i]->sig_len * sizeof(int64_t);
+        sig_total += m->methods[i]->sig_len;
+    }
+    size_t distinct = 0;
+    for (size_t i = 0; i < m->names.tab.cap; i++) {
+        const ipi_str *s = m->names.tab.slots[i].item;
+        if (s) {
+            names += ARENA(sizeof(ipi_str) + s->len + 1);
+            distinct++;
+        }
+    }
+    double entry_lists = 0;
+    size_t entries = 0;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        const ipi_entry_list *l = &m->entries[k];
+        entry_lists += (double)l->cap * sizeof(iprof_entry);
+        for (size_t i = 0; i < l->count; i++)
+            records += ARENA(l->items[i].record_count * sizeof(int64_t));
+        entries += l->count;
+    }
+    double nodes = (double)m->contexts.count * ARENA(sizeof(iprof_context));
+    double arena_used = type_structs + method_structs + sig_ids + names + records + nodes;
+
+    part parts[] = {
+        {"methods: structs (24 B: id, name, length)", method_structs},
+        {"methods: signature ids (int64)", sig_ids},
+        {"methods: pointer list", (double)m->method_cap * sizeof(void *)},
+        {"methods: id map", idmap_bytes(&m->method_ids)},
+        {"types: structs, pointer list, id map",
+         type_structs + (double)m->type_cap * sizeof(void *) + idmap_bytes(&m->type_ids)},
+        {"names: interned strings (16 B header + text)", names},
+        {"names: intern table", htab_bytes(&m->names.tab)},
+        {"contexts: nodes (32 B)", nodes},
+        {"contexts: intern table", htab_bytes(&m->contexts)},
+        {"entries: lists (24 B each)", entry_lists},
+        {"entries: records (int64)", records},
+        {"arena: obtained, not yet used (untouched pages)", (double)m->arena.total - arena_used},
+    };
+    double total = 0;
+    printf("%-48s %10s %7s\n", "part", "MiB", "x file");
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        printf("%-48s %10.1f %7.3f\n", parts[i].what, parts[i].bytes / 1048576,
+               parts[i].bytes / (double)size);
+        total += parts[i].bytes;
+    }
+    printf("%-48s %10.1f %7.3f\n", "total", total / 1048576, total / (double)size);
+    printf("peak RSS %.1f MiB (%.3f x file); %zu types, %zu methods (%.2f signature ids "
+           "each), %zu distinct names, %zu context nodes, %zu entries\n",
+           (double)bench_peak_rss_kb() / 1024, (double)bench_peak_rss_kb() * 1024 / (double)size,
+           m->type_count, m->method_count,
+           m->method_count ? (double)sig_total / (double)m->method_count : 0.0, distinct,
+           m->contexts.count, entries);
+    iprof_model_free(m);
+    iprof_reader_free(reader);
+    return 0;
+}
