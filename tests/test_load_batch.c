@@ -9,6 +9,7 @@
  * leaks. */
 #include "check.h"
 #include "check_alloc.h"
+#include "check_events.h"
 #include "check_model.h"
 
 #include <limits.h>
@@ -19,23 +20,7 @@
 #define TOO_BIG ((size_t)-1)
 #define HEAD 32 /* bytes of an event's header */
 
-/* ---- an event list, put into a batch or pushed the old way -------------- */
-
-enum { VERSION, TYPE, METHOD, ENTRY };
-
-typedef struct event {
-    int what;
-    int64_t id;
-    const char *name;
-    size_t name_len;
-    const int64_t *sig;
-    size_t sig_len;
-    int kind;
-    const int64_t *frames;
-    size_t frame_count;
-    const int64_t *records;
-    size_t record_count;
-} event;
+/* ---- events (check_events.h), put into a batch or pushed the old way ---- */
 
 static event ev_version(const char *v, size_t len)
 {
@@ -59,36 +44,6 @@ static event ev_entry(int kind, const int64_t *frames, size_t fc, const int64_t 
 {
     event e = {ENTRY, 0, NULL, 0, NULL, 0, kind, frames, fc, rec, rc};
     return e;
-}
-
-static size_t size_of(const event *e)
-{
-    return e->what == ENTRY ? ipi_batch_entry_size(e->frame_count, e->record_count)
-                            : ipi_batch_named_size(e->name_len, e->sig_len);
-}
-
-static void put(ipi_batch *b, const event *e)
-{
-    switch (e->what) {
-    case VERSION: ipi_batch_put_version(b, e->name, e->name_len); break;
-    case TYPE: ipi_batch_put_type(b, e->id, e->name, e->name_len); break;
-    case METHOD: ipi_batch_put_method(b, e->id, e->name, e->name_len, e->sig, e->sig_len); break;
-    default:
-        ipi_batch_put_entry(b, e->kind, e->frames, e->frame_count, e->records, e->record_count);
-    }
-}
-
-static int push(iprof_model *m, const event *e)
-{
-    switch (e->what) {
-    case VERSION: return ipi_model_store_version(m, e->name, e->name_len);
-    case TYPE: return ipi_model_push_type(m, e->id, e->name, e->name_len, NULL);
-    case METHOD:
-        return ipi_model_push_method(m, e->id, e->name, e->name_len, e->sig, e->sig_len, NULL);
-    default:
-        return ipi_model_push_entry(m, e->kind, e->frames, e->frame_count, e->records,
-                                    e->record_count);
-    }
 }
 
 /* A batch holding the events (sized to fit them all), its used bytes

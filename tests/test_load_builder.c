@@ -10,6 +10,7 @@
  * (both threads allocate in threaded mode). */
 #include "check.h"
 #include "check_alloc_mt.h"
+#include "check_events.h"
 #include "check_model.h"
 
 #include <stdint.h>
@@ -21,21 +22,6 @@
 
 /* ---- event streams ------------------------------------------------------- */
 
-enum { VERSION, TYPE, METHOD, ENTRY };
-
-typedef struct event {
-    int what;
-    int64_t id;
-    const char *name;
-    size_t name_len;
-    const int64_t *sig;
-    size_t sig_len;
-    int kind;
-    const int64_t *frames;
-    size_t frame_count;
-    const int64_t *records;
-    size_t record_count;
-} event;
 
 /* A stream: the version, `types` types, `methods` methods, `entries`
  * entries, in that order; `big` adds events bigger than a batch (a type
@@ -149,36 +135,6 @@ static event gen(const stream *s, size_t i)
         recs[k] = (int64_t)(i * 5 + k);
     e.records = recs;
     return e;
-}
-
-static size_t size_of(const event *e)
-{
-    return e->what == ENTRY ? ipi_batch_entry_size(e->frame_count, e->record_count)
-                            : ipi_batch_named_size(e->name_len, e->sig_len);
-}
-
-static void put(ipi_batch *b, const event *e)
-{
-    switch (e->what) {
-    case VERSION: ipi_batch_put_version(b, e->name, e->name_len); break;
-    case TYPE: ipi_batch_put_type(b, e->id, e->name, e->name_len); break;
-    case METHOD: ipi_batch_put_method(b, e->id, e->name, e->name_len, e->sig, e->sig_len); break;
-    default:
-        ipi_batch_put_entry(b, e->kind, e->frames, e->frame_count, e->records, e->record_count);
-    }
-}
-
-static int push(iprof_model *m, const event *e)
-{
-    switch (e->what) {
-    case VERSION: return ipi_model_store_version(m, e->name, e->name_len);
-    case TYPE: return ipi_model_push_type(m, e->id, e->name, e->name_len, NULL);
-    case METHOD:
-        return ipi_model_push_method(m, e->id, e->name, e->name_len, e->sig, e->sig_len, NULL);
-    default:
-        return ipi_model_push_entry(m, e->kind, e->frames, e->frame_count, e->records,
-                                    e->record_count);
-    }
 }
 
 /* Put events [from, to) of s as a load does: reserve, then put. Returns
