@@ -195,6 +195,42 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* What most tests start from: a model on a counting allocator (nothing
+ * failing yet) and a builder for it. The rig must not move: the allocator
+ * points at its counters. */
+typedef struct rig {
+    mt_alloc ca;
+    iprof_allocator a;
+    iprof_model *m;
+    ipi_builder *b;
+} rig;
+
+static void rig_start(rig *r, int threaded)
+{
+    mt_init(&r->ca, MT_FAIL_NONE, 0);
+    r->a = mt_hook(&r->ca);
+    r->m = NULL;
+    CHECK_OK(iprof_model_new(&r->m, &r->a));
+    r->b = ipi_builder_start(r->m, threaded);
+    CHECK(r->b != NULL);
+}
+
+/* Free the model (its builder finished) and check that nothing the
+ * allocator gave is left. */
+static void rig_end(rig *r)
+{
+    iprof_model_free(r->m);
+    CHECK_EQ_INT(atomic_load(&r->ca.live_bytes), 0);
+    CHECK_EQ_INT(atomic_load(&r->ca.live_blocks), 0);
+}
+
+/* From the next allocation on, fail as asked (mode, the next call + skip). */
+static void rig_fail(rig *r, int mode, long skip)
+{
+    r->ca.fail_at = atomic_load(&r->ca.count) + 1 + skip;
+    r->ca.mode = mode;
+}
+
 /* ---- inline and threaded give the same model ------------------------------ */
 
 static void test_same_models(void)
@@ -360,17 +396,13 @@ static void test_cancel_many(void)
     for (size_t j = 0; j < 4; j++) {
         size_t n = lens[j];
         for (int threaded = 0; threaded < 2; threaded++) {
-            mt_alloc ca;
-            mt_init(&ca, MT_FAIL_NONE, 0);
-            iprof_allocator a = mt_hook(&ca);
-            iprof_model *m = NULL;
-            CHECK_OK(iprof_model_new(&m, &a));
-            ipi_builder *b = ipi_builder_start(m, threaded);
+            rig r;
+            rig_start(&r, threaded);
             int st = IPROF_OK;
-            CHECK_EQ_INT(feed(b, &s, 0, n, &st), n);
-            CHECK_OK(ipi_builder_finish(b, 1));
+            CHECK_EQ_INT(feed(r.b, &s, 0, n, &st), n);
+            CHECK_OK(ipi_builder_finish(r.b, 1));
             size_t applied = PER_BATCH * ((n - 1) / PER_BATCH);
-            size_t got = iprof_model_method_count(m);
+            size_t got = iprof_model_method_count(r.m);
             if (!threaded) {
                 CHECK_EQ_INT(got, applied);
             } else {
@@ -379,12 +411,11 @@ static void test_cancel_many(void)
             }
             /* In order, from the first. */
             for (size_t i = 0; i < got; i++)
-                if (iprof_method_id(iprof_model_method_at(m, i)) != (int64_t)i + 1) {
+                if (iprof_method_id(iprof_model_method_at(r.m, i)) != (int64_t)i + 1) {
                     CHECK(0);
                     break;
                 }
-            iprof_model_free(m);
-            CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
+            rig_end(&r);
         }
     }
     iprof_model_free(ref);
@@ -398,12 +429,9 @@ static void test_too_big(void)
     stream s = {10, 3000, 0, 0, 0};
     for (int threaded = 0; threaded < 2; threaded++)
         for (int cancel = 0; cancel < 2; cancel++) {
-            mt_alloc ca;
-            mt_init(&ca, MT_FAIL_NONE, 0);
-            iprof_allocator a = mt_hook(&ca);
-            iprof_model *m = NULL;
-            CHECK_OK(iprof_model_new(&m, &a));
-            ipi_builder *b = ipi_builder_start(m, threaded);
+            rig r;
+            rig_start(&r, threaded);
+            ipi_builder *b = r.b;
             int st = IPROF_OK;
             CHECK(ipi_builder_reserve(b, TOO_BIG, &st) == NULL);
             CHECK_EQ_INT(st, IPROF_ELIMIT);
@@ -418,11 +446,10 @@ static void test_too_big(void)
             CHECK_OK(ipi_builder_finish(b, cancel));
             if (!cancel) {
                 iprof_model *ref = reference(&s, n);
-                CHECK_EQ_INT(model_diff(m, ref), 0);
+                CHECK_EQ_INT(model_diff(r.m, ref), 0);
                 iprof_model_free(ref);
             }
-            iprof_model_free(m);
-            CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
+            rig_end(&r);
         }
 }
 
@@ -433,41 +460,28 @@ static void test_inline_failure_exact(void)
 {
     stream s = {0, 3 * PER_BATCH, 0, 0, 1};
     for (int cancel = 0; cancel < 2; cancel++) {
-        mt_alloc ca;
-        mt_init(&ca, MT_FAIL_NONE, 0);
-        iprof_allocator a = mt_hook(&ca);
-        iprof_model *m = NULL;
-        CHECK_OK(iprof_model_new(&m, &a));
-        ipi_builder *b = ipi_builder_start(m, 0);
-        CHECK(b != NULL);
-        ca.fail_at = atomic_load(&ca.count) + 1;
-        ca.mode = MT_FAIL_FROM;
+        rig r;
+        rig_start(&r, 0);
+        rig_fail(&r, MT_FAIL_FROM, 0);
         int st = IPROF_OK;
-        CHECK_EQ_INT(feed(b, &s, 0, stream_len(&s), &st), PER_BATCH);
+        CHECK_EQ_INT(feed(r.b, &s, 0, stream_len(&s), &st), PER_BATCH);
         CHECK_EQ_INT(st, IPROF_ENOMEM);
-        CHECK_EQ_INT(ipi_builder_finish(b, cancel), IPROF_ENOMEM);
-        CHECK_EQ_INT(iprof_model_method_count(m), 0);
-        iprof_model_free(m);
-        CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
+        CHECK_EQ_INT(ipi_builder_finish(r.b, cancel), IPROF_ENOMEM);
+        CHECK_EQ_INT(iprof_model_method_count(r.m), 0);
+        rig_end(&r);
     }
     /* The last batch failing: finish reports it. */
     stream small = {0, 100, 0, 0, 1};
-    mt_alloc ca;
-    mt_init(&ca, MT_FAIL_NONE, 0);
-    iprof_allocator a = mt_hook(&ca);
     for (int threaded = 0; threaded < 2; threaded++) {
-        iprof_model *m = NULL;
-        CHECK_OK(iprof_model_new(&m, &a));
-        ipi_builder *b = ipi_builder_start(m, threaded);
+        rig r;
+        rig_start(&r, threaded);
         int st = IPROF_OK;
-        CHECK_EQ_INT(feed(b, &small, 0, 100, &st), 100);
+        CHECK_EQ_INT(feed(r.b, &small, 0, 100, &st), 100);
         CHECK_OK(st);
-        ca.mode = MT_FAIL_FROM;
-        ca.fail_at = atomic_load(&ca.count) + 1;
-        CHECK_EQ_INT(ipi_builder_finish(b, 0), IPROF_ENOMEM);
-        ca.mode = MT_FAIL_NONE;
-        iprof_model_free(m);
-        CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
+        rig_fail(&r, MT_FAIL_FROM, 0);
+        CHECK_EQ_INT(ipi_builder_finish(r.b, 0), IPROF_ENOMEM);
+        r.ca.mode = MT_FAIL_NONE;
+        rig_end(&r);
     }
 }
 
@@ -482,14 +496,11 @@ static void test_threaded_failure_reaches_reader(void)
 {
     stream s = {0, 100 * PER_BATCH, 0, 0, 1};
     for (int cancel = 0; cancel < 2; cancel++) {
-        mt_alloc ca;
-        mt_init(&ca, MT_FAIL_FROM, 1);
-        mt_spare_this_thread(&ca);
-        iprof_allocator a = mt_hook(&ca);
-        iprof_model *m = NULL;
-        CHECK_OK(iprof_model_new(&m, &a));
-        ipi_builder *b = ipi_builder_start(m, 1);
-        CHECK(b != NULL);
+        rig r;
+        rig_start(&r, 1);
+        mt_spare_this_thread(&r.ca); /* only the builder thread's calls fail */
+        rig_fail(&r, MT_FAIL_FROM, 0);
+        ipi_builder *b = r.b;
         int st = IPROF_OK;
         size_t put_n = feed(b, &s, 0, stream_len(&s), &st);
         CHECK_EQ_INT(st, IPROF_ENOMEM);
@@ -497,11 +508,9 @@ static void test_threaded_failure_reaches_reader(void)
         CHECK(put_n <= 5 * PER_BATCH);
         CHECK_EQ_INT(put_n % PER_BATCH, 0);
         CHECK_EQ_INT(ipi_builder_finish(b, cancel), IPROF_ENOMEM);
-        CHECK(atomic_load(&ca.failed));
-        CHECK_EQ_INT(iprof_model_method_count(m), 0);
-        iprof_model_free(m);
-        CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
-        CHECK_EQ_INT(atomic_load(&ca.live_blocks), 0);
+        CHECK(atomic_load(&r.ca.failed));
+        CHECK_EQ_INT(iprof_model_method_count(r.m), 0);
+        rig_end(&r);
     }
 }
 
@@ -519,15 +528,10 @@ static void test_failure_is_sticky(void)
         for (int big = 0; big < 2; big++) {
             if (threaded && !big)
                 continue; /* which thread allocates first would be a race */
-            mt_alloc ca;
-            mt_init(&ca, MT_FAIL_NONE, 0);
-            iprof_allocator a = mt_hook(&ca);
-            iprof_model *m = NULL;
-            CHECK_OK(iprof_model_new(&m, &a));
-            ipi_builder *b = ipi_builder_start(m, threaded);
-            CHECK(b != NULL);
-            ca.fail_at = atomic_load(&ca.count) + 1;
-            ca.mode = MT_FAIL_ONLY;
+            rig r;
+            rig_start(&r, threaded);
+            rig_fail(&r, MT_FAIL_ONLY, 0);
+            ipi_builder *b = r.b;
             int st = IPROF_OK;
             if (big) {
                 CHECK(ipi_builder_reserve(b, IPI_BATCH_SIZE + 1000, &st) == NULL);
@@ -535,7 +539,7 @@ static void test_failure_is_sticky(void)
                 CHECK_EQ_INT(feed(b, &s, 0, stream_len(&s), &st), PER_BATCH);
             }
             CHECK_EQ_INT(st, IPROF_ENOMEM);
-            CHECK(atomic_load(&ca.failed));
+            CHECK(atomic_load(&r.ca.failed));
             for (int again = 0; again < 3; again++) { /* the failure stays */
                 int st2 = IPROF_OK;
                 CHECK(ipi_builder_reserve(b, 100, &st2) == NULL);
@@ -544,10 +548,8 @@ static void test_failure_is_sticky(void)
                 CHECK_EQ_INT(st2, IPROF_ENOMEM);
             }
             CHECK_EQ_INT(ipi_builder_finish(b, 0), IPROF_ENOMEM);
-            CHECK(iprof_model_method_count(m) < PER_BATCH); /* nothing twice */
-            iprof_model_free(m);
-            CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
-            CHECK_EQ_INT(atomic_load(&ca.live_blocks), 0);
+            CHECK(iprof_model_method_count(r.m) < PER_BATCH); /* nothing twice */
+            rig_end(&r);
         }
     }
 }
