@@ -22,18 +22,25 @@ static uint64_t context_hash(uint64_t caller, int64_t method, int64_t bci)
     return ipi_hash_combine(ipi_hash_combine(caller, (uint64_t)method), (uint64_t)bci);
 }
 
-/* Hashes of the outermost min(count, PREFETCH_FRAMES) nodes into hs
- * (hs[k] for the k-th node from the outermost), their slots prefetched. */
-static size_t hash_ahead(const iprof_model *m, const int64_t *frames, size_t count,
-                         uint64_t hs[PREFETCH_FRAMES])
+/* The hashes of the outermost n of count nodes: hs[k] for the k-th node
+ * from the outermost caller. */
+static void outer_hashes(const int64_t *frames, size_t count, size_t n, uint64_t *hs)
 {
-    size_t n = count < PREFETCH_FRAMES ? count : PREFETCH_FRAMES;
     uint64_t h = CONTEXT_SEED;
     for (size_t k = 0; k < n; k++) {
         size_t i = count - 1 - k;
         h = hs[k] = context_hash(h, frames[2 * i], frames[2 * i + 1]);
-        ipi_htab_prefetch(&m->contexts, h);
     }
+}
+
+/* Hashes of the outermost min(count, PREFETCH_FRAMES) nodes into hs, their
+ * slots prefetched. */
+static size_t hash_ahead(const iprof_model *m, const int64_t *frames, size_t count,
+                         uint64_t hs[PREFETCH_FRAMES])
+{
+    size_t n = count < PREFETCH_FRAMES ? count : PREFETCH_FRAMES;
+    outer_hashes(frames, count, n, hs);
+    ipi_context_prefetch(m, hs, n);
     return n;
 }
 
@@ -105,11 +112,7 @@ const iprof_context *ipi_context_intern_hashed(iprof_model *m, const int64_t *fr
 
 void ipi_context_hashes(const int64_t *frames, size_t count, uint64_t *hs)
 {
-    uint64_t h = CONTEXT_SEED;
-    for (size_t k = 0; k < count; k++) {
-        size_t i = count - 1 - k;
-        h = hs[k] = context_hash(h, frames[2 * i], frames[2 * i + 1]);
-    }
+    outer_hashes(frames, count, count, hs);
 }
 
 void ipi_context_prefetch(const iprof_model *m, const uint64_t *hs, size_t count)

@@ -258,9 +258,6 @@ static int starts_other_value(char c)
     return c == '"' || c == '{' || c == '[' || c == 't' || c == 'f' || c == 'n';
 }
 
-/* Up to 18 plain digits (no overflow possible) followed by a delimiter:
- * what almost every number of a real file is. Returns 0 to let the full
- * parser decide (other spellings, long numbers, the window's end). */
 /* -?[0-9]{1,18} at *pp (a lone "0" ends after the zero), moving *pp past
  * the digits: the numbers GraalVM writes, which cannot overflow. The caller
  * ensures 21 readable bytes and checks what follows, which also turns away
@@ -291,6 +288,20 @@ static inline size_t leading_digits(uint64_t x)
 }
 #endif
 
+/* Digits after the first ones of a number starting at `start`, up to 18
+ * in all (no overflow possible). */
+static inline uint64_t more_digits(const char **pp, const char *start, uint64_t v)
+{
+    const char *p = *pp;
+    unsigned d;
+    while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
+        v = v * 10 + d;
+        p++;
+    }
+    *pp = p;
+    return v;
+}
+
 static inline int plain_digits(const char **pp, int64_t *out)
 {
     const char *p = *pp;
@@ -310,13 +321,8 @@ static inline int plain_digits(const char **pp, int64_t *out)
         v = eight_digits((x << (64 - 8 * n)) | (0x3030303030303030ULL >> (8 * n)));
         p = start + n;
     } else {
-        unsigned d;
-        v = eight_digits(x);
         p = start + 8;
-        while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
-            v = v * 10 + d;
-            p++;
-        }
+        v = more_digits(&p, start, eight_digits(x));
     }
 #else
     unsigned d = (unsigned)(*start - '0');
@@ -324,12 +330,8 @@ static inline int plain_digits(const char **pp, int64_t *out)
         return 0;
     uint64_t v = d;
     p = start + 1;
-    if (d != 0) {
-        while ((d = (unsigned)(*p - '0')) <= 9 && p - start < 18) {
-            v = v * 10 + d;
-            p++;
-        }
-    }
+    if (d != 0)
+        v = more_digits(&p, start, v);
 #endif
     *out = neg ? -(int64_t)v : (int64_t)v;
     *pp = p;
@@ -771,6 +773,17 @@ static const char *element_noun(int section)
     return section == SEC_TYPES ? "type" : section == SEC_METHODS ? "method" : "entry";
 }
 
+/* Forget what an earlier attempt at the element left: a restarted element
+ * (more input was needed, or the fast path gave up) must not keep its
+ * numbers, frames, field or array index. */
+static void start_element(scan *s)
+{
+    s->nnums = 0;
+    s->nframes = 0;
+    s->at.field = F_NONE;
+    s->at.sub = -1;
+}
+
 /* Parse the object of one element at *pp into the scan's element fields. */
 static int parse_element(scan *s, const char **pp, const char *end)
 {
@@ -784,12 +797,7 @@ static int parse_element(scan *s, const char **pp, const char *end)
     p = ipi_json_skip_ws(p + 1, end);
     if (p >= end)
         return MORE;
-    s->nnums = 0;
-    s->nframes = 0;
-    /* A restarted element (more input was needed) must not keep the field
-     * or array index of the attempt that ran out of window. */
-    s->at.field = F_NONE;
-    s->at.sub = -1;
+    start_element(s);
     int fast = fast_members(s, &p, end);
     if (fast == IPROF_OK) {
         *pp = p + 1;
@@ -797,11 +805,8 @@ static int parse_element(scan *s, const char **pp, const char *end)
     }
     if (fast != NOT_FAST)
         return fast;
-    p = WIN(s) + s->el_start + 1; /* start over on the general loop */
-    p = ipi_json_skip_ws(p, end);
-    s->nnums = 0;
-    s->nframes = 0;
-    s->at.field = F_NONE;
+    p = ipi_json_skip_ws(WIN(s) + s->el_start + 1, end); /* over, on the general loop */
+    start_element(s);
     if (*p != '}') {
         for (;;) {
             const char *key_at = p, *q;
@@ -1271,6 +1276,14 @@ static void close_section(scan *s, const char *p)
     s->state = ST_AFTER_MEMBER;
 }
 
+/* Past the comma at p, to the next element of the section. */
+static void next_element(scan *s, const char *p)
+{
+    s->at.elem++;
+    s->first = 0;
+    s->pos = IDX(s, p + 1);
+}
+
 static int step_element(scan *s)
 {
     const char *end = WIN(s) + s->src.len;
@@ -1297,9 +1310,7 @@ static int step_element(scan *s)
     if (rc)
         return rc;
     if (p < end && *p == ',') { /* the usual next element: no extra step */
-        s->at.elem++;
-        s->first = 0;
-        s->pos = IDX(s, p + 1);
+        next_element(s, p);
         return IPROF_OK;
     }
     s->pos = IDX(s, p);
@@ -1314,9 +1325,7 @@ static int step_after_element(scan *s)
     if (p >= end)
         return MORE;
     if (*p == ',') {
-        s->at.elem++;
-        s->first = 0;
-        s->pos = IDX(s, p + 1);
+        next_element(s, p);
         s->state = ST_ELEMENT;
         return IPROF_OK;
     }
