@@ -98,10 +98,20 @@ static int on_unknown(const char *key, size_t key_len, const char *json, size_t 
     return step(d);
 }
 
+static int on_key(const char *key, size_t key_len, int section, void *payload)
+{
+    digest *d = payload;
+    FUZZ_ASSERT(key != NULL && section >= 0 && section <= IPROF_SECTION_UNKNOWN);
+    d->h = fuzz_mix(d->h, 6);
+    d->h = fuzz_mix_str(d->h, key, key_len);
+    d->h = fuzz_mix(d->h, (uint64_t)section);
+    return step(d);
+}
+
 static const iprof_read_callbacks callbacks = {
     IPROF_READ_CALLBACKS_VERSION, on_version,     on_type,           on_method,
     on_call_count,                on_conditional, on_virtual_invoke, on_monitor,
-    on_sampling,                  on_instanceof,  on_unknown,
+    on_sampling,                  on_instanceof,  on_unknown,        on_key,
 };
 
 /* The outcome of one read. */

@@ -35,6 +35,15 @@ IPROF_API const char *iprof_kind_name(int kind)
     return kind >= 0 && kind < IPROF_KIND_COUNT ? kind_names[kind] : NULL;
 }
 
+IPROF_API const char *iprof_instanceof_key_name(int spelling)
+{
+    switch (spelling) {
+    case IPROF_INSTANCEOF_KEY_LOWER: return "instanceofProfiles";
+    case IPROF_INSTANCEOF_KEY_CAMEL: return "instanceOfProfiles";
+    default: return NULL;
+    }
+}
+
 IPROF_API int iprof_error_status(const iprof_error *err)
 {
     return err ? err->status : IPROF_OK;

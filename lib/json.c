@@ -612,3 +612,17 @@ int ipi_json_skip_value(ipi_json_stack *st, const char *p, const char *end, int 
         }
     }
 }
+
+int ipi_json_check_one(const iprof_allocator *a, const char *json, size_t len)
+{
+    ipi_json_stack st = {NULL, 0, a, 0};
+    const char *end = json + len, *after = NULL, *err = NULL, *why = NULL;
+    const char *p = ipi_json_skip_ws(json, end);
+    int rc = p < end ? ipi_json_skip_value(&st, p, end, 1, &after, &err, &why) : IPI_JSON_BAD;
+    ipi_json_stack_free(&st);
+    if (rc == IPI_JSON_NOMEM)
+        return IPROF_ENOMEM;
+    if (rc != IPI_JSON_OK)
+        return IPROF_ESYNTAX;
+    return ipi_json_skip_ws(after, end) == end ? IPROF_OK : IPROF_ESYNTAX;
+}

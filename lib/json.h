@@ -112,4 +112,8 @@ void ipi_json_stack_free(ipi_json_stack *st);
 int ipi_json_skip_value(ipi_json_stack *st, const char *p, const char *end, int at_eof,
                         const char **after, const char **err, const char **why);
 
+/* Whether [json, json + len) is exactly one JSON value, whitespace around
+ * it allowed: IPROF_OK, IPROF_ESYNTAX or IPROF_ENOMEM. */
+int ipi_json_check_one(const iprof_allocator *a, const char *json, size_t len);
+
 #endif

@@ -291,10 +291,45 @@ static int merge_entries(merge_state *s)
 
 /* ---- merge -------------------------------------------------------------- */
 
+IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int version)
+{
+    if (!opts || version == 0 || version > IPROF_MERGE_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    memset(opts, 0, sizeof *opts);
+    opts->version = version;
+    opts->weight = 1.0;
+    return IPROF_OK;
+}
+
 IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight)
 {
-    if (!dst || !src || dst == src || !(weight >= 0) || weight > DBL_MAX)
-        return IPROF_EINVAL; /* !(w >= 0) also rejects NaN */
+    iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
+    opts.weight = weight;
+    return iprof_model_merge_with(dst, src, &opts);
+}
+
+IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
+                                     const iprof_merge_options *opts)
+{
+    if (!dst)
+        return IPROF_EINVAL;
+    ipi_errbuf_clear(&dst->error);
+    if (!src || dst == src)
+        return ipi_model_fail(dst, IPROF_EINVAL, "the source is NULL or the destination itself");
+    if (!opts || opts->version == 0 || opts->version > IPROF_MERGE_OPTIONS_VERSION)
+        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: NULL or unknown version");
+    if (opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN)
+        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown flags 0x%x",
+                              opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN);
+    double weight = opts->weight;
+    if (!(weight >= 0) || weight > DBL_MAX) /* !(w >= 0) also rejects NaN */
+        return ipi_model_fail(dst, IPROF_EINVAL, "weight %g: must be finite and >= 0", weight);
+    int drop = (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0;
+    /* A check only: dst's keys are dropped once the merge is certain. */
+    int rc = ipi_unknown_check_combine(dst, src, 0);
+    if (rc && !drop)
+        return rc;
+    ipi_errbuf_clear(&dst->error);
     merge_state s;
     memset(&s, 0, sizeof s);
     s.dst = dst;
@@ -303,9 +338,18 @@ IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double
     scaler_init(&s.sc, weight);
     ipi_idmap_init(&s.tmap);
     ipi_idmap_init(&s.mmap);
-    int rc = check_methods(src);
+    rc = check_methods(src);
+    if (rc)
+        ipi_model_fail(dst, rc, "the model merged from has a method whose signature names a "
+                                "type it does not define");
+    if (!rc && (rc = check_entries(&s)) != IPROF_OK && rc != IPROF_ENOMEM)
+        ipi_model_fail(dst, rc, rc == IPROF_EDANGLING
+                                    ? "the model merged from has an entry that names an id "
+                                      "it does not define"
+                                    : "an entry breaks its kind's rules, so its records "
+                                      "cannot be combined");
     if (!rc)
-        rc = check_entries(&s);
+        rc = drop ? ipi_unknown_check_combine(dst, NULL, 1) : ipi_unknown_take(dst, src);
     if (!rc)
         rc = merge_types(&s);
     if (!rc)
@@ -313,5 +357,7 @@ IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double
     if (!rc)
         rc = merge_entries(&s);
     state_free(&s);
+    if (rc && !dst->error.set)
+        ipi_model_fail(dst, rc, "%s", rc == IPROF_ENOMEM ? "out of memory" : iprof_status_string(rc));
     return rc;
 }

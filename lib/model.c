@@ -19,6 +19,7 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
         return IPROF_ENOMEM;
     memset(m, 0, sizeof *m);
     m->alloc = a;
+    ipi_errbuf_clear(&m->error);
     ipi_arena_init(&m->arena, &m->alloc);
     ipi_intern_init(&m->names, &m->arena, &m->alloc);
     m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
@@ -37,6 +38,7 @@ IPROF_API void iprof_model_free(iprof_model *model)
         return;
     const iprof_allocator *a = &model->alloc;
     ipi_entries_free(model);
+    ipi_unknown_free_all(model);
     ipi_htab_free(&model->contexts, a);
     ipi_index_free_all(model);
     ipi_idmap_free(&model->method_ids, a);

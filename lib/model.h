@@ -24,6 +24,7 @@
 
 #include "alloc.h"
 #include "arena.h"
+#include "error.h"
 #include "htab.h"
 #include "idmap.h"
 #include "intern.h"
@@ -78,6 +79,31 @@ enum {
     IPI_IX_COUNT = 3 + IPROF_KIND_COUNT
 };
 
+/* A top-level key the library does not interpret, kept with its raw JSON
+ * so that writing the model back loses nothing (model_unknown.c). Key and
+ * value live in one block of `size` bytes from the model's allocator, not
+ * in the arena: a threaded load adds them on the reading thread while the
+ * building thread owns the arena. */
+typedef struct ipi_unknown {
+    const char *key;
+    size_t key_len;
+    const char *json;
+    size_t json_len;
+    int after; /* the known section it followed: IPROF_KIND_* or IPROF_SECTION_*;
+                  IPI_AFTER_END for keys added later (written last) */
+    size_t size;
+} ipi_unknown;
+
+#define IPI_AFTER_END (-2)
+
+/* What a model keeps of its file's layout beyond the profile: the unknown
+ * keys in file order and the spelling of the instanceof key. */
+typedef struct ipi_layout_extras {
+    ipi_unknown *items;
+    size_t count, cap;
+    int instanceof_key; /* IPROF_INSTANCEOF_KEY_*; AUTO when none was read */
+} ipi_layout_extras;
+
 struct iprof_model {
     iprof_allocator alloc; /* the user's, copied */
     ipi_arena arena;
@@ -101,6 +127,9 @@ struct iprof_model {
      * did not resolve when it was built or kept up; while there are any, a
      * new type may complete one, so adding a type drops that index. */
     size_t names_unresolved;
+
+    ipi_layout_extras extras;
+    ipi_errbuf error; /* the last failed operation's report (iprof_model_error) */
 };
 
 /* Record counts above this fail with IPROF_ELIMIT (iprof_entry stores a
@@ -126,6 +155,35 @@ int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
 
 /* The key hash of the method table: interned name and signature ids. */
 uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len);
+
+/* ---- model_unknown.c ---------------------------------------------------- */
+
+/* Append an unknown key as read (no checks), following section `after`. */
+int ipi_unknown_push(iprof_model *m, const char *key, size_t key_len, const char *json,
+                     size_t json_len, int after);
+void ipi_unknown_free_all(iprof_model *m);
+/* Whether a top-level key is one the library interprets ("version",
+ * "types", "methods", a profile section in either spelling). */
+int ipi_is_known_key(const char *key, size_t len);
+/* Whether a value says nothing that renumbering ids or combining files
+ * could make wrong: [], {} or a scalar (after trimming whitespace). */
+int ipi_unknown_is_plain(const ipi_unknown *u);
+/* For canonicalize and merge (src may be NULL): refuse, with m's error
+ * naming the key, an unknown key holding more than a plain value, or a
+ * plain value that differs between m and src. With drop, m's unknown keys
+ * are removed instead (and src's are not taken). Changes nothing on
+ * failure. */
+int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src, int drop);
+/* Take src's unknown keys that m lacks (after a successful check) and the
+ * spelling of its instanceof key. */
+int ipi_unknown_take(iprof_model *m, const iprof_model *src);
+
+/* Set the model's error report; returns status. */
+int ipi_model_fail(iprof_model *m, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* ---- model_context.c ---------------------------------------------------- */
 

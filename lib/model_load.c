@@ -11,6 +11,10 @@
 typedef struct loader {
     ipi_builder *builder;
     int status; /* why a callback stopped the read */
+    /* The layout beyond the profile: stored into m->extras directly, on
+     * the reading thread (a threaded load's builder never touches it). */
+    iprof_model *m;
+    int after; /* the last known top-level key met */
 } loader;
 
 /* Room for an event of `size` bytes; on failure, the status is recorded
@@ -64,9 +68,30 @@ static int on_entry(int kind, const int64_t *frames, size_t frame_count,
     return !b;
 }
 
+static int on_key(const char *key, size_t key_len, int section, void *payload)
+{
+    loader *l = payload;
+    (void)key_len;
+    if (section == IPROF_SECTION_UNKNOWN)
+        return 0;
+    l->after = section;
+    if (section == IPROF_KIND_INSTANCEOF) /* "instanceOfProfiles" or "instanceofProfiles" */
+        l->m->extras.instanceof_key =
+            key[8] == 'O' ? IPROF_INSTANCEOF_KEY_CAMEL : IPROF_INSTANCEOF_KEY_LOWER;
+    return 0;
+}
+
+static int on_unknown(const char *key, size_t key_len, const char *json, size_t json_len,
+                      void *payload)
+{
+    loader *l = payload;
+    l->status = ipi_unknown_push(l->m, key, key_len, json, json_len, l->after);
+    return l->status != IPROF_OK;
+}
+
 static const iprof_read_callbacks load_callbacks = {
     IPROF_READ_CALLBACKS_VERSION, on_version, on_type, on_method,
-    on_entry, on_entry, on_entry, on_entry, on_entry, on_entry, NULL,
+    on_entry, on_entry, on_entry, on_entry, on_entry, on_entry, on_unknown, on_key,
 };
 
 /* Where to read from: one of the reader's four sources. */
@@ -108,7 +133,7 @@ static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
         return rc;
     }
     int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
-    loader l = {ipi_builder_start(m, threaded), IPROF_OK};
+    loader l = {ipi_builder_start(m, threaded), IPROF_OK, m, -1};
     if (!l.builder) {
         iprof_model_free(m);
         ipi_reader_fail(reader, IPROF_ENOMEM, "out of memory creating the model");

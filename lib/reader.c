@@ -33,8 +33,15 @@
 #define DEFAULT_MAX_ELEMENT ((size_t)1 << 30)
 #define MORE 1 /* step result: needs more input */
 
-/* Top-level sections; entry kinds use their IPROF_KIND_* numbers. */
-enum { SEC_NONE = -1, SEC_TYPES = IPROF_KIND_COUNT, SEC_METHODS, SEC_VERSION, SEC_UNKNOWN };
+/* Top-level sections; entry kinds use their IPROF_KIND_* numbers, the
+ * others the public IPROF_SECTION_* ones (on_key reports them). */
+enum {
+    SEC_NONE = -1,
+    SEC_TYPES = IPROF_SECTION_TYPES,
+    SEC_METHODS = IPROF_SECTION_METHODS,
+    SEC_VERSION = IPROF_SECTION_VERSION,
+    SEC_UNKNOWN = IPROF_SECTION_UNKNOWN
+};
 #define SEC_BIT(sec) (1u << (sec))
 
 /* Fields of elements, for error paths. */
@@ -99,6 +106,7 @@ typedef struct scan {
     ipi_fmtver version;
     char version_text[64];
     int iof_pending; /* instanceofProfiles met before the version */
+    int iof_key;     /* IPROF_INSTANCEOF_KEY_* of the file, 0 before the section */
     uint64_t iof_offset, iof_line, iof_column;
     /* Line tracking: line_no lines end before input offset line_pos, the
      * last of them at last_nl (UINT64_MAX: none). base_last_nl is the last
@@ -152,6 +160,19 @@ static void forget(scan *s, size_t drop)
     s->base_last_nl = s->last_nl;
 }
 
+/* The key of a known section as this file spells it. */
+static const char *section_name(const scan *s, int section)
+{
+    switch (section) {
+    case SEC_TYPES: return "types";
+    case SEC_METHODS: return "methods";
+    case SEC_VERSION: return "version";
+    case IPROF_KIND_INSTANCEOF:
+        return s->iof_key ? iprof_instanceof_key_name(s->iof_key) : iprof_kind_name(section);
+    default: return iprof_kind_name(section);
+    }
+}
+
 static void format_path(const scan *s, const path_pos *at, char *out, size_t cap)
 {
     size_t n = 0;
@@ -163,10 +184,7 @@ static void format_path(const scan *s, const path_pos *at, char *out, size_t cap
                  s->r->key);
         return;
     }
-    const char *name = at->section == SEC_TYPES     ? "types"
-                       : at->section == SEC_METHODS ? "methods"
-                       : at->section == SEC_VERSION ? "version"
-                                                    : iprof_kind_name(at->section);
+    const char *name = section_name(s, at->section);
     n = (size_t)snprintf(out, cap, "%s", name);
     if (at->elem != UINT64_MAX && n < cap)
         n += (size_t)snprintf(out + n, cap - n, "[%llu]", (unsigned long long)at->elem);
@@ -1041,6 +1059,8 @@ static int process_entry(scan *s)
 
 static int section_of(const char *key, size_t len)
 {
+    if (len == 18 && memcmp(key, "instanceOfProfiles", 18) == 0)
+        return IPROF_KIND_INSTANCEOF; /* GraalVM's spelling; the document's is below */
     if (len == 7 && memcmp(key, "version", 7) == 0)
         return SEC_VERSION;
     if (len == 5 && memcmp(key, "types", 5) == 0)
@@ -1068,13 +1088,12 @@ static int check_instanceof_version(scan *s)
     uint64_t off = s->iof_offset;
     if (off >= s->src.base && off <= s->src.base + s->src.len) {
         rc = violation(s, IPROF_EVERSION, IPROF_SEVERITY_ERROR, (size_t)(off - s->src.base),
-                       "instanceofProfiles requires format 1.1.0 or later, the file is %s",
-                       s->version_text);
+                       "%s requires format 1.1.0 or later, the file is %s",
+                       section_name(s, IPROF_KIND_INSTANCEOF), s->version_text);
     } else {
         char msg[IPI_MESSAGE_MAX], path[IPI_PATH_MAX];
-        snprintf(msg, sizeof msg,
-                 "instanceofProfiles requires format 1.1.0 or later, the file is %s",
-                 s->version_text);
+        snprintf(msg, sizeof msg, "%s requires format 1.1.0 or later, the file is %s",
+                 section_name(s, IPROF_KIND_INSTANCEOF), s->version_text);
         format_path(s, &s->at, path, sizeof path);
         iprof_error e = {IPROF_EVERSION, IPROF_SEVERITY_ERROR, off, s->iof_line,
                          s->iof_column, msg, path};
@@ -1171,6 +1190,25 @@ static int step_begin(scan *s)
 
 static int close_document(scan *s, const char *p);
 
+/* A known key may appear once; the two spellings of the instanceof key
+ * are one key. Remembers the spelling the file uses. */
+static int check_key_once(scan *s, int sec, size_t at)
+{
+    const char *key = s->r->key;
+    if (sec == IPROF_KIND_INSTANCEOF) {
+        int spelling = key[8] == 'O' ? IPROF_INSTANCEOF_KEY_CAMEL : IPROF_INSTANCEOF_KEY_LOWER;
+        const char *first = iprof_instanceof_key_name(s->iof_key);
+        int twice = (s->seen & SEC_BIT(sec)) && spelling != s->iof_key;
+        s->iof_key = spelling; /* the path names the key at hand */
+        if (twice)
+            return fail(s, IPROF_ESCHEMA, at,
+                        "both %s and %s: one instanceof section spelled two ways", first, key);
+    }
+    if (s->seen & SEC_BIT(sec))
+        return fail(s, IPROF_ESCHEMA, at, "duplicate key \"%s\"", key);
+    return IPROF_OK;
+}
+
 static int step_key(scan *s)
 {
     iprof_reader *r = s->r;
@@ -1207,10 +1245,18 @@ static int step_key(scan *s)
     int sec = section_of(r->key, r->key_len);
     s->at.section = sec;
     if (sec != SEC_UNKNOWN) {
-        if (s->seen & SEC_BIT(sec))
-            return fail(s, IPROF_ESCHEMA, IDX(s, p), "duplicate key \"%s\"", r->key);
+        if ((rc = check_key_once(s, sec, IDX(s, p))) != IPROF_OK)
+            return rc;
         s->seen |= SEC_BIT(sec);
+    } else if ((rc = violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_WARNING, IDX(s, p),
+                               "unknown top-level key \"%.64s\": not interpreted, kept as is "
+                               "by models",
+                               r->key)) != IPROF_OK) {
+        return rc;
     }
+    if (s->cb && s->cb->version >= 2 && s->cb->on_key &&
+        s->cb->on_key(r->key, r->key_len, sec, s->payload))
+        return fail(s, IPROF_ESTOPPED, IDX(s, p), "stopped by the on_key callback");
     s->pos = IDX(s, colon + 1);
     s->state = ST_VALUE;
     return IPROF_OK;
@@ -1541,7 +1587,7 @@ static int begin_read(iprof_reader *r, const iprof_read_callbacks *cb)
     ipi_idset_clear(&r->method_ids);
     r->pending_count = 0;
     r->key_len = 0;
-    if (cb && cb->version != IPROF_READ_CALLBACKS_VERSION)
+    if (cb && (cb->version < 1 || cb->version > IPROF_READ_CALLBACKS_VERSION))
         return ipi_errbuf_set(&r->error, IPROF_EINVAL,
                               "unsupported iprof_read_callbacks version %u", cb->version);
     return IPROF_OK;

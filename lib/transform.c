@@ -318,16 +318,61 @@ static void swap_contents(iprof_model *a, iprof_model *b)
         m->arena.alloc = &m->alloc;
         m->names.arena = &m->arena;
         m->names.alloc = &m->alloc;
+        ipi_errbuf_clear(&m->error); /* its pointers point into the other model */
     }
 }
 
 IPROF_API int iprof_model_canonicalize(iprof_model *model)
 {
+    return iprof_model_canonicalize_flags(model, 0);
+}
+
+/* The canonical place of unknown keys: all at the end, sorted by key, one
+ * per key (the check made sure repeated keys hold equal values). */
+static int cmp_unknown(const void *pa, const void *pb)
+{
+    const ipi_unknown *a = pa, *b = pb;
+    size_t n = a->key_len < b->key_len ? a->key_len : b->key_len;
+    int c = memcmp(a->key, b->key, n);
+    return c ? c : (a->key_len > b->key_len) - (a->key_len < b->key_len);
+}
+
+static void canon_unknown(iprof_model *m)
+{
+    ipi_layout_extras *x = &m->extras;
+    if (x->count > 1)
+        qsort(x->items, x->count, sizeof *x->items, cmp_unknown);
+    size_t kept = 0;
+    for (size_t i = 0; i < x->count; i++) {
+        if (kept && cmp_unknown(&x->items[kept - 1], &x->items[i]) == 0) {
+            ipi_free(&m->alloc, (void *)x->items[i].key, x->items[i].size);
+            continue;
+        }
+        x->items[kept] = x->items[i];
+        x->items[kept++].after = IPI_AFTER_END;
+    }
+    x->count = kept;
+}
+
+IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int flags)
+{
     if (!model)
         return IPROF_EINVAL;
-    int rc = check_model(model);
+    ipi_errbuf_clear(&model->error);
+    if (flags & ~(unsigned)IPROF_CANONICAL_DROP_UNKNOWN)
+        return ipi_model_fail(model, IPROF_EINVAL, "unknown canonical flags 0x%x",
+                              flags & ~(unsigned)IPROF_CANONICAL_DROP_UNKNOWN);
+    int drop = (flags & IPROF_CANONICAL_DROP_UNKNOWN) != 0;
+    int rc = drop ? IPROF_OK : ipi_unknown_check_combine(model, NULL, 0);
     if (rc)
         return rc;
+    rc = check_model(model);
+    if (rc)
+        return ipi_model_fail(model, rc, rc == IPROF_EDANGLING
+                                             ? "a signature, context or record names an id the "
+                                               "model does not define"
+                                             : "an entry breaks its kind's rules, so its records "
+                                               "cannot be grouped");
     iprof_model *n = NULL;
     if ((rc = iprof_model_new(&n, &model->alloc)))
         return rc;
@@ -347,8 +392,16 @@ IPROF_API int iprof_model_canonicalize(iprof_model *model)
     for (int kind = 0; !rc && kind < IPROF_KIND_COUNT; kind++)
         rc = build_kind(&c, n, kind);
     canon_free(&c);
-    if (rc == IPROF_OK)
+    if (rc == IPROF_OK) {
         swap_contents(model, n);
+        /* What the file held beyond the profile stays with the model. */
+        ipi_layout_extras extras = model->extras;
+        model->extras = n->extras;
+        n->extras = extras;
+        if (drop)
+            ipi_unknown_free_all(model);
+        canon_unknown(model);
+    }
     iprof_model_free(n);
     /* Checked above: only memory can fail the build. */
     return rc == IPROF_OK || rc == IPROF_ENOMEM ? rc : IPROF_ENOMEM;

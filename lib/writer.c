@@ -8,7 +8,9 @@
  * worst case, so the buffer never has to hold a whole huge element. */
 #include <iprof/writer.h>
 
+#include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@
 #include "ctx.h"
 #include "error.h"
 #include "idmap.h"
+#include "json.h"
 #include "numfmt.h"
 #include "rules.h"
 #include "sink.h"
@@ -29,9 +32,17 @@
     (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
      IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP)
 
-/* Where the document is: before begin, inside "types", "methods", an entry
- * section (w->section), or after end. */
-enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_DONE };
+/* Where the document is: before begin; inside "types", "methods" or an
+ * entry section (w->section); between sections with nothing open, after
+ * sequence index w->seq (-1: right after the version; an unknown key may
+ * be written there); after end. */
+enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_BETWEEN, ST_DONE };
+
+/* The sections in document order form a sequence: 0 "types", 1 "methods",
+ * then 2 + i for entry section layout[i]. */
+#define SEQ_TYPES 0
+#define SEQ_METHODS 1
+#define SEQ_ENTRIES 2
 
 /* Elements up to these sizes are written with one reservation; larger
  * ones in chunks of these sizes. */
@@ -66,6 +77,9 @@ struct iprof_writer {
     size_t nlayout;
     int kind_pos[IPROF_KIND_COUNT]; /* kind -> index in layout, -1 if absent */
     size_t section;                 /* ST_ENTRIES: layout index of the open section */
+    int seq;                        /* ST_BETWEEN: the sequence index last closed */
+    int iof_opt;                    /* options.instanceof_key */
+    const char *iof_key;            /* the instanceof key written */
     uint64_t count;                 /* elements written in the open section */
     char version[32];               /* the version being written, for messages */
 
@@ -385,33 +399,93 @@ static int close_section(iprof_writer *w)
     return IPROF_OK;
 }
 
-/* Close whatever section is open and open entry section idx, writing the
- * sections in between empty. The caller checked idx is not behind. */
-static int goto_section(iprof_writer *w, size_t idx)
+/* The key of a kind as this document spells it. */
+static const char *kind_key(const iprof_writer *w, int kind)
+{
+    return kind == IPROF_KIND_INSTANCEOF ? w->iof_key : iprof_kind_name(kind);
+}
+
+static const char *seq_key(const iprof_writer *w, int seq)
+{
+    return seq == SEQ_TYPES     ? "types"
+           : seq == SEQ_METHODS ? "methods"
+                                : kind_key(w, w->layout[seq - SEQ_ENTRIES]);
+}
+
+/* The sequence index the document is at, and whether that section is
+ * open; -1 right after the version. */
+static int seq_now(const iprof_writer *w, int *open)
+{
+    *open = w->state == ST_TYPES || w->state == ST_METHODS || w->state == ST_ENTRIES;
+    switch (w->state) {
+    case ST_TYPES: return SEQ_TYPES;
+    case ST_METHODS: return SEQ_METHODS;
+    case ST_ENTRIES: return SEQ_ENTRIES + (int)w->section;
+    case ST_BETWEEN: return w->seq;
+    default: return -1;
+    }
+}
+
+/* Close what is open and write every section after it up to and
+ * including `through` empty: the document then stands after `through`
+ * with nothing open (or where it is, if that is later). */
+static int close_through(iprof_writer *w, int through)
+{
+    int open, cur = seq_now(w, &open), rc;
+    if (open && (rc = close_section(w)))
+        return rc;
+    for (int i = cur + 1; i <= through; i++)
+        if ((rc = open_section(w, seq_key(w, i))) || (rc = close_section(w)))
+            return rc;
+    w->state = ST_BETWEEN;
+    w->seq = cur > through ? cur : through;
+    return IPROF_OK;
+}
+
+/* Open section `to` of the sequence, writing those before it empty. The
+ * caller checked it is ahead of the document (or open already). */
+static int open_seq(iprof_writer *w, int to)
+{
+    int open, cur = seq_now(w, &open), rc;
+    if (open && cur == to)
+        return IPROF_OK;
+    if ((rc = close_through(w, to - 1)) || (rc = open_section(w, seq_key(w, to))))
+        return rc;
+    w->state = to == SEQ_TYPES ? ST_TYPES : to == SEQ_METHODS ? ST_METHODS : ST_ENTRIES;
+    if (to >= SEQ_ENTRIES)
+        w->section = (size_t)(to - SEQ_ENTRIES);
+    return IPROF_OK;
+}
+
+/* An unknown top-level key and its value, right where the document is
+ * (the caller closed the open section). */
+static int write_unknown(iprof_writer *w, const char *key, size_t key_len, const char *json,
+                         size_t json_len)
 {
     int rc;
-    size_t next;
-    if (w->state == ST_ENTRIES && w->section == idx)
-        return IPROF_OK;
-    if (w->state == ST_TYPES) {
-        if ((rc = close_section(w)) || (rc = open_section(w, "methods")))
-            return rc;
-        w->state = ST_METHODS;
-    }
-    if (w->state == ST_METHODS) {
-        next = 0;
-    } else {
-        next = w->section + 1;
-    }
-    if ((rc = close_section(w)))
+    ENSURE(w, 8);
+    char *p = w->buf + w->pos;
+    *p++ = ',';
+    if (w->pretty)
+        PUT(p, "\n  ");
+    *p++ = '"';
+    w->pos = (size_t)(p - w->buf);
+    if ((rc = put_string(w, key, key_len)))
         return rc;
-    for (size_t i = next; i < idx; i++)
-        if ((rc = open_section(w, iprof_kind_name(w->layout[i]))) || (rc = close_section(w)))
-            return rc;
-    if ((rc = open_section(w, iprof_kind_name(w->layout[idx]))))
-        return rc;
-    w->state = ST_ENTRIES;
-    w->section = idx;
+    ENSURE(w, 4);
+    p = w->buf + w->pos;
+    if (w->pretty)
+        PUT(p, "\": ");
+    else
+        PUT(p, "\":");
+    w->pos = (size_t)(p - w->buf);
+    for (size_t done = 0; done < json_len;) {
+        size_t chunk = json_len - done > FAST_NAME ? FAST_NAME : json_len - done;
+        ENSURE(w, chunk);
+        memcpy(w->buf + w->pos, json + done, chunk);
+        w->pos += chunk;
+        done += chunk;
+    }
     return IPROF_OK;
 }
 
@@ -427,13 +501,13 @@ static int write_begin(iprof_writer *w, const char *version, size_t len)
     p += len;
     *p++ = '"';
     w->pos = (size_t)(p - w->buf);
-    return open_section(w, "types");
+    return IPROF_OK;
 }
 
 static int write_end(iprof_writer *w)
 {
-    int rc = goto_section(w, w->nlayout - 1);
-    if (rc || (rc = close_section(w)))
+    int rc = close_through(w, SEQ_ENTRIES + (int)w->nlayout - 1);
+    if (rc)
         return rc;
     ENSURE(w, 4);
     char *p = w->buf + w->pos;
@@ -551,11 +625,19 @@ static int write_entry(iprof_writer *w, const int64_t *frames, size_t frame_coun
 /* ------------------------------------------------------------------------ */
 /* Options and creation                                                     */
 
+/* The size of each version of iprof_write_options: a caller's struct may
+ * be an older, shorter one. */
+static size_t write_options_size(unsigned int version)
+{
+    return version >= 2 ? sizeof(iprof_write_options)
+                        : offsetof(iprof_write_options, buffer_size) + sizeof(size_t);
+}
+
 IPROF_API int iprof_write_options_init(iprof_write_options *opts, unsigned int version)
 {
-    if (!opts || version != IPROF_WRITE_OPTIONS_VERSION)
+    if (!opts || version == 0 || version > IPROF_WRITE_OPTIONS_VERSION)
         return IPROF_EINVAL;
-    memset(opts, 0, sizeof *opts);
+    memset(opts, 0, write_options_size(version));
     opts->version = version;
     return IPROF_OK;
 }
@@ -568,6 +650,9 @@ static int writer_create(iprof_writer **out, const iprof_write_options *opts, in
     if (!opts)
         opts = &defaults;
     if (opts->version > IPROF_WRITE_OPTIONS_VERSION || (opts->flags & ~ALL_FLAGS))
+        return IPROF_EINVAL;
+    int iof = opts->version >= 2 ? opts->instanceof_key : IPROF_INSTANCEOF_KEY_AUTO;
+    if (iof < IPROF_INSTANCEOF_KEY_AUTO || iof > IPROF_INSTANCEOF_KEY_CAMEL)
         return IPROF_EINVAL;
     iprof_allocator a;
     ipi_allocator_init(&a, opts->allocator);
@@ -582,6 +667,7 @@ static int writer_create(iprof_writer **out, const iprof_write_options *opts, in
     w->flags = opts->flags;
     w->pretty = (opts->flags & IPROF_WRITE_PRETTY) != 0;
     w->state = ST_INIT;
+    w->iof_opt = iof;
     if (opts->format_version) {
         size_t n = strlen(opts->format_version) + 1;
         w->opt_version = ipi_malloc(&w->alloc, n);
@@ -725,6 +811,7 @@ static const char *state_name(const iprof_writer *w)
 {
     switch (w->state) {
     case ST_INIT: return "before begin";
+    case ST_BETWEEN: return "after a closed section";
     case ST_TYPES: return "in types";
     case ST_METHODS: return "after methods started";
     case ST_ENTRIES: return "after entries started";
@@ -768,7 +855,9 @@ IPROF_API int iprof_writer_begin(iprof_writer *w, const char *format_version)
         return fail_rc(w, rc);
     if ((rc = write_begin(w, v, len)))
         return fail_rc(w, rc);
-    w->state = ST_TYPES;
+    w->state = ST_BETWEEN;
+    w->seq = -1;
+    w->iof_key = iprof_instanceof_key_name(w->iof_opt ? w->iof_opt : IPROF_INSTANCEOF_KEY_CAMEL);
     return IPROF_OK;
 }
 
@@ -778,8 +867,13 @@ IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, s
         return IPROF_EINVAL;
     if (w->status)
         return w->status;
-    if (w->state != ST_TYPES)
-        return fail(w, IPROF_ESTATE, "type written %s", state_name(w));
+    if (w->state != ST_TYPES) {
+        if (w->state != ST_BETWEEN || w->seq >= SEQ_TYPES)
+            return fail(w, IPROF_ESTATE, "type written %s", state_name(w));
+        int rc = open_seq(w, SEQ_TYPES);
+        if (rc)
+            return fail_rc(w, rc);
+    }
     if (!name && name_len)
         return fail(w, IPROF_EINVAL, "type name is NULL");
     int rc;
@@ -806,7 +900,8 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
         return IPROF_EINVAL;
     if (w->status)
         return w->status;
-    if (w->state != ST_TYPES && w->state != ST_METHODS)
+    if (w->state != ST_TYPES && w->state != ST_METHODS &&
+        !(w->state == ST_BETWEEN && w->seq < SEQ_METHODS))
         return fail(w, IPROF_ESTATE, "method written %s", state_name(w));
     if (!name && name_len)
         return fail(w, IPROF_EINVAL, "method name is NULL");
@@ -839,11 +934,8 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
         if ((rc = ipi_idmap_put(&w->method_ids, &w->alloc, id, w)))
             return fail_rc(w, rc);
     }
-    if (w->state == ST_TYPES) {
-        if ((rc = close_section(w)) || (rc = open_section(w, "methods")))
-            return fail_rc(w, rc);
-        w->state = ST_METHODS;
-    }
+    if (w->state != ST_METHODS && (rc = open_seq(w, SEQ_METHODS)))
+        return fail_rc(w, rc);
     if ((rc = write_method(w, id, name ? name : "", name_len, signature, signature_len)))
         return fail_rc(w, rc);
     return IPROF_OK;
@@ -853,7 +945,7 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
 static int check_entry(iprof_writer *w, int kind, const int64_t *frames, size_t frame_count,
                        const int64_t *records, size_t record_count, uint64_t index)
 {
-    const char *kname = iprof_kind_name(kind);
+    const char *kname = kind_key(w, kind);
     int rule;
     if (w->flags & IPROF_WRITE_NO_VALIDATE) {
         /* Still refuse what would not parse back: no frames, a '-' in a
@@ -910,22 +1002,24 @@ IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frame
         return fail(w, IPROF_EINVAL, "invalid entry kind %d", kind);
     if ((!frames && frame_count) || (!records && record_count))
         return fail(w, IPROF_EINVAL, "%s entry: frames or records are NULL",
-                    iprof_kind_name(kind));
+                    kind_key(w, kind));
     int pos = w->kind_pos[kind];
     if (pos < 0) {
         if (w->flags & IPROF_WRITE_DROP_INSTANCEOF)
             return IPROF_OK;
         return fail(w, IPROF_EVERSION, "%s are not part of format version %s",
-                    iprof_kind_name(kind), w->version);
+                    kind_key(w, kind), w->version);
     }
-    if (w->state == ST_ENTRIES && (size_t)pos < w->section)
+    int open, cur = seq_now(w, &open), to = SEQ_ENTRIES + pos;
+    if (cur > to || (cur == to && !open))
         return fail(w, IPROF_ESTATE, "%s entry after %s: version %s writes them before",
-                    iprof_kind_name(kind), iprof_kind_name(w->layout[w->section]), w->version);
-    uint64_t index = w->state == ST_ENTRIES && w->section == (size_t)pos ? w->count : 0;
+                    kind_key(w, kind), w->state == ST_BETWEEN ? "an unknown key"
+                                                              : seq_key(w, cur), w->version);
+    uint64_t index = open && cur == to ? w->count : 0;
     int rc = check_entry(w, kind, frames, frame_count, records, record_count, index);
     if (rc)
         return rc;
-    if ((rc = goto_section(w, (size_t)pos)) ||
+    if ((rc = open_seq(w, to)) ||
         (rc = write_entry(w, frames, frame_count, records, record_count)))
         return fail_rc(w, rc);
     return IPROF_OK;
@@ -946,8 +1040,77 @@ IPROF_API int iprof_writer_end(iprof_writer *w)
     return IPROF_OK;
 }
 
+/* An unknown key after the open section (closed first). */
+static int unknown_here(iprof_writer *w, const char *key, size_t key_len, const char *json,
+                        size_t json_len)
+{
+    int open, cur = seq_now(w, &open), rc;
+    if (open && (rc = close_through(w, cur)))
+        return rc;
+    return write_unknown(w, key, key_len, json, json_len);
+}
+
+IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_len,
+                                   const char *json, size_t json_len)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state == ST_INIT || w->state == ST_DONE)
+        return fail(w, IPROF_ESTATE, "unknown key written %s", state_name(w));
+    if ((!key && key_len) || !json)
+        return fail(w, IPROF_EINVAL, "unknown key: the key or the JSON is NULL");
+    if (ipi_is_known_key(key ? key : "", key_len))
+        return fail(w, IPROF_EINVAL, "\"%.*s\" is a key the library writes itself",
+                    (int)(key_len > 64 ? 64 : key_len), key);
+    int rc = ipi_json_check_one(&w->alloc, json, json_len);
+    if (rc)
+        return rc == IPROF_ESYNTAX
+                   ? fail(w, rc, "the value of \"%.*s\" is not one JSON value",
+                          (int)(key_len > 64 ? 64 : key_len), key)
+                   : fail_rc(w, rc);
+    if ((rc = unknown_here(w, key ? key : "", key_len, json, json_len)))
+        return fail_rc(w, rc);
+    return IPROF_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
+
+/* The sequence index of the section an unknown key follows; -1 after the
+ * version; INT_MAX when the target version lacks it (written last). */
+static int anchor_seq(const iprof_writer *w, int after)
+{
+    switch (after) {
+    case IPROF_SECTION_VERSION:
+    case -1: return -1;
+    case IPROF_SECTION_TYPES: return SEQ_TYPES;
+    case IPROF_SECTION_METHODS: return SEQ_METHODS;
+    default:
+        if (after >= 0 && after < IPROF_KIND_COUNT && w->kind_pos[after] >= 0)
+            return SEQ_ENTRIES + w->kind_pos[after];
+        return INT_MAX;
+    }
+}
+
+/* Write the model's unknown keys that follow sequence index `seq` (and,
+ * with seq INT_MAX, those that follow nothing the version writes). */
+static int model_unknowns(iprof_writer *w, const iprof_model *model, int seq)
+{
+    const ipi_layout_extras *x = &model->extras;
+    for (size_t i = 0; i < x->count; i++) {
+        const ipi_unknown *u = &x->items[i];
+        if (anchor_seq(w, u->after) != seq)
+            continue;
+        int rc = seq == INT_MAX ? close_through(w, SEQ_ENTRIES + (int)w->nlayout - 1)
+                 : seq >= 0     ? close_through(w, seq)
+                                : IPROF_OK;
+        if (rc || (rc = write_unknown(w, u->key, u->key_len, u->json, u->json_len)))
+            return fail_rc(w, rc);
+    }
+    return IPROF_OK;
+}
 
 /* How many elements ahead write_model asks the cache for. */
 #define PREFETCH_AHEAD 16
@@ -963,10 +1126,14 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
     int rc = iprof_writer_begin(w, w->opt_version ? w->opt_version : iprof_model_version(model));
     if (rc)
         return rc;
+    if (!w->iof_opt && model->extras.instanceof_key)
+        w->iof_key = iprof_instanceof_key_name(model->extras.instanceof_key);
     if (w->kind_pos[IPROF_KIND_INSTANCEOF] < 0 && !(w->flags & IPROF_WRITE_DROP_INSTANCEOF) &&
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF))
-        return fail(w, IPROF_EVERSION, "instanceofProfiles are not part of format version %s",
+        return fail(w, IPROF_EVERSION, "%s are not part of format version %s", w->iof_key,
                     w->version);
+    if ((rc = model_unknowns(w, model, -1)))
+        return rc;
     size_t n = iprof_model_type_count(model);
     for (size_t i = 0; i < n; i++) {
         if (i + PREFETCH_AHEAD < n)
@@ -979,6 +1146,8 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         if ((rc = iprof_writer_type(w, iprof_type_id(t), name, len)))
             return rc;
     }
+    if ((rc = model_unknowns(w, model, SEQ_TYPES)))
+        return rc;
     n = iprof_model_method_count(model);
     for (size_t i = 0; i < n; i++) {
         /* Methods and their interned names are scattered in the arena:
@@ -994,6 +1163,8 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         if ((rc = iprof_writer_method(w, iprof_method_id(m), name, len, sig, sig_len)))
             return rc;
     }
+    if ((rc = model_unknowns(w, model, SEQ_METHODS)))
+        return rc;
     for (size_t s = 0; s < w->nlayout; s++) {
         int kind = w->layout[s];
         n = iprof_model_entry_count(model, kind);
@@ -1018,7 +1189,11 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
             if ((rc = iprof_writer_entry(w, kind, w->scratch, depth, rec, rlen)))
                 return rc;
         }
+        if ((rc = model_unknowns(w, model, SEQ_ENTRIES + (int)s)))
+            return rc;
     }
+    if ((rc = model_unknowns(w, model, INT_MAX)))
+        return rc;
     return iprof_writer_end(w);
 }
 

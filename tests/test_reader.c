@@ -140,6 +140,47 @@ static iprof_reader *new_reader(unsigned flags, size_t chunk)
     return r;
 }
 
+/* on_key: every top-level key in input order, with what it is. */
+static int stop_key(const char *key, size_t klen, int section, void *p)
+{
+    (void)key, (void)klen, (void)p;
+    return section == IPROF_SECTION_METHODS;
+}
+
+static int on_key(const char *key, size_t klen, int section, void *p)
+{
+    CHECK(key[klen] == '\0');
+    logf_(p, "%s%.*s=%d", ((log_buf *)p)->len ? " " : "", (int)klen, key, section);
+    return 0;
+}
+
+static void test_keys(void)
+{
+    const char *doc = "{\"version\":\"1.1.0\",\"types\":[],\"methods\":[],\"x\":[1],"
+                      "\"samplingProfiles\":[],\"instanceOfProfiles\":[],\"virtualInvokeMethodProfiles\":[]}";
+    iprof_reader *r = new_reader(IPROF_READ_STRICT, 0);
+    iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
+    cb.on_key = on_key;
+    static log_buf l;
+    memset(&l, 0, sizeof l);
+    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l));
+    CHECK_EQ_STR(l.text, "version=8 types=6 methods=7 x=9 samplingProfiles=4 "
+                         "instanceOfProfiles=5 virtualInvokeMethodProfiles=9");
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
+    CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 1)), "virtualInvokeMethodProfiles");
+    /* A version 1 struct has no on_key: it is not read. */
+    memset(&l, 0, sizeof l);
+    cb.version = 1;
+    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l));
+    CHECK_EQ_STR(l.text, "");
+    /* on_key stops the read. */
+    cb.version = IPROF_READ_CALLBACKS_VERSION;
+    cb.on_key = stop_key;
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l), IPROF_ESTOPPED);
+    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "stopped by the on_key callback");
+    iprof_reader_free(r);
+}
+
 static void test_buffer_callbacks(void)
 {
     iprof_reader *r = new_reader(IPROF_READ_STRICT, 0);
@@ -149,7 +190,13 @@ static void test_buffer_callbacks(void)
     CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), &cb, &l));
     CHECK_EQ_STR(l.text, sample_log);
     CHECK(iprof_reader_error(r) == NULL);
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+    /* The unknown key is a warning, even in strict mode. */
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    const iprof_error *w = iprof_reader_diag(r, 0);
+    CHECK_EQ_INT(iprof_error_severity(w), IPROF_SEVERITY_WARNING);
+    CHECK_EQ_STR(iprof_error_path(w), "x-tool");
+    CHECK_EQ_STR(iprof_error_message(w),
+                 "unknown top-level key \"x-tool\": not interpreted, kept as is by models");
     /* No callbacks at all: validation only. */
     CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), NULL, NULL));
     iprof_reader_free(r);
@@ -434,7 +481,7 @@ static void test_reuse_and_arguments(void)
     CHECK_OK(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL));
     CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
     CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 1); /* the warning of "x-tool" alone */
     CHECK(iprof_reader_error(r) == NULL);
     iprof_read_callbacks cb = all_callbacks();
     cb.version = 99;
@@ -475,7 +522,7 @@ static void test_allocation_failure(void)
             rc = iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL);
             if (rc == IPROF_OK) {
                 succeeded = 1;
-                CHECK_EQ_INT(iprof_reader_diag_count(r), 11); /* warning, records, 9 refs */
+                CHECK_EQ_INT(iprof_reader_diag_count(r), 12); /* 2 warnings, records, 9 refs */
             }
             iprof_reader_free(r);
         }
@@ -543,6 +590,7 @@ static void test_every_digit_count(void)
 int main(void)
 {
     RUN(test_buffer_callbacks);
+    RUN(test_keys);
     RUN(test_chunked_equals_buffer);
     RUN(test_every_prefix_is_unexpected_end);
     RUN(test_positions);

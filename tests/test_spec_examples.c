@@ -182,7 +182,7 @@ static void test_minimal(void)
     CHECK_OK(iprof_writer_buffer(w, &out, &len));
     const char *want = "{\"version\":\"1.1.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
                        "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
-                       "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}";
+                       "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceOfProfiles\":[]}";
     CHECK_EQ_MEM(out, len, want, strlen(want));
     iprof_writer_free(w);
     iprof_model_free(m);

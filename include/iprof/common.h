@@ -104,19 +104,44 @@ enum iprof_kind {
     IPROF_KIND_VIRTUAL_INVOKE = 2, /**< virtualInvokeProfiles: [type id, count]* */
     IPROF_KIND_MONITOR = 3,        /**< monitorProfiles: ctx "0:0", [type id, count]* */
     IPROF_KIND_SAMPLING = 4,       /**< samplingProfiles: [count] */
-    IPROF_KIND_INSTANCEOF = 5      /**< instanceofProfiles (1.1.0): [type id, count]* */
+    IPROF_KIND_INSTANCEOF = 5      /**< instanceofProfiles or instanceOfProfiles (1.1.0): [type id, count]* */
 };
 /** Number of profile kinds; kinds are 0 .. IPROF_KIND_COUNT - 1. */
 #define IPROF_KIND_COUNT 6
 
 /**
+ * The two spellings of the instanceof section's key. The published
+ * document and schema say "instanceofProfiles"; GraalVM 25 writes and
+ * reads "instanceOfProfiles" (capital O). The reader takes either (both in
+ * one file is an error); a model remembers which one it read, and the
+ * writer's iprof_write_options.instanceof_key chooses what is written.
+ */
+enum iprof_instanceof_key {
+    IPROF_INSTANCEOF_KEY_AUTO = 0,  /**< writer: the model's spelling, else GraalVM's */
+    IPROF_INSTANCEOF_KEY_LOWER = 1, /**< "instanceofProfiles": the document's */
+    IPROF_INSTANCEOF_KEY_CAMEL = 2  /**< "instanceOfProfiles": GraalVM's */
+};
+
+/**
  * @brief The JSON key of a profile kind ("callCountProfiles", ...).
+ *
+ * For IPROF_KIND_INSTANCEOF this is the document's "instanceofProfiles";
+ * see iprof_instanceof_key_name() for GraalVM's spelling.
  * @param kind an IPROF_KIND_* value.
  * @return the key (static storage: never free it), or NULL when @p kind is
  *         not in 0 .. IPROF_KIND_COUNT - 1.
  * @threadsafety Thread-safe.
  */
 IPROF_API const char *iprof_kind_name(int kind);
+
+/**
+ * @brief The JSON key of an instanceof spelling.
+ * @param spelling IPROF_INSTANCEOF_KEY_LOWER or IPROF_INSTANCEOF_KEY_CAMEL.
+ * @return "instanceofProfiles" or "instanceOfProfiles" (static storage),
+ *         NULL for any other value.
+ * @threadsafety Thread-safe.
+ */
+IPROF_API const char *iprof_instanceof_key_name(int spelling);
 
 /* ------------------------------------------------------------------------ */
 /* Allocator                                                                */

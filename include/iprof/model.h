@@ -584,6 +584,110 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb k
                                        void *payload);
 
 /* ------------------------------------------------------------------------ */
+/* What the file held beyond the profile                                    */
+
+/**
+ * @brief The number of unknown top-level keys the model keeps.
+ *
+ * A loaded model keeps every top-level key the library does not interpret
+ * (a fork's "ceConditionalProfilesV2", GraalVM's unpublished
+ * "virtualInvokeMethodProfiles") with its raw JSON and its place among the
+ * keys, and the writer puts them back there, so writing a model loses
+ * nothing. Merges and the canonical form, which renumber ids, keep only
+ * values that hold no ids ([], {}, or a scalar equal wherever the key
+ * occurs) and otherwise fail unless asked to drop unknown keys
+ * (IPROF_MERGE_DROP_UNKNOWN, IPROF_CANONICAL_DROP_UNKNOWN); filters and
+ * version changes keep them.
+ * @param model the model; NULL gives 0.
+ * @return the number of unknown keys, in file order.
+ * @threadsafety Reads @p model only.
+ */
+IPROF_API size_t iprof_model_unknown_count(const iprof_model *model);
+/**
+ * @brief One unknown top-level key and its raw JSON value.
+ * @param model the model.
+ * @param index 0 .. iprof_model_unknown_count() - 1.
+ * @param[out] key receives the key (UTF-8, NUL-terminated, owned by the
+ *        model: valid until the key is removed or the model freed).
+ * @param[out] key_len receives its length in bytes, or NULL.
+ * @param[out] json receives the value exactly as the file held it
+ *        (NUL-terminated; same lifetime).
+ * @param[out] json_len receives its length in bytes, or NULL.
+ * @retval IPROF_OK success.
+ * @retval IPROF_ENOTFOUND @p index is out of range.
+ * @retval IPROF_EINVAL a NULL @p model, @p key or @p json.
+ * @threadsafety Reads @p model only.
+ */
+IPROF_API int iprof_model_unknown_at(const iprof_model *model, size_t index, const char **key,
+                                     size_t *key_len, const char **json, size_t *json_len);
+/**
+ * @brief Add an unknown top-level key; it is written after every section.
+ * @param model the model.
+ * @param key the key, @p key_len bytes of UTF-8 (copied).
+ * @param key_len its length.
+ * @param json its value: exactly one JSON value, whitespace around it
+ *        allowed (copied, written as given).
+ * @param json_len its length.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL argument, or a key the library interprets
+ *         ("version", "types", a profile section in either spelling).
+ * @retval IPROF_ESYNTAX @p json is not one JSON value.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_t key_len,
+                                      const char *json, size_t json_len);
+/**
+ * @brief Remove every unknown top-level key named @p key.
+ * @retval IPROF_OK removed; pointers from iprof_model_unknown_at() are
+ *         invalid afterwards.
+ * @retval IPROF_ENOTFOUND the model keeps no such key.
+ * @retval IPROF_EINVAL a NULL argument.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, size_t key_len);
+/**
+ * @brief Remove every unknown top-level key.
+ * @param model the model, or NULL (a no-op).
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API void iprof_model_clear_unknown(iprof_model *model);
+
+/**
+ * @brief The spelling of the instanceof key the model was read with.
+ * @param model the model.
+ * @return IPROF_INSTANCEOF_KEY_LOWER ("instanceofProfiles") or
+ *         IPROF_INSTANCEOF_KEY_CAMEL ("instanceOfProfiles") when the file
+ *         had the section, else IPROF_INSTANCEOF_KEY_AUTO (the writer then
+ *         uses GraalVM's CAMEL spelling). A merge takes the spelling of its
+ *         inputs, and CAMEL when they disagree.
+ * @threadsafety Reads @p model only.
+ */
+IPROF_API int iprof_model_instanceof_key(const iprof_model *model);
+/**
+ * @brief Set the spelling the writer uses for this model by default.
+ * @param model the model.
+ * @param spelling an enum iprof_instanceof_key value.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL model or an unknown value.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_set_instanceof_key(iprof_model *model, int spelling);
+
+/**
+ * @brief The report of the model operation that failed last.
+ *
+ * Merges, the canonical form and iprof_model_add_unknown() say here why
+ * they failed (which unknown key could not be combined, which argument was
+ * wrong). Positions are 0 and the path empty.
+ * @param model the model.
+ * @return the report, or NULL when the last such operation succeeded (or
+ *         none ran). Owned by the model: valid until its next operation.
+ * @threadsafety Reads @p model only.
+ */
+IPROF_API const iprof_error *iprof_model_error(const iprof_model *model);
+
+/* ------------------------------------------------------------------------ */
 /* Merge                                                                    */
 
 /**
@@ -596,7 +700,10 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb k
  * integral weights are exact). @p weight must be finite and >= 0.
  *
  * Fails with IPROF_EDANGLING, changing nothing, if src has references that
- * do not resolve within src. dst and src must be different models.
+ * do not resolve within src, and with IPROF_ESCHEMA if either model keeps
+ * unknown top-level keys that cannot be combined (see
+ * iprof_model_merge_with()). dst and src must be different models;
+ * iprof_model_error(dst) says why a merge failed.
  *
  * @param dst the model merged into.
  * @param src the model merged from (borrowed for the call; only read).
@@ -609,6 +716,54 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb k
  *         other threads at the same time, not changed.
  */
 IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight);
+
+/** Merge option: drop the unknown top-level keys of both models instead of
+ *  failing on those that cannot be combined. */
+#define IPROF_MERGE_DROP_UNKNOWN 0x1u
+
+/** The version of iprof_merge_options these headers define. */
+#define IPROF_MERGE_OPTIONS_VERSION 1
+
+/** Options of iprof_model_merge_with(). Initialise with
+ *  IPROF_MERGE_OPTIONS_INIT or iprof_merge_options_init(): unlike the
+ *  other fields, weight defaults to 1.0, not 0. */
+typedef struct iprof_merge_options {
+    unsigned int version; /**< IPROF_MERGE_OPTIONS_VERSION */
+    unsigned int flags;   /**< IPROF_MERGE_* */
+    double weight;        /**< factor for src's counts, finite and >= 0 */
+} iprof_merge_options;
+
+/** Initialiser of an iprof_merge_options: no flags, weight 1. */
+#define IPROF_MERGE_OPTIONS_INIT {IPROF_MERGE_OPTIONS_VERSION, 0, 1.0}
+
+/**
+ * @brief Fill merge options with the defaults of an options version.
+ * @retval IPROF_OK @p opts is filled (weight 1.0).
+ * @retval IPROF_EINVAL @p opts is NULL or @p version unknown.
+ * @threadsafety Thread-safe.
+ */
+IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int version);
+
+/**
+ * @brief Merge with options: iprof_model_merge() with its weight in
+ *        @p opts, and what to do with unknown top-level keys.
+ *
+ * Unknown keys: dst keeps its own and takes those of src it lacks when
+ * every one holds [], {} or a scalar, and a key that both hold has equal
+ * values; otherwise the merge fails with IPROF_ESCHEMA, dst unchanged,
+ * and iprof_model_error(dst) names the key. IPROF_MERGE_DROP_UNKNOWN drops
+ * them all instead. The instanceof spelling: dst's, else src's; GraalVM's
+ * when they disagree.
+ * @retval IPROF_OK, IPROF_EDANGLING, IPROF_ENOMEM as iprof_model_merge().
+ * @retval IPROF_ESCHEMA unknown keys that cannot be combined, or entries
+ *         whose records cannot be grouped; dst unchanged.
+ * @retval IPROF_EINVAL a NULL argument, dst == src, a bad weight, an
+ *         unknown options version or flag.
+ * On failure iprof_model_error(dst) says why.
+ * @threadsafety As iprof_model_merge().
+ */
+IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
+                                     const iprof_merge_options *opts);
 
 #ifdef __cplusplus
 }

@@ -130,12 +130,30 @@ typedef int (*iprof_entry_cb)(int kind, const int64_t *frames, size_t frame_coun
 /** Called for a top-level key this library does not know (@p key_len
  *  bytes plus a NUL), with the raw JSON text of its value (exactly the
  *  @p json_len bytes of the input, not NUL-terminated); borrowed for the
- *  call. Return 0 to go on. */
+ *  call. The read also records a warning diagnostic for the key (path: the
+ *  key). Return 0 to go on. */
 typedef int (*iprof_unknown_cb)(const char *key, size_t key_len,
                                 const char *json, size_t json_len, void *payload);
 
-/** The version of iprof_read_callbacks these headers define. */
-#define IPROF_READ_CALLBACKS_VERSION 1
+/** What a top-level key is, as iprof_key_cb reports it: an IPROF_KIND_*
+ *  (0 .. IPROF_KIND_COUNT - 1) for a profile section, or one of these. */
+enum iprof_section {
+    IPROF_SECTION_TYPES = 6,   /**< "types" */
+    IPROF_SECTION_METHODS = 7, /**< "methods" */
+    IPROF_SECTION_VERSION = 8, /**< "version" */
+    IPROF_SECTION_UNKNOWN = 9  /**< a key this library does not know (see on_unknown) */
+};
+
+/** Called at each top-level key, in input order, before its value is read:
+ *  the key as written (@p key_len bytes plus a NUL; borrowed for the call)
+ *  and what it is (@p section: an IPROF_KIND_* or IPROF_SECTION_*). Both
+ *  spellings of the instanceof key report IPROF_KIND_INSTANCEOF; the key
+ *  says which one the file uses. Return 0 to go on. */
+typedef int (*iprof_key_cb)(const char *key, size_t key_len, int section, void *payload);
+
+/** The version of iprof_read_callbacks these headers define (2 added
+ *  on_key; a version 1 struct is read without it). */
+#define IPROF_READ_CALLBACKS_VERSION 2
 
 /**
  * The callbacks of one read. Any of them may be NULL. Entry callbacks are
@@ -153,13 +171,14 @@ typedef struct iprof_read_callbacks {
     iprof_entry_cb on_virtual_invoke;  /**< each virtualInvokeProfiles entry, or NULL */
     iprof_entry_cb on_monitor;         /**< each monitorProfiles entry, or NULL */
     iprof_entry_cb on_sampling;        /**< each samplingProfiles entry, or NULL */
-    iprof_entry_cb on_instanceof;      /**< each instanceofProfiles entry, or NULL */
+    iprof_entry_cb on_instanceof;      /**< each instanceof(O)fProfiles entry, or NULL */
     iprof_unknown_cb on_unknown;       /**< each unknown top-level key, or NULL */
+    iprof_key_cb on_key;               /**< each top-level key (version 2), or NULL */
 } iprof_read_callbacks;
 
 /** Initialiser of an iprof_read_callbacks with no callback set. */
 #define IPROF_READ_CALLBACKS_INIT \
-    {IPROF_READ_CALLBACKS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+    {IPROF_READ_CALLBACKS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
 /** Read function of a callback source: fill up to @p capacity bytes of
  *  @p buf (owned by the reader, valid for the call), store the count in

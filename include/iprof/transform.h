@@ -56,12 +56,33 @@ extern "C" {
  *         a type or method id the model does not define; unchanged.
  * @retval IPROF_ESCHEMA an entry breaks its kind's rules (a record count
  *         that is not a multiple of 3 or 2, a monitor context other than
- *         "0:0", ...), so its records cannot be grouped; unchanged.
+ *         "0:0", ...), so its records cannot be grouped, or an unknown
+ *         top-level key holds more than [], {} or a scalar (see
+ *         iprof_model_canonicalize_flags()); unchanged.
  * @retval IPROF_EINVAL @p model is NULL.
  * @retval IPROF_ENOMEM allocation failed; unchanged.
  * @threadsafety Needs exclusive access to @p model.
  */
 IPROF_API int iprof_model_canonicalize(iprof_model *model);
+
+/** Canonical form option: drop the model's unknown top-level keys instead
+ *  of failing on those that hold more than [], {} or a scalar. */
+#define IPROF_CANONICAL_DROP_UNKNOWN 0x1u
+
+/**
+ * @brief iprof_model_canonicalize() with flags (IPROF_CANONICAL_*).
+ *
+ * Unknown top-level keys: ids inside their values cannot be renumbered, so
+ * a key holding anything but [], {} or a scalar fails the call with
+ * IPROF_ESCHEMA (model unchanged; iprof_model_error() names the key)
+ * unless IPROF_CANONICAL_DROP_UNKNOWN. Kept keys go after every section,
+ * sorted by key, one per key.
+ * @retval IPROF_EINVAL a NULL model or an unknown flag.
+ * @return otherwise as iprof_model_canonicalize(); iprof_model_error()
+ *         says why it failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int flags);
 
 /* ------------------------------------------------------------------------ */
 /* Filtering                                                                */

@@ -65,8 +65,9 @@ typedef struct iprof_writer iprof_writer;
  *  iprof_writer_buffer() returns the compressed bytes. */
 #define IPROF_WRITE_GZIP 0x20u
 
-/** The version of iprof_write_options these headers define. */
-#define IPROF_WRITE_OPTIONS_VERSION 1
+/** The version of iprof_write_options these headers define (2 added
+ *  instanceof_key; a version 1 struct is read without it). */
+#define IPROF_WRITE_OPTIONS_VERSION 2
 
 /** Writer options. Initialise with IPROF_WRITE_OPTIONS_INIT or
  *  iprof_write_options_init(); zero fields mean "default". */
@@ -76,10 +77,15 @@ typedef struct iprof_write_options {
     const char *format_version;       /**< target version; NULL: see begin/write_model */
     const iprof_allocator *allocator; /**< NULL: libc; copied */
     size_t buffer_size;               /**< output buffer bytes; 0: 256 KiB */
+    /** The key of the instanceof section (version 2): an enum
+     *  iprof_instanceof_key value. AUTO (0): for a whole model, the
+     *  spelling it was read with; otherwise GraalVM's "instanceOfProfiles".
+     *  Any other value makes writer creation fail with IPROF_EINVAL. */
+    int instanceof_key;
 } iprof_write_options;
 
 /** Initialiser of an iprof_write_options with every default. */
-#define IPROF_WRITE_OPTIONS_INIT {IPROF_WRITE_OPTIONS_VERSION, 0, NULL, NULL, 0}
+#define IPROF_WRITE_OPTIONS_INIT {IPROF_WRITE_OPTIONS_VERSION, 0, NULL, NULL, 0, 0}
 
 /**
  * @brief Fill writer options with the defaults of an options version.
@@ -279,11 +285,45 @@ IPROF_API int iprof_writer_entry(iprof_writer *writer, int kind, const int64_t *
  */
 IPROF_API int iprof_writer_end(iprof_writer *writer);
 
+/**
+ * @brief Write a top-level key this library does not interpret, with its
+ *        raw JSON value, where the document is.
+ *
+ * The open section, if any, is closed first (sections before it that were
+ * skipped are written empty), and the key follows it; right after begin it
+ * follows "version". Elements of that section or earlier ones can no
+ * longer be written. iprof_writer_write_model() uses this to put a model's
+ * unknown keys back where the file had them.
+ * @param writer the writer.
+ * @param key the key, @p key_len bytes of UTF-8 (borrowed; escaped as
+ *        needed). A key the library interprets ("types", a profile section
+ *        in either spelling, ...) is refused with IPROF_EINVAL.
+ * @param key_len its length.
+ * @param json exactly one JSON value (borrowed; written byte for byte);
+ *        IPROF_ESYNTAX if it is not.
+ * @param json_len its length.
+ * @retval IPROF_OK success.
+ * @retval IPROF_ESYNTAX @p json is not one JSON value.
+ * @retval IPROF_ESTATE before begin or after end.
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL a NULL argument or a known key.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
+IPROF_API int iprof_writer_unknown(iprof_writer *writer, const char *key, size_t key_len,
+                                   const char *json, size_t json_len);
+
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
 
 /**
- * @brief Write a whole model: begin, every element in model order, end.
+ * @brief Write a whole model: begin, every element in model order, the
+ *        model's unknown top-level keys after the section each followed in
+ *        its file (keys added later, or following a section the target
+ *        version lacks, after the last section), end. The instanceof key is
+ *        the options' instanceof_key, else the model's, else GraalVM's.
  * @param writer a writer on which nothing was written yet.
  * @param model the model (borrowed for the call; only read).
  * @retval IPROF_OK the document is complete.
