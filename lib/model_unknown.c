@@ -214,7 +214,7 @@ static int check_side(iprof_model *m, const iprof_model *side, const char *whose
         if (!ipi_unknown_is_plain(u))
             return ipi_model_fail(m, IPROF_ESCHEMA,
                                   "unknown key \"%.64s\" of %s holds data whose ids cannot be "
-                                  "renumbered or combined; drop unknown keys to go on",
+                                  "renumbered or combined",
                                   u->key, whose);
         const ipi_unknown *other = find_key(side, u);
         if (other != u && !same_value(other, u))
@@ -239,8 +239,7 @@ int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src, int drop)
         const ipi_unknown *u = &src->extras.items[i], *mine = find_key(m, u);
         if (mine && !same_value(mine, u))
             return ipi_model_fail(m, IPROF_ESCHEMA,
-                                  "unknown key \"%.64s\" has different values in the two models; "
-                                  "drop unknown keys to go on",
+                                  "unknown key \"%.64s\" has different values in the two models",
                                   u->key);
     }
     return IPROF_OK;

@@ -114,3 +114,13 @@ int args_next(tool_args *a, const tool_opt *opts)
     }
     return ARGS_END;
 }
+
+int parse_instanceof_key(const char *cmd, const char *value)
+{
+    if (strcmp(value, "instanceof") == 0 || strcmp(value, "instanceofProfiles") == 0)
+        return IPROF_INSTANCEOF_KEY_LOWER;
+    if (strcmp(value, "instanceOf") == 0 || strcmp(value, "instanceOfProfiles") == 0)
+        return IPROF_INSTANCEOF_KEY_CAMEL;
+    usage_error(cmd, "--instanceof-key: '%s' is neither instanceof nor instanceOf", value);
+    return -1;
+}

@@ -13,7 +13,7 @@
 
 #define CMD "iprof cat"
 
-enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_STRICT, OPT_DROP };
+enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_STRICT, OPT_DROP, OPT_IOF_KEY };
 
 static const tool_opt cat_opts[] = {
     {"output", 'o', 1, OPT_OUT},
@@ -21,18 +21,19 @@ static const tool_opt cat_opts[] = {
     {"pretty", 0, 0, OPT_PRETTY},
     {"strict", 0, 0, OPT_STRICT},
     {"drop-instanceof", 0, 0, OPT_DROP},
+    {"instanceof-key", 0, 1, OPT_IOF_KEY},
     {NULL, 0, 0, 0},
 };
 
 typedef struct cat_args {
     const char *file, *out, *to;
-    int pretty, strict, drop;
+    int pretty, strict, drop, iof_key;
 } cat_args;
 
 static int help(void)
 {
     printf("Usage: iprof cat FILE [-o OUT] [--to VERSION] [--pretty] [--strict]\n"
-           "                [--drop-instanceof]\n"
+           "                [--drop-instanceof] [--instanceof-key instanceof|instanceOf]\n"
            "Read an iprof file and write it back: by default in the same version and\n"
            "GraalVM's own minified layout, to standard output.\n"
            "\n"
@@ -45,6 +46,7 @@ static int help(void)
            "                     it is, rule violations included\n"
            "  --drop-instanceof  drop instanceof profiles when the output version has\n"
            "                     none (otherwise writing them fails)\n"
+           HELP_INSTANCEOF_KEY
            "  --help             show this help and exit\n"
            "  --version          show the version and exit\n"
            "\n"
@@ -76,6 +78,10 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
         case OPT_PRETTY: c->pretty = 1; break;
         case OPT_STRICT: c->strict = 1; break;
         case OPT_DROP: c->drop = 1; break;
+        case OPT_IOF_KEY:
+            if ((c->iof_key = parse_instanceof_key(CMD, a.value)) < 0)
+                return EXIT_USAGE;
+            break;
         default:
             if (c->file)
                 return usage_error(CMD, "only one FILE is allowed");
@@ -109,6 +115,7 @@ static int write_model(const cat_args *c, const iprof_model *model)
     iprof_write_options opts = IPROF_WRITE_OPTIONS_INIT;
     iprof_writer *w = NULL;
     opts.format_version = c->to;
+    opts.instanceof_key = c->iof_key;
     opts.flags = (c->pretty ? IPROF_WRITE_PRETTY : 0u) |
                  (c->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
                  (c->strict ? IPROF_WRITE_STRICT : IPROF_WRITE_NO_VALIDATE);
@@ -146,7 +153,7 @@ static int check_instanceof(const cat_args *c, const iprof_model *model)
 
 int cmd_cat(int argc, char **argv)
 {
-    cat_args c = {NULL, NULL, NULL, 0, 0, 0};
+    cat_args c = {NULL, NULL, NULL, 0, 0, 0, 0};
     int done, code = parse(&c, argc, argv, &done);
     if (done)
         return code;

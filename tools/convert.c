@@ -1,5 +1,5 @@
 /* iprof convert [--to VERSION] [--pretty] [--canonical] [--drop-instanceof]
- *               [--strict] FILE [-o OUT]
+ *               [--instanceof-key K] [--drop-unknown] [--strict] FILE [-o OUT]
  *
  * Writes a profile in another format version and/or in canonical form
  * (iprof_model_canonicalize: sorted by names, ids renumbered densely), so
@@ -12,7 +12,8 @@
 
 #define CMD "iprof convert"
 
-enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_CANONICAL, OPT_DROP, OPT_STRICT };
+enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_CANONICAL, OPT_DROP, OPT_STRICT, OPT_IOF_KEY,
+       OPT_DROP_UNKNOWN };
 
 static const tool_opt convert_opts[] = {
     {"output", 'o', 1, OPT_OUT},
@@ -21,13 +22,16 @@ static const tool_opt convert_opts[] = {
     {"canonical", 0, 0, OPT_CANONICAL},
     {"drop-instanceof", 0, 0, OPT_DROP},
     {"strict", 0, 0, OPT_STRICT},
+    {"instanceof-key", 0, 1, OPT_IOF_KEY},
+    {"drop-unknown", 0, 0, OPT_DROP_UNKNOWN},
     {NULL, 0, 0, 0},
 };
 
 static int help(void)
 {
     printf("Usage: iprof convert [--to VERSION] [--pretty] [--canonical] [--drop-instanceof]\n"
-           "                     [--strict] FILE [-o OUT]\n"
+           "                     [--instanceof-key K] [--drop-unknown] [--strict] FILE\n"
+           "                     [-o OUT]\n"
            "Write a profile in another format version or in canonical form.\n"
            "\n"
            "  --to VERSION       write format version 0.4.0, 1.0.0 or 1.1.0 (default:\n"
@@ -40,6 +44,10 @@ static int help(void)
            "  --pretty           indent the output, one element per line\n"
            "  --drop-instanceof  drop instanceof profiles when the output version has\n"
            "                     none (otherwise converting fails)\n"
+           HELP_INSTANCEOF_KEY
+           HELP_DROP_UNKNOWN
+           "                     (--canonical renumbers ids; a version change keeps\n"
+           "                     unknown keys as they are)\n"
            "  --strict           read FILE in strict mode and check the output's rules\n"
            "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
            "                     written gzip-compressed); '-' or none: standard output\n"
@@ -56,8 +64,8 @@ int cmd_convert(int argc, char **argv)
 {
     tool_args a;
     const char *file = NULL;
-    post_output o = {NULL, NULL, 0, 0, 1};
-    int canonical = 0, strict = 0, opt;
+    post_output o = {NULL, NULL, 0, 0, 1, 0};
+    int canonical = 0, strict = 0, drop_unknown = 0, opt;
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, convert_opts)) != ARGS_END) {
         switch (opt) {
@@ -70,6 +78,11 @@ int cmd_convert(int argc, char **argv)
         case OPT_CANONICAL: canonical = 1; break;
         case OPT_DROP: o.drop = 1; break;
         case OPT_STRICT: strict = 1; break;
+        case OPT_DROP_UNKNOWN: drop_unknown = 1; break;
+        case OPT_IOF_KEY:
+            if ((o.iof_key = parse_instanceof_key(CMD, a.value)) < 0)
+                return EXIT_USAGE;
+            break;
         default:
             if (file)
                 return usage_error(CMD, "only one FILE is allowed");
@@ -91,7 +104,7 @@ int cmd_convert(int argc, char **argv)
     if (code == EXIT_VALID)
         code = post_check_instanceof(CMD, file, &o, model);
     if (code == EXIT_VALID && canonical) {
-        code = post_canonicalize(CMD, display_name(file), model, &bar);
+        code = post_canonicalize(CMD, display_name(file), model, &bar, drop_unknown);
     }
     if (code == EXIT_VALID)
         code = post_write(CMD, &o, model, &bar);

@@ -1,6 +1,6 @@
 /* iprof filter [--keep-package P]... [--drop-package P]... [--min-count N]
  *              [--top-percent X] [--kinds K,...] [--canonical] [--pretty]
- *              FILE [-o OUT]
+ *              [--instanceof-key K] [--drop-unknown] FILE [-o OUT]
  *
  * Makes a profile smaller with iprof_model_filter (see iprof/transform.h
  * for the exact semantics): entries are dropped by kind, by the package
@@ -17,7 +17,8 @@
 #define CMD "iprof filter"
 
 enum {
-    OPT_OUT = 1, OPT_KEEP, OPT_DROP_PKG, OPT_MIN, OPT_TOP, OPT_KINDS, OPT_CANONICAL, OPT_PRETTY
+    OPT_OUT = 1, OPT_KEEP, OPT_DROP_PKG, OPT_MIN, OPT_TOP, OPT_KINDS, OPT_CANONICAL, OPT_PRETTY,
+    OPT_IOF_KEY, OPT_DROP_UNKNOWN
 };
 
 static const tool_opt filter_opts[] = {
@@ -29,6 +30,8 @@ static const tool_opt filter_opts[] = {
     {"kinds", 0, 1, OPT_KINDS},
     {"canonical", 0, 0, OPT_CANONICAL},
     {"pretty", 0, 0, OPT_PRETTY},
+    {"instanceof-key", 0, 1, OPT_IOF_KEY},
+    {"drop-unknown", 0, 0, OPT_DROP_UNKNOWN},
     {NULL, 0, 0, 0},
 };
 
@@ -36,7 +39,7 @@ static int help(void)
 {
     printf("Usage: iprof filter [--keep-package P]... [--drop-package P]... [--min-count N]\n"
            "                    [--top-percent X] [--kinds K,...] [--canonical] [--pretty]\n"
-           "                    FILE [-o OUT]\n"
+           "                    [--instanceof-key K] [--drop-unknown] FILE [-o OUT]\n"
            "Make a profile smaller: drop entries, then the methods and types that\n"
            "nothing refers to any more.\n"
            "\n"
@@ -56,6 +59,9 @@ static int help(void)
            "                     JSON keys, callCountProfiles, ...)\n"
            "  --canonical        write the canonical form (see 'iprof convert')\n"
            "  --pretty           indent the output, one element per line\n"
+           HELP_INSTANCEOF_KEY
+           HELP_DROP_UNKNOWN
+           "                     (only --canonical needs it: a filter keeps them)\n"
            "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
            "                     written gzip-compressed); '-' or none: standard output\n"
            "  --help             show this help and exit\n"
@@ -109,7 +115,7 @@ static int parse_kinds(const char *v, unsigned *mask)
 typedef struct filter_args {
     const char *file;
     post_output o;
-    int canonical;
+    int canonical, drop_unknown;
     iprof_filter_options f;
     const char **keep, **drop;
 } filter_args;
@@ -139,6 +145,11 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
         case OPT_OUT: c->o.path = a.value; break;
         case OPT_CANONICAL: c->canonical = 1; break;
         case OPT_PRETTY: c->o.pretty = 1; break;
+        case OPT_DROP_UNKNOWN: c->drop_unknown = 1; break;
+        case OPT_IOF_KEY:
+            if ((c->o.iof_key = parse_instanceof_key(CMD, a.value)) < 0)
+                return EXIT_USAGE;
+            break;
         case OPT_KEEP:
             if ((code = push(&c->keep, &c->f.keep_package_count, a.value)))
                 return code;
@@ -213,7 +224,7 @@ int cmd_filter(int argc, char **argv)
         code = exit_code_of(rc);
     }
     if (code == EXIT_VALID && c.canonical) {
-        code = post_canonicalize(CMD, display_name(c.file), model, &bar);
+        code = post_canonicalize(CMD, display_name(c.file), model, &bar, c.drop_unknown);
     }
     if (code == EXIT_VALID)
         code = post_write(CMD, &c.o, model, &bar);

@@ -19,19 +19,22 @@
 
 #define CMD "iprof merge"
 
-enum { OPT_OUT = 1, OPT_WEIGHT, OPT_PRETTY, OPT_STRICT };
+enum { OPT_OUT = 1, OPT_WEIGHT, OPT_PRETTY, OPT_STRICT, OPT_IOF_KEY, OPT_DROP_UNKNOWN };
 
 static const tool_opt merge_opts[] = {
     {"output", 'o', 1, OPT_OUT},
     {"weight", 'w', 1, OPT_WEIGHT},
     {"pretty", 0, 0, OPT_PRETTY},
     {"strict", 0, 0, OPT_STRICT},
+    {"instanceof-key", 0, 1, OPT_IOF_KEY},
+    {"drop-unknown", 0, 0, OPT_DROP_UNKNOWN},
     {NULL, 0, 0, 0},
 };
 
 static int help(void)
 {
-    printf("Usage: iprof merge [-o OUT] [--weight FILE=W]... [--pretty] [--strict] FILE|DIR...\n"
+    printf("Usage: iprof merge [-o OUT] [--weight FILE=W]... [--pretty] [--strict]\n"
+           "                   [--instanceof-key K] [--drop-unknown] FILE|DIR...\n"
            "Merge profiles into one, as native-image-configure merge-pgo-profiles does:\n"
            "types by name, methods by name and signature, counts summed.\n"
            "\n"
@@ -42,6 +45,8 @@ static int help(void)
            "                      input as given, or a DIR for every file in it\n"
            "  --pretty            indent the output, one element per line\n"
            "  --strict            read the inputs in strict mode\n"
+           HELP_INSTANCEOF_KEY
+           HELP_DROP_UNKNOWN
            "  --help              show this help and exit\n"
            "  --version           show the version and exit\n"
            "\n"
@@ -69,7 +74,7 @@ typedef struct input {
 
 typedef struct merge_args {
     const char *out;
-    int pretty, strict;
+    int pretty, strict, drop_unknown, iof_key;
     weight *weights;
     size_t nweights;
     input *inputs;
@@ -232,6 +237,11 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
         case OPT_OUT: m->out = a.value; break;
         case OPT_PRETTY: m->pretty = 1; break;
         case OPT_STRICT: m->strict = 1; break;
+        case OPT_DROP_UNKNOWN: m->drop_unknown = 1; break;
+        case OPT_IOF_KEY:
+            if ((m->iof_key = parse_instanceof_key(CMD, a.value)) < 0)
+                return EXIT_USAGE;
+            break;
         case OPT_WEIGHT:
             if ((code = add_weight(m, a.value)))
                 return code;
@@ -294,6 +304,8 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
         progress_bar_start(bar, label, 0);
         if (!*version || cmp_versions(iprof_model_version(src), version) > 0)
             snprintf(version, sizeof version, "%s", iprof_model_version(src));
+        if (m->drop_unknown)
+            post_drop_unknown(CMD, display_name(in->path), src);
         int rc = iprof_model_merge(acc, src, weight_of(m, in));
         if (rc != IPROF_OK)
             progress_bar_end(bar);
@@ -301,8 +313,8 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
             report_plain(CMD, display_name(in->path),
                          "refers to types or methods it does not define; cannot merge it");
         else if (rc != IPROF_OK)
-            report_plain(CMD, display_name(in->path), "cannot merge: %s",
-                         iprof_status_string(rc));
+            report_plain(CMD, display_name(in->path), "cannot merge: %s%s",
+                         iprof_error_message(iprof_model_error(acc)), post_unknown_hint(acc));
         code = exit_code_of(rc);
         iprof_model_free(src);
     }
@@ -333,10 +345,10 @@ int cmd_merge(int argc, char **argv)
     }
     code = merge_all(&m, acc, &bar);
     if (code == EXIT_VALID) {
-        code = post_canonicalize(CMD, "<merged>", acc, &bar);
+        code = post_canonicalize(CMD, "<merged>", acc, &bar, 0);
     }
     if (code == EXIT_VALID) {
-        post_output o = {m.out, NULL, m.pretty, 0, 0};
+        post_output o = {m.out, NULL, m.pretty, 0, 0, m.iof_key};
         code = post_write(CMD, &o, acc, &bar);
     }
     progress_bar_end(&bar);

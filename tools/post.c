@@ -43,6 +43,7 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     iprof_write_options opts = IPROF_WRITE_OPTIONS_INIT;
     iprof_writer *w = NULL;
     opts.format_version = o->to;
+    opts.instanceof_key = o->iof_key;
     opts.flags = (o->pretty ? IPROF_WRITE_PRETTY : 0u) |
                  (o->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
                  (o->lenient ? IPROF_WRITE_NO_VALIDATE : 0u);
@@ -62,27 +63,38 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     return exit_code_of(rc);
 }
 
+void post_drop_unknown(const char *cmd, const char *name, iprof_model *model)
+{
+    const char *key, *json;
+    size_t json_len;
+    for (size_t i = 0; iprof_model_unknown_at(model, i, &key, NULL, &json, &json_len) == 0; i++)
+        report_plain(cmd, name, "dropped unknown key \"%s\" (%zu bytes)", key, json_len);
+    iprof_model_clear_unknown(model);
+}
+
+const char *post_unknown_hint(const iprof_model *model)
+{
+    const iprof_error *err = iprof_model_error(model);
+    return err && strstr(iprof_error_message(err), "unknown key")
+               ? " (--drop-unknown drops them)"
+               : "";
+}
+
 int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
-                      progress_bar *bar)
+                      progress_bar *bar, int drop_unknown)
 {
     char label[128]; /* borrowed by the bar until progress_bar_end below */
     snprintf(label, sizeof label, "%s: sorting", cmd);
+    if (drop_unknown)
+        post_drop_unknown(cmd, name, model);
     progress_bar_start(bar, label, 0);
     int rc = iprof_model_canonicalize(model);
     progress_bar_end(bar);
-    switch (rc) {
-    case IPROF_OK:
+    if (rc == IPROF_OK)
         return EXIT_VALID;
-    case IPROF_EDANGLING:
-        report_plain(cmd, name, "cannot be put in canonical form: it refers to types or "
-                                "methods it does not define");
-        break;
-    case IPROF_ESCHEMA:
-        report_plain(cmd, name, "cannot be put in canonical form: an entry breaks its "
-                                "kind's rules (read it with 'iprof validate')");
-        break;
-    default:
-        report_plain(cmd, name, "cannot be put in canonical form: %s", iprof_status_string(rc));
-    }
+    const iprof_error *err = iprof_model_error(model);
+    report_plain(cmd, name, "cannot be put in canonical form: %s%s",
+                 err ? iprof_error_message(err) : iprof_status_string(rc),
+                 post_unknown_hint(model));
     return exit_code_of(rc);
 }

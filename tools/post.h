@@ -12,6 +12,7 @@ typedef struct post_output {
     int pretty;       /* IPROF_WRITE_PRETTY */
     int drop;         /* IPROF_WRITE_DROP_INSTANCEOF */
     int lenient;      /* IPROF_WRITE_NO_VALIDATE: copy what a lenient read kept */
+    int iof_key;      /* IPROF_INSTANCEOF_KEY_*: the instanceof key written */
 } post_output;
 
 /* Whether @p v is 0.4.0, 1.0.0 or 1.1.0. */
@@ -27,8 +28,16 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
 int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar);
 /* Canonicalize (a phase "CMD: sorting" on @p bar), printing why on
- * failure; returns the exit code. */
+ * failure; returns the exit code. Unknown top-level keys that cannot be
+ * renumbered fail it (the message names them and says --drop-unknown),
+ * unless drop_unknown, which drops them all first (post_drop_unknown). */
 int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
-                      progress_bar *bar);
+                      progress_bar *bar, int drop_unknown);
+/* Drop every unknown top-level key of the model, saying on stderr what
+ * was dropped: "CMD: NAME: dropped unknown key "K" (N bytes)". */
+void post_drop_unknown(const char *cmd, const char *name, iprof_model *model);
+/* What to tell the user after a model operation failed: how to go on when
+ * unknown keys were the reason, else "". */
+const char *post_unknown_hint(const iprof_model *model);
 
 #endif /* IPROF_TOOL_POST_H */

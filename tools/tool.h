@@ -72,6 +72,19 @@ int usage_error(const char *cmd, const char *fmt, ...)
     ;
 /* Print the version line on stdout; returns EXIT_VALID. */
 int print_version(void);
+/* The value of --instanceof-key (instanceof, instanceOf, or the whole key)
+ * as an IPROF_INSTANCEOF_KEY_*; prints a usage error and returns -1 for
+ * anything else. */
+int parse_instanceof_key(const char *cmd, const char *value);
+/* The --help lines of the options every writing command shares. */
+#define HELP_INSTANCEOF_KEY                                                          \
+    "  --instanceof-key K write the instanceof section as instanceofProfiles\n"     \
+    "                     (K instanceof, the document's) or instanceOfProfiles\n"   \
+    "                     (instanceOf, GraalVM's); default: as the input spells\n"  \
+    "                     it, else instanceOf\n"
+#define HELP_DROP_UNKNOWN                                                            \
+    "  --drop-unknown     drop top-level keys iprof does not know (saying so on\n"  \
+    "                     stderr) instead of failing when they may hold ids\n"
 
 /* ---- report.c ---------------------------------------------------------- */
 
@@ -175,6 +188,7 @@ typedef struct stats {
     tool_total totals[IPROF_KIND_COUNT];
     stats_method top[STATS_TOP];
     size_t top_count;
+    const iprof_model *model; /* borrowed: its unknown keys and instanceof spelling */
 } stats;
 
 void stats_print_text(FILE *out, const stats *st);
