@@ -326,7 +326,7 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
         return ipi_model_fail(dst, IPROF_EINVAL, "weight %g: must be finite and >= 0", weight);
     int drop = (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0;
     /* A check only: dst's keys are dropped once the merge is certain. */
-    int rc = ipi_unknown_check_combine(dst, src, 0);
+    int rc = ipi_unknown_check_combine(dst, src);
     if (rc && !drop)
         return rc;
     ipi_errbuf_clear(&dst->error);
@@ -349,7 +349,7 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
                                     : "an entry breaks its kind's rules, so its records "
                                       "cannot be combined");
     if (!rc)
-        rc = drop ? ipi_unknown_check_combine(dst, NULL, 1) : ipi_unknown_take(dst, src);
+        rc = ipi_unknown_take(dst, src, drop);
     if (!rc)
         rc = merge_types(&s);
     if (!rc)

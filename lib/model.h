@@ -170,13 +170,12 @@ int ipi_is_known_key(const char *key, size_t len);
 int ipi_unknown_is_plain(const ipi_unknown *u);
 /* For canonicalize and merge (src may be NULL): refuse, with m's error
  * naming the key, an unknown key holding more than a plain value, or a
- * plain value that differs between m and src. With drop, m's unknown keys
- * are removed instead (and src's are not taken). Changes nothing on
- * failure. */
-int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src, int drop);
-/* Take src's unknown keys that m lacks (after a successful check) and the
- * spelling of its instanceof key. */
-int ipi_unknown_take(iprof_model *m, const iprof_model *src);
+ * plain value that differs between m and src (or within one model).
+ * Changes nothing but m's error. */
+int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src);
+/* Take the spelling of src's instanceof key, and src's unknown keys that m
+ * lacks (after a successful check); with drop, remove m's instead. */
+int ipi_unknown_take(iprof_model *m, const iprof_model *src, int drop);
 
 /* Set the model's error report; returns status. */
 int ipi_model_fail(iprof_model *m, int status, const char *fmt, ...)

@@ -220,18 +220,14 @@ static int check_side(iprof_model *m, const iprof_model *side, const char *whose
         if (other != u && !same_value(other, u))
             return ipi_model_fail(m, IPROF_ESCHEMA,
                                   "unknown key \"%.64s\" of %s occurs twice with different "
-                                  "values; drop unknown keys to go on",
+                                  "values",
                                   u->key, whose);
     }
     return IPROF_OK;
 }
 
-int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src, int drop)
+int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src)
 {
-    if (drop) {
-        ipi_unknown_free_all(m);
-        return IPROF_OK;
-    }
     int rc = check_side(m, m, src ? "the model merged into" : "the model");
     if (rc || !src || (rc = check_side(m, src, "the model merged from")))
         return rc;
@@ -245,13 +241,17 @@ int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src, int drop)
     return IPROF_OK;
 }
 
-int ipi_unknown_take(iprof_model *m, const iprof_model *src)
+int ipi_unknown_take(iprof_model *m, const iprof_model *src, int drop)
 {
     int theirs = src->extras.instanceof_key, *mine = &m->extras.instanceof_key;
     if (*mine == IPROF_INSTANCEOF_KEY_AUTO)
         *mine = theirs;
     else if (theirs != IPROF_INSTANCEOF_KEY_AUTO && theirs != *mine)
         *mine = IPROF_INSTANCEOF_KEY_CAMEL; /* inputs disagree: GraalVM's spelling */
+    if (drop) {
+        ipi_unknown_free_all(m);
+        return IPROF_OK;
+    }
     for (size_t i = 0; i < src->extras.count; i++) {
         const ipi_unknown *u = &src->extras.items[i];
         if (find_key(m, u))

@@ -363,7 +363,7 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
         return ipi_model_fail(model, IPROF_EINVAL, "unknown canonical flags 0x%x",
                               flags & ~(unsigned)IPROF_CANONICAL_DROP_UNKNOWN);
     int drop = (flags & IPROF_CANONICAL_DROP_UNKNOWN) != 0;
-    int rc = drop ? IPROF_OK : ipi_unknown_check_combine(model, NULL, 0);
+    int rc = drop ? IPROF_OK : ipi_unknown_check_combine(model, NULL);
     if (rc)
         return rc;
     rc = check_model(model);

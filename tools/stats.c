@@ -124,6 +124,7 @@ static int compute(stats *st, const iprof_model *model, const iprof_reader *read
 {
     stats_work w = {st, {NULL, 0, 0}, {NULL, 0, 0}, 0, 0};
     st->version = iprof_model_version(model);
+    st->model = model;
     st->types = iprof_model_type_count(model);
     st->methods = iprof_model_method_count(model);
     st->diagnostics = iprof_reader_diag_count(reader);

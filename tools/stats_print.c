@@ -17,6 +17,15 @@ void stats_print_text(FILE *out, const stats *st)
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         fprintf(out, "%-22s %10zu %21s\n", iprof_kind_name(k), st->entries[k],
                 total_format(&st->totals[k], buf));
+    size_t n = iprof_model_unknown_count(st->model);
+    if (n)
+        fprintf(out, "\nunknown top-level keys, kept as they are:\n");
+    for (size_t i = 0; i < n; i++) {
+        const char *key, *json;
+        size_t json_len;
+        iprof_model_unknown_at(st->model, i, &key, NULL, &json, &json_len);
+        fprintf(out, "  %-30s %10zu bytes\n", key, json_len);
+    }
     fprintf(out, "\nhottest methods by call count:\n");
     if (st->top_count == 0)
         fprintf(out, "  (none)\n");
@@ -65,6 +74,28 @@ static void json_kinds(FILE *out, const char *key, const stats *st, int totals)
     fputs("  },\n", out);
 }
 
+/* The file's spelling of the instanceof key and its unknown keys. */
+static void json_layout(FILE *out, const stats *st)
+{
+    const char *iof = iprof_instanceof_key_name(iprof_model_instanceof_key(st->model));
+    fputs("  \"instanceofKey\": ", out);
+    if (iof)
+        json_string(out, iof);
+    else
+        fputs("null", out);
+    fputs(",\n  \"unknownKeys\": [", out);
+    size_t n = iprof_model_unknown_count(st->model);
+    for (size_t i = 0; i < n; i++) {
+        const char *key, *json;
+        size_t json_len;
+        iprof_model_unknown_at(st->model, i, &key, NULL, &json, &json_len);
+        fputs(i ? ",\n    {\"key\": " : "\n    {\"key\": ", out);
+        json_string(out, key);
+        fprintf(out, ", \"bytes\": %zu}", json_len);
+    }
+    fputs(n ? "\n  ],\n" : "],\n", out);
+}
+
 static void json_top(FILE *out, const stats *st)
 {
     char buf[TOTAL_CHARS];
@@ -90,6 +121,7 @@ void stats_print_json(FILE *out, const stats *st)
     fprintf(out, "  \"diagnostics\": %zu,\n", st->diagnostics);
     json_kinds(out, "entries", st, 0);
     json_kinds(out, "totals", st, 1);
+    json_layout(out, st);
     json_top(out, st);
     fputs("}\n", out);
 }

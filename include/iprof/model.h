@@ -639,6 +639,9 @@ IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_
                                       const char *json, size_t json_len);
 /**
  * @brief Remove every unknown top-level key named @p key.
+ * @param model the model.
+ * @param key the key, @p key_len bytes (borrowed for the call).
+ * @param key_len its length.
  * @retval IPROF_OK removed; pointers from iprof_model_unknown_at() are
  *         invalid afterwards.
  * @retval IPROF_ENOTFOUND the model keeps no such key.
@@ -738,6 +741,8 @@ typedef struct iprof_merge_options {
 
 /**
  * @brief Fill merge options with the defaults of an options version.
+ * @param[out] opts the options to fill (caller-owned; not kept).
+ * @param version IPROF_MERGE_OPTIONS_VERSION of the caller's headers.
  * @retval IPROF_OK @p opts is filled (weight 1.0).
  * @retval IPROF_EINVAL @p opts is NULL or @p version unknown.
  * @threadsafety Thread-safe.
@@ -754,6 +759,9 @@ IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int v
  * and iprof_model_error(dst) names the key. IPROF_MERGE_DROP_UNKNOWN drops
  * them all instead. The instanceof spelling: dst's, else src's; GraalVM's
  * when they disagree.
+ * @param dst the model merged into.
+ * @param src the model merged from (borrowed for the call; only read).
+ * @param opts the options (borrowed for the call); not NULL.
  * @retval IPROF_OK, IPROF_EDANGLING, IPROF_ENOMEM as iprof_model_merge().
  * @retval IPROF_ESCHEMA unknown keys that cannot be combined, or entries
  *         whose records cannot be grouped; dst unchanged.

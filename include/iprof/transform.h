@@ -77,6 +77,8 @@ IPROF_API int iprof_model_canonicalize(iprof_model *model);
  * IPROF_ESCHEMA (model unchanged; iprof_model_error() names the key)
  * unless IPROF_CANONICAL_DROP_UNKNOWN. Kept keys go after every section,
  * sorted by key, one per key.
+ * @param model the model.
+ * @param flags IPROF_CANONICAL_* flags, or 0.
  * @retval IPROF_EINVAL a NULL model or an unknown flag.
  * @return otherwise as iprof_model_canonicalize(); iprof_model_error()
  *         says why it failed.

@@ -1,0 +1,381 @@
+/* Unit tests of what a model keeps beyond the profile (lib/model_unknown.c):
+ * unknown top-level keys with their place, the spelling of the instanceof
+ * key, and how writes, merges and the canonical form treat them. */
+#include "check.h"
+#include "check_alloc.h"
+
+#include <iprof/iprof.h>
+
+/* GraalVM 25's layout of 1.1.0 with two unknown keys holding ids. */
+#define HEAD                                                                                \
+    "{\"version\":\"1.1.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":1,\"name\":\"A\"}]," \
+    "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[1,0]}],"                          \
+    "\"callCountProfiles\":[{\"ctx\":\"1:0<1:-6\",\"records\":[3]}],"                       \
+    "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[4,0,1,4,-5,0]}]"
+#define TAIL                                                                                \
+    ",\"monitorProfiles\":[],"                                                              \
+    "\"samplingProfiles\":[{\"ctx\":\"1:1\",\"records\":[2]},{\"ctx\":\"1:1\",\"records\":[5]}]," \
+    "\"instanceOfProfiles\":[{\"ctx\":\"1:3\",\"records\":[1,7]}]}"
+#define CE "\"ceConditionalProfilesV2\":[{\"ctx\":\"1:2\",\"records\":[4,0,1]}]"
+#define VIM "\"virtualInvokeMethodProfiles\":[{\"ctx\":\"1:5\",\"records\":[1,2]}]"
+
+static const char doc_unknown[] = HEAD "," CE ",\"virtualInvokeProfiles\":[]," VIM TAIL;
+static const char doc_plain[] = HEAD ",\"virtualInvokeProfiles\":[],\"x\":[]" TAIL;
+
+static iprof_model *load_flags(const char *doc, unsigned flags)
+{
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.flags = flags;
+    iprof_reader *r = NULL;
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    iprof_reader_free(r);
+    return m;
+}
+
+static iprof_model *load(const char *doc)
+{
+    return load_flags(doc, 0);
+}
+
+/* The model written with a target version (NULL: its own) and spelling. */
+static char *write_as(const iprof_model *m, const char *version, int iof_key, unsigned flags)
+{
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.format_version = version;
+    o.instanceof_key = iof_key;
+    o.flags = flags;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    char *out = NULL;
+    if (iprof_writer_write_model(w, m) == IPROF_OK) {
+        const void *data;
+        size_t len;
+        CHECK_OK(iprof_writer_buffer(w, &data, &len));
+        out = malloc(len + 1);
+        memcpy(out, data, len);
+        out[len] = '\0';
+    }
+    iprof_writer_free(w);
+    return out;
+}
+
+static char *write_model(const iprof_model *m)
+{
+    return write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, 0);
+}
+
+static void check_unknown(const iprof_model *m, size_t i, const char *key, const char *json)
+{
+    const char *k = NULL, *j = NULL;
+    size_t kl = 0, jl = 0;
+    CHECK_OK(iprof_model_unknown_at(m, i, &k, &kl, &j, &jl));
+    if (!k || !j)
+        return;
+    CHECK_EQ_STR(k, key);
+    CHECK_EQ_INT(kl, strlen(key));
+    CHECK_EQ_STR(j, json);
+    CHECK_EQ_INT(jl, strlen(json));
+}
+
+static void test_round_trip(void)
+{
+    unsigned flags[] = {0, IPROF_READ_THREADED, IPROF_READ_STRICT};
+    for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+        iprof_model *m = load_flags(doc_unknown, flags[f]);
+        CHECK_EQ_INT(iprof_model_unknown_count(m), 2);
+        check_unknown(m, 0, "ceConditionalProfilesV2", "[{\"ctx\":\"1:2\",\"records\":[4,0,1]}]");
+        check_unknown(m, 1, "virtualInvokeMethodProfiles",
+                      "[{\"ctx\":\"1:5\",\"records\":[1,2]}]");
+        CHECK_EQ_INT(iprof_model_instanceof_key(m), IPROF_INSTANCEOF_KEY_CAMEL);
+        CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_INSTANCEOF), 1);
+        CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 2); /* repeated ctx kept */
+        char *out = write_model(m);
+        CHECK_EQ_STR(out, doc_unknown);
+        free(out);
+        iprof_model_free(m);
+    }
+    const char *k, *j;
+    iprof_model *m = load(doc_plain);
+    CHECK_EQ_INT(iprof_model_unknown_at(m, 1, &k, NULL, &j, NULL), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_model_unknown_at(m, 0, NULL, NULL, &j, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_unknown_count(NULL), 0);
+    iprof_model_free(m);
+}
+
+/* Either spelling reads as the instanceof kind and is written back as
+ * read; the write option converts; a new model gets GraalVM's. */
+static void test_spellings(void)
+{
+    static const char lower[] = HEAD ",\"virtualInvokeProfiles\":[]" TAIL;
+    char camel[sizeof lower];
+    memcpy(camel, lower, sizeof lower);
+    char *at = strstr(camel, "instanceOfProfiles");
+    CHECK(at != NULL);
+    char doc_lower[sizeof lower];
+    memcpy(doc_lower, lower, sizeof lower);
+    doc_lower[at - camel + 8] = 'o';
+
+    iprof_model *m = load(doc_lower);
+    CHECK_EQ_INT(iprof_model_instanceof_key(m), IPROF_INSTANCEOF_KEY_LOWER);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_INSTANCEOF), 1);
+    char *out = write_model(m);
+    CHECK_EQ_STR(out, doc_lower);
+    free(out);
+    out = write_as(m, NULL, IPROF_INSTANCEOF_KEY_CAMEL, 0);
+    CHECK_EQ_STR(out, camel);
+    free(out);
+    CHECK_OK(iprof_model_set_instanceof_key(m, IPROF_INSTANCEOF_KEY_CAMEL));
+    out = write_model(m);
+    CHECK_EQ_STR(out, camel);
+    free(out);
+    CHECK_EQ_INT(iprof_model_set_instanceof_key(m, 3), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_set_instanceof_key(NULL, 1), IPROF_EINVAL);
+    iprof_model_free(m);
+
+    m = load(camel);
+    out = write_as(m, NULL, IPROF_INSTANCEOF_KEY_LOWER, 0);
+    CHECK_EQ_STR(out, doc_lower);
+    free(out);
+    iprof_model_free(m);
+
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_EQ_INT(iprof_model_instanceof_key(m), IPROF_INSTANCEOF_KEY_AUTO);
+    out = write_model(m);
+    CHECK_EQ_STR(out, "{\"version\":\"1.1.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                      "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                      "\"samplingProfiles\":[],\"instanceOfProfiles\":[]}");
+    free(out);
+    iprof_model_free(m);
+
+    CHECK_EQ_STR(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_LOWER), "instanceofProfiles");
+    CHECK_EQ_STR(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_CAMEL), "instanceOfProfiles");
+    CHECK(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_AUTO) == NULL);
+
+    /* Writer options: an unknown spelling is refused; version 1 structs
+     * have no such field. */
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    iprof_writer *w = NULL;
+    o.instanceof_key = 7;
+    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
+    CHECK_OK(iprof_write_options_init(&o, 1));
+    o.instanceof_key = 7; /* not part of a version 1 struct: ignored */
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    iprof_writer_free(w);
+}
+
+/* Keys keep their place when the version changes; a key that followed a
+ * section the target lacks goes last. */
+static void test_versions(void)
+{
+    static const char doc[] = HEAD ",\"virtualInvokeProfiles\":[]" TAIL;
+    char with_last[sizeof doc + 32];
+    snprintf(with_last, sizeof with_last, "%.*s,\"z\":1}", (int)(sizeof doc - 2), doc);
+    iprof_model *m = load(with_last);
+    char *out = write_as(m, "1.0.0", 0, IPROF_WRITE_DROP_INSTANCEOF);
+    CHECK(out && strstr(out, "\"samplingProfiles\":[{\"ctx\":\"1:1\",\"records\":[2]},"
+                             "{\"ctx\":\"1:1\",\"records\":[5]}],\"z\":1}") != NULL);
+    free(out);
+    iprof_model_free(m);
+
+    m = load(doc_unknown);
+    out = write_as(m, "0.4.0", 0, IPROF_WRITE_DROP_INSTANCEOF);
+    CHECK(out && strstr(out, "\"virtualInvokeProfiles\":[]," VIM ",\"callCountProfiles\"") != NULL);
+    CHECK(out && strstr(out, "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[4,0,1,4,-5,0]}]," CE
+                             ",\"samplingProfiles\"") != NULL);
+    free(out);
+    iprof_model_free(m);
+
+    /* Before "version": written right after it. */
+    m = load("{\"x\":{},\"version\":\"1.0.0\",\"types\":[],\"methods\":[]}");
+    out = write_model(m);
+    CHECK_EQ_STR(out, "{\"version\":\"1.0.0\",\"x\":{},\"types\":[],\"methods\":[],"
+                      "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                      "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(out);
+    out = write_as(m, NULL, 0, IPROF_WRITE_PRETTY);
+    CHECK_EQ_STR(out, "{\n  \"version\": \"1.0.0\",\n  \"x\": {},\n  \"types\": [],\n"
+                      "  \"methods\": [],\n  \"callCountProfiles\": [],\n"
+                      "  \"conditionalProfiles\": [],\n  \"virtualInvokeProfiles\": [],\n"
+                      "  \"monitorProfiles\": [],\n  \"samplingProfiles\": []\n}\n");
+    free(out);
+    iprof_model_free(m);
+}
+
+static void test_add_remove(void)
+{
+    iprof_model *m;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_EQ_INT(iprof_model_add_unknown(m, "types", 5, "[]", 2), IPROF_EINVAL);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                 "\"types\" is a key the library interprets, not an unknown one");
+    CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceOfProfiles", 18, "[]", 2), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceofProfiles", 18, "[]", 2), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, "[1,", 3), IPROF_ESYNTAX);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                 "the value of \"k\" is not one JSON value");
+    CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, "1 2", 3), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, " ", 1), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_model_add_unknown(m, NULL, 1, "1", 1), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_unknown_count(m), 0);
+    CHECK_OK(iprof_model_add_unknown(m, "k\"q", 3, " {\"a\":[1.5e3]} ", 15));
+    CHECK(iprof_model_error(m) == NULL);
+    CHECK_OK(iprof_model_add_unknown(m, "z", 1, "null", 4));
+    char *out = write_as(m, "1.0.0", 0, 0);
+    CHECK_EQ_STR(out, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                      "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                      "\"monitorProfiles\":[],\"samplingProfiles\":[],"
+                      "\"k\\\"q\": {\"a\":[1.5e3]} ,\"z\":null}");
+    free(out);
+    CHECK_OK(iprof_model_remove_unknown(m, "k\"q", 3));
+    CHECK_EQ_INT(iprof_model_remove_unknown(m, "k\"q", 3), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_model_unknown_count(m), 1);
+    iprof_model_clear_unknown(m);
+    CHECK_EQ_INT(iprof_model_unknown_count(m), 0);
+    iprof_model_clear_unknown(NULL);
+    iprof_model_free(m);
+}
+
+/* Merges refuse keys that may hold ids, name them, change nothing; with
+ * the flag they drop them; plain values combine. */
+static void test_merge(void)
+{
+    iprof_model *dst, *src = load(doc_unknown);
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+                 "unknown key \"ceConditionalProfilesV2\" of the model merged from holds data "
+                 "whose ids cannot be renumbered or combined");
+    CHECK_EQ_INT(iprof_model_type_count(dst), 0);
+    CHECK_EQ_INT(iprof_model_instanceof_key(dst), IPROF_INSTANCEOF_KEY_AUTO);
+
+    iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+    o.flags = IPROF_MERGE_DROP_UNKNOWN;
+    CHECK_OK(iprof_model_merge_with(dst, src, &o));
+    CHECK(iprof_model_error(dst) == NULL);
+    CHECK_EQ_INT(iprof_model_unknown_count(dst), 0);
+    CHECK_EQ_INT(iprof_model_type_count(dst), 2);
+    CHECK_EQ_INT(iprof_model_instanceof_key(dst), IPROF_INSTANCEOF_KEY_CAMEL);
+    /* dst's own non-plain keys refuse a merge too. */
+    iprof_model *empty;
+    CHECK_OK(iprof_model_new(&empty, NULL));
+    CHECK_EQ_INT(iprof_model_merge(src, empty, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(src)),
+                 "unknown key \"ceConditionalProfilesV2\" of the model merged into holds data "
+                 "whose ids cannot be renumbered or combined");
+    iprof_model_free(dst);
+
+    /* Plain keys: taken when absent, kept when equal, refused when not. */
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    iprof_model *plain = load(doc_plain);
+    CHECK_OK(iprof_model_merge(dst, plain, 2.0));
+    CHECK_OK(iprof_model_merge(dst, plain, 1.0));
+    CHECK_EQ_INT(iprof_model_unknown_count(dst), 1);
+    check_unknown(dst, 0, "x", "[]");
+    CHECK_OK(iprof_model_add_unknown(empty, "x", 1, "1", 1));
+    CHECK_EQ_INT(iprof_model_merge(dst, empty, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+                 "unknown key \"x\" has different values in the two models");
+    CHECK_OK(iprof_model_remove_unknown(empty, "x", 1));
+
+    /* Spellings: the first one met, GraalVM's when inputs disagree. */
+    CHECK_OK(iprof_model_set_instanceof_key(empty, IPROF_INSTANCEOF_KEY_LOWER));
+    CHECK_OK(iprof_model_merge(dst, empty, 1.0));
+    CHECK_EQ_INT(iprof_model_instanceof_key(dst), IPROF_INSTANCEOF_KEY_CAMEL);
+    iprof_model *lower;
+    CHECK_OK(iprof_model_new(&lower, NULL));
+    CHECK_OK(iprof_model_merge(lower, empty, 1.0));
+    CHECK_EQ_INT(iprof_model_instanceof_key(lower), IPROF_INSTANCEOF_KEY_LOWER);
+    iprof_model_free(lower);
+
+    /* Arguments. */
+    o = (iprof_merge_options)IPROF_MERGE_OPTIONS_INIT;
+    o.weight = -1;
+    CHECK_EQ_INT(iprof_model_merge_with(dst, plain, &o), IPROF_EINVAL);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)), "weight -1: must be finite and >= 0");
+    o.weight = 1;
+    o.flags = 0x10;
+    CHECK_EQ_INT(iprof_model_merge_with(dst, plain, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge_with(dst, plain, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge_with(dst, dst, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_merge_options_init(&o, 0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_merge_options_init(&o, 2), IPROF_EINVAL);
+    CHECK_OK(iprof_merge_options_init(&o, IPROF_MERGE_OPTIONS_VERSION));
+    CHECK(o.weight == 1.0 && o.flags == 0);
+    iprof_model_free(plain);
+    iprof_model_free(empty);
+    iprof_model_free(src);
+    iprof_model_free(dst);
+}
+
+static void test_canonicalize(void)
+{
+    iprof_model *m = load(doc_unknown);
+    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                 "unknown key \"ceConditionalProfilesV2\" of the model holds data whose ids "
+                 "cannot be renumbered or combined");
+    char *out = write_model(m);
+    CHECK_EQ_STR(out, doc_unknown); /* unchanged */
+    free(out);
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 4), IPROF_EINVAL);
+    CHECK_OK(iprof_model_canonicalize_flags(m, IPROF_CANONICAL_DROP_UNKNOWN));
+    CHECK(iprof_model_error(m) == NULL);
+    CHECK_EQ_INT(iprof_model_unknown_count(m), 0);
+    CHECK_EQ_INT(iprof_model_instanceof_key(m), IPROF_INSTANCEOF_KEY_CAMEL);
+    iprof_model_free(m);
+
+    /* Plain keys: sorted, last, one per key. */
+    m = load("{\"z\":\"s\",\"version\":\"1.0.0\",\"types\":[],\"b\":[ ],\"methods\":[],\"z\":\"s\"}");
+    CHECK_OK(iprof_model_canonicalize(m));
+    out = write_model(m);
+    CHECK_EQ_STR(out, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                      "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                      "\"monitorProfiles\":[],\"samplingProfiles\":[],\"b\":[ ],\"z\":\"s\"}");
+    free(out);
+    iprof_model_free(m);
+    m = load("{\"z\":1,\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"z\":2}");
+    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                 "unknown key \"z\" of the model occurs twice with different values");
+    iprof_model_free(m);
+}
+
+/* Loads and merges under allocation failure: every failure is clean. */
+static void test_alloc_failure(void)
+{
+    int done = 0;
+    for (long n = 1; n < 400 && !done; n++) {
+        fail_alloc f = {.fail_at = n};
+        iprof_allocator a = fail_hook(&f);
+        iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+        o.allocator = &a;
+        iprof_reader *r = NULL;
+        iprof_model *m = NULL, *dst = NULL;
+        if (iprof_reader_new(&r, &o) == IPROF_OK &&
+            iprof_model_load_buffer(&m, r, doc_plain, strlen(doc_plain)) == IPROF_OK &&
+            iprof_model_new(&dst, &a) == IPROF_OK && iprof_model_merge(dst, m, 1.0) == IPROF_OK &&
+            iprof_model_add_unknown(dst, "y", 1, "[]", 2) == IPROF_OK) {
+            done = 1;
+            CHECK_EQ_INT(iprof_model_unknown_count(dst), 2);
+        }
+        iprof_model_free(dst);
+        iprof_model_free(m);
+        iprof_reader_free(r);
+        CHECK_EQ_INT(f.live_blocks, 0);
+    }
+    CHECK(done);
+}
+
+int main(void)
+{
+    RUN(test_round_trip);
+    RUN(test_spellings);
+    RUN(test_versions);
+    RUN(test_add_remove);
+    RUN(test_merge);
+    RUN(test_canonicalize);
+    RUN(test_alloc_failure);
+    return check_done();
+}
