@@ -1587,8 +1587,89 @@ static void test_strict_short_signature(void)
     iprof_writer_free(w);
 }
 
+/* iprof_writer_unknown: the key right where the document is, the open
+ * section closed first; earlier sections can no longer be written. */
+static void test_unknown_keys(void)
+{
+    iprof_writer *w = mem_writer(0, "1.0.0");
+    CHECK_EQ_INT(iprof_writer_unknown(w, "a", 1, "1", 1), IPROF_ESTATE); /* before begin */
+    iprof_writer_free(w);
+
+    w = mem_writer(0, "1.0.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_unknown(w, "a", 1, "{\"b\": [1, 2.5]}", 15));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_unknown(w, "c\n", 2, "[]", 2));
+    CHECK_EQ_INT(iprof_writer_type(w, 1, "A", 1), IPROF_ESTATE);
+    iprof_writer_free(w);
+
+    w = mem_writer(0, "1.0.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_type(w, 0, "int", 3));
+    CHECK_OK(iprof_writer_unknown(w, "c", 1, "[]", 2));
+    CHECK_OK(iprof_writer_method(w, 1, "m", 1, sig_m, 2));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_VIRTUAL_INVOKE, f_vi, 1, r_vi, 2));
+    CHECK_OK(iprof_writer_unknown(w, "d", 1, "null", 4));
+    CHECK_OK(iprof_writer_unknown(w, "e", 1, "\"x\"", 3));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"}],\"c\":[],"
+                 "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+                 "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                 "\"virtualInvokeProfiles\":[{\"ctx\":\"1:3\",\"records\":[0,7]}],\"d\":null,"
+                 "\"e\":\"x\",\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    iprof_writer_free(w);
+
+    /* An entry of the section an unknown key closed, or of an earlier one. */
+    w = mem_writer(0, "1.0.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CONDITIONAL, f_cond, 2, r_cond, 6));
+    CHECK_OK(iprof_writer_unknown(w, "x", 1, "1", 1));
+    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CONDITIONAL, f_cond, 2, r_cond, 6),
+                 IPROF_ESTATE);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "conditionalProfiles entry after an unknown key: version 1.0.0 writes them before");
+    iprof_writer_free(w);
+
+    /* Keys the library writes itself, values that are not one JSON value. */
+    static const char *const known[] = {"version", "types", "methods", "callCountProfiles",
+                                        "instanceofProfiles", "instanceOfProfiles"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        w = mem_writer(0, "1.1.0");
+        CHECK_OK(iprof_writer_begin(w, NULL));
+        CHECK_EQ_INT(iprof_writer_unknown(w, known[i], strlen(known[i]), "[]", 2), IPROF_EINVAL);
+        iprof_writer_free(w);
+    }
+    static const char *const bad[] = {"", "[", "1 2", "{\"a\"}", "tru"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        w = mem_writer(0, "1.1.0");
+        CHECK_OK(iprof_writer_begin(w, NULL));
+        CHECK_EQ_INT(iprof_writer_unknown(w, "k", 1, bad[i], strlen(bad[i])), IPROF_ESYNTAX);
+        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                     "the value of \"k\" is not one JSON value");
+        iprof_writer_free(w);
+    }
+    CHECK_EQ_INT(iprof_writer_unknown(NULL, "k", 1, "1", 1), IPROF_EINVAL);
+
+    /* Pretty, and the instanceof key chosen by the options. */
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_PRETTY;
+    o.instanceof_key = IPROF_INSTANCEOF_KEY_LOWER;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_begin(w, "1.1.0"));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_SAMPLING, f_samp, 2, r_samp, 1));
+    CHECK_OK(iprof_writer_unknown(w, "k", 1, "[1]", 3));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\n  \"version\": \"1.1.0\",\n  \"types\": [],\n  \"methods\": [],\n"
+                 "  \"callCountProfiles\": [],\n  \"conditionalProfiles\": [],\n"
+                 "  \"virtualInvokeProfiles\": [],\n  \"monitorProfiles\": [],\n"
+                 "  \"samplingProfiles\": [\n    {\"ctx\": \"1:5<1:-1\", \"records\": [3]}\n  ],\n"
+                 "  \"k\": [1],\n  \"instanceofProfiles\": []\n}\n");
+    iprof_writer_free(w);
+}
+
 int main(void)
 {
+    RUN(test_unknown_keys);
     RUN(test_strict_short_signature);
     RUN(test_empty_documents);
     RUN(test_brief_example);

@@ -82,6 +82,13 @@ pub const IPROF_KIND_SAMPLING: c_int = 4;
 pub const IPROF_KIND_INSTANCEOF: c_int = 5;
 pub const IPROF_KIND_COUNT: c_int = 6;
 
+/// `enum iprof_instanceof_key`: the spelling of the instanceof section's key.
+pub const IPROF_INSTANCEOF_KEY_AUTO: c_int = 0;
+/// `"instanceofProfiles"`, the published document's spelling.
+pub const IPROF_INSTANCEOF_KEY_LOWER: c_int = 1;
+/// `"instanceOfProfiles"`, GraalVM 25's spelling.
+pub const IPROF_INSTANCEOF_KEY_CAMEL: c_int = 2;
+
 /// `enum iprof_severity`.
 pub const IPROF_SEVERITY_ERROR: c_int = 0;
 pub const IPROF_SEVERITY_WARNING: c_int = 1;
@@ -134,6 +141,8 @@ impl iprof_diff_options {
 // -------------------------------------------------------------------------
 // transform.h
 
+/// Canonical form option: drop unknown top-level keys instead of failing.
+pub const IPROF_CANONICAL_DROP_UNKNOWN: c_uint = 0x1;
 pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 1;
 
 /// `IPROF_KIND_BIT(kind)`: the bit of a kind in `iprof_filter_options::kinds`.
@@ -239,7 +248,17 @@ pub type iprof_unknown_cb = Option<
     ) -> c_int,
 >;
 
-pub const IPROF_READ_CALLBACKS_VERSION: c_uint = 1;
+/// `enum iprof_section`: what a top-level key is, besides an `IPROF_KIND_*`.
+pub const IPROF_SECTION_TYPES: c_int = 6;
+pub const IPROF_SECTION_METHODS: c_int = 7;
+pub const IPROF_SECTION_VERSION: c_int = 8;
+pub const IPROF_SECTION_UNKNOWN: c_int = 9;
+
+pub type iprof_key_cb =
+    Option<unsafe extern "C" fn(key: *const c_char, key_len: usize, section: c_int, payload: *mut c_void) -> c_int>;
+
+/// Version 2 added `on_key`.
+pub const IPROF_READ_CALLBACKS_VERSION: c_uint = 2;
 
 /// `struct iprof_read_callbacks`; any callback may be `None`.
 #[repr(C)]
@@ -256,6 +275,7 @@ pub struct iprof_read_callbacks {
     pub on_sampling: iprof_entry_cb,
     pub on_instanceof: iprof_entry_cb,
     pub on_unknown: iprof_unknown_cb,
+    pub on_key: iprof_key_cb,
 }
 
 impl iprof_read_callbacks {
@@ -272,6 +292,7 @@ impl iprof_read_callbacks {
         on_sampling: None,
         on_instanceof: None,
         on_unknown: None,
+        on_key: None,
     };
 }
 
@@ -289,6 +310,25 @@ pub type iprof_model_method_cb =
 pub type iprof_model_entry_cb =
     Option<unsafe extern "C" fn(entry: *const iprof_entry, payload: *mut c_void) -> c_int>;
 
+/// Merge option: drop the unknown top-level keys of both models.
+pub const IPROF_MERGE_DROP_UNKNOWN: c_uint = 0x1;
+pub const IPROF_MERGE_OPTIONS_VERSION: c_uint = 1;
+
+/// `struct iprof_merge_options`; `weight` defaults to 1.0, not 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_merge_options {
+    pub version: c_uint,
+    pub flags: c_uint,
+    pub weight: c_double,
+}
+
+impl iprof_merge_options {
+    /// `IPROF_MERGE_OPTIONS_INIT`.
+    pub const INIT: iprof_merge_options =
+        iprof_merge_options { version: IPROF_MERGE_OPTIONS_VERSION, flags: 0, weight: 1.0 };
+}
+
 // -------------------------------------------------------------------------
 // writer.h
 
@@ -298,7 +338,8 @@ pub const IPROF_WRITE_STRICT: c_uint = 0x4;
 pub const IPROF_WRITE_NO_VALIDATE: c_uint = 0x8;
 pub const IPROF_WRITE_NO_SYNC: c_uint = 0x10;
 pub const IPROF_WRITE_GZIP: c_uint = 0x20;
-pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 1;
+/// Version 2 added `instanceof_key`.
+pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 2;
 
 /// `struct iprof_write_options`; zero fields mean "default".
 #[repr(C)]
@@ -309,6 +350,8 @@ pub struct iprof_write_options {
     pub format_version: *const c_char,
     pub allocator: *const iprof_allocator,
     pub buffer_size: usize,
+    /// An `IPROF_INSTANCEOF_KEY_*` value (version 2).
+    pub instanceof_key: c_int,
 }
 
 impl iprof_write_options {
@@ -319,6 +362,7 @@ impl iprof_write_options {
         format_version: core::ptr::null(),
         allocator: core::ptr::null(),
         buffer_size: 0,
+        instanceof_key: IPROF_INSTANCEOF_KEY_AUTO,
     };
 }
 
@@ -333,6 +377,7 @@ extern "C" {
     pub fn iprof_status_string(status: c_int) -> *const c_char;
     pub fn iprof_version_string() -> *const c_char;
     pub fn iprof_kind_name(kind: c_int) -> *const c_char;
+    pub fn iprof_instanceof_key_name(spelling: c_int) -> *const c_char;
     pub fn iprof_gzip_supported() -> c_int;
     pub fn iprof_error_status(err: *const iprof_error) -> c_int;
     pub fn iprof_error_severity(err: *const iprof_error) -> c_int;
@@ -519,6 +564,35 @@ extern "C" {
 
     // model.h: merge
     pub fn iprof_model_merge(dst: *mut iprof_model, src: *const iprof_model, weight: c_double) -> c_int;
+    pub fn iprof_merge_options_init(opts: *mut iprof_merge_options, version: c_uint) -> c_int;
+    pub fn iprof_model_merge_with(
+        dst: *mut iprof_model,
+        src: *const iprof_model,
+        opts: *const iprof_merge_options,
+    ) -> c_int;
+
+    // model.h: what the file held beyond the profile
+    pub fn iprof_model_unknown_count(model: *const iprof_model) -> usize;
+    pub fn iprof_model_unknown_at(
+        model: *const iprof_model,
+        index: usize,
+        key: *mut *const c_char,
+        key_len: *mut usize,
+        json: *mut *const c_char,
+        json_len: *mut usize,
+    ) -> c_int;
+    pub fn iprof_model_add_unknown(
+        model: *mut iprof_model,
+        key: *const c_char,
+        key_len: usize,
+        json: *const c_char,
+        json_len: usize,
+    ) -> c_int;
+    pub fn iprof_model_remove_unknown(model: *mut iprof_model, key: *const c_char, key_len: usize) -> c_int;
+    pub fn iprof_model_clear_unknown(model: *mut iprof_model);
+    pub fn iprof_model_instanceof_key(model: *const iprof_model) -> c_int;
+    pub fn iprof_model_set_instanceof_key(model: *mut iprof_model, spelling: c_int) -> c_int;
+    pub fn iprof_model_error(model: *const iprof_model) -> *const iprof_error;
 
     // writer.h
     pub fn iprof_write_options_init(opts: *mut iprof_write_options, version: c_uint) -> c_int;
@@ -555,11 +629,19 @@ extern "C" {
         record_count: usize,
     ) -> c_int;
     pub fn iprof_writer_end(writer: *mut iprof_writer) -> c_int;
+    pub fn iprof_writer_unknown(
+        writer: *mut iprof_writer,
+        key: *const c_char,
+        key_len: usize,
+        json: *const c_char,
+        json_len: usize,
+    ) -> c_int;
     pub fn iprof_writer_write_model(writer: *mut iprof_writer, model: *const iprof_model) -> c_int;
     pub fn iprof_writer_error(writer: *const iprof_writer) -> *const iprof_error;
     pub fn iprof_writer_buffer(writer: *const iprof_writer, data: *mut *const c_void, len: *mut usize) -> c_int;
     // transform.h
     pub fn iprof_model_canonicalize(model: *mut iprof_model) -> c_int;
+    pub fn iprof_model_canonicalize_flags(model: *mut iprof_model, flags: c_uint) -> c_int;
     pub fn iprof_filter_options_init(opts: *mut iprof_filter_options, version: c_uint) -> c_int;
     pub fn iprof_model_filter(model: *mut iprof_model, opts: *const iprof_filter_options) -> c_int;
     // diff.h
