@@ -725,14 +725,24 @@ mod tests {
         assert_eq!(offset_of!(iprof_write_options, format_version), 8);
         assert_eq!(offset_of!(iprof_write_options, allocator), 8 + P);
         assert_eq!(offset_of!(iprof_write_options, buffer_size), 8 + 2 * P);
-        assert_eq!(size_of::<iprof_write_options>(), 8 + 3 * P);
+        assert_eq!(offset_of!(iprof_write_options, instanceof_key), 8 + 3 * P);
+        assert_eq!(size_of::<iprof_write_options>(), 8 + 4 * P);
+    }
+
+    #[test]
+    fn merge_options_layout() {
+        assert_eq!(offset_of!(iprof_merge_options, version), 0);
+        assert_eq!(offset_of!(iprof_merge_options, flags), 4);
+        assert_eq!(offset_of!(iprof_merge_options, weight), 8);
+        assert_eq!(size_of::<iprof_merge_options>(), 16);
     }
 
     #[test]
     fn callbacks_layout() {
         assert_eq!(offset_of!(iprof_read_callbacks, on_version), P);
         assert_eq!(offset_of!(iprof_read_callbacks, on_unknown), 10 * P);
-        assert_eq!(size_of::<iprof_read_callbacks>(), 11 * P);
+        assert_eq!(offset_of!(iprof_read_callbacks, on_key), 11 * P);
+        assert_eq!(size_of::<iprof_read_callbacks>(), 12 * P);
         assert_eq!(size_of::<iprof_allocator>(), 4 * P);
     }
 
@@ -750,7 +760,13 @@ mod tests {
             assert_eq!(iprof_write_options_init(&mut w, IPROF_WRITE_OPTIONS_VERSION), IPROF_OK);
             assert_eq!(w.version, iprof_write_options::INIT.version);
             assert!(w.format_version.is_null());
+            assert_eq!(w.instanceof_key, IPROF_INSTANCEOF_KEY_AUTO);
             assert_eq!(iprof_write_options_init(&mut w, 99), IPROF_EINVAL);
+            let mut m = core::mem::zeroed::<iprof_merge_options>();
+            m.flags = 3;
+            assert_eq!(iprof_merge_options_init(&mut m, IPROF_MERGE_OPTIONS_VERSION), IPROF_OK);
+            assert_eq!((m.version, m.flags, m.weight), (iprof_merge_options::INIT.version, 0, 1.0));
+            assert_eq!(iprof_merge_options_init(&mut m, 99), IPROF_EINVAL);
             let mut f = core::mem::zeroed::<iprof_filter_options>();
             f.min_count = 5;
             assert_eq!(iprof_filter_options_init(&mut f, IPROF_FILTER_OPTIONS_VERSION), IPROF_OK);
@@ -771,10 +787,11 @@ mod tests {
     /// taking the address of each forces the linker to resolve it.
     #[test]
     fn every_function_links() {
-        let addrs: [*const (); 105] = [
+        let addrs: [*const (); 118] = [
             iprof_status_string as *const (),
             iprof_version_string as *const (),
             iprof_kind_name as *const (),
+            iprof_instanceof_key_name as *const (),
             iprof_gzip_supported as *const (),
             iprof_error_status as *const (),
             iprof_error_severity as *const (),
@@ -842,6 +859,16 @@ mod tests {
             iprof_model_retain_methods as *const (),
             iprof_model_retain_types as *const (),
             iprof_model_merge as *const (),
+            iprof_merge_options_init as *const (),
+            iprof_model_merge_with as *const (),
+            iprof_model_unknown_count as *const (),
+            iprof_model_unknown_at as *const (),
+            iprof_model_add_unknown as *const (),
+            iprof_model_remove_unknown as *const (),
+            iprof_model_clear_unknown as *const (),
+            iprof_model_instanceof_key as *const (),
+            iprof_model_set_instanceof_key as *const (),
+            iprof_model_error as *const (),
             iprof_write_options_init as *const (),
             iprof_writer_new_path as *const (),
             iprof_writer_new_fd as *const (),
@@ -853,10 +880,12 @@ mod tests {
             iprof_writer_method as *const (),
             iprof_writer_entry as *const (),
             iprof_writer_end as *const (),
+            iprof_writer_unknown as *const (),
             iprof_writer_write_model as *const (),
             iprof_writer_error as *const (),
             iprof_writer_buffer as *const (),
             iprof_model_canonicalize as *const (),
+            iprof_model_canonicalize_flags as *const (),
             iprof_filter_options_init as *const (),
             iprof_model_filter as *const (),
             iprof_diff_options_init as *const (),
@@ -880,16 +909,16 @@ mod tests {
         ];
         assert!(addrs.iter().all(|a| !a.is_null()));
     }
-    /// Every IPROF_READ_* and IPROF_WRITE_* flag of the public headers is
-    /// declared here with the same value, when the crate is inside the
-    /// libiprof tree.
+    /// Every flag (`#define IPROF_... 0x..u`) and every struct version
+    /// (`#define IPROF_..._VERSION n`) of the public headers is declared
+    /// here with the same value, when the crate is inside the libiprof tree.
     #[test]
-    fn flags_match_the_headers() {
+    fn constants_match_the_headers() {
         extern crate std;
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
         let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        let mut found = 0;
-        for header in ["reader.h", "writer.h"] {
+        let (mut flags, mut versions) = (0, 0);
+        for header in ["reader.h", "writer.h", "model.h", "transform.h", "diff.h"] {
             let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/{header}")) else {
                 std::println!("SKIP: include/iprof/{header} is not there");
                 return;
@@ -901,18 +930,20 @@ mod tests {
                 else {
                     continue;
                 };
-                let flag = name.starts_with("IPROF_READ_") || name.starts_with("IPROF_WRITE_");
-                let Some(hex) = value.strip_prefix("0x").and_then(|v| v.strip_suffix('u')) else { continue };
-                if !flag {
+                let decl = if let Some(hex) = value.strip_prefix("0x").and_then(|v| v.strip_suffix('u')) {
+                    flags += 1;
+                    std::format!("pub const {name}: c_uint = 0x{hex};")
+                } else if name.ends_with("_VERSION") && value.parse::<u32>().is_ok() {
+                    versions += 1;
+                    std::format!("pub const {name}: c_uint = {value};")
+                } else {
                     continue;
-                }
-                found += 1;
-                let decl = std::format!("pub const {name}: c_uint = 0x{hex};");
+                };
                 assert!(src.contains(&decl), "missing or different: {decl}");
             }
         }
-        assert!(found >= 9, "{found} flags found");
-        assert_eq!(IPROF_READ_THREADED, 0x4);
+        assert!(flags >= 11 && versions >= 6, "{flags} flags, {versions} versions found");
+        assert_eq!((IPROF_READ_CALLBACKS_VERSION, IPROF_WRITE_OPTIONS_VERSION), (2, 2));
     }
     /// The declarations cover lib/libiprof.map (the exported symbols),
     /// when the crate is inside the libiprof tree.

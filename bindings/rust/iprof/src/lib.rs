@@ -6,9 +6,13 @@
 //!   [`Handler`] of yours, or loads it into a [`Model`]; its options are
 //!   [`ReadOptions`].
 //! * [`Model`] holds types, methods and entries, looks them up in O(1),
-//!   combines records per [`Kind`] and merges profiles with a weight; it
-//!   can be rewritten into its canonical form ([`Model::canonicalize`]) or
-//!   filtered ([`Model::filter`] with [`FilterOptions`]).
+//!   combines records per [`Kind`] and merges profiles with a weight
+//!   ([`MergeOptions`]); it can be rewritten into its canonical form
+//!   ([`Model::canonicalize`]) or filtered ([`Model::filter`] with
+//!   [`FilterOptions`]). It keeps what its file held beyond the profile:
+//!   unknown top-level keys ([`Model::unknown_keys`]) and the spelling of
+//!   the instanceof key ([`InstanceofKey`]), so loading and writing a file
+//!   gives back its bytes.
 //! * [`Diff`] compares two models: what each lacks, how much of each
 //!   one's count mass the other covers, and the biggest [`Change`]s.
 //! * [`Writer`] writes a document element by element or a whole model, to
@@ -125,9 +129,9 @@ pub use iprof_sys as sys;
 
 pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
-pub use model::{Context, ContextFrames, Entries, Entry, Method, Methods, Model, Type, Types};
-pub use reader::{Callbacks, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader};
-pub use transform::FilterOptions;
+pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Type, Types};
+pub use reader::{Callbacks, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader, Section};
+pub use transform::{CanonicalOptions, FilterOptions};
 pub use writer::{WriteOptions, Writer};
 
 /// Format version 0.4.0 (the one most GraalVM releases in the wild write).
@@ -168,7 +172,8 @@ pub enum Kind {
     Monitor = 3,
     /// `samplingProfiles`: records `[count]`.
     Sampling = 4,
-    /// `instanceofProfiles` (1.1.0): records `[type id, count]*`.
+    /// `instanceofProfiles`, or `instanceOfProfiles` as GraalVM 25 spells
+    /// it (1.1.0; see [`InstanceofKey`]): records `[type id, count]*`.
     Instanceof = 5,
 }
 
@@ -193,7 +198,8 @@ impl Kind {
         self as i32
     }
 
-    /// The JSON key of the kind's section ("callCountProfiles", ...).
+    /// The JSON key of the kind's section ("callCountProfiles", ...; the
+    /// document's "instanceofProfiles" for [`Kind::Instanceof`]).
     pub fn key(self) -> &'static str {
         // SAFETY: valid kind, so static storage and not NULL.
         unsafe { error::static_str(sys::iprof_kind_name(self.raw())) }
@@ -203,6 +209,45 @@ impl Kind {
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.key())
+    }
+}
+
+/// The spelling of the instanceof section's key (`enum
+/// iprof_instanceof_key`). The published document says
+/// `"instanceofProfiles"`, GraalVM 25 writes and reads `"instanceOfProfiles"`.
+/// A loaded model remembers the one its file used
+/// ([`Model::instanceof_key`]); [`WriteOptions::instanceof_key`] chooses
+/// what a writer writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum InstanceofKey {
+    /// No choice: a writer uses the model's spelling, else GraalVM's
+    /// `"instanceOfProfiles"`; a model that read no instanceof section.
+    #[default]
+    Auto = 0,
+    /// `"instanceofProfiles"`, the document's spelling.
+    Lower = 1,
+    /// `"instanceOfProfiles"`, GraalVM's spelling.
+    Camel = 2,
+}
+
+impl InstanceofKey {
+    /// The spelling of a C value (`IPROF_INSTANCEOF_KEY_*`).
+    pub fn from_raw(raw: i32) -> Option<InstanceofKey> {
+        [InstanceofKey::Auto, InstanceofKey::Lower, InstanceofKey::Camel].get(usize::try_from(raw).ok()?).copied()
+    }
+
+    /// The C value (`IPROF_INSTANCEOF_KEY_*`).
+    pub fn raw(self) -> i32 {
+        self as i32
+    }
+
+    /// The JSON key, `None` for [`Auto`](InstanceofKey::Auto).
+    pub fn key(self) -> Option<&'static str> {
+        // SAFETY: static storage or NULL.
+        let p = unsafe { sys::iprof_instanceof_key_name(self.raw()) };
+        // SAFETY: non-NULL, so a static NUL-terminated string.
+        (!p.is_null()).then(|| unsafe { error::static_str(p) })
     }
 }
 
