@@ -14,7 +14,7 @@ use iprof_sys as sys;
 use crate::error::{check, Error, Result};
 use crate::reader::Reader;
 use crate::writer::{WriteOptions, Writer};
-use crate::{borrowed_str, c_string, cstr, slice_from_raw, snprintf_string, Frame, Kind, PanicSlot};
+use crate::{borrowed_str, c_string, cstr, slice_from_raw, snprintf_string, Frame, InstanceofKey, Kind, PanicSlot};
 
 /// A profile in memory: its version, types, methods and entries. Names and
 /// contexts are interned; lookups by id, name, signature and context are
@@ -372,11 +372,152 @@ impl Model {
     /// their counts multiplied by `weight` (finite, `>= 0`; rounded to
     /// nearest, saturating). Fails with [`Status::Dangling`](crate::Status::Dangling), changing
     /// nothing, if `src` has unresolved references; [`Status::Invalid`](crate::Status::Invalid) for
-    /// a bad weight.
+    /// a bad weight; [`Status::Schema`](crate::Status::Schema) for unknown
+    /// top-level keys that cannot be combined (see [`merge_with`](Self::merge_with)).
     pub fn merge(&mut self, src: &Model, weight: f64) -> Result<()> {
+        self.merge_with(src, &MergeOptions::new().weight(weight))
+    }
+
+    /// [`merge`](Self::merge) with options: the weight and what to do with
+    /// unknown top-level keys. This model keeps its own and takes those of
+    /// `src` it lacks when each holds `[]`, `{}` or a scalar and a key both
+    /// hold has equal values; otherwise the merge fails with
+    /// [`Status::Schema`](crate::Status::Schema), changing nothing, and the
+    /// error names the key, unless [`MergeOptions::drop_unknown`] drops them
+    /// all. The instanceof spelling is this model's, else `src`'s
+    /// ([`InstanceofKey::Camel`] when they disagree).
+    pub fn merge_with(&mut self, src: &Model, options: &MergeOptions) -> Result<()> {
+        let opts = sys::iprof_merge_options {
+            flags: if options.drop_unknown { sys::IPROF_MERGE_DROP_UNKNOWN } else { 0 },
+            weight: options.weight,
+            ..sys::iprof_merge_options::INIT
+        };
         // SAFETY: &mut self and &Model cannot alias, so dst != src as the C
         // function requires; src is only read.
-        check(unsafe { sys::iprof_model_merge(self.mut_ptr(), src.ptr(), weight) })
+        let rc = unsafe { sys::iprof_model_merge_with(self.mut_ptr(), src.ptr(), &opts) };
+        self.result(rc)
+    }
+
+    /// A status as a result with the model's report (merges, the canonical
+    /// form and [`add_unknown`](Self::add_unknown) say there why they failed).
+    pub(crate) fn result(&self, rc: c_int) -> Result<()> {
+        if rc == sys::IPROF_OK {
+            return Ok(());
+        }
+        // SAFETY: the report is owned by the model and copied at once.
+        Err(unsafe { Error::from_raw_or_code(sys::iprof_model_error(self.ptr()), rc) })
+    }
+
+    // -- what the file held beyond the profile -----------------------------
+
+    /// Number of unknown top-level keys the model keeps.
+    pub fn unknown_key_count(&self) -> usize {
+        // SAFETY: read-only accessor.
+        unsafe { sys::iprof_model_unknown_count(self.ptr()) }
+    }
+
+    /// Unknown top-level key `index` (file order): the key and its raw JSON
+    /// value, exactly as the file held it.
+    pub fn unknown_key_at(&self, index: usize) -> Option<(&str, &[u8])> {
+        let (mut key, mut key_len, mut json, mut json_len) = (ptr::null(), 0, ptr::null(), 0);
+        // SAFETY: read-only accessor; the strings live until the key is
+        // removed (&mut self) or the model dropped.
+        unsafe {
+            let rc = sys::iprof_model_unknown_at(self.ptr(), index, &mut key, &mut key_len, &mut json, &mut json_len);
+            (rc == sys::IPROF_OK).then(|| (borrowed_str(key, key_len), slice_from_raw(json.cast::<u8>(), json_len)))
+        }
+    }
+
+    /// The top-level keys the library does not interpret (a fork's
+    /// `ceConditionalProfilesV2`, GraalVM's `virtualInvokeMethodProfiles`),
+    /// in file order, each with its raw JSON value. A loaded model keeps
+    /// them and the writer puts them back where the file had them.
+    pub fn unknown_keys(&self) -> impl DoubleEndedIterator<Item = (&str, &[u8])> + ExactSizeIterator + '_ {
+        (0..self.unknown_key_count()).map(|i| self.unknown_key_at(i).expect("index below the count"))
+    }
+
+    /// Add an unknown top-level key with its raw JSON value (one JSON value,
+    /// written as given, after every section). [`Status::Invalid`](crate::Status::Invalid)
+    /// for a key the library interprets, [`Status::Syntax`](crate::Status::Syntax)
+    /// for a value that is not one JSON value.
+    pub fn add_unknown(&mut self, key: &str, json: impl AsRef<[u8]>) -> Result<()> {
+        let json = json.as_ref();
+        // SAFETY: exclusive access; arguments outlive the call (copied).
+        let rc = unsafe {
+            sys::iprof_model_add_unknown(self.mut_ptr(), key.as_ptr().cast(), key.len(), json.as_ptr().cast(), json.len())
+        };
+        self.result(rc)
+    }
+
+    /// Remove every unknown top-level key named `key`
+    /// ([`Status::NotFound`](crate::Status::NotFound) if there is none).
+    pub fn remove_unknown(&mut self, key: &str) -> Result<()> {
+        // SAFETY: exclusive access: no borrowed key or value is alive.
+        check(unsafe { sys::iprof_model_remove_unknown(self.mut_ptr(), key.as_ptr().cast(), key.len()) })
+    }
+
+    /// Remove every unknown top-level key.
+    pub fn clear_unknown(&mut self) {
+        // SAFETY: exclusive access.
+        unsafe { sys::iprof_model_clear_unknown(self.mut_ptr()) }
+    }
+
+    /// The spelling of the instanceof key the model was read with;
+    /// [`InstanceofKey::Auto`] when its file had no such section (or it
+    /// was made with [`Model::new`]).
+    pub fn instanceof_key(&self) -> InstanceofKey {
+        // SAFETY: read-only accessor.
+        InstanceofKey::from_raw(unsafe { sys::iprof_model_instanceof_key(self.ptr()) }).unwrap_or_default()
+    }
+
+    /// Set the spelling the writer uses for this model unless
+    /// [`WriteOptions::instanceof_key`] says otherwise.
+    pub fn set_instanceof_key(&mut self, key: InstanceofKey) {
+        // SAFETY: exclusive access; every InstanceofKey is a valid value,
+        // so the call cannot fail.
+        unsafe { sys::iprof_model_set_instanceof_key(self.mut_ptr(), key.raw()) };
+    }
+}
+
+/// Options of [`Model::merge_with`]: a builder over `iprof_merge_options`.
+/// The default is weight 1 and refusing unknown top-level keys that cannot
+/// be combined.
+///
+/// ```no_run
+/// # fn main() -> Result<(), iprof::Error> {
+/// let mut total = iprof::Model::new()?;
+/// let run = iprof::Model::load("run.iprof")?;
+/// total.merge_with(&run, &iprof::MergeOptions::new().weight(2.0).drop_unknown(true))?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeOptions {
+    weight: f64,
+    drop_unknown: bool,
+}
+
+impl Default for MergeOptions {
+    fn default() -> MergeOptions {
+        MergeOptions { weight: 1.0, drop_unknown: false }
+    }
+}
+
+impl MergeOptions {
+    /// Weight 1, unknown keys kept or refused.
+    pub fn new() -> MergeOptions {
+        MergeOptions::default()
+    }
+    /// The factor for the source's counts: finite and `>= 0` (else the
+    /// merge fails with [`Status::Invalid`](crate::Status::Invalid)).
+    pub fn weight(mut self, weight: f64) -> MergeOptions {
+        self.weight = weight;
+        self
+    }
+    /// Drop the unknown top-level keys of both models instead of failing on
+    /// those that cannot be combined (`IPROF_MERGE_DROP_UNKNOWN`).
+    pub fn drop_unknown(mut self, on: bool) -> MergeOptions {
+        self.drop_unknown = on;
+        self
     }
 }
 

@@ -89,6 +89,28 @@ impl FilterOptions {
     }
 }
 
+/// Options of [`Model::canonicalize_with`]: a builder over the
+/// `IPROF_CANONICAL_*` flags. The default refuses unknown top-level keys
+/// that hold more than `[]`, `{}` or a scalar.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CanonicalOptions {
+    drop_unknown: bool,
+}
+
+impl CanonicalOptions {
+    /// The defaults.
+    pub fn new() -> CanonicalOptions {
+        CanonicalOptions::default()
+    }
+    /// Drop the model's unknown top-level keys instead of failing on those
+    /// that hold more than `[]`, `{}` or a scalar
+    /// (`IPROF_CANONICAL_DROP_UNKNOWN`).
+    pub fn drop_unknown(mut self, on: bool) -> CanonicalOptions {
+        self.drop_unknown = on;
+        self
+    }
+}
+
 /// NUL-terminated copies of package names and the pointer array to them.
 fn c_strings(what: &str, names: &[String]) -> Result<(Vec<CString>, Vec<*const c_char>)> {
     let owned = names.iter().map(|n| c_string(what, n)).collect::<Result<Vec<_>>>()?;
@@ -105,13 +127,26 @@ impl Model {
     /// sorted by their frames, records sorted; duplicates combined.
     /// Idempotent.
     ///
+    /// Unknown top-level keys holding `[]`, `{}` or a scalar are kept,
+    /// after every section and sorted by key; ids inside any other value
+    /// could not be renumbered, so such a key fails the call (see
+    /// [`canonicalize_with`](Self::canonicalize_with) to drop them).
+    ///
     /// Fails with [`Status::Dangling`] (an undefined id) or
-    /// [`Status::Schema`] (an entry breaking its kind's rules), both only
-    /// possible after a lenient load, leaving the model unchanged.
+    /// [`Status::Schema`] (an entry breaking its kind's rules, both only
+    /// possible after a lenient load, or an unknown key holding data, named
+    /// in the error), leaving the model unchanged.
     pub fn canonicalize(&mut self) -> Result<()> {
+        self.canonicalize_with(&CanonicalOptions::new())
+    }
+
+    /// [`canonicalize`](Self::canonicalize) with options.
+    pub fn canonicalize_with(&mut self, options: &CanonicalOptions) -> Result<()> {
+        let flags = if options.drop_unknown { sys::IPROF_CANONICAL_DROP_UNKNOWN } else { 0 };
         // SAFETY: exclusive access (&mut self): no view is alive, so the
         // rebuilt contents invalidate nothing reachable.
-        check(unsafe { sys::iprof_model_canonicalize(self.mut_ptr()) })
+        let rc = unsafe { sys::iprof_model_canonicalize_flags(self.mut_ptr(), flags) };
+        self.result(rc)
     }
 
     /// Drop entries by kind, package, minimum count and top percentage (in

@@ -10,7 +10,7 @@ use iprof_sys as sys;
 
 use crate::error::{Error, Result, Status};
 use crate::model::Model;
-use crate::{c_path, c_string, slice_from_raw, Frame, Kind, PanicSlot};
+use crate::{c_path, c_string, slice_from_raw, Frame, InstanceofKey, Kind, PanicSlot};
 
 /// Options of a [`Writer`]: a builder over `iprof_write_options`. The
 /// default writes GraalVM's own layout (minified, GraalVM's key order,
@@ -21,6 +21,7 @@ pub struct WriteOptions {
     flags: u32,
     format_version: Option<String>,
     buffer_size: usize,
+    instanceof_key: InstanceofKey,
 }
 
 impl WriteOptions {
@@ -80,6 +81,14 @@ impl WriteOptions {
         self.buffer_size = bytes;
         self
     }
+    /// The key of the instanceof section. [`InstanceofKey::Auto`] (the
+    /// default): the model's spelling for [`Writer::write_model`] when its
+    /// file had the section, else GraalVM's `"instanceOfProfiles"`; the
+    /// other values force one spelling, to convert between them.
+    pub fn instanceof_key(mut self, key: InstanceofKey) -> WriteOptions {
+        self.instanceof_key = key;
+        self
+    }
     /// The C options and the string their `format_version` points to,
     /// which must be kept alive while they are used.
     fn raw(&self) -> Result<(sys::iprof_write_options, Option<CString>)> {
@@ -88,6 +97,7 @@ impl WriteOptions {
             flags: self.flags,
             format_version: version.as_ref().map_or(ptr::null(), |v| v.as_ptr()),
             buffer_size: self.buffer_size,
+            instanceof_key: self.instanceof_key.raw(),
             ..sys::iprof_write_options::INIT
         };
         Ok((opts, version))
@@ -277,6 +287,21 @@ impl<'a> Writer<'a> {
         self.result(rc)
     }
 
+    /// A top-level key the library does not interpret, with its raw JSON
+    /// value (exactly one JSON value, written byte for byte), at this point
+    /// of the document: the open section is closed first, and the sections
+    /// up to it can no longer be written. [`Status::Invalid`] for a key the
+    /// library writes itself, [`Status::Syntax`] for a value that is not one
+    /// JSON value.
+    pub fn write_unknown(&mut self, key: &str, json: impl AsRef<[u8]>) -> Result<()> {
+        let json = json.as_ref();
+        // SAFETY: exclusive use; arguments outlive the call.
+        let rc = unsafe {
+            sys::iprof_writer_unknown(self.raw.as_ptr(), key.as_ptr().cast(), key.len(), json.as_ptr().cast(), json.len())
+        };
+        self.result(rc)
+    }
+
     /// Close the document, flush, and (path sink) sync and rename into
     /// place; an [`io::Write`] sink is flushed.
     pub fn end(&mut self) -> Result<()> {
@@ -297,8 +322,10 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Write the whole model: begin, every element in model order, end. The
-    /// version is the options' one, or the model's.
+    /// Write the whole model: begin, every element in model order, its
+    /// unknown top-level keys where its file had them, end. The version is
+    /// the options' one, or the model's; so is the instanceof key (see
+    /// [`WriteOptions::instanceof_key`]).
     pub fn write_model(&mut self, model: &Model) -> Result<()> {
         // SAFETY: exclusive use of the writer; the model is only read.
         let rc = unsafe { sys::iprof_writer_write_model(self.raw.as_ptr(), model.as_ptr()) };
