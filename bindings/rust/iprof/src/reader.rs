@@ -137,6 +137,47 @@ impl EntryEvent<'_> {
     }
 }
 
+/// What a top-level key is, as [`Handler::key`] receives it (`enum
+/// iprof_section`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// A profile section; both spellings of the instanceof key give
+    /// [`Kind::Instanceof`].
+    Kind(Kind),
+    /// `"types"`.
+    Types,
+    /// `"methods"`.
+    Methods,
+    /// `"version"`.
+    Version,
+    /// A key the library does not know (see [`Handler::unknown`]).
+    Unknown,
+}
+
+impl Section {
+    /// The section of a C value (an `IPROF_KIND_*` or `IPROF_SECTION_*`).
+    pub fn from_raw(raw: i32) -> Option<Section> {
+        Some(match raw {
+            sys::IPROF_SECTION_TYPES => Section::Types,
+            sys::IPROF_SECTION_METHODS => Section::Methods,
+            sys::IPROF_SECTION_VERSION => Section::Version,
+            sys::IPROF_SECTION_UNKNOWN => Section::Unknown,
+            kind => Section::Kind(Kind::from_raw(kind)?),
+        })
+    }
+
+    /// The C value.
+    pub fn raw(self) -> i32 {
+        match self {
+            Section::Kind(kind) => kind.raw(),
+            Section::Types => sys::IPROF_SECTION_TYPES,
+            Section::Methods => sys::IPROF_SECTION_METHODS,
+            Section::Version => sys::IPROF_SECTION_VERSION,
+            Section::Unknown => sys::IPROF_SECTION_UNKNOWN,
+        }
+    }
+}
+
 /// Receives the elements of a streaming read, in document order. Every
 /// method has a default that ignores the element; return
 /// `ControlFlow::Break(())` to stop the read (it then fails with
@@ -204,6 +245,13 @@ pub trait Handler {
         let _ = (key, json);
         ControlFlow::Continue(())
     }
+    /// Each top-level key, in input order, before its value is read: the
+    /// key as written (so which instanceof spelling the file uses) and
+    /// what it is.
+    fn key(&mut self, key: &str, section: Section) -> ControlFlow<()> {
+        let _ = (key, section);
+        ControlFlow::Continue(())
+    }
     /// Which elements to deliver; the others are not even passed to the
     /// handler (an optimisation, default: all).
     fn interest(&self) -> Interest {
@@ -227,6 +275,9 @@ impl<H: Handler + ?Sized> Handler for &mut H {
     fn unknown(&mut self, key: &str, json: &[u8]) -> ControlFlow<()> {
         (**self).unknown(key, json)
     }
+    fn key(&mut self, key: &str, section: Section) -> ControlFlow<()> {
+        (**self).key(key, section)
+    }
     fn interest(&self) -> Interest {
         (**self).interest()
     }
@@ -245,13 +296,17 @@ pub struct Interest {
     pub kinds: [bool; 6],
     /// Unknown top-level keys.
     pub unknown: bool,
+    /// Every top-level key ([`Handler::key`]).
+    pub keys: bool,
 }
 
 impl Interest {
     /// Everything.
-    pub const ALL: Interest = Interest { version: true, types: true, methods: true, kinds: [true; 6], unknown: true };
+    pub const ALL: Interest =
+        Interest { version: true, types: true, methods: true, kinds: [true; 6], unknown: true, keys: true };
     /// Nothing: the read only validates.
-    pub const NONE: Interest = Interest { version: false, types: false, methods: false, kinds: [false; 6], unknown: false };
+    pub const NONE: Interest =
+        Interest { version: false, types: false, methods: false, kinds: [false; 6], unknown: false, keys: false };
 
     fn is_none(&self) -> bool {
         *self == Interest::NONE
@@ -263,6 +318,7 @@ type TypeFn<'a> = Box<dyn FnMut(i64, &str) -> bool + 'a>;
 type MethodFn<'a> = Box<dyn FnMut(MethodEvent<'_>) -> bool + 'a>;
 type EntryFn<'a> = Box<dyn FnMut(EntryEvent<'_>) -> bool + 'a>;
 type UnknownFn<'a> = Box<dyn FnMut(&str, &[u8]) -> bool + 'a>;
+type KeyFn<'a> = Box<dyn FnMut(&str, Section) -> bool + 'a>;
 
 /// A [`Handler`] made of closures, any of them absent. Each returns `()`
 /// to go on or a [`ControlFlow`] to be able to stop (see [`Flow`]).
@@ -289,6 +345,7 @@ pub struct Callbacks<'a> {
     kinds: [Option<EntryFn<'a>>; 6],
     entry: Option<EntryFn<'a>>,
     unknown: Option<UnknownFn<'a>>,
+    key: Option<KeyFn<'a>>,
 }
 
 impl<'a> Callbacks<'a> {
@@ -335,6 +392,13 @@ impl<'a> Callbacks<'a> {
         self.unknown = Some(Box::new(move |key, json| f(key, json).keep_going()));
         self
     }
+
+    /// Each top-level key, in input order, before its value: the key as
+    /// written and what it is ([`Section`]).
+    pub fn on_key<R: Flow>(mut self, mut f: impl FnMut(&str, Section) -> R + 'a) -> Self {
+        self.key = Some(Box::new(move |key, section| f(key, section).keep_going()));
+        self
+    }
 }
 
 fn cf(go_on: bool) -> ControlFlow<()> {
@@ -365,6 +429,9 @@ impl Handler for Callbacks<'_> {
     fn unknown(&mut self, key: &str, json: &[u8]) -> ControlFlow<()> {
         cf(self.unknown.as_mut().map_or(true, |f| f(key, json)))
     }
+    fn key(&mut self, key: &str, section: Section) -> ControlFlow<()> {
+        cf(self.key.as_mut().map_or(true, |f| f(key, section)))
+    }
     fn interest(&self) -> Interest {
         let mut kinds = [false; 6];
         for (k, f) in kinds.iter_mut().zip(&self.kinds) {
@@ -376,6 +443,7 @@ impl Handler for Callbacks<'_> {
             methods: self.method.is_some(),
             kinds,
             unknown: self.unknown.is_some(),
+            keys: self.key.is_some(),
         }
     }
 }
@@ -400,6 +468,7 @@ fn table<H: Handler>(interest: Interest) -> sys::iprof_read_callbacks {
         on_sampling: entry(Kind::Sampling),
         on_instanceof: entry(Kind::Instanceof),
         on_unknown: if interest.unknown { Some(tramp_unknown::<H>) } else { None },
+        on_key: if interest.keys { Some(tramp_key::<H>) } else { None },
         ..sys::iprof_read_callbacks::INIT
     }
 }
@@ -482,6 +551,13 @@ unsafe extern "C" fn tramp_unknown<H: Handler>(
     let h = &mut st.handler;
     let json = slice_from_raw(json.cast::<u8>(), json_len);
     flow(st.panic.call(|| with_str(key, key_len, |key| h.unknown(key, json))))
+}
+
+unsafe extern "C" fn tramp_key<H: Handler>(key: *const c_char, key_len: usize, section: c_int, payload: *mut c_void) -> c_int {
+    let st = &mut *payload.cast::<ReadState<H>>();
+    let Some(section) = Section::from_raw(section) else { return 0 };
+    let h = &mut st.handler;
+    flow(st.panic.call(|| with_str(key, key_len, |key| h.key(key, section))))
 }
 
 /// The payload of the read function of an [`io::Read`] source.

@@ -48,7 +48,9 @@ fn profile(reordered: bool) -> Model {
     m
 }
 
-/// The canonical form of `profile`, as GraalVM's layout writes it.
+/// The canonical form of `profile`, as GraalVM's layout writes it (a model
+/// built in memory has no instanceof spelling of its own, so GraalVM's
+/// "instanceOfProfiles").
 const CANONICAL: &str = concat!(
     r#"{"version":"1.1.0","types":[{"id":0,"name":"A"},{"id":1,"name":"B"},{"id":2,"name":"void"}],"#,
     r#""methods":[{"id":1,"name":"main","signature":[0,2]},{"id":2,"name":"old","signature":[0,2]},"#,
@@ -56,7 +58,7 @@ const CANONICAL: &str = concat!(
     r#""callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"2:0","records":[5]},{"ctx":"3:0<1:5","records":[2]}],"#,
     r#""conditionalProfiles":[{"ctx":"3:7","records":[3,0,6,9,1,4]}],"#,
     r#""virtualInvokeProfiles":[{"ctx":"3:3","records":[0,7,1,4]}],"#,
-    r#""monitorProfiles":[{"ctx":"0:0","records":[0,3,1,1]}],"samplingProfiles":[],"instanceofProfiles":[]}"#
+    r#""monitorProfiles":[{"ctx":"0:0","records":[0,3,1,1]}],"samplingProfiles":[],"instanceOfProfiles":[]}"#
 );
 
 #[test]
