@@ -105,18 +105,143 @@ static void discard_tmp(ipi_sink *s)
     }
 }
 
+/* The descriptor a path names, for the paths that stand for one of the
+ * process's own (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N):
+ * writing there means writing to that descriptor (a new open of the file
+ * behind it would start at offset 0 and ignore O_APPEND). -1 otherwise. */
+static int descriptor_of(const char *path)
+{
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    const char *num = strncmp(path, "/dev/fd/", 8) == 0          ? path + 8
+                      : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+                                                                 : NULL;
+    if (!num || *num < '0' || *num > '9' || strlen(num) > 6)
+        return -1;
+    int fd = 0;
+    for (; *num >= '0' && *num <= '9'; num++)
+        fd = fd * 10 + (*num - '0');
+    return *num ? -1 : fd;
+}
+
+static char *dir_of(const iprof_allocator *a, const char *path, size_t *size);
+
+/* Where a symlink at `path` points: its text, relative to the link's
+ * directory unless absolute. NULL with *err set. */
+static char *link_target(const iprof_allocator *a, const char *path, size_t *size, int *err)
+{
+    char buf[4096];
+    ssize_t n = readlink(path, buf, sizeof buf);
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        *err = n < 0 ? errno : ENAMETOOLONG;
+        return NULL;
+    }
+    size_t dsize = 0;
+    char *dir = buf[0] == '/' ? NULL : dir_of(a, path, &dsize);
+    if (buf[0] != '/' && !dir) {
+        *err = ENOMEM;
+        return NULL;
+    }
+    size_t dlen = dir ? strlen(dir) : 0;
+    *size = dlen + 1 + (size_t)n + 1;
+    char *out = ipi_malloc(a, *size);
+    if (out)
+        snprintf(out, *size, "%s%s%.*s", dir ? dir : "", dir ? "/" : "", (int)n, buf);
+    else
+        *err = ENOMEM;
+    ipi_free(a, dir, dsize);
+    return out;
+}
+
+/* Follow the symlinks of s->path into s->target, stopping at a path that
+ * names a descriptor (*fd_out >= 0). 0, or an errno value. */
+static int resolve_target(ipi_sink *s, int *fd_out)
+{
+    size_t size = s->path_size;
+    char *cur = ipi_malloc(s->alloc, size);
+    if (!cur)
+        return ENOMEM;
+    memcpy(cur, s->path, size);
+    int err = 0;
+    *fd_out = -1;
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if ((*fd_out = descriptor_of(cur)) >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            break;
+        size_t nsize = 0;
+        char *next = hops < 40 ? link_target(s->alloc, cur, &nsize, &err) : NULL;
+        if (!next) {
+            err = err ? err : ELOOP;
+            break;
+        }
+        ipi_free(s->alloc, cur, size);
+        cur = next;
+        size = nsize;
+    }
+    if (err) {
+        ipi_free(s->alloc, cur, size);
+        return err;
+    }
+    s->target = cur;
+    s->target_size = size;
+    return 0;
+}
+
+/* Open a target that is not replaced but written in place: a descriptor
+ * of the process (dup'ed), a character device or a FIFO. */
+static int open_through(ipi_sink *s, int fd, ipi_errbuf *eb)
+{
+    s->fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : open(s->target, O_WRONLY | O_CLOEXEC);
+    if (s->fd < 0)
+        return io_error(eb, errno, "cannot open", s->path);
+    s->through = 1;
+    return IPROF_OK;
+}
+
+/* Decide how the target is written: in place (devices, FIFOs,
+ * descriptors: opened here, s->through set), refused (directories, block
+ * devices, sockets), or replaced by a temporary file (regular files, and
+ * paths that do not exist yet: nothing opened here). */
+static int open_target(ipi_sink *s, ipi_errbuf *eb)
+{
+    int fd, e = resolve_target(s, &fd);
+    if (e)
+        return e == ENOMEM ? ipi_errbuf_set(eb, IPROF_ENOMEM, "out of memory")
+                           : io_error(eb, e, "cannot follow the symbolic links of", s->path);
+    struct stat st;
+    if (fd >= 0)
+        return open_through(s, fd, eb);
+    if (stat(s->target, &st) != 0 || S_ISREG(st.st_mode))
+        return IPROF_OK;
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+        return open_through(s, -1, eb);
+    return ipi_errbuf_set(eb, IPROF_EIO, "cannot write \"%s\": it is %s, not a file", s->path,
+                          S_ISDIR(st.st_mode)   ? "a directory"
+                          : S_ISBLK(st.st_mode) ? "a block device"
+                                                : "a socket or other special file");
+}
+
 int ipi_sink_open(ipi_sink *s, ipi_errbuf *eb)
 {
-    if (s->kind != IPI_SINK_PATH || s->tmp_path || s->committed)
+    if (s->kind != IPI_SINK_PATH || s->tmp_path || s->through || s->committed)
         return IPROF_OK;
-    size_t size = s->path_size + 48; /* ".tmp." pid "." n */
+    int rc = s->target ? IPROF_OK : open_target(s, eb);
+    if (rc) { /* resolved again, and refused again, if asked again */
+        ipi_free(s->alloc, s->target, s->target_size);
+        s->target = NULL;
+    }
+    if (rc || s->through)
+        return rc;
+    size_t size = s->target_size + 48; /* ".tmp." pid "." n */
     char *tmp = ipi_malloc(s->alloc, size);
     if (!tmp)
         return ipi_errbuf_set(eb, IPROF_ENOMEM, "out of memory");
     long pid = (long)getpid();
     int fd = -1;
     for (unsigned n = 0;;) {
-        snprintf(tmp, size, "%s.tmp.%ld.%u", s->path, pid, n);
+        snprintf(tmp, size, "%s.tmp.%ld.%u", s->target, pid, n);
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0)
             break;
@@ -133,7 +258,7 @@ int ipi_sink_open(ipi_sink *s, ipi_errbuf *eb)
     s->tmp_size = size;
     /* Replacing a file keeps its permissions; a new one gets 0666 & ~umask. */
     struct stat st;
-    if (stat(s->path, &st) == 0 && S_ISREG(st.st_mode) &&
+    if (stat(s->target, &st) == 0 && S_ISREG(st.st_mode) &&
         fchmod(fd, st.st_mode & 07777) != 0) {
         int e = errno;
         discard_tmp(s);
@@ -195,7 +320,7 @@ static int raw_write(ipi_sink *s, const void *data, size_t len, ipi_errbuf *eb)
                 return rc;
         }
         if (write_fd(s->fd, data, len, &err))
-            return io_error(eb, err, "cannot write", s->tmp_path);
+            return io_error(eb, err, "cannot write", s->through ? s->path : s->tmp_path);
         return IPROF_OK;
     case IPI_SINK_FD:
         if (write_fd(s->fd, data, len, &err))
@@ -297,6 +422,12 @@ int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb)
     int rc = ipi_sink_open(s, eb);
     if (rc)
         return rc;
+    if (s->through) { /* a device, FIFO or descriptor: nothing to rename */
+        int fd = s->fd;
+        s->fd = -1;
+        s->committed = 1;
+        return close(fd) != 0 ? io_error(eb, errno, "cannot close", s->path) : IPROF_OK;
+    }
     if (s->sync && fsync(s->fd) != 0) {
         rc = io_error(eb, errno, "cannot sync", s->tmp_path);
         discard_tmp(s);
@@ -309,8 +440,8 @@ int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb)
         discard_tmp(s);
         return rc;
     }
-    if (rename(s->tmp_path, s->path) != 0) {
-        rc = io_error(eb, errno, "cannot rename the temporary file to", s->path);
+    if (rename(s->tmp_path, s->target) != 0) {
+        rc = io_error(eb, errno, "cannot rename the temporary file to", s->target);
         discard_tmp(s);
         return rc;
     }
@@ -321,7 +452,7 @@ int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb)
     /* Make the rename durable. The file is in place whatever happens here;
      * file systems that cannot sync a directory are not an error. */
     size_t dsize = 0;
-    char *dir = dir_of(s->alloc, s->path, &dsize);
+    char *dir = dir_of(s->alloc, s->target, &dsize);
     if (!dir)
         return ipi_errbuf_set(eb, IPROF_ENOMEM, "out of memory");
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -347,7 +478,8 @@ void ipi_sink_close(ipi_sink *s)
     case IPI_SINK_PATH:
         discard_tmp(s);
         ipi_free(s->alloc, s->path, s->path_size);
-        s->path = NULL;
+        ipi_free(s->alloc, s->target, s->target_size);
+        s->path = s->target = NULL;
         break;
     case IPI_SINK_MEM:
         ipi_free(s->alloc, s->mem, s->mem_cap);

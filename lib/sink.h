@@ -2,7 +2,11 @@
  *
  * Four sinks: a path (atomic: a temporary file in the target's directory,
  * written, synced, renamed over the target, the directory synced; on any
- * failure the temporary file is removed and the target is untouched), a
+ * failure the temporary file is removed and the target is untouched. A
+ * symlink is followed to the file it finally names, which is the one
+ * replaced, so links stay links; a character device, a FIFO or one of the
+ * process's descriptors (/dev/stdout, /dev/fd/N) is written straight
+ * through, and a directory, block device or socket refused), a
  * file descriptor (full writes, not closed), a growable memory buffer and
  * a write callback. The writer buffers its output and hands it to
  * ipi_sink_write() in large pieces; for the memory sink the writer formats
@@ -31,6 +35,9 @@ typedef struct ipi_sink {
     size_t path_size;
     char *tmp_path; /* the temporary file, NULL until opened */
     size_t tmp_size;
+    char *target;   /* the file the path finally names (symlinks followed) */
+    size_t target_size;
+    int through;    /* written straight to a device, FIFO or descriptor */
     int sync;       /* fsync file and directory on commit */
     int committed;  /* renamed into place */
     /* path (the temporary file) and fd */

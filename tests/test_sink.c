@@ -3,7 +3,10 @@
  * nothing is visible before end, and on any failure (the writer fails,
  * is freed early, the directory is unwritable or missing, a write fails
  * midway, the rename fails) the target is byte-identical and no temporary
- * file is left. */
+ * file is left. Symlinks are followed to the file they name, which is
+ * replaced (links stay links); devices, FIFOs and the process's own
+ * descriptors (/dev/stdout) are written in place; directories and link
+ * loops are refused. */
 #include <iprof/iprof.h>
 
 #include <dirent.h>
@@ -454,6 +457,204 @@ static void test_path_unwritable_dir(void)
     clean_dir(tmpdir);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Where a path leads: symlinks, devices, FIFOs, descriptors                */
+
+/* Write doc10 to path; the status. */
+static int write_to(const char *path)
+{
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_path(&w, path, NULL));
+    int rc = write_doc10(w);
+    iprof_writer_free(w);
+    return rc;
+}
+
+static int is_link_to(const char *path, const char *want)
+{
+    char buf[512];
+    ssize_t n = readlink(path, buf, sizeof buf - 1);
+    if (n < 0)
+        return 0;
+    buf[n] = '\0';
+    return strcmp(buf, want) == 0;
+}
+
+/* A chain of links, relative and absolute: the file at the end is
+ * replaced (its mode kept), every link stays a link. */
+static void test_path_symlinks(void)
+{
+    char real[512], l1[512], l2[512], sub[512], rel[512];
+    path_in(real, sizeof real, "real.iprof");
+    path_in(l1, sizeof l1, "l1");
+    path_in(l2, sizeof l2, "l2");
+    path_in(sub, sizeof sub, "sub");
+    path_in(rel, sizeof rel, "sub/rel");
+    CHECK_OK(put_file(real, "old", 0640));
+    CHECK_OK(symlink("real.iprof", l1));
+    CHECK_OK(symlink(l1, l2)); /* absolute */
+    CHECK_OK(mkdir(sub, 0755));
+    CHECK_OK(symlink("../l2", rel));
+    CHECK_OK(write_to(rel));
+    CHECK(file_is(real, doc10));
+    struct stat st;
+    CHECK(lstat(real, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0640);
+    CHECK(is_link_to(l1, "real.iprof"));
+    CHECK(is_link_to(l2, l1));
+    CHECK(is_link_to(rel, "../l2"));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+    CHECK_EQ_INT(count_tmp(sub), 0);
+
+    /* A dangling link: its target is created, the link kept. */
+    char dangling[512], created[512];
+    path_in(dangling, sizeof dangling, "dangling");
+    path_in(created, sizeof created, "created.iprof");
+    CHECK_OK(symlink("created.iprof", dangling));
+    CHECK_OK(write_to(dangling));
+    CHECK(file_is(created, doc10));
+    CHECK(is_link_to(dangling, "created.iprof"));
+
+    /* A loop, and a link to a directory: refused, nothing written. */
+    char a[512], b[512];
+    path_in(a, sizeof a, "loop_a");
+    path_in(b, sizeof b, "loop_b");
+    CHECK_OK(symlink("loop_b", a));
+    CHECK_OK(symlink("loop_a", b));
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_path(&w, a, NULL));
+    CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "cannot follow the symbolic links") != NULL);
+    iprof_writer_free(w);
+    char dirlink[512];
+    path_in(dirlink, sizeof dirlink, "dirlink");
+    CHECK_OK(symlink("sub", dirlink));
+    CHECK_OK(iprof_writer_new_path(&w, dirlink, NULL));
+    CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
+    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "it is a directory, not a file") != NULL);
+    iprof_writer_free(w);
+    CHECK(is_link_to(dirlink, "sub"));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+    clean_dir(tmpdir);
+}
+
+/* A character device is written in place and stays a device. */
+static void test_path_device(void)
+{
+    char link[512];
+    path_in(link, sizeof link, "null");
+    CHECK_OK(symlink("/dev/null", link));
+    CHECK_OK(write_to("/dev/null"));
+    CHECK_OK(write_to(link));
+    struct stat st;
+    CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    CHECK(is_link_to(link, "/dev/null"));
+    clean_dir(tmpdir);
+}
+
+/* A FIFO: the reader gets the document; the FIFO stays. */
+static void test_path_fifo(void)
+{
+    char fifo[512];
+    path_in(fifo, sizeof fifo, "fifo");
+    CHECK_OK(mkfifo(fifo, 0600));
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(fifo, O_RDONLY);
+        char buf[4096];
+        size_t len = 0;
+        ssize_t n;
+        while (fd >= 0 && (n = read(fd, buf + len, sizeof buf - len)) > 0)
+            len += (size_t)n;
+        _exit(len == strlen(doc10) && memcmp(buf, doc10, len) == 0 ? 0 : 1);
+    }
+    CHECK_OK(write_to(fifo));
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct stat st;
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    clean_dir(tmpdir);
+}
+
+/* /dev/stdout and /dev/fd/N write to the process's own descriptor, at its
+ * offset (appending to what is there), and leave it open. */
+static void test_path_descriptors(void)
+{
+    char out[512];
+    path_in(out, sizeof out, "out.txt");
+    CHECK_OK(put_file(out, "prefix;", 0644));
+    int fd = open(out, O_WRONLY | O_APPEND);
+    CHECK(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    CHECK(saved >= 0 && dup2(fd, 1) == 1);
+    int rc1 = write_to("/dev/stdout");
+    char fdpath[64];
+    snprintf(fdpath, sizeof fdpath, "/dev/fd/%d", fd);
+    int rc2 = write_to(fdpath);
+    CHECK(dup2(saved, 1) == 1);
+    close(saved);
+    CHECK_OK(rc1);
+    CHECK_OK(rc2);
+    CHECK(fcntl(fd, F_GETFD) != -1); /* still open */
+    close(fd);
+    char want[1024];
+    snprintf(want, sizeof want, "prefix;%s%s", doc10, doc10);
+    CHECK(file_is(out, want));
+    struct stat st;
+    CHECK(lstat("/dev/stdout", &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+    clean_dir(tmpdir);
+}
+
+/* As an unprivileged user: a link into a directory the user cannot write
+ * fails, and neither the link nor its target changes. */
+static int unprivileged_link_checks(const char *link, const char *target)
+{
+    int failures = check_failures;
+    CHECK_EQ_INT(write_to(link), IPROF_EIO);
+    CHECK(file_is(target, "theirs"));
+    CHECK(is_link_to(link, target));
+    return check_failures - failures;
+}
+
+static void test_path_symlink_unprivileged(void)
+{
+    char dir[512], target[600], link[512];
+    snprintf(dir, sizeof dir, "%s/ro", tmpdir);
+    snprintf(target, sizeof target, "%s/ro/t.iprof", tmpdir);
+    path_in(link, sizeof link, "link");
+    CHECK_OK(mkdir(dir, 0755));
+    CHECK_OK(put_file(target, "theirs", 0644));
+    CHECK_OK(chmod(dir, 0555));
+    CHECK_OK(symlink(target, link));
+    chmod(tmpdir, 0777);
+    int skipped = 0;
+    if (geteuid() != 0) {
+        unprivileged_link_checks(link, target);
+    } else {
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(77);
+            _exit(unprivileged_link_checks(link, target) ? 1 : 0);
+        }
+        int status = 0;
+        CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+        skipped = WIFEXITED(status) && WEXITSTATUS(status) == 77;
+        CHECK(WIFEXITED(status) && (skipped || WEXITSTATUS(status) == 0));
+    }
+    CHECK(file_is(target, "theirs"));
+    CHECK_EQ_INT(count_tmp(dir), 0);
+    chmod(dir, 0755);
+    chmod(tmpdir, 0700);
+    clean_dir(tmpdir);
+    if (skipped)
+        SKIP("cannot drop root privileges");
+}
+
 int main(void)
 {
     make_tmpdir();
@@ -463,6 +664,11 @@ int main(void)
     RUN(test_path_failures);
     RUN(test_path_write_fails_midway);
     RUN(test_path_unwritable_dir);
+    RUN(test_path_symlinks);
+    RUN(test_path_device);
+    RUN(test_path_fifo);
+    RUN(test_path_descriptors);
+    RUN(test_path_symlink_unprivileged);
     clean_dir(tmpdir);
     rmdir(tmpdir);
     return check_done();

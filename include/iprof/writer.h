@@ -115,6 +115,17 @@ typedef int (*iprof_write_fn)(const void *data, size_t len, void *payload);
  * (unless IPROF_WRITE_NO_SYNC) and renamed over @p path; IPROF_EIO from a
  * later call when that fails. A @p path ending in ".gz" is written
  * gzip-compressed, as with IPROF_WRITE_GZIP.
+ *
+ * A symlink (or a chain of them) is followed to the file it finally names:
+ * that file is replaced, in its own directory and keeping its mode, and
+ * the links stay links (a dangling link gets its target created). What is
+ * not a regular file is not replaced: a character device or a FIFO is
+ * opened and written in place, and a path naming one of the process's
+ * descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
+ * written through that descriptor, at its offset, which stays open; such
+ * writes are visible as they happen, not atomic. A directory, a block
+ * device, a socket or a symlink loop fails with IPROF_EIO and a message
+ * saying so.
  * @param[out] out receives the writer, owned by the caller (free it with
  *        iprof_writer_free()); NULL on failure.
  * @param path the target (copied).

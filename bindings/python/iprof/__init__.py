@@ -18,7 +18,7 @@ memory.
 See bindings/python/README.md and docs/bindings.md.
 """
 from ._common import (FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0, FORMAT_LATEST, INT64_MAX,
-                      INT64_MIN, Kind, format_ctx, parse_ctx)
+                      INT64_MIN, InstanceofKey, Kind, Section, format_ctx, parse_ctx)
 from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, Error, InputOutputError,
                       InvalidArgumentError, JSONSyntaxError, LimitError, NotFoundError,
                       OutOfMemoryError, SchemaError, Severity, StaleError, StateError, Status,
@@ -26,7 +26,7 @@ from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, Error, In
 from ._lib import LibraryError, gzip_supported, library_path, load_library
 from ._lib import version as library_version
 from ._model import Context, Entries, Entry, Method, Methods, Model, Type, Types, load
-from ._reader import (EntryInfo, MethodInfo, ReadResult, Stream, TypeInfo, UnknownKey,
+from ._reader import (EntryInfo, KeyInfo, MethodInfo, ReadResult, Stream, TypeInfo, UnknownKey,
                       iter_entries, read, stream, validate)
 from ._writer import Writer
 from ._diff import Change, Diff, diff
@@ -37,13 +37,13 @@ __all__ = [
     # library
     "load_library", "library_path", "library_version", "LibraryError", "gzip_supported",
     # constants
-    "Kind", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0", "FORMAT_1_1_0",
+    "Kind", "InstanceofKey", "Section", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0", "FORMAT_1_1_0",
     "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx", "format_ctx",
     # model
     "load", "Model", "Type", "Method", "Context", "Entry", "Types", "Methods", "Entries",
     # streaming
     "read", "validate", "stream", "iter_entries", "Stream", "ReadResult", "TypeInfo",
-    "MethodInfo", "EntryInfo", "UnknownKey", "StopRead",
+    "MethodInfo", "EntryInfo", "UnknownKey", "KeyInfo", "StopRead",
     # writing
     "Writer",
     # comparing

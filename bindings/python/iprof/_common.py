@@ -18,6 +18,29 @@ FORMAT_LATEST = FORMAT_1_1_0
 
 _JSON_KEYS = ("callCountProfiles", "conditionalProfiles", "virtualInvokeProfiles",
               "monitorProfiles", "samplingProfiles", "instanceofProfiles")
+# Kind.of: every JSON key, GraalVM 25's "instanceOfProfiles" too.
+_KIND_KEYS = dict({k: i for i, k in enumerate(_JSON_KEYS)}, instanceOfProfiles=5)
+_INSTANCEOF_KEYS = (None, "instanceofProfiles", "instanceOfProfiles")
+# InstanceofKey.of: the keys and their short forms.
+_SPELLINGS = {"instanceof": 1, "instanceofProfiles": 1, "instanceOf": 2, "instanceOfProfiles": 2}
+
+
+def _member(cls, value, keys, what):
+    """A member of the IntEnum *cls* from a member, an int, a name
+    ("call_count", "CALL_COUNT") or a string of *keys* (str -> value)."""
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, str):
+        if value in keys:
+            return cls(keys[value])
+        try:
+            return cls[value.upper()]
+        except KeyError:
+            raise ValueError("unknown %s %r" % (what, value)) from None
+    try:
+        return cls(operator.index(value))
+    except (TypeError, ValueError):
+        raise ValueError("unknown %s %r" % (what, value)) from None
 
 
 class Kind(enum.IntEnum):
@@ -27,11 +50,12 @@ class Kind(enum.IntEnum):
     VIRTUAL_INVOKE = 2  #: virtualInvokeProfiles: [type id, count]*
     MONITOR = 3         #: monitorProfiles: ctx "0:0", [type id, count]*
     SAMPLING = 4        #: samplingProfiles: [count]
-    INSTANCEOF = 5      #: instanceofProfiles (1.1.0): [type id, count]*
+    INSTANCEOF = 5      #: instanceofProfiles or instanceOfProfiles (1.1.0): [type id, count]*
 
     @property
     def json_key(self):
-        """The JSON key of the kind's section ("callCountProfiles")."""
+        """The JSON key of the kind's section ("callCountProfiles"; the
+        document's "instanceofProfiles" for INSTANCEOF)."""
         return _JSON_KEYS[self]
 
     @property
@@ -42,20 +66,50 @@ class Kind(enum.IntEnum):
     @classmethod
     def of(cls, value):
         """A Kind from a Kind, an int, a name ("call_count", "CALL_COUNT") or a
-        JSON key ("callCountProfiles"). Raises ValueError otherwise."""
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str):
-            if value in _JSON_KEYS:
-                return cls(_JSON_KEYS.index(value))
-            try:
-                return cls[value.upper()]
-            except KeyError:
-                raise ValueError("unknown profile kind %r" % value) from None
-        try:
-            return cls(operator.index(value))
-        except (TypeError, ValueError):
-            raise ValueError("unknown profile kind %r" % (value,)) from None
+        JSON key ("callCountProfiles", either instanceof spelling). Raises
+        ValueError otherwise."""
+        return _member(cls, value, _KIND_KEYS, "profile kind")
+
+
+class InstanceofKey(enum.IntEnum):
+    """The spelling of the instanceof section's key (``enum
+    iprof_instanceof_key``). The published document says
+    "instanceofProfiles", GraalVM 25 writes and reads "instanceOfProfiles".
+    A loaded model remembers the one its file used
+    (:attr:`iprof.Model.instanceof_key`); the ``instanceof_key`` write
+    option chooses what is written."""
+    AUTO = 0   #: no choice: the model's spelling, else GraalVM's "instanceOfProfiles"
+    LOWER = 1  #: "instanceofProfiles", the document's spelling
+    CAMEL = 2  #: "instanceOfProfiles", GraalVM's spelling
+
+    @property
+    def json_key(self):
+        """The JSON key ("instanceOfProfiles"), None for AUTO."""
+        return _INSTANCEOF_KEYS[self]
+
+    @classmethod
+    def of(cls, value):
+        """An InstanceofKey from an InstanceofKey, an int, None (AUTO), a
+        spelling ("instanceof", "instanceOf"), a JSON key
+        ("instanceOfProfiles") or a name ("lower", "CAMEL"). Raises
+        ValueError otherwise."""
+        return cls.AUTO if value is None else _member(cls, value, _SPELLINGS,
+                                                      "instanceof key spelling")
+
+
+class Section(enum.IntEnum):
+    """What a top-level key is, when it is not a profile section (``enum
+    iprof_section``): ``on_key`` callbacks receive a :class:`Kind` for
+    those and a Section for the rest."""
+    TYPES = 6    #: "types"
+    METHODS = 7  #: "methods"
+    VERSION = 8  #: "version"
+    UNKNOWN = 9  #: a key the library does not know
+
+
+def section_of(value):
+    """The :class:`Kind` or :class:`Section` of a C section number."""
+    return Kind(value) if value < len(Kind) else Section(value)
 
 
 _CTX_FRAME = re.compile(r"\A([0-9]+):(-?[0-9]+)\Z")

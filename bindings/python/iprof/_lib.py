@@ -1,6 +1,6 @@
 """Finding and declaring libiprof (ctypes).
 
-Only scalars, opaque pointers (``c_void_p``) and the six public structs are
+Only scalars, opaque pointers (``c_void_p``) and the seven public structs are
 mirrored; every function used by the package gets its ``argtypes`` and
 ``restype`` here, in one place.
 
@@ -65,9 +65,10 @@ TYPE_CB = CFUNCTYPE(c_int, c_int64, c_void_p, c_size_t, c_void_p)
 METHOD_CB = CFUNCTYPE(c_int, c_int64, c_void_p, c_size_t, c_int64_p, c_size_t, c_void_p)
 ENTRY_CB = CFUNCTYPE(c_int, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t, c_void_p)
 UNKNOWN_CB = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p, c_size_t, c_void_p)
+KEY_CB = CFUNCTYPE(c_int, c_void_p, c_size_t, c_int, c_void_p)
 READ_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_size_t_p, c_void_p)
 
-READ_CALLBACKS_VERSION = 1
+READ_CALLBACKS_VERSION = 2   # 2 added on_key
 
 
 class iprof_read_callbacks(Structure):
@@ -75,7 +76,8 @@ class iprof_read_callbacks(Structure):
                 ("on_method", METHOD_CB), ("on_call_count", ENTRY_CB),
                 ("on_conditional", ENTRY_CB), ("on_virtual_invoke", ENTRY_CB),
                 ("on_monitor", ENTRY_CB), ("on_sampling", ENTRY_CB),
-                ("on_instanceof", ENTRY_CB), ("on_unknown", UNKNOWN_CB)]
+                ("on_instanceof", ENTRY_CB), ("on_unknown", UNKNOWN_CB),
+                ("on_key", KEY_CB)]
 
 
 # Model iteration / retain callbacks.
@@ -83,7 +85,15 @@ MODEL_TYPE_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
 MODEL_METHOD_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
 MODEL_ENTRY_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
 
-WRITE_OPTIONS_VERSION = 1
+MERGE_OPTIONS_VERSION = 1
+MERGE_DROP_UNKNOWN = 0x1
+
+
+class iprof_merge_options(Structure):
+    _fields_ = [("version", c_uint), ("flags", c_uint), ("weight", c_double)]
+
+
+WRITE_OPTIONS_VERSION = 2   # 2 added instanceof_key
 WRITE_PRETTY = 0x1
 WRITE_DROP_INSTANCEOF = 0x2
 WRITE_STRICT = 0x4
@@ -94,11 +104,13 @@ WRITE_GZIP = 0x20
 
 class iprof_write_options(Structure):
     _fields_ = [("version", c_uint), ("flags", c_uint), ("format_version", c_char_p),
-                ("allocator", POINTER(iprof_allocator)), ("buffer_size", c_size_t)]
+                ("allocator", POINTER(iprof_allocator)), ("buffer_size", c_size_t),
+                ("instanceof_key", c_int)]
 
 
 WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 
+CANONICAL_DROP_UNKNOWN = 0x1
 FILTER_OPTIONS_VERSION = 1
 
 
@@ -129,6 +141,7 @@ _FUNCTIONS = {
     "iprof_status_string": (c_char_p, [c_int]),
     "iprof_version_string": (c_char_p, []),
     "iprof_kind_name": (c_char_p, [c_int]),
+    "iprof_instanceof_key_name": (c_char_p, [c_int]),
     "iprof_error_status": (c_int, [_P]),
     "iprof_error_severity": (c_int, [_P]),
     "iprof_error_message": (c_char_p, [_P]),
@@ -194,6 +207,17 @@ _FUNCTIONS = {
     "iprof_model_retain_methods": (c_int, [_P, MODEL_METHOD_CB, _P]),
     "iprof_model_retain_types": (c_int, [_P, MODEL_TYPE_CB, _P]),
     "iprof_model_merge": (c_int, [_P, _P, c_double]),
+    "iprof_merge_options_init": (c_int, [POINTER(iprof_merge_options), c_uint]),
+    "iprof_model_merge_with": (c_int, [_P, _P, POINTER(iprof_merge_options)]),
+    "iprof_model_unknown_count": (c_size_t, [_P]),
+    "iprof_model_unknown_at": (c_int, [_P, c_size_t, POINTER(_P), c_size_t_p, POINTER(_P),
+                                       c_size_t_p]),
+    "iprof_model_add_unknown": (c_int, [_P, c_char_p, c_size_t, c_char_p, c_size_t]),
+    "iprof_model_remove_unknown": (c_int, [_P, c_char_p, c_size_t]),
+    "iprof_model_clear_unknown": (None, [_P]),
+    "iprof_model_instanceof_key": (c_int, [_P]),
+    "iprof_model_set_instanceof_key": (c_int, [_P, c_int]),
+    "iprof_model_error": (_P, [_P]),
     # writer.h
     "iprof_write_options_init": (c_int, [POINTER(iprof_write_options), c_uint]),
     "iprof_writer_new_path": (c_int, [POINTER(_P), c_char_p, POINTER(iprof_write_options)]),
@@ -206,11 +230,13 @@ _FUNCTIONS = {
     "iprof_writer_method": (c_int, [_P, c_int64, c_char_p, c_size_t, c_int64_p, c_size_t]),
     "iprof_writer_entry": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t]),
     "iprof_writer_end": (c_int, [_P]),
+    "iprof_writer_unknown": (c_int, [_P, c_char_p, c_size_t, c_char_p, c_size_t]),
     "iprof_writer_write_model": (c_int, [_P, _P]),
     "iprof_writer_error": (_P, [_P]),
     "iprof_writer_buffer": (c_int, [_P, POINTER(_P), c_size_t_p]),
     # transform.h
     "iprof_model_canonicalize": (c_int, [_P]),
+    "iprof_model_canonicalize_flags": (c_int, [_P, c_uint]),
     "iprof_filter_options_init": (c_int, [POINTER(iprof_filter_options), c_uint]),
     "iprof_model_filter": (c_int, [_P, POINTER(iprof_filter_options)]),
     # diff.h

@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from ctypes import byref, c_size_t, c_void_p
 
 from . import _lib
-from ._common import (INT64_MAX, INT64_MIN, Kind, decode, encode, frames_array, frames_from,
-                      int64, int64_array, is_bytes, is_path)
-from ._errors import ClosedError, StaleError, check
-from ._reader import _Reader, _filename, _reader_kwargs
+from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, decode, encode, frames_array,
+                      frames_from, int64, int64_array, is_bytes, is_path)
+from ._errors import ClosedError, StaleError, check, make_error
+from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
 
 
 def _snprintf(fn, *args):
@@ -628,6 +628,40 @@ class Model:
         return list(self._diagnostics)
 
     @property
+    def instanceof_key(self):
+        """The spelling of the instanceof key the model was read with, an
+        :class:`InstanceofKey` (AUTO when its file had no such section, or
+        for ``Model()``); the writer uses it unless its ``instanceof_key``
+        option says otherwise. Assign anything :meth:`InstanceofKey.of`
+        takes ("instanceof", "instanceOf", None, ...) to change it."""
+        return InstanceofKey(self._L.iprof_model_instanceof_key(self._p()))
+
+    @instanceof_key.setter
+    def instanceof_key(self, value):
+        spelling = InstanceofKey.of(value)
+        p = self._p()
+        self._mutations += 1
+        check(self._L.iprof_model_set_instanceof_key(p, spelling))
+
+    @property
+    def unknown_keys(self):
+        """The top-level keys the library does not interpret (a fork's
+        "ceConditionalProfilesV2", GraalVM's "virtualInvokeMethodProfiles"),
+        in file order: a new list of :class:`UnknownKey` (key, raw JSON
+        bytes exactly as the file held them). The writer puts them back
+        where the file had them."""
+        L, p = self._L, self._p()
+        key, json = c_void_p(), c_void_p()
+        key_len, json_len = c_size_t(), c_size_t()
+        out = []
+        for i in range(L.iprof_model_unknown_count(p)):
+            check(L.iprof_model_unknown_at(p, i, byref(key), byref(key_len), byref(json),
+                                           byref(json_len)))
+            out.append(UnknownKey(decode(ctypes.string_at(key.value, key_len.value)),
+                                  ctypes.string_at(json.value, json_len.value)))
+        return out
+
+    @property
     def types(self):
         return Types(self)
 
@@ -687,6 +721,38 @@ class Model:
         return self._L.iprof_model_context_count(self._p())
 
     # -- mutation ------------------------------------------------------------
+
+    def _check(self, status):
+        """Raise for a failed merge, canonical form or add_unknown, with the
+        model's report of why (which unknown key, which argument)."""
+        if status != 0:
+            raise make_error(status, self._L.iprof_model_error(self._ptr))
+
+    def add_unknown(self, key, json):
+        """Add a top-level key the library does not interpret, with its raw
+        JSON value (str or bytes: exactly one JSON value, written as given
+        after every section). :class:`InvalidArgumentError` for a key the
+        library interprets, :class:`JSONSyntaxError` for a value that is not
+        one JSON value."""
+        k, j = encode(key), encode(json)
+        p = self._p()
+        self._mutations += 1
+        self._check(self._L.iprof_model_add_unknown(p, k, len(k), j, len(j)))
+
+    def remove_unknown(self, key):
+        """Remove every unknown top-level key named *key*;
+        :class:`NotFoundError` if there is none."""
+        k = encode(key)
+        p = self._p()
+        self._mutations += 1
+        check(self._L.iprof_model_remove_unknown(p, k, len(k)),
+              "the model keeps no unknown key %r" % (key,))
+
+    def clear_unknown(self):
+        """Remove every unknown top-level key."""
+        p = self._p()
+        self._mutations += 1
+        self._L.iprof_model_clear_unknown(p)
 
     def add_type(self, type_id, name):
         """Add a type and return it. :class:`InvalidArgumentError` if the id
@@ -801,13 +867,20 @@ class Model:
             return self._L.iprof_model_retain_methods(p, cb, None)
         self._retain(list(Methods(self)), keep, run)
 
-    def merge(self, other, weight=1.0):
+    def merge(self, other, weight=1.0, *, drop_unknown=False):
         """Merge *other* into this model, as ``native-image-configure
         merge-pgo-profiles`` does, its counts multiplied by *weight* (finite,
         >= 0; integral weights are exact). Invalidates this model's Entry
         objects; *other* is only read. Raises
         :class:`DanglingReferenceError`, changing nothing, if *other* has
-        unresolved references."""
+        unresolved references.
+
+        Unknown top-level keys: this model keeps its own and takes those of
+        *other* it lacks when each holds [], {} or a scalar and a key both
+        hold has equal values; otherwise the merge raises
+        :class:`SchemaError`, changing nothing, with the key in its message,
+        unless ``drop_unknown=True`` drops them all. The instanceof spelling
+        is this model's, else *other*'s (CAMEL when they disagree)."""
         if not isinstance(other, Model):
             raise TypeError("merge() needs a Model, not %s" % type(other).__name__)
         if other is self:
@@ -816,10 +889,14 @@ class Model:
         weight = float(weight)
         if not math.isfinite(weight) or weight < 0:
             raise ValueError("weight must be finite and >= 0, not %r" % weight)
+        opts = _lib.iprof_merge_options()
+        check(self._L.iprof_merge_options_init(byref(opts), _lib.MERGE_OPTIONS_VERSION))
+        opts.weight = weight
+        opts.flags = _lib.MERGE_DROP_UNKNOWN if drop_unknown else 0
         for k in Kind:
             self._entry_gen[k] += 1
         self._mutations += 1
-        check(self._L.iprof_model_merge(p, q, weight))
+        self._check(self._L.iprof_model_merge_with(p, q, byref(opts)))
 
     def _invalidate_all(self, contexts):
         for k in Kind:
@@ -830,7 +907,7 @@ class Model:
             self._ctx_gen += 1
         self._mutations += 1
 
-    def canonicalize(self):
+    def canonicalize(self, *, drop_unknown=False):
         """Rewrite the model into its canonical form (C:
         ``iprof_model_canonicalize``): types sorted by name with ids 0..n-1,
         methods sorted by key (declaring type name, name, signature type
@@ -838,13 +915,19 @@ class Model:
         records sorted; duplicates combined. Two models of the same profile,
         however numbered and ordered, then write the same bytes.
 
+        Unknown top-level keys holding [], {} or a scalar are kept, after
+        every section and sorted by key; ids inside any other value could
+        not be renumbered, so such a key raises :class:`SchemaError` (naming
+        it) unless ``drop_unknown=True`` drops the unknown keys.
+
         Every Type, Method, Entry and Context object taken before becomes
         stale (:class:`StaleError`). Raises :class:`DanglingReferenceError`
-        or :class:`SchemaError` (leniently loaded models only), leaving the
-        model unchanged."""
+        or :class:`SchemaError` (leniently loaded models only, or an unknown
+        key holding data), leaving the model unchanged."""
         p = self._p()
         self._invalidate_all(contexts=True)
-        check(self._L.iprof_model_canonicalize(p))
+        flags = _lib.CANONICAL_DROP_UNKNOWN if drop_unknown else 0
+        self._check(self._L.iprof_model_canonicalize_flags(p, flags))
 
     def filter(self, keep_packages=(), drop_packages=(), min_count=None, top_percent=None,
                kinds=None):
@@ -899,7 +982,8 @@ class Model:
     # -- writing -------------------------------------------------------------
 
     def write(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
-              strict=False, validate=True, sync=True, buffer_size=0, gzip=False):
+              strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
+              instanceof_key=None):
         """Write the model.
 
         *target*: None returns the document as bytes; a path (str or
@@ -911,12 +995,16 @@ class Model:
         rule checks (to copy a leniently loaded file as it is);
         ``sync=False`` skips fsync for paths; ``gzip=True`` compresses the
         output (a path ending in ".gz" is always compressed; see
-        :func:`iprof.gzip_supported`).
+        :func:`iprof.gzip_supported`). *instanceof_key* spells the instanceof
+        section's key: "instanceof" ("instanceofProfiles", the document's),
+        "instanceOf" ("instanceOfProfiles", GraalVM's) or None, the model's
+        own (:attr:`instanceof_key`), else GraalVM's. The model's unknown
+        top-level keys go back where its file had them.
         """
         from ._writer import Writer
         with Writer(target, version=version, pretty=pretty, drop_instanceof=drop_instanceof,
-                    strict=strict, validate=validate, sync=sync,
-                    buffer_size=buffer_size, gzip=gzip) as w:
+                    strict=strict, validate=validate, sync=sync, buffer_size=buffer_size,
+                    gzip=gzip, instanceof_key=instanceof_key) as w:
             w.write_model(self)
             return w.getvalue() if target is None else None
 

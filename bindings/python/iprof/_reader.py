@@ -4,10 +4,10 @@ import os
 import queue
 import threading
 from ctypes import byref, c_void_p
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Union
 
 from . import _lib
-from ._common import Kind, decode, format_ctx, frames_from, is_bytes, is_path
+from ._common import Kind, Section, decode, format_ctx, frames_from, is_bytes, is_path, section_of
 from ._errors import Diagnostic, StopRead, check, make_error
 
 
@@ -43,6 +43,15 @@ class UnknownKey(NamedTuple):
     its value exactly as in the input."""
     key: str
     json: bytes
+
+
+class KeyInfo(NamedTuple):
+    """A top-level key as read, before its value: the key as written (so
+    which instanceof spelling the file uses) and what it is, a :class:`Kind`
+    for a profile section (either instanceof spelling gives
+    ``Kind.INSTANCEOF``) or a :class:`Section`."""
+    key: str
+    section: Union[Kind, Section]
 
 
 class ReadResult(NamedTuple):
@@ -173,14 +182,15 @@ _ENTRY_FIELDS = ("on_call_count", "on_conditional", "on_virtual_invoke", "on_mon
 
 def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None,
          on_call_count=None, on_conditional=None, on_virtual_invoke=None, on_monitor=None,
-         on_sampling=None, on_instanceof=None, on_unknown=None, strict=False,
+         on_sampling=None, on_instanceof=None, on_unknown=None, on_key=None, strict=False,
          check_references=True, chunk_size=0, max_element_size=0, max_depth=0):
     """Read a profile once, calling back for each element in document order.
 
     *source* is a path (str or path-like), bytes-like data or a binary file
     object. Callbacks (each optional): ``on_version(str)``,
-    ``on_type(TypeInfo)``, ``on_method(MethodInfo)``, ``on_unknown(UnknownKey)``
-    and, for entries, ``on_call_count(EntryInfo)``, ..., ``on_instanceof``
+    ``on_type(TypeInfo)``, ``on_method(MethodInfo)``, ``on_unknown(UnknownKey)``,
+    ``on_key(KeyInfo)`` (every top-level key, in input order, before its
+    value) and, for entries, ``on_call_count(EntryInfo)``, ..., ``on_instanceof``
     per kind, or ``on_entry(EntryInfo)`` for every kind without its own
     callback. Only the kinds with a callback are converted to Python.
 
@@ -230,6 +240,9 @@ def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None
         if on_unknown is not None:
             set_cb("on_unknown", _lib.UNKNOWN_CB, lambda k, kn, j, jn, _x: on_unknown(
                 UnknownKey(decode(ctypes.string_at(k, kn)), ctypes.string_at(j, jn))))
+        if on_key is not None:
+            set_cb("on_key", _lib.KEY_CB, lambda k, kn, sec, _x: on_key(
+                KeyInfo(decode(ctypes.string_at(k, kn)), section_of(sec))))
         status = r.run(source, cbs)
         stopped = False
         if r.exceptions and isinstance(r.exceptions[0], StopRead):
@@ -251,7 +264,7 @@ def validate(source, *, strict=False, check_references=True):
 _DONE = object()
 
 
-def _produce(out, stop, size, source, types, methods, kinds, unknown, kwargs):
+def _produce(out, stop, size, source, types, methods, kinds, unknown, keys, kwargs):
     """The body of a Stream's thread: read, putting batches of items and
     then (_DONE, ("done", ReadResult) or ("error", exception)) into *out*."""
     pending = []
@@ -274,6 +287,8 @@ def _produce(out, stop, size, source, types, methods, kinds, unknown, kwargs):
         callbacks["on_" + k.attribute] = emit
     if unknown:
         callbacks["on_unknown"] = emit
+    if keys:
+        callbacks["on_key"] = emit
     try:
         final = ("done", read(source, **callbacks, **kwargs))
     except BaseException as e:  # noqa: B902 - handed to the consumer
@@ -286,9 +301,10 @@ def _produce(out, stop, size, source, types, methods, kinds, unknown, kwargs):
 class Stream:
     """An iterator over the elements of a profile, read in the background.
 
-    Yields :class:`TypeInfo`, :class:`MethodInfo`, :class:`EntryInfo` and
-    :class:`UnknownKey` values in document order (only the element classes
-    asked for). The C reader runs in a background thread and hands over
+    Yields :class:`TypeInfo`, :class:`MethodInfo`, :class:`EntryInfo`,
+    :class:`UnknownKey` and :class:`KeyInfo` values in document order (only
+    the element classes asked for: *types*, *methods*, *kinds*, *unknown*,
+    *keys*). The C reader runs in a background thread and hands over
     batches through a bounded queue, so memory stays bounded however large
     the file, and the consumer may stop at any point: :meth:`close` (or
     leaving a ``with`` block, or the iterator being garbage collected) stops
@@ -300,8 +316,8 @@ class Stream:
     """
 
     def __init__(self, source, *, types=True, methods=True, kinds=None, unknown=False,
-                 strict=False, check_references=True, chunk_size=0, max_element_size=0,
-                 max_depth=0, batch_size=256, queue_size=16):
+                 keys=False, strict=False, check_references=True, chunk_size=0,
+                 max_element_size=0, max_depth=0, batch_size=256, queue_size=16):
         if kinds is None:
             kinds = list(Kind)
         elif isinstance(kinds, (str, int)):
@@ -326,7 +342,7 @@ class Stream:
         self._thread = threading.Thread(
             target=_produce,
             args=(self._queue, self._stop, self._batch_size, source, types, methods, kinds,
-                  unknown, kwargs),
+                  unknown, keys, kwargs),
             name="iprof-stream", daemon=True)
         self._thread.start()
 

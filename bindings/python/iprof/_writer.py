@@ -4,7 +4,7 @@ import os
 from ctypes import byref, c_size_t, c_void_p
 
 from . import _lib
-from ._common import Kind, encode, frames_array, int64, int64_array, is_path
+from ._common import InstanceofKey, Kind, encode, frames_array, int64, int64_array, is_path
 from ._errors import ClosedError, check, make_error
 
 
@@ -19,14 +19,15 @@ class Writer:
 
     Streaming order: :meth:`type` calls, then :meth:`method` calls, then
     :meth:`entry` calls grouped by kind in the version's section order, then
-    :meth:`end`. The document is begun on the first call (or by
+    :meth:`end`; :meth:`unknown` keys may come between them. The document is begun on the first call (or by
     :meth:`begin`). As a context manager, a clean exit ends the document
     and an exception abandons it (a path is left untouched). After any
     failure the writer is failed and every call raises.
     """
 
     def __init__(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
-                 strict=False, validate=True, sync=True, buffer_size=0, gzip=False):
+                 strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
+                 instanceof_key=None):
         self._L = L = _lib.lib()
         self._ptr = None
         self._begun = False
@@ -53,6 +54,7 @@ class Writer:
         self._version = encode(version) if version is not None else None
         opts.format_version = self._version
         opts.buffer_size = buffer_size
+        opts.instanceof_key = InstanceofKey.of(instanceof_key)
         out = c_void_p()
         if target is None:
             status = L.iprof_writer_new_buffer(byref(out), byref(opts))
@@ -125,8 +127,21 @@ class Writer:
         rarr, rn = int64_array(records, "record")
         self._check(self._L.iprof_writer_entry(p, Kind.of(kind), farr, fn, rarr, rn))
 
+    def unknown(self, key, json):
+        """A top-level key the library does not interpret, with its raw JSON
+        value (str or bytes: exactly one JSON value, written as given), at
+        this point of the document: the open section is closed first, and
+        sections up to it can no longer be written.
+        :class:`InvalidArgumentError` for a key the library writes itself,
+        :class:`JSONSyntaxError` for a value that is not one JSON value."""
+        p = self._p()
+        self._auto_begin()
+        k, j = encode(key), encode(json)
+        self._check(self._L.iprof_writer_unknown(p, k, len(k), j, len(j)))
+
     def write_model(self, model):
-        """Write a whole model (begin, every element, end)."""
+        """Write a whole model (begin, every element, its unknown top-level
+        keys where its file had them, end)."""
         p = self._p()
         mp = model._p()
         self._check(self._L.iprof_writer_write_model(p, mp))

@@ -48,14 +48,15 @@ class MutationTest(unittest.TestCase):
                 "virtualInvokeProfiles": [{"ctx": "1:8", "records": [1, 5, 2, 7]}],
                 "monitorProfiles": [{"ctx": "0:0", "records": [2, 1]}],
                 "samplingProfiles": [{"ctx": "2:4<1:3", "records": [100]}],
-                "instanceofProfiles": [{"ctx": "2:9", "records": [1, 3]}]})
+                # A model built in memory writes GraalVM's spelling.
+                "instanceOfProfiles": [{"ctx": "2:9", "records": [1, 3]}]})
             self.assertEqual(iprof.validate(data, strict=True), [])
             # Other versions and layouts.
             with self.assertRaises(iprof.VersionError):
                 m.write(version="1.0.0")
             old = json.loads(m.write(version="0.4.0", drop_instanceof=True))
             self.assertEqual(list(old)[:4], ["version", "types", "methods", "monitorProfiles"])
-            self.assertNotIn("instanceofProfiles", old)
+            self.assertFalse({"instanceofProfiles", "instanceOfProfiles"} & set(old))
             pretty = m.write(pretty=True)
             self.assertEqual(json.loads(pretty), json.loads(data))
             self.assertTrue(pretty.startswith(b'{\n  "version": "1.1.0",\n'))

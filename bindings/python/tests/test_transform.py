@@ -54,7 +54,7 @@ CANONICAL = {
     "virtualInvokeProfiles": [{"ctx": "3:3", "records": [0, 7, 1, 4]}],
     "monitorProfiles": [{"ctx": "0:0", "records": [0, 3, 1, 1]}],
     "samplingProfiles": [],
-    "instanceofProfiles": [],
+    "instanceOfProfiles": [],   # a model built in memory: GraalVM's spelling
 }
 
 

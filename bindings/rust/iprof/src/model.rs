@@ -442,9 +442,12 @@ impl Model {
     /// for a value that is not one JSON value.
     pub fn add_unknown(&mut self, key: &str, json: impl AsRef<[u8]>) -> Result<()> {
         let json = json.as_ref();
+        // The C function names the key in its errors with "%.64s", reading
+        // up to a NUL rather than key_len bytes: pass a NUL-terminated copy.
+        let key_z = [key.as_bytes(), b"\0"].concat();
         // SAFETY: exclusive access; arguments outlive the call (copied).
         let rc = unsafe {
-            sys::iprof_model_add_unknown(self.mut_ptr(), key.as_ptr().cast(), key.len(), json.as_ptr().cast(), json.len())
+            sys::iprof_model_add_unknown(self.mut_ptr(), key_z.as_ptr().cast(), key.len(), json.as_ptr().cast(), json.len())
         };
         self.result(rc)
     }

@@ -13,6 +13,16 @@ pub fn fib_path() -> PathBuf {
     repo_root().join("examples/fib.iprof")
 }
 
+/// A file of the repository's tests/data.
+pub fn data_path(name: &str) -> PathBuf {
+    repo_root().join("tests/data").join(name)
+}
+
+/// The bytes of a file of tests/data.
+pub fn data(name: &str) -> Vec<u8> {
+    std::fs::read(data_path(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
+}
+
 /// The corpus directory: $IPROF_CORPUS_DIR, else ../shared/corpus next to
 /// the repository; `None` (after printing why) when it is absent.
 pub fn corpus_file(name: &str) -> Option<PathBuf> {
