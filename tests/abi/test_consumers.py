@@ -17,6 +17,7 @@
    with LD_BIND_NOW=1 so that every symbol it references must resolve.
 """
 import glob
+import json
 import os
 import re
 import sys
@@ -85,6 +86,21 @@ def stub_library(baseline, tmp):
     return d, syms
 
 
+def check_command_rpath(build, root):
+    """The installed iprof finds its library under any prefix but /usr: its
+    RUNPATH is the installed libdir (the dynamic linker searches /usr's)."""
+    opts = {o['name']: o['value'] for o in json.loads(A.run(
+        ['meson', 'introspect', build, '--buildoptions'], quiet=True).stdout)}
+    prefix, libdir = opts['prefix'], opts['libdir']
+    exe = os.path.join(root + prefix, opts['bindir'], 'iprof')
+    dyn = A.run(['readelf', '-d', exe], quiet=True).stdout
+    paths = re.findall(r'\((?:RUNPATH|RPATH)\)\s+Library (?:runpath|rpath): \[(.*)\]', dyn)
+    want = [] if prefix in ('/usr', '/') else [os.path.join(prefix, libdir)]
+    if paths != want:
+        A.fail('installed iprof: run paths %s, want %s' % (paths, want))
+    print('installed iprof: run path %s' % (want or 'none (system prefix)'))
+
+
 def main():
     build = A.build_dir()
     cc, cxx, clangxx = A.need('cc', 'g++', 'clang++')
@@ -136,6 +152,7 @@ def main():
         print('old consumer references %d baseline symbols (%s)'
               % (len(versioned), ', '.join(sorted({v for _, v in versioned}))))
         run_consumer(old, run_env, installed)
+        check_command_rpath(build, root)
     print('PASS')
 
 

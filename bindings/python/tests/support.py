@@ -13,6 +13,7 @@ if PACKAGE_ROOT not in sys.path:
 import iprof  # noqa: E402  (after the path set-up)
 
 FIB = os.path.join(SOURCE_ROOT, "examples", "fib.iprof")
+DATA = os.path.join(SOURCE_ROOT, "tests", "data")
 EXAMPLE = os.path.join(PACKAGE_ROOT, "examples", "example.py")
 CORPUS = os.environ.get("IPROF_CORPUS_DIR") or os.path.join(SOURCE_ROOT, "..", "shared",
                                                               "corpus")
@@ -26,6 +27,17 @@ def corpus(name):
     if not os.path.isfile(path):
         raise unittest.SkipTest("corpus file %s absent (IPROF_CORPUS_DIR=%s)" % (name, CORPUS))
     return path
+
+
+def data(name):
+    """Path of a file of the repository's tests/data."""
+    return os.path.join(DATA, name)
+
+
+def data_bytes(name):
+    """The bytes of a file of tests/data."""
+    with open(data(name), "rb") as f:
+        return f.read()
 
 
 def doc(version="1.0.0", types=(), methods=(), **sections):

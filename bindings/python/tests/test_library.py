@@ -92,6 +92,27 @@ class LibraryTest(unittest.TestCase):
         for bad in (6, -1, "calls", 1.5, None):
             with self.assertRaises(ValueError):
                 iprof.Kind.of(bad)
+        self.assertIs(iprof.Kind.of("instanceOfProfiles"), iprof.Kind.INSTANCEOF)
+
+    def test_instanceof_keys_match_library(self):
+        lib = iprof.load_library()
+        for k in iprof.InstanceofKey:
+            name = lib.iprof_instanceof_key_name(k)
+            self.assertEqual(name.decode() if name else None, k.json_key)
+        self.assertEqual([k.json_key for k in iprof.InstanceofKey],
+                         [None, "instanceofProfiles", "instanceOfProfiles"])
+        of = iprof.InstanceofKey.of
+        self.assertIs(of(None), iprof.InstanceofKey.AUTO)
+        self.assertIs(of("instanceof"), iprof.InstanceofKey.LOWER)
+        self.assertIs(of("instanceofProfiles"), iprof.InstanceofKey.LOWER)
+        self.assertIs(of("instanceOf"), iprof.InstanceofKey.CAMEL)
+        self.assertIs(of("instanceOfProfiles"), iprof.InstanceofKey.CAMEL)
+        self.assertIs(of("camel"), iprof.InstanceofKey.CAMEL)
+        self.assertIs(of(1), iprof.InstanceofKey.LOWER)
+        for bad in (3, -1, "InstanceOf", "instanceOfprofiles", 1.5):
+            with self.assertRaises(ValueError, msg=repr(bad)):
+                of(bad)
+        self.assertEqual([int(s) for s in iprof.Section], [6, 7, 8, 9])
 
     def test_struct_mirrors(self):
         """The mirrored structs match the C layout: the library's own init
@@ -101,8 +122,9 @@ class LibraryTest(unittest.TestCase):
         S = ctypes.sizeof(ctypes.c_size_t)
         self.assertEqual(ctypes.sizeof(_lib.iprof_allocator), 4 * P)
         self.assertEqual(ctypes.sizeof(_lib.iprof_read_options), _align(8, P) + P + 3 * S)
-        self.assertEqual(ctypes.sizeof(_lib.iprof_read_callbacks), _align(4, P) + 10 * P)
-        self.assertEqual(ctypes.sizeof(_lib.iprof_write_options), 8 + 2 * P + S)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_read_callbacks), _align(4, P) + 11 * P)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_write_options), _align(8 + 2 * P + S + 4, P))
+        self.assertEqual(ctypes.sizeof(_lib.iprof_merge_options), 16)
         ro = _lib.iprof_read_options()
         ro.flags, ro.chunk_size, ro.max_element_size, ro.max_depth = 7, 1, 2, 3
         self.assertEqual(lib.iprof_read_options_init(ctypes.byref(ro), 1), 0)
@@ -111,26 +133,39 @@ class LibraryTest(unittest.TestCase):
         self.assertEqual(lib.iprof_read_options_init(ctypes.byref(ro), 999),
                          iprof.Status.EINVAL)
         wo = _lib.iprof_write_options()
-        wo.flags, wo.buffer_size = 7, 5
-        self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 1), 0)
+        wo.flags, wo.buffer_size, wo.instanceof_key = 7, 5, 2
+        self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 2), 0)
         self.assertEqual((wo.version, wo.flags, wo.format_version, bool(wo.allocator),
-                          wo.buffer_size), (1, 0, None, False, 0))
+                          wo.buffer_size, wo.instanceof_key), (2, 0, None, False, 0, 0))
+        mo = _lib.iprof_merge_options()
+        mo.flags = 3
+        self.assertEqual(lib.iprof_merge_options_init(ctypes.byref(mo), 1), 0)
+        self.assertEqual((mo.version, mo.flags, mo.weight), (1, 0, 1.0))
+        self.assertEqual(lib.iprof_merge_options_init(ctypes.byref(mo), 2),
+                         iprof.Status.EINVAL)
 
     def test_flags_match_headers(self):
-        # Every IPROF_READ_* / IPROF_WRITE_* flag of the public headers has
-        # its constant in _lib with the same value (skips outside the tree).
-        found = 0
-        for header in ("reader.h", "writer.h"):
+        # Every flag (IPROF_READ_*, IPROF_WRITE_*, IPROF_MERGE_*,
+        # IPROF_CANONICAL_*) and struct version (IPROF_*_VERSION) of the
+        # public headers has its constant in _lib with the same value
+        # (skips outside the tree).
+        flags = versions = 0
+        for header in ("reader.h", "writer.h", "model.h", "transform.h", "diff.h"):
             path = os.path.join(support.SOURCE_ROOT, "include", "iprof", header)
             if not os.path.isfile(path):
                 self.skipTest("%s is not there" % path)
             with open(path) as f:
-                for m in re.finditer(r"^#define IPROF_((?:READ|WRITE)_[A-Z_]+) (0x[0-9a-f]+)u$",
-                                     f.read(), re.M):
-                    found += 1
-                    self.assertEqual(getattr(_lib, m.group(1), None), int(m.group(2), 16),
-                                     m.group(1))
-        self.assertGreaterEqual(found, 9)
+                text = f.read()
+            for m in re.finditer(r"^#define IPROF_([A-Z_]+) (0x[0-9a-f]+)u$", text, re.M):
+                flags += 1
+                self.assertEqual(getattr(_lib, m.group(1), None), int(m.group(2), 16),
+                                 m.group(1))
+            for m in re.finditer(r"^#define IPROF_([A-Z_]+_VERSION) ([0-9]+)$", text, re.M):
+                versions += 1
+                self.assertEqual(getattr(_lib, m.group(1), None), int(m.group(2)), m.group(1))
+        self.assertGreaterEqual(flags, 11)
+        self.assertGreaterEqual(versions, 6)
+        self.assertEqual((_lib.READ_CALLBACKS_VERSION, _lib.WRITE_OPTIONS_VERSION), (2, 2))
 
     def test_format_constants(self):
         self.assertEqual((iprof.FORMAT_0_4_0, iprof.FORMAT_1_0_0, iprof.FORMAT_1_1_0,
