@@ -229,7 +229,7 @@ static void rebuild_type_index(iprof_model *m)
     }
 }
 
-IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb keep,
+IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred keep,
                                        void *payload)
 {
     if (!model || !keep)
@@ -420,7 +420,7 @@ static void rebuild_method_index(iprof_model *m)
     }
 }
 
-IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_cb keep,
+IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
                                          void *payload)
 {
     if (!model || !keep)

@@ -361,7 +361,7 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
 }
 
 IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
-                                         iprof_model_entry_cb keep, void *payload)
+                                         iprof_model_entry_pred keep, void *payload)
 {
     if (!model || !valid_kind(kind) || !keep)
         return IPROF_EINVAL;

@@ -358,8 +358,15 @@ static void test_remove_and_retain(void)
     CHECK_EQ_INT(iprof_model_context_count(m), ctxs);
 
     int calls = 0;
-    CHECK_OK(iprof_model_retain_entries(m, IPROF_KIND_SAMPLING, keep_big, &calls));
+    iprof_model_entry_pred keep = keep_big;
+    CHECK_OK(iprof_model_retain_entries(m, IPROF_KIND_SAMPLING, keep, &calls));
     CHECK_EQ_INT(calls, 20);
+    /* Code written with the callback type's name still compiles (the same
+     * function type): retaining again keeps all 11. */
+    iprof_model_entry_cb old_name = keep_big;
+    calls = 0;
+    CHECK_OK(iprof_model_retain_entries(m, IPROF_KIND_SAMPLING, old_name, &calls));
+    CHECK_EQ_INT(calls, 11);
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 11); /* 10..19, 100 */
     for (size_t i = 0; i < 11; i++) {
         const iprof_entry *e = iprof_model_entry_at(m, IPROF_KIND_SAMPLING, i);

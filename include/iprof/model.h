@@ -392,15 +392,27 @@ IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *l
 
 /* Callbacks return 0 to go on, anything else to stop (the call then returns
  * IPROF_ESTOPPED). The model must not be changed from inside them. */
-/** Called with a type of the model (borrowed); for iteration return 0 to
- *  go on, for retain non-zero to keep it. */
+/** Called with a type of the model (borrowed) by iprof_model_foreach_type():
+ *  return 0 to go on, non-zero to stop. */
 typedef int (*iprof_model_type_cb)(const iprof_type *type, void *payload);
-/** Called with a method of the model (borrowed); for iteration return 0 to
- *  go on, for retain non-zero to keep it. */
+/** Called with a method of the model (borrowed) by
+ *  iprof_model_foreach_method(): return 0 to go on, non-zero to stop. */
 typedef int (*iprof_model_method_cb)(const iprof_method *method, void *payload);
-/** Called with an entry of the model (borrowed); for iteration return 0 to
- *  go on, for retain non-zero to keep it. */
+/** Called with an entry of the model (borrowed) by
+ *  iprof_model_foreach_entry(): return 0 to go on, non-zero to stop. */
 typedef int (*iprof_model_entry_cb)(const iprof_entry *entry, void *payload);
+
+/** A predicate over types (iprof_model_retain_types()): return non-zero to
+ *  keep the type, 0 to drop it. The same function type as
+ *  iprof_model_type_cb, whose meaning (non-zero stops) differs: code
+ *  written with the old name for retain still compiles. */
+typedef int (*iprof_model_type_pred)(const iprof_type *type, void *payload);
+/** A predicate over methods (iprof_model_retain_methods()): non-zero keeps
+ *  the method. */
+typedef int (*iprof_model_method_pred)(const iprof_method *method, void *payload);
+/** A predicate over entries (iprof_model_retain_entries()): non-zero keeps
+ *  the entry. */
+typedef int (*iprof_model_entry_pred)(const iprof_entry *entry, void *payload);
 
 /**
  * @brief Call @p cb for every type, in file order.
@@ -557,7 +569,7 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
  * @threadsafety Needs exclusive access to @p model.
  */
 IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
-                                         iprof_model_entry_cb keep, void *payload);
+                                         iprof_model_entry_pred keep, void *payload);
 /**
  * @brief Keep only the methods for which @p keep returns non-zero.
  * @param model the model.
@@ -568,7 +580,7 @@ IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.
  */
-IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_cb keep,
+IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
                                          void *payload);
 /**
  * @brief Keep only the types for which @p keep returns non-zero.
@@ -580,7 +592,7 @@ IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.
  */
-IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_cb keep,
+IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred keep,
                                        void *payload);
 
 /* ------------------------------------------------------------------------ */

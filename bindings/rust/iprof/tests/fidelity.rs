@@ -62,7 +62,7 @@ fn unknown_keys_are_read_with_their_raw_json() {
     let expected = pairs(&[("ceConditionalProfilesV2", CE_JSON), ("virtualInvokeMethodProfiles", VIM_JSON)]);
     assert_eq!(unknown_keys(&m), expected);
     assert_eq!(m.unknown_key_count(), 2);
-    assert_eq!(m.unknown_keys().rev().next().unwrap().0, "virtualInvokeMethodProfiles");
+    assert_eq!(m.unknown_keys().next_back().unwrap().0, "virtualInvokeMethodProfiles");
     assert!(m.unknown_key_at(2).is_none());
     let plain = Model::load(data_path(PLAIN_UNKNOWN)).unwrap();
     let plain_expected = pairs(&[("virtualInvokeMethodProfiles", b"[]"), ("x-tool", b"\"iprof-test\"")]);
@@ -223,6 +223,10 @@ fn unknown_keys_can_be_added_and_removed() {
         assert_eq!(err.status(), Status::Invalid, "{known}");
         assert!(err.message().contains(known), "{err}");
     }
+    // The key is named as given, not read on past its end.
+    let longer = String::from("typesXXXXXXXX");
+    let err = m.add_unknown(&longer[..5], "[]").unwrap_err();
+    assert!(err.message().starts_with("\"types\" "), "{err}");
     assert_eq!(m.add_unknown("x-c", "[1,").unwrap_err().status(), Status::Syntax);
     m.remove_unknown("x-a").unwrap();
     assert_eq!(m.remove_unknown("x-a").unwrap_err().status(), Status::NotFound);
