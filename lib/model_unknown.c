@@ -107,6 +107,12 @@ int ipi_is_known_key(const char *key, size_t len)
     return 0;
 }
 
+/* How much of a key (not NUL-terminated) a message shows. */
+static int shown(size_t key_len)
+{
+    return key_len > 64 ? 64 : (int)key_len;
+}
+
 IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_t key_len,
                                       const char *json, size_t json_len)
 {
@@ -117,11 +123,12 @@ IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_
         return ipi_model_fail(model, IPROF_EINVAL, "the key or the JSON is NULL");
     if (ipi_is_known_key(key, key_len))
         return ipi_model_fail(model, IPROF_EINVAL,
-                              "\"%.64s\" is a key the library interprets, not an unknown one",
-                              key);
+                              "\"%.*s\" is a key the library interprets, not an unknown one",
+                              shown(key_len), key);
     int rc = ipi_json_check_one(&model->alloc, json, json_len);
     if (rc == IPROF_ESYNTAX)
-        return ipi_model_fail(model, rc, "the value of \"%.64s\" is not one JSON value", key);
+        return ipi_model_fail(model, rc, "the value of \"%.*s\" is not one JSON value",
+                              shown(key_len), key);
     if (!rc)
         rc = ipi_unknown_push(model, key, key_len, json, json_len, IPI_AFTER_END);
     return rc ? ipi_model_fail(model, rc, "%s", iprof_status_string(rc)) : IPROF_OK;

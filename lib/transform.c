@@ -375,7 +375,7 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
                                                "cannot be grouped");
     iprof_model *n = NULL;
     if ((rc = iprof_model_new(&n, &model->alloc)))
-        return rc;
+        return ipi_model_fail(model, rc, "out of memory");
     canon c;
     memset(&c, 0, sizeof c);
     c.m = model;
@@ -392,6 +392,8 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
     for (int kind = 0; !rc && kind < IPROF_KIND_COUNT; kind++)
         rc = build_kind(&c, n, kind);
     canon_free(&c);
+    if (rc != IPROF_OK)
+        ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
     if (rc == IPROF_OK) {
         swap_contents(model, n);
         /* What the file held beyond the profile stays with the model. */

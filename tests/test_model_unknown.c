@@ -210,6 +210,11 @@ static void test_add_remove(void)
     CHECK_EQ_INT(iprof_model_add_unknown(m, "types", 5, "[]", 2), IPROF_EINVAL);
     CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
                  "\"types\" is a key the library interprets, not an unknown one");
+    /* Keys are counted, not NUL-terminated: messages show key_len bytes. */
+    static const char unterminated[5] = {'t', 'y', 'p', 'e', 's'};
+    CHECK_EQ_INT(iprof_model_add_unknown(m, unterminated, 5, "[]", 2), IPROF_EINVAL);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                 "\"types\" is a key the library interprets, not an unknown one");
     CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceOfProfiles", 18, "[]", 2), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceofProfiles", 18, "[]", 2), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, "[1,", 3), IPROF_ESYNTAX);

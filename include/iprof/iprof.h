@@ -10,6 +10,8 @@
  *   writer.h  the streaming and whole-model writer
  *   transform.h  the canonical form and filtering of a model
  *   diff.h    comparing two models (iprof_diff)
+ *   analysis.h  what a profile tells the compiler: branch probabilities,
+ *             receiver-type shares
  *
  * Conventions: functions are iprof_<object>_<verb>; out parameters come
  * first; handles are opaque and created and freed by the library;
@@ -32,5 +34,6 @@
 #include <iprof/writer.h>
 #include <iprof/transform.h>
 #include <iprof/diff.h>
+#include <iprof/analysis.h>
 
 #endif /* IPROF_IPROF_H */

@@ -37,8 +37,8 @@ __all__ = [
     # library
     "load_library", "library_path", "library_version", "LibraryError", "gzip_supported",
     # constants
-    "Kind", "InstanceofKey", "Section", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0", "FORMAT_1_1_0",
-    "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx", "format_ctx",
+    "Kind", "InstanceofKey", "Section", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0",
+    "FORMAT_1_1_0", "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx", "format_ctx",
     # model
     "load", "Model", "Type", "Method", "Context", "Entry", "Types", "Methods", "Entries",
     # streaming

@@ -19,10 +19,11 @@ class Writer:
 
     Streaming order: :meth:`type` calls, then :meth:`method` calls, then
     :meth:`entry` calls grouped by kind in the version's section order, then
-    :meth:`end`; :meth:`unknown` keys may come between them. The document is begun on the first call (or by
-    :meth:`begin`). As a context manager, a clean exit ends the document
-    and an exception abandons it (a path is left untouched). After any
-    failure the writer is failed and every call raises.
+    :meth:`end`; :meth:`unknown` keys may come between them. The document
+    is begun on the first call (or by :meth:`begin`). As a context manager,
+    a clean exit ends the document and an exception abandons it (a path is
+    left untouched). After any failure the writer is failed and every call
+    raises.
     """
 
     def __init__(self, target=None, *, version=None, pretty=False, drop_instanceof=False,

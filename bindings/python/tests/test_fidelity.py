@@ -115,6 +115,17 @@ class OnKeyTest(unittest.TestCase):
         self.assertEqual([type(k.section) for k in keys[:4]],
                          [Section, Section, Section, Kind])
 
+    def test_on_key_can_stop_the_read(self):
+        keys = []
+
+        def on_key(k):
+            keys.append(k.key)
+            if k.section is Section.METHODS:
+                raise iprof.StopRead()
+        result = iprof.read(data(UNKNOWN), on_key=on_key)
+        self.assertTrue(result.stopped)
+        self.assertEqual(keys, ["version", "types", "methods"])
+
     def test_stream_yields_keys(self):
         with iprof.stream(data(UNKNOWN), types=False, methods=False, kinds=[], keys=True,
                           unknown=True) as s:
@@ -187,7 +198,8 @@ class UnknownKeysTest(unittest.TestCase):
             m.add_unknown("x-a", "{}")
             m.add_unknown("x-b", b" [1, 2] ")
             self.assertEqual(m.unknown_keys, [("x-a", b"{}"), ("x-b", b" [1, 2] ")])
-            self.assertTrue(m.write().endswith(b'"instanceOfProfiles":[],"x-a":{},"x-b": [1, 2] }'))
+            self.assertTrue(m.write().endswith(
+                b'"instanceOfProfiles":[],"x-a":{},"x-b": [1, 2] }'), m.write())
             for known in ("types", "instanceofProfiles", "instanceOfProfiles", "version"):
                 with self.assertRaises(iprof.InvalidArgumentError) as cm:
                     m.add_unknown(known, "[]")

@@ -152,6 +152,23 @@ fn on_key_reports_every_top_level_key() {
         assert_eq!(Section::from_raw(s.raw()), Some(s));
     }
     assert_eq!(Section::from_raw(10), None);
+    // Breaking out of on_key stops the read.
+    let mut seen = 0;
+    let err = Reader::new()
+        .unwrap()
+        .read_path(
+            data_path(UNKNOWN),
+            Callbacks::new().on_key(|_, s| {
+                seen += 1;
+                if s == Section::Methods {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            }),
+        )
+        .unwrap_err();
+    assert_eq!((err.status(), seen), (Status::Stopped, 3));
 }
 
 #[test]

@@ -1,0 +1,107 @@
+/**
+ * @file iprof/analysis.h
+ * @brief What a profile tells the compiler: branch probabilities and
+ *        receiver-type shares as GraalVM derives them from the records.
+ *
+ * Records are counts; Native Image's PGO turns them into probabilities
+ * before it optimizes (PGOApplyProfilesPhase and PGOUtils in GraalVM's
+ * sources). These functions compute the same numbers from one entry, so a
+ * post-processor can see what a profile will do to the code, and a staleness
+ * check can compare what matters. docs/format.md ("What the compiler is
+ * told") gives the formulas.
+ *
+ * Every function here only reads the entry, allocates nothing and is
+ * thread-safe while the model is not changed. Output arrays follow the
+ * snprintf convention: the full count is always returned in @c *count, at
+ * most @c capacity items are written, and IPROF_ELIMIT says the arrays
+ * were too small.
+ */
+#ifndef IPROF_ANALYSIS_H
+#define IPROF_ANALYSIS_H
+
+#include <iprof/common.h>
+#include <iprof/model.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** GraalVM's EXTREMELY_SLOW_PATH_PROBABILITY (1 - 0.999999): what a
+ *  branch that never ran is given instead of 0, and the probability left
+ *  for receiver types the profile did not record. */
+#define IPROF_EXTREMELY_SLOW_PATH_PROBABILITY (1.0 - 0.999999)
+
+/** The bci GraalVM writes for switch cases that share their target with
+ *  another case: such a record adds its count to its index's successor and
+ *  gets no probability of its own. */
+#define IPROF_INVALID_BRANCH_BCI (-5)
+
+/**
+ * @brief The successor probabilities of a conditional entry, as GraalVM
+ *        applies them.
+ *
+ * The records are (bci, index, count) triples. Counts are summed per index
+ * and over the entry; each record gets (the sum of its index) / (records
+ * with its index x the entry's sum); probabilities that come out 0 become
+ * IPROF_EXTREMELY_SLOW_PATH_PROBABILITY and the others are scaled down so
+ * that they still add up to 1; the records of one index then share the sum
+ * of their probabilities. Every record whose bci is not
+ * IPROF_INVALID_BRANCH_BCI yields one (bci, probability) pair, in record
+ * order: the probability GraalVM gives the successor at that bci. Indexes
+ * may be any int64 (GraalVM expects 0 and up).
+ *
+ * @param entry a conditional entry (borrowed).
+ * @param[out] bcis receives the successors' bcis; also used as scratch
+ *        space, so it must hold at least one value per triple.
+ * @param[out] probabilities receives their probabilities (same size).
+ * @param capacity the size of both arrays, in values.
+ * @param[out] count receives the number of pairs (set in every case; the
+ *        number of triples when the arrays are too small).
+ * @retval IPROF_OK the pairs are written.
+ * @retval IPROF_ENOTFOUND the counts add up to 0 (or less): GraalVM applies
+ *         no probabilities; *count is 0.
+ * @retval IPROF_ELIMIT @p capacity is below the number of triples; nothing
+ *         is written, *count is the number of triples.
+ * @retval IPROF_ESCHEMA the record count is not a multiple of 3.
+ * @retval IPROF_EINVAL a NULL argument (arrays may be NULL with capacity
+ *         0), or an entry of another kind.
+ * @threadsafety Reads @p entry only.
+ */
+IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t *bcis,
+                                               double *probabilities, size_t capacity,
+                                               size_t *count);
+
+/**
+ * @brief The receiver-type shares of a virtual invoke, instanceof or
+ *        monitor entry, as GraalVM builds a type profile from it.
+ *
+ * The records are (type id, count) pairs; counts of one type are summed.
+ * Each type gets (1 - not recorded) x its count / the entry's total (a
+ * total below 1 counts as 1), and the probability of types the profile did
+ * not see, @p not_recorded, is IPROF_EXTREMELY_SLOW_PATH_PROBABILITY: what
+ * GraalVM computes for a site that analysis gave no type profile of its
+ * own. Types come highest share first, ties by ascending type id.
+ *
+ * @param entry a virtual invoke, instanceof or monitor entry (borrowed).
+ * @param[out] types receives the type ids; also scratch space: it must
+ *        hold at least one value per pair.
+ * @param[out] shares receives their shares (same size).
+ * @param capacity the size of both arrays, in values.
+ * @param[out] count receives the number of types (set in every case; the
+ *        number of pairs when the arrays are too small).
+ * @param[out] not_recorded receives the probability left for other types;
+ *        may be NULL.
+ * @retval IPROF_OK the shares are written.
+ * @retval IPROF_ENOTFOUND the entry has no pairs; *count is 0.
+ * @retval IPROF_ELIMIT @p capacity is below the number of pairs.
+ * @retval IPROF_ESCHEMA the record count is odd.
+ * @retval IPROF_EINVAL a NULL argument, or an entry of another kind.
+ * @threadsafety Reads @p entry only.
+ */
+IPROF_API int iprof_entry_type_shares(const iprof_entry *entry, int64_t *types, double *shares,
+                                      size_t capacity, size_t *count, double *not_recorded);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IPROF_ANALYSIS_H */
