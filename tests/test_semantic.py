@@ -5,18 +5,26 @@ A deterministic generator (random.Random(seed)) makes iprof documents with
 varied layouts: GraalVM's minified layout, minified with shuffled keys,
 pretty/indented, random whitespace; top-level keys and keys inside
 elements in other orders; unknown top-level keys with values of every JSON
-type; escaped names (\\", \\\\, \\/, \\u00e9, \\n, surrogate pairs, raw
-UTF-8, \\u0000); int64 extremes in ids and records; negative bcis; long
+type (also in GraalVM's layout), some repeated; both spellings of the
+instanceof key (instanceofProfiles, GraalVM 25's instanceOfProfiles);
+escaped names (\\", \\\\, \\/, \\u00e9, \\n, surrogate pairs, raw UTF-8,
+\\u0000); int64 extremes in ids and records; negative bcis; long
 contexts; versions 0.4.0, 1.0.0 and 1.1.0.
 
 For each document:
   * `iprof_dump --strict FILE` (what the streaming reader delivers) must
     equal the structure computed here from the same text with json.loads
     (ctx strings parsed here);
+  * with --strict, exactly one warning per unknown key occurrence (the
+    key is kept, not an error) and no other diagnostic;
   * `iprof_dump --roundtrip FILE -o OUT` must json-load to the same document
-    (normalised: every section of the version present, unknown keys
-    dropped, top-level keys in GraalVM's order for the version) and, for
-    inputs already in GraalVM's minified layout, be byte-identical;
+    (normalised: every section of the version present, top-level keys in
+    GraalVM's order for the version, each unknown key with its raw value
+    byte for byte right after the known key it followed in the input, or
+    after "version" when it followed none, or last when it followed a
+    section the output version lacks; the instanceof section spelled as
+    the input did, else instanceOfProfiles) and, for inputs already in
+    GraalVM's minified layout, be byte-identical;
   * for GraalVM-layout inputs also: --pretty, then back to minified, gives
     the original bytes; --to another version keeps the content.
 Every third document is also dumped with a chunk size of 1..13 bytes.
@@ -40,6 +48,13 @@ I64_MAX = 9223372036854775807
 
 KINDS = ["callCountProfiles", "conditionalProfiles", "virtualInvokeProfiles",
          "monitorProfiles", "samplingProfiles", "instanceofProfiles"]
+# The instanceof section's two spellings: the document's and GraalVM 25's.
+# Both read as the instanceof kind (named "instanceofProfiles" here and in
+# iprof_dump's output); a model writes back the spelling it read, and
+# GraalVM's when it read none.
+IOF = "instanceofProfiles"
+IOF_CAMEL = "instanceOfProfiles"
+KNOWN = set(KINDS) | {IOF_CAMEL, "version", "types", "methods"}
 LAYOUT = {
     "0.4.0": ["version", "types", "methods", "monitorProfiles", "virtualInvokeProfiles",
               "callCountProfiles", "conditionalProfiles", "samplingProfiles"],
@@ -273,7 +288,8 @@ class Style:
 
 
 def gen_json_value(rng, style, depth):
-    """(raw text, python value) of a random JSON value of any type."""
+    """(raw text, python value) of a random JSON value of any type (no
+    control characters in GraalVM's layout, whose strings have none)."""
     r = rng.random()
     if depth > 3:
         r = r * 0.6
@@ -290,7 +306,7 @@ def gen_json_value(rng, style, depth):
         txt = rng.choice(["1.5", "-0.25e-3", "6.02E23", "1e400", "-0", "0.0", "3E+2"])
         return txt, json.loads(txt)
     if r < 0.5:
-        s = gen_name(rng, True)
+        s = gen_name(rng, not style.canonical)
         return style.string(s), s
     if r < 0.75:
         items = [gen_json_value(rng, style, depth + 1) for _ in range(rng.randint(0, 4))]
@@ -310,8 +326,10 @@ def ctx_text(frames):
     return "<".join("%d:%d" % f for f in frames)
 
 
-def serialise(rng, content, mode, unknown_count, omit_empty):
-    """Returns (text, unknown list [(key, raw text, value)])."""
+def serialise(rng, content, mode, unknown_count, omit_empty, iof_key=IOF):
+    """Returns (text, unknown list [(key, raw text, value)], items): items
+    lists the top-level keys in document order, ("known", kind name) or
+    ("unknown", key, raw text, value); iof_key spells the instanceof key."""
     st = Style(rng, mode)
     version = content["version"]
     parts = {}
@@ -336,12 +354,14 @@ def serialise(rng, content, mode, unknown_count, omit_empty):
             raws.append(st.obj([(kk, vals[kk]) for kk in st.keys(["ctx", "records"])], 2))
         parts[k] = st.arr(raws, 1)
     order = [k for k in LAYOUT[version] if k in parts]
+    spelled = {k: k for k in parts}
+    spelled[IOF] = iof_key
     if mode != "graal":
         order = list(parts.keys())
         rng.shuffle(order)
-    pairs = [(k, parts[k]) for k in order]
-    tags = [None] * len(pairs)  # the unknown entry at each position
-    used = set(KINDS) | {"version", "types", "methods"}
+    pairs = [(spelled[k], parts[k]) for k in order]
+    tags = [("known", k) for k in order]  # what is at each position
+    used = set(KNOWN)
     unknown_keys = []
     for _ in range(unknown_count):
         if unknown_keys and rng.random() < 0.3:
@@ -355,14 +375,14 @@ def serialise(rng, content, mode, unknown_count, omit_empty):
         raw, val = gen_json_value(rng, st, 1)
         pos = rng.randint(0, len(pairs))
         pairs.insert(pos, (key, raw))
-        tags.insert(pos, (key, raw, val))
-    unknown = [t for t in tags if t is not None]  # in document order
+        tags.insert(pos, ("unknown", key, raw, val))
+    unknown = [t[1:] for t in tags if t[0] == "unknown"]  # in document order
     text = st.ws(0) + st.obj(pairs, 0) + (st.ws(0) if mode == "random" else "")
     if mode == "pretty":
         text += "\n"
     if mode == "random" and rng.random() < 0.2:
         text = "\ufeff" + text  # a UTF-8 byte order mark is accepted
-    return text, unknown
+    return text, unknown, tags
 
 
 # --------------------------------------------------------------------------
@@ -405,7 +425,7 @@ def expected_dump(text):
                        for m in doc["methods"]]}
     for k in KINDS:
         exp[k] = [[parse_ctx(e["ctx"]), [as_int(r) for r in e["records"]]]
-                  for e in doc.get(k, [])]
+                  for e in doc.get(k, doc.get(IOF_CAMEL, []) if k == IOF else [])]
     return exp
 
 

@@ -1,4 +1,6 @@
-/* Atomic output files of the viewer subcommands. */
+/* Output files of the viewer subcommands: regular files replaced
+ * atomically (through their symlinks), devices, FIFOs and our own
+ * descriptors written in place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -20,6 +22,83 @@ static void fail(const char *cmd, const char *path, const char *what, int err)
             err ? strerror(err) : "");
 }
 
+/* Whether a path names one of the process's descriptors (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N): writing there means writing to
+ * that descriptor at its offset, not reopening (and truncating) the file
+ * behind it. The descriptor, or -1. */
+static int descriptor_of(const char *path)
+{
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    const char *num = strncmp(path, "/dev/fd/", 8) == 0          ? path + 8
+                      : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+                                                                 : NULL;
+    char *end = NULL;
+    long fd = num && *num >= '0' && *num <= '9' ? strtol(num, &end, 10) : -1;
+    return fd >= 0 && fd <= 1000000 && !*end ? (int)fd : -1;
+}
+
+/* Where the symlink at cur points, relative to its directory unless
+ * absolute (malloc'd), or NULL with errno set. */
+static char *link_target(const char *cur)
+{
+    char link[4096];
+    ssize_t n = readlink(cur, link, sizeof link - 1);
+    if (n < 0)
+        return NULL;
+    link[n] = '\0';
+    const char *slash = strrchr(cur, '/');
+    size_t dlen = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+    char *next = malloc(dlen + (size_t)n + 1);
+    if (next) {
+        memcpy(next, cur, dlen);
+        memcpy(next + dlen, link, (size_t)n + 1);
+    }
+    return next;
+}
+
+/* Follow the symlinks of path to what they finally name (which may not
+ * exist yet), stopping at a descriptor path. malloc'd, or NULL with errno
+ * set (ELOOP for a loop). */
+static char *final_target(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (descriptor_of(cur) >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        char *next = hops < 40 ? link_target(cur) : NULL;
+        int e = hops < 40 ? errno : ELOOP;
+        free(cur);
+        cur = next;
+        errno = e;
+    }
+    return NULL;
+}
+
+/* Write in place: a descriptor of ours, a character device or a FIFO. */
+static int open_in_place(outfile *o, const char *cmd, const char *target)
+{
+    int fd = descriptor_of(target);
+    if (fd == 1) {
+        o->fp = stdout;
+        o->path = NULL; /* finished like standard output */
+        return 0;
+    }
+    int copy = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
+    o->fp = fd >= 0 ? (copy >= 0 ? fdopen(copy, "ab") : NULL) : fopen(target, "wb");
+    if (!o->fp) {
+        fail(cmd, o->path, "cannot open", errno);
+        if (copy >= 0)
+            close(copy);
+        return -1;
+    }
+    o->in_place = 1;
+    return 0;
+}
+
 int outfile_open(outfile *o, const char *cmd, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -28,13 +107,31 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         return 0;
     }
     o->path = path;
-    size_t len = strlen(path);
+    char *target = final_target(path);
+    if (!target) {
+        fail(cmd, path, "cannot follow its symbolic links", errno);
+        return -1;
+    }
+    struct stat st;
+    int exists = stat(target, &st) == 0;
+    if (descriptor_of(target) >= 0 || (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))) {
+        int rc = open_in_place(o, cmd, target);
+        free(target);
+        return rc;
+    }
+    if (exists && !S_ISREG(st.st_mode)) {
+        fail(cmd, path, S_ISDIR(st.st_mode) ? "is a directory, not a file" : "is not a file", 0);
+        free(target);
+        return -1;
+    }
+    o->target = target;
+    size_t len = strlen(target);
     o->tmp = malloc(len + sizeof ".tmpXXXXXX");
     if (!o->tmp) {
         fail(cmd, path, "out of memory", 0);
         return -1;
     }
-    memcpy(o->tmp, path, len);
+    memcpy(o->tmp, target, len);
     memcpy(o->tmp + len, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
@@ -43,10 +140,11 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         o->tmp = NULL;
         return -1;
     }
-    /* mkstemp makes the file 0600: give it the usual 0666 less umask. */
+    /* mkstemp makes the file 0600: a replaced file keeps its mode, a new
+     * one gets the usual 0666 less umask. */
     mode_t mask = umask(0);
     umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
+    (void)fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
     o->fp = fdopen(fd, "wb");
     if (!o->fp) {
         fail(cmd, path, "cannot create the output file", errno);
@@ -66,28 +164,31 @@ int outfile_commit(outfile *o, const char *cmd)
     int err = 0;
     if (fflush(o->fp) != 0 || ferror(o->fp))
         err = errno ? errno : EIO;
-    else if (fsync(fileno(o->fp)) != 0)
+    else if (!o->in_place && fsync(fileno(o->fp)) != 0)
         err = errno;
-    if (fclose(o->fp) != 0 && !err)
+    if (o->fp != stderr && fclose(o->fp) != 0 && !err)
         err = errno ? errno : EIO;
     o->fp = NULL;
-    if (!err && rename(o->tmp, o->path) != 0)
+    if (!err && !o->in_place && rename(o->tmp, o->target) != 0)
         err = errno;
     if (err) {
         fail(cmd, o->path, "cannot write", err);
-        unlink(o->tmp);
+        if (o->tmp)
+            unlink(o->tmp);
     }
-    free(o->tmp);
-    o->tmp = NULL;
+    outfile_abort(o);
     return err ? -1 : 0;
 }
 
 void outfile_abort(outfile *o)
 {
     if (o->path && o->fp) {
-        fclose(o->fp);
-        unlink(o->tmp);
+        if (o->fp != stderr)
+            fclose(o->fp);
+        if (o->tmp)
+            unlink(o->tmp);
     }
     free(o->tmp);
+    free(o->target);
     memset(o, 0, sizeof *o);
 }

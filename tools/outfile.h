@@ -1,7 +1,9 @@
-/* Output of the viewer subcommands (flame, export): standard output, or a
- * file written atomically (a temporary file in the same directory, synced
- * and renamed over OUT; on failure OUT is untouched and the temporary file
- * removed). */
+/* Output of the viewer subcommands (flame, export, diff, coverage):
+ * standard output, or a file written atomically (a temporary file in the
+ * same directory, synced and renamed over OUT; on failure OUT is untouched
+ * and the temporary file removed). Symlinks are followed to the file they
+ * name, which is the one replaced; a character device, a FIFO or one of
+ * our descriptors (/dev/stdout, /dev/fd/N) is written in place. */
 #ifndef IPROF_TOOL_OUTFILE_H
 #define IPROF_TOOL_OUTFILE_H
 
@@ -11,7 +13,9 @@
 typedef struct outfile {
     FILE *fp;          /* where to write */
     const char *path;  /* OUT, or NULL for standard output */
+    char *target;      /* the file OUT's symlinks finally name (malloc'd) */
     char *tmp;         /* the temporary file's path (malloc'd) */
+    int in_place;      /* a device, FIFO or descriptor: no temporary file */
 } outfile;
 
 /* Whether OUT means standard output (NULL or "-"). */

@@ -1,0 +1,160 @@
+"""Where `-o OUT` writes, for the commands that write profiles (cat, through
+the library's path writer) and those that write reports (flame, through
+tools/outfile.c): a symlink's final target is replaced and the links stay
+links, a character device, a FIFO or /dev/stdout is written in place, a
+directory or a symlink loop is refused, and an unprivileged user cannot
+make a link write where they may not. Run as root and, where root can drop
+privileges, as nobody.
+"""
+import os
+import pwd
+import shutil
+import stat
+import subprocess
+import tempfile
+import threading
+import unittest
+
+import tooltest
+from tooltest import DATA, IPROF, run
+
+SRC = os.path.join(DATA, "graalvm25.iprof")
+with open(SRC, "rb") as f:
+    DOC = f.read()
+FLAME = (b"com.example.Main.main;com.example.Shape.area;com.example.Circle.area 42\n"
+         b"com.example.Main.main;com.example.Shape.area;com.example.Square.area 20\n")
+# (command, what it writes)
+COMMANDS = [(["cat", SRC], DOC), (["flame", SRC], FLAME)]
+
+
+class Output(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="iprof-output-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def read(self, name):
+        with open(self.path(name), "rb") as f:
+            return f.read()
+
+    def test_symlink_chain(self):
+        for args, want in COMMANDS:
+            with self.subTest(args[0]):
+                real = self.path("real")
+                with open(real, "wb") as f:
+                    f.write(b"old")
+                os.chmod(real, 0o640)
+                os.symlink("real", self.path("l1"))
+                os.symlink(self.path("l1"), self.path("l2"))
+                code, out, err = run(*args, "-o", self.path("l2"))
+                self.assertEqual((code, out, err), (0, b"", ""))
+                self.assertEqual(self.read("real"), want)
+                self.assertEqual(stat.S_IMODE(os.lstat(real).st_mode), 0o640)
+                self.assertEqual(os.readlink(self.path("l1")), "real")
+                self.assertEqual(os.readlink(self.path("l2")), self.path("l1"))
+                self.assertEqual(sorted(os.listdir(self.dir)), ["l1", "l2", "real"])
+                for name in ("l1", "l2", "real"):
+                    os.unlink(self.path(name))
+
+    def test_dangling_link_creates_its_target(self):
+        for args, want in COMMANDS:
+            with self.subTest(args[0]):
+                os.symlink("new", self.path("link"))
+                self.assertEqual(run(*args, "-o", self.path("link"))[0], 0)
+                self.assertEqual(self.read("new"), want)
+                self.assertTrue(os.path.islink(self.path("link")))
+                os.unlink(self.path("link"))
+                os.unlink(self.path("new"))
+
+    def test_dev_stdout_is_written_in_place(self):
+        for args, want in COMMANDS:
+            with self.subTest(args[0]):
+                # stdout a pipe, then a file opened for appending.
+                code, out, err = run(*args, "-o", "/dev/stdout")
+                self.assertEqual((code, out, err), (0, want, ""))
+                log = self.path("log")
+                with open(log, "wb") as f:
+                    f.write(b"before;")
+                with open(log, "ab") as f:
+                    p = subprocess.run([IPROF] + args + ["-o", "/dev/stdout"], stdout=f,
+                                       stderr=subprocess.PIPE)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(self.read("log"), b"before;" + want)
+                self.assertTrue(os.path.islink("/dev/stdout"))
+
+    def test_device_and_fifo(self):
+        for args, want in COMMANDS:
+            with self.subTest(args[0]):
+                self.assertEqual(run(*args, "-o", "/dev/null")[:2], (0, b""))
+                self.assertTrue(stat.S_ISCHR(os.stat("/dev/null").st_mode))
+                fifo = self.path("fifo")
+                os.mkfifo(fifo)
+                got = []
+                reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+                reader.start()
+                code = run(*args, "-o", fifo)[0]
+                reader.join(30)
+                self.assertEqual((code, got), (0, [want]))
+                self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode))
+                os.unlink(fifo)
+
+    def test_refused(self):
+        os.mkdir(self.path("d"))
+        os.symlink("loop_b", self.path("loop_a"))
+        os.symlink("loop_a", self.path("loop_b"))
+        for args, _ in COMMANDS:
+            with self.subTest(args[0]):
+                code, out, err = run(*args, "-o", self.path("d"))
+                self.assertEqual((code, out), (2, b""))
+                self.assertIn("directory", err)
+                code, out, err = run(*args, "-o", self.path("loop_a"))
+                self.assertEqual((code, out), (2, b""))
+                self.assertIn("symbolic links", err)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["d", "loop_a", "loop_b"])
+
+    def test_unprivileged_link_into_a_protected_file(self):
+        if os.geteuid() != 0:
+            user_env = None
+            prefix = []
+        else:
+            runuser = shutil.which("runuser") or shutil.which("setpriv")
+            try:
+                pwd.getpwnam("nobody")
+            except KeyError:
+                runuser = None
+            if not runuser:
+                self.skipTest("cannot run a command as nobody")
+            prefix = ([runuser, "-u", "nobody", "--"] if runuser.endswith("runuser") else
+                      [runuser, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+            user_env = dict(os.environ)
+        protected = self.path("protected")
+        os.mkdir(protected)
+        target = os.path.join(protected, "theirs.iprof")
+        with open(target, "wb") as f:
+            f.write(b"theirs")
+        os.chmod(protected, 0o755)
+        os.chmod(target, 0o644)
+        writable = self.path("mine")
+        os.mkdir(writable)
+        os.chmod(writable, 0o777)
+        os.chmod(self.dir, 0o755)
+        link = os.path.join(writable, "link")
+        os.symlink(target, link)
+        for args, _ in COMMANDS:
+            with self.subTest(args[0]):
+                p = subprocess.run(prefix + [IPROF] + args + ["-o", link], env=user_env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(b"Permission denied", p.stderr)
+                with open(target, "rb") as f:
+                    self.assertEqual(f.read(), b"theirs")
+                self.assertEqual(os.readlink(link), target)
+                self.assertEqual(os.listdir(protected), ["theirs.iprof"])
+
+
+if __name__ == "__main__":
+    raise SystemExit(tooltest.main(__name__))
