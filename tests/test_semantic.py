@@ -373,7 +373,9 @@ def serialise(rng, content, mode, unknown_count, omit_empty, iof_key=IOF):
             used.add(key)
             unknown_keys.append(key)
         raw, val = gen_json_value(rng, st, 1)
-        pos = rng.randint(0, len(pairs))
+        # GraalVM's layout starts with "version" (the writer puts a key
+        # found before it right after it: docs/format.md, known limits).
+        pos = rng.randint(1 if mode == "graal" else 0, len(pairs))
         pairs.insert(pos, (key, raw))
         tags.insert(pos, ("unknown", key, raw, val))
     unknown = [t[1:] for t in tags if t[0] == "unknown"]  # in document order
@@ -429,35 +431,69 @@ def expected_dump(text):
     return exp
 
 
-def normalise_for_write(text, version=None):
-    """What writing the loaded model must give, as JSON values."""
+def parse_value(raw):
+    """A JSON value as compared here: integral spellings as exact ints."""
+    return json.loads(raw, parse_float=int_hook)
+
+
+def top_pairs(text):
+    """The top-level (key, value) pairs of a document in order, repeated
+    keys included (a dict would keep only the last one)."""
+    outer = []
+
+    def hook(pairs):
+        outer[:] = [pairs]  # the outermost object is decoded last
+        return dict(pairs)
+    json.loads(text, object_pairs_hook=hook, parse_float=int_hook)
+    return outer[0]
+
+
+def normalise_for_write(text, items, version=None):
+    """What writing the loaded model must give: (the top-level (key, value)
+    pairs in order, ctx strings parsed into frames; the raw texts of the
+    unknown keys' values in output order). items: the document's top-level
+    keys in order, as serialise() returns them."""
     doc = json.loads(text.lstrip("\ufeff"), parse_float=int_hook)
     v = version or doc["version"]
-    out = {"version": v,
-           "types": [{"id": as_int(t["id"]), "name": t["name"]} for t in doc["types"]],
-           "methods": [{"id": as_int(m["id"]), "name": m["name"],
-                        "signature": [as_int(x) for x in m["signature"]]}
-                       for m in doc["methods"]]}
+    iof_key = IOF if IOF in doc else IOF_CAMEL  # as read, else GraalVM's
+    known = {"version": v,
+             "types": [{"id": as_int(t["id"]), "name": t["name"]} for t in doc["types"]],
+             "methods": [{"id": as_int(m["id"]), "name": m["name"],
+                          "signature": [as_int(x) for x in m["signature"]]}
+                         for m in doc["methods"]]}
     for k in LAYOUT[v][3:]:
-        out[k] = [{"ctx": e["ctx"], "records": [as_int(r) for r in e["records"]]}
-                  for e in doc.get(k, [])]
-    # ctx text: the writer prints canonical decimal; compare parsed frames.
-    for k in KINDS:
-        for e in out.get(k, []):
-            e["ctx"] = parse_ctx(e["ctx"])
-    return out
+        src = doc.get(k, doc.get(IOF_CAMEL, [])) if k == IOF else doc.get(k, [])
+        # ctx text: the writer prints canonical decimal; compare parsed frames.
+        known[k] = [{"ctx": parse_ctx(e["ctx"]), "records": [as_int(r) for r in e["records"]]}
+                    for e in src]
+    # Each unknown key goes right after the known key it followed ("version"
+    # if none), in input order; after a section the output lacks: last.
+    attached = {}
+    last = "version"
+    for it in items:
+        if it[0] == "known":
+            last = it[1]
+        else:
+            attached.setdefault(last, []).append((it[1], parse_value(it[2]), it[2]))
+    out = []  # (key, value, raw text or None)
+    for k in LAYOUT[v]:
+        out.append((iof_key if k == IOF else k, known[k], None))
+        out += attached.pop(k, [])[::-1]
+    for rest in attached.values():
+        out += rest
+    return [(k, val) for k, val, _ in out], [raw for _, _, raw in out if raw is not None]
 
 
 def load_written(path):
-    """(bytes, document with parsed ctx frames, top-level keys in order)."""
+    """(bytes, top-level (key, value) pairs in order, sections' ctx parsed)."""
     with open(path, "rb") as f:
         data = f.read()
-    doc = json.loads(data.decode("utf-8"))
-    keys = list(doc.keys())
-    for k in KINDS:
-        for e in doc.get(k, []):
-            e["ctx"] = parse_ctx(e["ctx"])
-    return data, doc, keys
+    pairs = top_pairs(data.decode("utf-8"))
+    for k, val in pairs:
+        if k in KINDS or k == IOF_CAMEL:
+            for e in val:
+                e["ctx"] = parse_ctx(e["ctx"])
+    return data, pairs
 
 
 # --------------------------------------------------------------------------
@@ -487,22 +523,35 @@ class Semantic(unittest.TestCase):
             print("FAIL:", what, file=sys.stderr)
         return ok
 
-    def check_dump(self, path, text, strict=True, unknown=None, label="", chunk=None):
+    def check_warnings(self, err, unknown, label):
+        """A valid document read strictly: exactly one warning per unknown
+        key occurrence, in document order, and no other diagnostic."""
+        lines = [ln for ln in err.split("\n") if ln]  # keys may hold U+2028
+        bad = [ln for ln in lines if not ln.startswith("warning: ")]
+        if not self.record(not bad, "%s: diagnostics on a valid document: %s"
+                           % (label, "\n".join(bad)[:300])):
+            return False
+        ok = len(lines) == len(unknown)
+        for ln, (key, _, _) in zip(lines, unknown):
+            head = ('warning: schema violation: unknown top-level key "%s": not interpreted, '
+                    'kept as is by models at ' % key)
+            ok = ok and ln.startswith(head) and ln.endswith(" path " + key)
+        return self.record(ok, "%s: want one warning per unknown key %r, got:\n%s"
+                           % (label, [k for k, _, _ in unknown], err[:600]))
+
+    def check_dump(self, path, text, strict=True, unknown=(), label="", chunk=None):
+        """unknown: the document's unknown keys in order [(key, raw, value)]."""
         rc, out, err = run_dump((["--strict"] if strict else []) +
                                 (["--chunk", str(chunk)] if chunk else []) + [path])
         if not self.record(rc == 0, "%s: iprof_dump exit %d: %s" % (label, rc, err.strip()[:500])):
             return False
-        if strict and not self.record("diag:" not in err and "warning:" not in err,
-                                      "%s: diagnostics on a valid document: %s"
-                                      % (label, err[:300])):
+        if strict and not self.check_warnings(err, unknown, label):
             return False
         got = json.loads(out.decode("utf-8"))
         exp = expected_dump(text)
-        exp["unknown"] = [[k, raw] for k, raw, _ in unknown] if unknown is not None else None
+        exp["unknown"] = [[k, raw] for k, raw, _ in unknown]
         ok = True
         for key in ["version", "types", "methods"] + KINDS + ["unknown"]:
-            if key == "unknown" and exp["unknown"] is None:
-                continue
             if got.get(key) != exp[key]:
                 ok = False
                 g, e = got.get(key), exp[key]
@@ -518,13 +567,13 @@ class Semantic(unittest.TestCase):
                 else:
                     detail = "got %r want %r" % (g, e)
                 self.record(False, "%s: dump %s differs: %s" % (label, key, detail[:600]))
-        if unknown is not None:
-            for k, raw, val in unknown:
-                # Self-check of the generator: the raw text is the value.
-                self.assertEqual(json.dumps(json.loads(raw)), json.dumps(val))
+        for k, raw, val in unknown:
+            # Self-check of the generator: the raw text is the value.
+            self.assertEqual(json.dumps(json.loads(raw)), json.dumps(val))
         return self.record(ok, "%s: dump" % label) if ok else False
 
-    def check_roundtrip(self, path, text, label, byte_identical, extra=()):
+    def check_roundtrip(self, path, text, items, label, byte_identical, extra=()):
+        """items: the top-level keys of text in order (see serialise())."""
         out = os.path.join(self.tmp.name, "rt.iprof")
         rc, _, err = run_dump(["--roundtrip", path, "-o", out] + list(extra))
         if not self.record(rc == 0, "%s: roundtrip %s exit %d: %s" % (label, extra, rc,
@@ -533,17 +582,26 @@ class Semantic(unittest.TestCase):
         version = None
         if "--to" in extra:
             version = extra[extra.index("--to") + 1]
-        want = normalise_for_write(text, version)
-        data, got, keys = load_written(out)
-        ok = self.record(got == want, "%s: roundtrip %s content differs" % (label, extra))
-        if not ok:
-            for k in want:
-                if got.get(k) != want[k]:
-                    print("   key %s: got %r\n          want %r" % (k, got.get(k), want[k]),
-                          file=sys.stderr)
-                    break
-        self.record(keys == LAYOUT[want["version"]],
-                    "%s: roundtrip key order %r" % (label, keys))
+        want, raws = normalise_for_write(text, items, version)
+        data, got = load_written(out)
+        keys, want_keys = [k for k, _ in got], [k for k, _ in want]
+        if self.record(keys == want_keys, "%s: roundtrip %s key order %r, want %r"
+                       % (label, extra, keys, want_keys)):
+            ok = self.record(got == want, "%s: roundtrip %s content differs" % (label, extra))
+            if not ok:
+                for (k, g), (_, w) in zip(got, want):
+                    if g != w:
+                        print("   key %s: got %r\n          want %r" % (k, g, w),
+                              file=sys.stderr)
+                        break
+        # Unknown keys' values come back byte for byte, in order.
+        at = 0
+        for raw in raws:
+            found = data.find(raw.encode("utf-8"), at)
+            if not self.record(found >= 0, "%s: roundtrip %s: the raw value %r is not in "
+                               "the output (in order)" % (label, extra, raw[:200])):
+                break
+            at = found
         if byte_identical:
             same = data == text.encode("utf-8")
             if not same:
@@ -565,9 +623,15 @@ class Semantic(unittest.TestCase):
             version = versions[(seed // 4) % 3]
             graal = mode == "graal"
             content = gen_content(rng, version, allow_control=not graal)
-            text, unknown = serialise(rng, content, mode,
-                                      0 if graal else rng.randint(0, 3),
-                                      omit_empty=not graal)
+            # Unknown keys in every other document of GraalVM's layout too
+            # (a fork's extra sections: byte-identical round trips); the
+            # instanceof key in either spelling, from a second generator so
+            # that the documents of a seed stay what they were.
+            iof_key = random.Random("instanceof %d" % seed).choice([IOF, IOF_CAMEL])
+            text, unknown, items = serialise(
+                rng, content, mode,
+                (rng.randint(1, 3) if seed % 8 == 0 else 0) if graal else rng.randint(0, 3),
+                omit_empty=not graal, iof_key=iof_key)
             label = "seed %d (%s, %s)" % (seed, mode, version)
             path = os.path.join(self.tmp.name, "gen-%d.iprof" % seed)
             with open(path, "wb") as f:
@@ -580,18 +644,26 @@ class Semantic(unittest.TestCase):
                 chunk = 1 + seed % 13
                 self.check_dump(path, text, unknown=unknown,
                                 label="%s chunk %d" % (label, chunk), chunk=chunk)
-            data = self.check_roundtrip(path, text, label, byte_identical=graal)
+            data = self.check_roundtrip(path, text, items, label, byte_identical=graal)
+            if not graal and unknown:
+                # Unknown keys through a version change: in place, or last
+                # after a section the target version lacks.
+                to = versions[(versions.index(version) + 1 + (seed // 12) % 2) % 3]
+                if not (version == "1.1.0" and content["kinds"].get("instanceofProfiles")):
+                    self.check_roundtrip(path, text, items, label + " to " + to, False,
+                                         ("--to", to))
             if graal and data is not None:
                 # pretty and back
-                pretty = self.check_roundtrip(path, text, label + " pretty", False,
+                pretty = self.check_roundtrip(path, text, items, label + " pretty", False,
                                               ("--pretty",))
                 if pretty is not None:
                     ppath = os.path.join(self.tmp.name, "pretty.iprof")
                     with open(ppath, "wb") as f:
                         f.write(pretty)
                     self.record(b"\n" in pretty, "%s: pretty output has no newline" % label)
-                    self.check_dump(ppath, text, label=label + " pretty dump")
-                    self.check_roundtrip(ppath, text, label + " pretty->minified", True)
+                    self.check_dump(ppath, text, unknown=unknown, label=label + " pretty dump")
+                    self.check_roundtrip(ppath, text, items, label + " pretty->minified",
+                                         True)
                 # other versions (instanceof only when the target has it)
                 for to in versions:
                     if to == version:
@@ -599,7 +671,7 @@ class Semantic(unittest.TestCase):
                     if version == "1.1.0" and to != "1.1.0" and \
                             content["kinds"].get("instanceofProfiles"):
                         continue
-                    self.check_roundtrip(path, text, label + " to " + to, False,
+                    self.check_roundtrip(path, text, items, label + " to " + to, False,
                                          ("--to", to))
 
     def test_corpus(self):

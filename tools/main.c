@@ -18,6 +18,7 @@ static const struct {
     {"filter", cmd_filter},
     {"diff", cmd_diff},
     {"coverage", cmd_coverage},
+    {"show", cmd_show},
 };
 
 static void usage(FILE *out)
@@ -46,6 +47,8 @@ static void usage(FILE *out)
             "                                biggest changes: is profile A stale?\n"
             "  coverage [--json] [--lcov OUT] FILE\n"
             "                                which methods ran, per class and package\n"
+            "  show [--json] FILE METHOD     what the compiler is told about a method:\n"
+            "                                branch probabilities, receiver type shares\n"
             "\n"
             "Options:\n"
             "  --help       show this help and exit\n"

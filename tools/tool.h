@@ -168,6 +168,7 @@ int cmd_convert(int argc, char **argv); /* convert.c, see post.h */
 int cmd_filter(int argc, char **argv);  /* filter.c, see post.h */
 int cmd_diff(int argc, char **argv);     /* diff.c: iprof_diff (diff.h) */
 int cmd_coverage(int argc, char **argv); /* coverage.c */
+int cmd_show(int argc, char **argv);     /* show.c */
 
 /* ---- stats ------------------------------------------------------------- */
 
