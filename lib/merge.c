@@ -14,6 +14,7 @@
 
 #include "hash.h"
 #include "rules.h"
+#include "version.h"
 
 /* ---- count scaling ------------------------------------------------------ */
 
@@ -291,6 +292,23 @@ static int merge_entries(merge_state *s)
 
 /* ---- merge -------------------------------------------------------------- */
 
+/* The merged model has the highest version of its inputs: src's when dst
+ * never had one of its own (a new model), or when src's is higher. A
+ * version that does not parse stays as it is. */
+static int merge_version(iprof_model *dst, const iprof_model *src)
+{
+    ipi_fmtver d, s;
+    if (!src->version_set ||
+        ipi_version_parse(src->version, strlen(src->version), &s) != IPROF_OK)
+        return IPROF_OK;
+    int higher = !dst->version_set;
+    if (!higher && ipi_version_parse(dst->version, strlen(dst->version), &d) == IPROF_OK)
+        higher = s.major != d.major   ? s.major > d.major
+                 : s.minor != d.minor ? s.minor > d.minor
+                                      : s.patch > d.patch;
+    return higher ? ipi_model_store_version(dst, src->version, strlen(src->version)) : IPROF_OK;
+}
+
 IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int version)
 {
     if (!opts || version == 0 || version > IPROF_MERGE_OPTIONS_VERSION)
@@ -356,6 +374,8 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
         rc = merge_methods(&s);
     if (!rc)
         rc = merge_entries(&s);
+    if (!rc)
+        rc = merge_version(dst, src);
     state_free(&s);
     if (rc && !dst->error.set)
         ipi_model_fail(dst, rc, "%s", rc == IPROF_ENOMEM ? "out of memory" : iprof_status_string(rc));

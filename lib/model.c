@@ -64,6 +64,7 @@ int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
     if (!s)
         return IPROF_ENOMEM;
     m->version = s->s;
+    m->version_set = 1;
     return IPROF_OK;
 }
 

@@ -109,6 +109,7 @@ struct iprof_model {
     ipi_arena arena;
     ipi_intern_table names; /* type and method names, version */
     const char *version;    /* static default or interned */
+    int version_set;        /* read or set (a new model's default is not) */
 
     iprof_type **types;
     size_t type_count, type_cap;

@@ -11,6 +11,7 @@
  * was. Filtering uses the retain calls: one O(n) pass per step.
  */
 #include <iprof/transform.h>
+#include <iprof/analysis.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -395,7 +396,9 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
     if (rc != IPROF_OK)
         ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
     if (rc == IPROF_OK) {
+        int version_set = model->version_set;
         swap_contents(model, n);
+        model->version_set = version_set;
         /* What the file held beyond the profile stays with the model. */
         ipi_layout_extras extras = model->extras;
         model->extras = n->extras;
@@ -421,14 +424,6 @@ IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int
 }
 
 /* The total of an entry by its kind's meaning, saturating. */
-static int64_t entry_total(const iprof_entry *e)
-{
-    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
-    int64_t t = 0;
-    for (size_t i = (size_t)L->count_slot; i < e->record_count; i += (size_t)L->group)
-        t = ipi_count_add(t, e->records[i]);
-    return t;
-}
 
 static int keep_none(const iprof_entry *e, void *payload)
 {
@@ -488,7 +483,7 @@ static int keep_by_package(const iprof_entry *e, void *payload)
 static int keep_min_count(const iprof_entry *e, void *payload)
 {
     const filter_state *st = payload;
-    return entry_total(e) >= st->o->min_count;
+    return iprof_entry_total(e) >= st->o->min_count;
 }
 
 static int keep_top(const iprof_entry *e, void *payload)
@@ -496,7 +491,7 @@ static int keep_top(const iprof_entry *e, void *payload)
     const filter_state *st = payload;
     if (st->keep_nothing)
         return 0;
-    return entry_total(e) >= st->threshold;
+    return iprof_entry_total(e) >= st->threshold;
 }
 
 static int cmp_desc(const void *pa, const void *pb)
@@ -514,7 +509,7 @@ static int filter_top(iprof_model *m, filter_state *st, int kind)
         return IPROF_ENOMEM;
     long double sum = 0;
     for (size_t i = 0; i < l->count; i++) {
-        tot[i] = entry_total(&l->items[i]);
+        tot[i] = iprof_entry_total(&l->items[i]);
         if (tot[i] > 0)
             sum += (long double)tot[i];
     }

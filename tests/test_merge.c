@@ -121,13 +121,45 @@ static iprof_model *make_src(void)
     return m;
 }
 
+/* ---- the merged version ------------------------------------------------- */
+
+/* The highest version of the inputs: a new model takes its first input's,
+ * a higher input raises it, a lower one leaves it. */
+static void test_version(void)
+{
+    static const char *const cases[][3] = {
+        /* dst (NULL: a new model), src, merged */
+        {NULL, "0.4.0", "0.4.0"},  {NULL, "1.1.0", "1.1.0"},  {"0.4.0", "1.0.0", "1.0.0"},
+        {"1.1.0", "1.0.0", "1.1.0"}, {"1.0.0", "1.0.5", "1.0.5"}, {"1.0.5", "1.0.0", "1.0.5"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        iprof_model *dst, *src;
+        CHECK_OK(iprof_model_new(&dst, NULL));
+        CHECK_OK(iprof_model_new(&src, NULL));
+        if (cases[i][0])
+            CHECK_OK(iprof_model_set_version(dst, cases[i][0]));
+        CHECK_OK(iprof_model_set_version(src, cases[i][1]));
+        CHECK_OK(iprof_model_merge(dst, src, 1.0));
+        CHECK_EQ_STR(iprof_model_version(dst), cases[i][2]);
+        /* A second, new input (default version) changes nothing. */
+        iprof_model *blank;
+        CHECK_OK(iprof_model_new(&blank, NULL));
+        CHECK_OK(iprof_model_merge(dst, blank, 1.0));
+        CHECK_EQ_STR(iprof_model_version(dst), cases[i][2]);
+        iprof_model_free(blank);
+        iprof_model_free(src);
+        iprof_model_free(dst);
+    }
+}
+
 /* ---- union and remapping ------------------------------------------------ */
 
 static void test_union_and_remap(void)
 {
     iprof_model *dst = make_dst(NULL), *src = make_src();
     CHECK_OK(iprof_model_merge(dst, src, 1.0));
-    CHECK_EQ_STR(iprof_model_version(dst), "1.1.0"); /* dst's version stays */
+    /* dst is a new model, its version its default: it takes src's. */
+    CHECK_EQ_STR(iprof_model_version(dst), "1.0.0");
 
     /* Types by name: void and B matched, C keeps its id, D's id 2 is taken
      * by B so it gets max + 1 = 6 (5 was just taken by C). */
@@ -562,6 +594,7 @@ out:
 
 int main(void)
 {
+    RUN(test_version);
     RUN(test_union_and_remap);
     RUN(test_into_empty);
     RUN(test_match_by_names);

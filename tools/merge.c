@@ -272,24 +272,12 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
     return EXIT_VALID;
 }
 
-/* <0, 0, >0 comparing MAJOR.MINOR.PATCH numerically. */
-static int cmp_versions(const char *a, const char *b)
-{
-    unsigned long x[3] = {0, 0, 0}, y[3] = {0, 0, 0};
-    sscanf(a, "%lu.%lu.%lu", &x[0], &x[1], &x[2]);
-    sscanf(b, "%lu.%lu.%lu", &y[0], &y[1], &y[2]);
-    for (int i = 0; i < 3; i++)
-        if (x[i] != y[i])
-            return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
-
 static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
 {
     iprof_reader *reader = open_reader(CMD, m->strict);
     if (!reader)
         return EXIT_USAGE;
-    char label[300], version[64] = "";
+    char label[300];
     int code = EXIT_VALID;
     for (size_t i = 0; i < m->ninputs && code == EXIT_VALID; i++) {
         const input *in = &m->inputs[i];
@@ -302,8 +290,6 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
         snprintf(label, sizeof label, "%s: merging %s (%zu/%zu)", CMD, display_name(in->path),
                  i + 1, m->ninputs);
         progress_bar_start(bar, label, 0);
-        if (!*version || cmp_versions(iprof_model_version(src), version) > 0)
-            snprintf(version, sizeof version, "%s", iprof_model_version(src));
         if (m->drop_unknown)
             post_drop_unknown(CMD, display_name(in->path), src);
         int rc = iprof_model_merge(acc, src, weight_of(m, in));
@@ -319,11 +305,7 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
         iprof_model_free(src);
     }
     iprof_reader_free(reader);
-    if (code == EXIT_VALID && iprof_model_set_version(acc, version) != IPROF_OK) {
-        report_plain(CMD, "<merged>", "cannot write format version %s", version);
-        code = EXIT_INVALID;
-    }
-    return code;
+    return code; /* the merged model has the highest input version (iprof_model_merge) */
 }
 
 int cmd_merge(int argc, char **argv)

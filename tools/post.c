@@ -90,11 +90,19 @@ int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
     progress_bar_start(bar, label, 0);
     int rc = iprof_model_canonicalize(model);
     progress_bar_end(bar);
+    const char *hint = post_unknown_hint(model);
     if (rc == IPROF_OK)
         return EXIT_VALID;
-    const iprof_error *err = iprof_model_error(model);
-    report_plain(cmd, name, "cannot be put in canonical form: %s%s",
-                 err ? iprof_error_message(err) : iprof_status_string(rc),
-                 post_unknown_hint(model));
+    if (*hint) /* unknown keys: the library's message names the key */
+        report_plain(cmd, name, "cannot be put in canonical form: %s%s",
+                     iprof_error_message(iprof_model_error(model)), hint);
+    else if (rc == IPROF_EDANGLING)
+        report_plain(cmd, name, "cannot be put in canonical form: it refers to types or "
+                                "methods it does not define");
+    else if (rc == IPROF_ESCHEMA)
+        report_plain(cmd, name, "cannot be put in canonical form: an entry breaks its "
+                                "kind's rules (read it with 'iprof validate')");
+    else
+        report_plain(cmd, name, "cannot be put in canonical form: %s", iprof_status_string(rc));
     return exit_code_of(rc);
 }

@@ -1,7 +1,8 @@
 /**
  * @file iprof/analysis.h
- * @brief What a profile tells the compiler: branch probabilities and
- *        receiver-type shares as GraalVM derives them from the records.
+ * @brief What a profile says: branch probabilities and receiver-type
+ *        shares as GraalVM derives them from the records, entry totals and
+ *        the hottest methods.
  *
  * Records are counts; Native Image's PGO turns them into probabilities
  * before it optimizes (PGOApplyProfilesPhase and PGOUtils in GraalVM's
@@ -10,8 +11,9 @@
  * check can compare what matters. docs/format.md ("What the compiler is
  * told") gives the formulas.
  *
- * Every function here only reads the entry, allocates nothing and is
- * thread-safe while the model is not changed. Output arrays follow the
+ * Every function here only reads the model; all but
+ * iprof_model_method_totals() allocate nothing, and all are thread-safe
+ * while the model is not changed. Output arrays follow the
  * snprintf convention: the full count is always returned in @c *count, at
  * most @c capacity items are written, and IPROF_ELIMIT says the arrays
  * were too small.
@@ -100,6 +102,46 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
  */
 IPROF_API int iprof_entry_type_shares(const iprof_entry *entry, int64_t *types, double *shares,
                                       size_t capacity, size_t *count, double *not_recorded);
+
+/**
+ * @brief The total count of an entry: the sum of its records' count slots
+ *        (call count and sampling: the value; conditional: every third
+ *        value; virtual invoke, monitor, instanceof: every second),
+ *        saturating at the int64 limits.
+ * @param entry the entry (borrowed); NULL gives 0.
+ * @return the total.
+ * @threadsafety Reads @p entry only.
+ */
+IPROF_API int64_t iprof_entry_total(const iprof_entry *entry);
+
+/**
+ * @brief Totals per callee method, hottest first: for each method that is
+ *        the callee (frame 0) of entries of @p kind, the sum of their
+ *        totals (iprof_entry_total(), saturating).
+ *
+ * With IPROF_KIND_CALL_COUNT this is "the hottest methods by call count"
+ * of `iprof stats`; a @p capacity of N gives the N hottest. Ties are
+ * ordered by ascending method id. Monitor entries all count for method 0
+ * (their dummy "0:0" context).
+ *
+ * @param model the model (borrowed; only read).
+ * @param kind an IPROF_KIND_* value.
+ * @param[out] method_ids receives the method ids of the hottest
+ *        @p capacity methods (may be NULL with capacity 0).
+ * @param[out] totals receives their totals (same size).
+ * @param capacity the size of both arrays.
+ * @param[out] count receives the number of methods in all (may exceed
+ *        @p capacity: the arrays then hold the hottest).
+ * @retval IPROF_OK success.
+ * @retval IPROF_ENOMEM the working memory (16 bytes per entry, from the
+ *         model's allocator, freed before returning) could not be had.
+ * @retval IPROF_EINVAL a NULL model or count, NULL arrays with a
+ *         capacity, or a bad kind.
+ * @threadsafety Reads @p model only; it allocates through the model's
+ *         allocator, which must then be thread-safe for concurrent calls.
+ */
+IPROF_API int iprof_model_method_totals(const iprof_model *model, int kind, int64_t *method_ids,
+                                        int64_t *totals, size_t capacity, size_t *count);
 
 #ifdef __cplusplus
 }

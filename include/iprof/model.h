@@ -714,6 +714,11 @@ IPROF_API const iprof_error *iprof_model_error(const iprof_model *model);
  * counts multiplied by @p weight first (rounded to nearest, saturating;
  * integral weights are exact). @p weight must be finite and >= 0.
  *
+ * The merged model has the highest format version of its inputs: src's
+ * version when dst is a new model whose version was never read or set,
+ * or when src's is higher (so merging files one by one into a new model
+ * gives the highest version among them, as `iprof merge` writes).
+ *
  * Fails with IPROF_EDANGLING, changing nothing, if src has references that
  * do not resolve within src, and with IPROF_ESCHEMA if either model keeps
  * unknown top-level keys that cannot be combined (see
