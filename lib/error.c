@@ -79,14 +79,44 @@ IPROF_API uint64_t iprof_error_column(const iprof_error *err)
     return err ? err->column : 0;
 }
 
+IPROF_API int iprof_error_kind(const iprof_error *err)
+{
+    return err && err->has_kind ? err->kind : -1;
+}
+
+IPROF_API const char *iprof_error_context(const iprof_error *err)
+{
+    return err && err->context ? err->context : "";
+}
+
+IPROF_API int iprof_error_type_id(const iprof_error *err, int64_t *id)
+{
+    if (!err || !err->has_type)
+        return IPROF_ENOTFOUND;
+    if (id)
+        *id = err->type_id;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_error_method_id(const iprof_error *err, int64_t *id)
+{
+    if (!err || !err->has_method)
+        return IPROF_ENOTFOUND;
+    if (id)
+        *id = err->method_id;
+    return IPROF_OK;
+}
+
 void ipi_errbuf_clear(ipi_errbuf *eb)
 {
     memset(&eb->err, 0, sizeof eb->err);
     eb->set = 0;
     eb->message[0] = '\0';
     eb->path[0] = '\0';
+    eb->context[0] = '\0';
     eb->err.message = eb->message;
     eb->err.path = eb->path;
+    eb->err.context = eb->context;
 }
 
 int ipi_errbuf_vset(ipi_errbuf *eb, int status, const char *fmt, va_list ap)
@@ -147,5 +177,8 @@ int ipi_diags_add(ipi_diags *d, const iprof_error *e)
     *slot = *e;
     slot->message = m;
     slot->path = p;
+    /* Diagnostics are the reader's: positions, not model subjects. */
+    slot->context = NULL;
+    slot->has_kind = slot->has_type = slot->has_method = 0;
     return IPROF_OK;
 }

@@ -16,6 +16,11 @@ struct iprof_error {
     uint64_t offset, line, column;
     const char *message;
     const char *path;
+    /* What a model operation's report is about (zero: nothing). */
+    const char *context;  /* ctx text, or NULL */
+    int has_kind, has_type, has_method;
+    int kind;
+    int64_t type_id, method_id;
 };
 
 #define IPI_MESSAGE_MAX 256
@@ -28,6 +33,7 @@ typedef struct ipi_errbuf {
     int set;
     char message[IPI_MESSAGE_MAX];
     char path[IPI_PATH_MAX];
+    char context[IPI_PATH_MAX];
 } ipi_errbuf;
 
 void ipi_errbuf_clear(ipi_errbuf *eb);

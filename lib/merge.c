@@ -114,39 +114,44 @@ static int load_frames(merge_state *s, const iprof_context *ctx)
 
 /* ---- checks before any change ------------------------------------------- */
 
-static int check_methods(const iprof_model *src)
+static int check_methods(iprof_model *dst, const iprof_model *src)
 {
     for (size_t i = 0; i < src->method_count; i++) {
         const iprof_method *x = src->methods[i];
-        for (size_t j = 0; j < x->sig_len; j++)
-            if (!ipi_idmap_get(&src->type_ids, x->sig[j]))
-                return IPROF_EDANGLING;
+        int rc = ipi_method_check_sig(dst, src, x->id, x->sig, x->sig_len,
+                                      "the model merged from");
+        if (rc)
+            return rc;
     }
     return IPROF_OK;
 }
 
 /* src entries must resolve within src and follow the rules; dst entries
- * must have whole groups so that they can be combined. */
+ * must have whole groups so that they can be combined. Failures name the
+ * entry in dst's error. */
 static int check_entries(merge_state *s)
 {
-    int schema = 0;
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         const ipi_entry_list *l = &s->src->entries[k];
         for (size_t i = 0; i < l->count; i++) {
             const iprof_entry *e = &l->items[i];
-            if (!ipi_entry_refs_resolve(s->src, e))
-                return IPROF_EDANGLING;
+            int rc = ipi_entry_check_refs(s->dst, s->src, e, "the model merged from");
+            if (rc)
+                return rc;
             if (load_frames(s, e->ctx))
                 return IPROF_ENOMEM;
-            schema |= ipi_rule_check_entry(k, s->buf, e->ctx->depth, e->records,
-                                           e->record_count) != IPI_RULE_OK;
+            int rule = ipi_rule_check_entry(k, s->buf, e->ctx->depth, e->records, e->record_count);
+            if (rule != IPI_RULE_OK)
+                return ipi_entry_fail_rule(s->dst, e, rule);
         }
         const ipi_entry_list *d = &s->dst->entries[k];
         size_t g = (size_t)ipi_kind_layout_of(k)->group;
         for (size_t i = 0; i < d->count; i++)
-            schema |= d->items[i].record_count % g != 0;
+            if (d->items[i].record_count % g != 0)
+                return ipi_entry_fail_rule(s->dst, &d->items[i],
+                                           g == 3 ? IPI_RULE_RECORDS_TRIPLES : IPI_RULE_RECORDS_PAIRS);
     }
-    return schema ? IPROF_ESCHEMA : IPROF_OK;
+    return IPROF_OK;
 }
 
 /* ---- ids ---------------------------------------------------------------- */
@@ -340,7 +345,9 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
         return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown flags 0x%x",
                               opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN);
     double weight = opts->weight;
-    if (!(weight >= 0) || weight > DBL_MAX) /* !(w >= 0) also rejects NaN */
+    if (weight != weight) /* NaN: printf may spell it "-nan" */
+        return ipi_model_fail(dst, IPROF_EINVAL, "weight nan: must be finite and >= 0");
+    if (!(weight >= 0) || weight > DBL_MAX)
         return ipi_model_fail(dst, IPROF_EINVAL, "weight %g: must be finite and >= 0", weight);
     int drop = (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0;
     /* A check only: dst's keys are dropped once the merge is certain. */
@@ -356,16 +363,9 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     scaler_init(&s.sc, weight);
     ipi_idmap_init(&s.tmap);
     ipi_idmap_init(&s.mmap);
-    rc = check_methods(src);
-    if (rc)
-        ipi_model_fail(dst, rc, "the model merged from has a method whose signature names a "
-                                "type it does not define");
-    if (!rc && (rc = check_entries(&s)) != IPROF_OK && rc != IPROF_ENOMEM)
-        ipi_model_fail(dst, rc, rc == IPROF_EDANGLING
-                                    ? "the model merged from has an entry that names an id "
-                                      "it does not define"
-                                    : "an entry breaks its kind's rules, so its records "
-                                      "cannot be combined");
+    rc = check_methods(dst, src);
+    if (!rc)
+        rc = check_entries(&s);
     if (!rc)
         rc = ipi_unknown_take(dst, src, drop);
     if (!rc)

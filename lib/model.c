@@ -84,6 +84,21 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
 
 /* ---- helpers ------------------------------------------------------------ */
 
+int ipi_method_check_sig(iprof_model *report, const iprof_model *m, int64_t id,
+                         const int64_t *sig, size_t sig_len, const char *whose)
+{
+    for (size_t i = 0; i < sig_len; i++) {
+        if (ipi_idmap_get(&m->type_ids, sig[i]))
+            continue;
+        ipi_subject about = {-1, NULL, 0, &sig[i], &id};
+        return ipi_model_fail_about(report, IPROF_EDANGLING, &about,
+                                    "method %lld: signature type id %lld (signature[%zu]) is not "
+                                    "defined in %s",
+                                    (long long)id, (long long)sig[i], i, whose);
+    }
+    return IPROF_OK;
+}
+
 /* Make room for one more pointer in a list (no aliasing tricks on the
  * typed pointer: ipi_grow works on a void *). */
 static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t count)
@@ -176,11 +191,18 @@ int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
 IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *name,
                                    size_t name_len, const iprof_type **out)
 {
-    if (!model || (!name && name_len))
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    ipi_subject about = {-1, NULL, 0, &id, NULL};
+    if (!name && name_len)
+        return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type %lld: the name is NULL",
+                                    (long long)id);
     if (ipi_idmap_get(&model->type_ids, id))
-        return IPROF_EINVAL;
-    return ipi_model_push_type(model, id, name, name_len, out);
+        return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type id %lld is taken",
+                                    (long long)id);
+    int rc = ipi_model_push_type(model, id, name, name_len, out);
+    return rc ? ipi_model_fail_about(model, rc, &about, "out of memory") : IPROF_OK;
 }
 
 /* After removing the indexed type of an id, index the next type that has
@@ -204,9 +226,11 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
 {
     if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
     iprof_type *t = ipi_idmap_get(&model->type_ids, id);
     if (!t)
-        return IPROF_ENOTFOUND;
+        return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, &id, NULL},
+                                    "no type with id %lld", (long long)id);
     size_t pos = 0;
     while (model->types[pos] != t)
         pos++;
@@ -368,14 +392,21 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
                                      size_t name_len, const int64_t *signature,
                                      size_t signature_len, const iprof_method **out)
 {
-    if (!model || (!name && name_len) || (!signature && signature_len))
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    ipi_subject about = {-1, NULL, 0, NULL, &id};
+    if ((!name && name_len) || (!signature && signature_len))
+        return ipi_model_fail_about(model, IPROF_EINVAL, &about,
+                                    "method %lld: the name or the signature is NULL", (long long)id);
     if (ipi_idmap_get(&model->method_ids, id))
-        return IPROF_EINVAL;
-    for (size_t i = 0; i < signature_len; i++)
-        if (!ipi_idmap_get(&model->type_ids, signature[i]))
-            return IPROF_EDANGLING;
-    return ipi_model_push_method(model, id, name, name_len, signature, signature_len, out);
+        return ipi_model_fail_about(model, IPROF_EINVAL, &about, "method id %lld is taken",
+                                    (long long)id);
+    int rc = ipi_method_check_sig(model, model, id, signature, signature_len, "the model");
+    if (!rc && (rc = ipi_model_push_method(model, id, name, name_len, signature, signature_len,
+                                           out)))
+        ipi_model_fail_about(model, rc, &about, "out of memory");
+    return rc;
 }
 
 static void reindex_method(iprof_model *m, const iprof_method *gone)
@@ -395,9 +426,11 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
 {
     if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
     iprof_method *x = ipi_idmap_get(&model->method_ids, id);
     if (!x)
-        return IPROF_ENOTFOUND;
+        return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
+                                    "no method with id %lld", (long long)id);
     size_t pos = 0;
     while (model->methods[pos] != x)
         pos++;

@@ -154,6 +154,11 @@ int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *name,
 /* Store a version string as given (no validation). */
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
 
+/* Fail with IPROF_EDANGLING in report's error when a signature type id of
+ * method id is not defined in m, naming both ids. */
+int ipi_method_check_sig(iprof_model *report, const iprof_model *m, int64_t id,
+                         const int64_t *sig, size_t sig_len, const char *whose);
+
 /* The key hash of the method table: interned name and signature ids. */
 uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len);
 
@@ -178,10 +183,29 @@ int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src);
  * lacks (after a successful check); with drop, remove m's instead. */
 int ipi_unknown_take(iprof_model *m, const iprof_model *src, int drop);
 
+/* ---- model_error.c ------------------------------------------------------ */
+
+/* What a failed model operation is about: any of a kind (-1: none), a
+ * context's frames, a type id and a method id (NULL: none). */
+typedef struct ipi_subject {
+    int kind;
+    const int64_t *frames;
+    size_t frame_count;
+    const int64_t *type_id;
+    const int64_t *method_id;
+} ipi_subject;
+
 /* Set the model's error report; returns status. */
 int ipi_model_fail(iprof_model *m, int status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The same with its subject recorded for iprof_error_kind() and friends. */
+int ipi_model_fail_about(iprof_model *m, int status, const ipi_subject *about, const char *fmt,
+                         ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
@@ -260,6 +284,12 @@ int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
 /* Whether every reference of the entry resolves in m (ctx method ids for
  * kinds that check them, record type ids). */
 int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e);
+/* The same, failing with IPROF_EDANGLING in report's error, which names
+ * the entry and the missing id (`whose`: "the model merged from", ...). */
+int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
+                         const char *whose);
+/* Fail with IPROF_ESCHEMA in report's error: e breaks rule (an IPI_RULE_*). */
+int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule);
 void ipi_entries_free(iprof_model *m);
 
 /* Remove element pos of an array of *count elements of size bytes, keeping

@@ -225,33 +225,110 @@ static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_
 
 /* ---- adding ------------------------------------------------------------- */
 
-/* Every check of add_entry that needs no change to the model. */
-static int check_new_entry(const iprof_model *m, int kind, const int64_t *frames,
+/* The first reference of an entry (ctx method ids where the kind checks
+ * them, record type slots) that m does not define: 1 with *is_type and
+ * *id set, 0 when all resolve. */
+static int missing_ref(const iprof_model *m, int kind, const int64_t *frames, size_t nframes,
+                       const int64_t *records, size_t nrecords, int *is_type, int64_t *id)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    *is_type = 0;
+    for (size_t i = 0; L->checks_methods && i < nframes; i++)
+        if (!ipi_idmap_get(&m->method_ids, (*id = frames[2 * i])))
+            return 1;
+    *is_type = 1;
+    for (size_t i = (size_t)L->type_slot; L->type_slot >= 0 && i < nrecords;
+         i += (size_t)L->group)
+        if (!ipi_idmap_get(&m->type_ids, (*id = records[i])))
+            return 1;
+    return 0;
+}
+
+/* Fail with `status`, naming a reference that does not resolve. */
+static int fail_ref(iprof_model *report, int kind, const int64_t *frames, size_t nframes,
+                    int is_type, int64_t id, const char *whose)
+{
+    ipi_subject about = {kind, frames, nframes, is_type ? &id : NULL, is_type ? NULL : &id};
+    return ipi_model_fail_about(report, IPROF_EDANGLING, &about,
+                                "%s entry: %s id %lld is not defined in %s", iprof_kind_name(kind),
+                                is_type ? "type" : "method", (long long)id, whose);
+}
+
+/* Every check of add_entry that needs no change to the model; failures
+ * say what and where in the model's report. */
+static int check_new_entry(iprof_model *m, int kind, const int64_t *frames,
                            size_t frame_count, const int64_t *records, size_t record_count)
 {
-    if (!m || !valid_kind(kind) || !frames || frame_count == 0 ||
-        frame_count > SIZE_MAX / 2 / sizeof *frames || (!records && record_count))
-        return IPROF_EINVAL;
-    if (ipi_rule_check_entry(kind, frames, frame_count, records, record_count) != IPI_RULE_OK)
-        return IPROF_ESCHEMA;
-    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
-    if (L->checks_methods)
-        for (size_t i = 0; i < frame_count; i++)
-            if (!ipi_idmap_get(&m->method_ids, frames[2 * i]))
-                return IPROF_EDANGLING;
-    if (L->type_slot >= 0)
-        for (size_t i = (size_t)L->type_slot; i < record_count; i += (size_t)L->group)
-            if (!ipi_idmap_get(&m->type_ids, records[i]))
-                return IPROF_EDANGLING;
+    if (!valid_kind(kind))
+        return ipi_model_fail(m, IPROF_EINVAL, "invalid entry kind %d", kind);
+    if (!frames || frame_count == 0 || frame_count > SIZE_MAX / 2 / sizeof *frames ||
+        (!records && record_count))
+        return ipi_model_fail_about(m, IPROF_EINVAL, &(ipi_subject){kind, NULL, 0, NULL, NULL},
+                                    "%s entry: no frames, or NULL records",
+                                    iprof_kind_name(kind));
+    ipi_subject about = {kind, frames, frame_count, NULL, NULL};
+    int rule = ipi_rule_check_entry(kind, frames, frame_count, records, record_count);
+    if (rule != IPI_RULE_OK)
+        return ipi_model_fail_about(m, IPROF_ESCHEMA, &about, "%s entry: %s: %s",
+                                    iprof_kind_name(kind), ipi_rule_is_ctx(rule) ? "ctx" : "records",
+                                    ipi_rule_message(rule));
+    int is_type;
+    int64_t id;
+    if (missing_ref(m, kind, frames, frame_count, records, record_count, &is_type, &id))
+        return fail_ref(m, kind, frames, frame_count, is_type, id, "the model");
     if (record_count > IPI_MAX_RECORDS)
-        return IPROF_ELIMIT;
+        return ipi_model_fail_about(m, IPROF_ELIMIT, &about, "%s entry: more than %zu records",
+                                    iprof_kind_name(kind), (size_t)IPI_MAX_RECORDS);
     return IPROF_OK;
+}
+
+/* An existing entry's frames, callee side first, as many as fit in buf
+ * (16 frames: enough to say where it is). */
+static size_t entry_frames(const iprof_entry *e, int64_t buf[32])
+{
+    size_t n = 0;
+    for (const iprof_context *c = e->ctx; c && n < 16; c = c->parent, n++) {
+        buf[2 * n] = c->method;
+        buf[2 * n + 1] = c->bci;
+    }
+    return n;
+}
+
+int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
+                         const char *whose)
+{
+    int64_t frames[32];
+    size_t n = entry_frames(e, frames);
+    int is_type;
+    int64_t id;
+    /* Frames past the 16 shown are checked too: walk the whole context. */
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
+    for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent)
+        if (!ipi_idmap_get(&m->method_ids, c->method))
+            return fail_ref(report, e->kind, frames, n, 0, c->method, whose);
+    if (missing_ref(m, e->kind, NULL, 0, e->records, e->record_count, &is_type, &id))
+        return fail_ref(report, e->kind, frames, n, is_type, id, whose);
+    return IPROF_OK;
+}
+
+int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule)
+{
+    int64_t frames[32];
+    size_t n = entry_frames(e, frames);
+    ipi_subject about = {e->kind, frames, n, NULL, NULL};
+    return ipi_model_fail_about(report, IPROF_ESCHEMA, &about,
+                                "%s entry: %s: %s, so its records cannot be grouped",
+                                iprof_kind_name(e->kind), ipi_rule_is_ctx(rule) ? "ctx" : "records",
+                                ipi_rule_message(rule));
 }
 
 IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t *frames,
                                     size_t frame_count, const int64_t *records,
                                     size_t record_count)
 {
+    if (!model)
+        return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
     int rc = check_new_entry(model, kind, frames, frame_count, records, record_count);
     if (rc)
         return rc;
@@ -349,11 +426,16 @@ int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e)
 IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,
                                        size_t frame_count)
 {
-    if (!model || !valid_kind(kind) || !frames || frame_count == 0)
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (!valid_kind(kind) || !frames || frame_count == 0)
+        return ipi_model_fail(model, IPROF_EINVAL, "invalid kind %d, or no frames", kind);
     size_t pos = find_pos(model, kind, frames, frame_count);
     if (!pos)
-        return IPROF_ENOTFOUND;
+        return ipi_model_fail_about(model, IPROF_ENOTFOUND,
+                                    &(ipi_subject){kind, frames, frame_count, NULL, NULL},
+                                    "no %s entry with this context", iprof_kind_name(kind));
     ipi_entry_list *l = &model->entries[kind];
     ipi_array_remove(l->items, &l->count, pos - 1, sizeof *l->items);
     ipi_index_drop(model, IPI_IX_ENTRIES + kind); /* positions moved */
@@ -363,8 +445,11 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
 IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
                                          iprof_model_entry_pred keep, void *payload)
 {
-    if (!model || !valid_kind(kind) || !keep)
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (!valid_kind(kind) || !keep)
+        return ipi_model_fail(model, IPROF_EINVAL, "invalid kind %d, or no predicate", kind);
     ipi_entry_list *l = &model->entries[kind];
     size_t j = 0;
     for (size_t i = 0; i < l->count; i++)

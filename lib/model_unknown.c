@@ -10,25 +10,8 @@
  * ([], {} or a scalar, equal wherever the key occurs) and refuse the rest
  * unless asked to drop them.
  */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "json.h"
 #include "model.h"
-
-int ipi_model_fail(iprof_model *m, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    ipi_errbuf_vset(&m->error, status, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
-IPROF_API const iprof_error *iprof_model_error(const iprof_model *model)
-{
-    return model ? ipi_errbuf_get(&model->error) : NULL;
-}
 
 /* ---- storage ------------------------------------------------------------ */
 

@@ -1096,7 +1096,7 @@ static int check_instanceof_version(scan *s)
                  section_name(s, IPROF_KIND_INSTANCEOF), s->version_text);
         format_path(s, &s->at, path, sizeof path);
         iprof_error e = {IPROF_EVERSION, IPROF_SEVERITY_ERROR, off, s->iof_line,
-                         s->iof_column, msg, path};
+                         s->iof_column, msg, path, NULL, 0, 0, 0, 0, 0, 0};
         if (s->r->flags & IPROF_READ_STRICT) {
             ipi_errbuf *eb = &s->r->error;
             ipi_errbuf_clear(eb);
@@ -1394,7 +1394,7 @@ static int resolve_pending(scan *s)
                  (long long)pr->id);
         format_path(s, &pr->at, path, sizeof path);
         iprof_error e = {IPROF_EDANGLING, IPROF_SEVERITY_ERROR, pr->offset, pr->line,
-                         pr->column, msg, path};
+                         pr->column, msg, path, NULL, 0, 0, 0, 0, 0, 0};
         if (r->flags & IPROF_READ_STRICT) {
             ipi_errbuf *eb = &r->error;
             ipi_errbuf_clear(eb);

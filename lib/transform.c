@@ -151,13 +151,16 @@ static void canon_free(canon *c)
 }
 
 /* Everything but memory that could make the build fail. */
-static int check_model(const iprof_model *m)
+/* Whether the model can be put in canonical form: every reference
+ * resolves and every entry's records can be grouped; the model's error
+ * names what cannot. */
+static int check_model(iprof_model *m)
 {
     for (size_t i = 0; i < m->method_count; i++) {
         const iprof_method *x = m->methods[i];
-        for (size_t k = 0; k < x->sig_len; k++)
-            if (!ipi_idmap_get(&m->type_ids, x->sig[k]))
-                return IPROF_EDANGLING;
+        int rc = ipi_method_check_sig(m, m, x->id, x->sig, x->sig_len, "the model");
+        if (rc)
+            return rc;
     }
     for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
         const ipi_entry_list *l = &m->entries[kind];
@@ -177,9 +180,10 @@ static int check_model(const iprof_model *m)
                     if (x->method < 0)
                         rule = IPI_RULE_NEGATIVE_METHOD;
             if (rule != IPI_RULE_OK)
-                return IPROF_ESCHEMA;
-            if (!ipi_entry_refs_resolve(m, e))
-                return IPROF_EDANGLING;
+                return ipi_entry_fail_rule(m, e, rule);
+            int rc = ipi_entry_check_refs(m, m, e, "the model");
+            if (rc)
+                return rc;
         }
     }
     return IPROF_OK;
@@ -369,11 +373,7 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
         return rc;
     rc = check_model(model);
     if (rc)
-        return ipi_model_fail(model, rc, rc == IPROF_EDANGLING
-                                             ? "a signature, context or record names an id the "
-                                               "model does not define"
-                                             : "an entry breaks its kind's rules, so its records "
-                                               "cannot be grouped");
+        return rc;
     iprof_model *n = NULL;
     if ((rc = iprof_model_new(&n, &model->alloc)))
         return ipi_model_fail(model, rc, "out of memory");

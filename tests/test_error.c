@@ -60,7 +60,7 @@ static void test_accessors_on_null(void)
     CHECK_EQ_INT(iprof_error_column(NULL), 0);
 
     /* A report whose strings are NULL still gives "". */
-    iprof_error e = {IPROF_ESYNTAX, IPROF_SEVERITY_WARNING, 10, 2, 3, NULL, NULL};
+    iprof_error e = {IPROF_ESYNTAX, IPROF_SEVERITY_WARNING, 10, 2, 3, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
     CHECK_EQ_INT(iprof_error_status(&e), IPROF_ESYNTAX);
     CHECK_EQ_INT(iprof_error_severity(&e), IPROF_SEVERITY_WARNING);
     CHECK_EQ_STR(iprof_error_message(&e), "");
@@ -158,7 +158,7 @@ static void test_diags(void)
         snprintf(msg, sizeof msg, "problem %d", i);
         snprintf(path, sizeof path, "methods[%d].signature[1]", i);
         iprof_error e = {IPROF_EDANGLING, i % 2, (uint64_t)i * 10, (uint64_t)i + 1, 7,
-                         msg, path};
+                         msg, path, NULL, 0, 0, 0, 0, 0, 0};
         CHECK_OK(ipi_diags_add(&d, &e));
         /* the caller's strings are copied */
         msg[0] = path[0] = 'X';
@@ -179,7 +179,7 @@ static void test_diags(void)
     CHECK_EQ_INT(bad, 0);
 
     /* NULL strings become "". */
-    iprof_error n = {IPROF_ESCHEMA, 0, 0, 0, 0, NULL, NULL};
+    iprof_error n = {IPROF_ESCHEMA, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
     CHECK_OK(ipi_diags_add(&d, &n));
     CHECK_EQ_STR(d.items[1000].message, "");
     CHECK_EQ_STR(d.items[1000].path, "");
@@ -198,7 +198,7 @@ static void test_diags(void)
         ipi_diags_init(&d, &a);
         int rc = IPROF_OK;
         for (int i = 0; i < 20 && !rc; i++) {
-            iprof_error e = {IPROF_ESCHEMA, 0, 0, 0, 0, "m", "p"};
+            iprof_error e = {IPROF_ESCHEMA, 0, 0, 0, 0, "m", "p", NULL, 0, 0, 0, 0, 0, 0};
             rc = ipi_diags_add(&d, &e);
         }
         CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);

@@ -478,7 +478,7 @@ def normalise_for_write(text, items, version=None):
     out = []  # (key, value, raw text or None)
     for k in LAYOUT[v]:
         out.append((iof_key if k == IOF else k, known[k], None))
-        out += attached.pop(k, [])[::-1]
+        out += attached.pop(k, [])
     for rest in attached.values():
         out += rest
     return [(k, val) for k, val, _ in out], [raw for _, _, raw in out if raw is not None]

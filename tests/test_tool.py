@@ -232,6 +232,8 @@ SMALL_JSON = {
     "totals": {"callCountProfiles": 9223372036854775820, "conditionalProfiles": 13,
                "virtualInvokeProfiles": 10, "monitorProfiles": 3, "samplingProfiles": 3,
                "instanceofProfiles": 5},
+    "instanceofKey": "instanceofProfiles",  # the spelling the file uses
+    "unknownKeys": [],
     "hottestMethods": [
         {"id": 3, "name": "B.get", "callCount": 9223372036854775812},
         {"id": 2, "name": "A.run", "callCount": 7},
@@ -339,8 +341,13 @@ class Cat(ToolCase):
         # 0.4.0 and 1.0.0 differ only in the order of the sections.
         self.expect(["cat", "graal-0.4.0.iprof", "--to", "1.0.0"], 0, graal("1.0.0", "1.0.0"))
         self.expect(["cat", "graal-1.0.0.iprof", "--to=0.4.0"], 0, graal("0.4.0", "0.4.0"))
-        want = graal("1.1.0", "1.0.0")[:-1] + b',"instanceofProfiles":[]}'
+        # A file without the instanceof section has no spelling of its key to
+        # keep: new 1.1.0 output uses GraalVM's instanceOfProfiles, unless
+        # asked for the document's.
+        want = graal("1.1.0", "1.0.0")[:-1] + b',"instanceOfProfiles":[]}'
         self.expect(["cat", "graal-1.0.0.iprof", "--to", "1.1.0"], 0, want)
+        self.expect(["cat", "graal-1.0.0.iprof", "--to", "1.1.0", "--instanceof-key",
+                     "instanceof"], 0, want.replace(b"instanceOf", b"instanceof"))
 
     def test_to_drops_instanceof_only_when_asked(self):
         self.expect(["cat", "small-1.1.0.iprof", "--to", "1.0.0"], 1, "",
@@ -438,6 +445,216 @@ class Cat(ToolCase):
         with open(path, "rb") as f:
             original = f.read()
         self.expect(["cat", "-", "--to", "0.4.0"], 0, original, stdin=out)
+
+
+# ---------------------------------------------------------------------------
+# GraalVM 25's files: the instanceOfProfiles spelling and unknown top-level
+# keys, kept and written back as they are
+
+G25 = "graalvm25.iprof"
+G25_UNKNOWN = "graalvm25-unknown.iprof"  # ceConditionalProfilesV2, virtualInvokeMethodProfiles
+G25_PLAIN = "graalvm25-plain-unknown.iprof"  # virtualInvokeMethodProfiles [], "x-tool"
+G25_FILES = [G25, G25_UNKNOWN, G25_PLAIN]
+
+
+def top_level(raw):
+    """The top-level (key, raw value text) pairs of a minified document."""
+    text = raw.decode("utf-8")
+    dec = json.JSONDecoder()
+    pairs, i = [], 1
+    while text[i] != "}":
+        key, i = dec.raw_decode(text, i)
+        assert text[i] == ":"
+        _, end = dec.raw_decode(text, i + 1)
+        pairs.append((key, text[i + 1:end]))
+        i = end + (text[end] == ",")
+    return pairs
+
+
+def minified(pairs):
+    return ("{" + ",".join('"%s":%s' % kv for kv in pairs) + "}").encode("utf-8")
+
+
+def camel_to_lower(raw):
+    out = raw.replace(b'"instanceOfProfiles":', b'"instanceofProfiles":')
+    assert out != raw
+    return out
+
+
+UNKNOWN_WARNINGS = (
+    'graalvm25-unknown.iprof:1:718: ceConditionalProfilesV2: warning: unknown top-level key '
+    '"ceConditionalProfilesV2": not interpreted, kept as is by models\n'
+    'graalvm25-unknown.iprof:1:855: virtualInvokeMethodProfiles: warning: unknown top-level '
+    'key "virtualInvokeMethodProfiles": not interpreted, kept as is by models\n')
+PLAIN_WARNINGS = (
+    'graalvm25-plain-unknown.iprof:1:782: virtualInvokeMethodProfiles: warning: unknown '
+    'top-level key "virtualInvokeMethodProfiles": not interpreted, kept as is by models\n'
+    'graalvm25-plain-unknown.iprof:1:1061: x-tool: warning: unknown top-level key "x-tool": '
+    'not interpreted, kept as is by models\n')
+
+G25_STATS_TEXT = """\
+file:        graalvm25-unknown.iprof
+version:     1.1.0
+types:       8
+methods:     5
+contexts:    9 distinct, max depth 3
+diagnostics: 2
+
+profiles                  entries           total count
+callCountProfiles               3                  2000
+conditionalProfiles             1                  1005
+virtualInvokeProfiles           1                  1000
+monitorProfiles                 1                     7
+samplingProfiles                3                    62
+instanceofProfiles              1                  1000
+
+unknown top-level keys, kept as they are:
+  ceConditionalProfilesV2                46 bytes
+  virtualInvokeMethodProfiles            39 bytes
+
+hottest methods by call count:
+  1000  com.example.Shape.area (id 2)
+   600  com.example.Circle.area (id 3)
+   400  com.example.Square.area (id 4)
+"""
+
+G25_STATS_JSON = {
+    "file": "graalvm25-unknown.iprof",
+    "version": "1.1.0",
+    "types": 8,
+    "methods": 5,
+    "contexts": 9,
+    "maxContextDepth": 3,
+    "diagnostics": 2,
+    "entries": {"callCountProfiles": 3, "conditionalProfiles": 1, "virtualInvokeProfiles": 1,
+                "monitorProfiles": 1, "samplingProfiles": 3, "instanceofProfiles": 1},
+    "totals": {"callCountProfiles": 2000, "conditionalProfiles": 1005,
+               "virtualInvokeProfiles": 1000, "monitorProfiles": 7, "samplingProfiles": 62,
+               "instanceofProfiles": 1000},
+    "instanceofKey": "instanceOfProfiles",
+    "unknownKeys": [{"key": "ceConditionalProfilesV2", "bytes": 46},
+                    {"key": "virtualInvokeMethodProfiles", "bytes": 39}],
+    "hottestMethods": [
+        {"id": 2, "name": "com.example.Shape.area", "callCount": 1000},
+        {"id": 3, "name": "com.example.Circle.area", "callCount": 600},
+        {"id": 4, "name": "com.example.Square.area", "callCount": 400},
+    ],
+}
+
+
+class GraalVM25(ToolCase):
+    def test_data_files(self):
+        # What the files hold (tests/data/README.md), so that the tests
+        # below test what they say.
+        keys = [k for k, _ in top_level(data(G25))]
+        self.assertEqual(keys, ["version", "types", "methods", "callCountProfiles",
+                                "conditionalProfiles", "virtualInvokeProfiles",
+                                "monitorProfiles", "samplingProfiles", "instanceOfProfiles"])
+        self.assertEqual(minified(top_level(data(G25))), data(G25))
+        unknown = dict(top_level(data(G25_UNKNOWN)))
+        self.assertEqual(len(unknown["ceConditionalProfilesV2"]), 46)
+        self.assertEqual(len(unknown["virtualInvokeMethodProfiles"]), 39)
+        plain = top_level(data(G25_PLAIN))
+        self.assertEqual(plain[-1], ("x-tool", '"iprof-test"'))
+        self.assertEqual(dict(plain)["virtualInvokeMethodProfiles"], "[]")
+
+    def test_cat_same_bytes(self):
+        for name in G25_FILES:
+            self.expect(["cat", name], 0, data(name))
+            self.expect(["cat", "--strict", name], 0, data(name))
+            self.expect(["cat", "-"], 0, data(name), stdin=data(name))
+            # pretty, then minified again: the same bytes
+            code, pretty, err = run("cat", "--pretty", name)
+            self.assertEqual((code, err), (0, ""), name)
+            self.assertIn(b'\n  "instanceOfProfiles": [\n', pretty)
+            self.expect(["cat", "-"], 0, data(name), stdin=pretty)
+
+    def test_instanceof_key(self):
+        lower = camel_to_lower(data(G25))
+        self.expect(["cat", "--instanceof-key", "instanceof", G25], 0, lower)
+        self.expect(["cat", "-"], 0, lower, stdin=lower)  # the spelling read is kept
+        self.expect(["cat", "--instanceof-key=instanceOf", "-"], 0, data(G25), stdin=lower)
+        self.expect(["cat", "--instanceof-key", "instanceOf", G25], 0, data(G25))
+        self.expect(["cat", "--instanceof-key", "InstanceOf", G25], 2, "",
+                    "iprof cat: --instanceof-key: 'InstanceOf' is neither instanceof "
+                    "nor instanceOf\nTry 'iprof cat --help' for more information.\n")
+
+    def test_both_spellings(self):
+        both = data(G25)[:-1] + b',"instanceofProfiles":[]}'
+        report = ("<stdin>:1:1028: instanceofProfiles: both instanceOfProfiles and "
+                  "instanceofProfiles: one instanceof section spelled two ways\n")
+        for flags in ([], ["--strict"]):
+            self.expect(["validate"] + flags + ["-"], 1, "<stdin>: invalid (1 error)\n",
+                        report, stdin=both)
+        self.expect(["cat", "-"], 1, "", report, stdin=both)
+        self.expect(["stats", "-"], 1, "", report, stdin=both)
+        # The other way round: the path is the second key.
+        both = camel_to_lower(data(G25))[:-1] + b',"instanceOfProfiles":[]}'
+        self.expect(["validate", "-"], 1, "<stdin>: invalid (1 error)\n",
+                    "<stdin>:1:1028: instanceOfProfiles: both instanceofProfiles and "
+                    "instanceOfProfiles: one instanceof section spelled two ways\n", stdin=both)
+
+    def test_validate_unknown_keys(self):
+        self.expect(["validate", G25], 0, "graalvm25.iprof: valid\n")
+        for flags in ([], ["--strict"]):
+            self.expect(["validate"] + flags + [G25_UNKNOWN, G25_PLAIN], 0,
+                        "graalvm25-unknown.iprof: valid (2 warnings)\n"
+                        "graalvm25-plain-unknown.iprof: valid (2 warnings)\n",
+                        UNKNOWN_WARNINGS + PLAIN_WARNINGS)
+
+    def test_stats_unknown_keys(self):
+        self.expect(["stats", G25_UNKNOWN], 0, G25_STATS_TEXT)
+        code, out, err = run("stats", "--json", G25_UNKNOWN)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(json.loads(out), G25_STATS_JSON)
+        self.assertEqual(list(json.loads(out)), list(G25_STATS_JSON))  # key order
+        # No unknown keys: no section in the text, [] in JSON.
+        code, out, err = run("stats", G25)
+        self.assertEqual((code, err), (0, ""))
+        want = G25_STATS_TEXT.replace("graalvm25-unknown.iprof", G25).replace(
+            "diagnostics: 2", "diagnostics: 0")
+        want = want[:want.index("unknown top-level keys")] + \
+            want[want.index("hottest methods"):]
+        self.assertEqual(out.decode(), want)
+        code, out, err = run("stats", "--json", G25_PLAIN)
+        self.assertEqual((code, err), (0, ""))
+        st = json.loads(out)
+        self.assertEqual((st["diagnostics"], st["instanceofKey"], st["unknownKeys"]),
+                         (2, "instanceOfProfiles",
+                          [{"key": "virtualInvokeMethodProfiles", "bytes": 2},
+                           {"key": "x-tool", "bytes": 12}]))
+        # The document's spelling, and none when the file has no section.
+        st = json.loads(run("stats", "--json", "-", stdin=camel_to_lower(data(G25)))[1])
+        self.assertEqual(st["instanceofKey"], "instanceofProfiles")
+        st = json.loads(run("stats", "--json", "graal-1.0.0.iprof")[1])
+        self.assertEqual((st["instanceofKey"], st["unknownKeys"]), (None, []))
+
+    def test_older_versions_keep_unknown_keys(self):
+        pairs = dict(top_level(data(G25_UNKNOWN)))
+        pairs["version"] = '"1.0.0"'
+        self.expect(["cat", "--to", "1.0.0", "--drop-instanceof", G25_UNKNOWN], 0, minified(
+            [(k, pairs[k]) for k in ["version", "types", "methods", "callCountProfiles",
+                                     "conditionalProfiles", "ceConditionalProfilesV2",
+                                     "virtualInvokeProfiles", "virtualInvokeMethodProfiles",
+                                     "monitorProfiles", "samplingProfiles"]]))
+        # 0.4.0's order: each unknown key still after the section it followed
+        pairs["version"] = '"0.4.0"'
+        self.expect(["cat", "--to", "0.4.0", "--drop-instanceof", G25_UNKNOWN], 0, minified(
+            [(k, pairs[k]) for k in ["version", "types", "methods", "monitorProfiles",
+                                     "virtualInvokeProfiles", "virtualInvokeMethodProfiles",
+                                     "callCountProfiles", "conditionalProfiles",
+                                     "ceConditionalProfilesV2", "samplingProfiles"]]))
+        self.expect(["cat", "--to", "1.0.0", G25_UNKNOWN], 1, "",
+                    "iprof cat: graalvm25-unknown.iprof: has instanceof profiles, which version "
+                    "1.0.0 cannot hold (use --drop-instanceof to drop them, or --to 1.1.0)\n")
+        # A key that followed the instanceof section, which 1.0.0 lacks, goes last.
+        pairs = dict(top_level(data(G25_PLAIN)))
+        pairs["version"] = '"1.0.0"'
+        self.expect(["cat", "--to", "1.0.0", "--drop-instanceof", G25_PLAIN], 0, minified(
+            [(k, pairs[k]) for k in ["version", "types", "methods", "callCountProfiles",
+                                     "conditionalProfiles", "virtualInvokeProfiles",
+                                     "virtualInvokeMethodProfiles", "monitorProfiles",
+                                     "samplingProfiles", "x-tool"]]))
 
 
 # ---------------------------------------------------------------------------

@@ -277,6 +277,116 @@ class Merge(ToolCase):
                     "define; cannot merge it\n")
 
 
+# GraalVM 25's files (tests/data/README.md): instanceOfProfiles; unknown
+# top-level keys holding ids (graalvm25-unknown.iprof) or nothing that can
+# hold ids (graalvm25-plain-unknown.iprof).
+G25 = "graalvm25.iprof"
+G25_UNKNOWN = "graalvm25-unknown.iprof"
+G25_PLAIN = "graalvm25-plain-unknown.iprof"
+
+# The canonical form of graalvm25.iprof: ids renumbered by name, the repeated
+# sampling ctx combined (30 + 12), GraalVM's instanceOfProfiles.
+G25_CANONICAL = (
+    '{"version":"1.1.0","types":[{"id":0,"name":"boolean"},{"id":1,"name":"com.example.Circle"},'
+    '{"id":2,"name":"com.example.Main"},{"id":3,"name":"com.example.Shape"},'
+    '{"id":4,"name":"com.example.Square"},{"id":5,"name":"int"},'
+    '{"id":6,"name":"java.lang.Object"},{"id":7,"name":"void"}],"methods":[{"id":1,'
+    '"name":"area","signature":[1,5]},{"id":2,"name":"main","signature":[2,7]},{"id":3,'
+    '"name":"area","signature":[3,5]},{"id":4,"name":"area","signature":[4,5]},{"id":5,'
+    '"name":"equals","signature":[6,0,6]}],"callCountProfiles":[{"ctx":"1:0<3:5<2:-6",'
+    '"records":[600]},{"ctx":"3:0","records":[1000]},{"ctx":"4:0<3:9<2:-6","records":[400]}],'
+    '"conditionalProfiles":[{"ctx":"3:12","records":[17,0,600,17,1,400,23,-1,5,31,-5,0]}],'
+    '"virtualInvokeProfiles":[{"ctx":"2:4","records":[1,600,4,400]}],"monitorProfiles":'
+    '[{"ctx":"0:0","records":[6,7]}],"samplingProfiles":[{"ctx":"1:2<3:5<2:-6","records":[42]},'
+    '{"ctx":"4:1<3:9<2:-6","records":[20]}],"instanceOfProfiles":[{"ctx":"3:3","records":'
+    '[1,600,4,400]}]}')
+
+CANNOT_MERGE = ('iprof merge: graalvm25-unknown.iprof: cannot merge: unknown key '
+                '"ceConditionalProfilesV2" of the model merged from holds data whose ids '
+                'cannot be renumbered or combined (--drop-unknown drops them)\n')
+CANNOT_CANONICAL = ('iprof %s: graalvm25-unknown.iprof: cannot be put in canonical form: '
+                    'unknown key "ceConditionalProfilesV2" of the model holds data whose ids '
+                    'cannot be renumbered or combined (--drop-unknown drops them)\n')
+DROPPED = ('iprof %s: graalvm25-unknown.iprof: dropped unknown key "ceConditionalProfilesV2" '
+           '(46 bytes)\n'
+           'iprof %s: graalvm25-unknown.iprof: dropped unknown key '
+           '"virtualInvokeMethodProfiles" (39 bytes)\n')
+PLAIN_TAIL = ',"virtualInvokeMethodProfiles":[],"x-tool":"iprof-test"}'
+
+
+def lower_spelling(raw):
+    out = raw.replace(b'"instanceOfProfiles":', b'"instanceofProfiles":')
+    assert out != raw
+    return out
+
+
+class MergeGraalVM25(ToolCase):
+    def test_canonical_form(self):
+        self.expect(["merge", G25], 0, G25_CANONICAL)
+
+    def test_unknown_key_with_ids(self):
+        self.expect(["merge", G25_UNKNOWN], 1, err=CANNOT_MERGE)
+        self.expect(["merge", G25, G25_UNKNOWN], 1, err=CANNOT_MERGE)
+        self.expect(["merge", G25_UNKNOWN, G25], 1, err=CANNOT_MERGE)
+        out = os.path.join(self.tmp, "m.iprof")
+        self.expect(["merge", "-o", out, G25_UNKNOWN], 1, err=CANNOT_MERGE)
+        self.assertEqual(self.files(), [])
+
+    def test_drop_unknown(self):
+        # Said on stderr key by key; the rest is the merge of graalvm25.iprof.
+        self.expect(["merge", "--drop-unknown", G25_UNKNOWN], 0, G25_CANONICAL,
+                    DROPPED % ("merge", "merge"))
+        self.assertEqual(run("merge", "--drop-unknown", G25_UNKNOWN)[1],
+                         self.ok("merge", G25))
+
+    def test_plain_unknown_keys_kept(self):
+        # [] and scalars hold no ids: kept, after every section, sorted by key;
+        # the same bytes in either order of the inputs.
+        one = self.ok("merge", G25_PLAIN, G25)
+        two = self.ok("merge", G25, G25_PLAIN)
+        self.assertEqual(one, two)
+        self.assertTrue(one.endswith(
+            b'"instanceOfProfiles":[{"ctx":"3:3","records":[1,1200,4,800]}]' +
+            PLAIN_TAIL.encode()), one[-200:])
+        self.assertEqual(one, self.ok("merge", G25, G25)[:-1] + PLAIN_TAIL.encode())
+        self.expect(["merge", G25_PLAIN], 0, G25_CANONICAL[:-1] + PLAIN_TAIL)
+
+    def test_plain_unknown_keys_that_differ(self):
+        other = os.path.join(self.tmp, "other.iprof")
+        with open(other, "wb") as f:
+            f.write(data(G25_PLAIN).replace(b'"iprof-test"', b'"other"'))
+        self.expect(["merge", G25_PLAIN, other], 1,
+                    err='iprof merge: %s: cannot merge: unknown key "x-tool" has different '
+                        'values in the two models (--drop-unknown drops them)\n' % other)
+        code, out, err = run("merge", "--drop-unknown", G25_PLAIN, other)
+        self.assertEqual((code, out), (0, self.ok("merge", G25, G25)))
+        self.assertEqual(err, (
+            'iprof merge: graalvm25-plain-unknown.iprof: dropped unknown key '
+            '"virtualInvokeMethodProfiles" (2 bytes)\n'
+            'iprof merge: graalvm25-plain-unknown.iprof: dropped unknown key "x-tool" (12 bytes)\n'
+            'iprof merge: %s: dropped unknown key "virtualInvokeMethodProfiles" (2 bytes)\n'
+            'iprof merge: %s: dropped unknown key "x-tool" (7 bytes)\n' % (other, other)))
+
+    def test_instanceof_spelling(self):
+        lower = os.path.join(self.tmp, "lower.iprof")
+        with open(lower, "wb") as f:
+            f.write(lower_spelling(data(G25)))
+        # the inputs' spelling, GraalVM's when they disagree (in any order)
+        self.expect(["merge", lower], 0, lower_spelling(G25_CANONICAL.encode()))
+        twice = self.ok("merge", G25, G25)
+        self.assertEqual(self.ok("merge", lower, G25), twice)
+        self.assertEqual(self.ok("merge", G25, lower), twice)
+        self.expect(["merge", "--instanceof-key", "instanceof", G25, lower], 0,
+                    lower_spelling(twice))
+        # a 1.1.0 input without the section: GraalVM's spelling
+        without = data(G25).replace(
+            b',"instanceOfProfiles":[{"ctx":"2:3","records":[5,600,6,400]}]', b"")
+        self.assertNotIn(b"nstanceOf", without)
+        self.expect(["merge", "-"], 0,
+                    G25_CANONICAL[:G25_CANONICAL.index('"instanceOfProfiles"')] +
+                    '"instanceOfProfiles":[]}', stdin=without)
+
+
 # ---------------------------------------------------------------------------
 # convert
 
@@ -308,7 +418,13 @@ class Convert(ToolCase):
         self.assertTrue(out.startswith(b'{"version":"0.4.0","types":'), out)
         self.assertNotIn(b"instanceof", out)
         self.assertLess(out.index(b"monitorProfiles"), out.index(b"callCountProfiles"))
+        # post-a has no instanceof section, so no spelling of its key to keep:
+        # GraalVM's instanceOfProfiles, unless asked for the document's.
         up = json.loads(self.ok("convert", "--to", "1.1.0", "post-a.iprof"))
+        self.assertEqual((up["version"], up["instanceOfProfiles"]), ("1.1.0", []))
+        self.assertNotIn("instanceofProfiles", up)
+        up = json.loads(self.ok("convert", "--to", "1.1.0", "--instanceof-key", "instanceof",
+                                "post-a.iprof"))
         self.assertEqual((up["version"], up["instanceofProfiles"]), ("1.1.0", []))
         # round trip down and up keeps the rest
         down = self.ok("convert", "--to", "1.0.0", "--drop-instanceof", "post-b.iprof")
@@ -333,6 +449,44 @@ class Convert(ToolCase):
         self.expect(["convert", "--canonical", "--to", "1.1.0", "rules-broken.iprof"], 1,
                     err="iprof convert: rules-broken.iprof: cannot be put in canonical form: an "
                     "entry breaks its kind's rules (read it with 'iprof validate')\n")
+
+
+class ConvertGraalVM25(ToolCase):
+    def test_canonical_unknown_keys(self):
+        self.expect(["convert", "--canonical", G25_UNKNOWN], 1, err=CANNOT_CANONICAL % "convert")
+        self.expect(["convert", "--canonical", "--drop-unknown", G25_UNKNOWN], 0, G25_CANONICAL,
+                    DROPPED % ("convert", "convert"))
+        self.expect(["convert", "--canonical", G25_PLAIN], 0, G25_CANONICAL[:-1] + PLAIN_TAIL)
+        self.expect(["convert", "--canonical", G25], 0, G25_CANONICAL)
+        # kept keys after every section, sorted by key; idempotent
+        sorted_keys = ('{"version":"1.1.0","types":[],"methods":[],"callCountProfiles":[],'
+                       '"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+                       '"samplingProfiles":[],"instanceOfProfiles":[],"aa":[],"zz":1}')
+        self.expect(["convert", "--canonical", "-"], 0, sorted_keys,
+                    stdin=b'{"version":"1.1.0","zz":1,"types":[],"methods":[],"aa":[]}')
+        self.expect(["convert", "--canonical", "-"], 0, sorted_keys, stdin=sorted_keys.encode())
+
+    def test_canonical_keeps_the_spelling(self):
+        self.expect(["convert", "--canonical", "-"], 0, lower_spelling(G25_CANONICAL.encode()),
+                    stdin=lower_spelling(data(G25)))
+        self.expect(["convert", "--canonical", "--instanceof-key", "instanceOf", "-"], 0,
+                    G25_CANONICAL, stdin=lower_spelling(data(G25)))
+
+    def test_versions_keep_unknown_keys(self):
+        # No renumbering: the keys stay where they were, nothing is refused.
+        out = self.ok("convert", "--to", "0.4.0", "--drop-instanceof", G25_UNKNOWN)
+        keys = list(json.loads(out))
+        self.assertEqual(keys, ["version", "types", "methods", "monitorProfiles",
+                                "virtualInvokeProfiles", "virtualInvokeMethodProfiles",
+                                "callCountProfiles", "conditionalProfiles",
+                                "ceConditionalProfilesV2", "samplingProfiles"])
+        back = self.ok("convert", "--to", "1.1.0", "-", stdin=out)
+        # back in 1.1.0: every section and unknown key where it was, the
+        # instanceof section (dropped) empty
+        self.assertEqual(back, data(G25_UNKNOWN).replace(
+            b'"instanceOfProfiles":[{"ctx":"2:3","records":[5,600,6,400]}]',
+            b'"instanceOfProfiles":[]'))
+        self.assertEqual(self.ok("convert", G25_UNKNOWN), data(G25_UNKNOWN))
 
 
 # ---------------------------------------------------------------------------
@@ -427,6 +581,64 @@ class Filter(ToolCase):
                 b'"callCountProfiles":[{"ctx":"2:0<1:3","records":[60]},{"ctx":"3:0<1:8",'
                 b'"records":[25]}],"conditionalProfiles":[],"virtualInvokeProfiles":[],'
                 b'"monitorProfiles":[],"samplingProfiles":[],"instanceofProfiles":[]}')
+
+
+# graalvm25-unknown.iprof with call counts only: entries of other kinds gone,
+# then boolean, java.lang.Object and equals() that nothing refers to any
+# more; the unknown keys stay where they were, as they were.
+G25_CALLCOUNT_HEAD = (
+    '{"version":"1.1.0","types":[{"id":1,"name":"int"},{"id":3,"name":"com.example.Main"},'
+    '{"id":4,"name":"com.example.Shape"},{"id":5,"name":"com.example.Circle"},'
+    '{"id":6,"name":"com.example.Square"},{"id":7,"name":"void"}],"methods":[{"id":1,'
+    '"name":"main","signature":[3,7]},{"id":2,"name":"area","signature":[4,1]},{"id":3,'
+    '"name":"area","signature":[5,1]},{"id":4,"name":"area","signature":[6,1]}],'
+    '"callCountProfiles":[{"ctx":"2:0","records":[1000]},{"ctx":"3:0<2:5<1:-6",'
+    '"records":[600]},{"ctx":"4:0<2:9<1:-6","records":[400]}],"conditionalProfiles":[],')
+
+
+class FilterGraalVM25(ToolCase):
+    def test_kinds_keep_unknown_keys_in_place(self):
+        self.expect(["filter", "--kinds", "callcount", G25_UNKNOWN], 0,
+                    G25_CALLCOUNT_HEAD +
+                    '"ceConditionalProfilesV2":[{"ctx":"2:12","records":[17,0,600,17,1,400]}],'
+                    '"virtualInvokeProfiles":[],"virtualInvokeMethodProfiles":[{"ctx":"1:4",'
+                    '"records":[3,600,4,400]}],"monitorProfiles":[],"samplingProfiles":[],'
+                    '"instanceOfProfiles":[]}')
+        self.expect(["filter", "--kinds", "callcount", G25_PLAIN], 0,
+                    G25_CALLCOUNT_HEAD +
+                    '"virtualInvokeProfiles":[],"virtualInvokeMethodProfiles":[],'
+                    '"monitorProfiles":[],"samplingProfiles":[],"instanceOfProfiles":[],'
+                    '"x-tool":"iprof-test"}')
+        # no options: only what nothing refers to goes (boolean, Object.equals)
+        out = self.ok("filter", G25_UNKNOWN)
+        self.assertEqual([k for k in json.loads(out)], [k for k in json.loads(data(G25_UNKNOWN))])
+
+    def test_canonical_unknown_keys(self):
+        # G25_CANONICAL without boolean and Object.equals(), which nothing
+        # refers to, and renumbered
+        want = (
+            '{"version":"1.1.0","types":[{"id":0,"name":"com.example.Circle"},{"id":1,"name":'
+            '"com.example.Main"},{"id":2,"name":"com.example.Shape"},{"id":3,"name":'
+            '"com.example.Square"},{"id":4,"name":"int"},{"id":5,"name":"java.lang.Object"},'
+            '{"id":6,"name":"void"}],"methods":[{"id":1,"name":"area","signature":[0,4]},'
+            '{"id":2,"name":"main","signature":[1,6]},{"id":3,"name":"area","signature":[2,4]},'
+            '{"id":4,"name":"area","signature":[3,4]}],"callCountProfiles":[{"ctx":'
+            '"1:0<3:5<2:-6","records":[600]},{"ctx":"3:0","records":[1000]},{"ctx":'
+            '"4:0<3:9<2:-6","records":[400]}],"conditionalProfiles":[{"ctx":"3:12","records":'
+            '[17,0,600,17,1,400,23,-1,5,31,-5,0]}],"virtualInvokeProfiles":[{"ctx":"2:4",'
+            '"records":[0,600,3,400]}],"monitorProfiles":[{"ctx":"0:0","records":[5,7]}],'
+            '"samplingProfiles":[{"ctx":"1:2<3:5<2:-6","records":[42]},{"ctx":"4:1<3:9<2:-6",'
+            '"records":[20]}],"instanceOfProfiles":[{"ctx":"3:3","records":[0,600,3,400]}]}')
+        self.expect(["filter", "--canonical", G25], 0, want)
+        self.expect(["filter", "--canonical", G25_UNKNOWN], 1, err=CANNOT_CANONICAL % "filter")
+        self.expect(["filter", "--canonical", "--drop-unknown", G25_UNKNOWN], 0, want,
+                    DROPPED % ("filter", "filter"))
+        self.expect(["filter", "--canonical", G25_PLAIN], 0, want[:-1] + PLAIN_TAIL)
+
+    def test_instanceof_key(self):
+        out = self.ok("filter", "--kinds", "instanceof", "--instanceof-key", "instanceof", G25)
+        self.assertTrue(out.endswith(
+            b',"instanceofProfiles":[{"ctx":"2:3","records":[5,600,6,400]}]}'), out[-100:])
 
 
 # ---------------------------------------------------------------------------

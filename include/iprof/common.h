@@ -247,6 +247,46 @@ IPROF_API uint64_t iprof_error_line(const iprof_error *err);
  */
 IPROF_API uint64_t iprof_error_column(const iprof_error *err);
 
+/*
+ * What a model operation's report is about (iprof_model_error()): the
+ * profile kind, the context and the type or method id involved, as far as
+ * they apply. Reports of the reader and the writer have none of them.
+ */
+
+/**
+ * @brief The profile kind a report is about.
+ * @param err a report (borrowed); NULL is allowed.
+ * @return an IPROF_KIND_* value, or -1 when the report names no kind.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
+IPROF_API int iprof_error_kind(const iprof_error *err);
+/**
+ * @brief The context a report is about, as ctx text ("5:0<3:2").
+ * @param err a report (borrowed); NULL is allowed.
+ * @return the text, never NULL; "" when the report names no context. Owned
+ *         by the report.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
+IPROF_API const char *iprof_error_context(const iprof_error *err);
+/**
+ * @brief The type id a report is about.
+ * @param err a report (borrowed); NULL is allowed.
+ * @param[out] id receives the id (may be NULL).
+ * @retval IPROF_OK the report names a type id.
+ * @retval IPROF_ENOTFOUND it names none.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
+IPROF_API int iprof_error_type_id(const iprof_error *err, int64_t *id);
+/**
+ * @brief The method id a report is about.
+ * @param err a report (borrowed); NULL is allowed.
+ * @param[out] id receives the id (may be NULL).
+ * @retval IPROF_OK the report names a method id.
+ * @retval IPROF_ENOTFOUND it names none.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
+IPROF_API int iprof_error_method_id(const iprof_error *err, int64_t *id);
+
 #ifdef __cplusplus
 }
 #endif
