@@ -126,7 +126,8 @@ static int check_methods(iprof_model *dst, const iprof_model *src)
     return IPROF_OK;
 }
 
-/* src entries must resolve within src and follow the rules; dst entries
+/* src entries must resolve within src (checked first: a dangling
+ * reference is the more basic fault) and follow the rules; dst entries
  * must have whole groups so that they can be combined. Failures name the
  * entry in dst's error. */
 static int check_entries(merge_state *s)
@@ -134,10 +135,15 @@ static int check_entries(merge_state *s)
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         const ipi_entry_list *l = &s->src->entries[k];
         for (size_t i = 0; i < l->count; i++) {
-            const iprof_entry *e = &l->items[i];
-            int rc = ipi_entry_check_refs(s->dst, s->src, e, "the model merged from");
+            int rc = ipi_entry_check_refs(s->dst, s->src, &l->items[i], "the model merged from");
             if (rc)
                 return rc;
+        }
+    }
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        const ipi_entry_list *l = &s->src->entries[k];
+        for (size_t i = 0; i < l->count; i++) {
+            const iprof_entry *e = &l->items[i];
             if (load_frames(s, e->ctx))
                 return IPROF_ENOMEM;
             int rule = ipi_rule_check_entry(k, s->buf, e->ctx->depth, e->records, e->record_count);

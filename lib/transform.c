@@ -541,6 +541,9 @@ static int keep_marked_type(const iprof_type *t, void *payload)
 /* Remove the methods no entry mentions, then the types nothing mentions. */
 static int prune(iprof_model *m)
 {
+    for (size_t i = 0; i < m->extras.count; i++)
+        if (!ipi_unknown_is_plain(&m->extras.items[i]))
+            return IPROF_OK; /* it may name what would go: keep everything */
     ipi_idmap used;
     ipi_idmap_init(&used);
     int rc = IPROF_OK;

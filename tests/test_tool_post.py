@@ -466,6 +466,11 @@ class ConvertGraalVM25(ToolCase):
                     stdin=b'{"version":"1.1.0","zz":1,"types":[],"methods":[],"aa":[]}')
         self.expect(["convert", "--canonical", "-"], 0, sorted_keys, stdin=sorted_keys.encode())
 
+    def test_drop_unknown_without_canonical(self):
+        # Dropping is what was asked for, canonical form or not.
+        self.expect(["convert", "--drop-unknown", G25_UNKNOWN], 0, data(G25),
+                    DROPPED % ("convert", "convert"))
+
     def test_canonical_keeps_the_spelling(self):
         self.expect(["convert", "--canonical", "-"], 0, lower_spelling(G25_CANONICAL.encode()),
                     stdin=lower_spelling(data(G25)))
@@ -598,8 +603,12 @@ G25_CALLCOUNT_HEAD = (
 
 class FilterGraalVM25(ToolCase):
     def test_kinds_keep_unknown_keys_in_place(self):
+        # Keys that may hold ids may name any type or method: none is pruned.
+        whole = data(G25_UNKNOWN).decode()
+        head = whole[:whole.index('"callCountProfiles"')] + G25_CALLCOUNT_HEAD[
+            G25_CALLCOUNT_HEAD.index('"callCountProfiles"'):]
         self.expect(["filter", "--kinds", "callcount", G25_UNKNOWN], 0,
-                    G25_CALLCOUNT_HEAD +
+                    head +
                     '"ceConditionalProfilesV2":[{"ctx":"2:12","records":[17,0,600,17,1,400]}],'
                     '"virtualInvokeProfiles":[],"virtualInvokeMethodProfiles":[{"ctx":"1:4",'
                     '"records":[3,600,4,400]}],"monitorProfiles":[],"samplingProfiles":[],'
@@ -609,9 +618,20 @@ class FilterGraalVM25(ToolCase):
                     '"virtualInvokeProfiles":[],"virtualInvokeMethodProfiles":[],'
                     '"monitorProfiles":[],"samplingProfiles":[],"instanceOfProfiles":[],'
                     '"x-tool":"iprof-test"}')
-        # no options: only what nothing refers to goes (boolean, Object.equals)
-        out = self.ok("filter", G25_UNKNOWN)
-        self.assertEqual([k for k in json.loads(out)], [k for k in json.loads(data(G25_UNKNOWN))])
+        # no options: a copy (nothing is pruned while such keys are there)
+        self.assertEqual(self.ok("filter", G25_UNKNOWN), data(G25_UNKNOWN))
+        # --drop-unknown drops them first, and then pruning goes on:
+        # boolean and Object.equals(), which nothing refers to, go.
+        code, out, err = run("filter", "--drop-unknown", G25_UNKNOWN)
+        self.assertEqual((code, err), (0, ""
+                          "iprof filter: graalvm25-unknown.iprof: dropped unknown key "
+                          "\"ceConditionalProfilesV2\" (46 bytes)\n"
+                          "iprof filter: graalvm25-unknown.iprof: dropped unknown key "
+                          "\"virtualInvokeMethodProfiles\" (39 bytes)\n"))
+        doc = json.loads(out)
+        self.assertNotIn("ceConditionalProfilesV2", doc)
+        self.assertEqual([t["name"] for t in doc["types"]].count("boolean"), 0)
+        self.assertEqual([m["name"] for m in doc["methods"]].count("equals"), 0)
 
     def test_canonical_unknown_keys(self):
         # G25_CANONICAL without boolean and Object.equals(), which nothing

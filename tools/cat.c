@@ -46,7 +46,7 @@ static int help(void)
            "                     it is, rule violations included\n"
            "  --drop-instanceof  drop instanceof profiles when the output version has\n"
            "                     none (otherwise writing them fails)\n"
-           HELP_INSTANCEOF_KEY
+           HELP_INSTANCEOF_KEY("")
            "  --help             show this help and exit\n"
            "  --version          show the version and exit\n"
            "\n"

@@ -44,10 +44,8 @@ static int help(void)
            "  --pretty           indent the output, one element per line\n"
            "  --drop-instanceof  drop instanceof profiles when the output version has\n"
            "                     none (otherwise converting fails)\n"
-           HELP_INSTANCEOF_KEY
-           HELP_DROP_UNKNOWN
-           "                     (--canonical renumbers ids; a version change keeps\n"
-           "                     unknown keys as they are)\n"
+           HELP_INSTANCEOF_KEY("")
+           HELP_DROP_UNKNOWN("")
            "  --strict           read FILE in strict mode and check the output's rules\n"
            "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
            "                     written gzip-compressed); '-' or none: standard output\n"
@@ -103,8 +101,10 @@ int cmd_convert(int argc, char **argv)
     int code = reader ? progress_load_model(&bar, label, &model, reader, file) : EXIT_USAGE;
     if (code == EXIT_VALID)
         code = post_check_instanceof(CMD, file, &o, model);
+    if (code == EXIT_VALID && drop_unknown)
+        post_drop_unknown(CMD, display_name(file), model);
     if (code == EXIT_VALID && canonical) {
-        code = post_canonicalize(CMD, display_name(file), model, &bar, drop_unknown);
+        code = post_canonicalize(CMD, display_name(file), model, &bar);
     }
     if (code == EXIT_VALID)
         code = post_write(CMD, &o, model, &bar);

@@ -59,9 +59,8 @@ static int help(void)
            "                     JSON keys, callCountProfiles, ...)\n"
            "  --canonical        write the canonical form (see 'iprof convert')\n"
            "  --pretty           indent the output, one element per line\n"
-           HELP_INSTANCEOF_KEY
-           HELP_DROP_UNKNOWN
-           "                     (only --canonical needs it: a filter keeps them)\n"
+           HELP_INSTANCEOF_KEY("")
+           HELP_DROP_UNKNOWN("")
            "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
            "                     written gzip-compressed); '-' or none: standard output\n"
            "  --help             show this help and exit\n"
@@ -214,6 +213,8 @@ int cmd_filter(int argc, char **argv)
     iprof_reader *reader = open_reader(CMD, 0);
     iprof_model *model = NULL;
     code = reader ? progress_load_model(&bar, label, &model, reader, c.file) : EXIT_USAGE;
+    if (code == EXIT_VALID && c.drop_unknown) /* first: then pruning is free to go on */
+        post_drop_unknown(CMD, display_name(c.file), model);
     if (code == EXIT_VALID) {
         progress_bar_start(&bar, CMD ": filtering", 0);
         int rc = iprof_model_filter(model, &c.f);
@@ -224,7 +225,7 @@ int cmd_filter(int argc, char **argv)
         code = exit_code_of(rc);
     }
     if (code == EXIT_VALID && c.canonical) {
-        code = post_canonicalize(CMD, display_name(c.file), model, &bar, c.drop_unknown);
+        code = post_canonicalize(CMD, display_name(c.file), model, &bar);
     }
     if (code == EXIT_VALID)
         code = post_write(CMD, &c.o, model, &bar);

@@ -45,8 +45,8 @@ static int help(void)
            "                      input as given, or a DIR for every file in it\n"
            "  --pretty            indent the output, one element per line\n"
            "  --strict            read the inputs in strict mode\n"
-           HELP_INSTANCEOF_KEY
-           HELP_DROP_UNKNOWN
+           HELP_INSTANCEOF_KEY(" ")
+           HELP_DROP_UNKNOWN(" ")
            "  --help              show this help and exit\n"
            "  --version           show the version and exit\n"
            "\n"
@@ -327,7 +327,7 @@ int cmd_merge(int argc, char **argv)
     }
     code = merge_all(&m, acc, &bar);
     if (code == EXIT_VALID) {
-        code = post_canonicalize(CMD, "<merged>", acc, &bar, 0);
+        code = post_canonicalize(CMD, "<merged>", acc, &bar);
     }
     if (code == EXIT_VALID) {
         post_output o = {m.out, NULL, m.pretty, 0, 0, m.iof_key};

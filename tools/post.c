@@ -81,12 +81,10 @@ const char *post_unknown_hint(const iprof_model *model)
 }
 
 int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
-                      progress_bar *bar, int drop_unknown)
+                      progress_bar *bar)
 {
     char label[128]; /* borrowed by the bar until progress_bar_end below */
     snprintf(label, sizeof label, "%s: sorting", cmd);
-    if (drop_unknown)
-        post_drop_unknown(cmd, name, model);
     progress_bar_start(bar, label, 0);
     int rc = iprof_model_canonicalize(model);
     progress_bar_end(bar);

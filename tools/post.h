@@ -29,10 +29,9 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar);
 /* Canonicalize (a phase "CMD: sorting" on @p bar), printing why on
  * failure; returns the exit code. Unknown top-level keys that cannot be
- * renumbered fail it (the message names them and says --drop-unknown),
- * unless drop_unknown, which drops them all first (post_drop_unknown). */
+ * renumbered fail it (the message names them and says --drop-unknown). */
 int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
-                      progress_bar *bar, int drop_unknown);
+                      progress_bar *bar);
 /* Drop every unknown top-level key of the model, saying on stderr what
  * was dropped: "CMD: NAME: dropped unknown key "K" (N bytes)". */
 void post_drop_unknown(const char *cmd, const char *name, iprof_model *model);

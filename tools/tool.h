@@ -76,15 +76,17 @@ int print_version(void);
  * as an IPROF_INSTANCEOF_KEY_*; prints a usage error and returns -1 for
  * anything else. */
 int parse_instanceof_key(const char *cmd, const char *value);
-/* The --help lines of the options every writing command shares. */
-#define HELP_INSTANCEOF_KEY                                                          \
-    "  --instanceof-key K write the instanceof section as instanceofProfiles\n"     \
-    "                     (K instanceof, the document's) or instanceOfProfiles\n"   \
-    "                     (instanceOf, GraalVM's); default: as the input spells\n"  \
-    "                     it, else instanceOf\n"
-#define HELP_DROP_UNKNOWN                                                            \
-    "  --drop-unknown     drop top-level keys iprof does not know (saying so on\n"  \
-    "                     stderr) instead of failing when they may hold ids\n"
+/* The --help lines of the options every writing command shares; PAD
+ * widens the option column ("" for 21 columns, " " for 22). */
+#define HELP_INSTANCEOF_KEY(PAD)                                                          \
+    "  --instanceof-key K " PAD "write the instanceof section as instanceofProfiles\n"     \
+    "                     " PAD "(K instanceof, the document's) or instanceOfProfiles\n"   \
+    "                     " PAD "(instanceOf, GraalVM's; the whole keys work too);\n"      \
+    "                     " PAD "default: as the input spells it, else instanceOf\n"
+#define HELP_DROP_UNKNOWN(PAD)                                                            \
+    "  --drop-unknown     " PAD "drop the top-level keys iprof does not know, saying so\n" \
+    "                     " PAD "on stderr (without it, a merge or canonical form\n"       \
+    "                     " PAD "fails on keys that may hold ids)\n"
 
 /* ---- report.c ---------------------------------------------------------- */
 

@@ -165,7 +165,10 @@ IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int
  * 5. Pruning: methods that no remaining entry mentions in any frame are
  *    removed, then types that no remaining method's signature and no
  *    remaining record (virtual invoke, monitor, instanceof type ids)
- *    mentions. This happens even with no filter set.
+ *    mentions. This happens even with no filter set, and is skipped
+ *    when the model keeps an unknown top-level key that may hold ids
+ *    (anything but [], {} or a scalar: see iprof_model_unknown_count()),
+ *    since removing a type or method could leave such a key naming it.
  *
  * The order of what remains is kept; ids are not changed (call
  * iprof_model_canonicalize() for that). Pointers to removed elements,
