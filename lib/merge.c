@@ -14,53 +14,8 @@
 
 #include "hash.h"
 #include "rules.h"
+#include "scale.h"
 #include "version.h"
-
-/* ---- count scaling ------------------------------------------------------ */
-
-/* Integral weights multiply exactly in int64 (counts exceed 2^53, where a
- * double would round); other weights go through long double. */
-typedef struct scaler {
-    double w;
-    int integral; /* w is a whole number below 2^63: multiply by k */
-    int64_t k;
-} scaler;
-
-static void scaler_init(scaler *s, double w)
-{
-    s->w = w;
-    s->integral = w < 9223372036854775808.0 && (double)(int64_t)w == w;
-    s->k = s->integral ? (int64_t)w : 0;
-}
-
-static int64_t mul_sat(int64_t c, int64_t k)
-{
-    if (k == 0 || c == 0)
-        return 0;
-    if (c > 0)
-        return c > INT64_MAX / k ? INT64_MAX : c * k;
-    return c < INT64_MIN / k ? INT64_MIN : c * k;
-}
-
-/* Round half away from zero, saturating at the int64 range. 2^63 is exact
- * in every floating type, so the bounds need no care about precision. */
-static int64_t round_sat(long double r)
-{
-    const long double two63 = 9223372036854775808.0L;
-    if (r >= 0) {
-        r += 0.5L;
-        return r >= two63 ? INT64_MAX : (int64_t)r;
-    }
-    r -= 0.5L;
-    return r <= -two63 ? INT64_MIN : (int64_t)r;
-}
-
-static int64_t scale(const scaler *s, int64_t c)
-{
-    if (s->integral)
-        return mul_sat(c, s->k);
-    return round_sat((long double)c * (long double)s->w);
-}
 
 /* ---- state -------------------------------------------------------------- */
 
@@ -76,7 +31,7 @@ typedef struct merge_state {
     size_t recs_cap;
     const iprof_type **sig; /* dst types of a signature */
     size_t sig_cap;
-    scaler sc;
+    ipi_scaler sc;
 } merge_state;
 
 static void state_free(merge_state *s)
@@ -279,7 +234,7 @@ static int remap_entry(merge_state *s, const iprof_entry *e)
             const iprof_type *t = ipi_idmap_get(&s->tmap, e->records[i + (size_t)L->type_slot]);
             s->recs[i + (size_t)L->type_slot] = t->id;
         }
-        s->recs[i + (size_t)L->count_slot] = scale(&s->sc, e->records[i + (size_t)L->count_slot]);
+        s->recs[i + (size_t)L->count_slot] = ipi_scale(&s->sc, e->records[i + (size_t)L->count_slot]);
     }
     return IPROF_OK;
 }
@@ -355,6 +310,9 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
         return ipi_model_fail(dst, IPROF_EINVAL, "weight nan: must be finite and >= 0");
     if (!(weight >= 0) || weight > DBL_MAX)
         return ipi_model_fail(dst, IPROF_EINVAL, "weight %g: must be finite and >= 0", weight);
+    if (opts->rounding < IPROF_ROUND_NEAREST_AWAY || opts->rounding > IPROF_ROUND_FLOOR)
+        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown rounding %d",
+                              opts->rounding);
     int drop = (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0;
     /* A check only: dst's keys are dropped once the merge is certain. */
     int rc = ipi_unknown_check_combine(dst, src);
@@ -366,7 +324,7 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     s.dst = dst;
     s.src = src;
     s.a = &dst->alloc;
-    scaler_init(&s.sc, weight);
+    ipi_scaler_init(&s.sc, weight, opts->rounding);
     ipi_idmap_init(&s.tmap);
     ipi_idmap_init(&s.mmap);
     rc = check_methods(dst, src);

@@ -288,6 +288,10 @@ int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e);
  * the entry and the missing id (`whose`: "the model merged from", ...). */
 int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
                          const char *whose);
+/* What adding these records at this context would break (kind, frames,
+ * rules, references, size), in m's error; IPROF_OK when nothing. */
+int ipi_entry_check_new(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
+                        const int64_t *records, size_t record_count);
 /* Fail with IPROF_ESCHEMA in report's error: e breaks rule (an IPI_RULE_*). */
 int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule);
 void ipi_entries_free(iprof_model *m);

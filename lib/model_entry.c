@@ -256,8 +256,8 @@ static int fail_ref(iprof_model *report, int kind, const int64_t *frames, size_t
 
 /* Every check of add_entry that needs no change to the model; failures
  * say what and where in the model's report. */
-static int check_new_entry(iprof_model *m, int kind, const int64_t *frames,
-                           size_t frame_count, const int64_t *records, size_t record_count)
+int ipi_entry_check_new(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
+                        const int64_t *records, size_t record_count)
 {
     if (!valid_kind(kind))
         return ipi_model_fail(m, IPROF_EINVAL, "invalid entry kind %d", kind);
@@ -329,7 +329,7 @@ IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t 
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
-    int rc = check_new_entry(model, kind, frames, frame_count, records, record_count);
+    int rc = ipi_entry_check_new(model, kind, frames, frame_count, records, record_count);
     if (rc)
         return rc;
     ipi_entry_list *l = &model->entries[kind];

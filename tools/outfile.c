@@ -129,6 +129,7 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
     o->tmp = malloc(len + sizeof ".tmpXXXXXX");
     if (!o->tmp) {
         fail(cmd, path, "out of memory", 0);
+        outfile_abort(o);
         return -1;
     }
     memcpy(o->tmp, target, len);
@@ -138,6 +139,7 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         fail(cmd, path, "cannot create the output file", errno);
         free(o->tmp);
         o->tmp = NULL;
+        outfile_abort(o);
         return -1;
     }
     /* mkstemp makes the file 0600: a replaced file keeps its mode, a new
@@ -150,8 +152,7 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         fail(cmd, path, "cannot create the output file", errno);
         close(fd);
         unlink(o->tmp);
-        free(o->tmp);
-        o->tmp = NULL;
+        outfile_abort(o);
         return -1;
     }
     return 0;

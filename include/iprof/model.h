@@ -596,6 +596,85 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred
                                        void *payload);
 
 /* ------------------------------------------------------------------------ */
+/* Editing records                                                          */
+
+/**
+ * @brief Replace the records of an entry.
+ *
+ * The entry of @p kind with this context (the first, if a lenient load
+ * kept several) gets @p records instead of its own, under the rules of
+ * iprof_model_add_entry(): the kind's record layout and context rules
+ * (IPROF_ESCHEMA) and defined type ids (IPROF_EDANGLING). Nothing changes
+ * on failure; iprof_model_error() says why.
+ * @param model the model.
+ * @param kind an IPROF_KIND_* value.
+ * @param frames @p frame_count (method id, bci) pairs, callee first
+ *        (borrowed for the call).
+ * @param frame_count the number of frames.
+ * @param records the new records (copied).
+ * @param record_count their number.
+ * @retval IPROF_OK success; pointers to the entry's old records are
+ *         invalid afterwards.
+ * @retval IPROF_ENOTFOUND no entry of that kind has this context.
+ * @retval IPROF_ESCHEMA, IPROF_EDANGLING, IPROF_ELIMIT as for add.
+ * @retval IPROF_EINVAL a NULL argument or a bad kind.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_set_entry_records(iprof_model *model, int kind, const int64_t *frames,
+                                            size_t frame_count, const int64_t *records,
+                                            size_t record_count);
+
+/** Called by iprof_model_map_records() with an entry (borrowed, read
+ *  only) and a writable copy of its @p record_count records: change them
+ *  in place and return 0, or non-zero to stop (nothing is changed then). */
+typedef int (*iprof_records_fn)(const iprof_entry *entry, int64_t *records, size_t record_count,
+                                void *payload);
+
+/**
+ * @brief Rewrite the records of every entry of a kind with a function.
+ *
+ * @p fn sees each entry in order with a copy of its records and edits the
+ * copy (the number of records stays). Once every call returned 0, the new
+ * records are checked like iprof_model_set_entry_records() checks them and
+ * only then stored, so a stop or a failed check changes nothing.
+ * @param model the model.
+ * @param kind an IPROF_KIND_* value.
+ * @param fn the function; it must not change the model.
+ * @param payload passed to @p fn as is.
+ * @retval IPROF_OK every entry was rewritten.
+ * @retval IPROF_ESTOPPED @p fn returned non-zero; unchanged.
+ * @retval IPROF_ESCHEMA, IPROF_EDANGLING new records break the kind's
+ *         rules or name an undefined type; unchanged, iprof_model_error()
+ *         names the entry.
+ * @retval IPROF_EINVAL a NULL argument or a bad kind.
+ * @retval IPROF_ENOMEM the copies (8 bytes per record of the kind) could
+ *         not be allocated.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_map_records(iprof_model *model, int kind, iprof_records_fn fn,
+                                      void *payload);
+
+/**
+ * @brief Multiply the counts of a model, or of one kind, by a weight.
+ *
+ * The count slot of every record (call count and sampling: the value;
+ * conditional: every third; virtual invoke, monitor, instanceof: every
+ * second) is multiplied by @p weight and rounded as @p rounding says,
+ * saturating at the int64 range; whole-number weights are exact. Ids,
+ * bcis and indexes are not touched.
+ * @param model the model.
+ * @param kind an IPROF_KIND_* value, or -1 for every kind.
+ * @param weight finite and >= 0.
+ * @param rounding an enum iprof_rounding value.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL a NULL model, a bad kind, weight or rounding
+ *         (iprof_model_error() says which); unchanged.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_scale(iprof_model *model, int kind, double weight, int rounding);
+
+/* ------------------------------------------------------------------------ */
 /* What the file held beyond the profile                                    */
 
 /**
@@ -711,8 +790,10 @@ IPROF_API const iprof_error *iprof_model_error(const iprof_model *model);
  * name, signature type names); what dst lacks is added, keeping the src id
  * when dst does not use it and taking max id + 1 otherwise. Entries are
  * remapped to dst ids and added with iprof_model_add_entry semantics, their
- * counts multiplied by @p weight first (rounded to nearest, saturating;
- * integral weights are exact). @p weight must be finite and >= 0.
+ * counts multiplied by @p weight first (rounded to the nearest integer,
+ * halves away from zero, saturating; integral weights are exact;
+ * iprof_model_merge_with() chooses another rounding). @p weight must be
+ * finite and >= 0.
  *
  * The merged model has the highest format version of its inputs: src's
  * version when dst is a new model whose version was never read or set,
@@ -737,6 +818,15 @@ IPROF_API const iprof_error *iprof_model_error(const iprof_model *model);
  */
 IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight);
 
+/** How a count multiplied by a weight that is not a whole number is
+ *  rounded to an integer (iprof_merge_options.rounding,
+ *  iprof_model_scale()). Whole-number weights are exact. */
+enum iprof_rounding {
+    IPROF_ROUND_NEAREST_AWAY = 0, /**< to the nearest, halves away from zero (the default) */
+    IPROF_ROUND_NEAREST_EVEN = 1, /**< to the nearest, halves to even */
+    IPROF_ROUND_FLOOR = 2         /**< down, towards negative infinity */
+};
+
 /** Merge option: drop the unknown top-level keys of both models instead of
  *  failing on those that cannot be combined. */
 #define IPROF_MERGE_DROP_UNKNOWN 0x1u
@@ -751,10 +841,12 @@ typedef struct iprof_merge_options {
     unsigned int version; /**< IPROF_MERGE_OPTIONS_VERSION */
     unsigned int flags;   /**< IPROF_MERGE_* */
     double weight;        /**< factor for src's counts, finite and >= 0 */
+    int rounding;         /**< enum iprof_rounding of scaled counts */
 } iprof_merge_options;
 
-/** Initialiser of an iprof_merge_options: no flags, weight 1. */
-#define IPROF_MERGE_OPTIONS_INIT {IPROF_MERGE_OPTIONS_VERSION, 0, 1.0}
+/** Initialiser of an iprof_merge_options: no flags, weight 1, halves
+ *  rounded away from zero. */
+#define IPROF_MERGE_OPTIONS_INIT {IPROF_MERGE_OPTIONS_VERSION, 0, 1.0, IPROF_ROUND_NEAREST_AWAY}
 
 /**
  * @brief Fill merge options with the defaults of an options version.
