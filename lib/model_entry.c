@@ -423,6 +423,55 @@ int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e)
 
 /* ---- removal ------------------------------------------------------------ */
 
+typedef struct by_frame {
+    iprof_frame_pred keep;
+    void *payload;
+} by_frame;
+
+static int all_frames_pass(const iprof_entry *e, void *payload)
+{
+    const by_frame *b = payload;
+    for (const iprof_context *c = e->ctx; c; c = c->parent)
+        if (!b->keep(c->method, c->bci, b->payload))
+            return 0;
+    return 1;
+}
+
+IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
+                                                  iprof_frame_pred keep, void *payload)
+{
+    if (!model)
+        return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (kind < -1 || kind >= IPROF_KIND_COUNT || !keep)
+        return ipi_model_fail(model, IPROF_EINVAL, "invalid kind %d, or no predicate", kind);
+    by_frame b = {keep, payload};
+    for (int k = kind < 0 ? 0 : kind; k < (kind < 0 ? IPROF_KIND_COUNT : kind + 1); k++) {
+        int rc = iprof_model_retain_entries(model, k, all_frames_pass, &b);
+        if (rc)
+            return rc;
+    }
+    return IPROF_OK;
+}
+
+static int not_the_method(int64_t method_id, int64_t bci, void *payload)
+{
+    (void)bci;
+    return method_id != *(const int64_t *)payload;
+}
+
+IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
+{
+    if (!model)
+        return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (!ipi_idmap_get(&model->method_ids, id))
+        return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
+                                    "no method with id %lld", (long long)id);
+    int rc = iprof_model_retain_entries_by_frame(model, -1, not_the_method, &id);
+    return rc ? rc : iprof_model_remove_method(model, id);
+}
+
 IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,
                                        size_t frame_count)
 {

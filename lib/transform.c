@@ -440,7 +440,7 @@ typedef struct filter_state {
 
 /* The length of package p without a trailing '.'; whether it matches the
  * type name s[0..len). */
-static int package_match(const char *p, const ipi_str *name, size_t *plen)
+static int package_match(const char *p, const char *name, size_t name_len, size_t *plen)
 {
     size_t n = strlen(p);
     if (n && p[n - 1] == '.')
@@ -448,36 +448,71 @@ static int package_match(const char *p, const ipi_str *name, size_t *plen)
     *plen = n;
     if (n == 0)
         return 1;
-    if (name->len < n || memcmp(name->s, p, n) != 0)
+    if (name_len < n || memcmp(name, p, n) != 0)
         return 0;
-    return name->len == n || name->s[n] == '.';
+    return name_len == n || name[n] == '.';
 }
 
-static int keep_by_package(const iprof_entry *e, void *payload)
+IPROF_API int iprof_package_matches(const char *package, const char *type_name,
+                                    size_t type_name_len)
 {
-    const filter_state *st = payload;
-    const iprof_filter_options *o = st->o;
-    if (e->kind == IPROF_KIND_MONITOR)
-        return 1;
-    const iprof_method *x = ipi_idmap_get(&st->m->method_ids, e->ctx->method);
-    const iprof_type *t = x && x->sig_len ? ipi_idmap_get(&st->m->type_ids, x->sig[0]) : NULL;
-    if (!t)
-        return 1;
-    int best = -1; /* 1 keep, 0 drop */
+    size_t plen;
+    return package && (type_name || !type_name_len) &&
+           package_match(package, type_name ? type_name : "", type_name_len, &plen);
+}
+
+/* What the packages say of a type: 1 keep, 0 drop, -1 nothing (the
+ * longest matching package decides; drop on a tie). */
+static int package_decision(const iprof_filter_options *o, const ipi_str *name)
+{
+    int best = -1;
     size_t best_len = 0, plen;
     for (size_t i = 0; i < o->keep_package_count; i++)
-        if (package_match(o->keep_packages[i], t->name, &plen) && (best < 0 || plen > best_len)) {
+        if (package_match(o->keep_packages[i], name->s, name->len, &plen) &&
+            (best < 0 || plen > best_len)) {
             best = 1;
             best_len = plen;
         }
     for (size_t i = 0; i < o->drop_package_count; i++)
-        if (package_match(o->drop_packages[i], t->name, &plen) && (best < 0 || plen >= best_len)) {
+        if (package_match(o->drop_packages[i], name->s, name->len, &plen) &&
+            (best < 0 || plen >= best_len)) {
             best = 0;
             best_len = plen;
         }
-    if (best < 0)
-        return o->keep_package_count == 0;
     return best;
+}
+
+/* The decision for a method's declaring type; UNJUDGED when the method
+ * or its type is unknown. */
+#define UNJUDGED (-2)
+static int method_decision(const filter_state *st, int64_t id)
+{
+    const iprof_method *x = ipi_idmap_get(&st->m->method_ids, id);
+    const iprof_type *t = x && x->sig_len ? ipi_idmap_get(&st->m->type_ids, x->sig[0]) : NULL;
+    return t ? package_decision(st->o, t->name) : UNJUDGED;
+}
+
+/* Dropped when any frame's method is in a dropped package (gone from the
+ * file means gone from every context); with keep packages, also when the
+ * callee is not in one (callers elsewhere stay: they are the context). */
+static int keep_by_package(const iprof_entry *e, void *payload)
+{
+    const filter_state *st = payload;
+    if (e->kind == IPROF_KIND_MONITOR)
+        return 1;
+    for (const iprof_context *c = e->ctx; c; c = c->parent)
+        if (method_decision(st, c->method) == 0)
+            return 0;
+    if (st->o->keep_package_count == 0)
+        return 1;
+    int callee = method_decision(st, e->ctx->method);
+    return callee == 1 || callee == UNJUDGED;
+}
+
+static int keep_undropped_method(const iprof_method *x, void *payload)
+{
+    const filter_state *st = payload;
+    return method_decision(st, x->id) != 0;
 }
 
 static int keep_min_count(const iprof_entry *e, void *payload)
@@ -539,7 +574,7 @@ static int keep_marked_type(const iprof_type *t, void *payload)
 }
 
 /* Remove the methods no entry mentions, then the types nothing mentions. */
-static int prune(iprof_model *m)
+static int prune(iprof_model *m, unsigned what)
 {
     for (size_t i = 0; i < m->extras.count; i++)
         if (!ipi_unknown_is_plain(&m->extras.items[i]))
@@ -547,15 +582,19 @@ static int prune(iprof_model *m)
     ipi_idmap used;
     ipi_idmap_init(&used);
     int rc = IPROF_OK;
-    for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
+    for (int kind = 0; kind < IPROF_KIND_COUNT && !rc && (what & IPROF_PRUNE_METHODS); kind++) {
         const ipi_entry_list *l = &m->entries[kind];
         for (size_t i = 0; i < l->count && !rc; i++)
             for (const iprof_context *x = l->items[i].ctx; x && !rc; x = x->parent)
                 rc = ipi_idmap_put(&used, &m->alloc, x->method, (void *)1);
     }
-    if (!rc)
+    if (!rc && (what & IPROF_PRUNE_METHODS))
         rc = iprof_model_retain_methods(m, keep_marked_method, &used);
     ipi_idmap_clear(&used);
+    if (!(what & IPROF_PRUNE_TYPES)) {
+        ipi_idmap_free(&used, &m->alloc);
+        return rc;
+    }
     for (size_t i = 0; i < m->method_count && !rc; i++) {
         const iprof_method *x = m->methods[i];
         for (size_t k = 0; k < x->sig_len && !rc; k++)
@@ -623,5 +662,18 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
         if (!rc && opts->top_percent > 0)
             rc = filter_top(model, &st, kind);
     }
-    return rc ? rc : prune(model);
+    if (!rc && opts->drop_package_count) /* gone, even if an unknown key stops pruning */
+        rc = iprof_model_retain_methods(model, keep_undropped_method, &st);
+    return rc ? rc : prune(model, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES);
+}
+
+IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what)
+{
+    if (!model)
+        return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (what & ~(unsigned)(IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES))
+        return ipi_model_fail(model, IPROF_EINVAL, "unknown prune flags 0x%x",
+                              what & ~(unsigned)(IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
+    return prune(model, what);
 }

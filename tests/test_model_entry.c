@@ -476,9 +476,51 @@ static void test_alloc_failure(void)
     fprintf(stderr, "   %ld allocations failed in turn\n", n - 2);
 }
 
+/* ---- dropping by frame -------------------------------------------------- */
+
+static int not_bci_4(int64_t method_id, int64_t bci, void *payload)
+{
+    (*(int *)payload)++;
+    (void)method_id;
+    return bci != 4;
+}
+
+static void test_retain_by_frame_and_drop_method(void)
+{
+    iprof_model *m;
+    static const int64_t sig[] = {0, 0};
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_add_type(m, 0, "T", 1, NULL));
+    for (int64_t id = 1; id <= 3; id++)
+        CHECK_OK(iprof_model_add_method(m, id, "m", 1, sig, 2, NULL));
+    static const int64_t a[] = {2, 0, 1, 4}, b[] = {2, 0}, c[] = {3, 0, 2, 1, 1, 5};
+    static const int64_t s1[] = {2, 9, 3, 4}, one[] = {1};
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, a, 2, one, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, b, 1, one, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, c, 3, one, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, s1, 2, one, 1));
+    /* Any frame at bci 4, callee or caller, takes its entry out. */
+    int calls = 0;
+    CHECK_OK(iprof_model_retain_entries_by_frame(m, IPROF_KIND_CALL_COUNT, not_bci_4, &calls));
+    CHECK_EQ_INT(calls, 6); /* a stops at its second frame; b: 1; c: all 3 pass */
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 2);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 1); /* other kinds untouched */
+    /* Drop method 2: c mentions it as a caller, b and s1 as the callee. */
+    CHECK_OK(iprof_model_drop_method(m, 2));
+    CHECK(iprof_model_method_by_id(m, 2) == NULL);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 0);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 0);
+    CHECK_EQ_INT(iprof_model_method_count(m), 2);
+    CHECK_EQ_INT(iprof_model_drop_method(m, 2), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_model_retain_entries_by_frame(m, 6, not_bci_4, &calls), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_retain_entries_by_frame(m, -1, NULL, NULL), IPROF_EINVAL);
+    iprof_model_free(m);
+}
+
 int main(void)
 {
     RUN(test_call_count_and_sampling);
+    RUN(test_retain_by_frame_and_drop_method);
     RUN(test_conditional);
     RUN(test_pairs);
     RUN(test_many_groups);

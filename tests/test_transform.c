@@ -477,11 +477,12 @@ static void test_filter_drop_and_longest_match(void)
     o.drop_package_count = 1;
     t = filtered(&o, IPROF_OK);
     /* com.ab kept (com), com.a dropped, com.a.inner kept (longest), org
-     * dropped (keep packages given, none matches). */
+     * dropped (keep packages given, none matches). A dropped package is
+     * gone from the file: com.a.A.a goes, and with it 2:0<1:1, whose
+     * callee is kept but whose caller is com.a.A.a. */
     CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "," T_B "," T_X "],"
-                 "\"methods\":[" M_A "," M_I "," M_B "],"
-                 "\"callCountProfiles\":[{\"ctx\":\"2:0<1:1\",\"records\":[30]},"
-                 "{\"ctx\":\"3:0\",\"records\":[10]}],"
+                 "\"methods\":[" M_I "," M_B "],"
+                 "\"callCountProfiles\":[{\"ctx\":\"3:0\",\"records\":[10]}],"
                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[]," MON
                  "\"samplingProfiles\":[{\"ctx\":\"2:1\",\"records\":[4]}],"
                  "\"instanceofProfiles\":[{\"ctx\":\"3:7\",\"records\":[4,1]}]}");
@@ -607,9 +608,73 @@ static void test_filter_bad_options(void)
     free(before);
 }
 
+/* iprof_package_matches and iprof_model_prune on their own. */
+static void test_packages_and_prune(void)
+{
+    CHECK(iprof_package_matches("com.foo", "com.foo.Bar", 11));
+    CHECK(iprof_package_matches("com.foo.", "com.foo.impl.Baz$1", 18));
+    CHECK(iprof_package_matches("com.foo", "com.foo", 7));
+    CHECK(!iprof_package_matches("com.foo", "com.foobar.X", 12));
+    CHECK(!iprof_package_matches("com.foo", "com.foo$X", 9));
+    CHECK(iprof_package_matches("", "Main", 4));
+    CHECK(!iprof_package_matches("com.foo", "com.foo.Bar", 6)); /* counted, not terminated */
+    CHECK(!iprof_package_matches(NULL, "x", 1));
+    static const char doc[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
+        "{\"id\":1,\"name\":\"A\"},{\"id\":2,\"name\":\"Unused\"},{\"id\":3,\"name\":\"B\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[1,0]},"
+        "{\"id\":2,\"name\":\"b\",\"signature\":[3,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
+    iprof_model *m = load(doc);
+    CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_TYPES));
+    CHECK_EQ_INT(iprof_model_type_count(m), 3); /* Unused goes; b keeps B */
+    CHECK(iprof_model_type_by_id(m, 2) == NULL);
+    CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_METHODS));
+    CHECK_EQ_INT(iprof_model_method_count(m), 1); /* b goes, B stays */
+    CHECK_EQ_INT(iprof_model_type_count(m), 3);
+    CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
+    CHECK_EQ_INT(iprof_model_type_count(m), 2); /* int, A */
+    CHECK_EQ_INT(iprof_model_prune(m, 4), IPROF_EINVAL);
+    /* Held back by an unknown key that may hold ids. */
+    CHECK_OK(iprof_model_add_unknown(m, "ids", 3, "[7]", 3));
+    CHECK_OK(iprof_model_remove_entry(m, IPROF_KIND_CALL_COUNT, (const int64_t[]){1, 0}, 1));
+    CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
+    CHECK_EQ_INT(iprof_model_method_count(m), 1);
+    iprof_model_free(m);
+}
+
+/* A drop package takes its methods out even when pruning is held back. */
+static void test_drop_package_removes_methods(void)
+{
+    static const char doc[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
+        "{\"id\":1,\"name\":\"p.A\"},{\"id\":2,\"name\":\"q.B\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[1,0]},"
+        "{\"id\":2,\"name\":\"b\",\"signature\":[2,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"2:0<1:4\",\"records\":[1]},"
+        "{\"ctx\":\"2:0\",\"records\":[2]}],\"x\":[1]}";
+    iprof_model *m = load(doc);
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    const char *drop[] = {"p"};
+    o.drop_packages = drop;
+    o.drop_package_count = 1;
+    CHECK_OK(iprof_model_filter(m, &o));
+    char *t = text(m);
+    CHECK_EQ_STR(t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
+                    "{\"id\":1,\"name\":\"p.A\"},{\"id\":2,\"name\":\"q.B\"}],"
+                    "\"methods\":[{\"id\":2,\"name\":\"b\",\"signature\":[2,0]}],"
+                    "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[2]}],\"x\":[1],"
+                    "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                    "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(t);
+    iprof_model_free(m);
+}
+
 int main(void)
 {
     RUN(test_canonical_exact);
+    RUN(test_packages_and_prune);
+    RUN(test_drop_package_removes_methods);
     RUN(test_canonical_combines_duplicates);
     RUN(test_canonical_failures_leave_model);
     RUN(test_canonical_corpus);

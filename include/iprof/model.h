@@ -570,6 +570,44 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
  */
 IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
                                          iprof_model_entry_pred keep, void *payload);
+/** A predicate over one frame of a context: return non-zero to keep it. */
+typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
+
+/**
+ * @brief Keep only the entries every frame of whose context passes
+ *        @p keep: an entry that mentions a refused frame anywhere, as the
+ *        callee or as a caller, goes.
+ *
+ * Monitor entries show their dummy frame (0, 0).
+ * @param model the model.
+ * @param kind an IPROF_KIND_* value, or -1 for every kind.
+ * @param keep the predicate; it must not change the model.
+ * @param payload passed to @p keep as is.
+ * @retval IPROF_OK success; entry pointers of changed kinds are invalid
+ *         afterwards.
+ * @retval IPROF_EINVAL a NULL argument or a bad kind.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
+                                                  iprof_frame_pred keep, void *payload);
+
+/**
+ * @brief Remove a method and every entry, of any kind, whose context
+ *        mentions it in any frame.
+ *
+ * Unlike iprof_model_remove_method(), which leaves the entries that refer
+ * to the method dangling, this leaves nothing that names it (but for
+ * unknown top-level keys, which the library cannot read).
+ * @param model the model.
+ * @param id the method id.
+ * @retval IPROF_OK success; pointers to the method and entry pointers are
+ *         invalid afterwards.
+ * @retval IPROF_ENOTFOUND no method has this id; unchanged.
+ * @retval IPROF_EINVAL @p model is NULL.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id);
+
 /**
  * @brief Keep only the methods for which @p keep returns non-zero.
  * @param model the model.

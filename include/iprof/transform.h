@@ -103,15 +103,21 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
  * Packages. A package P matches a type whose name is P or starts with P
  * followed by '.' ("com.foo" matches "com.foo.Bar" and
  * "com.foo.impl.Baz$1", not "com.foobar.X" or "com.foo$X"); a trailing '.'
- * of P is ignored and the empty package matches every type. An entry is
- * judged by the declaring type (signature[0]) of the method of its callee
- * frame (frame 0, the method the profile data belong to; callers are
- * only the inlining context). Of all keep and drop packages matching that
- * type, the longest decides (a keep and a drop of the same package: drop);
- * when none matches, the entry is kept if there are no keep packages and
- * dropped otherwise. Monitor entries (context "0:0", no method) and
- * entries whose callee method or declaring type is unknown are not judged
- * by packages.
+ * of P is ignored and the empty package matches every type
+ * (iprof_package_matches()). A method is in the package decided for the
+ * declaring type (signature[0]) of its signature: of all keep and drop
+ * packages matching that type, the longest decides (a keep and a drop of
+ * the same package: drop).
+ *
+ * Drop packages mean gone from the file: an entry is dropped when any
+ * frame of its context, callee or caller, is a method of a dropped
+ * package, and the methods of dropped packages are removed (even when
+ * pruning is held back by unknown keys). Keep packages judge the callee
+ * frame only (the method the profile data belong to): with keep packages,
+ * an entry is dropped unless its callee is a method of a kept package; its
+ * callers stay whatever their package, as the context the data were seen
+ * in. Monitor entries (context "0:0", no method) and frames whose method
+ * or declaring type is unknown are not judged by packages.
  */
 typedef struct iprof_filter_options {
     unsigned int version;               /**< IPROF_FILTER_OPTIONS_VERSION */
@@ -138,6 +144,45 @@ typedef struct iprof_filter_options {
  * @threadsafety Thread-safe.
  */
 IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int version);
+
+/**
+ * @brief Whether a type is in a package, as filters match them.
+ *
+ * @p package matches a type named @p package or starting with it followed
+ * by '.' ("com.foo" matches "com.foo.Bar" and "com.foo.impl.Baz$1", not
+ * "com.foobar.X" or "com.foo$X"); a trailing '.' of @p package is ignored
+ * and the empty package matches every type.
+ * @param package the package (NUL-terminated).
+ * @param type_name the type's name, @p type_name_len bytes.
+ * @param type_name_len its length.
+ * @return 1 when it matches, 0 otherwise (also for NULL arguments).
+ * @threadsafety Thread-safe.
+ */
+IPROF_API int iprof_package_matches(const char *package, const char *type_name,
+                                    size_t type_name_len);
+
+/** iprof_model_prune(): remove the methods no entry mentions in any frame. */
+#define IPROF_PRUNE_METHODS 0x1u
+/** iprof_model_prune(): remove the types no method signature and no
+ *  record (virtual invoke, monitor, instanceof type ids) mentions. */
+#define IPROF_PRUNE_TYPES 0x2u
+
+/**
+ * @brief Remove what nothing refers to: methods, types, or both (methods
+ *        first, so that types only they used go too).
+ *
+ * Nothing is removed while the model keeps an unknown top-level key that
+ * may hold ids (anything but [], {} or a scalar), which could name what
+ * would go. iprof_model_filter() ends with both.
+ * @param model the model.
+ * @param what IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES or both.
+ * @retval IPROF_OK success; pointers to removed types and methods are
+ *         invalid afterwards.
+ * @retval IPROF_EINVAL a NULL model or an unknown flag.
+ * @retval IPROF_ENOMEM allocation failed; unchanged.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what);
 
 /**
  * @brief Drop entries from a model, then the types and methods nothing
