@@ -167,15 +167,6 @@ static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
     return 0;
 }
 
-/* A double that round-trips; null for what JSON cannot hold. */
-static void json_double(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
-        fputs("null", out);
-}
-
 static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
                       const char *name[2])
 {

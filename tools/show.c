@@ -120,8 +120,12 @@ static int show_branches(show *s, const iprof_entry *e)
         fprintf(s->out, "    %-15s %s", "branches", rc ? "no counts: GraalVM applies none\n" : "");
     for (size_t i = 0; !rc && i < n; i++) {
         if (s->json)
-            fprintf(s->out, "%s{\"bci\": %lld, \"probability\": %.17g}", i ? ", " : "",
-                    (long long)s->ids[i], s->probs[i]);
+        {
+            fprintf(s->out, "%s{\"bci\": %lld, \"probability\": ", i ? ", " : "",
+                    (long long)s->ids[i]);
+            json_double(s->out, s->probs[i]);
+            fputc('}', s->out);
+        }
         else
             fprintf(s->out, "%sbci %lld: %.9g", i ? ", " : "", (long long)s->ids[i], s->probs[i]);
     }
@@ -148,13 +152,19 @@ static int show_types(show *s, int kind, const iprof_entry *e)
         if (s->json) {
             fprintf(s->out, "%s{\"id\": %lld, \"name\": ", i ? ", " : "", (long long)s->ids[i]);
             json_string(s->out, name);
-            fprintf(s->out, ", \"share\": %.17g}", s->probs[i]);
+            fputs(", \"share\": ", s->out);
+            json_double(s->out, s->probs[i]);
+            fputc('}', s->out);
         } else {
             fprintf(s->out, "%s%s %.9g", i ? ", " : "", name, s->probs[i]);
         }
     }
     if (s->json)
-        fprintf(s->out, "], \"notRecorded\": %.17g}", other);
+    {
+        fputs("], \"notRecorded\": ", s->out);
+        json_double(s->out, other);
+        fputc('}', s->out);
+    }
     else
         fprintf(s->out, "%snot recorded %.9g\n", n ? ", " : "", other);
     return 0;

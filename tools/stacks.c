@@ -1,6 +1,7 @@
 /* Stacks of a profile for the viewer subcommands: see stacks.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -349,4 +350,19 @@ void json_string(FILE *out, const char *s)
         }
     }
     putc('"', out);
+}
+
+void json_double(FILE *out, double v)
+{
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    char buf[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, out);
 }

@@ -79,6 +79,9 @@ void stacks_fold_free(folded_line *lines, size_t count);
 /* Write @p s as a JSON string, quotes included; '<', '>' and '&' as
  * \u escapes so that the text is safe inside an HTML <script>. */
 void json_string(FILE *out, const char *s);
+/* Write @p v as a JSON number in the fewest significant digits (up to 17)
+ * that read back as the same double; null for infinities and NaN. */
+void json_double(FILE *out, double v);
 
 /* ---- flame_html.c --------------------------------------------------------- */
 
