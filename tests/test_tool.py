@@ -668,6 +668,36 @@ class Docs(unittest.TestCase):
             hello = f.read()
         self.assertIn("```c\n" + hello + "```\n", readme)
 
+    def test_api_shows_the_post_processor(self):
+        # docs/api.md shows examples/postprocess.c as it is, and it runs.
+        with open(os.path.join(SOURCE, "docs", "api.md")) as f:
+            api = f.read()
+        with open(os.path.join(SOURCE, "examples", "postprocess.c")) as f:
+            code = f.read()
+        self.assertIn("```c\n" + code + "```\n", api)
+        exe = os.path.join(os.environ["IPROF_BUILD_DIR"], "examples", "postprocess")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.iprof")
+            p = subprocess.run([exe, os.path.join(DATA, "show.iprof"), out, "com.example.Square"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.assertEqual((p.returncode, p.stderr), (0, b""))
+            self.assertEqual(p.stdout.decode(), (
+                "dropped 1 methods of com.example.Square\n"
+                "hot: com.example.Shape.area 1000\n"
+                "hot: com.example.Circle.area 600\n"
+                "branch at com.example.Shape.area:12: 17=0.6000 21=0.4000\n"
+                "branch at com.example.Main.main:20: 30=0.3000 40=0.7000 50=0.0000\n"
+                "branch at com.example.Main.main:60: never ran\n"))
+            with open(out) as f:
+                doc = json.load(f)
+            self.assertEqual([m["id"] for m in doc["methods"]], [1, 2, 3])
+            self.assertEqual([e["records"] for e in doc["samplingProfiles"]], [[15], [6]])
+            # A broken input: the reader's report, exit 1, nothing written.
+            p = subprocess.run([exe, os.path.join(DATA, "syntax-error.iprof"), out, "x"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.assertEqual(p.returncode, 1)
+            self.assertIn(b"syntax-error.iprof:5:3: expected a value after ','", p.stderr)
+
     def test_readme_shows_stats_output(self):
         with open(os.path.join(SOURCE, "README.md")) as f:
             readme = f.read()
