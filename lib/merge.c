@@ -340,6 +340,7 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
         rc = merge_entries(&s);
     if (!rc)
         rc = merge_version(dst, src);
+    dst->refs_checked &= src->refs_checked; /* src's methods come as they are */
     state_free(&s);
     if (rc && !dst->error.set)
         ipi_model_fail(dst, rc, "%s", rc == IPROF_ENOMEM ? "out of memory" : iprof_status_string(rc));

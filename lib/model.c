@@ -23,6 +23,7 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     ipi_arena_init(&m->arena, &m->alloc);
     ipi_intern_init(&m->names, &m->arena, &m->alloc);
     m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
+    m->refs_checked = 1;               /* nothing to refer to */
     ipi_idmap_init(&m->type_ids);
     ipi_idmap_init(&m->method_ids);
     ipi_htab_init(&m->contexts);
@@ -236,6 +237,7 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
         pos++;
     ipi_array_remove(model->types, &model->type_count, pos, sizeof *model->types);
     ipi_idmap_del(&model->type_ids, id);
+    model->refs_checked = 0; /* methods and records may still name it */
     reindex_type(model, t);
     return IPROF_OK;
 }
@@ -267,6 +269,7 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred
         return IPROF_OK;
     model->type_count = j;
     rebuild_type_index(model);
+    model->refs_checked = 0;
     return IPROF_OK;
 }
 
@@ -406,6 +409,8 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
     if (!rc && (rc = ipi_model_push_method(model, id, name, name_len, signature, signature_len,
                                            out)))
         ipi_model_fail_about(model, rc, &about, "out of memory");
+    if (!rc && signature_len < 2)
+        model->refs_checked = 0; /* a strict read refuses it */
     return rc;
 }
 
@@ -436,6 +441,7 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
         pos++;
     ipi_array_remove(model->methods, &model->method_count, pos, sizeof *model->methods);
     ipi_idmap_del(&model->method_ids, id);
+    model->refs_checked = 0; /* entries may still name it */
     reindex_method(model, x);
     return IPROF_OK;
 }
@@ -467,6 +473,7 @@ IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_
         return IPROF_OK;
     model->method_count = j;
     rebuild_method_index(model);
+    model->refs_checked = 0;
     return IPROF_OK;
 }
 

@@ -110,6 +110,11 @@ struct iprof_model {
     ipi_intern_table names; /* type and method names, version */
     const char *version;    /* static default or interned */
     int version_set;        /* read or set (a new model's default is not) */
+    /* What a strict read asks is known to hold: ids unique, references
+     * resolved, signatures of 2+ ids. Set by a clean load and a new model,
+     * cleared by calls that may break it, so that writing a model that
+     * holds it needs no check (writer.c). */
+    int refs_checked;
 
     iprof_type **types;
     size_t type_count, type_cap;

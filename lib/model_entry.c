@@ -468,8 +468,11 @@ IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
     if (!ipi_idmap_get(&model->method_ids, id))
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
                                     "no method with id %lld", (long long)id);
+    int checked = model->refs_checked;
     int rc = iprof_model_retain_entries_by_frame(model, -1, not_the_method, &id);
-    return rc ? rc : iprof_model_remove_method(model, id);
+    if (!rc && !(rc = iprof_model_remove_method(model, id)))
+        model->refs_checked = checked; /* nothing names it any more */
+    return rc;
 }
 
 IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,

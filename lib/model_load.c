@@ -155,6 +155,12 @@ static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
         iprof_model_free(m);
         return rc;
     }
+    /* A read that checked references and found no rule broken vouches for
+     * what a strict read asks: writing the model needs no check. */
+    m->refs_checked = !(ipi_reader_flags(reader) & IPROF_READ_NO_REFERENCES);
+    for (size_t i = 0; m->refs_checked && i < iprof_reader_diag_count(reader); i++)
+        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_ERROR)
+            m->refs_checked = 0;
     *out = m;
     return IPROF_OK;
 }

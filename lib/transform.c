@@ -396,9 +396,10 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
     if (rc != IPROF_OK)
         ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
     if (rc == IPROF_OK) {
-        int version_set = model->version_set;
+        int version_set = model->version_set, checked = model->refs_checked;
         swap_contents(model, n);
         model->version_set = version_set;
+        model->refs_checked = checked; /* short signatures are kept as they are */
         /* What the file held beyond the profile stays with the model. */
         ipi_layout_extras extras = model->extras;
         model->extras = n->extras;
@@ -574,7 +575,7 @@ static int keep_marked_type(const iprof_type *t, void *payload)
 }
 
 /* Remove the methods no entry mentions, then the types nothing mentions. */
-static int prune(iprof_model *m, unsigned what)
+static int prune_unreferenced(iprof_model *m, unsigned what)
 {
     for (size_t i = 0; i < m->extras.count; i++)
         if (!ipi_unknown_is_plain(&m->extras.items[i]))
@@ -615,6 +616,15 @@ static int prune(iprof_model *m, unsigned what)
     if (!rc)
         rc = iprof_model_retain_types(m, keep_marked_type, &used);
     ipi_idmap_free(&used, &m->alloc);
+    return rc;
+}
+
+/* Removes only what nothing refers to: what was checked stays so. */
+static int prune(iprof_model *m, unsigned what)
+{
+    int checked = m->refs_checked;
+    int rc = prune_unreferenced(m, what);
+    m->refs_checked = checked;
     return rc;
 }
 

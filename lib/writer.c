@@ -30,7 +30,7 @@
 
 #define ALL_FLAGS                                                                   \
     (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
-     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP)
+     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP | IPROF_WRITE_NO_REFERENCES)
 
 /* Where the document is: before begin; inside "types", "methods" or an
  * entry section (w->section); between sections with nothing open, after
@@ -79,6 +79,11 @@ struct iprof_writer {
     size_t section;                 /* ST_ENTRIES: layout index of the open section */
     int seq;                        /* ST_BETWEEN: the sequence index last closed */
     int iof_opt;                    /* options.instanceof_key */
+    /* What a strict read checks beyond the entry rules: ids unique and
+     * defined, signatures long enough. On unless IPROF_WRITE_NO_VALIDATE or
+     * _NO_REFERENCES; write_model checks the model up front and turns it
+     * off. */
+    int check_refs;
     const char *iof_key;            /* the instanceof key written */
     uint64_t count;                 /* elements written in the open section */
     char version[32];               /* the version being written, for messages */
@@ -668,6 +673,8 @@ static int writer_create(iprof_writer **out, const iprof_write_options *opts, in
     w->pretty = (opts->flags & IPROF_WRITE_PRETTY) != 0;
     w->state = ST_INIT;
     w->iof_opt = iof;
+    w->check_refs = (opts->flags & IPROF_WRITE_STRICT) ||
+                    !(opts->flags & (IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_REFERENCES));
     if (opts->format_version) {
         size_t n = strlen(opts->format_version) + 1;
         w->opt_version = ipi_malloc(&w->alloc, n);
@@ -877,7 +884,7 @@ IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, s
     if (!name && name_len)
         return fail(w, IPROF_EINVAL, "type name is NULL");
     int rc;
-    if (w->flags & IPROF_WRITE_STRICT) {
+    if (w->check_refs) {
         if (ipi_idmap_get(&w->type_ids, id)) {
             fail(w, IPROF_ESCHEMA, "types[%llu]: duplicate type id %lld",
                  (unsigned long long)w->count, (long long)id);
@@ -909,7 +916,7 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
         return fail(w, IPROF_EINVAL, "method signature is NULL");
     int rc;
     uint64_t index = w->state == ST_METHODS ? w->count : 0;
-    if (w->flags & IPROF_WRITE_STRICT) {
+    if (w->check_refs) {
         if (ipi_idmap_get(&w->method_ids, id)) {
             fail(w, IPROF_ESCHEMA, "methods[%llu]: duplicate method id %lld",
                  (unsigned long long)index, (long long)id);
@@ -965,7 +972,7 @@ static int check_entry(iprof_writer *w, int kind, const int64_t *frames, size_t 
         set_path(w, kname, index);
         return w->status;
     }
-    if (!(w->flags & IPROF_WRITE_STRICT))
+    if (!w->check_refs)
         return IPROF_OK;
     const ipi_kind_layout *lay = ipi_kind_layout_of(kind);
     if (lay->checks_methods)
@@ -1078,6 +1085,84 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
 
+/* Fail with a message about element `index` of `section` ("types[3]: ...")
+ * and that element as the report's path. */
+static int fail_at(iprof_writer *w, int status, const char *section, size_t index,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static int fail_at(iprof_writer *w, int status, const char *section, size_t index,
+                   const char *fmt, ...)
+{
+    char what[IPI_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fail(w, status, "%s[%zu]%s", section, index, what);
+    set_path(w, section, index);
+    return status;
+}
+
+/* The entries of one kind against the model's id tables. */
+static int check_kind_refs(iprof_writer *w, const iprof_model *m, int kind)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    const ipi_entry_list *l = &m->entries[kind];
+    const char *key = kind_key(w, kind);
+    for (size_t i = 0; i < l->count; i++) {
+        const iprof_entry *e = &l->items[i];
+        size_t frame = 0;
+        for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent, frame++)
+            if (!ipi_idmap_get(&m->method_ids, c->method))
+                return fail_at(w, IPROF_EDANGLING, key, i,
+                               ".ctx: method id %lld (frame %zu) was not written",
+                               (long long)c->method, frame);
+        for (size_t k = (size_t)L->type_slot; L->type_slot >= 0 && k < e->record_count;
+             k += (size_t)L->group)
+            if (!ipi_idmap_get(&m->type_ids, e->records[k]))
+                return fail_at(w, IPROF_EDANGLING, key, i,
+                               ".records: type id %lld (records[%zu]) was not written",
+                               (long long)e->records[k], k);
+    }
+    return IPROF_OK;
+}
+
+/* What a strict read of the model's document would refuse beyond the entry
+ * rules: duplicate ids, short signatures, ids not defined. Checked on the
+ * model's own id tables, which is cheaper than the per-element tables of
+ * a streaming write; the messages are the streaming checks'. */
+static int check_model_refs(iprof_writer *w, const iprof_model *m)
+{
+    for (size_t i = 0; i < m->type_count; i++)
+        if (ipi_idmap_get(&m->type_ids, m->types[i]->id) != m->types[i])
+            return fail_at(w, IPROF_ESCHEMA, "types", i, ": duplicate type id %lld",
+                           (long long)m->types[i]->id);
+    for (size_t i = 0; i < m->method_count; i++) {
+        const iprof_method *x = m->methods[i];
+        if (ipi_idmap_get(&m->method_ids, x->id) != x)
+            return fail_at(w, IPROF_ESCHEMA, "methods", i, ": duplicate method id %lld",
+                           (long long)x->id);
+        if (x->sig_len < 2)
+            return fail_at(w, IPROF_ESCHEMA, "methods", i,
+                           ": signature must hold the declaring and return type ids");
+        for (size_t k = 0; k < x->sig_len; k++)
+            if (!ipi_idmap_get(&m->type_ids, x->sig[k]))
+                return fail_at(w, IPROF_EDANGLING, "methods", i,
+                               ": signature type id %lld (signature[%zu]) was not written",
+                               (long long)x->sig[k], k);
+    }
+    for (size_t s = 0; s < w->nlayout; s++) {
+        int rc = check_kind_refs(w, m, w->layout[s]);
+        if (rc)
+            return rc;
+    }
+    return IPROF_OK;
+}
+
 /* The sequence index of the section an unknown key follows; -1 after the
  * version; INT_MAX when the target version lacks it (written last). */
 static int anchor_seq(const iprof_writer *w, int after)
@@ -1132,6 +1217,13 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF))
         return fail(w, IPROF_EVERSION, "%s are not part of format version %s", w->iof_key,
                     w->version);
+    if (w->check_refs) {
+        /* A model that vouches for its references (a clean load, checked
+         * edits) needs no pass; others are checked as a whole. */
+        if (!model->refs_checked && (rc = check_model_refs(w, model)))
+            return rc;
+        w->check_refs = 0; /* no per-element id tables */
+    }
     if ((rc = model_unknowns(w, model, -1)))
         return rc;
     size_t n = iprof_model_type_count(model);

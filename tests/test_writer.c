@@ -21,10 +21,13 @@
     } while (0)
 #define CHECK_DOC(w, lit) CHECK_DOC_N(w, lit, strlen(lit))
 
+/* Most documents here have entries without their methods: the reference
+ * checks (the default) are left to the tests that ask for IPROF_WRITE_STRICT
+ * and to test_default_checks_references. */
 static iprof_writer *mem_writer(unsigned flags, const char *version)
 {
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = flags;
+    o.flags = flags & IPROF_WRITE_STRICT ? flags : flags | IPROF_WRITE_NO_REFERENCES;
     o.format_version = version;
     iprof_writer *w = NULL;
     CHECK_OK(iprof_writer_new_buffer(&w, &o));
@@ -1579,12 +1582,85 @@ static void test_strict_short_signature(void)
     CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
                  "methods[0]: signature must hold the declaring and return type ids");
     iprof_writer_free(w);
-    /* Without the flag, it is written as given (lenient models hold such). */
+    /* Without the flag too: the default refuses what a strict read
+     * refuses. A lenient model's copy is written with NO_VALIDATE (or
+     * NO_REFERENCES, which keeps only the entry rules). */
     CHECK_OK(iprof_writer_new_buffer(&w, NULL));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_type(w, 1, "T", 1));
-    CHECK_OK(iprof_writer_method(w, 2, "m", 1, one, 1));
+    CHECK_EQ_INT(iprof_writer_method(w, 2, "m", 1, one, 1), IPROF_ESCHEMA);
     iprof_writer_free(w);
+    static const unsigned lax[] = {IPROF_WRITE_NO_VALIDATE, IPROF_WRITE_NO_REFERENCES};
+    for (size_t i = 0; i < 2; i++) {
+        o.flags = lax[i];
+        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+        CHECK_OK(iprof_writer_type(w, 1, "T", 1));
+        CHECK_OK(iprof_writer_method(w, 2, "m", 1, one, 1));
+        iprof_writer_free(w);
+    }
+}
+
+/* The default writer refuses what a strict read refuses, streaming and
+ * from a model (checked on the model's own id tables, same messages). */
+static void test_default_checks_references(void)
+{
+    static const char *const docs[][2] = {
+        {"{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"},{\"id\":0,\"name\":\"U\"}],"
+         "\"methods\":[]}", "types[1]: duplicate type id 0"},
+        {"{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+         "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0]}]}",
+         "methods[0]: signature must hold the declaring and return type ids"},
+        {"{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+         "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,3]}]}",
+         "methods[0]: signature type id 3 (signature[1]) was not written"},
+        {"{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+         "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+         "\"samplingProfiles\":[{\"ctx\":\"1:3<8:1\",\"records\":[1]}]}",
+         "samplingProfiles[0].ctx: method id 8 (frame 1) was not written"},
+        {"{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+         "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+         "\"virtualInvokeProfiles\":[{\"ctx\":\"1:3\",\"records\":[0,1,9,1]}]}",
+         "virtualInvokeProfiles[0].records: type id 9 (records[2]) was not written"},
+    };
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    /* A clean load vouches for its references (no check pass) until an
+     * edit may break them: removing a method its entries still name. */
+    static const char clean[] = "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                                "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+                                "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
+    iprof_model *cm = NULL;
+    CHECK_OK(iprof_model_load_buffer(&cm, r, clean, strlen(clean)));
+    iprof_writer *cw = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&cw, NULL));
+    CHECK_OK(iprof_writer_write_model(cw, cm));
+    iprof_writer_free(cw);
+    CHECK_OK(iprof_model_remove_method(cm, 1));
+    CHECK_OK(iprof_writer_new_buffer(&cw, NULL));
+    CHECK_EQ_INT(iprof_writer_write_model(cw, cm), IPROF_EDANGLING);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(cw)),
+                 "callCountProfiles[0].ctx: method id 1 (frame 0) was not written");
+    iprof_writer_free(cw);
+    iprof_model_free(cm);
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        iprof_model *m = NULL;
+        CHECK_OK(iprof_model_load_buffer(&m, r, docs[i][0], strlen(docs[i][0])));
+        iprof_writer *w = NULL;
+        CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+        CHECK(iprof_writer_write_model(w, m) != IPROF_OK);
+        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), docs[i][1]);
+        iprof_writer_free(w);
+        /* The same with the compatibility flag. */
+        iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+        o.flags = IPROF_WRITE_STRICT;
+        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK(iprof_writer_write_model(w, m) != IPROF_OK);
+        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), docs[i][1]);
+        iprof_writer_free(w);
+        iprof_model_free(m);
+    }
+    iprof_reader_free(r);
 }
 
 /* iprof_writer_unknown: the key right where the document is, the open
@@ -1652,7 +1728,7 @@ static void test_unknown_keys(void)
 
     /* Pretty, and the instanceof key chosen by the options. */
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = IPROF_WRITE_PRETTY;
+    o.flags = IPROF_WRITE_PRETTY | IPROF_WRITE_NO_REFERENCES;
     o.instanceof_key = IPROF_INSTANCEOF_KEY_LOWER;
     CHECK_OK(iprof_writer_new_buffer(&w, &o));
     CHECK_OK(iprof_writer_begin(w, "1.1.0"));
@@ -1669,6 +1745,7 @@ static void test_unknown_keys(void)
 
 int main(void)
 {
+    RUN(test_default_checks_references);
     RUN(test_unknown_keys);
     RUN(test_strict_short_signature);
     RUN(test_empty_documents);

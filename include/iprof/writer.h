@@ -8,6 +8,13 @@
  * key order GraalVM uses, empty sections written. So reading a file that
  * GraalVM wrote and writing it back gives the same bytes.
  *
+ * By default it writes nothing a strict read would refuse: entries follow
+ * their kind's rules, every referenced type and method id was written,
+ * ids are unique, signatures hold the declaring and return types (a whole
+ * model that a clean load or checked edits vouch for is not checked
+ * again). IPROF_WRITE_NO_REFERENCES keeps the entry rules only,
+ * IPROF_WRITE_NO_VALIDATE no check at all (for copying lenient models).
+ *
  * Streaming order: types, then methods, then the entry kinds in the order
  * of the target version's layout (0.4.0: monitor, virtual invoke, call
  * count, conditional, sampling; 1.x: call count, conditional, virtual
@@ -47,13 +54,15 @@ typedef struct iprof_writer iprof_writer;
 /** Drop instanceof entries when the target version predates 1.1.0
  *  (otherwise writing them fails with IPROF_EVERSION). */
 #define IPROF_WRITE_DROP_INSTANCEOF 0x2u
-/** Also check what a strict read checks beyond the entry rules: every
+/** Check what a strict read checks beyond the entry rules: every
  *  referenced method and type id was written (IPROF_EDANGLING otherwise),
  *  ids are unique and signatures hold at least the declaring and return
- *  types (IPROF_ESCHEMA otherwise). */
+ *  types (IPROF_ESCHEMA otherwise). This is the default now (a writer does
+ *  not produce what a strict read refuses); the flag stays for source
+ *  compatibility and overrides IPROF_WRITE_NO_REFERENCES. */
 #define IPROF_WRITE_STRICT 0x4u
-/** Skip the record and context rule checks: write what is given as long as
- *  it can be written as JSON (for copying leniently loaded files). */
+/** Skip every check: write what is given as long as it can be written as
+ *  JSON (for copying leniently loaded files). */
 #define IPROF_WRITE_NO_VALIDATE 0x8u
 /** Path sinks: skip fsync (faster, not durable across a crash). */
 #define IPROF_WRITE_NO_SYNC 0x10u
@@ -64,6 +73,11 @@ typedef struct iprof_writer iprof_writer;
  *  its first call returns IPROF_EIO. For a memory writer,
  *  iprof_writer_buffer() returns the compressed bytes. */
 #define IPROF_WRITE_GZIP 0x20u
+/** Check the entry rules only, not the references, unique ids and
+ *  signature lengths (as IPROF_READ_NO_REFERENCES reads): for streaming a
+ *  document whose entries refer to types and methods written elsewhere,
+ *  without the writer's id tables. */
+#define IPROF_WRITE_NO_REFERENCES 0x40u
 
 /** The version of iprof_write_options these headers define (2 added
  *  instanceof_key; a version 1 struct is read without it). */
