@@ -71,16 +71,23 @@ int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
 
 IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
 {
-    if (!model || !version)
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (!version)
+        return ipi_model_fail(model, IPROF_EINVAL, "the version is NULL");
     size_t len = strlen(version);
     ipi_fmtver v;
     if (ipi_version_parse(version, len, &v) != IPROF_OK)
-        return IPROF_EVERSION;
+        return ipi_model_fail(model, IPROF_EVERSION, "malformed format version \"%.64s\"",
+                              version);
     int cls = ipi_version_classify(&v);
     if (cls == IPI_VERSION_LEGACY || cls == IPI_VERSION_FUTURE)
-        return IPROF_EVERSION;
-    return ipi_model_store_version(model, version, len);
+        return ipi_model_fail(model, IPROF_EVERSION,
+                              "format version %.64s cannot be written (before 0.3 or after 1.x)",
+                              version);
+    int rc = ipi_model_store_version(model, version, len);
+    return rc ? ipi_model_fail(model, rc, "out of memory") : IPROF_OK;
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -259,8 +266,11 @@ static void rebuild_type_index(iprof_model *m)
 IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred keep,
                                        void *payload)
 {
-    if (!model || !keep)
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (!keep)
+        return ipi_model_fail(model, IPROF_EINVAL, "no predicate");
     size_t j = 0;
     for (size_t i = 0; i < model->type_count; i++)
         if (keep(model->types[i], payload))
@@ -463,8 +473,11 @@ static void rebuild_method_index(iprof_model *m)
 IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
                                          void *payload)
 {
-    if (!model || !keep)
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (!keep)
+        return ipi_model_fail(model, IPROF_EINVAL, "no predicate");
     size_t j = 0;
     for (size_t i = 0; i < model->method_count; i++)
         if (keep(model->methods[i], payload))

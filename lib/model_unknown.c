@@ -119,8 +119,11 @@ IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_
 
 IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, size_t key_len)
 {
-    if (!model || !key)
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (!key)
+        return ipi_model_fail(model, IPROF_EINVAL, "the key is NULL");
     ipi_layout_extras *x = &model->extras;
     size_t kept = 0;
     for (size_t i = 0; i < x->count; i++) {
@@ -132,7 +135,9 @@ IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, si
     }
     int found = kept < x->count;
     x->count = kept;
-    return found ? IPROF_OK : IPROF_ENOTFOUND;
+    return found ? IPROF_OK
+                 : ipi_model_fail(model, IPROF_ENOTFOUND, "no unknown key \"%.*s\"",
+                                  shown(key_len), key);
 }
 
 IPROF_API void iprof_model_clear_unknown(iprof_model *model)
@@ -148,8 +153,11 @@ IPROF_API int iprof_model_instanceof_key(const iprof_model *model)
 
 IPROF_API int iprof_model_set_instanceof_key(iprof_model *model, int spelling)
 {
-    if (!model || spelling < IPROF_INSTANCEOF_KEY_AUTO || spelling > IPROF_INSTANCEOF_KEY_CAMEL)
+    if (!model)
         return IPROF_EINVAL;
+    ipi_errbuf_clear(&model->error);
+    if (spelling < IPROF_INSTANCEOF_KEY_AUTO || spelling > IPROF_INSTANCEOF_KEY_CAMEL)
+        return ipi_model_fail(model, IPROF_EINVAL, "unknown instanceof spelling %d", spelling);
     model->extras.instanceof_key = spelling;
     return IPROF_OK;
 }

@@ -112,7 +112,7 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
     int rc = check_entry(entry, entry && iprof_entry_kind(entry) == IPROF_KIND_CONDITIONAL, 3,
                          capacity, bcis, probabilities, count, &n);
     if (rc)
-        return rc == IPROF_ENOTFOUND ? IPROF_ENOTFOUND : rc;
+        return rc;
     const int64_t *r = iprof_entry_records(entry, NULL);
     long double total = 0;
     for (size_t i = 0; i < n; i++)

@@ -628,23 +628,25 @@ static int prune(iprof_model *m, unsigned what)
     return rc;
 }
 
-static int check_options(const iprof_filter_options *o)
+/* The options' fault in m's error, or IPROF_OK. */
+static int check_options(iprof_model *m, const iprof_filter_options *o)
 {
     if (o->version == 0 || o->version > IPROF_FILTER_OPTIONS_VERSION)
-        return IPROF_EINVAL;
+        return ipi_model_fail(m, IPROF_EINVAL, "filter options: unknown version %u", o->version);
     if ((o->keep_package_count && !o->keep_packages) ||
         (o->drop_package_count && !o->drop_packages))
-        return IPROF_EINVAL;
+        return ipi_model_fail(m, IPROF_EINVAL, "filter options: a package list is NULL");
     for (size_t i = 0; i < o->keep_package_count; i++)
         if (!o->keep_packages[i])
-            return IPROF_EINVAL;
+            return ipi_model_fail(m, IPROF_EINVAL, "filter options: keep_packages[%zu] is NULL", i);
     for (size_t i = 0; i < o->drop_package_count; i++)
         if (!o->drop_packages[i])
-            return IPROF_EINVAL;
+            return ipi_model_fail(m, IPROF_EINVAL, "filter options: drop_packages[%zu] is NULL", i);
     if (o->kinds >> IPROF_KIND_COUNT)
-        return IPROF_EINVAL;
+        return ipi_model_fail(m, IPROF_EINVAL, "filter options: kinds 0x%x has bits of no kind",
+                              o->kinds);
     if (isnan(o->top_percent) || o->top_percent < 0)
-        return IPROF_EINVAL;
+        return ipi_model_fail(m, IPROF_EINVAL, "filter options: top_percent must be >= 0");
     return IPROF_OK;
 }
 
@@ -655,7 +657,8 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
         return IPROF_EINVAL;
     if (!opts)
         opts = &none;
-    int rc = check_options(opts);
+    ipi_errbuf_clear(&model->error);
+    int rc = check_options(model, opts);
     if (rc)
         return rc;
     filter_state st = {model, opts, 0, 0, 0};

@@ -13,10 +13,12 @@
  *
  * Every function here only reads the model; all but
  * iprof_model_method_totals() allocate nothing, and all are thread-safe
- * while the model is not changed. Output arrays follow the
- * snprintf convention: the full count is always returned in @c *count, at
- * most @c capacity items are written, and IPROF_ELIMIT says the arrays
- * were too small.
+ * while the model is not changed. The full count of an output is always
+ * returned in @c *count; arrays that the computation also uses as scratch
+ * space must be large enough (IPROF_ELIMIT otherwise), while
+ * iprof_model_method_totals() fills what it is given with the hottest.
+ * Counts are taken as they are: negative counts of a leniently loaded file
+ * give negative shares.
  */
 #ifndef IPROF_ANALYSIS_H
 #define IPROF_ANALYSIS_H

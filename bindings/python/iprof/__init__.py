@@ -17,8 +17,9 @@ memory.
 
 See bindings/python/README.md and docs/bindings.md.
 """
-from ._common import (FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0, FORMAT_LATEST, INT64_MAX,
-                      INT64_MIN, InstanceofKey, Kind, Section, format_ctx, parse_ctx)
+from ._common import (EXTREMELY_SLOW_PATH_PROBABILITY, FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0,
+                      FORMAT_LATEST, INT64_MAX, INT64_MIN, INVALID_BRANCH_BCI, InstanceofKey,
+                      Kind, Section, format_ctx, parse_ctx)
 from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, Error, InputOutputError,
                       InvalidArgumentError, JSONSyntaxError, LimitError, NotFoundError,
                       OutOfMemoryError, SchemaError, Severity, StaleError, StateError, Status,
@@ -39,6 +40,7 @@ __all__ = [
     # constants
     "Kind", "InstanceofKey", "Section", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0",
     "FORMAT_1_1_0", "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx", "format_ctx",
+    "EXTREMELY_SLOW_PATH_PROBABILITY", "INVALID_BRANCH_BCI",
     # model
     "load", "Model", "Type", "Method", "Context", "Entry", "Types", "Methods", "Entries",
     # streaming

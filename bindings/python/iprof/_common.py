@@ -16,6 +16,16 @@ FORMAT_1_0_0 = "1.0.0"
 FORMAT_1_1_0 = "1.1.0"
 FORMAT_LATEST = FORMAT_1_1_0
 
+#: GraalVM's EXTREMELY_SLOW_PATH_PROBABILITY (1 - 0.999999): the probability
+#: a branch that never ran is given instead of 0, and the share left for the
+#: receiver types a profile did not record (C:
+#: ``IPROF_EXTREMELY_SLOW_PATH_PROBABILITY``).
+EXTREMELY_SLOW_PATH_PROBABILITY = 1.0 - 0.999999
+#: The bci GraalVM writes for switch cases that share their target with
+#: another case: such a record adds its count to its index and gets no
+#: probability of its own (C: ``IPROF_INVALID_BRANCH_BCI``).
+INVALID_BRANCH_BCI = -5
+
 _JSON_KEYS = ("callCountProfiles", "conditionalProfiles", "virtualInvokeProfiles",
               "monitorProfiles", "samplingProfiles", "instanceofProfiles")
 # Kind.of: every JSON key, GraalVM 25's "instanceOfProfiles" too.

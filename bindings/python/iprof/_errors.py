@@ -1,4 +1,5 @@
 """Status codes, exceptions and diagnostics."""
+import ctypes
 import enum
 
 from . import _lib
@@ -111,13 +112,21 @@ class Error(Exception):
     being read or written, None for bytes and file objects) and
     ``diagnostics`` (the reports recorded before a failed read, a list).
 
+    Errors of model operations (adding or removing types, methods and
+    entries, retain, merge, canonicalize, add_unknown) also say what they
+    are about, as far as it applies: ``kind`` (the :class:`iprof.Kind` of
+    the entry, else None), ``context`` (its ctx text, "5:0<3:2", else ""),
+    ``type_id`` and ``method_id`` (the id involved, else None). Errors of
+    reads and writes have none of them.
+
     Each status has a subclass (:class:`JSONSyntaxError` for
     ``IPROF_ESYNTAX``, ...), so ``except iprof.SchemaError`` works;
     ``iprof.Error`` catches them all.
     """
 
     def __init__(self, status, message=None, path="", offset=0, line=0, column=0,
-                 filename=None, diagnostics=()):
+                 filename=None, diagnostics=(), kind=None, context="", type_id=None,
+                 method_id=None):
         self.status = _status(status)
         self.message = message if message else status_string(status)
         self.path = path
@@ -126,6 +135,10 @@ class Error(Exception):
         self.column = column
         self.filename = filename
         self.diagnostics = list(diagnostics)
+        self.kind = kind
+        self.context = context
+        self.type_id = type_id
+        self.method_id = method_id
         super().__init__(self.message)
 
     @property
@@ -144,7 +157,8 @@ class Error(Exception):
 
     def __reduce__(self):
         return (_rebuild, (type(self), self.status, self.message, self.path, self.offset,
-                           self.line, self.column, self.filename, self.diagnostics))
+                           self.line, self.column, self.filename, self.diagnostics,
+                           self.kind, self.context, self.type_id, self.method_id))
 
 
 def _rebuild(cls, *args):
@@ -212,15 +226,31 @@ def error_class(status):
     return _BY_STATUS.get(status, Error)
 
 
+def _subject(report):
+    """What a model operation's report is about: kind, context, type_id and
+    method_id as keyword arguments of :class:`Error`."""
+    from ._common import Kind   # _common imports this module
+    L = _lib.lib()
+    kind = L.iprof_error_kind(report)
+    ident = ctypes.c_int64()
+    type_id = ident.value if L.iprof_error_type_id(report, ctypes.byref(ident)) == 0 else None
+    method_id = (ident.value if L.iprof_error_method_id(report, ctypes.byref(ident)) == 0
+                 else None)
+    return {"kind": Kind(kind) if 0 <= kind < len(Kind) else None,
+            "context": _text(L.iprof_error_context(report)),
+            "type_id": type_id, "method_id": method_id}
+
+
 def make_error(status, report=None, filename=None, diagnostics=(), message=None):
-    """An exception for *status*, filled from the ``iprof_error *`` *report*."""
+    """An exception for *status*, filled from the ``iprof_error *`` *report*
+    (its message, position and, for model operations, what it is about)."""
     cls = error_class(status)
     if report:
         d = Diagnostic._from_report(report)
         # The report's own status is the precise one (the call's may be
         # ESTOPPED for a stopped read, for instance); keep the call's.
         return cls(status, message or d.message, d.path, d.offset, d.line, d.column,
-                   filename, diagnostics)
+                   filename, diagnostics, **_subject(report))
     return cls(status, message, filename=filename, diagnostics=diagnostics)
 
 

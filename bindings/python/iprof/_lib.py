@@ -80,17 +80,23 @@ class iprof_read_callbacks(Structure):
                 ("on_key", KEY_CB)]
 
 
-# Model iteration / retain callbacks.
+# Model iteration callbacks (non-zero stops) and retain predicates
+# (non-zero keeps): the same C function type under two names.
 MODEL_TYPE_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
 MODEL_METHOD_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
 MODEL_ENTRY_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
+MODEL_TYPE_PRED = MODEL_TYPE_CB
+MODEL_METHOD_PRED = MODEL_METHOD_CB
+MODEL_ENTRY_PRED = MODEL_ENTRY_CB
 
 MERGE_OPTIONS_VERSION = 1
 MERGE_DROP_UNKNOWN = 0x1
+ROUND_NEAREST_AWAY = 0   # enum iprof_rounding: the default
 
 
 class iprof_merge_options(Structure):
-    _fields_ = [("version", c_uint), ("flags", c_uint), ("weight", c_double)]
+    _fields_ = [("version", c_uint), ("flags", c_uint), ("weight", c_double),
+                ("rounding", c_int)]
 
 
 WRITE_OPTIONS_VERSION = 2   # 2 added instanceof_key
@@ -100,6 +106,7 @@ WRITE_STRICT = 0x4
 WRITE_NO_VALIDATE = 0x8
 WRITE_NO_SYNC = 0x10
 WRITE_GZIP = 0x20
+WRITE_NO_REFERENCES = 0x40
 
 
 class iprof_write_options(Structure):
@@ -111,6 +118,8 @@ class iprof_write_options(Structure):
 WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 
 CANONICAL_DROP_UNKNOWN = 0x1
+PRUNE_METHODS = 0x1      # iprof_model_prune (not wrapped yet)
+PRUNE_TYPES = 0x2
 FILTER_OPTIONS_VERSION = 1
 
 
@@ -149,6 +158,10 @@ _FUNCTIONS = {
     "iprof_error_offset": (c_uint64, [_P]),
     "iprof_error_line": (c_uint64, [_P]),
     "iprof_error_column": (c_uint64, [_P]),
+    "iprof_error_kind": (c_int, [_P]),
+    "iprof_error_context": (c_char_p, [_P]),
+    "iprof_error_type_id": (c_int, [_P, c_int64_p]),
+    "iprof_error_method_id": (c_int, [_P, c_int64_p]),
     "iprof_gzip_supported": (c_int, []),
     # reader.h
     "iprof_read_options_init": (c_int, [POINTER(iprof_read_options), c_uint]),
@@ -203,9 +216,9 @@ _FUNCTIONS = {
     "iprof_model_remove_method": (c_int, [_P, c_int64]),
     "iprof_model_add_entry": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t]),
     "iprof_model_remove_entry": (c_int, [_P, c_int, c_int64_p, c_size_t]),
-    "iprof_model_retain_entries": (c_int, [_P, c_int, MODEL_ENTRY_CB, _P]),
-    "iprof_model_retain_methods": (c_int, [_P, MODEL_METHOD_CB, _P]),
-    "iprof_model_retain_types": (c_int, [_P, MODEL_TYPE_CB, _P]),
+    "iprof_model_retain_entries": (c_int, [_P, c_int, MODEL_ENTRY_PRED, _P]),
+    "iprof_model_retain_methods": (c_int, [_P, MODEL_METHOD_PRED, _P]),
+    "iprof_model_retain_types": (c_int, [_P, MODEL_TYPE_PRED, _P]),
     "iprof_model_merge": (c_int, [_P, _P, c_double]),
     "iprof_merge_options_init": (c_int, [POINTER(iprof_merge_options), c_uint]),
     "iprof_model_merge_with": (c_int, [_P, _P, POINTER(iprof_merge_options)]),
@@ -239,6 +252,14 @@ _FUNCTIONS = {
     "iprof_model_canonicalize_flags": (c_int, [_P, c_uint]),
     "iprof_filter_options_init": (c_int, [POINTER(iprof_filter_options), c_uint]),
     "iprof_model_filter": (c_int, [_P, POINTER(iprof_filter_options)]),
+    # analysis.h
+    "iprof_entry_branch_probabilities": (c_int, [_P, c_int64_p, POINTER(c_double), c_size_t,
+                                                 c_size_t_p]),
+    "iprof_entry_type_shares": (c_int, [_P, c_int64_p, POINTER(c_double), c_size_t, c_size_t_p,
+                                        POINTER(c_double)]),
+    "iprof_entry_total": (c_int64, [_P]),
+    "iprof_model_method_totals": (c_int, [_P, c_int, c_int64_p, c_int64_p, c_size_t,
+                                          c_size_t_p]),
     # diff.h
     "iprof_diff_options_init": (c_int, [POINTER(iprof_diff_options), c_uint]),
     "iprof_diff_new": (c_int, [POINTER(_P), _P, _P, POINTER(iprof_diff_options)]),

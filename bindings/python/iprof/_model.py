@@ -25,15 +25,15 @@ access ever touches memory the C side has freed:
   checks: the C result must not outlive a change to either model.
 """
 import ctypes
-import math
+import operator
 import os
 from collections.abc import Sequence
-from ctypes import byref, c_size_t, c_void_p
+from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
 
 from . import _lib
 from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, decode, encode, frames_array,
                       frames_from, int64, int64_array, is_bytes, is_path)
-from ._errors import ClosedError, StaleError, check, make_error
+from ._errors import ClosedError, StaleError, Status, check, make_error
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
 
 
@@ -338,6 +338,68 @@ class Entry:
         n = c_size_t()
         p = self._model._L.iprof_entry_records(self._p(), byref(n))
         return p[:n.value] if n.value else []
+
+    @property
+    def total(self):
+        """The entry's total count: the sum of the count slot of its records
+        (call count and sampling: the value; conditional: every third
+        value; virtual invoke, monitor, instanceof: every second),
+        saturating at the int64 limits."""
+        return self._model._L.iprof_entry_total(self._p())
+
+    def _analysis(self, fn, group, what, *extra):
+        """Call an analysis.h function with output arrays of one value per
+        group of *group* records (the scratch space it needs); returns
+        (status, ids, values) for IPROF_OK and IPROF_ENOTFOUND and raises
+        otherwise, *what* saying which kinds it needs."""
+        p = self._p()
+        n = c_size_t()
+        self._model._L.iprof_entry_records(p, byref(n))
+        cap = n.value // group
+        ids, values, count = (c_int64 * cap)(), (c_double * cap)(), c_size_t()
+        rc = fn(p, ids, values, cap, byref(count), *extra)
+        if rc not in (0, Status.ENOTFOUND):
+            key = self._kind.json_key
+            check(rc, {Status.EINVAL: "%s, not a %s entry" % (what, key),
+                       Status.ESCHEMA: "this %s entry has %d records, not a multiple of %d"
+                       % (key, n.value, group)}.get(rc))
+        k = min(count.value, cap)
+        return rc, ids[:k], values[:k]
+
+    def branch_probabilities(self):
+        """The successor probabilities GraalVM's PGO derives from this
+        conditional entry: a list of (bci, probability), one per record in
+        record order, except records with bci :data:`INVALID_BRANCH_BCI`
+        (switch cases sharing a target). Counts are summed per branch
+        index; each index gets its share of the entry's sum, a share of 0
+        becomes :data:`EXTREMELY_SLOW_PATH_PROBABILITY` (the others scaled
+        so that they still add up to 1), and the records of one index
+        share its probability. None when the counts add up to 0 or less
+        (GraalVM applies no probabilities). :class:`InvalidArgumentError`
+        for an entry of another kind, :class:`SchemaError` for records that
+        are not (bci, index, count) triples (a leniently loaded file)."""
+        L = self._model._L
+        rc, bcis, probs = self._analysis(L.iprof_entry_branch_probabilities, 3,
+                                         "branch probabilities need a conditional entry")
+        return None if rc == Status.ENOTFOUND else list(zip(bcis, probs))
+
+    def type_shares(self):
+        """The receiver-type profile GraalVM's PGO builds from this virtual
+        invoke, instanceof or monitor entry: ``(shares, not_recorded)``,
+        *shares* a list of (type id, share) with the counts of a type
+        summed, highest share first (ties by ascending type id), each
+        ``(1 - not_recorded) * count / total``; *not_recorded*, the
+        probability left for types the profile did not see, is
+        :data:`EXTREMELY_SLOW_PATH_PROBABILITY`. An entry without records
+        gives ``([], not_recorded)``. :class:`InvalidArgumentError` for an
+        entry of another kind, :class:`SchemaError` for an odd number of
+        records (a leniently loaded file)."""
+        L = self._model._L
+        not_recorded = c_double()
+        _, types, shares = self._analysis(L.iprof_entry_type_shares, 2,
+                                          "type shares need a virtual invoke, instanceof or "
+                                          "monitor entry", byref(not_recorded))
+        return list(zip(types, shares)), not_recorded.value
 
     @property
     def valid(self):
@@ -720,13 +782,40 @@ class Model:
         """Number of interned context nodes (including caller suffixes)."""
         return self._L.iprof_model_context_count(self._p())
 
+    def method_totals(self, kind, limit=None):
+        """The hottest methods by the entries of *kind*: a list of
+        (method id, total), hottest first, ties by ascending method id,
+        where a method's total is the sum of :attr:`Entry.total` over the
+        entries whose callee (frame 0) it is (saturating). With
+        ``Kind.CALL_COUNT`` this is the "hottest methods by call count" of
+        ``iprof stats``. *limit*: at most this many (the hottest); None for
+        all. Monitor entries all count for method 0 (their "0:0" ctx)."""
+        kind = Kind.of(kind)
+        L, p = self._L, self._p()
+        cap = L.iprof_model_entry_count(p, kind)   # no more methods than entries
+        if limit is not None:
+            limit = operator.index(limit)
+            if limit < 0:
+                raise ValueError("limit must be >= 0 or None, not %d" % limit)
+            cap = min(cap, limit)
+        ids, totals, count = (c_int64 * cap)(), (c_int64 * cap)(), c_size_t()
+        check(L.iprof_model_method_totals(p, kind, ids, totals, cap, byref(count)))
+        k = min(count.value, cap)
+        return list(zip(ids[:k], totals[:k]))
+
     # -- mutation ------------------------------------------------------------
 
     def _check(self, status):
-        """Raise for a failed merge, canonical form or add_unknown, with the
-        model's report of why (which unknown key, which argument)."""
+        """Raise for a failed model operation with the model's report of
+        why: its message and what it is about (kind, context, type id,
+        method id). Only a report of this very failure is used (a call that
+        sets none would leave an older one)."""
         if status != 0:
-            raise make_error(status, self._L.iprof_model_error(self._ptr))
+            L = self._L
+            report = L.iprof_model_error(self._ptr)
+            if report and L.iprof_error_status(report) != status:
+                report = None
+            raise make_error(status, report)
 
     def add_unknown(self, key, json):
         """Add a top-level key the library does not interpret, with its raw
@@ -761,8 +850,8 @@ class Model:
         out = c_void_p()
         p = self._p()
         self._mutations += 1
-        check(self._L.iprof_model_add_type(p, int64(type_id, "type id"), b, len(b),
-                                           byref(out)))
+        self._check(self._L.iprof_model_add_type(p, int64(type_id, "type id"), b, len(b),
+                                                 byref(out)))
         return Type(self, out.value)
 
     def remove_type(self, type_):
@@ -773,7 +862,7 @@ class Model:
         p = self._p()
         self._type_gen += 1
         self._mutations += 1
-        check(self._L.iprof_model_remove_type(p, type_id))
+        self._check(self._L.iprof_model_remove_type(p, type_id))
 
     def add_method(self, method_id, name, signature):
         """Add a method and return it. :class:`InvalidArgumentError` if the
@@ -784,8 +873,8 @@ class Model:
         out = c_void_p()
         p = self._p()
         self._mutations += 1
-        check(self._L.iprof_model_add_method(p, int64(method_id, "method id"), b,
-                                             len(b), arr, n, byref(out)))
+        self._check(self._L.iprof_model_add_method(p, int64(method_id, "method id"), b,
+                                                   len(b), arr, n, byref(out)))
         return Method(self, out.value)
 
     def remove_method(self, method):
@@ -796,7 +885,7 @@ class Model:
         p = self._p()
         self._method_gen += 1
         self._mutations += 1
-        check(self._L.iprof_model_remove_method(p, method_id))
+        self._check(self._L.iprof_model_remove_method(p, method_id))
 
     def add_entry(self, kind, frames, records):
         """Add an entry, or combine *records* into the entry of *kind* with
@@ -808,7 +897,7 @@ class Model:
         p = self._p()
         self._entry_gen[kind] += 1
         self._mutations += 1
-        check(self._L.iprof_model_add_entry(p, kind, farr, fn, rarr, rn))
+        self._check(self._L.iprof_model_add_entry(p, kind, farr, fn, rarr, rn))
         return Entry(self, kind, self._L.iprof_model_entry_find(p, kind, farr, fn))
 
     def remove_entry(self, kind_or_entry, frames=None):
@@ -823,7 +912,7 @@ class Model:
         p = self._p()
         self._entry_gen[kind] += 1
         self._mutations += 1
-        check(self._L.iprof_model_remove_entry(p, kind, farr, fn))
+        self._check(self._L.iprof_model_remove_entry(p, kind, farr, fn))
 
     def _retain(self, items, keep, run):
         # The predicate runs first, on an unchanged model, so that it may
@@ -833,9 +922,9 @@ class Model:
         kept = {item._ptr for item in items if keep(item)}
         if (list(self._entry_gen), self._type_gen, self._method_gen) != before:
             raise StaleError("the model changed inside a retain predicate")
-        cb = _lib.MODEL_ENTRY_CB(lambda ptr, _payload: 1 if ptr in kept else 0)
+        pred = _lib.MODEL_ENTRY_PRED(lambda ptr, _payload: 1 if ptr in kept else 0)
         self._mutations += 1
-        check(run(cb))
+        self._check(run(pred))
 
     def retain_entries(self, kind, keep):
         """Keep only the entries of *kind* for which ``keep(entry)`` is
@@ -880,15 +969,22 @@ class Model:
         hold has equal values; otherwise the merge raises
         :class:`SchemaError`, changing nothing, with the key in its message,
         unless ``drop_unknown=True`` drops them all. The instanceof spelling
-        is this model's, else *other*'s (CAMEL when they disagree)."""
+        is this model's, else *other*'s (CAMEL when they disagree).
+
+        The format version becomes the highest of the two: *other*'s when
+        it is higher, or when this model is a new ``Model()`` whose version
+        was never read or set (so merging files one by one into a new
+        model gives the highest version among them).
+
+        A weight that is not finite and >= 0 raises
+        :class:`InvalidArgumentError` (a ValueError) with the library's
+        message ("weight nan: must be finite and >= 0")."""
         if not isinstance(other, Model):
             raise TypeError("merge() needs a Model, not %s" % type(other).__name__)
         if other is self:
             raise ValueError("cannot merge a model into itself")
         p, q = self._p(), other._p()
         weight = float(weight)
-        if not math.isfinite(weight) or weight < 0:
-            raise ValueError("weight must be finite and >= 0, not %r" % weight)
         opts = _lib.iprof_merge_options()
         check(self._L.iprof_merge_options_init(byref(opts), _lib.MERGE_OPTIONS_VERSION))
         opts.weight = weight
@@ -937,10 +1033,15 @@ class Model:
         *kinds*: an iterable of kinds (:class:`Kind`, number, name or JSON
         key) whose entries are kept; None keeps every kind.
         *keep_packages* / *drop_packages*: package names ("com.foo" matches
-        "com.foo.Bar", not "com.foobar.X"); an entry is judged by the
-        declaring type of its callee frame's method, the longest matching
-        package decides (drop on a tie), and with keep packages an entry no
-        package matches is dropped; monitor entries are not judged.
+        "com.foo.Bar", not "com.foobar.X"; a trailing "." is ignored); a
+        method is in the package decided for the declaring type of its
+        signature, the longest matching package deciding (drop on a tie).
+        Dropped packages are gone from the file: an entry goes when any
+        frame of its context, callee or caller, is a method of a dropped
+        package, and so do those methods. Keep packages judge the callee
+        frame only: with keep packages an entry goes unless its callee is a
+        method of a kept package (its callers stay). Monitor entries and
+        frames of unknown methods are not judged.
         *min_count*: drop entries whose total count is below it.
         *top_percent*: per kind, keep the hottest entries that make this
         percentage of the kind's count mass (ties kept together).
@@ -983,16 +1084,22 @@ class Model:
 
     def write(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
               strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
-              instanceof_key=None):
+              instanceof_key=None, check_references=True):
         """Write the model.
 
         *target*: None returns the document as bytes; a path (str or
         path-like) is written atomically; a binary file object gets the
         bytes through its ``write``. *version* is the target format version
         (default: the model's). *pretty* indents; *drop_instanceof* drops
-        instanceof entries for versions before 1.1.0; *strict* checks that
-        every referenced id is written; ``validate=False`` skips the entry
-        rule checks (to copy a leniently loaded file as it is);
+        instanceof entries for versions before 1.1.0. By default the writer
+        refuses what a strict read refuses: entries breaking their kind's
+        rules, references to ids not written, repeated ids, signatures
+        without declaring and return types (a model that a clean load or
+        checked edits vouch for is not checked again);
+        ``check_references=False`` (IPROF_WRITE_NO_REFERENCES) checks the
+        entry rules only, ``validate=False`` nothing (to copy a leniently
+        loaded file as it is); *strict* (IPROF_WRITE_STRICT) forces the
+        reference checks, the default anyway;
         ``sync=False`` skips fsync for paths; ``gzip=True`` compresses the
         output (a path ending in ".gz" is always compressed; see
         :func:`iprof.gzip_supported`). *instanceof_key* spells the instanceof
@@ -1004,7 +1111,8 @@ class Model:
         from ._writer import Writer
         with Writer(target, version=version, pretty=pretty, drop_instanceof=drop_instanceof,
                     strict=strict, validate=validate, sync=sync, buffer_size=buffer_size,
-                    gzip=gzip, instanceof_key=instanceof_key) as w:
+                    gzip=gzip, instanceof_key=instanceof_key,
+                    check_references=check_references) as w:
             w.write_model(self)
             return w.getvalue() if target is None else None
 

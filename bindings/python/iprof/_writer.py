@@ -15,7 +15,11 @@ class Writer:
     (atomic: nothing appears at the path until :meth:`end` succeeds) or a
     binary file object (its ``write`` gets the bytes). Options as for
     :meth:`Model.write`; the output is gzip-compressed with ``gzip=True``
-    and for a path ending in ".gz".
+    and for a path ending in ".gz". Every element is checked as it comes,
+    references included (an entry naming a method or type not written
+    before raises :class:`DanglingReferenceError`) unless
+    ``check_references=False`` (for a document whose types and methods are
+    written elsewhere) or ``validate=False``.
 
     Streaming order: :meth:`type` calls, then :meth:`method` calls, then
     :meth:`entry` calls grouped by kind in the version's section order, then
@@ -28,7 +32,7 @@ class Writer:
 
     def __init__(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
                  strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
-                 instanceof_key=None):
+                 instanceof_key=None, check_references=True):
         self._L = L = _lib.lib()
         self._ptr = None
         self._begun = False
@@ -47,6 +51,8 @@ class Writer:
             flags |= _lib.WRITE_STRICT
         if not validate:
             flags |= _lib.WRITE_NO_VALIDATE
+        if not check_references:
+            flags |= _lib.WRITE_NO_REFERENCES
         if not sync:
             flags |= _lib.WRITE_NO_SYNC
         if gzip:

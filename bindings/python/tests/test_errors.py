@@ -137,6 +137,83 @@ class ErrorTest(unittest.TestCase):
                 m.remove_entry(iprof.Kind.CALL_COUNT, "1:0")
             self.assertEqual(len(m.call_count), 0)
 
+    def subject(self, e):
+        return (e.message, e.kind, e.context, e.type_id, e.method_id)
+
+    def test_model_errors_say_what_they_are_about(self):
+        K = iprof.Kind
+        with iprof.Model() as m:
+            m.add_type(0, "T")
+            m.add_method(1, "f", [0, 0])
+            with self.assertRaises(iprof.DanglingReferenceError) as cm:
+                m.add_entry(K.CALL_COUNT, [(1, 0), (7, 2)], [3])
+            self.assertEqual(self.subject(cm.exception),
+                             ("callCountProfiles entry: method id 7 is not defined in the "
+                              "model", K.CALL_COUNT, "1:0<7:2", None, 7))
+            self.assertIs(cm.exception.kind, K.CALL_COUNT)
+            self.assertEqual(str(cm.exception), "callCountProfiles entry: method id 7 is not "
+                             "defined in the model [IPROF_EDANGLING]")
+            with self.assertRaises(iprof.DanglingReferenceError) as cm:
+                m.add_entry(K.VIRTUAL_INVOKE, "1:4", [9, 3])
+            self.assertEqual(self.subject(cm.exception),
+                             ("virtualInvokeProfiles entry: type id 9 is not defined in the "
+                              "model", K.VIRTUAL_INVOKE, "1:4", 9, None))
+            with self.assertRaises(iprof.SchemaError) as cm:
+                m.add_entry(K.CALL_COUNT, "1:0", [3, 4])
+            self.assertEqual(self.subject(cm.exception)[1:], (K.CALL_COUNT, "1:0", None, None))
+            self.assertTrue(cm.exception.message.startswith("callCountProfiles entry: records:"))
+            with self.assertRaises(iprof.NotFoundError) as cm:
+                m.remove_entry(K.SAMPLING, "1:0<1:2")
+            self.assertEqual(self.subject(cm.exception),
+                             ("no samplingProfiles entry with this context", K.SAMPLING,
+                              "1:0<1:2", None, None))
+            with self.assertRaises(iprof.InvalidArgumentError) as cm:
+                m.add_type(0, "U")
+            self.assertEqual(self.subject(cm.exception), ("type id 0 is taken", None, "", 0, None))
+            with self.assertRaises(iprof.DanglingReferenceError) as cm:
+                m.add_method(2, "g", [0, 5])
+            self.assertEqual(self.subject(cm.exception),
+                             ("method 2: signature type id 5 (signature[1]) is not defined in "
+                              "the model", None, "", 5, 2))
+            with self.assertRaises(iprof.InvalidArgumentError) as cm:
+                m.add_method(1, "g", [0])
+            self.assertEqual(self.subject(cm.exception),
+                             ("method id 1 is taken", None, "", None, 1))
+            with self.assertRaises(iprof.NotFoundError) as cm:
+                m.remove_type(9)
+            self.assertEqual(self.subject(cm.exception), ("no type with id 9", None, "", 9, None))
+            with self.assertRaises(iprof.NotFoundError) as cm:
+                m.remove_method(9)
+            self.assertEqual(self.subject(cm.exception),
+                             ("no method with id 9", None, "", None, 9))
+            # A call that leaves no report of its own does not show the last one.
+            with self.assertRaises(iprof.InvalidArgumentError):
+                m.add_type(0, "U")
+            with self.assertRaises(iprof.InvalidArgumentError) as cm:
+                m.filter(top_percent=-1)
+            self.assertNotEqual(cm.exception.message, "type id 0 is taken")
+            self.assertIsNone(cm.exception.type_id)
+            # The subject survives pickling.
+            with self.assertRaises(iprof.DanglingReferenceError) as cm:
+                m.add_entry(K.CALL_COUNT, [(1, 0), (7, 2)], [3])
+            e2 = pickle.loads(pickle.dumps(cm.exception))
+            self.assertEqual(self.subject(e2), self.subject(cm.exception))
+
+    def test_merge_errors_carry_the_library_message(self):
+        with iprof.Model() as dst, iprof.Model() as src:
+            for weight, text in ((float("nan"), "nan"), (-2, "-2"), (float("inf"), "inf")):
+                with self.assertRaises(iprof.InvalidArgumentError) as cm:
+                    dst.merge(src, weight)
+                self.assertEqual(cm.exception.message,
+                                 "weight %s: must be finite and >= 0" % text)
+                self.assertEqual(self.subject(cm.exception)[1:], (None, "", None, None))
+            dst.merge(src, 1)
+
+    def test_read_errors_have_no_subject(self):
+        with self.assertRaises(iprof.SchemaError) as cm:
+            iprof.load(BROKEN)
+        self.assertEqual(self.subject(cm.exception)[1:], (None, "", None, None))
+
     def test_pickle(self):
         try:
             iprof.load(BROKEN)

@@ -124,7 +124,9 @@ class LibraryTest(unittest.TestCase):
         self.assertEqual(ctypes.sizeof(_lib.iprof_read_options), _align(8, P) + P + 3 * S)
         self.assertEqual(ctypes.sizeof(_lib.iprof_read_callbacks), _align(4, P) + 11 * P)
         self.assertEqual(ctypes.sizeof(_lib.iprof_write_options), _align(8 + 2 * P + S + 4, P))
-        self.assertEqual(ctypes.sizeof(_lib.iprof_merge_options), 16)
+        # version, flags, weight, rounding: 20 bytes padded to double's alignment.
+        self.assertEqual(ctypes.sizeof(_lib.iprof_merge_options),
+                         _align(20, ctypes.alignment(ctypes.c_double)))
         ro = _lib.iprof_read_options()
         ro.flags, ro.chunk_size, ro.max_element_size, ro.max_depth = 7, 1, 2, 3
         self.assertEqual(lib.iprof_read_options_init(ctypes.byref(ro), 1), 0)
@@ -138,9 +140,10 @@ class LibraryTest(unittest.TestCase):
         self.assertEqual((wo.version, wo.flags, wo.format_version, bool(wo.allocator),
                           wo.buffer_size, wo.instanceof_key), (2, 0, None, False, 0, 0))
         mo = _lib.iprof_merge_options()
-        mo.flags = 3
+        mo.flags, mo.rounding = 3, 2
         self.assertEqual(lib.iprof_merge_options_init(ctypes.byref(mo), 1), 0)
-        self.assertEqual((mo.version, mo.flags, mo.weight), (1, 0, 1.0))
+        self.assertEqual((mo.version, mo.flags, mo.weight, mo.rounding),
+                         (1, 0, 1.0, _lib.ROUND_NEAREST_AWAY))
         self.assertEqual(lib.iprof_merge_options_init(ctypes.byref(mo), 2),
                          iprof.Status.EINVAL)
 

@@ -121,7 +121,15 @@ class MutationTest(unittest.TestCase):
                                    callCountProfiles=[("1:0", [7])],
                                    conditionalProfiles=[], virtualInvokeProfiles=[],
                                    monitorProfiles=[("0:0", [1, 2])], samplingProfiles=[]))
+        # By default an entry may only name what was written before.
         w = iprof.Writer()
+        w.type(0, "void")
+        with self.assertRaises(iprof.DanglingReferenceError) as cm:
+            w.entry(Kind.SAMPLING, "1:0", [1])
+        self.assertIn("method id 1", cm.exception.message)
+        w.close()
+        # Without the reference checks it may, and the order still holds.
+        w = iprof.Writer(check_references=False)
         w.type(0, "void")
         w.entry(Kind.SAMPLING, "1:0", [1])
         with self.assertRaises(iprof.StateError):
@@ -165,6 +173,31 @@ class MutationTest(unittest.TestCase):
                     ma.merge(mb, bad)
             with self.assertRaises(TypeError):
                 ma.merge(b)
+
+    def test_merge_gives_the_highest_version(self):
+        v100 = doc(version="1.0.0", types=[(0, "void")])
+        v110 = doc(version="1.1.0", types=[(0, "void")])
+        v040 = doc(version="0.4.0", types=[(0, "void")])
+        # A new model takes its first input's version, even a lower one.
+        with iprof.Model() as m, iprof.load(v100) as a, iprof.load(v110) as b, \
+                iprof.load(v040) as c:
+            self.assertEqual(m.version, "1.1.0")
+            m.merge(a)
+            self.assertEqual(m.version, "1.0.0")
+            m.merge(c)                              # lower: kept
+            self.assertEqual(m.version, "1.0.0")
+            m.merge(b)                              # higher: raised
+            self.assertEqual(m.version, "1.1.0")
+            m.merge(a)
+            self.assertEqual(m.version, "1.1.0")
+        # A loaded model (or one whose version was set) is raised, never lowered.
+        with iprof.load(v040) as m, iprof.load(v100) as a:
+            m.merge(a)
+            self.assertEqual(m.version, "1.0.0")
+        with iprof.Model() as m, iprof.load(v040) as c:
+            m.version = "1.0.0"
+            m.merge(c)
+            self.assertEqual(m.version, "1.0.0")
 
 
 if __name__ == "__main__":

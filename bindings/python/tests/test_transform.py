@@ -148,9 +148,11 @@ class FilterTest(unittest.TestCase):
         # the monitor entry is not judged.
         self.check((["1:0", "2:0"], ["1:1"], 1, 1, [1, 2], [0, 1, 2]),
                    keep_packages=["com.foo"])
-        # Dropping com.foo keeps the org.Y entry, whose caller keeps m1.
-        self.check((["3:0", "4:0<1:2"], ["3:1"], 1, 0, [1, 3, 4], [0, 1, 3, 4]),
-                   drop_packages=["com.foo."])
+        # A dropped package is gone from the file: the org.Y entry goes too,
+        # as its caller m1 is in com.foo (a trailing "." is ignored).
+        self.check((["3:0"], ["3:1"], 1, 0, [3], [0, 3]), drop_packages=["com.foo."])
+        # Keep packages judge the callee only: the caller m1 stays.
+        self.check((["4:0<1:2"], [], 1, 0, [1, 4], [0, 1, 4]), keep_packages=["org"])
         # The longest matching package decides.
         self.check((["2:0"], [], 1, 1, [2], [0, 1, 2]),
                    keep_packages=["com.foo.impl"], drop_packages=["com.foo"])

@@ -111,6 +111,17 @@ pub struct iprof_allocator {
 }
 
 // -------------------------------------------------------------------------
+// analysis.h
+
+/// GraalVM's `EXTREMELY_SLOW_PATH_PROBABILITY` (`1 - 0.999999`): the
+/// probability of a branch that never ran, and the share left for receiver
+/// types a profile did not record.
+pub const IPROF_EXTREMELY_SLOW_PATH_PROBABILITY: c_double = 1.0 - 0.999999;
+/// The bci GraalVM writes for switch cases that share their target with
+/// another case (no probability of their own).
+pub const IPROF_INVALID_BRANCH_BCI: i64 = -5;
+
+// -------------------------------------------------------------------------
 // diff.h
 
 pub const IPROF_DIFF_A: c_int = 0;
@@ -143,6 +154,10 @@ impl iprof_diff_options {
 
 /// Canonical form option: drop unknown top-level keys instead of failing.
 pub const IPROF_CANONICAL_DROP_UNKNOWN: c_uint = 0x1;
+/// `iprof_model_prune`: remove the methods no entry mentions.
+pub const IPROF_PRUNE_METHODS: c_uint = 0x1;
+/// `iprof_model_prune`: remove the types nothing mentions.
+pub const IPROF_PRUNE_TYPES: c_uint = 0x2;
 pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 1;
 
 /// `IPROF_KIND_BIT(kind)`: the bit of a kind in `iprof_filter_options::kinds`.
@@ -310,6 +325,29 @@ pub type iprof_model_method_cb =
 pub type iprof_model_entry_cb =
     Option<unsafe extern "C" fn(entry: *const iprof_entry, payload: *mut c_void) -> c_int>;
 
+/// Retain predicates: the function types of the `*_cb` ones, but non-zero
+/// keeps the element (where a callback's non-zero stops).
+pub type iprof_model_type_pred =
+    Option<unsafe extern "C" fn(type_: *const iprof_type, payload: *mut c_void) -> c_int>;
+pub type iprof_model_method_pred =
+    Option<unsafe extern "C" fn(method: *const iprof_method, payload: *mut c_void) -> c_int>;
+pub type iprof_model_entry_pred =
+    Option<unsafe extern "C" fn(entry: *const iprof_entry, payload: *mut c_void) -> c_int>;
+
+/// `iprof_model_retain_entries_by_frame` predicate: non-zero keeps the frame.
+pub type iprof_frame_pred = Option<unsafe extern "C" fn(method_id: i64, bci: i64, payload: *mut c_void) -> c_int>;
+/// `iprof_model_map_records` function: edit the records in place, return
+/// 0 to go on, non-zero to stop.
+pub type iprof_records_fn = Option<
+    unsafe extern "C" fn(entry: *const iprof_entry, records: *mut i64, record_count: usize, payload: *mut c_void) -> c_int,
+>;
+
+/// `enum iprof_rounding`: how a count times a weight that is not a whole
+/// number is rounded.
+pub const IPROF_ROUND_NEAREST_AWAY: c_int = 0;
+pub const IPROF_ROUND_NEAREST_EVEN: c_int = 1;
+pub const IPROF_ROUND_FLOOR: c_int = 2;
+
 /// Merge option: drop the unknown top-level keys of both models.
 pub const IPROF_MERGE_DROP_UNKNOWN: c_uint = 0x1;
 pub const IPROF_MERGE_OPTIONS_VERSION: c_uint = 1;
@@ -321,12 +359,18 @@ pub struct iprof_merge_options {
     pub version: c_uint,
     pub flags: c_uint,
     pub weight: c_double,
+    /// An `IPROF_ROUND_*` value.
+    pub rounding: c_int,
 }
 
 impl iprof_merge_options {
     /// `IPROF_MERGE_OPTIONS_INIT`.
-    pub const INIT: iprof_merge_options =
-        iprof_merge_options { version: IPROF_MERGE_OPTIONS_VERSION, flags: 0, weight: 1.0 };
+    pub const INIT: iprof_merge_options = iprof_merge_options {
+        version: IPROF_MERGE_OPTIONS_VERSION,
+        flags: 0,
+        weight: 1.0,
+        rounding: IPROF_ROUND_NEAREST_AWAY,
+    };
 }
 
 // -------------------------------------------------------------------------
@@ -338,6 +382,9 @@ pub const IPROF_WRITE_STRICT: c_uint = 0x4;
 pub const IPROF_WRITE_NO_VALIDATE: c_uint = 0x8;
 pub const IPROF_WRITE_NO_SYNC: c_uint = 0x10;
 pub const IPROF_WRITE_GZIP: c_uint = 0x20;
+/// Check the entry rules only, not references, unique ids and signature
+/// lengths (which the writer checks by default).
+pub const IPROF_WRITE_NO_REFERENCES: c_uint = 0x40;
 /// Version 2 added `instanceof_key`.
 pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 2;
 
@@ -386,6 +433,12 @@ extern "C" {
     pub fn iprof_error_offset(err: *const iprof_error) -> u64;
     pub fn iprof_error_line(err: *const iprof_error) -> u64;
     pub fn iprof_error_column(err: *const iprof_error) -> u64;
+    /// An `IPROF_KIND_*` value, or -1 when the report names no kind.
+    pub fn iprof_error_kind(err: *const iprof_error) -> c_int;
+    /// The ctx text the report is about, "" for none; never NULL.
+    pub fn iprof_error_context(err: *const iprof_error) -> *const c_char;
+    pub fn iprof_error_type_id(err: *const iprof_error, id: *mut i64) -> c_int;
+    pub fn iprof_error_method_id(err: *const iprof_error, id: *mut i64) -> c_int;
 
     // reader.h
     pub fn iprof_read_options_init(opts: *mut iprof_read_options, version: c_uint) -> c_int;
@@ -556,11 +609,30 @@ extern "C" {
     pub fn iprof_model_retain_entries(
         model: *mut iprof_model,
         kind: c_int,
-        keep: iprof_model_entry_cb,
+        keep: iprof_model_entry_pred,
         payload: *mut c_void,
     ) -> c_int;
-    pub fn iprof_model_retain_methods(model: *mut iprof_model, keep: iprof_model_method_cb, payload: *mut c_void) -> c_int;
-    pub fn iprof_model_retain_types(model: *mut iprof_model, keep: iprof_model_type_cb, payload: *mut c_void) -> c_int;
+    pub fn iprof_model_retain_methods(model: *mut iprof_model, keep: iprof_model_method_pred, payload: *mut c_void) -> c_int;
+    pub fn iprof_model_retain_types(model: *mut iprof_model, keep: iprof_model_type_pred, payload: *mut c_void) -> c_int;
+    pub fn iprof_model_retain_entries_by_frame(
+        model: *mut iprof_model,
+        kind: c_int,
+        keep: iprof_frame_pred,
+        payload: *mut c_void,
+    ) -> c_int;
+    pub fn iprof_model_drop_method(model: *mut iprof_model, id: i64) -> c_int;
+
+    // model.h: editing records
+    pub fn iprof_model_set_entry_records(
+        model: *mut iprof_model,
+        kind: c_int,
+        frames: *const i64,
+        frame_count: usize,
+        records: *const i64,
+        record_count: usize,
+    ) -> c_int;
+    pub fn iprof_model_map_records(model: *mut iprof_model, kind: c_int, fn_: iprof_records_fn, payload: *mut c_void) -> c_int;
+    pub fn iprof_model_scale(model: *mut iprof_model, kind: c_int, weight: c_double, rounding: c_int) -> c_int;
 
     // model.h: merge
     pub fn iprof_model_merge(dst: *mut iprof_model, src: *const iprof_model, weight: c_double) -> c_int;
@@ -644,6 +716,33 @@ extern "C" {
     pub fn iprof_model_canonicalize_flags(model: *mut iprof_model, flags: c_uint) -> c_int;
     pub fn iprof_filter_options_init(opts: *mut iprof_filter_options, version: c_uint) -> c_int;
     pub fn iprof_model_filter(model: *mut iprof_model, opts: *const iprof_filter_options) -> c_int;
+    pub fn iprof_package_matches(package: *const c_char, type_name: *const c_char, type_name_len: usize) -> c_int;
+    pub fn iprof_model_prune(model: *mut iprof_model, what: c_uint) -> c_int;
+    // analysis.h
+    pub fn iprof_entry_branch_probabilities(
+        entry: *const iprof_entry,
+        bcis: *mut i64,
+        probabilities: *mut c_double,
+        capacity: usize,
+        count: *mut usize,
+    ) -> c_int;
+    pub fn iprof_entry_type_shares(
+        entry: *const iprof_entry,
+        types: *mut i64,
+        shares: *mut c_double,
+        capacity: usize,
+        count: *mut usize,
+        not_recorded: *mut c_double,
+    ) -> c_int;
+    pub fn iprof_entry_total(entry: *const iprof_entry) -> i64;
+    pub fn iprof_model_method_totals(
+        model: *const iprof_model,
+        kind: c_int,
+        method_ids: *mut i64,
+        totals: *mut i64,
+        capacity: usize,
+        count: *mut usize,
+    ) -> c_int;
     // diff.h
     pub fn iprof_diff_options_init(opts: *mut iprof_diff_options, version: c_uint) -> c_int;
     pub fn iprof_diff_new(
@@ -734,7 +833,9 @@ mod tests {
         assert_eq!(offset_of!(iprof_merge_options, version), 0);
         assert_eq!(offset_of!(iprof_merge_options, flags), 4);
         assert_eq!(offset_of!(iprof_merge_options, weight), 8);
-        assert_eq!(size_of::<iprof_merge_options>(), 16);
+        assert_eq!(offset_of!(iprof_merge_options, rounding), 16);
+        // 20 bytes, padded to the alignment of double (8 on LP64, 4 on i386).
+        assert_eq!(size_of::<iprof_merge_options>(), 16 + align_of::<c_double>().max(4));
     }
 
     #[test]
@@ -764,8 +865,10 @@ mod tests {
             assert_eq!(iprof_write_options_init(&mut w, 99), IPROF_EINVAL);
             let mut m = core::mem::zeroed::<iprof_merge_options>();
             m.flags = 3;
+            m.rounding = 2;
             assert_eq!(iprof_merge_options_init(&mut m, IPROF_MERGE_OPTIONS_VERSION), IPROF_OK);
             assert_eq!((m.version, m.flags, m.weight), (iprof_merge_options::INIT.version, 0, 1.0));
+            assert_eq!(m.rounding, IPROF_ROUND_NEAREST_AWAY);
             assert_eq!(iprof_merge_options_init(&mut m, 99), IPROF_EINVAL);
             let mut f = core::mem::zeroed::<iprof_filter_options>();
             f.min_count = 5;
@@ -783,11 +886,15 @@ mod tests {
             assert_eq!(iprof_diff_options_init(&mut d, 99), IPROF_EINVAL);
         }
     }
+    /// The number of functions libiprof exports (lib/libiprof.map) and
+    /// this crate declares.
+    const FUNCTION_COUNT: usize = 133;
+
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
     #[test]
     fn every_function_links() {
-        let addrs: [*const (); 118] = [
+        let addrs: [*const (); FUNCTION_COUNT] = [
             iprof_status_string as *const (),
             iprof_version_string as *const (),
             iprof_kind_name as *const (),
@@ -800,6 +907,10 @@ mod tests {
             iprof_error_offset as *const (),
             iprof_error_line as *const (),
             iprof_error_column as *const (),
+            iprof_error_kind as *const (),
+            iprof_error_context as *const (),
+            iprof_error_type_id as *const (),
+            iprof_error_method_id as *const (),
             iprof_read_options_init as *const (),
             iprof_reader_new as *const (),
             iprof_reader_free as *const (),
@@ -858,6 +969,11 @@ mod tests {
             iprof_model_retain_entries as *const (),
             iprof_model_retain_methods as *const (),
             iprof_model_retain_types as *const (),
+            iprof_model_retain_entries_by_frame as *const (),
+            iprof_model_drop_method as *const (),
+            iprof_model_set_entry_records as *const (),
+            iprof_model_map_records as *const (),
+            iprof_model_scale as *const (),
             iprof_model_merge as *const (),
             iprof_merge_options_init as *const (),
             iprof_model_merge_with as *const (),
@@ -888,6 +1004,12 @@ mod tests {
             iprof_model_canonicalize_flags as *const (),
             iprof_filter_options_init as *const (),
             iprof_model_filter as *const (),
+            iprof_package_matches as *const (),
+            iprof_model_prune as *const (),
+            iprof_entry_branch_probabilities as *const (),
+            iprof_entry_type_shares as *const (),
+            iprof_entry_total as *const (),
+            iprof_model_method_totals as *const (),
             iprof_diff_options_init as *const (),
             iprof_diff_new as *const (),
             iprof_diff_free as *const (),
@@ -945,6 +1067,28 @@ mod tests {
         assert!(flags >= 11 && versions >= 6, "{flags} flags, {versions} versions found");
         assert_eq!((IPROF_READ_CALLBACKS_VERSION, IPROF_WRITE_OPTIONS_VERSION), (2, 2));
     }
+    /// The constants of analysis.h, the predicate typedefs of model.h and
+    /// the values C gives them.
+    #[test]
+    fn analysis_constants_match_the_header() {
+        extern crate std;
+        assert_eq!(IPROF_EXTREMELY_SLOW_PATH_PROBABILITY, 1.0000000000287557e-06);
+        assert_eq!(IPROF_INVALID_BRANCH_BCI, -5);
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
+        let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/analysis.h")) else {
+            std::println!("SKIP: include/iprof/analysis.h is not there");
+            return;
+        };
+        assert!(text.contains("#define IPROF_EXTREMELY_SLOW_PATH_PROBABILITY (1.0 - 0.999999)\n"));
+        assert!(text.contains("#define IPROF_INVALID_BRANCH_BCI (-5)\n"));
+        let model = std::fs::read_to_string(std::format!("{root}/include/iprof/model.h")).unwrap();
+        let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        for name in ["iprof_model_type_pred", "iprof_model_method_pred", "iprof_model_entry_pred"] {
+            assert!(model.contains(&std::format!("(*{name})")), "{name} is not in model.h");
+            assert!(src.contains(&std::format!("pub type {name} =")), "{name} is not mirrored");
+        }
+    }
+
     /// The declarations cover lib/libiprof.map (the exported symbols),
     /// when the crate is inside the libiprof tree.
     #[test]
@@ -965,5 +1109,9 @@ mod tests {
             .map(String::from)
             .collect();
         assert!(missing.is_empty(), "not declared: {missing:?}");
+        // As many exports as declarations, as every_function_links takes.
+        let exported = map.lines().filter(|l| l.trim().starts_with("iprof_")).count();
+        let declared = src.lines().filter(|l| l.trim_start().starts_with("pub fn iprof_")).count();
+        assert_eq!((exported, declared), (FUNCTION_COUNT, FUNCTION_COUNT));
     }
 }

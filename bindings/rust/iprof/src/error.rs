@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use iprof_sys as sys;
 
+use crate::Kind;
+
 /// The status of a failed call: the C library's `IPROF_E*` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -124,7 +126,12 @@ pub enum Severity {
 /// mutation) have offset, line and column 0 and an empty path.
 ///
 /// Errors of calls that read or write a file also carry its name
-/// ([`file`](Error::file)).
+/// ([`file`](Error::file)). Errors of model operations (adding or removing
+/// types, methods and entries, retain, merge, the canonical form,
+/// [`Model::add_unknown`](crate::Model::add_unknown)) say what they are
+/// about, as far as it applies: the [`kind`](Error::kind) and
+/// [`context`](Error::context) of the entry, the [`type_id`](Error::type_id)
+/// and [`method_id`](Error::method_id) involved.
 ///
 /// It is a copy of the C report, so it outlives the handle that produced
 /// it. `Display` gives `file:line:column: message (at path) [IPROF_ESCHEMA]`,
@@ -139,6 +146,18 @@ pub struct Error {
     pub(crate) line: u64,
     pub(crate) column: u64,
     pub(crate) file: Option<PathBuf>,
+    /// What a model operation's error is about; boxed, and absent for the
+    /// errors that name nothing, to keep `Error` (and every `Result`) small.
+    pub(crate) subject: Option<Box<Subject>>,
+}
+
+/// The kind, context and ids an error of a model operation is about.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Subject {
+    kind: Option<Kind>,
+    context: String,
+    type_id: Option<i64>,
+    method_id: Option<i64>,
 }
 
 /// `Result<T, iprof::Error>`.
@@ -183,6 +202,27 @@ impl Error {
     pub fn column(&self) -> u64 {
         self.column
     }
+    /// The profile kind a model operation's error is about (the entry
+    /// added, removed or merged), `None` when it names none.
+    pub fn kind(&self) -> Option<Kind> {
+        self.subject.as_ref().and_then(|s| s.kind)
+    }
+    /// The context a model operation's error is about, as ctx text
+    /// (`"1:0<7:2"`; [`parse_ctx`](crate::parse_ctx) gives its frames);
+    /// "" when it names none.
+    pub fn context(&self) -> &str {
+        self.subject.as_ref().map_or("", |s| &s.context)
+    }
+    /// The type id a model operation's error is about (a taken or
+    /// undefined id), `None` when it names none.
+    pub fn type_id(&self) -> Option<i64> {
+        self.subject.as_ref().and_then(|s| s.type_id)
+    }
+    /// The method id a model operation's error is about, `None` when it
+    /// names none.
+    pub fn method_id(&self) -> Option<i64> {
+        self.subject.as_ref().and_then(|s| s.method_id)
+    }
 
     /// An error made on the Rust side (no position).
     pub(crate) fn new(status: Status, message: impl Into<String>) -> Error {
@@ -195,6 +235,7 @@ impl Error {
             line: 0,
             column: 0,
             file: None,
+            subject: None,
         }
     }
 
@@ -210,6 +251,10 @@ impl Error {
     /// `err` must be a valid report (alive for the duration of the call).
     pub(crate) unsafe fn from_raw(err: *const sys::iprof_error) -> Error {
         let code = sys::iprof_error_status(err);
+        let id = |f: unsafe extern "C" fn(*const sys::iprof_error, *mut i64) -> i32| {
+            let mut id = 0;
+            (f(err, &mut id) == sys::IPROF_OK).then_some(id)
+        };
         Error {
             status: Status::from_code(code).unwrap_or(Status::Other(code)),
             severity: if sys::iprof_error_severity(err) == sys::IPROF_SEVERITY_WARNING {
@@ -223,6 +268,14 @@ impl Error {
             line: sys::iprof_error_line(err),
             column: sys::iprof_error_column(err),
             file: None,
+            subject: Some(Subject {
+                kind: Kind::from_raw(sys::iprof_error_kind(err)),
+                context: owned_str(sys::iprof_error_context(err)),
+                type_id: id(sys::iprof_error_type_id),
+                method_id: id(sys::iprof_error_method_id),
+            })
+            .filter(|s| *s != Subject::default())
+            .map(Box::new),
         }
     }
 

@@ -13,6 +13,10 @@
 //!   unknown top-level keys ([`Model::unknown_keys`]) and the spelling of
 //!   the instanceof key ([`InstanceofKey`]), so loading and writing a file
 //!   gives back its bytes.
+//! * [`Entry::branch_probabilities`] and [`Entry::type_shares`] compute
+//!   what GraalVM's PGO tells the compiler from an entry;
+//!   [`Entry::total`] and [`Model::method_totals`] rank the hottest
+//!   entries and methods.
 //! * [`Diff`] compares two models: what each lacks, how much of each
 //!   one's count mass the other covers, and the biggest [`Change`]s.
 //! * [`Writer`] writes a document element by element or a whole model, to
@@ -21,7 +25,9 @@
 //!   for a path ending in `.gz` ([`gzip_supported`]); gzip input is read
 //!   transparently.
 //! * Every fallible call returns [`Result<T, Error>`](Error), with the
-//!   status, message, line, column, offset and JSON path of the problem.
+//!   status, message, line, column, offset and JSON path of the problem;
+//!   errors of model operations also name the kind, context, type id and
+//!   method id involved.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), iprof::Error> {
@@ -112,6 +118,7 @@
 
 #![warn(missing_docs)]
 
+mod analysis;
 mod diff;
 mod error;
 mod model;
@@ -127,6 +134,7 @@ use std::path::Path;
 
 pub use iprof_sys as sys;
 
+pub use analysis::{EXTREMELY_SLOW_PATH_PROBABILITY, INVALID_BRANCH_BCI};
 pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
 pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Type, Types};

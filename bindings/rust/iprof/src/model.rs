@@ -256,21 +256,23 @@ impl Model {
     /// Add a type ([`Status::Invalid`](crate::Status::Invalid) if the id is taken).
     pub fn add_type(&mut self, id: i64, name: &str) -> Result<()> {
         // SAFETY: exclusive access; the name outlives the call (copied).
-        check(unsafe { sys::iprof_model_add_type(self.mut_ptr(), id, name.as_ptr().cast(), name.len(), ptr::null_mut()) })
+        let rc = unsafe { sys::iprof_model_add_type(self.mut_ptr(), id, name.as_ptr().cast(), name.len(), ptr::null_mut()) };
+        self.result(rc)
     }
 
     /// Remove a type ([`Status::NotFound`](crate::Status::NotFound) if absent). References to it are
     /// not checked: remove those first.
     pub fn remove_type(&mut self, id: i64) -> Result<()> {
         // SAFETY: exclusive access; no view can be alive.
-        check(unsafe { sys::iprof_model_remove_type(self.mut_ptr(), id) })
+        let rc = unsafe { sys::iprof_model_remove_type(self.mut_ptr(), id) };
+        self.result(rc)
     }
 
     /// Add a method ([`Status::Invalid`](crate::Status::Invalid) if the id is taken,
     /// [`Status::Dangling`](crate::Status::Dangling) if a signature type is not in the model).
     pub fn add_method(&mut self, id: i64, name: &str, signature: &[i64]) -> Result<()> {
         // SAFETY: exclusive access; arguments outlive the call (copied).
-        check(unsafe {
+        let rc = unsafe {
             sys::iprof_model_add_method(
                 self.mut_ptr(),
                 id,
@@ -280,14 +282,16 @@ impl Model {
                 signature.len(),
                 ptr::null_mut(),
             )
-        })
+        };
+        self.result(rc)
     }
 
     /// Remove a method ([`Status::NotFound`](crate::Status::NotFound) if absent). Entries whose
     /// contexts mention it are not checked: remove those first.
     pub fn remove_method(&mut self, id: i64) -> Result<()> {
         // SAFETY: exclusive access.
-        check(unsafe { sys::iprof_model_remove_method(self.mut_ptr(), id) })
+        let rc = unsafe { sys::iprof_model_remove_method(self.mut_ptr(), id) };
+        self.result(rc)
     }
 
     /// Add an entry. If an entry of that kind and context exists, the
@@ -295,10 +299,13 @@ impl Model {
     /// matched by type, triples by (bci, index), saturating at `i64::MAX`).
     /// Fails changing nothing: [`Status::Schema`](crate::Status::Schema) (rules),
     /// [`Status::Dangling`](crate::Status::Dangling) (unknown method or type ids),
-    /// [`Status::Invalid`](crate::Status::Invalid) (no frames).
+    /// [`Status::Invalid`](crate::Status::Invalid) (no frames). The error
+    /// names the entry's [`kind`](Error::kind) and
+    /// [`context`](Error::context) and the undefined
+    /// [`method_id`](Error::method_id) or [`type_id`](Error::type_id).
     pub fn add_entry(&mut self, kind: Kind, frames: &[Frame], records: &[i64]) -> Result<()> {
         // SAFETY: exclusive access; arguments outlive the call (copied).
-        check(unsafe {
+        let rc = unsafe {
             sys::iprof_model_add_entry(
                 self.mut_ptr(),
                 kind.raw(),
@@ -307,13 +314,15 @@ impl Model {
                 records.as_ptr(),
                 records.len(),
             )
-        })
+        };
+        self.result(rc)
     }
 
     /// Remove the entry of `kind` with this context ([`Status::NotFound`](crate::Status::NotFound)).
     pub fn remove_entry(&mut self, kind: Kind, frames: &[Frame]) -> Result<()> {
         // SAFETY: exclusive access.
-        check(unsafe { sys::iprof_model_remove_entry(self.mut_ptr(), kind.raw(), frames.as_ptr().cast(), frames.len()) })
+        let rc = unsafe { sys::iprof_model_remove_entry(self.mut_ptr(), kind.raw(), frames.as_ptr().cast(), frames.len()) };
+        self.result(rc)
     }
 
     /// Keep only the entries of `kind` for which `keep` returns true (one
@@ -330,7 +339,7 @@ impl Model {
             )
         };
         state.panic.resume();
-        check(rc)
+        self.result(rc)
     }
 
     /// Keep only the methods for which `keep` returns true. Entries that
@@ -346,7 +355,7 @@ impl Model {
             )
         };
         state.panic.resume();
-        check(rc)
+        self.result(rc)
     }
 
     /// Keep only the types for which `keep` returns true. References to a
@@ -362,7 +371,7 @@ impl Model {
             )
         };
         state.panic.resume();
-        check(rc)
+        self.result(rc)
     }
 
     /// Merge `src` into this model, as `native-image-configure
@@ -372,8 +381,14 @@ impl Model {
     /// their counts multiplied by `weight` (finite, `>= 0`; rounded to
     /// nearest, saturating). Fails with [`Status::Dangling`](crate::Status::Dangling), changing
     /// nothing, if `src` has unresolved references; [`Status::Invalid`](crate::Status::Invalid) for
-    /// a bad weight; [`Status::Schema`](crate::Status::Schema) for unknown
+    /// a bad weight (the message says which: `weight nan: must be finite
+    /// and >= 0`); [`Status::Schema`](crate::Status::Schema) for unknown
     /// top-level keys that cannot be combined (see [`merge_with`](Self::merge_with)).
+    ///
+    /// The format version becomes the highest of the two: `src`'s when it
+    /// is higher, or when this model is a [`Model::new`] whose version was
+    /// never read or set (so merging files one by one into a new model
+    /// gives the highest version among them).
     pub fn merge(&mut self, src: &Model, weight: f64) -> Result<()> {
         self.merge_with(src, &MergeOptions::new().weight(weight))
     }
@@ -398,14 +413,23 @@ impl Model {
         self.result(rc)
     }
 
-    /// A status as a result with the model's report (merges, the canonical
-    /// form and [`add_unknown`](Self::add_unknown) say there why they failed).
+    /// A status as a result with the model's report: model operations
+    /// (add and remove, retain, merge, the canonical form,
+    /// [`add_unknown`](Self::add_unknown)) say there why they failed and
+    /// what about. Only a report of this very failure is used: a call that
+    /// sets none leaves the last one in place.
     pub(crate) fn result(&self, rc: c_int) -> Result<()> {
         if rc == sys::IPROF_OK {
             return Ok(());
         }
         // SAFETY: the report is owned by the model and copied at once.
-        Err(unsafe { Error::from_raw_or_code(sys::iprof_model_error(self.ptr()), rc) })
+        unsafe {
+            let report = sys::iprof_model_error(self.ptr());
+            if report.is_null() || sys::iprof_error_status(report) != rc {
+                return Err(Error::from_code(rc));
+            }
+            Err(Error::from_raw(report))
+        }
     }
 
     // -- what the file held beyond the profile -----------------------------

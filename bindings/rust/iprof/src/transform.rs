@@ -49,9 +49,11 @@ impl FilterOptions {
     }
     /// Keep the entries whose callee method's declaring type is in this
     /// package (`"com.foo"` matches `com.foo.Bar` and `com.foo.impl.Baz`,
-    /// not `com.foobar.X`). With any keep package, an entry that no
-    /// package matches is dropped; the longest matching keep or drop
-    /// package decides (drop on a tie). Monitor entries are not judged.
+    /// not `com.foobar.X`; a trailing `.` is ignored). With any keep
+    /// package, an entry whose callee no kept package matches is dropped
+    /// (its callers are not judged); the longest matching keep or drop
+    /// package decides (drop on a tie). Monitor entries and frames of
+    /// unknown methods are not judged.
     pub fn keep_package(mut self, package: &str) -> FilterOptions {
         self.keep.push(package.to_string());
         self
@@ -61,8 +63,10 @@ impl FilterOptions {
         self.keep.extend(packages.into_iter().map(|p| p.as_ref().to_string()));
         self
     }
-    /// Drop the entries whose callee method's declaring type is in this
-    /// package (see [`keep_package`](Self::keep_package)).
+    /// Take this package out of the file: drop every entry with a frame,
+    /// callee or caller, whose method's declaring type is in the package,
+    /// and those methods (see [`keep_package`](Self::keep_package) for the
+    /// matching).
     pub fn drop_package(mut self, package: &str) -> FilterOptions {
         self.drop.push(package.to_string());
         self

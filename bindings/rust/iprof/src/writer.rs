@@ -46,13 +46,22 @@ impl WriteOptions {
     pub fn drop_instanceof(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_DROP_INSTANCEOF, on)
     }
-    /// Check that every referenced method and type id was written
-    /// (`IPROF_WRITE_STRICT`).
+    /// Check what a strict read checks beyond the entry rules: every
+    /// referenced method and type id was written, ids are unique,
+    /// signatures hold the declaring and return types
+    /// (`IPROF_WRITE_STRICT`). The writer does so by default; this
+    /// overrides [`no_references`](Self::no_references).
     pub fn strict(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_STRICT, on)
     }
-    /// Skip the record and context rule checks (`IPROF_WRITE_NO_VALIDATE`),
-    /// for copying leniently loaded files as they are.
+    /// Check the entry rules only, not the references, unique ids and
+    /// signature lengths (`IPROF_WRITE_NO_REFERENCES`): for streaming a
+    /// document whose entries refer to types and methods written elsewhere.
+    pub fn no_references(self, on: bool) -> WriteOptions {
+        self.flag(sys::IPROF_WRITE_NO_REFERENCES, on)
+    }
+    /// Skip every check (`IPROF_WRITE_NO_VALIDATE`), for copying leniently
+    /// loaded files as they are.
     pub fn no_validate(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_NO_VALIDATE, on)
     }

@@ -140,8 +140,12 @@ fn lenient_diagnostics_and_strict() {
     // Kept as the file has them.
     assert_eq!(m.entry_count(Kind::CallCount), 2);
     assert_eq!(m.entry_at(Kind::CallCount, 0).unwrap().records(), [1, 2]);
-    // The default writer refuses what breaks the rules; no_validate copies.
-    assert_eq!(m.to_bytes().unwrap_err().status(), Status::Schema);
+    // The default writer refuses what a strict read refuses (the whole
+    // model's references are checked first), no_references the entry rules
+    // only; no_validate copies.
+    assert_eq!(m.to_bytes().unwrap_err().status(), Status::Dangling);
+    let mut w = Writer::to_memory(&WriteOptions::new().no_references(true)).unwrap();
+    assert_eq!(w.write_model(&m).unwrap_err().status(), Status::Schema);
     let mut w = Writer::to_memory(&WriteOptions::new().no_validate(true)).unwrap();
     w.write_model(&m).unwrap();
     assert!(std::str::from_utf8(w.bytes().unwrap()).unwrap().contains("\"records\":[1,2]"));
@@ -184,7 +188,7 @@ fn mutation_errors() {
     m.add_type(0, "int").unwrap();
     let e = m.add_type(0, "long").unwrap_err();
     assert_eq!((e.status(), e.status().name(), e.line(), e.path(), e.file()), (Status::Invalid, "IPROF_EINVAL", 0, "", None));
-    assert_eq!(e.to_string(), format!("{} [IPROF_EINVAL]", Status::Invalid.description()));
+    assert_eq!(e.to_string(), "type id 0 is taken [IPROF_EINVAL]");
     assert_eq!(m.add_method(1, "m", &[0, 5]).unwrap_err().status(), Status::Dangling);
     assert_eq!(m.remove_type(7).unwrap_err().status(), Status::NotFound);
     m.add_method(1, "m", &[0, 0]).unwrap();
@@ -194,10 +198,81 @@ fn mutation_errors() {
     assert_eq!(m.entry_count(Kind::CallCount), 0);
 }
 
+/// (message, kind, context, type id, method id) of an error.
+fn subject(e: &iprof::Error) -> (&str, Option<Kind>, &str, Option<i64>, Option<i64>) {
+    (e.message(), e.kind(), e.context(), e.type_id(), e.method_id())
+}
+
+#[test]
+fn model_errors_say_what_they_are_about() {
+    let mut m = Model::new().unwrap();
+    m.add_type(0, "T").unwrap();
+    m.add_method(1, "f", &[0, 0]).unwrap();
+    let e = m.add_entry(Kind::CallCount, &[Frame::new(1, 0), Frame::new(7, 2)], &[3]).unwrap_err();
+    assert_eq!(e.status(), Status::Dangling);
+    assert_eq!(
+        subject(&e),
+        ("callCountProfiles entry: method id 7 is not defined in the model", Some(Kind::CallCount), "1:0<7:2", None, Some(7))
+    );
+    assert_eq!(iprof::parse_ctx(e.context()).unwrap(), [Frame::new(1, 0), Frame::new(7, 2)]);
+    assert_eq!(e.to_string(), "callCountProfiles entry: method id 7 is not defined in the model [IPROF_EDANGLING]");
+    let e = m.add_entry(Kind::VirtualInvoke, &[Frame::new(1, 4)], &[9, 3]).unwrap_err();
+    assert_eq!(
+        subject(&e),
+        ("virtualInvokeProfiles entry: type id 9 is not defined in the model", Some(Kind::VirtualInvoke), "1:4", Some(9), None)
+    );
+    let e = m.add_entry(Kind::CallCount, &[Frame::new(1, 0)], &[3, 4]).unwrap_err();
+    assert_eq!((e.status(), e.kind(), e.context(), e.type_id(), e.method_id()), (Status::Schema, Some(Kind::CallCount), "1:0", None, None));
+    assert!(e.message().starts_with("callCountProfiles entry: records:"), "{e}");
+    let e = m.remove_entry(Kind::Sampling, &[Frame::new(1, 0), Frame::new(1, 2)]).unwrap_err();
+    assert_eq!(subject(&e), ("no samplingProfiles entry with this context", Some(Kind::Sampling), "1:0<1:2", None, None));
+    let e = m.add_type(0, "U").unwrap_err();
+    assert_eq!(subject(&e), ("type id 0 is taken", None, "", Some(0), None));
+    let e = m.add_method(2, "g", &[0, 5]).unwrap_err();
+    assert_eq!(
+        subject(&e),
+        ("method 2: signature type id 5 (signature[1]) is not defined in the model", None, "", Some(5), Some(2))
+    );
+    let e = m.add_method(1, "g", &[0]).unwrap_err();
+    assert_eq!(subject(&e), ("method id 1 is taken", None, "", None, Some(1)));
+    assert_eq!(subject(&m.remove_type(9).unwrap_err()), ("no type with id 9", None, "", Some(9), None));
+    assert_eq!(subject(&m.remove_method(9).unwrap_err()), ("no method with id 9", None, "", None, Some(9)));
+    // A call that leaves no report of its own does not show the last one.
+    assert_eq!(m.add_type(0, "U").unwrap_err().status(), Status::Invalid);
+    let e = m.filter(&iprof::FilterOptions::new().top_percent(-1.0)).unwrap_err();
+    assert_eq!(e.status(), Status::Invalid);
+    assert_ne!(e.message(), "type id 0 is taken");
+    assert_eq!(e.type_id(), None);
+}
+
+#[test]
+fn merge_errors_carry_the_library_message() {
+    let (mut dst, src) = (Model::new().unwrap(), Model::new().unwrap());
+    for (w, text) in [(f64::NAN, "nan"), (-2.0, "-2"), (f64::INFINITY, "inf")] {
+        let e = dst.merge(&src, w).unwrap_err();
+        assert_eq!(e.status(), Status::Invalid);
+        assert_eq!(subject(&e), (format!("weight {text}: must be finite and >= 0").as_str(), None, "", None, None));
+    }
+    dst.merge(&src, 1.0).unwrap();
+}
+
+#[test]
+fn read_errors_have_no_subject() {
+    let e = Model::load_bytes(BROKEN).unwrap_err();
+    assert_eq!((e.kind(), e.context(), e.type_id(), e.method_id()), (None, "", None, None));
+}
+
 #[test]
 fn writer_errors() {
-    // Out of order: a type after a method.
+    // By default a method may only name types written before.
     let mut w = Writer::to_memory(&WriteOptions::new()).unwrap();
+    w.begin(None).unwrap();
+    let e = w.write_method(1, "m", &[0, 0]).unwrap_err();
+    assert_eq!((e.status(), e.path()), (Status::Dangling, "methods[0]"));
+    assert!(e.message().contains("type id 0"), "{e}");
+
+    // Out of order (without the reference checks): a type after a method.
+    let mut w = Writer::to_memory(&WriteOptions::new().no_references(true)).unwrap();
     w.begin(None).unwrap();
     w.write_method(1, "m", &[0, 0]).unwrap();
     let e = w.write_type(0, "int").unwrap_err();

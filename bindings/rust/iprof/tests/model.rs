@@ -293,6 +293,31 @@ fn merge_by_names_with_weights() {
 }
 
 #[test]
+fn merge_gives_the_highest_version() {
+    let load = |v: &str| Model::load_bytes(common::doc(v, "}").as_bytes()).unwrap();
+    let (v040, v100, v110) = (load("0.4.0"), load("1.0.0"), load("1.1.0"));
+    // A new model takes its first input's version, even a lower one.
+    let mut m = Model::new().unwrap();
+    assert_eq!(m.version(), "1.1.0");
+    m.merge(&v100, 1.0).unwrap();
+    assert_eq!(m.version(), "1.0.0");
+    m.merge(&v040, 1.0).unwrap(); // lower: kept
+    assert_eq!(m.version(), "1.0.0");
+    m.merge(&v110, 1.0).unwrap(); // higher: raised
+    assert_eq!(m.version(), "1.1.0");
+    m.merge(&v100, 1.0).unwrap();
+    assert_eq!(m.version(), "1.1.0");
+    // A loaded model, or one whose version was set, is raised, never lowered.
+    let mut m = load("0.4.0");
+    m.merge(&v100, 1.0).unwrap();
+    assert_eq!(m.version(), "1.0.0");
+    let mut m = Model::new().unwrap();
+    m.set_version("1.0.0").unwrap();
+    m.merge(&v040, 1.0).unwrap();
+    assert_eq!(m.version(), "1.0.0");
+}
+
+#[test]
 fn models_are_send_and_sync() {
     fn send_sync<T: Send + Sync>() {}
     send_sync::<Model>();

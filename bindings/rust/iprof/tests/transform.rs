@@ -171,8 +171,11 @@ fn filter_packages() {
     // com.foo keeps com.foo.Bar and com.foo.impl.Baz, not com.foobar.X;
     // the monitor entry is not judged.
     check(FilterOptions::new().keep_package("com.foo"), (&["1:0", "2:0"], &["1:1"], 1, 1, &[1, 2], &[0, 1, 2]));
-    // Dropping com.foo keeps the org.Y entry, whose caller keeps m1.
-    check(FilterOptions::new().drop_package("com.foo."), (&["3:0", "4:0<1:2"], &["3:1"], 1, 0, &[1, 3, 4], &[0, 1, 3, 4]));
+    // A dropped package is gone from the file: the org.Y entry goes too, as
+    // its caller m1 is in com.foo (a trailing "." is ignored).
+    check(FilterOptions::new().drop_package("com.foo."), (&["3:0"], &["3:1"], 1, 0, &[3], &[0, 3]));
+    // Keep packages judge the callee only: the caller m1 stays.
+    check(FilterOptions::new().keep_package("org"), (&["4:0<1:2"], &[], 1, 0, &[1, 4], &[0, 1, 4]));
     // The longest matching package decides.
     check(
         FilterOptions::new().keep_packages(["com.foo.impl"]).drop_packages(vec![String::from("com.foo")]),
