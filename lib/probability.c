@@ -63,6 +63,16 @@ static size_t group_end(const keyed *k, const int64_t *idx, size_t i, size_t n)
     return j;
 }
 
+/* The exact sum of the counts (the last value of each group) of n groups:
+ * GraalVM sums them as long, without saturating. */
+static long double count_sum(const int64_t *r, size_t n, size_t group)
+{
+    long double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += r[group * i + group - 1];
+    return total;
+}
+
 /* Checks shared by both functions: kind, argument and length rules. */
 static int check_entry(const iprof_entry *e, int ok_kind, size_t group, size_t capacity,
                        const void *a, const void *b, size_t *count, size_t *n)
@@ -114,9 +124,7 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
     if (rc)
         return rc;
     const int64_t *r = iprof_entry_records(entry, NULL);
-    long double total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += r[3 * i + 2];
+    long double total = count_sum(r, n, 3);
     if (total <= 0)
         return IPROF_ENOTFOUND;
     keyed k = {r, 3, 1};
@@ -209,9 +217,7 @@ IPROF_API int iprof_entry_type_shares(const iprof_entry *entry, int64_t *types, 
     if (rc)
         return rc;
     const int64_t *r = iprof_entry_records(entry, NULL);
-    long double total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += r[2 * i + 1];
+    long double total = count_sum(r, n, 2);
     if (total < 1)
         total = 1;
     keyed k = {r, 2, 0};
