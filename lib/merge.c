@@ -103,14 +103,14 @@ static int check_entries(merge_state *s)
                 return IPROF_ENOMEM;
             int rule = ipi_rule_check_entry(k, s->buf, e->ctx->depth, e->records, e->record_count);
             if (rule != IPI_RULE_OK)
-                return ipi_entry_fail_rule(s->dst, e, rule);
+                return ipi_entry_fail_rule(s->dst, e, rule, 1);
         }
         const ipi_entry_list *d = &s->dst->entries[k];
         size_t g = (size_t)ipi_kind_layout_of(k)->group;
         for (size_t i = 0; i < d->count; i++)
             if (d->items[i].record_count % g != 0)
                 return ipi_entry_fail_rule(s->dst, &d->items[i],
-                                           g == 3 ? IPI_RULE_RECORDS_TRIPLES : IPI_RULE_RECORDS_PAIRS);
+                                           g == 3 ? IPI_RULE_RECORDS_TRIPLES : IPI_RULE_RECORDS_PAIRS, 1);
     }
     return IPROF_OK;
 }

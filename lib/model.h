@@ -297,8 +297,12 @@ int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_
  * rules, references, size), in m's error; IPROF_OK when nothing. */
 int ipi_entry_check_new(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
                         const int64_t *records, size_t record_count);
-/* Fail with IPROF_ESCHEMA in report's error: e breaks rule (an IPI_RULE_*). */
-int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule);
+/* The same for the type ids of e's records alone (its context unchanged). */
+int ipi_entry_check_type_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
+                              const char *whose);
+/* Fail with IPROF_ESCHEMA in report's error: e breaks rule (an IPI_RULE_*);
+ * grouping: say that its records cannot be grouped (merge, canonical). */
+int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule, int grouping);
 void ipi_entries_free(iprof_model *m);
 
 /* Remove element pos of an array of *count elements of size bytes, keeping

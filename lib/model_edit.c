@@ -9,6 +9,21 @@
 #include "rules.h"
 #include "scale.h"
 
+/* New records for entry e (its context unchanged, so only the records'
+ * rules and type ids are checked: the same for set and map). */
+static int check_rewritten(iprof_model *m, const iprof_entry *e, const int64_t *records,
+                           size_t record_count)
+{
+    iprof_entry probe = *e;
+    probe.records = (int64_t *)records;
+    probe.record_count = (uint32_t)record_count;
+    int64_t callee[2] = {e->ctx->method, e->ctx->bci};
+    int rule = ipi_rule_check_entry(e->kind, callee, 1, records, record_count);
+    if (rule != IPI_RULE_OK && !ipi_rule_is_ctx(rule))
+        return ipi_entry_fail_rule(m, &probe, rule, 0);
+    return ipi_entry_check_type_refs(m, m, &probe, "the model");
+}
+
 IPROF_API int iprof_model_set_entry_records(iprof_model *model, int kind, const int64_t *frames,
                                             size_t frame_count, const int64_t *records,
                                             size_t record_count)
@@ -16,37 +31,34 @@ IPROF_API int iprof_model_set_entry_records(iprof_model *model, int kind, const 
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
-    int rc = ipi_entry_check_new(model, kind, frames, frame_count, records, record_count);
-    if (rc)
-        return rc;
+    if (kind < 0 || kind >= IPROF_KIND_COUNT || !frames || !frame_count ||
+        (!records && record_count))
+        return ipi_model_fail(model, IPROF_EINVAL, "invalid kind %d, no frames or NULL records",
+                              kind);
+    if (record_count > IPI_MAX_RECORDS)
+        return ipi_model_fail(model, IPROF_ELIMIT, "more than %zu records",
+                              (size_t)IPI_MAX_RECORDS);
     const iprof_context *ctx = ipi_context_lookup(model, frames, frame_count);
     size_t pos = ctx ? ipi_find_entry_pos(model, kind, ctx) : 0;
     if (!pos)
         return ipi_model_fail_about(model, IPROF_ENOTFOUND,
                                     &(ipi_subject){kind, frames, frame_count, NULL, NULL},
                                     "no %s entry with this context", iprof_kind_name(kind));
-    int64_t *copy = ipi_arena_alloc(&model->arena, record_count * sizeof *records);
-    if (!copy && record_count)
+    iprof_entry *e = &model->entries[kind].items[pos - 1];
+    int rc = check_rewritten(model, e, records, record_count);
+    if (rc)
+        return rc;
+    /* Fewer or as many records fit where the old ones were. */
+    int64_t *to = record_count <= e->record_count
+                      ? e->records
+                      : ipi_arena_alloc(&model->arena, record_count * sizeof *records);
+    if (!to && record_count)
         return ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
     if (record_count)
-        memcpy(copy, records, record_count * sizeof *records);
-    iprof_entry *e = &model->entries[kind].items[pos - 1];
-    e->records = copy;
+        memcpy(to, records, record_count * sizeof *records);
+    e->records = to;
     e->record_count = (uint32_t)record_count;
     return IPROF_OK;
-}
-
-/* The new records of entry e (a copy) against the kind's rules and the
- * model's types; its context did not change. */
-static int check_rewritten(iprof_model *m, const iprof_entry *e, const int64_t *records)
-{
-    iprof_entry probe = *e;
-    probe.records = (int64_t *)records;
-    int64_t callee[2] = {e->ctx->method, e->ctx->bci};
-    int rule = ipi_rule_check_entry(e->kind, callee, 1, records, e->record_count);
-    if (rule != IPI_RULE_OK && rule != IPI_RULE_MONITOR_CTX && rule != IPI_RULE_CALL_COUNT_BCI)
-        return ipi_entry_fail_rule(m, &probe, rule);
-    return ipi_entry_check_refs(m, m, &probe, "the model");
 }
 
 IPROF_API int iprof_model_map_records(iprof_model *model, int kind, iprof_records_fn fn,
@@ -76,7 +88,7 @@ IPROF_API int iprof_model_map_records(iprof_model *model, int kind, iprof_record
                                       "stopped by the function at %s entry %zu",
                                       iprof_kind_name(kind), i);
         else
-            rc = check_rewritten(model, e, copy + at);
+            rc = check_rewritten(model, e, copy + at, e->record_count);
         at += e->record_count;
     }
     /* Every entry passed: store. */

@@ -311,15 +311,26 @@ int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_
     return IPROF_OK;
 }
 
-int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule)
+int ipi_entry_check_type_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
+                              const char *whose)
+{
+    int64_t frames[32];
+    int is_type;
+    int64_t id;
+    if (!missing_ref(m, e->kind, NULL, 0, e->records, e->record_count, &is_type, &id))
+        return IPROF_OK;
+    return fail_ref(report, e->kind, frames, entry_frames(e, frames), is_type, id, whose);
+}
+
+int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule, int grouping)
 {
     int64_t frames[32];
     size_t n = entry_frames(e, frames);
     ipi_subject about = {e->kind, frames, n, NULL, NULL};
-    return ipi_model_fail_about(report, IPROF_ESCHEMA, &about,
-                                "%s entry: %s: %s, so its records cannot be grouped",
+    return ipi_model_fail_about(report, IPROF_ESCHEMA, &about, "%s entry: %s: %s%s",
                                 iprof_kind_name(e->kind), ipi_rule_is_ctx(rule) ? "ctx" : "records",
-                                ipi_rule_message(rule));
+                                ipi_rule_message(rule),
+                                grouping ? ", so its records cannot be grouped" : "");
 }
 
 IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t *frames,
@@ -460,6 +471,11 @@ static int not_the_method(int64_t method_id, int64_t bci, void *payload)
     return method_id != *(const int64_t *)payload;
 }
 
+/* Every kind whose contexts name methods: a monitor's "0:0" is a dummy. */
+static const int method_kinds[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL,
+                                   IPROF_KIND_VIRTUAL_INVOKE, IPROF_KIND_SAMPLING,
+                                   IPROF_KIND_INSTANCEOF};
+
 IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
 {
     if (!model)
@@ -468,8 +484,9 @@ IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
     if (!ipi_idmap_get(&model->method_ids, id))
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
                                     "no method with id %lld", (long long)id);
-    int checked = model->refs_checked;
-    int rc = iprof_model_retain_entries_by_frame(model, -1, not_the_method, &id);
+    int checked = model->refs_checked, rc = IPROF_OK;
+    for (size_t k = 0; !rc && k < sizeof method_kinds / sizeof method_kinds[0]; k++)
+        rc = iprof_model_retain_entries_by_frame(model, method_kinds[k], not_the_method, &id);
     if (!rc && !(rc = iprof_model_remove_method(model, id)))
         model->refs_checked = checked; /* nothing names it any more */
     return rc;

@@ -180,7 +180,7 @@ static int check_model(iprof_model *m)
                     if (x->method < 0)
                         rule = IPI_RULE_NEGATIVE_METHOD;
             if (rule != IPI_RULE_OK)
-                return ipi_entry_fail_rule(m, e, rule);
+                return ipi_entry_fail_rule(m, e, rule, 1);
             int rc = ipi_entry_check_refs(m, m, e, "the model");
             if (rc)
                 return rc;
@@ -584,6 +584,8 @@ static int prune_unreferenced(iprof_model *m, unsigned what)
     ipi_idmap_init(&used);
     int rc = IPROF_OK;
     for (int kind = 0; kind < IPROF_KIND_COUNT && !rc && (what & IPROF_PRUNE_METHODS); kind++) {
+        if (kind == IPROF_KIND_MONITOR)
+            continue; /* its "0:0" names no method */
         const ipi_entry_list *l = &m->entries[kind];
         for (size_t i = 0; i < l->count && !rc; i++)
             for (const iprof_context *x = l->items[i].ctx; x && !rc; x = x->parent)

@@ -19,14 +19,15 @@ See bindings/python/README.md and docs/bindings.md.
 """
 from ._common import (EXTREMELY_SLOW_PATH_PROBABILITY, FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0,
                       FORMAT_LATEST, INT64_MAX, INT64_MIN, INVALID_BRANCH_BCI, InstanceofKey,
-                      Kind, Section, format_ctx, parse_ctx)
+                      Kind, Rounding, Section, format_ctx, parse_ctx)
 from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, Error, InputOutputError,
                       InvalidArgumentError, JSONSyntaxError, LimitError, NotFoundError,
                       OutOfMemoryError, SchemaError, Severity, StaleError, StateError, Status,
                       StopRead, StoppedError, VersionError, error_class, status_string)
 from ._lib import LibraryError, gzip_supported, library_path, load_library
 from ._lib import version as library_version
-from ._model import Context, Entries, Entry, Method, Methods, Model, Type, Types, load
+from ._model import (Context, Entries, Entry, Method, Methods, Model, Type, Types, load,
+                     package_matches)
 from ._reader import (EntryInfo, KeyInfo, MethodInfo, ReadResult, Stream, TypeInfo, UnknownKey,
                       iter_entries, read, stream, validate)
 from ._writer import Writer
@@ -38,11 +39,13 @@ __all__ = [
     # library
     "load_library", "library_path", "library_version", "LibraryError", "gzip_supported",
     # constants
-    "Kind", "InstanceofKey", "Section", "Status", "Severity", "FORMAT_0_4_0", "FORMAT_1_0_0",
-    "FORMAT_1_1_0", "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx", "format_ctx",
+    "Kind", "InstanceofKey", "Rounding", "Section", "Status", "Severity", "FORMAT_0_4_0",
+    "FORMAT_1_0_0", "FORMAT_1_1_0", "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx",
+    "format_ctx",
     "EXTREMELY_SLOW_PATH_PROBABILITY", "INVALID_BRANCH_BCI",
     # model
     "load", "Model", "Type", "Method", "Context", "Entry", "Types", "Methods", "Entries",
+    "package_matches",
     # streaming
     "read", "validate", "stream", "iter_entries", "Stream", "ReadResult", "TypeInfo",
     "MethodInfo", "EntryInfo", "UnknownKey", "KeyInfo", "StopRead",

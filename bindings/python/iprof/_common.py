@@ -107,6 +107,22 @@ class InstanceofKey(enum.IntEnum):
                                                       "instanceof key spelling")
 
 
+class Rounding(enum.IntEnum):
+    """How a count multiplied by a weight that is not a whole number is
+    rounded to an integer (``enum iprof_rounding``): by
+    :meth:`iprof.Model.scale` and :meth:`iprof.Model.merge`. Whole-number
+    weights are exact; results saturate at the int64 range."""
+    NEAREST_AWAY = 0  #: to the nearest, halves away from zero (the default)
+    NEAREST_EVEN = 1  #: to the nearest, halves to even
+    FLOOR = 2         #: down, towards negative infinity
+
+    @classmethod
+    def of(cls, value):
+        """A Rounding from a Rounding, an int or a name ("floor",
+        "NEAREST_EVEN"). Raises ValueError otherwise."""
+        return _member(cls, value, {}, "rounding")
+
+
 class Section(enum.IntEnum):
     """What a top-level key is, when it is not a profile section (``enum
     iprof_section``): ``on_key`` callbacks receive a :class:`Kind` for

@@ -88,10 +88,16 @@ MODEL_ENTRY_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
 MODEL_TYPE_PRED = MODEL_TYPE_CB
 MODEL_METHOD_PRED = MODEL_METHOD_CB
 MODEL_ENTRY_PRED = MODEL_ENTRY_CB
+# iprof_records_fn (entry, writable records, count, payload): non-zero stops.
+RECORDS_FN = CFUNCTYPE(c_int, c_void_p, c_int64_p, c_size_t, c_void_p)
+# iprof_frame_pred (method id, bci, payload): non-zero keeps.
+FRAME_PRED = CFUNCTYPE(c_int, c_int64, c_int64, c_void_p)
 
 MERGE_OPTIONS_VERSION = 1
 MERGE_DROP_UNKNOWN = 0x1
-ROUND_NEAREST_AWAY = 0   # enum iprof_rounding: the default
+ROUND_NEAREST_AWAY = 0   # enum iprof_rounding: the default (iprof.Rounding)
+ROUND_NEAREST_EVEN = 1
+ROUND_FLOOR = 2
 
 
 class iprof_merge_options(Structure):
@@ -118,7 +124,7 @@ class iprof_write_options(Structure):
 WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 
 CANONICAL_DROP_UNKNOWN = 0x1
-PRUNE_METHODS = 0x1      # iprof_model_prune (not wrapped yet)
+PRUNE_METHODS = 0x1      # iprof_model_prune
 PRUNE_TYPES = 0x2
 FILTER_OPTIONS_VERSION = 1
 
@@ -219,6 +225,12 @@ _FUNCTIONS = {
     "iprof_model_retain_entries": (c_int, [_P, c_int, MODEL_ENTRY_PRED, _P]),
     "iprof_model_retain_methods": (c_int, [_P, MODEL_METHOD_PRED, _P]),
     "iprof_model_retain_types": (c_int, [_P, MODEL_TYPE_PRED, _P]),
+    "iprof_model_retain_entries_by_frame": (c_int, [_P, c_int, FRAME_PRED, _P]),
+    "iprof_model_drop_method": (c_int, [_P, c_int64]),
+    "iprof_model_set_entry_records": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p,
+                                              c_size_t]),
+    "iprof_model_map_records": (c_int, [_P, c_int, RECORDS_FN, _P]),
+    "iprof_model_scale": (c_int, [_P, c_int, c_double, c_int]),
     "iprof_model_merge": (c_int, [_P, _P, c_double]),
     "iprof_merge_options_init": (c_int, [POINTER(iprof_merge_options), c_uint]),
     "iprof_model_merge_with": (c_int, [_P, _P, POINTER(iprof_merge_options)]),
@@ -252,6 +264,8 @@ _FUNCTIONS = {
     "iprof_model_canonicalize_flags": (c_int, [_P, c_uint]),
     "iprof_filter_options_init": (c_int, [POINTER(iprof_filter_options), c_uint]),
     "iprof_model_filter": (c_int, [_P, POINTER(iprof_filter_options)]),
+    "iprof_package_matches": (c_int, [c_char_p, c_char_p, c_size_t]),
+    "iprof_model_prune": (c_int, [_P, c_uint]),
     # analysis.h
     "iprof_entry_branch_probabilities": (c_int, [_P, c_int64_p, POINTER(c_double), c_size_t,
                                                  c_size_t_p]),

@@ -10,12 +10,14 @@ access ever touches memory the C side has freed:
 * Entries are valid until the next change to entries of their kind (C:
   "entry pointers are valid until the next change to that kind"). The
   model keeps a generation counter per kind, bumped by add_entry,
-  remove_entry, retain_entries and merge; an Entry or an entry iterator
-  made under an older generation raises :class:`StaleError`.
+  remove_entry, retain_entries, set_entry_records, map_records, scale,
+  retain_entries_by_frame, drop_method and merge; an Entry or an entry
+  iterator made under an older generation raises :class:`StaleError`.
 * Types and methods are valid until their removal; the model bumps a
-  generation on every type (method) removal and retain, and older Type
-  (Method) objects and iterators raise :class:`StaleError`. Adding types,
-  methods or entries of another kind invalidates nothing.
+  generation on every type (method) removal, retain, drop_method and
+  prune, and older Type (Method) objects and iterators raise
+  :class:`StaleError`. Adding types, methods or entries of another kind
+  invalidates nothing.
 * Contexts are interned and live as long as the model, until
   :meth:`Model.canonicalize` rebuilds it.
 * :meth:`Model.canonicalize` and :meth:`Model.filter` bump every
@@ -31,8 +33,8 @@ from collections.abc import Sequence
 from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
 
 from . import _lib
-from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, decode, encode, frames_array,
-                      frames_from, int64, int64_array, is_bytes, is_path)
+from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decode, encode,
+                      frames_array, frames_from, int64, int64_array, is_bytes, is_path)
 from ._errors import ClosedError, StaleError, Status, check, make_error
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
 
@@ -956,7 +958,154 @@ class Model:
             return self._L.iprof_model_retain_methods(p, cb, None)
         self._retain(list(Methods(self)), keep, run)
 
-    def merge(self, other, weight=1.0, *, drop_unknown=False):
+    def _gens(self):
+        return (list(self._entry_gen), self._type_gen, self._method_gen)
+
+    def drop_method(self, method):
+        """Remove a method (a Method or an id) and every entry, of any kind,
+        whose context mentions it in any frame, callee or caller (unlike
+        :meth:`remove_method`, which leaves those entries naming a method
+        that is gone). :class:`NotFoundError`, with ``method_id`` set and
+        nothing changed, if there is no such method. Invalidates every
+        Method and Entry object of this model."""
+        method_id = (self._own(method, Method).id if isinstance(method, Method)
+                     else int64(method, "method id"))
+        p = self._p()
+        self._method_gen += 1
+        for k in Kind:
+            self._entry_gen[k] += 1
+        self._mutations += 1
+        self._check(self._L.iprof_model_drop_method(p, method_id))
+
+    def retain_entries_by_frame(self, keep, kind=None):
+        """Keep only the entries every frame of whose context passes
+        ``keep(method_id, bci)``: an entry with a refused frame anywhere, as
+        the callee or as a caller, goes. *kind*: a kind, or None for every
+        kind. Monitor entries show their dummy frame ``(0, 0)``.
+
+        *keep* is called once per distinct frame of those entries, before
+        anything changes, so an exception from it leaves the model as it
+        was; it must not change the model (:class:`StaleError`).
+        Invalidates the Entry objects of the kinds filtered."""
+        kinds = list(Kind) if kind is None else [Kind.of(kind)]
+        L, p = self._L, self._p()
+        before = self._gens()
+        verdict, seen = {}, set()
+        for k in kinds:
+            for i in range(L.iprof_model_entry_count(p, k)):
+                # Contexts are interned and share their callers: walk each
+                # node once.
+                ctx = L.iprof_entry_context(L.iprof_model_entry_at(p, k, i))
+                while ctx and ctx not in seen:
+                    seen.add(ctx)
+                    frame = (L.iprof_context_method_id(ctx), L.iprof_context_bci(ctx))
+                    if frame not in verdict:
+                        verdict[frame] = bool(keep(*frame))
+                        if self._gens() != before or self._ptr != p:
+                            raise StaleError("the model changed inside a retain predicate")
+                    ctx = L.iprof_context_caller(ctx)
+        pred = _lib.FRAME_PRED(lambda mid, bci, _payload: 1 if verdict.get((mid, bci), True)
+                               else 0)
+        for k in kinds:
+            self._entry_gen[k] += 1
+        self._mutations += 1
+        self._check(L.iprof_model_retain_entries_by_frame(p, -1 if kind is None else kinds[0],
+                                                          pred, None))
+
+    def set_entry_records(self, kind, frames, records):
+        """Replace the records of the entry of *kind* with this context (ctx
+        text, a Context or (method id, bci) pairs) by *records*, and return
+        the entry. The new records follow the rules of :meth:`add_entry`:
+        the kind's record layout (:class:`SchemaError`) and defined type ids
+        (:class:`DanglingReferenceError`); :class:`NotFoundError` when no
+        entry of that kind has this context. On failure nothing changes and
+        the error names the entry (``kind``, ``context``, ``type_id``).
+        Invalidates the kind's Entry objects."""
+        kind = Kind.of(kind)
+        farr, fn = frames_array(frames)
+        rarr, rn = int64_array(records, "record")
+        p = self._p()
+        self._entry_gen[kind] += 1
+        self._mutations += 1
+        self._check(self._L.iprof_model_set_entry_records(p, kind, farr, fn, rarr, rn))
+        return Entry(self, kind, self._L.iprof_model_entry_find(p, kind, farr, fn))
+
+    def map_records(self, kind, fn):
+        """Rewrite the records of every entry of *kind* with a function:
+        ``fn(entry, records)`` gets each entry in order and a new list of
+        its records, and either edits that list in place and returns None,
+        or returns the new records (a sequence of ints); the number of
+        records must stay the same. The new records are then checked as
+        :meth:`set_entry_records` checks them, and stored only if every
+        entry's pass.
+
+        *fn* runs on every entry before anything changes, so an exception
+        from it stops the map and is re-raised here with the model as it
+        was. So does a failed check (:class:`SchemaError` or
+        :class:`DanglingReferenceError`, naming the entry), a result of
+        another length (:class:`ValueError`) or with a number outside int64
+        (:class:`LimitError`). *fn* must not change the model
+        (:class:`StaleError`). Invalidates the kind's Entry objects.
+
+        ``model.map_records("conditional", lambda e, r: [v if i % 3 != 2
+        else v * 2 for i, v in enumerate(r)])`` doubles the counts of
+        every conditional entry."""
+        kind = Kind.of(kind)
+        p = self._p()
+        before = self._gens()
+        new = []
+        for entry in Entries(self, kind):
+            records = entry.records
+            n = len(records)
+            out = fn(entry, records)
+            if self._gens() != before or self._ptr != p:
+                raise StaleError("the model changed inside a map_records function")
+            if out is not None:
+                records = list(out)
+            if len(records) != n:
+                raise ValueError("map_records: the function gave %d records for the %d of "
+                                 "%s entry %s" % (len(records), n, kind.json_key, entry.ctx))
+            new.append(int64_array(records, "record")[0])
+        # The C side calls back once per entry, in the same order, with a
+        # copy to fill; the model has not changed since the loop above.
+        at = [0]
+
+        def fill(_entry, records, count, _payload):
+            i = at[0]
+            at[0] += 1
+            if i >= len(new) or len(new[i]) != count:
+                return 1                              # cannot happen: stop, change nothing
+            if count:
+                ctypes.memmove(records, new[i], count * ctypes.sizeof(c_int64))
+            return 0
+        cb = _lib.RECORDS_FN(fill)
+        self._entry_gen[kind] += 1
+        self._mutations += 1
+        self._check(self._L.iprof_model_map_records(p, kind, cb, None))
+
+    def scale(self, weight, kind=None, *, rounding=Rounding.NEAREST_AWAY):
+        """Multiply the counts of every entry, or of the entries of *kind*,
+        by *weight* (finite and >= 0): the count slot of each record (call
+        count and sampling: the value; conditional: every third;
+        virtual invoke, monitor, instanceof: every second) is multiplied,
+        rounded as *rounding* says (an :class:`iprof.Rounding` or its name:
+        ``"nearest_away"``, the default, ``"nearest_even"``, ``"floor"``)
+        and saturated at the int64 range; whole-number weights are exact.
+        Ids, bcis and branch indexes are not touched. A bad weight raises
+        :class:`InvalidArgumentError` with the library's message
+        (``"weight nan: must be finite and >= 0"``), the model unchanged.
+        Invalidates the Entry objects of the kinds scaled."""
+        kinds = list(Kind) if kind is None else [Kind.of(kind)]
+        rounding = Rounding.of(rounding)
+        weight = float(weight)
+        p = self._p()
+        for k in kinds:
+            self._entry_gen[k] += 1
+        self._mutations += 1
+        self._check(self._L.iprof_model_scale(p, -1 if kind is None else kinds[0], weight,
+                                              rounding))
+
+    def merge(self, other, weight=1.0, *, drop_unknown=False, rounding=Rounding.NEAREST_AWAY):
         """Merge *other* into this model, as ``native-image-configure
         merge-pgo-profiles`` does, its counts multiplied by *weight* (finite,
         >= 0; integral weights are exact). Invalidates this model's Entry
@@ -970,6 +1119,10 @@ class Model:
         :class:`SchemaError`, changing nothing, with the key in its message,
         unless ``drop_unknown=True`` drops them all. The instanceof spelling
         is this model's, else *other*'s (CAMEL when they disagree).
+
+        *rounding* (an :class:`iprof.Rounding` or its name) rounds the
+        scaled counts when *weight* is not a whole number: halves away from
+        zero by default, ``"nearest_even"`` or ``"floor"``.
 
         The format version becomes the highest of the two: *other*'s when
         it is higher, or when this model is a new ``Model()`` whose version
@@ -985,10 +1138,12 @@ class Model:
             raise ValueError("cannot merge a model into itself")
         p, q = self._p(), other._p()
         weight = float(weight)
+        rounding = Rounding.of(rounding)
         opts = _lib.iprof_merge_options()
         check(self._L.iprof_merge_options_init(byref(opts), _lib.MERGE_OPTIONS_VERSION))
         opts.weight = weight
         opts.flags = _lib.MERGE_DROP_UNKNOWN if drop_unknown else 0
+        opts.rounding = rounding
         for k in Kind:
             self._entry_gen[k] += 1
         self._mutations += 1
@@ -1073,7 +1228,25 @@ class Model:
             opts.top_percent = float(top_percent)
         p = self._p()
         self._invalidate_all(contexts=False)
-        check(L.iprof_model_filter(p, byref(opts)))
+        self._check(L.iprof_model_filter(p, byref(opts)))
+
+    def prune(self, *, methods=True, types=True):
+        """Remove what nothing refers to (C: ``iprof_model_prune``):
+        *methods*, the methods no entry mentions in any frame; *types*, the
+        types no method signature and no record (virtual invoke, monitor,
+        instanceof type ids) mentions; methods first, so that types only
+        they used go too. Nothing is removed while the model keeps an
+        unknown top-level key that may hold ids (anything but [], {} or a
+        scalar). Ids are not changed. Invalidates the Type (Method) objects
+        when types (methods) are pruned."""
+        what = (_lib.PRUNE_METHODS if methods else 0) | (_lib.PRUNE_TYPES if types else 0)
+        p = self._p()
+        if methods:
+            self._method_gen += 1
+        if types:
+            self._type_gen += 1
+        self._mutations += 1
+        self._check(self._L.iprof_model_prune(p, what))
 
     def _own(self, obj, cls):
         if obj._model is not self:
@@ -1115,6 +1288,22 @@ class Model:
                     check_references=check_references) as w:
             w.write_model(self)
             return w.getvalue() if target is None else None
+
+
+def package_matches(package, type_name):
+    """Whether a type is in a package, as :meth:`Model.filter` matches them
+    (C: ``iprof_package_matches``): *package* matches a type named
+    *package* or starting with it followed by "." ("com.foo" matches
+    "com.foo.Bar" and "com.foo.impl.Baz$1", not "com.foobar.X" or
+    "com.foo$X"); a trailing "." of *package* is ignored and the empty
+    package matches every type. *type_name* is a str, bytes or a
+    :class:`Type`. A package containing a NUL byte matches nothing."""
+    if isinstance(type_name, Type):
+        type_name = type_name.name
+    pkg, name = encode(package), encode(type_name)
+    if b"\0" in pkg:
+        return False
+    return bool(_lib.lib().iprof_package_matches(pkg, name, len(name)))
 
 
 def _package_array(packages, what):
@@ -1170,4 +1359,4 @@ def load(source, *, strict=False, check_references=True, chunk_size=0, max_eleme
 
 
 __all__ = ["Type", "Method", "Context", "Entry", "Types", "Methods", "Entries", "Model",
-           "load"]
+           "load", "package_matches"]

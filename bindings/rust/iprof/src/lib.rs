@@ -9,7 +9,12 @@
 //!   combines records per [`Kind`] and merges profiles with a weight
 //!   ([`MergeOptions`]); it can be rewritten into its canonical form
 //!   ([`Model::canonicalize`]) or filtered ([`Model::filter`] with
-//!   [`FilterOptions`]). It keeps what its file held beyond the profile:
+//!   [`FilterOptions`]); its records can be rewritten
+//!   ([`Model::set_entry_records`], [`Model::map_records`]) and its counts
+//!   scaled ([`Model::scale`] with a [`Rounding`]); a method can be dropped
+//!   with every entry that mentions it ([`Model::drop_method`],
+//!   [`Model::retain_entries_by_frame`]) and what nothing refers to
+//!   pruned ([`Model::prune`]). It keeps what its file held beyond the profile:
 //!   unknown top-level keys ([`Model::unknown_keys`]) and the spelling of
 //!   the instanceof key ([`InstanceofKey`]), so loading and writing a file
 //!   gives back its bytes.
@@ -111,8 +116,9 @@
 //! # Panics in callbacks
 //!
 //! A panic inside a closure called from C (a reader callback, a retain
-//! predicate, an [`std::io::Read`] or [`std::io::Write`] sink) never
-//! unwinds through C: it is caught, the C call is asked to stop (or, for
+//! predicate, a [`Model::map_records`] function, an [`std::io::Read`] or
+//! [`std::io::Write`] sink) never unwinds through C: it is caught, the C
+//! call is asked to stop (a stopped `map_records` changes nothing; for
 //! `retain_*`, every remaining element is kept), and the panic is resumed
 //! once the C call has returned and left its handle in a consistent state.
 
@@ -137,9 +143,9 @@ pub use iprof_sys as sys;
 pub use analysis::{EXTREMELY_SLOW_PATH_PROBABILITY, INVALID_BRANCH_BCI};
 pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
-pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Type, Types};
+pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Rounding, Type, Types};
 pub use reader::{Callbacks, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader, Section};
-pub use transform::{CanonicalOptions, FilterOptions};
+pub use transform::{package_matches, CanonicalOptions, FilterOptions, Prune};
 pub use writer::{WriteOptions, Writer};
 
 /// Format version 0.4.0 (the one most GraalVM releases in the wild write).

@@ -12,7 +12,7 @@ use std::ptr::{self, NonNull};
 use iprof_sys as sys;
 
 use crate::error::{check, Error, Result};
-use crate::reader::Reader;
+use crate::reader::{Flow, Reader};
 use crate::writer::{WriteOptions, Writer};
 use crate::{borrowed_str, c_string, cstr, slice_from_raw, snprintf_string, Frame, InstanceofKey, Kind, PanicSlot};
 
@@ -374,12 +374,135 @@ impl Model {
         self.result(rc)
     }
 
+    /// Keep only the entries every frame of whose context passes `keep`:
+    /// an entry with a refused frame anywhere, as the callee or as a
+    /// caller, goes. `kind`: one kind, or `None` for every kind. Monitor
+    /// entries show their dummy frame `0:0`. `keep` sees the frames of each
+    /// entry from the callee outwards, up to the first one it refuses, so
+    /// it may be called more than once for a frame (once per entry it
+    /// appears in) and not at all for the callers of a refused frame.
+    ///
+    /// A panic in `keep` keeps every remaining entry and resumes once the
+    /// C call has returned (the entries judged before it are gone).
+    pub fn retain_entries_by_frame<F: FnMut(Frame) -> bool>(&mut self, kind: Option<Kind>, keep: F) -> Result<()> {
+        let mut state = RetainState { keep, panic: PanicSlot::default() };
+        // SAFETY: exclusive access; the state outlives the call.
+        let rc = unsafe {
+            sys::iprof_model_retain_entries_by_frame(
+                self.mut_ptr(),
+                kind.map_or(-1, Kind::raw),
+                Some(retain_frame_tramp::<F>),
+                (&mut state as *mut RetainState<F>).cast(),
+            )
+        };
+        state.panic.resume();
+        self.result(rc)
+    }
+
+    /// Remove a method and every entry, of any kind, whose context
+    /// mentions it in any frame, callee or caller (unlike
+    /// [`remove_method`](Self::remove_method), which leaves those entries
+    /// naming a method that is gone). [`Status::NotFound`](crate::Status::NotFound),
+    /// with [`method_id`](Error::method_id) set and nothing changed, if
+    /// there is no such method.
+    pub fn drop_method(&mut self, id: i64) -> Result<()> {
+        // SAFETY: exclusive access.
+        let rc = unsafe { sys::iprof_model_drop_method(self.mut_ptr(), id) };
+        self.result(rc)
+    }
+
+    /// Replace the records of the entry of `kind` with this context (the
+    /// first one, if a lenient load kept several) by `records`, under the
+    /// rules of [`add_entry`](Self::add_entry): the kind's record layout
+    /// ([`Status::Schema`](crate::Status::Schema)) and defined type ids
+    /// ([`Status::Dangling`](crate::Status::Dangling));
+    /// [`Status::NotFound`](crate::Status::NotFound) when no entry of that
+    /// kind has this context. On failure nothing changes and the error
+    /// names the entry's [`kind`](Error::kind) and [`context`](Error::context)
+    /// (and the undefined [`type_id`](Error::type_id)).
+    pub fn set_entry_records(&mut self, kind: Kind, frames: &[Frame], records: &[i64]) -> Result<()> {
+        // SAFETY: exclusive access; arguments outlive the call (copied).
+        let rc = unsafe {
+            sys::iprof_model_set_entry_records(
+                self.mut_ptr(),
+                kind.raw(),
+                frames.as_ptr().cast(),
+                frames.len(),
+                records.as_ptr(),
+                records.len(),
+            )
+        };
+        self.result(rc)
+    }
+
+    /// Rewrite the records of every entry of `kind` with a function: `f`
+    /// gets each entry in order (a view, as it is before the call) and a
+    /// copy of its records to edit in place (their number stays). It
+    /// returns `()`, or a [`ControlFlow`](std::ops::ControlFlow) whose
+    /// `Break` stops the map, which then fails with
+    /// [`Status::Stopped`](crate::Status::Stopped). Once `f` has seen every
+    /// entry, the new records are checked as
+    /// [`set_entry_records`](Self::set_entry_records) checks them and
+    /// stored only if all pass; a stop or a failed check
+    /// ([`Status::Schema`](crate::Status::Schema),
+    /// [`Status::Dangling`](crate::Status::Dangling), the error naming the
+    /// entry) changes nothing.
+    ///
+    /// A panic in `f` stops the map, changing nothing, and resumes once
+    /// the C call has returned.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), iprof::Error> {
+    /// # let mut model = iprof::Model::new()?;
+    /// // Double every branch count (every third record).
+    /// model.map_records(iprof::Kind::Conditional, |_entry, records| {
+    ///     for count in records.iter_mut().skip(2).step_by(3) {
+    ///         *count = count.saturating_mul(2);
+    ///     }
+    /// })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn map_records<R, F>(&mut self, kind: Kind, f: F) -> Result<()>
+    where
+        R: Flow,
+        F: FnMut(Entry<'_>, &mut [i64]) -> R,
+    {
+        let mut state = MapState { f, panic: PanicSlot::default() };
+        // SAFETY: exclusive access; the state outlives the call.
+        let rc = unsafe {
+            sys::iprof_model_map_records(
+                self.mut_ptr(),
+                kind.raw(),
+                Some(map_records_tramp::<R, F>),
+                (&mut state as *mut MapState<F>).cast(),
+            )
+        };
+        state.panic.resume();
+        self.result(rc)
+    }
+
+    /// Multiply the counts of every entry, or of the entries of `kind`
+    /// (`None`: every kind), by `weight` (finite and `>= 0`): the count
+    /// slot of each record (call count and sampling: the value;
+    /// conditional: every third; virtual invoke, monitor, instanceof:
+    /// every second) is multiplied, rounded as `rounding` says and
+    /// saturated at the `i64` range; whole-number weights are exact. Ids,
+    /// bcis and branch indexes are not touched. A bad weight fails with
+    /// [`Status::Invalid`](crate::Status::Invalid) and the library's
+    /// message (`weight nan: must be finite and >= 0`), changing nothing.
+    pub fn scale(&mut self, kind: Option<Kind>, weight: f64, rounding: Rounding) -> Result<()> {
+        // SAFETY: exclusive access.
+        let rc = unsafe { sys::iprof_model_scale(self.mut_ptr(), kind.map_or(-1, Kind::raw), weight, rounding.raw()) };
+        self.result(rc)
+    }
+
     /// Merge `src` into this model, as `native-image-configure
     /// merge-pgo-profiles` does: types matched by name, methods by
     /// (declaring type name, name, signature type names), what is missing
     /// added (keeping `src`'s id when free), entries remapped and combined,
     /// their counts multiplied by `weight` (finite, `>= 0`; rounded to
-    /// nearest, saturating). Fails with [`Status::Dangling`](crate::Status::Dangling), changing
+    /// nearest, halves away from zero, saturating; see
+    /// [`MergeOptions::rounding`] for other roundings). Fails with [`Status::Dangling`](crate::Status::Dangling), changing
     /// nothing, if `src` has unresolved references; [`Status::Invalid`](crate::Status::Invalid) for
     /// a bad weight (the message says which: `weight nan: must be finite
     /// and >= 0`); [`Status::Schema`](crate::Status::Schema) for unknown
@@ -393,8 +516,8 @@ impl Model {
         self.merge_with(src, &MergeOptions::new().weight(weight))
     }
 
-    /// [`merge`](Self::merge) with options: the weight and what to do with
-    /// unknown top-level keys. This model keeps its own and takes those of
+    /// [`merge`](Self::merge) with options: the weight, its rounding and
+    /// what to do with unknown top-level keys. This model keeps its own and takes those of
     /// `src` it lacks when each holds `[]`, `{}` or a scalar and a key both
     /// hold has equal values; otherwise the merge fails with
     /// [`Status::Schema`](crate::Status::Schema), changing nothing, and the
@@ -405,6 +528,7 @@ impl Model {
         let opts = sys::iprof_merge_options {
             flags: if options.drop_unknown { sys::IPROF_MERGE_DROP_UNKNOWN } else { 0 },
             weight: options.weight,
+            rounding: options.rounding.raw(),
             ..sys::iprof_merge_options::INIT
         };
         // SAFETY: &mut self and &Model cannot alias, so dst != src as the C
@@ -506,31 +630,61 @@ impl Model {
     }
 }
 
+/// How a count multiplied by a weight that is not a whole number is
+/// rounded to an integer (`enum iprof_rounding`), by [`Model::scale`] and
+/// [`MergeOptions::rounding`]. Whole-number weights are exact; results
+/// saturate at the `i64` range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum Rounding {
+    /// To the nearest, halves away from zero (the default).
+    #[default]
+    NearestAway = 0,
+    /// To the nearest, halves to even.
+    NearestEven = 1,
+    /// Down, towards negative infinity.
+    Floor = 2,
+}
+
+impl Rounding {
+    /// The rounding of a C value (`IPROF_ROUND_*`).
+    pub fn from_raw(raw: i32) -> Option<Rounding> {
+        [Rounding::NearestAway, Rounding::NearestEven, Rounding::Floor].get(usize::try_from(raw).ok()?).copied()
+    }
+
+    /// The C value (`IPROF_ROUND_*`).
+    pub fn raw(self) -> i32 {
+        self as i32
+    }
+}
+
 /// Options of [`Model::merge_with`]: a builder over `iprof_merge_options`.
-/// The default is weight 1 and refusing unknown top-level keys that cannot
-/// be combined.
+/// The default is weight 1, halves rounded away from zero, and refusing
+/// unknown top-level keys that cannot be combined.
 ///
 /// ```no_run
 /// # fn main() -> Result<(), iprof::Error> {
 /// let mut total = iprof::Model::new()?;
 /// let run = iprof::Model::load("run.iprof")?;
 /// total.merge_with(&run, &iprof::MergeOptions::new().weight(2.0).drop_unknown(true))?;
+/// total.merge_with(&run, &iprof::MergeOptions::new().weight(0.5).rounding(iprof::Rounding::Floor))?;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct MergeOptions {
     weight: f64,
+    rounding: Rounding,
     drop_unknown: bool,
 }
 
 impl Default for MergeOptions {
     fn default() -> MergeOptions {
-        MergeOptions { weight: 1.0, drop_unknown: false }
+        MergeOptions { weight: 1.0, rounding: Rounding::NearestAway, drop_unknown: false }
     }
 }
 
 impl MergeOptions {
-    /// Weight 1, unknown keys kept or refused.
+    /// Weight 1, halves away from zero, unknown keys kept or refused.
     pub fn new() -> MergeOptions {
         MergeOptions::default()
     }
@@ -538,6 +692,12 @@ impl MergeOptions {
     /// merge fails with [`Status::Invalid`](crate::Status::Invalid)).
     pub fn weight(mut self, weight: f64) -> MergeOptions {
         self.weight = weight;
+        self
+    }
+    /// How the source's counts times a weight that is not a whole number
+    /// are rounded (default [`Rounding::NearestAway`]).
+    pub fn rounding(mut self, rounding: Rounding) -> MergeOptions {
+        self.rounding = rounding;
         self
     }
     /// Drop the unknown top-level keys of both models instead of failing on
@@ -594,6 +754,40 @@ unsafe extern "C" fn retain_type_tramp<F: FnMut(Type<'_>) -> bool>(t: *const sys
     let Some(view) = Type::new(t) else { return 1 };
     let keep = &mut st.keep;
     c_int::from(st.panic.call(|| keep(view)).unwrap_or(true))
+}
+
+/// The frame predicate of `retain_entries_by_frame`: non-zero keeps;
+/// after a panic every remaining frame passes.
+unsafe extern "C" fn retain_frame_tramp<F: FnMut(Frame) -> bool>(method_id: i64, bci: i64, payload: *mut c_void) -> c_int {
+    let st = &mut *payload.cast::<RetainState<F>>();
+    let keep = &mut st.keep;
+    c_int::from(st.panic.call(|| keep(Frame::new(method_id, bci))).unwrap_or(true))
+}
+
+struct MapState<F> {
+    f: F,
+    panic: PanicSlot,
+}
+
+/// The function of `map_records`: 0 goes on; a `Break` or a panic stops
+/// (the C call then changes nothing).
+unsafe extern "C" fn map_records_tramp<R: Flow, F: FnMut(Entry<'_>, &mut [i64]) -> R>(
+    e: *const sys::iprof_entry,
+    records: *mut i64,
+    count: usize,
+    payload: *mut c_void,
+) -> c_int {
+    let st = &mut *payload.cast::<MapState<F>>();
+    let Some(view) = Entry::new(e) else { return 1 };
+    let records: &mut [i64] = if count == 0 || records.is_null() {
+        &mut []
+    } else {
+        // SAFETY: the C side hands a writable copy of `count` records,
+        // valid for the duration of the call and aliased by nothing else.
+        std::slice::from_raw_parts_mut(records, count)
+    };
+    let f = &mut st.f;
+    c_int::from(!st.panic.call(|| f(view, records).keep_going()).unwrap_or(false))
 }
 
 // ---------------------------------------------------------------------------

@@ -1,12 +1,12 @@
-//! Whole-model transformations (transform.h): the canonical form and
-//! filtering.
+//! Whole-model transformations (transform.h): the canonical form,
+//! filtering, package matching and pruning.
 
 use std::ffi::{c_char, CString};
 use std::ptr;
 
 use iprof_sys as sys;
 
-use crate::error::{check, Error, Result, Status};
+use crate::error::{Error, Result, Status};
 use crate::model::Model;
 use crate::{c_string, Kind};
 
@@ -115,6 +115,48 @@ impl CanonicalOptions {
     }
 }
 
+/// Whether a type is in a package, as [`Model::filter`] matches them
+/// (`iprof_package_matches`): `package` matches a type named `package` or
+/// starting with it followed by `.` (`"com.foo"` matches `com.foo.Bar`
+/// and `com.foo.impl.Baz$1`, not `com.foobar.X` or `com.foo$X`); a
+/// trailing `.` of `package` is ignored and the empty package matches
+/// every type. A package containing a NUL byte matches nothing (the C
+/// function takes NUL-terminated packages, and filters refuse them).
+///
+/// ```
+/// assert!(iprof::package_matches("com.foo", "com.foo.impl.Baz$1"));
+/// assert!(!iprof::package_matches("com.foo", "com.foobar.X"));
+/// ```
+pub fn package_matches(package: &str, type_name: &str) -> bool {
+    let Ok(package) = CString::new(package) else { return false };
+    // SAFETY: a NUL-terminated package and type_name.len() bytes, both
+    // borrowed for the call; the function has no state.
+    unsafe { sys::iprof_package_matches(package.as_ptr(), type_name.as_ptr().cast(), type_name.len()) == 1 }
+}
+
+/// What [`Model::prune`] removes (`IPROF_PRUNE_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prune {
+    /// The methods no entry mentions in any frame (`IPROF_PRUNE_METHODS`).
+    Methods,
+    /// The types no method signature and no record (virtual invoke,
+    /// monitor, instanceof type ids) mentions (`IPROF_PRUNE_TYPES`).
+    Types,
+    /// Methods, then types, so that types only those methods used go too.
+    MethodsAndTypes,
+}
+
+impl Prune {
+    /// The `IPROF_PRUNE_*` flags.
+    pub fn raw(self) -> u32 {
+        match self {
+            Prune::Methods => sys::IPROF_PRUNE_METHODS,
+            Prune::Types => sys::IPROF_PRUNE_TYPES,
+            Prune::MethodsAndTypes => sys::IPROF_PRUNE_METHODS | sys::IPROF_PRUNE_TYPES,
+        }
+    }
+}
+
 /// NUL-terminated copies of package names and the pointer array to them.
 fn c_strings(what: &str, names: &[String]) -> Result<(Vec<CString>, Vec<*const c_char>)> {
     let owned = names.iter().map(|n| c_string(what, n)).collect::<Result<Vec<_>>>()?;
@@ -180,6 +222,18 @@ impl Model {
         };
         // SAFETY: exclusive access; the options, the pointer arrays and the
         // strings (_keep, _drop) outlive the call.
-        check(unsafe { sys::iprof_model_filter(self.mut_ptr(), &opts) })
+        let rc = unsafe { sys::iprof_model_filter(self.mut_ptr(), &opts) };
+        self.result(rc)
+    }
+
+    /// Remove what nothing refers to: the methods no entry mentions in any
+    /// frame, the types no method signature and no record mentions, or
+    /// both (see [`Prune`]). Nothing is removed while the model keeps an
+    /// unknown top-level key that may hold ids (anything but `[]`, `{}` or
+    /// a scalar), which could name what would go. Ids are not changed.
+    pub fn prune(&mut self, what: Prune) -> Result<()> {
+        // SAFETY: exclusive access: no view of a removed element is alive.
+        let rc = unsafe { sys::iprof_model_prune(self.mut_ptr(), what.raw()) };
+        self.result(rc)
     }
 }
