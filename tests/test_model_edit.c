@@ -48,6 +48,36 @@ static void test_set_entry_records(void)
     r = records_of(m, IPROF_KIND_VIRTUAL_INVOKE, &n);
     CHECK(n == 6 && memcmp(r, more, sizeof more) == 0);
     CHECK_EQ_INT(iprof_model_set_entry_records(m, 7, f4, 1, more, 6), IPROF_EINVAL);
+    /* No entry there: not found, even where a new entry would break a
+     * ctx rule (a call count at bci 9). */
+    static const int64_t f9cc[] = {1, 9}, one[] = {1};
+    CHECK_EQ_INT(iprof_model_set_entry_records(m, IPROF_KIND_CALL_COUNT, f9cc, 1, one, 1),
+                 IPROF_ENOTFOUND);
+    /* Fewer records reuse the entry's space: setting again and again
+     * does not grow the model. */
+    static const int64_t two[] = {5, 2};
+    CHECK_OK(iprof_model_set_entry_records(m, IPROF_KIND_VIRTUAL_INVOKE, f4, 1, two, 2));
+    const int64_t *before = records_of(m, IPROF_KIND_VIRTUAL_INVOKE, &n);
+    CHECK_OK(iprof_model_set_entry_records(m, IPROF_KIND_VIRTUAL_INVOKE, f4, 1, two, 2));
+    CHECK(records_of(m, IPROF_KIND_VIRTUAL_INVOKE, &n) == before && n == 2);
+    iprof_model_free(m);
+}
+
+static int no_change(const iprof_entry *e, int64_t *r, size_t n, void *payload)
+{
+    (void)e, (void)r, (void)n, (void)payload;
+    return 0;
+}
+
+/* map_records checks what it changes, the records: a context that names
+ * a removed method (the caller's business) does not fail it. */
+static void test_map_checks_records_only(void)
+{
+    iprof_model *m = sample();
+    CHECK_OK(iprof_model_remove_method(m, 1)); /* entries still name it */
+    CHECK_OK(iprof_model_map_records(m, IPROF_KIND_CONDITIONAL, no_change, NULL));
+    static const int64_t f2[] = {1, 2}, cond[] = {3, 0, 1};
+    CHECK_OK(iprof_model_set_entry_records(m, IPROF_KIND_CONDITIONAL, f2, 1, cond, 3));
     iprof_model_free(m);
 }
 
@@ -166,6 +196,7 @@ int main(void)
 {
     RUN(test_set_entry_records);
     RUN(test_map_records);
+    RUN(test_map_checks_records_only);
     RUN(test_scale);
     RUN(test_merge_rounding);
     return check_done();

@@ -512,6 +512,12 @@ static void test_retain_by_frame_and_drop_method(void)
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 0);
     CHECK_EQ_INT(iprof_model_method_count(m), 2);
     CHECK_EQ_INT(iprof_model_drop_method(m, 2), IPROF_ENOTFOUND);
+    /* A monitor's "0:0" is a dummy: dropping a method 0 leaves it. */
+    CHECK_OK(iprof_model_add_method(m, 0, "zero", 4, sig, 2, NULL));
+    static const int64_t mon[] = {0, 0}, mr[] = {0, 3};
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_MONITOR, mon, 1, mr, 2));
+    CHECK_OK(iprof_model_drop_method(m, 0));
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_MONITOR), 1);
     CHECK_EQ_INT(iprof_model_retain_entries_by_frame(m, 6, not_bci_4, &calls), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_retain_entries_by_frame(m, -1, NULL, NULL), IPROF_EINVAL);
     iprof_model_free(m);
