@@ -1,5 +1,5 @@
 /*
- * Fuzz the internal ctx text parser (lib/ctx.c).
+ * Fuzz the internal ctx text parser (lib/format/ctx.c).
  *
  * ipi_ctx_parse on the input; on success ipi_ctx_format the frames and
  * parse that again: the frames must be equal, and the text must equal the

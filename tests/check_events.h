@@ -1,5 +1,5 @@
 /*
- * Load events for the unit tests of lib/load_batch.c and lib/load_builder.c:
+ * Load events for the unit tests of lib/model/load_batch.c and lib/model/load_builder.c:
  * one struct for every kind of event the reader delivers, its size in a
  * batch, putting it into a batch, and pushing it into a model the way loads
  * did before batches (the reference both tests compare with).

@@ -1,4 +1,4 @@
-/* Unit tests of the bump allocator (lib/arena.c). */
+/* Unit tests of the bump allocator (lib/common/arena.c). */
 #include "check.h"
 
 #include "alloc.h"

@@ -1,4 +1,4 @@
-/* gzip input and output (lib/gzip.c and its hooks in the reader's source
+/* gzip input and output (lib/common/gzip.c and its hooks in the reader's source
  * and the writer's sink): every source reads a .iprof.gz made by Python's
  * gzip module like the plain file; reads go in bounded memory; error
  * positions are those of the decompressed document; corrupt, truncated and

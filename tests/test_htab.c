@@ -1,5 +1,5 @@
 /* Unit tests of the pointer hash table with caller-side probing
- * (lib/htab.c). */
+ * (lib/common/htab.c). */
 #include "check.h"
 #include "check_alloc.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of the int64 -> pointer map (lib/idmap.c). */
+/* Unit tests of the int64 -> pointer map (lib/common/idmap.c). */
 #include "check.h"
 #include "check_alloc.h"
 

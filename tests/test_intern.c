@@ -1,4 +1,4 @@
-/* Unit tests of string interning (lib/intern.c). */
+/* Unit tests of string interning (lib/common/intern.c). */
 #include "check.h"
 #include "check_alloc.h"
 

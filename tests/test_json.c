@@ -1,4 +1,4 @@
-/* Unit tests of the JSON lexer (lib/json.c). */
+/* Unit tests of the JSON lexer (lib/read/json.c). */
 #include "check.h"
 
 #include "alloc.h"

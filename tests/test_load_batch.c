@@ -1,4 +1,4 @@
-/* Unit tests of load batches (lib/load_batch.c): the size of each event,
+/* Unit tests of load batches (lib/model/load_batch.c): the size of each event,
  * encoding events of every kind (empty names, names with NUL bytes, empty
  * signatures, contexts deeper than the prefetch windows of 16 and 64
  * frames, records, events bigger than a default batch) and applying them

@@ -1,4 +1,4 @@
-/* Unit tests of the load builder (lib/load_builder.c): the batches the
+/* Unit tests of the load builder (lib/model/load_builder.c): the batches the
  * reading side fills are applied inline or on a second thread, and both
  * give exactly the model the push functions give for the same event
  * stream (many batches of it, events bigger than a batch among them). A

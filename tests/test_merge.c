@@ -1,4 +1,4 @@
-/* Unit tests of iprof_model_merge (lib/merge.c). */
+/* Unit tests of iprof_model_merge (lib/model/merge.c). */
 #include "check.h"
 #include "check_alloc.h"
 

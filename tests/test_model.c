@@ -512,7 +512,7 @@ static void test_load_example(void)
 }
 
 /* The lookup indexes by name, method key and context are built on first
- * use (lib/model_index.c): a load builds none; when one cannot be built for
+ * use (lib/model/model_index.c): a load builds none; when one cannot be built for
  * lack of memory the lookup scans and still answers; once built, adds keep
  * it current and removals rebuild it. */
 static void test_lazy_indexes(void)

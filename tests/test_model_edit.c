@@ -1,4 +1,4 @@
-/* Editing records (lib/model_edit.c, lib/scale.c): replacing an entry's,
+/* Editing records (lib/model/model_edit.c, lib/model/scale.c): replacing an entry's,
  * rewriting a kind's with a function, scaling counts with each rounding. */
 #include "check.h"
 

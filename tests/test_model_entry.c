@@ -1,5 +1,5 @@
 /* Unit tests of model entries: adding with each kind's combine semantics,
- * validation, lookup, removal and retain (lib/model_entry.c). */
+ * validation, lookup, removal and retain (lib/model/model_entry.c). */
 #include "check.h"
 #include "check_alloc.h"
 

@@ -1,4 +1,4 @@
-/* The report of a failed model operation (lib/model_error.c): its status,
+/* The report of a failed model operation (lib/model/model_error.c): its status,
  * message and subject (kind, context, type and method ids), for the
  * mutation calls, merges and the canonical form; cleared by success. */
 #include "check.h"

@@ -1,4 +1,4 @@
-/* Unit tests of what a model keeps beyond the profile (lib/model_unknown.c):
+/* Unit tests of what a model keeps beyond the profile (lib/model/model_unknown.c):
  * unknown top-level keys with their place, the spelling of the instanceof
  * key, and how writes, merges and the canonical form treat them. */
 #include "check.h"

@@ -1,4 +1,4 @@
-/* Unit tests of integer formatting (lib/numfmt.h) against snprintf. */
+/* Unit tests of integer formatting (lib/common/numfmt.h) against snprintf. */
 #include "check.h"
 
 #include "numfmt.h"

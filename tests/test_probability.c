@@ -1,4 +1,4 @@
-/* What a profile tells the compiler (lib/probability.c): branch
+/* What a profile tells the compiler (lib/model/probability.c): branch
  * probabilities and receiver-type shares, against values worked out by
  * hand from GraalVM's formulas (docs/format.md) in IEEE double. */
 #include "check.h"

@@ -1,5 +1,5 @@
-/* Unit tests of the streaming reader's mechanics (lib/reader.c,
- * lib/source.c): callbacks, sources, chunking and restarts, positions,
+/* Unit tests of the streaming reader's mechanics (lib/read/reader.c,
+ * lib/read/source.c): callbacks, sources, chunking and restarts, positions,
  * limits, stopping, allocation failure. The validation rules have their
  * own suite (test_validation.c). */
 #include "check.h"

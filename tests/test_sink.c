@@ -1,4 +1,4 @@
-/* Writer sinks: the sink primitives (lib/sink.h) and the atomic path
+/* Writer sinks: the sink primitives (lib/write/sink.h) and the atomic path
  * writer: new files get 0666 & ~umask, replaced files keep their mode,
  * nothing is visible before end, and on any failure (the writer fails,
  * is freed early, the directory is unwritable or missing, a write fails

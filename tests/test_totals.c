@@ -1,4 +1,4 @@
-/* Entry totals and totals per callee method (lib/totals.c). */
+/* Entry totals and totals per callee method (lib/model/totals.c). */
 #include "check.h"
 
 #include <iprof/iprof.h>

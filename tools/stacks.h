@@ -2,8 +2,8 @@
  *
  *   stacks.c           the stack tree, frame names,
  *                      folded lines, JSON strings
- *   flame.c            iprof flame (folded stacks), flame_html.c (--html)
- *   export.c           iprof export, export_speedscope.c, export_firefox.c
+ *   cmd_flame.c        iprof flame (folded stacks), flame_html.c (--html)
+ *   cmd_export.c       iprof export, export_speedscope.c, export_firefox.c
  *   outfile.c          atomic output files (progress bar: progress.c)
  *
  * A stack is an entry's ctx read caller first (ctx text is callee first).

@@ -4,15 +4,12 @@
  *   main.c      dispatch, --help and --version of the command
  *   args.c      option parsing shared by the subcommands
  *   report.c    error lines, exit codes, reading inputs named by the user
- *   idset.c     small hash tables for stats (pointer set, id -> total)
+ *   tables.c    small hash tables for stats (pointer set, id -> total)
  *   total.c     exact-or-clamped sums of int64 counts
- *   validate.c  iprof validate
- *   stats.c     iprof stats (computation), stats_print.c (text and JSON)
- *   cat.c       iprof cat
- *   merge.c, convert.c, filter.c  iprof merge, convert, filter (post.h/post.c:
- *               their shared output)
- *   diff.c      iprof diff (the report of iprof_diff, include/iprof/diff.h)
- *   coverage.c  iprof coverage (table, JSON, LCOV)
+ *   cmd_<name>.c  one subcommand each: validate, stats (stats_print.c: text
+ *               and JSON), cat, flame and export (stacks.h), merge, convert
+ *               and filter (post.h/post.c: their shared output), diff (the
+ *               report of iprof_diff), coverage, show
  *   progress.c  the progress bar on stderr (progress.h)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
@@ -130,7 +127,7 @@ int total_cmp(const tool_total *a, const tool_total *b);
 #define TOTAL_CHARS 24
 const char *total_format(const tool_total *t, char *buf);
 
-/* ---- idset.c ----------------------------------------------------------- */
+/* ---- tables.c ---------------------------------------------------------- */
 
 /* A set of pointers (distinct contexts). */
 typedef struct ptr_set {
@@ -163,14 +160,14 @@ void id_map_free(id_map *m);
 int cmd_validate(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
-int cmd_flame(int argc, char **argv);  /* flame.c, see stacks.h */
-int cmd_export(int argc, char **argv); /* export.c, see stacks.h */
-int cmd_merge(int argc, char **argv);   /* merge.c, see post.h */
-int cmd_convert(int argc, char **argv); /* convert.c, see post.h */
-int cmd_filter(int argc, char **argv);  /* filter.c, see post.h */
-int cmd_diff(int argc, char **argv);     /* diff.c: iprof_diff (diff.h) */
-int cmd_coverage(int argc, char **argv); /* coverage.c */
-int cmd_show(int argc, char **argv);     /* show.c */
+int cmd_flame(int argc, char **argv);    /* see stacks.h */
+int cmd_export(int argc, char **argv);   /* see stacks.h */
+int cmd_merge(int argc, char **argv);    /* see post.h */
+int cmd_convert(int argc, char **argv);  /* see post.h */
+int cmd_filter(int argc, char **argv);   /* see post.h */
+int cmd_diff(int argc, char **argv);     /* iprof_diff (diff.h) */
+int cmd_coverage(int argc, char **argv);
+int cmd_show(int argc, char **argv);     /* <iprof/analysis.h> */
 
 /* ---- stats ------------------------------------------------------------- */
 

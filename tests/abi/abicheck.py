@@ -174,20 +174,23 @@ def classify(rc, report):
 
 
 def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', extra=()):
-    """Build lib/*.c of src_root into out_dir/libiprof.so with cc, the way
+    """Build lib/**/*.c of src_root into out_dir/libiprof.so with cc, the way
     lib/meson.build does (hidden visibility, version script, -g). For
     throwaway variants in tests; the real library is meson's."""
     os.makedirs(out_dir, exist_ok=True)
     cc = need('cc')
     objs = []
     procs = []
-    for c in sorted(glob.glob(os.path.join(src_root, 'lib', '*.c'))):
-        obj = os.path.join(out_dir, os.path.basename(c) + '.o')
+    lib_dirs = sorted(d for d in glob.glob(os.path.join(src_root, 'lib', '*'))
+                      if os.path.isdir(d))
+    includes = [a for d in lib_dirs for a in ('-I', d)]
+    for c in sorted(glob.glob(os.path.join(src_root, 'lib', '**', '*.c'), recursive=True)):
+        obj = os.path.join(out_dir, os.path.relpath(c, src_root).replace(os.sep, '_') + '.o')
         objs.append(obj)
         procs.append((c, subprocess.Popen(
             [cc, '-std=c11', '-g', '-O0', '-fPIC', '-fvisibility=hidden', '-DIPROF_BUILDING',
              '-D_POSIX_C_SOURCE=200809L', '-I', os.path.join(src_root, 'include'),
-             '-I', version_h_dir, '-I', os.path.join(src_root, 'lib')] + list(extra) +
+             '-I', version_h_dir, '-I', os.path.join(src_root, 'lib')] + includes + list(extra) +
             ['-c', c, '-o', obj], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             universal_newlines=True)))
     for c, p in procs:
@@ -198,7 +201,7 @@ def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', ex
     lib = os.path.join(out_dir, 'libiprof.so')
     run([cc, '-shared', '-Wl,-soname,' + soname,
          '-Wl,--version-script=' + os.path.join(src_root, 'lib', 'libiprof.map'),
-         '-o', lib] + objs, quiet=True)
+         '-o', lib] + objs + ['-lm'], quiet=True)
     return lib
 
 

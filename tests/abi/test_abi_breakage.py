@@ -8,6 +8,7 @@ judges the real build against the committed baseline. Every variant must
 get the expected verdict: the breaking ones fail, additions and changes the
 policy allows pass.
 """
+import glob
 import os
 import re
 import shutil
@@ -49,20 +50,19 @@ def retype_member(r):
 
 def change_parameter(r):
     edit(r, 'include/iprof/common.h', 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
-    for c in os.listdir(os.path.join(r, 'lib')):
-        if c.endswith('.c'):
-            try:
-                edit(r, 'lib/' + c, 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
-            except SystemExit:
-                pass
+    for c in glob.glob(os.path.join(r, 'lib', '**', '*.c'), recursive=True):
+        try:
+            edit(r, os.path.relpath(c, r), 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
+        except SystemExit:
+            pass
 
 
 def add_parameter(r):
     edit(r, 'include/iprof/common.h', 'iprof_error_column(const iprof_error *err)',
          'iprof_error_column(const iprof_error *err, int extra)')
-    edit(r, 'lib/error.c', 'iprof_error_column(const iprof_error *err)',
+    edit(r, 'lib/common/error.c', 'iprof_error_column(const iprof_error *err)',
          'iprof_error_column(const iprof_error *err, int extra)')
-    edit(r, 'lib/error.c', re.compile(r'(iprof_error_column\(const iprof_error \*err, int extra\)\n\{\n)'),
+    edit(r, 'lib/common/error.c', re.compile(r'(iprof_error_column\(const iprof_error \*err, int extra\)\n\{\n)'),
          r'\1    (void)extra;\n')
 
 
@@ -95,7 +95,7 @@ def append_member(r):
 
 def change_opaque_handle(r):
     # The layout of a handle is private: free to change.
-    edit(r, 'lib/model.h', 'struct iprof_model {\n', 'struct iprof_model {\n    char padding[24];\n')
+    edit(r, 'lib/model/model.h', 'struct iprof_model {\n', 'struct iprof_model {\n    char padding[24];\n')
 
 
 VARIANTS = [
