@@ -497,6 +497,14 @@ static void test_reuse_and_arguments(void)
     o.version = 7;
     CHECK_EQ_INT(iprof_reader_new(&r, &o), IPROF_EINVAL);
     CHECK(r == NULL);
+    /* One rule for every options struct: version 1 .. the headers', no
+     * unknown flag. */
+    o.version = 0;
+    CHECK_EQ_INT(iprof_reader_new(&r, &o), IPROF_EINVAL);
+    o.version = IPROF_READ_OPTIONS_VERSION;
+    o.flags = 0x100;
+    CHECK_EQ_INT(iprof_reader_new(&r, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_read_options_init(&o, 0), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_reader_new(NULL, NULL), IPROF_EINVAL);
     CHECK(iprof_reader_error(NULL) == NULL);
     CHECK_EQ_INT(iprof_reader_diag_count(NULL), 0);

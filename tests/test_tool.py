@@ -724,7 +724,7 @@ RULES_STRICT = "rules-broken.iprof:5:12: types[1].id: duplicate type id 0\n"
 BAD_CTX = ("bad-ctx.iprof:5:32: samplingProfiles[0].ctx: invalid ctx \"1:0<\" at character 5: "
            "expected method:bci pairs joined by '<'\n")
 LEGACY = ("legacy-0.2.0.iprof:2:14: version: format version 0.2.0 is not supported: "
-          "its legacy layout predates 0.4.0\n")
+          "its legacy layout predates 0.3\n")
 FUTURE = "future-1.2.0.iprof:2:14: version: warning: unknown format version 1.2.0, read as 1.x\n"
 PRETTY = b"""\
 {

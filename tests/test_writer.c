@@ -806,6 +806,8 @@ static void test_invalid_arguments(void)
     o.version = 99;
     CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
     CHECK(w == NULL);
+    o.version = 0; /* every options struct: version 1 .. the headers' */
+    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
     o.version = IPROF_WRITE_OPTIONS_VERSION;
     o.flags = 0x8000;
     CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);

@@ -380,7 +380,7 @@ static int compare_kind(diff_work *w, int k)
 
 IPROF_API int iprof_diff_options_init(iprof_diff_options *opts, unsigned int version)
 {
-    if (!opts || version != IPROF_DIFF_OPTIONS_VERSION)
+    if (!opts || version == 0 || version > IPROF_DIFF_OPTIONS_VERSION)
         return IPROF_EINVAL;
     iprof_diff_options def = IPROF_DIFF_OPTIONS_INIT;
     *opts = def;
@@ -433,7 +433,7 @@ IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof
         return IPROF_EINVAL;
     iprof_diff_options o = IPROF_DIFF_OPTIONS_INIT;
     if (opts) {
-        if (opts->version != IPROF_DIFF_OPTIONS_VERSION || opts->flags != 0)
+        if (opts->version == 0 || opts->version > IPROF_DIFF_OPTIONS_VERSION || opts->flags != 0)
             return IPROF_EINVAL;
         o = *opts;
     }

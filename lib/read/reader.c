@@ -1133,7 +1133,7 @@ static int process_version(scan *s, const char *text, size_t len, size_t at)
     switch (ipi_version_classify(&s->version)) {
     case IPI_VERSION_LEGACY:
         return fail(s, IPROF_EVERSION, at,
-                    "format version %s is not supported: its legacy layout predates 0.4.0",
+                    "format version %s is not supported: its legacy layout predates 0.3",
                     s->version_text);
     case IPI_VERSION_FUTURE:
         return fail(s, IPROF_EVERSION, at,
@@ -1519,7 +1519,7 @@ static int run(scan *s)
 
 IPROF_API int iprof_read_options_init(iprof_read_options *opts, unsigned int version)
 {
-    if (!opts || version != IPROF_READ_OPTIONS_VERSION)
+    if (!opts || version == 0 || version > IPROF_READ_OPTIONS_VERSION)
         return IPROF_EINVAL;
     memset(opts, 0, sizeof *opts);
     opts->version = version;
@@ -1532,7 +1532,11 @@ IPROF_API int iprof_reader_new(iprof_reader **out, const iprof_read_options *opt
     if (!out)
         return IPROF_EINVAL;
     *out = NULL;
-    if (opts && opts->version != IPROF_READ_OPTIONS_VERSION)
+    /* The rule of every options struct: a version from 1 to the headers',
+     * and no flag this library does not know. */
+    if (opts && (opts->version == 0 || opts->version > IPROF_READ_OPTIONS_VERSION ||
+                 (opts->flags & ~(IPROF_READ_STRICT | IPROF_READ_NO_REFERENCES |
+                                  IPROF_READ_THREADED))))
         return IPROF_EINVAL;
     ipi_allocator_init(&alloc, opts ? opts->allocator : NULL);
     iprof_reader *r = ipi_malloc(&alloc, sizeof *r);

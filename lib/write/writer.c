@@ -654,7 +654,8 @@ static int writer_create(iprof_writer **out, const iprof_write_options *opts, in
     static const iprof_write_options defaults = IPROF_WRITE_OPTIONS_INIT;
     if (!opts)
         opts = &defaults;
-    if (opts->version > IPROF_WRITE_OPTIONS_VERSION || (opts->flags & ~ALL_FLAGS))
+    if (opts->version == 0 || opts->version > IPROF_WRITE_OPTIONS_VERSION ||
+        (opts->flags & ~ALL_FLAGS))
         return IPROF_EINVAL;
     int iof = opts->version >= 2 ? opts->instanceof_key : IPROF_INSTANCEOF_KEY_AUTO;
     if (iof < IPROF_INSTANCEOF_KEY_AUTO || iof > IPROF_INSTANCEOF_KEY_CAMEL)
