@@ -130,6 +130,64 @@ static void set_path(iprof_writer *w, const char *section, uint64_t index)
              (unsigned long long)index);
 }
 
+/* Fail with a message about element `index` of `section` ("types[3]: ...")
+ * and that element as the report's path. */
+static int fail_at(iprof_writer *w, int status, const char *section, size_t index,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static int fail_at(iprof_writer *w, int status, const char *section, size_t index,
+                   const char *fmt, ...)
+{
+    char what[IPI_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fail(w, status, "%s[%zu]%s", section, index, what);
+    set_path(w, section, index);
+    return status;
+}
+
+/* The failures of the checks a strict read makes, worded once for the
+ * streaming calls and the whole-model check. */
+static int fail_duplicate(iprof_writer *w, const char *section, size_t index, int64_t id)
+{
+    return fail_at(w, IPROF_ESCHEMA, section, index, ": duplicate %s id %lld",
+                   section[0] == 't' ? "type" : "method", (long long)id);
+}
+
+static int fail_short_signature(iprof_writer *w, size_t index)
+{
+    return fail_at(w, IPROF_ESCHEMA, "methods", index,
+                   ": signature must hold the declaring and return type ids");
+}
+
+static int fail_signature_type(iprof_writer *w, size_t index, int64_t id, size_t slot)
+{
+    return fail_at(w, IPROF_EDANGLING, "methods", index,
+                   ": signature type id %lld (signature[%zu]) was not written", (long long)id,
+                   slot);
+}
+
+static int fail_ctx_method(iprof_writer *w, const char *key, size_t index, int64_t id,
+                           size_t frame)
+{
+    return fail_at(w, IPROF_EDANGLING, key, index, ".ctx: method id %lld (frame %zu) was not written",
+                   (long long)id, frame);
+}
+
+static int fail_record_type(iprof_writer *w, const char *key, size_t index, int64_t id,
+                            size_t slot)
+{
+    return fail_at(w, IPROF_EDANGLING, key, index,
+                   ".records: type id %lld (records[%zu]) was not written", (long long)id, slot);
+}
+
+
 /* ------------------------------------------------------------------------ */
 /* The output buffer                                                        */
 
@@ -886,12 +944,8 @@ IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, s
         return fail(w, IPROF_EINVAL, "type name is NULL");
     int rc;
     if (w->check_refs) {
-        if (ipi_idmap_get(&w->type_ids, id)) {
-            fail(w, IPROF_ESCHEMA, "types[%llu]: duplicate type id %lld",
-                 (unsigned long long)w->count, (long long)id);
-            set_path(w, "types", w->count);
-            return w->status;
-        }
+        if (ipi_idmap_get(&w->type_ids, id))
+            return fail_duplicate(w, "types", (size_t)w->count, id);
         if ((rc = ipi_idmap_put(&w->type_ids, &w->alloc, id, w)))
             return fail_rc(w, rc);
     }
@@ -918,27 +972,13 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
     int rc;
     uint64_t index = w->state == ST_METHODS ? w->count : 0;
     if (w->check_refs) {
-        if (ipi_idmap_get(&w->method_ids, id)) {
-            fail(w, IPROF_ESCHEMA, "methods[%llu]: duplicate method id %lld",
-                 (unsigned long long)index, (long long)id);
-            set_path(w, "methods", index);
-            return w->status;
-        }
-        if (signature_len < 2) { /* what a strict read refuses */
-            fail(w, IPROF_ESCHEMA,
-                 "methods[%llu]: signature must hold the declaring and return type ids",
-                 (unsigned long long)index);
-            set_path(w, "methods", index);
-            return w->status;
-        }
+        if (ipi_idmap_get(&w->method_ids, id))
+            return fail_duplicate(w, "methods", (size_t)index, id);
+        if (signature_len < 2) /* what a strict read refuses */
+            return fail_short_signature(w, (size_t)index);
         for (size_t i = 0; i < signature_len; i++)
-            if (!ipi_idmap_get(&w->type_ids, signature[i])) {
-                fail(w, IPROF_EDANGLING,
-                     "methods[%llu]: signature type id %lld (signature[%zu]) was not written",
-                     (unsigned long long)index, (long long)signature[i], i);
-                set_path(w, "methods", index);
-                return w->status;
-            }
+            if (!ipi_idmap_get(&w->type_ids, signature[i]))
+                return fail_signature_type(w, (size_t)index, signature[i], i);
         if ((rc = ipi_idmap_put(&w->method_ids, &w->alloc, id, w)))
             return fail_rc(w, rc);
     }
@@ -967,32 +1007,20 @@ static int check_entry(iprof_writer *w, int kind, const int64_t *frames, size_t 
     } else {
         rule = ipi_rule_check_entry(kind, frames, frame_count, records, record_count);
     }
-    if (rule) {
-        fail(w, IPROF_ESCHEMA, "%s[%llu].%s: %s", kname, (unsigned long long)index,
-             ipi_rule_is_ctx(rule) ? "ctx" : "records", ipi_rule_message(rule));
-        set_path(w, kname, index);
-        return w->status;
-    }
+    if (rule)
+        return fail_at(w, IPROF_ESCHEMA, kname, (size_t)index, ".%s: %s",
+                       ipi_rule_is_ctx(rule) ? "ctx" : "records", ipi_rule_message(rule));
     if (!w->check_refs)
         return IPROF_OK;
     const ipi_kind_layout *lay = ipi_kind_layout_of(kind);
     if (lay->checks_methods)
         for (size_t i = 0; i < frame_count; i++)
-            if (!ipi_idmap_get(&w->method_ids, frames[2 * i])) {
-                fail(w, IPROF_EDANGLING, "%s[%llu].ctx: method id %lld (frame %zu) was not written",
-                     kname, (unsigned long long)index, (long long)frames[2 * i], i);
-                set_path(w, kname, index);
-                return w->status;
-            }
+            if (!ipi_idmap_get(&w->method_ids, frames[2 * i]))
+                return fail_ctx_method(w, kname, (size_t)index, frames[2 * i], i);
     if (lay->type_slot >= 0)
         for (size_t i = (size_t)lay->type_slot; i < record_count; i += (size_t)lay->group)
-            if (!ipi_idmap_get(&w->type_ids, records[i])) {
-                fail(w, IPROF_EDANGLING,
-                     "%s[%llu].records: type id %lld (records[%zu]) was not written", kname,
-                     (unsigned long long)index, (long long)records[i], i);
-                set_path(w, kname, index);
-                return w->status;
-            }
+            if (!ipi_idmap_get(&w->type_ids, records[i]))
+                return fail_record_type(w, kname, (size_t)index, records[i], i);
     return IPROF_OK;
 }
 
@@ -1086,28 +1114,6 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
 
-/* Fail with a message about element `index` of `section` ("types[3]: ...")
- * and that element as the report's path. */
-static int fail_at(iprof_writer *w, int status, const char *section, size_t index,
-                   const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-static int fail_at(iprof_writer *w, int status, const char *section, size_t index,
-                   const char *fmt, ...)
-{
-    char what[IPI_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    fail(w, status, "%s[%zu]%s", section, index, what);
-    set_path(w, section, index);
-    return status;
-}
-
 /* The entries of one kind against the model's id tables. */
 static int check_kind_refs(iprof_writer *w, const iprof_model *m, int kind)
 {
@@ -1119,15 +1125,11 @@ static int check_kind_refs(iprof_writer *w, const iprof_model *m, int kind)
         size_t frame = 0;
         for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent, frame++)
             if (!ipi_idmap_get(&m->method_ids, c->method))
-                return fail_at(w, IPROF_EDANGLING, key, i,
-                               ".ctx: method id %lld (frame %zu) was not written",
-                               (long long)c->method, frame);
+                return fail_ctx_method(w, key, i, c->method, frame);
         for (size_t k = (size_t)L->type_slot; L->type_slot >= 0 && k < e->record_count;
              k += (size_t)L->group)
             if (!ipi_idmap_get(&m->type_ids, e->records[k]))
-                return fail_at(w, IPROF_EDANGLING, key, i,
-                               ".records: type id %lld (records[%zu]) was not written",
-                               (long long)e->records[k], k);
+                return fail_record_type(w, key, i, e->records[k], k);
     }
     return IPROF_OK;
 }
@@ -1140,21 +1142,16 @@ static int check_model_refs(iprof_writer *w, const iprof_model *m)
 {
     for (size_t i = 0; i < m->type_count; i++)
         if (ipi_idmap_get(&m->type_ids, m->types[i]->id) != m->types[i])
-            return fail_at(w, IPROF_ESCHEMA, "types", i, ": duplicate type id %lld",
-                           (long long)m->types[i]->id);
+            return fail_duplicate(w, "types", i, m->types[i]->id);
     for (size_t i = 0; i < m->method_count; i++) {
         const iprof_method *x = m->methods[i];
         if (ipi_idmap_get(&m->method_ids, x->id) != x)
-            return fail_at(w, IPROF_ESCHEMA, "methods", i, ": duplicate method id %lld",
-                           (long long)x->id);
+            return fail_duplicate(w, "methods", i, x->id);
         if (x->sig_len < 2)
-            return fail_at(w, IPROF_ESCHEMA, "methods", i,
-                           ": signature must hold the declaring and return type ids");
+            return fail_short_signature(w, i);
         for (size_t k = 0; k < x->sig_len; k++)
             if (!ipi_idmap_get(&m->type_ids, x->sig[k]))
-                return fail_at(w, IPROF_EDANGLING, "methods", i,
-                               ": signature type id %lld (signature[%zu]) was not written",
-                               (long long)x->sig[k], k);
+                return fail_signature_type(w, i, x->sig[k], k);
     }
     for (size_t s = 0; s < w->nlayout; s++) {
         int rc = check_kind_refs(w, m, w->layout[s]);
