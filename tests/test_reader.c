@@ -492,7 +492,7 @@ static void test_reuse_and_arguments(void)
     iprof_reader_free(r);
     iprof_reader_free(NULL);
     iprof_read_options o;
-    CHECK_EQ_INT(iprof_read_options_init(&o, 2), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_read_options_init(&o, IPROF_READ_OPTIONS_VERSION + 1), IPROF_EINVAL);
     CHECK_OK(iprof_read_options_init(&o, IPROF_READ_OPTIONS_VERSION));
     o.version = 7;
     CHECK_EQ_INT(iprof_reader_new(&r, &o), IPROF_EINVAL);
@@ -595,10 +595,53 @@ static void test_every_digit_count(void)
     iprof_reader_free(r);
 }
 
+/* Diagnostics past max_diagnostics are counted, not kept; version 1
+ * option structs keep the default. */
+static void test_diagnostics_cap(void)
+{
+    check_text t = {0};
+    tx_add(&t, "{\"version\":\"1.0.5\",\"types\":[],\"methods\":[],\"callCountProfiles\":[");
+    for (int i = 0; i < 30; i++)
+        tx_add(&t, "%s{\"ctx\":\"%d:0\",\"records\":[1]}", i ? "," : "", i + 1);
+    tx_add(&t, "]}");
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.max_diagnostics = 5;
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    CHECK_OK(iprof_reader_read_buffer(r, t.s, t.len, NULL, NULL));
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 5); /* the version warning and 4 of 30 */
+    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_ERROR), 26);
+    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_WARNING), 0);
+    CHECK_EQ_INT(iprof_reader_diag_dropped(r, -1), 26);
+    /* A model loaded past the cap is not vouched for: its write checks. */
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_load_buffer(&m, r, t.s, t.len));
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EDANGLING);
+    iprof_writer_free(w);
+    iprof_model_free(m);
+    iprof_reader_free(r);
+    /* Each read starts counting again. */
+    static const char clean[] = "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[]}";
+    CHECK_OK(iprof_reader_new(&r, &o));
+    CHECK_OK(iprof_reader_read_buffer(r, t.s, t.len, NULL, NULL));
+    CHECK_OK(iprof_reader_read_buffer(r, clean, strlen(clean), NULL, NULL));
+    CHECK_EQ_INT(iprof_reader_diag_dropped(r, -1), 0);
+    iprof_reader_free(r);
+    /* Version 1 structs: the default cap of 10000. */
+    CHECK_OK(iprof_read_options_init(&o, 1));
+    CHECK_OK(iprof_reader_new(&r, &o));
+    iprof_reader_free(r);
+    CHECK_EQ_INT(iprof_reader_diag_dropped(NULL, -1), 0);
+    free(t.s);
+}
+
 int main(void)
 {
     RUN(test_buffer_callbacks);
     RUN(test_keys);
+    RUN(test_diagnostics_cap);
     RUN(test_chunked_equals_buffer);
     RUN(test_every_prefix_is_unexpected_end);
     RUN(test_positions);

@@ -707,7 +707,12 @@ static void test_elidemin(void)
     }
     fprintf(stderr, "   elidemin: %zu diagnostics, %zu dangling, %zu schema\n", n, dangling,
             schema);
-    CHECK_EQ_INT(dangling, ELIDEMIN_DANGLING);
+    /* The first 10000 are kept (the default max_diagnostics), the rest
+     * counted, all errors. */
+    CHECK_EQ_INT(n, 10000);
+    CHECK_EQ_INT(dangling + iprof_reader_diag_dropped(r, IPROF_SEVERITY_ERROR), ELIDEMIN_DANGLING);
+    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_WARNING), 0);
+    CHECK_EQ_INT(iprof_reader_diag_dropped(r, -1), ELIDEMIN_DANGLING + 1 - 10000);
     CHECK_EQ_INT(schema, 1);
     CHECK_EQ_INT(other, 0);
     if (n > 0) {

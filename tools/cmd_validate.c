@@ -53,7 +53,9 @@ static const char *plural(size_t n, const char *word)
 /* Print the verdict of one file on stdout; returns its exit code. */
 static int verdict(const char *file, const iprof_reader *reader, int status)
 {
-    size_t errors = status != IPROF_OK, warnings = 0;
+    /* Past the reader's cap, diagnostics are counted, not kept. */
+    size_t errors = (status != IPROF_OK) + iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR);
+    size_t warnings = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_WARNING);
     size_t n = iprof_reader_diag_count(reader);
     for (size_t i = 0; i < n; i++) {
         if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_WARNING)
@@ -84,6 +86,9 @@ static int validate_one(iprof_reader *reader, const char *file)
                                     : iprof_reader_read_path(reader, file, NULL, NULL);
     fflush(stdout); /* keep stdout and stderr in order on a terminal */
     report_read(file, reader, rc);
+    size_t dropped = iprof_reader_diag_dropped(reader, -1);
+    if (dropped)
+        fprintf(stderr, "%s: %zu more diagnostics not shown\n", display_name(file), dropped);
     return verdict(file, reader, rc);
 }
 

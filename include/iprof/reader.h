@@ -60,8 +60,9 @@ typedef struct iprof_reader iprof_reader;
  *  Ignored by streaming reads and on builds without threads. */
 #define IPROF_READ_THREADED 0x4u
 
-/** The version of iprof_read_options these headers define. */
-#define IPROF_READ_OPTIONS_VERSION 1
+/** The version of iprof_read_options these headers define (2 added
+ *  max_diagnostics; a version 1 struct is read without it). */
+#define IPROF_READ_OPTIONS_VERSION 2
 
 /**
  * Reader options. Initialise with IPROF_READ_OPTIONS_INIT or
@@ -75,10 +76,15 @@ typedef struct iprof_read_options {
     size_t chunk_size;                /**< bytes per read() from a file; 0: 256 KiB */
     size_t max_element_size;          /**< largest single element in bytes; 0: 1 GiB */
     size_t max_depth;                 /**< JSON nesting limit in skipped values; 0: none */
+    /** Diagnostics kept per read (version 2); 0: 10000, SIZE_MAX: all.
+     *  The rest are only counted (iprof_reader_diag_dropped()), so a file
+     *  with a violation in every element cannot make a lenient read's
+     *  memory grow with it. */
+    size_t max_diagnostics;
 } iprof_read_options;
 
 /** Initialiser of an iprof_read_options with every default. */
-#define IPROF_READ_OPTIONS_INIT {IPROF_READ_OPTIONS_VERSION, 0, NULL, 0, 0, 0}
+#define IPROF_READ_OPTIONS_INIT {IPROF_READ_OPTIONS_VERSION, 0, NULL, 0, 0, 0, 0}
 
 /**
  * @brief Fill reader options with the defaults of an options version.
@@ -304,6 +310,20 @@ IPROF_API size_t iprof_reader_diag_count(const iprof_reader *reader);
  * @threadsafety Reads @p reader: not during a call that changes it.
  */
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *reader, size_t index);
+
+/**
+ * @brief The diagnostics of the last read that were not kept.
+ *
+ * A read keeps the first max_diagnostics (iprof_read_options) and counts
+ * the rest here, by severity; a file is invalid when any kept or dropped
+ * one is an error.
+ * @param reader the reader; NULL gives 0.
+ * @param severity IPROF_SEVERITY_ERROR or IPROF_SEVERITY_WARNING, or -1
+ *        for both.
+ * @return how many were dropped.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
+IPROF_API size_t iprof_reader_diag_dropped(const iprof_reader *reader, int severity);
 
 #ifdef __cplusplus
 }

@@ -157,7 +157,8 @@ static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
     }
     /* A read that checked references and found no rule broken vouches for
      * what a strict read asks: writing the model needs no check. */
-    m->refs_checked = !(ipi_reader_flags(reader) & IPROF_READ_NO_REFERENCES);
+    m->refs_checked = !(ipi_reader_flags(reader) & IPROF_READ_NO_REFERENCES) &&
+                      iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR) == 0;
     for (size_t i = 0; m->refs_checked && i < iprof_reader_diag_count(reader); i++)
         if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_ERROR)
             m->refs_checked = 0;

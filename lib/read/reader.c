@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@
 
 #define DEFAULT_CHUNK ((size_t)256 * 1024)
 #define DEFAULT_MAX_ELEMENT ((size_t)1 << 30)
+#define DEFAULT_MAX_DIAGS ((size_t)10000)
 #define MORE 1 /* step result: needs more input */
 
 /* Top-level sections; entry kinds use their IPROF_KIND_* numbers, the
@@ -71,6 +73,8 @@ struct iprof_reader {
     iprof_allocator alloc;
     unsigned flags;
     size_t chunk, max_element, max_depth;
+    size_t max_diags;            /* diagnostics kept per read */
+    size_t dropped[2];           /* diagnostics past max_diags, by severity */
     ipi_errbuf error;
     ipi_diags diags;
     /* Buffers reused from read to read. */
@@ -224,6 +228,38 @@ static int fail(scan *s, int status, size_t at, const char *fmt, ...)
     return status;
 }
 
+/* Keep a diagnostic, or count it once max_diags are kept: a hostile file
+ * with a violation per element must not make the reader's memory grow
+ * with it. IPROF_OK or IPROF_ENOMEM. */
+static int keep_diag(iprof_reader *r, const iprof_error *e)
+{
+    if (r->diags.count >= r->max_diags) {
+        r->dropped[e->severity == IPROF_SEVERITY_WARNING]++;
+        return IPROF_OK;
+    }
+    return ipi_diags_add(&r->diags, e);
+}
+
+/* A report located before the window (a deferred check): the read's
+ * error in strict mode (returning its status), else a diagnostic. */
+static int report_located(scan *s, const iprof_error *e)
+{
+    if (!(s->r->flags & IPROF_READ_STRICT))
+        return keep_diag(s->r, e) ? fail(s, IPROF_ENOMEM, s->pos, "out of memory recording a "
+                                                                  "diagnostic")
+                                  : IPROF_OK;
+    ipi_errbuf *eb = &s->r->error;
+    ipi_errbuf_clear(eb);
+    eb->set = 1;
+    eb->err = *e;
+    snprintf(eb->message, sizeof eb->message, "%s", e->message);
+    snprintf(eb->path, sizeof eb->path, "%s", e->path);
+    eb->err.message = eb->message;
+    eb->err.path = eb->path;
+    eb->err.context = eb->context;
+    return e->status;
+}
+
 /* A rule violation at window index `at`: fatal in strict mode, else a
  * diagnostic. Returns 0 to go on or a status. */
 static int violation(scan *s, int status, int severity, size_t at, const char *fmt, ...)
@@ -245,7 +281,7 @@ static int violation(scan *s, int status, int severity, size_t at, const char *f
     make_report(s, &e, msg, sizeof msg, path, sizeof path, &s->at, at, status, fmt, ap);
     va_end(ap);
     e.severity = severity;
-    if (ipi_diags_add(&s->r->diags, &e))
+    if (keep_diag(s->r, &e))
         return fail(s, IPROF_ENOMEM, at, "out of memory recording a diagnostic");
     return IPROF_OK;
 }
@@ -1097,19 +1133,7 @@ static int check_instanceof_version(scan *s)
         format_path(s, &s->at, path, sizeof path);
         iprof_error e = {IPROF_EVERSION, IPROF_SEVERITY_ERROR, off, s->iof_line,
                          s->iof_column, msg, path, NULL, 0, 0, 0, 0, 0, 0};
-        if (s->r->flags & IPROF_READ_STRICT) {
-            ipi_errbuf *eb = &s->r->error;
-            ipi_errbuf_clear(eb);
-            eb->set = 1;
-            eb->err = e;
-            snprintf(eb->message, sizeof eb->message, "%s", msg);
-            snprintf(eb->path, sizeof eb->path, "%s", path);
-            eb->err.message = eb->message;
-            eb->err.path = eb->path;
-            rc = IPROF_EVERSION;
-        } else {
-            rc = ipi_diags_add(&s->r->diags, &e) ? IPROF_ENOMEM : IPROF_OK;
-        }
+        rc = report_located(s, &e);
     }
     s->at = saved;
     return rc;
@@ -1395,19 +1419,9 @@ static int resolve_pending(scan *s)
         format_path(s, &pr->at, path, sizeof path);
         iprof_error e = {IPROF_EDANGLING, IPROF_SEVERITY_ERROR, pr->offset, pr->line,
                          pr->column, msg, path, NULL, 0, 0, 0, 0, 0, 0};
-        if (r->flags & IPROF_READ_STRICT) {
-            ipi_errbuf *eb = &r->error;
-            ipi_errbuf_clear(eb);
-            eb->set = 1;
-            eb->err = e;
-            snprintf(eb->message, sizeof eb->message, "%s", msg);
-            snprintf(eb->path, sizeof eb->path, "%s", path);
-            eb->err.message = eb->message;
-            eb->err.path = eb->path;
-            return IPROF_EDANGLING;
-        }
-        if (ipi_diags_add(&r->diags, &e))
-            return fail(s, IPROF_ENOMEM, s->pos, "out of memory recording a diagnostic");
+        int rc = report_located(s, &e);
+        if (rc)
+            return rc;
     }
     return IPROF_OK;
 }
@@ -1521,7 +1535,8 @@ IPROF_API int iprof_read_options_init(iprof_read_options *opts, unsigned int ver
 {
     if (!opts || version == 0 || version > IPROF_READ_OPTIONS_VERSION)
         return IPROF_EINVAL;
-    memset(opts, 0, sizeof *opts);
+    /* A version 1 struct is shorter: fill only its fields. */
+    memset(opts, 0, version >= 2 ? sizeof *opts : offsetof(iprof_read_options, max_diagnostics));
     opts->version = version;
     return IPROF_OK;
 }
@@ -1549,11 +1564,15 @@ IPROF_API int iprof_reader_new(iprof_reader **out, const iprof_read_options *opt
         r->chunk = opts->chunk_size;
         r->max_element = opts->max_element_size;
         r->max_depth = opts->max_depth;
+        if (opts->version >= 2)
+            r->max_diags = opts->max_diagnostics;
     }
     if (!r->chunk)
         r->chunk = DEFAULT_CHUNK;
     if (!r->max_element)
         r->max_element = DEFAULT_MAX_ELEMENT;
+    if (!r->max_diags)
+        r->max_diags = DEFAULT_MAX_DIAGS;
     r->stack.alloc = &r->alloc;
     r->stack.max_depth = r->max_depth;
     ipi_errbuf_clear(&r->error);
@@ -1587,6 +1606,7 @@ static int begin_read(iprof_reader *r, const iprof_read_callbacks *cb)
 {
     ipi_errbuf_clear(&r->error);
     ipi_diags_clear(&r->diags);
+    r->dropped[0] = r->dropped[1] = 0;
     ipi_idset_clear(&r->type_ids);
     ipi_idset_clear(&r->method_ids);
     r->pending_count = 0;
@@ -1715,6 +1735,15 @@ IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *r)
 IPROF_API size_t iprof_reader_diag_count(const iprof_reader *r)
 {
     return r ? r->diags.count : 0;
+}
+
+IPROF_API size_t iprof_reader_diag_dropped(const iprof_reader *r, int severity)
+{
+    if (!r)
+        return 0;
+    if (severity == IPROF_SEVERITY_ERROR || severity == IPROF_SEVERITY_WARNING)
+        return r->dropped[severity == IPROF_SEVERITY_WARNING];
+    return r->dropped[0] + r->dropped[1];
 }
 
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *r, size_t index)

@@ -45,7 +45,7 @@ class iprof_allocator(Structure):
                 ("free_fn", FREE_FN), ("user", c_void_p)]
 
 
-READ_OPTIONS_VERSION = 1
+READ_OPTIONS_VERSION = 2
 READ_STRICT = 0x1
 READ_NO_REFERENCES = 0x2
 READ_THREADED = 0x4      # model loads only: build on a second thread
@@ -55,7 +55,7 @@ class iprof_read_options(Structure):
     _fields_ = [("version", c_uint), ("flags", c_uint),
                 ("allocator", POINTER(iprof_allocator)),
                 ("chunk_size", c_size_t), ("max_element_size", c_size_t),
-                ("max_depth", c_size_t)]
+                ("max_depth", c_size_t), ("max_diagnostics", c_size_t)]
 
 
 # Reader callbacks. Strings arrive as void pointers plus a length (they may
@@ -178,6 +178,7 @@ _FUNCTIONS = {
     "iprof_reader_read_callback": (c_int, [_P, READ_FN, _P, POINTER(iprof_read_callbacks), _P]),
     "iprof_reader_error": (_P, [_P]),
     "iprof_reader_diag_count": (c_size_t, [_P]),
+    "iprof_reader_diag_dropped": (c_size_t, [_P, c_int]),
     "iprof_reader_diag": (_P, [_P, c_size_t]),
     # model.h
     "iprof_model_new": (c_int, [POINTER(_P), POINTER(iprof_allocator)]),

@@ -121,7 +121,7 @@ class LibraryTest(unittest.TestCase):
         P = ctypes.sizeof(ctypes.c_void_p)
         S = ctypes.sizeof(ctypes.c_size_t)
         self.assertEqual(ctypes.sizeof(_lib.iprof_allocator), 4 * P)
-        self.assertEqual(ctypes.sizeof(_lib.iprof_read_options), _align(8, P) + P + 3 * S)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_read_options), _align(8, P) + P + 4 * S)
         self.assertEqual(ctypes.sizeof(_lib.iprof_read_callbacks), _align(4, P) + 11 * P)
         self.assertEqual(ctypes.sizeof(_lib.iprof_write_options), _align(8 + 2 * P + S + 4, P))
         # version, flags, weight, rounding: 20 bytes padded to double's alignment.

@@ -202,7 +202,7 @@ pub const IPROF_READ_NO_REFERENCES: c_uint = 0x2;
 /// Model loads only: build the model on a second thread while the calling
 /// thread reads (the allocator must be thread-safe).
 pub const IPROF_READ_THREADED: c_uint = 0x4;
-pub const IPROF_READ_OPTIONS_VERSION: c_uint = 1;
+pub const IPROF_READ_OPTIONS_VERSION: c_uint = 2;
 
 /// `struct iprof_read_options`; zero fields mean "default".
 #[repr(C)]
@@ -214,6 +214,8 @@ pub struct iprof_read_options {
     pub chunk_size: usize,
     pub max_element_size: usize,
     pub max_depth: usize,
+    /// Diagnostics kept per read (version 2); 0: 10000, `usize::MAX`: all.
+    pub max_diagnostics: usize,
 }
 
 impl iprof_read_options {
@@ -225,6 +227,7 @@ impl iprof_read_options {
         chunk_size: 0,
         max_element_size: 0,
         max_depth: 0,
+        max_diagnostics: 0,
     };
 }
 
@@ -472,6 +475,7 @@ extern "C" {
     ) -> c_int;
     pub fn iprof_reader_error(reader: *const iprof_reader) -> *const iprof_error;
     pub fn iprof_reader_diag_count(reader: *const iprof_reader) -> usize;
+    pub fn iprof_reader_diag_dropped(reader: *const iprof_reader, severity: c_int) -> usize;
     pub fn iprof_reader_diag(reader: *const iprof_reader, index: usize) -> *const iprof_error;
 
     // model.h: creating and loading
@@ -815,7 +819,8 @@ mod tests {
         assert_eq!(offset_of!(iprof_read_options, chunk_size), 8 + P);
         assert_eq!(offset_of!(iprof_read_options, max_element_size), 8 + 2 * P);
         assert_eq!(offset_of!(iprof_read_options, max_depth), 8 + 3 * P);
-        assert_eq!(size_of::<iprof_read_options>(), 8 + 4 * P);
+        assert_eq!(offset_of!(iprof_read_options, max_diagnostics), 8 + 4 * P);
+        assert_eq!(size_of::<iprof_read_options>(), 8 + 5 * P);
         assert_eq!(align_of::<iprof_read_options>(), P.max(4));
     }
 
@@ -888,7 +893,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 133;
+    const FUNCTION_COUNT: usize = 134;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -920,6 +925,7 @@ mod tests {
             iprof_reader_read_callback as *const (),
             iprof_reader_error as *const (),
             iprof_reader_diag_count as *const (),
+            iprof_reader_diag_dropped as *const (),
             iprof_reader_diag as *const (),
             iprof_model_new as *const (),
             iprof_model_free as *const (),
