@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #include "check.h"
 
@@ -372,6 +373,57 @@ static void test_shared_model(void)
     iprof_reader_free(r);
 }
 
+/* An allocator that is not thread-safe: a plain counter of its calls. */
+static long plain_calls;
+static void *plain_malloc(size_t n, void *u)
+{
+    (void)u;
+    plain_calls++;
+    return malloc(n);
+}
+static void *plain_realloc(void *p, size_t o, size_t n, void *u)
+{
+    (void)o, (void)u;
+    plain_calls++;
+    return realloc(p, n);
+}
+static void plain_free(void *p, size_t n, void *u)
+{
+    (void)n, (void)u;
+    plain_calls++;
+    free(p);
+}
+
+/* The contract of model.h: after iprof_model_build_indexes(), readers on
+ * several threads never call the model's allocator, so it need not be
+ * thread-safe. Without the call, the first lookups build indexes. */
+static void test_prebuilt_indexes(void)
+{
+    iprof_allocator a = {plain_malloc, plain_realloc, plain_free, NULL};
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.allocator = &a;
+    iprof_reader *r = NULL;
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    CHECK_OK(iprof_model_load_buffer(&m, r, gen_data, gen_len));
+    if (!m) {
+        iprof_reader_free(r);
+        return;
+    }
+    long before = plain_calls;
+    size_t len;
+    const char *name = iprof_type_name(iprof_model_type_at(m, 0), &len);
+    CHECK(iprof_model_type_by_name(m, name, len) != NULL); /* builds the names index */
+    CHECK(plain_calls > before);
+    CHECK_OK(iprof_model_build_indexes(m));
+    before = plain_calls;
+    shared_model("prebuilt indexes, allocator not thread-safe", m);
+    CHECK_EQ_INT(plain_calls, before);
+    CHECK_EQ_INT(iprof_model_build_indexes(NULL), IPROF_EINVAL);
+    iprof_model_free(m);
+    iprof_reader_free(r);
+}
+
 /* Several threads writing models to their own buffers while others load. */
 static void *write_many(void *arg)
 {
@@ -407,6 +459,7 @@ int main(void)
         snprintf(corpus_path, sizeof corpus_path, "%s/jsonata-cli-0.4.0.iprof", dir);
     RUN(test_own_handles);
     RUN(test_shared_model);
+    RUN(test_prebuilt_indexes);
     RUN(test_mixed);
     free(gen_data);
     return check_done();

@@ -14,9 +14,16 @@
  * the next change to entries of that kind.
  *
  * Threads. A model that nobody mutates may be read from any number of
- * threads at once: no accessor writes to the model. Mutation needs
- * exclusive access. Accessors of types, methods, contexts and entries
- * only read the model they belong to.
+ * threads at once. Mutation needs exclusive access. Accessors of types,
+ * methods, contexts and entries only read the model they belong to. One
+ * thing happens behind a reader's back: the first lookup by name
+ * (iprof_model_type_by_name()), by method key (iprof_model_method_find())
+ * or by context (iprof_model_entry_find()) builds that lookup's index,
+ * through the model's allocator (threads that race publish one index and
+ * free the others). So readers of one model on several threads call the
+ * allocator concurrently, which must then be thread-safe (libc's is),
+ * unless iprof_model_build_indexes() has built every index before the
+ * model is shared: then no reader allocates.
  */
 #ifndef IPROF_MODEL_H
 #define IPROF_MODEL_H
@@ -127,6 +134,23 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version);
 
 /* ------------------------------------------------------------------------ */
 /* Types                                                                    */
+
+/**
+ * @brief Build every lookup index now, so that later lookups never
+ *        allocate (and never call the model's allocator).
+ *
+ * Lookups by name, method key and context otherwise build their index on
+ * first use. Call this before reading one model from several threads when
+ * its allocator is not thread-safe. Indexes stay built until a change that
+ * invalidates them (a removal, a retain).
+ * @param model the model.
+ * @retval IPROF_OK every index is built.
+ * @retval IPROF_ENOMEM an index could not be built (lookups still work,
+ *         by scanning).
+ * @retval IPROF_EINVAL @p model is NULL.
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_build_indexes(iprof_model *model);
 
 /**
  * @brief The number of types.

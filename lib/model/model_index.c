@@ -326,3 +326,18 @@ size_t ipi_find_entry_pos(const iprof_model *m, int kind, const iprof_context *c
             return i + 1;
     return 0;
 }
+
+IPROF_API int iprof_model_build_indexes(iprof_model *model)
+{
+    if (!model)
+        return IPROF_EINVAL;
+    /* The lookups of the public API; IPI_IX_METHOD_NAMES is merge's own. */
+    static const int readers[] = {IPI_IX_TYPE_NAMES, IPI_IX_METHOD_KEYS};
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++)
+        if (!ipi_index_get(model, readers[i]))
+            return IPROF_ENOMEM;
+    for (int kind = 0; kind < IPROF_KIND_COUNT; kind++)
+        if (!ipi_index_get(model, IPI_IX_ENTRIES + kind))
+            return IPROF_ENOMEM;
+    return IPROF_OK;
+}
