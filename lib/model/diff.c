@@ -61,22 +61,6 @@ static uint64_t count_of(const iprof_entry *e)
 
 /* ---- method keys -------------------------------------------------------- */
 
-/* The names-hash of a method of m; 0 with *ok = 0 when a signature type id
- * is not a type of m (such a method has no key). */
-static uint64_t method_key_hash(const iprof_model *m, const iprof_method *x, int *ok)
-{
-    uint64_t h = ipi_hash_combine(x->name->hash, x->sig_len);
-    for (size_t i = 0; i < x->sig_len; i++) {
-        const iprof_type *t = ipi_idmap_get(&m->type_ids, x->sig[i]);
-        if (!t) {
-            *ok = 0;
-            return 0;
-        }
-        h = ipi_hash_combine(h, t->name->hash);
-    }
-    *ok = 1;
-    return h;
-}
 
 static int same_str(const ipi_str *a, const ipi_str *b)
 {
@@ -150,7 +134,7 @@ static int match_methods(diff_work *w, size_t only_cap[2])
     for (size_t i = 0; i < B->method_count; i++) {
         const iprof_method *y = B->methods[i];
         int ok;
-        uint64_t h = method_key_hash(B, y, &ok);
+        uint64_t h = ipi_method_names_key(B, y, &ok);
         if (!ok)
             continue;
         void *it;
@@ -167,7 +151,7 @@ static int match_methods(diff_work *w, size_t only_cap[2])
     for (size_t i = 0; i < A->method_count; i++) {
         const iprof_method *x = A->methods[i];
         int ok;
-        uint64_t h = method_key_hash(A, x, &ok);
+        uint64_t h = ipi_method_names_key(A, x, &ok);
         iprof_method **found = NULL;
         if (ok) {
             void *it;

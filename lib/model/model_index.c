@@ -79,9 +79,7 @@ uint64_t ipi_method_names_hash(const ipi_str *name, const iprof_type *const *sig
     return h;
 }
 
-/* The names hash of a method of m; 0 in *ok when a signature type id does
- * not resolve (a leniently loaded model), then it cannot be matched. */
-static uint64_t method_names_key(const iprof_model *m, const iprof_method *x, int *ok)
+uint64_t ipi_method_names_key(const iprof_model *m, const iprof_method *x, int *ok)
 {
     uint64_t h = ipi_hash_combine(x->name->hash, (uint64_t)x->sig_len);
     for (size_t j = 0; j < x->sig_len; j++) {
@@ -130,7 +128,7 @@ void ipi_index_add_method_names(iprof_model *m, const iprof_method *x)
     if (!t)
         return;
     int ok;
-    uint64_t h = method_names_key(m, x, &ok);
+    uint64_t h = ipi_method_names_key(m, x, &ok);
     if (!ok) {
         m->names_unresolved++;
         return;
@@ -181,7 +179,7 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t)
         for (size_t i = 0; i < m->method_count; i++) {
             const iprof_method *x = m->methods[i];
             int ok;
-            uint64_t h = method_names_key(m, x, &ok);
+            uint64_t h = ipi_method_names_key(m, x, &ok);
             if (!ok) {
                 unresolved++;
                 continue;
