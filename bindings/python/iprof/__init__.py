@@ -20,10 +20,11 @@ See bindings/python/README.md and docs/bindings.md.
 from ._common import (EXTREMELY_SLOW_PATH_PROBABILITY, FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0,
                       FORMAT_LATEST, INT64_MAX, INT64_MIN, INVALID_BRANCH_BCI, InstanceofKey,
                       Kind, Rounding, Section, format_ctx, parse_ctx)
-from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, Error, InputOutputError,
-                      InvalidArgumentError, JSONSyntaxError, LimitError, NotFoundError,
-                      OutOfMemoryError, SchemaError, Severity, StaleError, StateError, Status,
-                      StopRead, StoppedError, VersionError, error_class, status_string)
+from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, DroppedDiagnostics, Error,
+                      InputOutputError, InvalidArgumentError, JSONSyntaxError, LimitError,
+                      NotFoundError, OutOfMemoryError, SchemaError, Severity, StaleError,
+                      StateError, Status, StopRead, StoppedError, VersionError, error_class,
+                      status_string)
 from ._lib import LibraryError, gzip_supported, library_path, load_library
 from ._lib import version as library_version
 from ._model import (Context, Entries, Entry, Method, Methods, Model, Type, Types, load,
@@ -54,7 +55,8 @@ __all__ = [
     # comparing
     "diff", "Diff", "Change",
     # errors
-    "Error", "Diagnostic", "error_class", "status_string", "ClosedError", "StaleError",
+    "Error", "Diagnostic", "DroppedDiagnostics", "error_class", "status_string", "ClosedError",
+    "StaleError",
     "OutOfMemoryError", "InputOutputError", "JSONSyntaxError", "SchemaError", "VersionError",
     "DanglingReferenceError", "LimitError", "InvalidArgumentError", "StoppedError",
     "StateError", "NotFoundError",

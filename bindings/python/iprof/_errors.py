@@ -1,6 +1,7 @@
 """Status codes, exceptions and diagnostics."""
 import ctypes
 import enum
+from typing import NamedTuple
 
 from . import _lib
 
@@ -101,6 +102,20 @@ class Diagnostic:
                    self.message, self.path, self.line, self.column))
 
 
+class DroppedDiagnostics(NamedTuple):
+    """How many diagnostics of a read were found but not kept, by severity
+    (``iprof_reader_diag_dropped``): a read keeps the first
+    ``max_diagnostics`` (10000 by default) and only counts the rest. A
+    file is invalid when any kept or dropped diagnostic is an error."""
+    errors: int
+    warnings: int
+
+    @property
+    def total(self):
+        """errors + warnings."""
+        return self.errors + self.warnings
+
+
 class Error(Exception):
     """A libiprof call failed.
 
@@ -109,8 +124,10 @@ class Error(Exception):
     text when there is none), ``path`` (the JSON path of the offending
     element, "" for the document or no position), ``offset``, ``line``,
     ``column`` (0 when there is no input position), ``filename`` (the file
-    being read or written, None for bytes and file objects) and
-    ``diagnostics`` (the reports recorded before a failed read, a list).
+    being read or written, None for bytes and file objects),
+    ``diagnostics`` (the reports recorded before a failed read, a list) and
+    ``diagnostics_dropped`` (a :class:`DroppedDiagnostics`: how many more
+    the read found but did not keep, beyond its ``max_diagnostics``).
 
     Errors of model operations (adding or removing types, methods and
     entries, retain, merge, canonicalize, add_unknown) also say what they
@@ -126,7 +143,7 @@ class Error(Exception):
 
     def __init__(self, status, message=None, path="", offset=0, line=0, column=0,
                  filename=None, diagnostics=(), kind=None, context="", type_id=None,
-                 method_id=None):
+                 method_id=None, diagnostics_dropped=DroppedDiagnostics(0, 0)):
         self.status = _status(status)
         self.message = message if message else status_string(status)
         self.path = path
@@ -139,6 +156,7 @@ class Error(Exception):
         self.context = context
         self.type_id = type_id
         self.method_id = method_id
+        self.diagnostics_dropped = DroppedDiagnostics(*diagnostics_dropped)
         super().__init__(self.message)
 
     @property
@@ -158,7 +176,8 @@ class Error(Exception):
     def __reduce__(self):
         return (_rebuild, (type(self), self.status, self.message, self.path, self.offset,
                            self.line, self.column, self.filename, self.diagnostics,
-                           self.kind, self.context, self.type_id, self.method_id))
+                           self.kind, self.context, self.type_id, self.method_id,
+                           self.diagnostics_dropped))
 
 
 def _rebuild(cls, *args):
@@ -241,7 +260,8 @@ def _subject(report):
             "type_id": type_id, "method_id": method_id}
 
 
-def make_error(status, report=None, filename=None, diagnostics=(), message=None):
+def make_error(status, report=None, filename=None, diagnostics=(), message=None,
+               diagnostics_dropped=DroppedDiagnostics(0, 0)):
     """An exception for *status*, filled from the ``iprof_error *`` *report*
     (its message, position and, for model operations, what it is about)."""
     cls = error_class(status)
@@ -250,8 +270,10 @@ def make_error(status, report=None, filename=None, diagnostics=(), message=None)
         # The report's own status is the precise one (the call's may be
         # ESTOPPED for a stopped read, for instance); keep the call's.
         return cls(status, message or d.message, d.path, d.offset, d.line, d.column,
-                   filename, diagnostics, **_subject(report))
-    return cls(status, message, filename=filename, diagnostics=diagnostics)
+                   filename, diagnostics, diagnostics_dropped=diagnostics_dropped,
+                   **_subject(report))
+    return cls(status, message, filename=filename, diagnostics=diagnostics,
+               diagnostics_dropped=diagnostics_dropped)
 
 
 def check(status, message=None):

@@ -182,6 +182,7 @@ _FUNCTIONS = {
     "iprof_reader_diag": (_P, [_P, c_size_t]),
     # model.h
     "iprof_model_new": (c_int, [POINTER(_P), POINTER(iprof_allocator)]),
+    "iprof_model_build_indexes": (c_int, [_P]),
     "iprof_model_free": (None, [_P]),
     "iprof_model_load_buffer": (c_int, [POINTER(_P), _P, _P, c_size_t]),
     "iprof_model_load_path": (c_int, [POINTER(_P), _P, c_char_p]),

@@ -35,7 +35,7 @@ from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
 from . import _lib
 from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decode, encode,
                       frames_array, frames_from, int64, int64_array, is_bytes, is_path)
-from ._errors import ClosedError, StaleError, Status, check, make_error
+from ._errors import ClosedError, DroppedDiagnostics, StaleError, Status, check, make_error
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
 
 
@@ -611,24 +611,25 @@ class Model:
     def __init__(self):
         self._L = L = _lib.lib()
         self._ptr = None
-        self._init_state([])
+        self._init_state([], DroppedDiagnostics(0, 0))
         ptr = c_void_p()
         check(L.iprof_model_new(byref(ptr), None))
         self._ptr = ptr.value
 
-    def _init_state(self, diagnostics):
+    def _init_state(self, diagnostics, dropped):
         self._entry_gen = [0] * len(Kind)
         self._type_gen = 0
         self._method_gen = 0
         self._ctx_gen = 0
         self._mutations = 0
         self._diagnostics = diagnostics
+        self._dropped = dropped
 
     @classmethod
-    def _adopt(cls, ptr, diagnostics):
+    def _adopt(cls, ptr, diagnostics, dropped):
         self = cls.__new__(cls)
         self._L = _lib.lib()
-        self._init_state(diagnostics)
+        self._init_state(diagnostics, dropped)
         self._ptr = ptr
         return self
 
@@ -688,8 +689,17 @@ class Model:
     @property
     def diagnostics(self):
         """The diagnostics of the load that made this model (a list of
-        :class:`Diagnostic`; empty for ``Model()``)."""
+        :class:`Diagnostic`; empty for ``Model()``): the first
+        ``max_diagnostics`` of :func:`load`."""
         return list(self._diagnostics)
+
+    @property
+    def diagnostics_dropped(self):
+        """How many more diagnostics the load found than it kept in
+        :attr:`diagnostics` (beyond ``max_diagnostics``), a
+        :class:`DroppedDiagnostics` ``(errors, warnings)``; ``(0, 0)`` for
+        ``Model()``."""
+        return self._dropped
 
     @property
     def instanceof_key(self):
@@ -838,6 +848,12 @@ class Model:
         self._mutations += 1
         check(self._L.iprof_model_remove_unknown(p, k, len(k)),
               "the model keeps no unknown key %r" % (key,))
+
+    def build_indexes(self):
+        """Build every lookup index now (``iprof_model_build_indexes``), so
+        that lookups from several threads never allocate. Lookups build
+        them on first use otherwise."""
+        self._check(self._L.iprof_model_build_indexes(self._p()))
 
     def clear_unknown(self):
         """Remove every unknown top-level key."""
@@ -1323,7 +1339,7 @@ def _package_array(packages, what):
 
 
 def load(source, *, strict=False, check_references=True, chunk_size=0, max_element_size=0,
-         max_depth=0, threaded=False):
+         max_depth=0, max_diagnostics=0, threaded=False):
     """Load a profile into a :class:`Model`.
 
     *source*: a path (str or path-like), bytes-like data (the document
@@ -1333,12 +1349,16 @@ def load(source, *, strict=False, check_references=True, chunk_size=0, max_eleme
     thread while the calling thread reads, which makes loads of large files
     faster. The model and its diagnostics are the same either way, and a
     file object's ``read`` is still called on the calling thread only.
+    *max_diagnostics* is how many diagnostics the load keeps (0: the
+    library's default, 10000; None: all); the rest are only counted, in
+    ``model.diagnostics_dropped``. *chunk_size*, *max_element_size* and
+    *max_depth* are the other reader options (0: default).
     Raises :class:`Error` (with ``status``, ``message``, ``line``,
     ``column``, ``offset``, ``path`` and ``filename``) when the load fails.
     """
     with _Reader(threaded=threaded,
                  **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
-                                  max_depth)) as r:
+                                  max_depth, max_diagnostics)) as r:
         L = r._L
         out = c_void_p()
         if is_bytes(source):
@@ -1355,7 +1375,7 @@ def load(source, *, strict=False, check_references=True, chunk_size=0, max_eleme
             if out.value:   # defensive: the C API promises NULL on failure
                 L.iprof_model_free(out.value)
             r.fail(status, _filename(source))
-        return Model._adopt(out.value, r.diagnostics())
+        return Model._adopt(out.value, r.diagnostics(), r.dropped())
 
 
 __all__ = ["Type", "Method", "Context", "Entry", "Types", "Methods", "Entries", "Model",

@@ -1,5 +1,6 @@
 """Streaming reading: callbacks (read) and iterators (stream, iter_entries)."""
 import ctypes
+import operator
 import os
 import queue
 import threading
@@ -8,7 +9,9 @@ from typing import List, NamedTuple, Optional, Union
 
 from . import _lib
 from ._common import Kind, Section, decode, format_ctx, frames_from, is_bytes, is_path, section_of
-from ._errors import Diagnostic, StopRead, check, make_error
+from ._errors import Diagnostic, DroppedDiagnostics, Severity, StopRead, check, make_error
+
+_SIZE_MAX = ctypes.c_size_t(-1).value
 
 
 class TypeInfo(NamedTuple):
@@ -56,18 +59,21 @@ class KeyInfo(NamedTuple):
 
 class ReadResult(NamedTuple):
     """What :func:`read` returns: the version (None if the read stopped
-    before it), the diagnostics of the read and whether a callback stopped
-    it with :class:`StopRead`."""
+    before it), the diagnostics of the read (the first *max_diagnostics*),
+    whether a callback stopped it with :class:`StopRead`, and how many
+    diagnostics were found beyond those kept, a :class:`DroppedDiagnostics`
+    ``(errors, warnings)``."""
     version: Optional[str]
     diagnostics: List[Diagnostic]
     stopped: bool
+    diagnostics_dropped: DroppedDiagnostics = DroppedDiagnostics(0, 0)
 
 
 class _Reader:
     """An iprof_reader handle with its options; one per read or load."""
 
     def __init__(self, strict=False, check_references=True, chunk_size=0,
-                 max_element_size=0, max_depth=0, threaded=False):
+                 max_element_size=0, max_depth=0, max_diagnostics=0, threaded=False):
         self._L = L = _lib.lib()
         opts = _lib.iprof_read_options()
         check(L.iprof_read_options_init(byref(opts), _lib.READ_OPTIONS_VERSION))
@@ -82,6 +88,7 @@ class _Reader:
         opts.chunk_size = chunk_size
         opts.max_element_size = max_element_size
         opts.max_depth = max_depth
+        opts.max_diagnostics = _max_diagnostics(max_diagnostics)
         ptr = c_void_p()
         check(L.iprof_reader_new(byref(ptr), byref(opts)))
         self.ptr = ptr.value
@@ -104,6 +111,12 @@ class _Reader:
         return [Diagnostic._from_report(L.iprof_reader_diag(self.ptr, i))
                 for i in range(L.iprof_reader_diag_count(self.ptr))]
 
+    def dropped(self):
+        """The diagnostics of the last read beyond max_diagnostics, counted."""
+        L = self._L
+        return DroppedDiagnostics(L.iprof_reader_diag_dropped(self.ptr, Severity.ERROR),
+                                  L.iprof_reader_diag_dropped(self.ptr, Severity.WARNING))
+
     def fail(self, status, filename):
         """Raise for a failed read: a Python exception from a callback first,
         else the reader's error report."""
@@ -112,7 +125,7 @@ class _Reader:
             self.exceptions = []
             raise exc
         raise make_error(status, self._L.iprof_reader_error(self.ptr), filename,
-                         self.diagnostics())
+                         self.diagnostics(), diagnostics_dropped=self.dropped())
 
     def guard(self, fn):
         """Wrap a Python callback for C: an exception is kept and stops the
@@ -171,9 +184,24 @@ def _filename(source):
     return os.fsdecode(source) if is_path(source) else None
 
 
-def _reader_kwargs(strict, check_references, chunk_size, max_element_size, max_depth):
+def _max_diagnostics(value):
+    """The C max_diagnostics of the Python option: 0 (the library's
+    default, 10000), a positive count, or None for all (SIZE_MAX)."""
+    if value is None:
+        return _SIZE_MAX
+    if isinstance(value, bool):
+        raise TypeError("max_diagnostics must be an int or None, not bool")
+    n = operator.index(value)
+    if n < 0:
+        raise ValueError("max_diagnostics must be >= 0 (or None for all), not %d" % n)
+    return min(n, _SIZE_MAX)
+
+
+def _reader_kwargs(strict, check_references, chunk_size, max_element_size, max_depth,
+                   max_diagnostics=0):
     return dict(strict=strict, check_references=check_references, chunk_size=chunk_size,
-                max_element_size=max_element_size, max_depth=max_depth)
+                max_element_size=max_element_size, max_depth=max_depth,
+                max_diagnostics=max_diagnostics)
 
 
 _ENTRY_FIELDS = ("on_call_count", "on_conditional", "on_virtual_invoke", "on_monitor",
@@ -183,7 +211,8 @@ _ENTRY_FIELDS = ("on_call_count", "on_conditional", "on_virtual_invoke", "on_mon
 def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None,
          on_call_count=None, on_conditional=None, on_virtual_invoke=None, on_monitor=None,
          on_sampling=None, on_instanceof=None, on_unknown=None, on_key=None, strict=False,
-         check_references=True, chunk_size=0, max_element_size=0, max_depth=0):
+         check_references=True, chunk_size=0, max_element_size=0, max_depth=0,
+         max_diagnostics=0):
     """Read a profile once, calling back for each element in document order.
 
     *source* is a path (str or path-like), bytes-like data or a binary file
@@ -202,12 +231,15 @@ def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None
     *strict* fails on the first rule violation; ``check_references=False``
     skips the id tables (IPROF_READ_NO_REFERENCES); *chunk_size*,
     *max_element_size* and *max_depth* are the reader options (0: default).
+    *max_diagnostics* is how many diagnostics the read keeps (0: the
+    library's default, 10000; None: all); the rest are only counted, in the
+    result's ``diagnostics_dropped``.
     """
     per_kind = [on_call_count, on_conditional, on_virtual_invoke, on_monitor, on_sampling,
                 on_instanceof]
     version = []
     with _Reader(**_reader_kwargs(strict, check_references, chunk_size, max_element_size,
-                                  max_depth)) as r:
+                                  max_depth, max_diagnostics)) as r:
         cbs = _lib.iprof_read_callbacks()
         cbs.version = _lib.READ_CALLBACKS_VERSION
         keep = []
@@ -251,14 +283,19 @@ def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None
         elif status != 0:
             r.fail(status, _filename(source))
         del keep
-        return ReadResult(version[0] if version else None, r.diagnostics(), stopped)
+        return ReadResult(version[0] if version else None, r.diagnostics(), stopped,
+                          r.dropped())
 
 
-def validate(source, *, strict=False, check_references=True):
+def validate(source, *, strict=False, check_references=True, max_diagnostics=0):
     """Read *source* without callbacks; return its diagnostics (raise
     :class:`Error` if the read fails). The file is valid when this returns
-    no diagnostic of severity ERROR."""
-    return read(source, strict=strict, check_references=check_references).diagnostics
+    no diagnostic of severity ERROR and no error was dropped: only the
+    first *max_diagnostics* are kept (0: 10000; None: all), so for files
+    with more use :func:`read`, whose result also counts the dropped ones
+    (``diagnostics_dropped.errors``)."""
+    return read(source, strict=strict, check_references=check_references,
+                max_diagnostics=max_diagnostics).diagnostics
 
 
 _DONE = object()
@@ -311,13 +348,16 @@ class Stream:
     the read and joins the thread. A failed read raises :class:`Error` from
     ``next()``, after the items read before the failure.
 
-    After the iteration ends, :attr:`version`, :attr:`diagnostics` and
-    :attr:`stopped` (True when closed before the end) describe the read.
+    After the iteration ends, :attr:`version`, :attr:`diagnostics`,
+    :attr:`diagnostics_dropped` (a :class:`DroppedDiagnostics`: those beyond
+    *max_diagnostics*, counted) and :attr:`stopped` (True when closed before
+    the end) describe the read.
     """
 
     def __init__(self, source, *, types=True, methods=True, kinds=None, unknown=False,
                  keys=False, strict=False, check_references=True, chunk_size=0,
-                 max_element_size=0, max_depth=0, batch_size=256, queue_size=16):
+                 max_element_size=0, max_depth=0, max_diagnostics=0, batch_size=256,
+                 queue_size=16):
         if kinds is None:
             kinds = list(Kind)
         elif isinstance(kinds, (str, int)):
@@ -326,6 +366,7 @@ class Stream:
             kinds = [Kind.of(k) for k in kinds]
         self.version = None
         self.diagnostics = []
+        self.diagnostics_dropped = DroppedDiagnostics(0, 0)
         self.stopped = False
         self._queue = queue.Queue(maxsize=max(1, queue_size))
         self._stop = threading.Event()
@@ -336,7 +377,7 @@ class Stream:
         if is_bytes(source):
             source = bytes(source)
         kwargs = _reader_kwargs(strict, check_references, chunk_size, max_element_size,
-                                max_depth)
+                                max_depth, max_diagnostics)
         # The thread must not refer to the Stream, so that an abandoned
         # Stream is collected and its __del__ stops the thread.
         self._thread = threading.Thread(
@@ -370,7 +411,7 @@ class Stream:
         what, value = final
         if what == "error":
             raise value
-        self.version, self.diagnostics, self.stopped = value
+        self.version, self.diagnostics, self.stopped, self.diagnostics_dropped = value
 
     def close(self):
         """Stop the read (if still running) and wait for the thread."""
@@ -386,7 +427,7 @@ class Stream:
         self._thread.join()
         what, value = got[1]
         if what == "done":
-            self.version, self.diagnostics, _ = value
+            self.version, self.diagnostics, _, self.diagnostics_dropped = value
             self.stopped = True
 
     def __enter__(self):

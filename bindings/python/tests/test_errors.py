@@ -1,5 +1,5 @@
 """Errors: exceptions with status, message, line, column, offset, JSON path
-and file name; diagnostics of lenient and strict loads."""
+and file name; diagnostics of lenient and strict loads, and their limit."""
 import os
 import pickle
 import tempfile
@@ -233,6 +233,109 @@ class ErrorTest(unittest.TestCase):
             e = cls(status)
             self.assertEqual(e.message, iprof.status_string(status))
             self.assertEqual(e.status_name, "IPROF_" + status.name)
+
+
+# Version "1.0.5" (a warning) and 30 call-count entries whose ctx names a
+# method that is not defined (30 dangling errors): 31 diagnostics.
+MANY = doc(version="1.0.5", callCountProfiles=[("%d:0" % i, [1]) for i in range(1, 31)])
+CLEAN = doc(types=[(0, "int")], methods=[(1, "m", [0, 0])], callCountProfiles=[("1:0", [1])])
+
+
+class DiagnosticLimitTest(unittest.TestCase):
+    """max_diagnostics keeps the first n diagnostics; the rest are counted
+    in diagnostics_dropped as (errors, warnings)."""
+
+    def check_kept(self, diags):
+        self.assertEqual([(d.status, d.severity) for d in diags],
+                         [(iprof.Status.EVERSION, iprof.Severity.WARNING)]
+                         + [(iprof.Status.EDANGLING, iprof.Severity.ERROR)] * 4)
+        self.assertEqual([d.path for d in diags[1:]],
+                         ["callCountProfiles[%d].ctx" % i for i in range(4)])
+
+    def test_load(self):
+        with iprof.load(MANY, max_diagnostics=5) as m:
+            self.check_kept(m.diagnostics)
+            self.assertEqual(m.diagnostics_dropped, (26, 0))
+            self.assertIsInstance(m.diagnostics_dropped, iprof.DroppedDiagnostics)
+            self.assertEqual((m.diagnostics_dropped.errors, m.diagnostics_dropped.warnings,
+                              m.diagnostics_dropped.total), (26, 0, 26))
+            self.assertEqual(len(m.call_count), 30)      # the entries are all there
+        for kwargs in ({"threaded": True}, {"chunk_size": 7}):
+            with iprof.load(MANY, max_diagnostics=5, **kwargs) as m:
+                self.assertEqual((len(m.diagnostics), m.diagnostics_dropped), (5, (26, 0)))
+        with iprof.load(CLEAN) as m:
+            self.assertEqual((m.diagnostics, m.diagnostics_dropped), ([], (0, 0)))
+        with iprof.Model() as m:
+            self.assertEqual(m.diagnostics_dropped, (0, 0))
+
+    def test_default_and_all(self):
+        # The default (0: 10000) and None (all) keep the 31.
+        for limit in (0, None, 31, 1 << 70):
+            with iprof.load(MANY, max_diagnostics=limit) as m:
+                self.assertEqual((len(m.diagnostics), m.diagnostics_dropped), (31, (0, 0)))
+        with iprof.load(MANY) as m:
+            self.assertEqual((len(m.diagnostics), m.diagnostics_dropped), (31, (0, 0)))
+        with iprof.load(MANY, max_diagnostics=30) as m:
+            self.assertEqual((len(m.diagnostics), m.diagnostics_dropped), (30, (1, 0)))
+
+    def test_bad_limits(self):
+        with self.assertRaises(ValueError):
+            iprof.load(MANY, max_diagnostics=-1)
+        with self.assertRaises(TypeError):
+            iprof.read(MANY, max_diagnostics=2.5)
+        with self.assertRaises(TypeError):
+            iprof.validate(MANY, max_diagnostics=True)
+
+    def test_read_and_validate(self):
+        r = iprof.read(MANY, max_diagnostics=5)
+        self.check_kept(r.diagnostics)
+        self.assertEqual(r.diagnostics_dropped, (26, 0))
+        self.assertEqual(r.diagnostics_dropped, iprof.DroppedDiagnostics(errors=26, warnings=0))
+        # A second read, of a clean document, drops nothing.
+        r = iprof.read(CLEAN, max_diagnostics=5)
+        self.assertEqual((r.diagnostics, r.diagnostics_dropped), ([], (0, 0)))
+        self.assertEqual(iprof.read(MANY).diagnostics_dropped, (0, 0))
+        diags = iprof.validate(MANY, max_diagnostics=5)
+        self.check_kept(diags)
+        self.assertEqual(len(iprof.validate(MANY)), 31)
+
+    def test_warnings_dropped(self):
+        # An unknown key after the entries adds a warning, dropped with them.
+        doc_ = MANY[:-1] + b',"extra":1}'
+        r = iprof.read(doc_, max_diagnostics=1)
+        self.assertEqual([d.status for d in r.diagnostics], [iprof.Status.EVERSION])
+        self.assertEqual(r.diagnostics_dropped, (30, 1))
+        r = iprof.read(doc_, max_diagnostics=1, check_references=False)
+        self.assertEqual(r.diagnostics_dropped, (0, 1))
+
+    def test_stream(self):
+        with iprof.stream(MANY, max_diagnostics=5) as s:
+            self.assertEqual(s.diagnostics_dropped, (0, 0))   # nothing read yet
+            self.assertEqual(len(list(s)), 30)
+        self.check_kept(s.diagnostics)
+        self.assertEqual(s.diagnostics_dropped, (26, 0))
+        with iprof.iter_entries(MANY, max_diagnostics=2) as s:
+            self.assertEqual(len(list(s)), 30)
+        self.assertEqual((len(s.diagnostics), s.diagnostics_dropped), (2, (29, 0)))
+        with iprof.stream(CLEAN, max_diagnostics=5) as s:
+            list(s)
+        self.assertEqual((s.diagnostics, s.diagnostics_dropped), ([], (0, 0)))
+
+    def test_failed_read_counts_too(self):
+        broken = MANY[:-1] + b",]"        # 31 diagnostics, then a syntax error
+        for reader in (iprof.read, iprof.load):
+            with self.assertRaises(iprof.JSONSyntaxError) as cm:
+                reader(broken, max_diagnostics=5)
+            e = cm.exception
+            self.check_kept(e.diagnostics)
+            self.assertEqual(e.diagnostics_dropped, (26, 0))
+            e2 = pickle.loads(pickle.dumps(e))
+            self.assertEqual((len(e2.diagnostics), e2.diagnostics_dropped), (5, (26, 0)))
+        with self.assertRaises(iprof.JSONSyntaxError) as cm:
+            iprof.read(broken)
+        self.assertEqual((len(cm.exception.diagnostics), cm.exception.diagnostics_dropped),
+                         (31, (0, 0)))
+        self.assertEqual(iprof.Error(iprof.Status.EIO).diagnostics_dropped, (0, 0))
 
 
 if __name__ == "__main__":

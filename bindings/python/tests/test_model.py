@@ -40,6 +40,12 @@ class FibTest(unittest.TestCase):
         self.assertEqual(repr(m), "<iprof.Model 1.1.0: 17 types, 10 methods, 9 call_count, "
                          "2 conditional, 1 virtual_invoke, 1 monitor, 2 sampling, 1 instanceof>")
 
+    def test_build_indexes(self):
+        m = self.m
+        m.build_indexes()
+        self.assertEqual(m.types.by_name("Fib").id, 10)
+        self.assertEqual(m.find_entry(Kind.CALL_COUNT, "1:0").records, [1])
+
     def test_types(self):
         types = self.m.types
         self.assertEqual([t.name for t in types], FIB_TYPES)

@@ -481,6 +481,7 @@ extern "C" {
     // model.h: creating and loading
     pub fn iprof_model_new(out: *mut *mut iprof_model, allocator: *const iprof_allocator) -> c_int;
     pub fn iprof_model_free(model: *mut iprof_model);
+    pub fn iprof_model_build_indexes(model: *mut iprof_model) -> c_int;
     pub fn iprof_model_load_buffer(
         out: *mut *mut iprof_model,
         reader: *mut iprof_reader,
@@ -893,7 +894,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 134;
+    const FUNCTION_COUNT: usize = 135;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -928,6 +929,7 @@ mod tests {
             iprof_reader_diag_dropped as *const (),
             iprof_reader_diag as *const (),
             iprof_model_new as *const (),
+            iprof_model_build_indexes as *const (),
             iprof_model_free as *const (),
             iprof_model_load_buffer as *const (),
             iprof_model_load_path as *const (),

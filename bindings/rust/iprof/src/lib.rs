@@ -144,7 +144,7 @@ pub use analysis::{EXTREMELY_SLOW_PATH_PROBABILITY, INVALID_BRANCH_BCI};
 pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
 pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Rounding, Type, Types};
-pub use reader::{Callbacks, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader, Section};
+pub use reader::{Callbacks, DroppedDiagnostics, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader, Section};
 pub use transform::{package_matches, CanonicalOptions, FilterOptions, Prune};
 pub use writer::{WriteOptions, Writer};
 

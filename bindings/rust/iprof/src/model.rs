@@ -607,6 +607,15 @@ impl Model {
         check(unsafe { sys::iprof_model_remove_unknown(self.mut_ptr(), key.as_ptr().cast(), key.len()) })
     }
 
+    /// Build every lookup index now (`iprof_model_build_indexes`), so that
+    /// lookups from several threads never allocate; they build them on
+    /// first use otherwise.
+    pub fn build_indexes(&mut self) -> Result<()> {
+        // SAFETY: exclusive access.
+        let rc = unsafe { sys::iprof_model_build_indexes(self.mut_ptr()) };
+        self.result(rc)
+    }
+
     /// Remove every unknown top-level key.
     pub fn clear_unknown(&mut self) {
         // SAFETY: exclusive access.

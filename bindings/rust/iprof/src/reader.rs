@@ -26,10 +26,12 @@ pub struct ReadOptions {
     chunk_size: usize,
     max_element_size: usize,
     max_depth: usize,
+    max_diagnostics: usize,
 }
 
 impl ReadOptions {
-    /// The defaults: lenient, 256 KiB chunks, 1 GiB elements, no depth limit.
+    /// The defaults: lenient, 256 KiB chunks, 1 GiB elements, no depth
+    /// limit, 10000 diagnostics kept per read.
     pub fn new() -> ReadOptions {
         ReadOptions::default()
     }
@@ -75,12 +77,31 @@ impl ReadOptions {
         self.max_depth = depth;
         self
     }
+    /// How many diagnostics a read keeps ([`Reader::diagnostics`]); the
+    /// rest are only counted ([`Reader::diagnostics_dropped`]), so a file
+    /// with a violation in every element cannot make a lenient read's
+    /// memory grow with it. 0: the default (10000); `usize::MAX`: all.
+    ///
+    /// ```
+    /// let doc = br#"{"version":"1.0.0","types":[],"methods":[],
+    ///   "callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"2:0","records":[1]}]}"#;
+    /// let mut reader = iprof::Reader::with_options(&iprof::ReadOptions::new().max_diagnostics(1))?;
+    /// reader.validate_bytes(doc)?;
+    /// assert_eq!(reader.diagnostics().len(), 1);
+    /// assert_eq!(reader.diagnostics_dropped().errors, 1);
+    /// # Ok::<(), iprof::Error>(())
+    /// ```
+    pub fn max_diagnostics(mut self, count: usize) -> ReadOptions {
+        self.max_diagnostics = count;
+        self
+    }
     fn raw(&self) -> sys::iprof_read_options {
         sys::iprof_read_options {
             flags: self.flags,
             chunk_size: self.chunk_size,
             max_element_size: self.max_element_size,
             max_depth: self.max_depth,
+            max_diagnostics: self.max_diagnostics,
             ..sys::iprof_read_options::INIT
         }
     }
@@ -774,8 +795,11 @@ impl Reader {
     }
 
     /// The diagnostics of the last read or load, in input order: warnings
-    /// and, in lenient mode, the rule violations. A file is valid when the
-    /// read succeeds and none has [`Severity::Error`](crate::Severity::Error).
+    /// and, in lenient mode, the rule violations; the first
+    /// [`max_diagnostics`](ReadOptions::max_diagnostics) of them (10000 by
+    /// default). A file is valid when the read succeeds, none has
+    /// [`Severity::Error`](crate::Severity::Error) and no error was dropped
+    /// ([`diagnostics_dropped`](Self::diagnostics_dropped)).
     pub fn diagnostics(&self) -> Vec<Error> {
         // SAFETY: the reader is alive; indexes are in range; reports copied.
         unsafe {
@@ -786,6 +810,38 @@ impl Reader {
                 .map(|d| Error::from_raw(d))
                 .collect()
         }
+    }
+
+    /// How many diagnostics the last read or load found beyond
+    /// [`max_diagnostics`](ReadOptions::max_diagnostics) and did not keep
+    /// in [`diagnostics`](Self::diagnostics), by severity (zero before any
+    /// read).
+    pub fn diagnostics_dropped(&self) -> DroppedDiagnostics {
+        let r = self.raw.as_ptr();
+        // SAFETY: the reader is alive.
+        unsafe {
+            DroppedDiagnostics {
+                errors: sys::iprof_reader_diag_dropped(r, sys::IPROF_SEVERITY_ERROR),
+                warnings: sys::iprof_reader_diag_dropped(r, sys::IPROF_SEVERITY_WARNING),
+            }
+        }
+    }
+}
+
+/// The diagnostics of a read that were counted but not kept
+/// ([`Reader::diagnostics_dropped`], `iprof_reader_diag_dropped`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DroppedDiagnostics {
+    /// Rule violations ([`Severity::Error`](crate::Severity::Error)).
+    pub errors: usize,
+    /// Warnings ([`Severity::Warning`](crate::Severity::Warning)).
+    pub warnings: usize,
+}
+
+impl DroppedDiagnostics {
+    /// `errors + warnings`.
+    pub fn total(&self) -> usize {
+        self.errors.saturating_add(self.warnings)
     }
 }
 

@@ -1,12 +1,14 @@
 //! Errors: status, message, line, column, offset, JSON path and file of a
-//! broken document; diagnostics of lenient and strict reads; errors of
-//! mutations, of the writer and of arguments.
+//! broken document; diagnostics of lenient and strict reads and their
+//! limit; errors of mutations, of the writer and of arguments.
 
 mod common;
 
 use std::path::Path;
 
-use iprof::{Callbacks, Frame, Kind, Model, ReadOptions, Reader, Severity, Status, WriteOptions, Writer};
+use iprof::{
+    Callbacks, DroppedDiagnostics, Frame, Kind, Model, ReadOptions, Reader, Severity, Status, WriteOptions, Writer,
+};
 
 // The wrong-typed "x" is at line 3, column 46 (offset 96): methods[0].signature[1].
 const BROKEN: &[u8] = b"{\"version\":\"1.0.0\",\n\
@@ -180,6 +182,108 @@ fn warning() {
     let mut strict = Reader::with_options(&ReadOptions::new().strict(true)).unwrap();
     strict.validate_bytes(common::doc("1.0.7", "}").as_bytes()).unwrap();
     assert_eq!(strict.diagnostics().len(), 1);
+}
+
+/// Version "1.0.5" (a warning) and 30 call-count entries whose ctx names a
+/// method that is not defined (30 dangling errors): 31 diagnostics; `tail`
+/// ends the document.
+fn many_diagnostics(tail: &str) -> String {
+    let entries: Vec<String> = (1..=30).map(|i| format!("{{\"ctx\":\"{i}:0\",\"records\":[1]}}")).collect();
+    format!(
+        "{{\"version\":\"1.0.5\",\"types\":[],\"methods\":[],\"callCountProfiles\":[{}]{tail}",
+        entries.join(",")
+    )
+}
+
+/// The first five of [`many_diagnostics`]: the version warning and four
+/// dangling errors.
+fn assert_first_five(diags: &[iprof::Error]) {
+    let got: Vec<(Status, Severity, &str)> = diags.iter().map(|d| (d.status(), d.severity(), d.path())).collect();
+    assert_eq!(
+        got,
+        [
+            (Status::Version, Severity::Warning, "version"),
+            (Status::Dangling, Severity::Error, "callCountProfiles[0].ctx"),
+            (Status::Dangling, Severity::Error, "callCountProfiles[1].ctx"),
+            (Status::Dangling, Severity::Error, "callCountProfiles[2].ctx"),
+            (Status::Dangling, Severity::Error, "callCountProfiles[3].ctx"),
+        ]
+    );
+}
+
+const NONE_DROPPED: DroppedDiagnostics = DroppedDiagnostics { errors: 0, warnings: 0 };
+
+#[test]
+fn max_diagnostics_keeps_the_first_and_counts_the_rest() {
+    let many = many_diagnostics("}");
+    let clean = common::doc("1.0.0", ",\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}");
+    let mut reader = Reader::with_options(&ReadOptions::new().max_diagnostics(5)).unwrap();
+    assert_eq!(reader.diagnostics_dropped(), NONE_DROPPED); // no read yet
+
+    reader.validate_bytes(many.as_bytes()).unwrap();
+    assert_first_five(&reader.diagnostics());
+    let dropped = reader.diagnostics_dropped();
+    assert_eq!(dropped, DroppedDiagnostics { errors: 26, warnings: 0 });
+    assert_eq!(dropped.total(), 26);
+
+    // A second read, of a clean document, drops nothing.
+    reader.validate_bytes(clean.as_bytes()).unwrap();
+    assert!(reader.diagnostics().is_empty());
+    assert_eq!(reader.diagnostics_dropped(), NONE_DROPPED);
+
+    // Loads, streaming reads and io::Read sources count the same.
+    let m = reader.load_bytes(many.as_bytes()).unwrap();
+    assert_eq!(m.entry_count(Kind::CallCount), 30); // the entries are all there
+    assert_first_five(&reader.diagnostics());
+    assert_eq!(reader.diagnostics_dropped(), DroppedDiagnostics { errors: 26, warnings: 0 });
+    reader.load_bytes(clean.as_bytes()).unwrap();
+    assert_eq!((reader.diagnostics().len(), reader.diagnostics_dropped()), (0, NONE_DROPPED));
+    let mut entries = 0;
+    reader.read_from(many.as_bytes(), Callbacks::new().on_entry(|_| entries += 1)).unwrap();
+    assert_eq!(entries, 30);
+    assert_first_five(&reader.diagnostics());
+    assert_eq!(reader.diagnostics_dropped(), DroppedDiagnostics { errors: 26, warnings: 0 });
+    let mut threaded =
+        Reader::with_options(&ReadOptions::new().max_diagnostics(5).threaded(true).chunk_size(7)).unwrap();
+    threaded.load_from(many.as_bytes()).unwrap();
+    assert_first_five(&threaded.diagnostics());
+    assert_eq!(threaded.diagnostics_dropped(), DroppedDiagnostics { errors: 26, warnings: 0 });
+
+    // The default (10000) and usize::MAX keep all 31; 30 drops one.
+    let all = [
+        ReadOptions::new(),
+        ReadOptions::new().max_diagnostics(0),
+        ReadOptions::new().max_diagnostics(usize::MAX),
+    ];
+    for options in all {
+        let mut r = Reader::with_options(&options).unwrap();
+        r.validate_bytes(many.as_bytes()).unwrap();
+        assert_eq!((r.diagnostics().len(), r.diagnostics_dropped()), (31, NONE_DROPPED), "{options:?}");
+    }
+    let mut r = Reader::with_options(&ReadOptions::new().max_diagnostics(30)).unwrap();
+    r.validate_bytes(many.as_bytes()).unwrap();
+    assert_eq!((r.diagnostics().len(), r.diagnostics_dropped()), (30, DroppedDiagnostics { errors: 1, warnings: 0 }));
+}
+
+#[test]
+fn max_diagnostics_counts_warnings_and_failed_reads() {
+    // An unknown key after the entries adds a warning, dropped with them.
+    let extra = many_diagnostics(",\"extra\":1}");
+    let mut reader = Reader::with_options(&ReadOptions::new().max_diagnostics(1)).unwrap();
+    reader.validate_bytes(extra.as_bytes()).unwrap();
+    assert_eq!(reader.diagnostics().len(), 1);
+    assert_eq!(reader.diagnostics()[0].status(), Status::Version);
+    assert_eq!(reader.diagnostics_dropped(), DroppedDiagnostics { errors: 30, warnings: 1 });
+    let mut fast = Reader::with_options(&ReadOptions::new().max_diagnostics(1).no_references(true)).unwrap();
+    fast.validate_bytes(extra.as_bytes()).unwrap();
+    assert_eq!(fast.diagnostics_dropped(), DroppedDiagnostics { errors: 0, warnings: 1 });
+
+    // A read that fails keeps its diagnostics so far, and their count.
+    let broken = many_diagnostics(",]");
+    let mut reader = Reader::with_options(&ReadOptions::new().max_diagnostics(5)).unwrap();
+    assert_eq!(reader.load_bytes(broken.as_bytes()).unwrap_err().status(), Status::Syntax);
+    assert_first_five(&reader.diagnostics());
+    assert_eq!(reader.diagnostics_dropped(), DroppedDiagnostics { errors: 26, warnings: 0 });
 }
 
 #[test]

@@ -13,6 +13,15 @@ fn fib() -> Model {
 }
 
 #[test]
+fn build_indexes_then_look_up() {
+    let mut m = fib();
+    m.build_indexes().expect("indexes build");
+    assert_eq!(m.type_by_name("Fib").map(|t| t.id()), Some(10));
+    let frames = parse_ctx("1:0").expect("ctx parses");
+    assert_eq!(m.entry_find(Kind::CallCount, &frames).map(|e| e.records().to_vec()), Some(vec![1]));
+}
+
+#[test]
 fn fib_exact_values() {
     let m = fib();
     assert_eq!(m.version(), "1.1.0");
