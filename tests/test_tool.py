@@ -318,6 +318,25 @@ class Stats(ToolCase):
                          max(e["ctx"].count("<") + 1 for key in slot for e in doc[key]))
         self.assertEqual(st["contexts"], len({e["ctx"] for key in slot for e in doc[key]}))
 
+    def test_json_names_escaped(self):
+        # Names go through the command's one JSON escaper: quotes,
+        # backslashes and control characters escaped, '<' '>' '&' as \u
+        # escapes (safe in HTML), and the text reads back unchanged.
+        profile = json.dumps({
+            "version": "1.1.0",
+            "types": [{"id": 0, "name": "void"}, {"id": 1, "name": 'a\\b"c\tD'}],
+            "methods": [{"id": 1, "name": "<init>", "signature": [1, 0]}],
+            "callCountProfiles": [{"ctx": "1:0", "records": [3]}],
+            "conditionalProfiles": [], "virtualInvokeProfiles": [],
+            "monitorProfiles": [], "samplingProfiles": [], "instanceofProfiles": []})
+        code, out, err = run("stats", "--json", "-", stdin=profile.encode())
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(b'\\u003cinit\\u003e', out)
+        self.assertIn(b'a\\\\b\\"c\\tD', out)
+        top = json.loads(out)["hottestMethods"]
+        self.assertEqual([(m["name"], m["callCount"]) for m in top],
+                         [('a\\b"c\tD.<init>', 3)])
+
 
 # ---------------------------------------------------------------------------
 # cat

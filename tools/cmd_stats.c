@@ -84,22 +84,6 @@ static int hotter(const void *pa, const void *pb)
     return c ? c : (a->id > b->id) - (a->id < b->id);
 }
 
-static char *method_name(const iprof_model *model, int64_t id)
-{
-    const iprof_method *m = iprof_model_method_by_id(model, id);
-    char probe[32];
-    size_t len = m ? iprof_model_method_describe(model, m, probe, sizeof probe)
-                   : (size_t)snprintf(probe, sizeof probe, "?%lld", (long long)id);
-    char *buf = malloc(len + 1);
-    if (!buf)
-        return NULL;
-    if (m)
-        iprof_model_method_describe(model, m, buf, len + 1);
-    else
-        memcpy(buf, probe, len + 1);
-    return buf;
-}
-
 /* Keep the STATS_TOP hottest callees, with names. */
 static int pick_top(stats *st, const iprof_model *model, id_map *calls)
 {
@@ -113,7 +97,7 @@ static int pick_top(stats *st, const iprof_model *model, id_map *calls)
         stats_method *m = &st->top[st->top_count];
         m->id = calls->slots[i].id;
         m->calls = calls->slots[i].total;
-        if (!(m->name = method_name(model, m->id)))
+        if (!(m->name = method_label(model, m->id)))
             return -1;
         st->top_count++;
     }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
@@ -10,6 +11,22 @@
 const char *display_name(const char *file)
 {
     return strcmp(file, "-") == 0 ? "<stdin>" : file;
+}
+
+char *method_label(const iprof_model *model, int64_t id)
+{
+    const iprof_method *m = iprof_model_method_by_id(model, id);
+    char probe[64];
+    size_t len = m ? iprof_model_method_describe(model, m, probe, sizeof probe)
+                   : (size_t)snprintf(probe, sizeof probe, "?%" PRId64, id);
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return NULL;
+    if (len < sizeof probe)
+        memcpy(buf, probe, len + 1);
+    else
+        iprof_model_method_describe(model, m, buf, len + 1);
+    return buf;
 }
 
 void report_error(const char *file, const iprof_error *err)

@@ -1,7 +1,6 @@
 /* Stacks of a profile for the viewer subcommands: see stacks.h. */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -86,22 +85,6 @@ static int rehash_funcs(stack_tree *t)
     return 0;
 }
 
-static char *method_name(const iprof_model *model, int64_t id)
-{
-    const iprof_method *m = iprof_model_method_by_id(model, id);
-    char probe[64];
-    size_t len = m ? iprof_model_method_describe(model, m, probe, sizeof probe)
-                   : (size_t)snprintf(probe, sizeof probe, "?%lld", (long long)id);
-    char *buf = malloc(len + 1);
-    if (!buf)
-        return NULL;
-    if (len < sizeof probe)
-        memcpy(buf, probe, len + 1);
-    else
-        iprof_model_method_describe(model, m, buf, len + 1);
-    return buf;
-}
-
 /* The func index of a method; STACK_NONE when out of memory. */
 static size_t func_of(stack_tree *t, int64_t method)
 {
@@ -119,7 +102,7 @@ static size_t func_of(stack_tree *t, int64_t method)
         t->funcs = f;
         t->func_cap = cap;
     }
-    char *name = method_name(t->model, method);
+    char *name = method_label(t->model, method);
     if (!name)
         return STACK_NONE;
     t->funcs[t->func_count].method = method;
@@ -328,41 +311,4 @@ void stacks_fold_free(folded_line *lines, size_t count)
         free(lines[i].path);
     }
     free(lines);
-}
-
-void json_string(FILE *out, const char *s)
-{
-    static const char hex[] = "0123456789abcdef";
-    putc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        switch (c) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f)
-                fprintf(out, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-            else
-                putc(c, out);
-        }
-    }
-    putc('"', out);
-}
-
-void json_double(FILE *out, double v)
-{
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    char buf[32];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    fputs(buf, out);
 }

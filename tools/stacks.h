@@ -76,13 +76,6 @@ typedef struct folded_line {
 int stacks_fold(const stack_tree *t, int bci, folded_line **out, size_t *count);
 void stacks_fold_free(folded_line *lines, size_t count);
 
-/* Write @p s as a JSON string, quotes included; '<', '>' and '&' as
- * \u escapes so that the text is safe inside an HTML <script>. */
-void json_string(FILE *out, const char *s);
-/* Write @p v as a JSON number in the fewest significant digits (up to 17)
- * that read back as the same double; null for infinities and NaN. */
-void json_double(FILE *out, double v);
-
 /* ---- flame_html.c --------------------------------------------------------- */
 
 /* The flame graph page of @p lines (from stacks_fold of @p t). */

@@ -39,26 +39,6 @@ void stats_print_text(FILE *out, const stats *st)
                 st->top[i].name, (long long)st->top[i].id);
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped,
- * other bytes (UTF-8) as they are. */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 static void json_kinds(FILE *out, const char *key, const stats *st, int totals)
 {
     char buf[TOTAL_CHARS];

@@ -3,7 +3,9 @@
  *
  *   main.c      dispatch, --help and --version of the command
  *   args.c      option parsing shared by the subcommands
- *   report.c    error lines, exit codes, reading inputs named by the user
+ *   report.c    error lines, exit codes, reading inputs named by the user,
+ *               method labels
+ *   json_out.c  JSON strings and numbers of every JSON the command writes
  *   tables.c    small hash tables for stats (pointer set, id -> total)
  *   total.c     exact-or-clamped sums of int64 counts
  *   cmd_<name>.c  one subcommand each: validate, stats (stats_print.c: text
@@ -89,6 +91,9 @@ int parse_instanceof_key(const char *cmd, const char *value);
 
 /* How a FILE operand is named in messages: "<stdin>" for "-". */
 const char *display_name(const char *file);
+/* A method as people read it (iprof_model_method_describe), "?ID" for an
+ * id the model does not define; malloc'd, NULL when out of memory. */
+char *method_label(const iprof_model *model, int64_t id);
 /* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr. */
 void report_error(const char *file, const iprof_error *err);
 /* Print every diagnostic of the reader's last read, then its error if
@@ -111,6 +116,16 @@ iprof_reader *open_reader(const char *cmd, int strict);
 int load_model(iprof_model **out, iprof_reader *reader, const char *file);
 /* Flush stdout; on a write error print it and return EXIT_USAGE. */
 int finish_stdout(const char *cmd, int code);
+
+/* ---- json_out.c -------------------------------------------------------- */
+
+/* Write @p s as a JSON string, quotes included; control characters, '<',
+ * '>' and '&' as \u escapes so that the text is safe inside an HTML
+ * <script>. */
+void json_string(FILE *out, const char *s);
+/* Write @p v as a JSON number in the fewest significant digits (up to 17)
+ * that read back as the same double; null for infinities and NaN. */
+void json_double(FILE *out, double v);
 
 /* ---- total.c ----------------------------------------------------------- */
 
