@@ -118,6 +118,68 @@ static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t coun
     return rc;
 }
 
+/* Types and methods are kept alike: a list in insertion order and an id
+ * map to the first holder of each id (a lenient load may hold duplicate
+ * ids). Both structs begin with their int64_t id, so one set of functions
+ * serves both through a pointer to that first member (C11 6.7.2.1p15). */
+typedef struct id_list {
+    void *items; /* iprof_type ** or iprof_method ** */
+    size_t *count;
+    ipi_idmap *ids;
+} id_list;
+
+static void *list_at(id_list l, size_t i)
+{
+    void *x;
+    memcpy(&x, (char *)l.items + i * sizeof x, sizeof x);
+    return x;
+}
+
+static int64_t item_id(const void *x)
+{
+    return *(const int64_t *)x;
+}
+
+/* Remove @p gone, the holder of its id in the map, and map the id to the
+ * next holder if any. Re-inserting into a table that just lost a key never
+ * allocates. */
+static void list_remove(id_list l, void *gone)
+{
+    int64_t id = item_id(gone);
+    size_t pos = 0;
+    while (list_at(l, pos) != gone)
+        pos++;
+    ipi_array_remove(l.items, l.count, pos, sizeof gone);
+    ipi_idmap_del(l.ids, id);
+    for (size_t i = 0; i < *l.count; i++)
+        if (item_id(list_at(l, i)) == id) {
+            ipi_idmap_put_reserved(l.ids, id, list_at(l, i));
+            return;
+        }
+}
+
+/* Map every id to its first holder again (after retain). The map held at
+ * least as many keys before, so no insertion allocates. */
+static void list_rebuild_ids(id_list l)
+{
+    ipi_idmap_clear(l.ids);
+    for (size_t i = 0; i < *l.count; i++) {
+        void *x = list_at(l, i);
+        if (!ipi_idmap_get(l.ids, item_id(x)))
+            ipi_idmap_put_reserved(l.ids, item_id(x), x);
+    }
+}
+
+static id_list type_list(iprof_model *m)
+{
+    return (id_list){m->types, &m->type_count, &m->type_ids};
+}
+
+static id_list method_list(iprof_model *m)
+{
+    return (id_list){m->methods, &m->method_count, &m->method_ids};
+}
+
 /* ---- types -------------------------------------------------------------- */
 
 static const iprof_type *type_by_str(const iprof_model *m, const ipi_str *name)
@@ -213,21 +275,12 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
     return rc ? ipi_model_fail_about(model, rc, &about, "out of memory") : IPROF_OK;
 }
 
-/* After removing the indexed type of an id, index the next type that has
- * it (a lenient load may hold duplicates). Re-inserting into a table that
- * just lost a key never allocates. The name index is simply rebuilt on its
- * next use. */
-static void reindex_type(iprof_model *m, const iprof_type *gone)
+/* The name indexes are rebuilt on their next use; method names go too, as
+ * signatures may no longer resolve. */
+static void drop_type_indexes(iprof_model *m)
 {
     ipi_index_drop(m, IPI_IX_TYPE_NAMES);
-    ipi_index_drop(m, IPI_IX_METHOD_NAMES); /* signatures may no longer resolve */
-    for (size_t i = 0; i < m->type_count; i++) {
-        iprof_type *t = m->types[i];
-        if (t->id == gone->id) {
-            ipi_idmap_put_reserved(&m->type_ids, t->id, t);
-            return;
-        }
-    }
+    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
 }
 
 IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
@@ -239,28 +292,10 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
     if (!t)
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, &id, NULL},
                                     "no type with id %lld", (long long)id);
-    size_t pos = 0;
-    while (model->types[pos] != t)
-        pos++;
-    ipi_array_remove(model->types, &model->type_count, pos, sizeof *model->types);
-    ipi_idmap_del(&model->type_ids, id);
+    list_remove(type_list(model), t);
+    drop_type_indexes(model);
     model->refs_checked = 0; /* methods and records may still name it */
-    reindex_type(model, t);
     return IPROF_OK;
-}
-
-/* Rebuild the type indexes from the list (after retain). The tables held
- * at least as many keys before, so no insertion allocates. */
-static void rebuild_type_index(iprof_model *m)
-{
-    ipi_idmap_clear(&m->type_ids);
-    ipi_index_drop(m, IPI_IX_TYPE_NAMES);
-    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
-    for (size_t i = 0; i < m->type_count; i++) {
-        iprof_type *t = m->types[i];
-        if (!ipi_idmap_get(&m->type_ids, t->id))
-            ipi_idmap_put_reserved(&m->type_ids, t->id, t);
-    }
 }
 
 IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred keep,
@@ -278,7 +313,8 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred
     if (j == model->type_count)
         return IPROF_OK;
     model->type_count = j;
-    rebuild_type_index(model);
+    list_rebuild_ids(type_list(model));
+    drop_type_indexes(model);
     model->refs_checked = 0;
     return IPROF_OK;
 }
@@ -424,17 +460,11 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
     return rc;
 }
 
-static void reindex_method(iprof_model *m, const iprof_method *gone)
+/* The key and name indexes are rebuilt on their next use. */
+static void drop_method_indexes(iprof_model *m)
 {
-    ipi_index_drop(m, IPI_IX_METHOD_KEYS); /* rebuilt on its next use */
+    ipi_index_drop(m, IPI_IX_METHOD_KEYS);
     ipi_index_drop(m, IPI_IX_METHOD_NAMES);
-    for (size_t i = 0; i < m->method_count; i++) {
-        iprof_method *x = m->methods[i];
-        if (x->id == gone->id) {
-            ipi_idmap_put_reserved(&m->method_ids, x->id, x); /* cannot allocate */
-            return;
-        }
-    }
 }
 
 IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
@@ -446,28 +476,10 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
     if (!x)
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
                                     "no method with id %lld", (long long)id);
-    size_t pos = 0;
-    while (model->methods[pos] != x)
-        pos++;
-    ipi_array_remove(model->methods, &model->method_count, pos, sizeof *model->methods);
-    ipi_idmap_del(&model->method_ids, id);
+    list_remove(method_list(model), x);
+    drop_method_indexes(model);
     model->refs_checked = 0; /* entries may still name it */
-    reindex_method(model, x);
     return IPROF_OK;
-}
-
-/* Rebuild the method indexes from the list (after retain); no insertion
- * allocates, as for types. */
-static void rebuild_method_index(iprof_model *m)
-{
-    ipi_idmap_clear(&m->method_ids);
-    ipi_index_drop(m, IPI_IX_METHOD_KEYS);
-    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
-    for (size_t i = 0; i < m->method_count; i++) {
-        iprof_method *x = m->methods[i];
-        if (!ipi_idmap_get(&m->method_ids, x->id))
-            ipi_idmap_put_reserved(&m->method_ids, x->id, x);
-    }
 }
 
 IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
@@ -485,7 +497,8 @@ IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_
     if (j == model->method_count)
         return IPROF_OK;
     model->method_count = j;
-    rebuild_method_index(model);
+    list_rebuild_ids(method_list(model));
+    drop_method_indexes(model);
     model->refs_checked = 0;
     return IPROF_OK;
 }
