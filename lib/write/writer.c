@@ -20,6 +20,7 @@
 #include "error.h"
 #include "idmap.h"
 #include "json.h"
+#include "json_fmt.h"
 #include "numfmt.h"
 #include "rules.h"
 #include "sink.h"
@@ -53,10 +54,6 @@ enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_BETWEEN, ST_DONE };
 /* Worst case of an element's fixed parts: separator and indent, keys,
  * punctuation and one int64. */
 #define ELEM_FIXED 96
-/* Worst case of one array value with its separator (", " when pretty). */
-#define VALUE_MAX (IPI_I64_MAX_CHARS + 2)
-/* Worst case of one escaped name byte ("\u0000"). */
-#define ESC_MAX 6
 
 struct iprof_writer {
     iprof_allocator alloc;
@@ -236,146 +233,6 @@ static int make_room(iprof_writer *w, size_t n)
         }                                              \
     } while (0)
 
-/* Append a string literal at p, advancing p. */
-#define PUT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
-/* The pretty or the compact spelling of a piece of syntax. */
-#define PUT2(p, pretty, lit_pretty, lit) ((pretty) ? PUT(p, lit_pretty) : PUT(p, lit))
-
-/* ------------------------------------------------------------------------ */
-/* Formatting into reserved space                                           */
-
-static const char hex_digits[] = "0123456789abcdef";
-
-/* Whether any byte of the 8 in x needs escaping: < 0x20, '"' or '\\'
- * (the classic "has a zero byte" bit trick on x, x ^ '"' and x ^ '\\'). */
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-static inline int word_needs_escape(uint64_t x)
-{
-    uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
-    uint64_t lt = (x - ONES * 0x20) & ~x;
-    uint64_t zq = (q - ONES) & ~q;
-    uint64_t zb = (b - ONES) & ~b;
-    return ((lt | zq | zb) & HIGHS) != 0;
-}
-
-/* Escape s[0..len) as JSON string content at p; at most ESC_MAX * len
- * bytes. Runs of 8 plain bytes are copied as one word. */
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#define ESCAPE_SSE2 1
-/* Whether any of 16 bytes needs an escape: quote, backslash, or below
- * 0x20 (unsigned: bytes >= 0x80 are UTF-8 and pass through). */
-static inline int block_needs_escape(__m128i v)
-{
-    __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
-    __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-    __m128i c = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
-    return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) != 0;
-}
-#endif
-
-static char *escape_into(char *p, const unsigned char *s, size_t len)
-{
-    size_t i = 0;
-#ifdef ESCAPE_SSE2
-    /* 16 bytes per step, the last 16 overlapping what was copied; a block
-     * that needs an escape leaves the rest to the loops below. */
-    if (len >= 16) {
-        __m128i v;
-        for (; i + 16 <= len; i += 16) {
-            v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-            if (block_needs_escape(v))
-                break;
-            _mm_storeu_si128((__m128i *)(void *)(p + i), v);
-        }
-        if (i == len)
-            return p + len;
-        if (i + 16 > len) {
-            v = _mm_loadu_si128((const __m128i *)(const void *)(s + len - 16));
-            if (!block_needs_escape(v)) {
-                _mm_storeu_si128((__m128i *)(void *)(p + len - 16), v);
-                return p + len;
-            }
-        }
-    }
-#endif
-    /* Most names need no escape: whole words, then the last 8 bytes as one
-     * word overlapping what was copied (no per-byte tail loop). */
-    if (len >= 8) {
-        uint64_t x;
-        for (; i + 8 <= len; i += 8) {
-            memcpy(&x, s + i, 8);
-            if (word_needs_escape(x))
-                break;
-            memcpy(p + i, &x, 8);
-        }
-        if (i + 8 > len) {
-            if (i < len) {
-                memcpy(&x, s + len - 8, 8);
-                if (!word_needs_escape(x)) {
-                    memcpy(p + len - 8, &x, 8);
-                    return p + len;
-                }
-            } else {
-                return p + len;
-            }
-        }
-        p += i;
-    }
-    while (i < len) {
-        if (len - i >= 8) {
-            uint64_t x;
-            memcpy(&x, s + i, 8);
-            if (!word_needs_escape(x)) {
-                memcpy(p, &x, 8);
-                p += 8;
-                i += 8;
-                continue;
-            }
-        }
-        unsigned char c = s[i++];
-        if (c >= 0x20 && c != '"' && c != '\\') {
-            *p++ = (char)c;
-            continue;
-        }
-        *p++ = '\\';
-        switch (c) {
-        case '"': *p++ = '"'; break;
-        case '\\': *p++ = '\\'; break;
-        case '\b': *p++ = 'b'; break;
-        case '\f': *p++ = 'f'; break;
-        case '\n': *p++ = 'n'; break;
-        case '\r': *p++ = 'r'; break;
-        case '\t': *p++ = 't'; break;
-        default:
-            p[0] = 'u';
-            p[1] = '0';
-            p[2] = '0';
-            p[3] = hex_digits[c >> 4];
-            p[4] = hex_digits[c & 15];
-            p += 5;
-            break;
-        }
-    }
-    return p;
-}
-
-/* Values separated by "," (", " when pretty), no brackets; at most
- * VALUE_MAX * n bytes. first: no separator before the first value. */
-static char *values_into(char *p, const int64_t *v, size_t n, int pretty, int first)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (i || !first) {
-            *p++ = ',';
-            if (pretty)
-                *p++ = ' ';
-        }
-        p += ipi_fmt_i64(p, v[i]);
-    }
-    return p;
-}
-
 /* Chunked versions for long content: each chunk reserves its own worst
  * case. */
 static int put_string(iprof_writer *w, const char *s, size_t len)
@@ -383,8 +240,8 @@ static int put_string(iprof_writer *w, const char *s, size_t len)
     const unsigned char *u = (const unsigned char *)s;
     while (len) {
         size_t chunk = len > FAST_NAME ? FAST_NAME : len;
-        ENSURE(w, chunk * ESC_MAX);
-        w->pos = (size_t)(escape_into(w->buf + w->pos, u, chunk) - w->buf);
+        ENSURE(w, chunk * IPI_ESC_MAX);
+        w->pos = (size_t)(ipi_json_escape_into(w->buf + w->pos, u, chunk) - w->buf);
         u += chunk;
         len -= chunk;
     }
@@ -395,8 +252,8 @@ static int put_values(iprof_writer *w, const int64_t *v, size_t n)
 {
     for (size_t i = 0; i < n;) {
         size_t chunk = n - i > FAST_VALUES ? FAST_VALUES : n - i;
-        ENSURE(w, chunk * VALUE_MAX);
-        w->pos = (size_t)(values_into(w->buf + w->pos, v + i, chunk, w->pretty, i == 0) -
+        ENSURE(w, chunk * IPI_VALUE_MAX);
+        w->pos = (size_t)(ipi_json_values_into(w->buf + w->pos, v + i, chunk, w->pretty, i == 0) -
                           w->buf);
         i += chunk;
     }
@@ -592,7 +449,7 @@ static int write_end(iprof_writer *w)
 static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
 {
     int fast = len <= FAST_NAME;
-    ENSURE(w, ELEM_FIXED + (fast ? len * ESC_MAX : 0));
+    ENSURE(w, ELEM_FIXED + (fast ? len * IPI_ESC_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
     if (w->pretty)
         PUT(p, "{\"id\": ");
@@ -604,7 +461,7 @@ static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
     else
         PUT(p, ",\"name\":\"");
     if (fast) {
-        p = escape_into(p, (const unsigned char *)name, len);
+        p = ipi_json_escape_into(p, (const unsigned char *)name, len);
     } else {
         w->pos = (size_t)(p - w->buf);
         int rc = put_string(w, name, len);
@@ -634,8 +491,8 @@ static int element_tail(iprof_writer *w, char *p, int is_method, const int64_t *
         PUT2(p, w->pretty, "\", \"signature\": [", "\",\"signature\":[");
     else
         PUT2(p, w->pretty, "\", \"records\": [", "\",\"records\":[");
-    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * VALUE_MAX + 2) {
-        p = values_into(p, v, n, w->pretty, 1);
+    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * IPI_VALUE_MAX + 2) {
+        p = ipi_json_values_into(p, v, n, w->pretty, 1);
     } else {
         w->pos = (size_t)(p - w->buf);
         if ((rc = put_values(w, v, n)))
@@ -653,13 +510,13 @@ static int write_method(iprof_writer *w, int64_t id, const char *name, size_t le
                         const int64_t *sig, size_t sig_len)
 {
     int fast = len <= FAST_NAME && sig_len <= FAST_VALUES;
-    ENSURE(w, ELEM_FIXED + (fast ? len * ESC_MAX + sig_len * VALUE_MAX : 0));
+    ENSURE(w, ELEM_FIXED + (fast ? len * IPI_ESC_MAX + sig_len * IPI_VALUE_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
     PUT2(p, w->pretty, "{\"id\": ", "{\"id\":");
     p += ipi_fmt_i64(p, id);
     PUT2(p, w->pretty, ", \"name\": \"", ",\"name\":\"");
     if (fast)
-        return element_tail(w, escape_into(p, (const unsigned char *)name, len), 1, sig, sig_len);
+        return element_tail(w, ipi_json_escape_into(p, (const unsigned char *)name, len), 1, sig, sig_len);
     int rc;
     w->pos = (size_t)(p - w->buf);
     if ((rc = put_string(w, name, len)))
@@ -672,7 +529,7 @@ static int write_entry(iprof_writer *w, const int64_t *frames, size_t frame_coun
 {
     int fast = frame_count <= FAST_FRAMES && record_count <= FAST_VALUES;
     ENSURE(w, ELEM_FIXED +
-                  (fast ? IPI_CTX_MAX_CHARS(frame_count) + record_count * VALUE_MAX : 0));
+                  (fast ? IPI_CTX_MAX_CHARS(frame_count) + record_count * IPI_VALUE_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
     PUT2(p, w->pretty, "{\"ctx\": \"", "{\"ctx\":\"");
     if (fast)
