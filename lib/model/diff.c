@@ -49,6 +49,10 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* An entry's count for the diff: the count slots as iprof_entry_total()
+ * reads them, but only the positive ones and in uint64, so that the
+ * diff's totals and shares (iprof_diff_total) are of what ran and
+ * clamp at UINT64_MAX, not INT64_MAX: the rule diff.h documents. */
 static uint64_t count_of(const iprof_entry *e)
 {
     const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);

@@ -424,8 +424,6 @@ IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int
     return IPROF_OK;
 }
 
-/* The total of an entry by its kind's meaning, saturating. */
-
 static int keep_none(const iprof_entry *e, void *payload)
 {
     (void)e, (void)payload;
