@@ -84,19 +84,17 @@ static int hotter(const void *pa, const void *pb)
     return c ? c : (a->id > b->id) - (a->id < b->id);
 }
 
-/* Keep the STATS_TOP hottest callees, with names. */
+/* Keep the STATS_TOP hottest callees, with names. Sorts the map's items
+ * in place: the map is only freed after this. */
 static int pick_top(stats *st, const iprof_model *model, id_map *calls)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < calls->cap; i++)
-        if (calls->slots[i].used)
-            calls->slots[n++] = calls->slots[i];
+    size_t n = calls->index.count;
     if (n > 1)
-        qsort(calls->slots, n, sizeof *calls->slots, hotter);
+        qsort(calls->items, n, sizeof *calls->items, hotter);
     for (size_t i = 0; i < n && i < STATS_TOP; i++) {
         stats_method *m = &st->top[st->top_count];
-        m->id = calls->slots[i].id;
-        m->calls = calls->slots[i].total;
+        m->id = calls->items[i].id;
+        m->calls = calls->items[i].total;
         if (!(m->name = method_label(model, m->id)))
             return -1;
         st->top_count++;
@@ -106,7 +104,7 @@ static int pick_top(stats *st, const iprof_model *model, id_map *calls)
 
 static int compute(stats *st, const iprof_model *model, const iprof_reader *reader)
 {
-    stats_work w = {st, {NULL, 0, 0}, {NULL, 0, 0}, 0, 0};
+    stats_work w = {st, {NULL, 0, {NULL, 0, 0}}, {NULL, 0, {NULL, 0, 0}}, 0, 0};
     st->version = iprof_model_version(model);
     st->model = model;
     st->types = iprof_model_type_count(model);
@@ -116,7 +114,7 @@ static int compute(stats *st, const iprof_model *model, const iprof_reader *read
         st->entries[w.kind] = iprof_model_entry_count(model, w.kind);
         iprof_model_foreach_entry(model, w.kind, visit_entry, &w);
     }
-    st->contexts = w.contexts.count;
+    st->contexts = w.contexts.index.count;
     int rc = w.oom ? -1 : pick_top(st, model, &w.calls);
     ptr_set_free(&w.contexts);
     id_map_free(&w.calls);

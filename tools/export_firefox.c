@@ -116,37 +116,50 @@ static int categories(ff_work *w, const stack_tree *t)
 }
 
 /* Frames: one per distinct (method, bci), numbered in order of first use. */
+static uint64_t frame_hash(const stack_node *node)
+{
+    return hash_word((uint64_t)node->method * 0x9e3779b97f4a7c15ULL ^ (uint64_t)node->bci);
+}
+
+typedef struct frame_ctx {
+    const ff_work *w;
+    const stack_tree *t;
+} frame_ctx;
+
+static uint64_t frame_hash_at(size_t frame, const void *ctx)
+{
+    const frame_ctx *c = ctx;
+    return frame_hash(&c->t->nodes[c->w->frame_node[frame]]);
+}
+
 static int frames(ff_work *w, const stack_tree *t)
 {
-    size_t n = t->count ? t->count : 1, cap = 16;
-    while (cap < 2 * n)
-        cap *= 2;
-    size_t *slots = calloc(cap, sizeof *slots);
+    size_t n = t->count ? t->count : 1;
+    index_table index = {NULL, 0, 0};
+    frame_ctx ctx = {w, t};
     w->node_frame = malloc(n * sizeof *w->node_frame);
     w->frame_node = malloc(n * sizeof *w->frame_node);
-    if (!slots || !w->node_frame || !w->frame_node) {
-        free(slots);
+    if (!w->node_frame || !w->frame_node)
         return -1;
-    }
     for (size_t i = 0; i < t->count; i++) {
         const stack_node *node = &t->nodes[i];
-        uint64_t h = (uint64_t)node->method * 0x9e3779b97f4a7c15ULL ^ (uint64_t)node->bci;
-        h ^= h >> 29;
-        h *= 0xbf58476d1ce4e5b9ULL;
-        h ^= h >> 32;
-        size_t s = (size_t)h & (cap - 1);
-        for (; slots[s]; s = (s + 1) & (cap - 1)) {
-            const stack_node *o = &t->nodes[w->frame_node[slots[s] - 1]];
+        if (index_table_reserve(&index, frame_hash_at, &ctx)) {
+            index_table_free(&index);
+            return -1;
+        }
+        size_t s = index_first(&index, frame_hash(node));
+        for (; index.slots[s]; s = index_next(&index, s)) {
+            const stack_node *o = &t->nodes[w->frame_node[index.slots[s] - 1]];
             if (o->method == node->method && o->bci == node->bci)
                 break;
         }
-        if (!slots[s]) {
-            w->frame_node[w->frame_count] = i;
-            slots[s] = ++w->frame_count;
+        if (!index.slots[s]) {
+            w->frame_node[w->frame_count++] = i;
+            index_put(&index, s);
         }
-        w->node_frame[i] = slots[s] - 1;
+        w->node_frame[i] = index.slots[s] - 1;
     }
-    free(slots);
+    index_table_free(&index);
     return 0;
 }
 

@@ -19,20 +19,21 @@ int stacks_kind_arg(const char *value)
 
 /* ---- the tree ------------------------------------------------------------ */
 
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
 static uint64_t node_hash(size_t parent, int64_t method, int64_t bci)
 {
-    return mix((uint64_t)parent * 0x9e3779b97f4a7c15ULL ^ mix((uint64_t)method) ^
-               ((uint64_t)bci << 29));
+    return hash_word((uint64_t)parent * 0x9e3779b97f4a7c15ULL ^ hash_word((uint64_t)method) ^
+                     ((uint64_t)bci << 29));
+}
+
+static uint64_t node_hash_at(size_t i, const void *ctx)
+{
+    const stack_node *n = &((const stack_tree *)ctx)->nodes[i];
+    return node_hash(n->parent, n->method, n->bci);
+}
+
+static uint64_t func_hash_at(size_t i, const void *ctx)
+{
+    return hash_word((uint64_t)((const stack_tree *)ctx)->funcs[i].method);
 }
 
 static int grow_nodes(stack_tree *t)
@@ -48,52 +49,15 @@ static int grow_nodes(stack_tree *t)
     return 0;
 }
 
-static int rehash_nodes(stack_tree *t)
-{
-    size_t cap = t->slot_cap ? t->slot_cap * 2 : 128;
-    size_t *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < t->count; i++) {
-        const stack_node *n = &t->nodes[i];
-        size_t h = (size_t)node_hash(n->parent, n->method, n->bci) & (cap - 1);
-        while (slots[h])
-            h = (h + 1) & (cap - 1);
-        slots[h] = i + 1;
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->slot_cap = cap;
-    return 0;
-}
-
-static int rehash_funcs(stack_tree *t)
-{
-    size_t cap = t->func_slot_cap ? t->func_slot_cap * 2 : 64;
-    size_t *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < t->func_count; i++) {
-        size_t h = (size_t)mix((uint64_t)t->funcs[i].method) & (cap - 1);
-        while (slots[h])
-            h = (h + 1) & (cap - 1);
-        slots[h] = i + 1;
-    }
-    free(t->func_slots);
-    t->func_slots = slots;
-    t->func_slot_cap = cap;
-    return 0;
-}
-
 /* The func index of a method; STACK_NONE when out of memory. */
 static size_t func_of(stack_tree *t, int64_t method)
 {
-    if (t->func_count * 2 >= t->func_slot_cap && rehash_funcs(t))
+    if (index_table_reserve(&t->func_index, func_hash_at, t))
         return STACK_NONE;
-    size_t h = (size_t)mix((uint64_t)method) & (t->func_slot_cap - 1);
-    for (; t->func_slots[h]; h = (h + 1) & (t->func_slot_cap - 1))
-        if (t->funcs[t->func_slots[h] - 1].method == method)
-            return t->func_slots[h] - 1;
+    size_t s = index_first(&t->func_index, hash_word((uint64_t)method));
+    for (; t->func_index.slots[s]; s = index_next(&t->func_index, s))
+        if (t->funcs[t->func_index.slots[s] - 1].method == method)
+            return t->func_index.slots[s] - 1;
     if (t->func_count == t->func_cap) {
         size_t cap = t->func_cap ? t->func_cap * 2 : 32;
         stack_func *f = realloc(t->funcs, cap * sizeof *f);
@@ -107,7 +71,8 @@ static size_t func_of(stack_tree *t, int64_t method)
         return STACK_NONE;
     t->funcs[t->func_count].method = method;
     t->funcs[t->func_count].name = name;
-    t->func_slots[h] = ++t->func_count;
+    t->func_count++;
+    index_put(&t->func_index, s);
     return t->func_count - 1;
 }
 
@@ -115,13 +80,13 @@ static size_t func_of(stack_tree *t, int64_t method)
  * of memory. */
 static size_t node_of(stack_tree *t, size_t parent, int64_t method, int64_t bci)
 {
-    if (t->count * 2 >= t->slot_cap && rehash_nodes(t))
+    if (index_table_reserve(&t->node_index, node_hash_at, t))
         return STACK_NONE;
-    size_t h = (size_t)node_hash(parent, method, bci) & (t->slot_cap - 1);
-    for (; t->slots[h]; h = (h + 1) & (t->slot_cap - 1)) {
-        const stack_node *n = &t->nodes[t->slots[h] - 1];
+    size_t s = index_first(&t->node_index, node_hash(parent, method, bci));
+    for (; t->node_index.slots[s]; s = index_next(&t->node_index, s)) {
+        const stack_node *n = &t->nodes[t->node_index.slots[s] - 1];
         if (n->parent == parent && n->method == method && n->bci == bci)
-            return t->slots[h] - 1;
+            return t->node_index.slots[s] - 1;
     }
     size_t func = func_of(t, method);
     if (func == STACK_NONE || grow_nodes(t))
@@ -132,7 +97,8 @@ static size_t node_of(stack_tree *t, size_t parent, int64_t method, int64_t bci)
     n->bci = bci;
     n->func = func;
     n->self = 0;
-    t->slots[h] = ++t->count;
+    t->count++;
+    index_put(&t->node_index, s);
     return t->count - 1;
 }
 
@@ -206,9 +172,9 @@ void stacks_free(stack_tree *t)
     for (size_t i = 0; i < t->func_count; i++)
         free(t->funcs[i].name);
     free(t->funcs);
-    free(t->func_slots);
+    index_table_free(&t->func_index);
     free(t->nodes);
-    free(t->slots);
+    index_table_free(&t->node_index);
     memset(t, 0, sizeof *t);
 }
 

@@ -39,12 +39,10 @@ typedef struct stack_tree {
     int kind;                  /* IPROF_KIND_SAMPLING or IPROF_KIND_CALL_COUNT */
     stack_node *nodes;
     size_t count, cap;
-    size_t *slots;             /* hash: (parent, method, bci) -> node + 1 */
-    size_t slot_cap;
+    index_table node_index;    /* (parent, method, bci) -> node */
     stack_func *funcs;         /* one per method, in order of first use */
     size_t func_count, func_cap;
-    size_t *func_slots;        /* hash: method id -> func + 1 */
-    size_t func_slot_cap;
+    index_table func_index;    /* method id -> func */
     tool_total total;          /* sum of the counts used */
     size_t stacks;             /* entries used */
     size_t skipped;            /* entries left out: count <= 0 */

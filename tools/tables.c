@@ -1,99 +1,126 @@
-/* Two small open-addressing hash tables for stats: a set of pointers and
- * a map from int64 id to a total. Both grow at half load. */
+/* The command's one hash table (index_table: probing over indices into an
+ * array its user owns) and the two small tables of stats built on it: a
+ * set of pointers and a map from int64 id to a total. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tool.h"
 
-static size_t mix(uint64_t x)
+uint64_t hash_word(uint64_t x)
 {
     x ^= x >> 33;
     x *= UINT64_C(0xff51afd7ed558ccd);
     x ^= x >> 33;
-    return (size_t)x;
+    x *= UINT64_C(0xc4ceb9fe1a85ec53);
+    x ^= x >> 33;
+    return x;
 }
 
-static size_t ptr_slot(const ptr_set *s, const void *p)
+int index_table_reserve(index_table *t, uint64_t (*hash_of)(size_t i, const void *ctx),
+                        const void *ctx)
 {
-    size_t i = mix((uint64_t)(uintptr_t)p) & (s->cap - 1);
-    while (s->slots[i] && s->slots[i] != p)
-        i = (i + 1) & (s->cap - 1);
-    return i;
-}
-
-static int ptr_grow(ptr_set *s)
-{
-    ptr_set n = {NULL, s->cap ? s->cap * 2 : 64, 0};
-    n.slots = calloc(n.cap, sizeof *n.slots);
-    if (!n.slots)
+    if (2 * (t->count + 1) <= t->cap)
+        return 0;
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    size_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
         return -1;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i])
-            n.slots[ptr_slot(&n, s->slots[i])] = s->slots[i];
-    n.count = s->count;
-    free(s->slots);
-    *s = n;
+    for (size_t i = 0; i < t->count; i++) {
+        size_t s = (size_t)hash_of(i, ctx) & (cap - 1);
+        while (slots[s])
+            s = (s + 1) & (cap - 1);
+        slots[s] = i + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
     return 0;
+}
+
+void index_table_free(index_table *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->cap = t->count = 0;
+}
+
+/* Grow an array of *cap items of `size` bytes to hold one more. */
+static int grow_items(void *items_ptr, size_t *cap, size_t count, size_t size)
+{
+    void *items;
+    memcpy(&items, items_ptr, sizeof items);
+    if (count < *cap)
+        return 0;
+    size_t n = *cap ? *cap * 2 : 32;
+    void *p = realloc(items, n * size);
+    if (!p)
+        return -1;
+    memcpy(items_ptr, &p, sizeof p);
+    *cap = n;
+    return 0;
+}
+
+static uint64_t ptr_hash(size_t i, const void *ctx)
+{
+    const ptr_set *s = ctx;
+    return hash_word((uint64_t)(uintptr_t)s->items[i]);
 }
 
 int ptr_set_add(ptr_set *s, const void *p)
 {
-    if (2 * (s->count + 1) > s->cap && ptr_grow(s))
+    if (index_table_reserve(&s->index, ptr_hash, s))
         return -1;
-    size_t i = ptr_slot(s, p);
-    if (!s->slots[i]) {
-        s->slots[i] = p;
-        s->count++;
-    }
+    size_t at = index_first(&s->index, hash_word((uint64_t)(uintptr_t)p));
+    for (; s->index.slots[at]; at = index_next(&s->index, at))
+        if (s->items[s->index.slots[at] - 1] == p)
+            return 0;
+    if (grow_items(&s->items, &s->cap, s->index.count, sizeof *s->items))
+        return -1;
+    s->items[s->index.count] = p;
+    index_put(&s->index, at);
     return 0;
 }
 
 void ptr_set_free(ptr_set *s)
 {
-    free(s->slots);
-    s->slots = NULL;
-    s->cap = s->count = 0;
+    free(s->items);
+    s->items = NULL;
+    s->cap = 0;
+    index_table_free(&s->index);
 }
 
-static size_t id_slot(const id_map *m, int64_t id)
+static uint64_t id_hash(size_t i, const void *ctx)
 {
-    size_t i = mix((uint64_t)id) & (m->cap - 1);
-    while (m->slots[i].used && m->slots[i].id != id)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static int id_grow(id_map *m)
-{
-    id_map n = {NULL, m->cap ? m->cap * 2 : 64, 0};
-    n.slots = calloc(n.cap, sizeof *n.slots);
-    if (!n.slots)
-        return -1;
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->slots[i].used)
-            n.slots[id_slot(&n, m->slots[i].id)] = m->slots[i];
-    n.count = m->count;
-    free(m->slots);
-    *m = n;
-    return 0;
+    const id_map *m = ctx;
+    return hash_word((uint64_t)m->items[i].id);
 }
 
 int id_map_add(id_map *m, int64_t id, int64_t v)
 {
-    if (2 * (m->count + 1) > m->cap && id_grow(m))
+    if (index_table_reserve(&m->index, id_hash, m))
         return -1;
-    id_total *slot = &m->slots[id_slot(m, id)];
-    if (!slot->used) {
-        slot->used = 1;
-        slot->id = id;
-        m->count++;
+    size_t at = index_first(&m->index, hash_word((uint64_t)id));
+    for (; m->index.slots[at]; at = index_next(&m->index, at)) {
+        id_total *item = &m->items[m->index.slots[at] - 1];
+        if (item->id == id) {
+            total_add(&item->total, v);
+            return 0;
+        }
     }
-    total_add(&slot->total, v);
+    if (grow_items(&m->items, &m->cap, m->index.count, sizeof *m->items))
+        return -1;
+    id_total *item = &m->items[m->index.count];
+    item->id = id;
+    item->total = (tool_total){0, 0};
+    total_add(&item->total, v);
+    index_put(&m->index, at);
     return 0;
 }
 
 void id_map_free(id_map *m)
 {
-    free(m->slots);
-    m->slots = NULL;
-    m->cap = m->count = 0;
+    free(m->items);
+    m->items = NULL;
+    m->cap = 0;
+    index_table_free(&m->index);
 }

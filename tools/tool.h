@@ -6,7 +6,8 @@
  *   report.c    error lines, exit codes, reading inputs named by the user,
  *               method labels
  *   json_out.c  JSON strings and numbers of every JSON the command writes
- *   tables.c    small hash tables for stats (pointer set, id -> total)
+ *   tables.c    the command's one hash table (index_table), and the
+ *               pointer set and id -> total map of stats
  *   total.c     exact-or-clamped sums of int64 counts
  *   cmd_<name>.c  one subcommand each: validate, stats (stats_print.c: text
  *               and JSON), cat, flame and export (stacks.h), merge, convert
@@ -144,26 +145,64 @@ const char *total_format(const tool_total *t, char *buf);
 
 /* ---- tables.c ---------------------------------------------------------- */
 
-/* A set of pointers (distinct contexts). */
+/* The command's one hash table: open addressing over the indices of an
+ * array its user owns (slot value index + 1; 0 is empty), grown at half
+ * load. The user hashes and compares its keys; the table only probes:
+ *
+ *     if (index_table_reserve(&t, hash_of, ctx)) -> out of memory
+ *     for (s = index_first(&t, h); t.slots[s]; s = index_next(&t, s))
+ *         if (items[t.slots[s] - 1] has the key) -> found
+ *     items[t.count] = the new item; index_put(&t, s);
+ */
+typedef struct index_table {
+    size_t *slots;
+    size_t cap;   /* slots, a power of two */
+    size_t count; /* indices held: 0 .. count-1 */
+} index_table;
+
+/* A 64-bit mix (murmur3's finaliser) for keys and combinations of keys. */
+uint64_t hash_word(uint64_t x);
+/* Make room for index count; growing re-places every index i by
+ * hash_of(i, ctx). 0, or -1 when out of memory (nothing changed). */
+int index_table_reserve(index_table *t, uint64_t (*hash_of)(size_t i, const void *ctx),
+                        const void *ctx);
+static inline size_t index_first(const index_table *t, uint64_t h)
+{
+    return (size_t)h & (t->cap - 1);
+}
+static inline size_t index_next(const index_table *t, size_t s)
+{
+    return (s + 1) & (t->cap - 1);
+}
+/* Put index t->count into the empty slot s found by probing. */
+static inline void index_put(index_table *t, size_t s)
+{
+    t->slots[s] = ++t->count;
+}
+void index_table_free(index_table *t);
+
+/* A set of pointers (distinct contexts); index.count is its size. */
 typedef struct ptr_set {
-    const void **slots;
-    size_t cap, count;
+    const void **items;
+    size_t cap;
+    index_table index;
 } ptr_set;
 
 /* 0, or -1 when out of memory. */
 int ptr_set_add(ptr_set *s, const void *p);
 void ptr_set_free(ptr_set *s);
 
-/* A map from method id to a total (call counts per callee). */
+/* A map from method id to a total (call counts per callee): items[0 ..
+ * index.count) in order of first use. */
 typedef struct id_total {
     int64_t id;
     tool_total total;
-    int used;
 } id_total;
 
 typedef struct id_map {
-    id_total *slots;
-    size_t cap, count;
+    id_total *items;
+    size_t cap;
+    index_table index;
 } id_map;
 
 /* Add @p v to the total of @p id. 0, or -1 when out of memory. */
