@@ -52,8 +52,8 @@ static inline int push(iprof_model *m, const event *e)
     case METHOD:
         return ipi_model_push_method(m, e->id, e->name, e->name_len, e->sig, e->sig_len, NULL);
     default:
-        return ipi_model_push_entry(m, e->kind, e->frames, e->frame_count, e->records,
-                                    e->record_count);
+        return ipi_model_push_entry_hashed(m, e->kind, e->frames, e->frame_count, NULL,
+                                           e->records, e->record_count);
     }
 }
 

@@ -407,11 +407,11 @@ static void test_dangling_src(void)
         if (variant == 0)
             CHECK_OK(ipi_model_push_method(src, 50, "bad", 3, sig, 2, NULL));
         else if (variant == 1)
-            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
+            CHECK_OK(ipi_model_push_entry_hashed(src, IPROF_KIND_CALL_COUNT, f, 1, NULL, one, 1));
         else if (variant == 2)
-            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, vr, 2));
+            CHECK_OK(ipi_model_push_entry_hashed(src, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, NULL, vr, 2));
         else
-            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_MONITOR, mon, 1, vr, 2));
+            CHECK_OK(ipi_model_push_entry_hashed(src, IPROF_KIND_MONITOR, mon, 1, NULL, vr, 2));
         snapshot before, after;
         take(dst, &before);
         CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_EDANGLING);
@@ -430,11 +430,11 @@ static void test_schema(void)
         iprof_model *dst = make_dst(NULL), *src = make_src();
         static const int64_t f[] = {1, 4}, two[] = {1, 2}, pf[] = {2, 0};
         if (variant == 0) /* a call count not at bci 0 */
-            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_CALL_COUNT, f, 1, two, 1));
+            CHECK_OK(ipi_model_push_entry_hashed(src, IPROF_KIND_CALL_COUNT, f, 1, NULL, two, 1));
         else if (variant == 1) /* conditional records not in triples */
-            CHECK_OK(ipi_model_push_entry(src, IPROF_KIND_CONDITIONAL, f, 1, two, 2));
+            CHECK_OK(ipi_model_push_entry_hashed(src, IPROF_KIND_CONDITIONAL, f, 1, NULL, two, 2));
         else /* a dst entry that cannot be combined */
-            CHECK_OK(ipi_model_push_entry(dst, IPROF_KIND_CONDITIONAL, pf, 1, two, 2));
+            CHECK_OK(ipi_model_push_entry_hashed(dst, IPROF_KIND_CONDITIONAL, pf, 1, NULL, two, 2));
         snapshot before, after;
         take(dst, &before);
         CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);

@@ -390,8 +390,8 @@ static void test_push_duplicates(void)
 {
     iprof_model *m = fixture(NULL);
     static const int64_t f[] = {2, 5}, a[] = {1, 0, 3}, b[] = {1, 0, 4};
-    CHECK_OK(ipi_model_push_entry(m, IPROF_KIND_CONDITIONAL, f, 1, a, 3));
-    CHECK_OK(ipi_model_push_entry(m, IPROF_KIND_CONDITIONAL, f, 1, b, 3));
+    CHECK_OK(ipi_model_push_entry_hashed(m, IPROF_KIND_CONDITIONAL, f, 1, NULL, a, 3));
+    CHECK_OK(ipi_model_push_entry_hashed(m, IPROF_KIND_CONDITIONAL, f, 1, NULL, b, 3));
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), 2);
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, f, 1, a, 3)); /* the first */
     /* Adding combines into the first. */
@@ -401,12 +401,12 @@ static void test_push_duplicates(void)
     CHECK(iprof_entry_records(iprof_model_entry_at(m, IPROF_KIND_CONDITIONAL, 1), NULL)[2] == 4);
     /* Loading does not check references. */
     static const int64_t dangling[] = {4242, 0};
-    CHECK_OK(ipi_model_push_entry(m, IPROF_KIND_CALL_COUNT, dangling, 1, a, 1));
-    CHECK_EQ_INT(ipi_model_push_entry(m, IPROF_KIND_CALL_COUNT, dangling, 0, a, 1),
+    CHECK_OK(ipi_model_push_entry_hashed(m, IPROF_KIND_CALL_COUNT, dangling, 1, NULL, a, 1));
+    CHECK_EQ_INT(ipi_model_push_entry_hashed(m, IPROF_KIND_CALL_COUNT, dangling, 0, NULL, a, 1),
                  IPROF_ESCHEMA);
     /* A leniently loaded entry without whole groups cannot be combined. */
     static const int64_t g[] = {3, 5}, partial[] = {1, 0};
-    CHECK_OK(ipi_model_push_entry(m, IPROF_KIND_CONDITIONAL, g, 1, partial, 2));
+    CHECK_OK(ipi_model_push_entry_hashed(m, IPROF_KIND_CONDITIONAL, g, 1, NULL, partial, 2));
     CHECK_EQ_INT(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, g, 1, a, 3), IPROF_ESCHEMA);
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, g, 1, partial, 2));
     iprof_model_free(m);

@@ -29,13 +29,13 @@ int usage_error(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", cmd);
-    return EXIT_USAGE;
+    return TOOL_EXIT_USAGE;
 }
 
 int print_version(void)
 {
     printf("iprof (libiprof) %s\n", iprof_version_string());
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 static const tool_opt *find_long(const tool_opt *opts, const char *name, size_t len)

@@ -52,7 +52,7 @@ static int help(void)
            "\n"
            "FILE '-' is standard input. Exit status: 0 on success, 1 if FILE is\n"
            "invalid or cannot be written as asked, 2 on usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 static int known_version(const char *v)
@@ -70,7 +70,7 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
     *done = 1;
     while ((opt = args_next(&a, cat_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: c->out = a.value; break;
@@ -80,7 +80,7 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
         case OPT_DROP: c->drop = 1; break;
         case OPT_IOF_KEY:
             if ((c->iof_key = parse_instanceof_key(CMD, a.value)) < 0)
-                return EXIT_USAGE;
+                return TOOL_EXIT_USAGE;
             break;
         default:
             if (c->file)
@@ -93,7 +93,7 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
     if (c->to && !known_version(c->to))
         return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", c->to);
     *done = 0;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 static int to_stdout(const cat_args *c)
@@ -124,7 +124,7 @@ static int write_model(const cat_args *c, const iprof_model *model)
                           : iprof_writer_new_path(&w, c->out, &opts);
     if (rc == IPROF_OK)
         rc = iprof_writer_write_model(w, model);
-    int code = rc == IPROF_OK ? EXIT_VALID : write_failed(c, w, rc);
+    int code = rc == IPROF_OK ? TOOL_EXIT_OK : write_failed(c, w, rc);
     iprof_writer_free(w);
     return code;
 }
@@ -144,11 +144,11 @@ static int check_instanceof(const cat_args *c, const iprof_model *model)
     const char *target = c->to ? c->to : iprof_model_version(model);
     if (c->drop || has_instanceof(target) ||
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF) == 0)
-        return EXIT_VALID;
+        return TOOL_EXIT_OK;
     report_plain(CMD, display_name(c->file),
                  "has instanceof profiles, which version %s cannot hold "
                  "(use --drop-instanceof to drop them, or --to 1.1.0)", target);
-    return EXIT_INVALID;
+    return TOOL_EXIT_INVALID;
 }
 
 int cmd_cat(int argc, char **argv)
@@ -159,10 +159,10 @@ int cmd_cat(int argc, char **argv)
         return code;
     iprof_reader *reader = open_reader(CMD, c.strict);
     iprof_model *model = NULL;
-    code = reader ? load_model(&model, reader, c.file) : EXIT_USAGE;
-    if (code == EXIT_VALID)
+    code = reader ? load_model(&model, reader, c.file) : TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK)
         code = check_instanceof(&c, model);
-    if (code == EXIT_VALID)
+    if (code == TOOL_EXIT_OK)
         code = write_model(&c, model);
     iprof_model_free(model);
     iprof_reader_free(reader);

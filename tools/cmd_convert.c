@@ -55,7 +55,7 @@ static int help(void)
            "FILE '-' is standard input; a gzip-compressed FILE is read transparently.\n"
            "Exit status: 0 on success, 1 if FILE is invalid or cannot be written as\n"
            "asked, 2 on usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -67,7 +67,7 @@ int cmd_convert(int argc, char **argv)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, convert_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: o.path = a.value; break;
@@ -79,7 +79,7 @@ int cmd_convert(int argc, char **argv)
         case OPT_DROP_UNKNOWN: drop_unknown = 1; break;
         case OPT_IOF_KEY:
             if ((o.iof_key = parse_instanceof_key(CMD, a.value)) < 0)
-                return EXIT_USAGE;
+                return TOOL_EXIT_USAGE;
             break;
         default:
             if (file)
@@ -98,15 +98,15 @@ int cmd_convert(int argc, char **argv)
     snprintf(label, sizeof label, "%s: reading %s", CMD, display_name(file));
     iprof_reader *reader = open_reader(CMD, strict);
     iprof_model *model = NULL;
-    int code = reader ? progress_load_model(&bar, label, &model, reader, file) : EXIT_USAGE;
-    if (code == EXIT_VALID)
+    int code = reader ? progress_load_model(&bar, label, &model, reader, file) : TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK)
         code = post_check_instanceof(CMD, file, &o, model);
-    if (code == EXIT_VALID && drop_unknown)
+    if (code == TOOL_EXIT_OK && drop_unknown)
         post_drop_unknown(CMD, display_name(file), model);
-    if (code == EXIT_VALID && canonical) {
+    if (code == TOOL_EXIT_OK && canonical) {
         code = post_canonicalize(CMD, display_name(file), model, &bar);
     }
-    if (code == EXIT_VALID)
+    if (code == TOOL_EXIT_OK)
         code = post_write(CMD, &o, model, &bar);
     progress_bar_end(&bar);
     iprof_model_free(model);

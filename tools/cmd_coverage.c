@@ -60,7 +60,7 @@ static int help(void)
            "\n"
            "FILE '-' is standard input. Exit status: 0 on success, 1 if the file\n"
            "is invalid, 2 on usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 /* One method of the profile. */
@@ -440,7 +440,7 @@ static int parse(cov_args *c, int argc, char **argv, int *done)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, coverage_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_JSON: c->json = 1; break;
@@ -459,7 +459,7 @@ static int parse(cov_args *c, int argc, char **argv, int *done)
     if (c->lcov && c->out && outfile_is_stdout(c->lcov) && outfile_is_stdout(c->out))
         return usage_error(CMD, "--lcov - and -o - both want standard output");
     *done = 0;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 /* Write with @p fn into OUT atomically; 0 or -1 after printing why. */
@@ -490,23 +490,23 @@ int cmd_coverage(int argc, char **argv)
         return code;
     iprof_reader *reader = open_reader(CMD, a.strict);
     if (!reader)
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     iprof_model *model = NULL;
     progress_bar bar = {0};
     cov c;
     memset(&c, 0, sizeof c);
     c.file = display_name(a.file);
     code = progress_load_model(&bar, CMD ": reading", &model, reader, a.file);
-    if (code == EXIT_VALID && compute(&c, model, &bar) != 0) {
+    if (code == TOOL_EXIT_OK && compute(&c, model, &bar) != 0) {
         fprintf(stderr, "%s: out of memory\n", CMD);
-        code = EXIT_USAGE;
+        code = TOOL_EXIT_USAGE;
     }
     progress_bar_end(&bar);
-    if (code == EXIT_VALID && a.lcov && write_to(a.lcov, &c, 0) != 0)
-        code = EXIT_USAGE;
-    if (code == EXIT_VALID && !(a.lcov && outfile_is_stdout(a.lcov) && !a.out) &&
+    if (code == TOOL_EXIT_OK && a.lcov && write_to(a.lcov, &c, 0) != 0)
+        code = TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK && !(a.lcov && outfile_is_stdout(a.lcov) && !a.out) &&
         write_to(a.out, &c, a.json ? 2 : 1) != 0)
-        code = EXIT_USAGE;
+        code = TOOL_EXIT_USAGE;
     cov_free(&c);
     iprof_model_free(model);
     iprof_reader_free(reader);

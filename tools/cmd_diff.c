@@ -54,7 +54,7 @@ static int help(void)
            "A or B '-' is standard input (not both). Exit status: 0 when the\n"
            "comparison ran (whatever it found), 1 if an input is invalid, 2 on\n"
            "usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 /* "Type.name(param, ...)": the method with its parameter types, so that
@@ -257,7 +257,7 @@ static int parse(diff_args *c, int argc, char **argv, int *done)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, diff_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: *done = 1; return EXIT_USAGE;
+        case ARGS_ERROR: *done = 1; return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: *done = 1; return help();
         case TOOL_OPT_VERSION: *done = 1; return print_version();
         case OPT_JSON: c->json = 1; break;
@@ -289,7 +289,7 @@ static int parse(diff_args *c, int argc, char **argv, int *done)
     if (strcmp(c->file[0], "-") == 0 && strcmp(c->file[1], "-") == 0)
         return usage_error(CMD, "A and B cannot both be standard input");
     *done = 0;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 int cmd_diff(int argc, char **argv)
@@ -301,29 +301,29 @@ int cmd_diff(int argc, char **argv)
         return code;
     iprof_reader *reader = open_reader(CMD, c.strict);
     if (!reader)
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     iprof_model *m[2] = {NULL, NULL};
     const char *name[2] = {display_name(c.file[0]), display_name(c.file[1])};
     progress_bar bar = {0};
     code = progress_load_model(&bar, CMD ": reading A", &m[0], reader, c.file[0]);
-    if (code == EXIT_VALID)
+    if (code == TOOL_EXIT_OK)
         code = progress_load_model(&bar, CMD ": reading B", &m[1], reader, c.file[1]);
     iprof_diff *d = NULL;
-    if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK) {
         progress_bar_start(&bar, CMD ": comparing", 0);
         iprof_diff_options o = IPROF_DIFF_OPTIONS_INIT;
         o.top = c.top;
         int rc = iprof_diff_new(&d, m[0], m[1], &o);
         if (rc != IPROF_OK) {
             fprintf(stderr, "%s: %s\n", CMD, iprof_status_string(rc));
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
         }
     }
     progress_bar_end(&bar);
-    if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK) {
         outfile of;
         if (outfile_open(&of, CMD, c.out) != 0) {
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
         } else {
             const iprof_model *cm[2] = {m[0], m[1]};
             int rc = c.json ? print_json(of.fp, d, cm, name)
@@ -331,9 +331,9 @@ int cmd_diff(int argc, char **argv)
             if (rc != 0) {
                 fprintf(stderr, "%s: out of memory\n", CMD);
                 outfile_abort(&of);
-                code = EXIT_USAGE;
+                code = TOOL_EXIT_USAGE;
             } else if (outfile_commit(&of, CMD) != 0) {
-                code = EXIT_USAGE;
+                code = TOOL_EXIT_USAGE;
             }
         }
     }

@@ -43,7 +43,7 @@ static int help(void)
            "Each distinct stack is one sample weighted by its count; entries whose\n"
            "count is not positive are left out. FILE '-' is standard input. Exit\n"
            "status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 typedef struct export_args {
@@ -59,7 +59,7 @@ static int parse(export_args *x, int argc, char **argv, int *done)
     *done = 1;
     while ((opt = args_next(&a, export_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: x->out = a.value; break;
@@ -86,7 +86,7 @@ static int parse(export_args *x, int argc, char **argv, int *done)
     if (x->format == FORMAT_NONE)
         return usage_error(CMD, "no --format given (speedscope or firefox)");
     *done = 0;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 int cmd_export(int argc, char **argv)
@@ -101,26 +101,26 @@ int cmd_export(int argc, char **argv)
     stack_tree tree;
     memset(&tree, 0, sizeof tree);
     code = reader ? progress_load_model(&prog, CMD ": reading", &model, reader, x.file)
-                  : EXIT_USAGE;
-    if (code == EXIT_VALID && stacks_build(&tree, model, x.kind, &prog, CMD ": stacks") != 0) {
+                  : TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK && stacks_build(&tree, model, x.kind, &prog, CMD ": stacks") != 0) {
         progress_bar_end(&prog);
         fprintf(stderr, "%s: out of memory\n", CMD);
-        code = EXIT_USAGE;
+        code = TOOL_EXIT_USAGE;
     }
     progress_bar_end(&prog);
     outfile out;
-    if (code == EXIT_VALID && outfile_open(&out, CMD, x.out) != 0)
-        code = EXIT_USAGE;
-    else if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK && outfile_open(&out, CMD, x.out) != 0)
+        code = TOOL_EXIT_USAGE;
+    else if (code == TOOL_EXIT_OK) {
         const char *name = display_name(x.file);
         int rc = x.format == FORMAT_SPEEDSCOPE ? export_speedscope(out.fp, &tree, name)
                                                : export_firefox(out.fp, &tree, name);
         if (rc != 0) {
             fprintf(stderr, "%s: out of memory\n", CMD);
             outfile_abort(&out);
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
         } else if (outfile_commit(&out, CMD) != 0) {
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
         }
     }
     stacks_free(&tree);

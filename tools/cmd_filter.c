@@ -74,7 +74,7 @@ static int help(void)
            "run in the order kinds, packages, --min-count, --top-percent. FILE '-' is\n"
            "standard input; a gzip-compressed FILE is read transparently.\n"
            "Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 static const struct {
@@ -110,7 +110,7 @@ static int parse_kinds(const char *v, unsigned *mask)
                                     "virtualinvoke, monitor, sampling, instanceof)", (int)n, p);
         *mask |= IPROF_KIND_BIT(k);
         if (!p[n])
-            return EXIT_VALID;
+            return TOOL_EXIT_OK;
         p += n + 1;
     }
 }
@@ -130,7 +130,7 @@ static int push(const char ***list, size_t *n, const char *v)
         return usage_error(CMD, "out of memory");
     nl[(*n)++] = v;
     *list = nl;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 static int parse(filter_args *c, int argc, char **argv, int *done)
@@ -142,7 +142,7 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, filter_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: c->o.path = a.value; break;
@@ -151,7 +151,7 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
         case OPT_DROP_UNKNOWN: c->drop_unknown = 1; break;
         case OPT_IOF_KEY:
             if ((c->o.iof_key = parse_instanceof_key(CMD, a.value)) < 0)
-                return EXIT_USAGE;
+                return TOOL_EXIT_USAGE;
             break;
         case OPT_KEEP:
             if ((code = push(&c->keep, &c->f.keep_package_count, a.value)))
@@ -194,7 +194,7 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
     c->f.keep_packages = c->keep;
     c->f.drop_packages = c->drop;
     *done = 0;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 int cmd_filter(int argc, char **argv)
@@ -216,10 +216,10 @@ int cmd_filter(int argc, char **argv)
     snprintf(label, sizeof label, "%s: reading %s", CMD, display_name(c.file));
     iprof_reader *reader = open_reader(CMD, 0);
     iprof_model *model = NULL;
-    code = reader ? progress_load_model(&bar, label, &model, reader, c.file) : EXIT_USAGE;
-    if (code == EXIT_VALID && c.drop_unknown) /* first: then pruning is free to go on */
+    code = reader ? progress_load_model(&bar, label, &model, reader, c.file) : TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK && c.drop_unknown) /* first: then pruning is free to go on */
         post_drop_unknown(CMD, display_name(c.file), model);
-    if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK) {
         progress_bar_start(&bar, CMD ": filtering", 0);
         int rc = iprof_model_filter(model, &c.f);
         progress_bar_end(&bar);
@@ -228,10 +228,10 @@ int cmd_filter(int argc, char **argv)
                          iprof_status_string(rc));
         code = exit_code_of(rc);
     }
-    if (code == EXIT_VALID && c.canonical) {
+    if (code == TOOL_EXIT_OK && c.canonical) {
         code = post_canonicalize(CMD, display_name(c.file), model, &bar);
     }
-    if (code == EXIT_VALID)
+    if (code == TOOL_EXIT_OK)
         code = post_write(CMD, &c.o, model, &bar);
     progress_bar_end(&bar);
     iprof_model_free(model);

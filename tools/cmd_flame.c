@@ -50,7 +50,7 @@ static int help(void)
            "Entries whose count is not positive are left out. FILE '-' is standard\n"
            "input. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
            "I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 typedef struct flame_args {
@@ -66,7 +66,7 @@ static int parse(flame_args *f, int argc, char **argv, int *done)
     *done = 1;
     while ((opt = args_next(&a, flame_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: f->out = a.value; break;
@@ -86,7 +86,7 @@ static int parse(flame_args *f, int argc, char **argv, int *done)
     if (!f->file)
         return usage_error(CMD, "no FILE given");
     *done = 0;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 /* The file's name without its directories. */
@@ -116,26 +116,26 @@ int cmd_flame(int argc, char **argv)
     size_t nlines = 0;
     memset(&tree, 0, sizeof tree);
     code = reader ? progress_load_model(&prog, CMD ": reading", &model, reader, f.file)
-                  : EXIT_USAGE;
-    if (code == EXIT_VALID &&
+                  : TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK &&
         (stacks_build(&tree, model, f.kind, &prog, CMD ": stacks") != 0 ||
          stacks_fold(&tree, f.bci, &lines, &nlines) != 0)) {
         progress_bar_end(&prog);
         fprintf(stderr, "%s: out of memory\n", CMD);
-        code = EXIT_USAGE;
+        code = TOOL_EXIT_USAGE;
     }
     progress_bar_end(&prog);
     outfile out;
-    if (code == EXIT_VALID && outfile_open(&out, CMD, f.out) != 0)
-        code = EXIT_USAGE;
-    else if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK && outfile_open(&out, CMD, f.out) != 0)
+        code = TOOL_EXIT_USAGE;
+    else if (code == TOOL_EXIT_OK) {
         if (f.html)
             flame_write_html(out.fp, &tree, lines, nlines,
                              f.title ? f.title : base_name(display_name(f.file)));
         else
             write_folded(out.fp, lines, nlines);
         if (outfile_commit(&out, CMD) != 0)
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
     }
     stacks_fold_free(lines, nlines);
     stacks_free(&tree);

@@ -58,7 +58,7 @@ static int help(void)
            "\n"
            "Exit status: 0 on success, 1 if an input is invalid or cannot be merged,\n"
            "2 on usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 typedef struct weight {
@@ -125,12 +125,12 @@ static int add_dir(merge_args *m, const char *dir)
     DIR *d = opendir(dir);
     if (!d) {
         report_plain(CMD, dir, "cannot read the directory: %s", strerror(errno));
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     }
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
-    int code = EXIT_VALID;
+    int code = TOOL_EXIT_OK;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' ||
             !(ends_with(e->d_name, ".iprof") || ends_with(e->d_name, ".iprof.gz")))
@@ -139,13 +139,13 @@ static int add_dir(merge_args *m, const char *dir)
             cap = cap ? cap * 2 : 16;
             char **nn = realloc(names, cap * sizeof *nn);
             if (!nn) {
-                code = EXIT_USAGE;
+                code = TOOL_EXIT_USAGE;
                 break;
             }
             names = nn;
         }
         if (!(names[n] = strdup(e->d_name))) {
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
             break;
         }
         n++;
@@ -160,12 +160,12 @@ static int add_dir(merge_args *m, const char *dir)
         char *path = malloc(dl + strlen(names[i]) + 2);
         struct stat st;
         if (!path) {
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
         } else {
             sprintf(path, "%s%s%s", dir, slash ? "" : "/", names[i]);
-            if (code == EXIT_VALID && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (code == TOOL_EXIT_OK && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
                 if (add_input(m, path, dir))
-                    code = EXIT_USAGE;
+                    code = TOOL_EXIT_USAGE;
                 found++;
             }
         }
@@ -173,11 +173,11 @@ static int add_dir(merge_args *m, const char *dir)
         free(names[i]);
     }
     free(names);
-    if (code != EXIT_VALID)
+    if (code != TOOL_EXIT_OK)
         report_plain(CMD, dir, "out of memory");
     else if (!found) {
         report_plain(CMD, dir, "no *.iprof or *.iprof.gz file in the directory");
-        code = EXIT_USAGE;
+        code = TOOL_EXIT_USAGE;
     }
     return code;
 }
@@ -202,7 +202,7 @@ static int add_weight(merge_args *m, const char *spec)
     memcpy(name, spec, (size_t)(eq - spec));
     name[eq - spec] = '\0';
     m->weights[m->nweights++] = (weight){name, w, 0};
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 /* The weight of an input: one naming it exactly, else one naming its
@@ -231,7 +231,7 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, merge_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: m->out = a.value; break;
@@ -240,7 +240,7 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
         case OPT_DROP_UNKNOWN: m->drop_unknown = 1; break;
         case OPT_IOF_KEY:
             if ((m->iof_key = parse_instanceof_key(CMD, a.value)) < 0)
-                return EXIT_USAGE;
+                return TOOL_EXIT_USAGE;
             break;
         case OPT_WEIGHT:
             if ((code = add_weight(m, a.value)))
@@ -269,23 +269,23 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
         if (!m->weights[i].used)
             return usage_error(CMD, "--weight names no input: '%s'", m->weights[i].name);
     *done = 0;
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
 {
     iprof_reader *reader = open_reader(CMD, m->strict);
     if (!reader)
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     char label[300];
-    int code = EXIT_VALID;
-    for (size_t i = 0; i < m->ninputs && code == EXIT_VALID; i++) {
+    int code = TOOL_EXIT_OK;
+    for (size_t i = 0; i < m->ninputs && code == TOOL_EXIT_OK; i++) {
         const input *in = &m->inputs[i];
         snprintf(label, sizeof label, "%s: reading %s (%zu/%zu)", CMD, display_name(in->path),
                  i + 1, m->ninputs);
         iprof_model *src = NULL;
         code = progress_load_model(bar, label, &src, reader, in->path);
-        if (code != EXIT_VALID)
+        if (code != TOOL_EXIT_OK)
             break;
         snprintf(label, sizeof label, "%s: merging %s (%zu/%zu)", CMD, display_name(in->path),
                  i + 1, m->ninputs);
@@ -323,13 +323,13 @@ int cmd_merge(int argc, char **argv)
     if (iprof_model_new(&acc, NULL) != IPROF_OK) {
         fprintf(stderr, "%s: out of memory\n", CMD);
         free_args(&m);
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     }
     code = merge_all(&m, acc, &bar);
-    if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK) {
         code = post_canonicalize(CMD, "<merged>", acc, &bar);
     }
-    if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK) {
         post_output o = {m.out, NULL, m.pretty, 0, 0, m.iof_key};
         code = post_write(CMD, &o, acc, &bar);
     }

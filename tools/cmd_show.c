@@ -42,7 +42,7 @@ static int help(void)
            "\n"
            "Exit status: 0 on success, 1 if FILE is invalid or has no such method, 2 on\n"
            "usage or I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 /* The kinds the compiler reads at a position of the method itself (monitor
@@ -324,7 +324,7 @@ int cmd_show(int argc, char **argv)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, show_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: out = a.value; break;
@@ -342,12 +342,12 @@ int cmd_show(int argc, char **argv)
     iprof_model *model = NULL;
     progress_bar bar = {0};
     int code = reader ? progress_load_model(&bar, CMD ": reading", &model, reader, file)
-                      : EXIT_USAGE;
+                      : TOOL_EXIT_USAGE;
     progress_bar_end(&bar);
     outfile o;
-    if (code == EXIT_VALID && outfile_open(&o, CMD, out) != 0)
-        code = EXIT_USAGE;
-    if (code == EXIT_VALID) {
+    if (code == TOOL_EXIT_OK && outfile_open(&o, CMD, out) != 0)
+        code = TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK) {
         show s = {model, o.fp, json, NULL, NULL, 0};
         int rc = show_all(&s, file, method);
         free(s.ids);
@@ -355,13 +355,13 @@ int cmd_show(int argc, char **argv)
         if (rc < 0) {
             outfile_abort(&o);
             fprintf(stderr, "%s: out of memory\n", CMD);
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
         } else if (rc == 0) {
             outfile_abort(&o);
             report_plain(CMD, display_name(file), "has no method %s", method);
-            code = EXIT_INVALID;
+            code = TOOL_EXIT_INVALID;
         } else if (outfile_commit(&o, CMD) != 0) {
-            code = EXIT_USAGE;
+            code = TOOL_EXIT_USAGE;
         }
     }
     iprof_model_free(model);

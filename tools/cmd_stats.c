@@ -36,7 +36,7 @@ static int help(void)
            "FILE '-' is standard input. Problems are reported like 'iprof validate'\n"
            "does. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
            "I/O errors.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 /* Slot of the count in each group of records, and the group size. */
@@ -130,13 +130,13 @@ static int run(const char *file, int json, int strict)
     st.file = display_name(file);
     progress_bar bar = {0};
     int code = reader ? progress_load_model(&bar, CMD ": reading", &model, reader, file)
-                      : EXIT_USAGE;
+                      : TOOL_EXIT_USAGE;
     progress_bar_end(&bar);
-    if (code == EXIT_VALID && compute(&st, model, reader) != 0) {
+    if (code == TOOL_EXIT_OK && compute(&st, model, reader) != 0) {
         fprintf(stderr, "%s: out of memory\n", CMD);
-        code = EXIT_USAGE;
+        code = TOOL_EXIT_USAGE;
     }
-    if (code == EXIT_VALID)
+    if (code == TOOL_EXIT_OK)
         (json ? stats_print_json : stats_print_text)(stdout, &st);
     for (size_t i = 0; i < st.top_count; i++)
         free(st.top[i].name);
@@ -153,7 +153,7 @@ int cmd_stats(int argc, char **argv)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, stats_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_JSON: json = 1; break;

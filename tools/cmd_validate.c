@@ -40,7 +40,7 @@ static int help(void)
            "\n"
            "FILE '-' is standard input. Exit status: 0 if every file is valid,\n"
            "1 if some file is invalid, 2 on usage errors or unreadable files.\n");
-    return EXIT_VALID;
+    return TOOL_EXIT_OK;
 }
 
 static const char *plural(size_t n, const char *word)
@@ -64,20 +64,20 @@ static int verdict(const char *file, const iprof_reader *reader, int status)
             errors++;
     }
     const char *name = display_name(file);
-    if (exit_code_of(status) == EXIT_USAGE) {
+    if (exit_code_of(status) == TOOL_EXIT_USAGE) {
         printf("%s: unreadable\n", name);
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     }
     if (errors == 0) {
         if (warnings)
             printf("%s: valid (%s)\n", name, plural(warnings, "warning"));
         else
             printf("%s: valid\n", name);
-        return EXIT_VALID;
+        return TOOL_EXIT_OK;
     }
     printf("%s: invalid (%s", name, plural(errors, "error"));
     printf(warnings ? ", %s)\n" : ")\n", plural(warnings, "warning"));
-    return EXIT_INVALID;
+    return TOOL_EXIT_INVALID;
 }
 
 static int validate_one(iprof_reader *reader, const char *file)
@@ -99,7 +99,7 @@ int cmd_validate(int argc, char **argv)
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, validate_opts)) != ARGS_END) {
         switch (opt) {
-        case ARGS_ERROR: return EXIT_USAGE;
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
         case TOOL_OPT_HELP: return help();
         case TOOL_OPT_VERSION: return print_version();
         case OPT_STRICT: strict = 1; break;
@@ -110,8 +110,8 @@ int cmd_validate(int argc, char **argv)
         return usage_error(CMD, "no FILE given");
     iprof_reader *reader = open_reader(CMD, strict);
     if (!reader)
-        return EXIT_USAGE;
-    int code = EXIT_VALID;
+        return TOOL_EXIT_USAGE;
+    int code = TOOL_EXIT_OK;
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, validate_opts)) != ARGS_END) {
         if (opt != ARGS_OPERAND)

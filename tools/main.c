@@ -63,12 +63,12 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
-        return finish_stdout("iprof", EXIT_VALID);
+        return finish_stdout("iprof", TOOL_EXIT_OK);
     }
     if (strcmp(cmd, "--version") == 0)
         return finish_stdout("iprof", print_version());

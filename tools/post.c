@@ -22,11 +22,11 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
     const char *target = o->to ? o->to : iprof_model_version(model);
     if (o->drop || has_instanceof(target) ||
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF) == 0)
-        return EXIT_VALID;
+        return TOOL_EXIT_OK;
     report_plain(cmd, display_name(file),
                  "has instanceof profiles, which version %s cannot hold "
                  "(use --drop-instanceof to drop them, or --to 1.1.0)", target);
-    return EXIT_INVALID;
+    return TOOL_EXIT_INVALID;
 }
 
 static int is_stdout(const post_output *o)
@@ -90,7 +90,7 @@ int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
     progress_bar_end(bar);
     const char *hint = post_unknown_hint(model);
     if (rc == IPROF_OK)
-        return EXIT_VALID;
+        return TOOL_EXIT_OK;
     if (*hint) /* unknown keys: the library's message names the key */
         report_plain(cmd, name, "cannot be put in canonical form: %s%s",
                      iprof_error_message(iprof_model_error(model)), hint);

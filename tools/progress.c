@@ -126,7 +126,7 @@ int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
     if (!is_stdin)
         close(fd);
     if (rc == IPROF_OK)
-        return EXIT_VALID;
+        return TOOL_EXIT_OK;
     progress_bar_end(p);
     report_read(file, reader, rc);
     return exit_code_of(rc);

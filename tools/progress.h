@@ -46,7 +46,7 @@ void progress_bar_end(progress_bar *p);
 
 /* Load a model from FILE ("-": stdin) as load_model() in tool.h does, with
  * a phase "LABEL" counting the bytes read (of the file's size when it is a
- * regular file). Returns EXIT_VALID, or the exit code after printing the
+ * regular file). Returns TOOL_EXIT_OK, or the exit code after printing the
  * diagnostics and the error. */
 int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
                         iprof_reader *reader, const char *file);

@@ -67,11 +67,11 @@ void report_plain(const char *cmd, const char *name, const char *fmt, ...)
 int exit_code_of(int status)
 {
     switch (status) {
-    case IPROF_OK: return EXIT_VALID;
+    case IPROF_OK: return TOOL_EXIT_OK;
     case IPROF_EIO:
     case IPROF_ENOMEM:
-    case IPROF_EINVAL: return EXIT_USAGE;
-    default: return EXIT_INVALID;
+    case IPROF_EINVAL: return TOOL_EXIT_USAGE;
+    default: return TOOL_EXIT_INVALID;
     }
 }
 
@@ -98,7 +98,7 @@ int load_model(iprof_model **out, iprof_reader *reader, const char *file)
     int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(out, reader, 0)
                                     : iprof_model_load_path(out, reader, file);
     if (rc == IPROF_OK)
-        return EXIT_VALID;
+        return TOOL_EXIT_OK;
     report_read(file, reader, rc);
     return exit_code_of(rc);
 }
@@ -107,7 +107,7 @@ int finish_stdout(const char *cmd, int code)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write to standard output: %s\n", cmd, strerror(errno));
-        return EXIT_USAGE;
+        return TOOL_EXIT_USAGE;
     }
     return code;
 }

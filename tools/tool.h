@@ -27,11 +27,13 @@
 
 #include <iprof/iprof.h>
 
-/* Exit codes of every subcommand. */
+/* Exit codes of every subcommand (TOOL_ prefixed: names beginning with E
+ * and a capital letter belong to <errno.h>). */
 enum tool_exit {
-    EXIT_VALID = 0,   /* success; every file valid */
-    EXIT_INVALID = 1, /* some input is not a valid profile (or cannot be written as asked) */
-    EXIT_USAGE = 2    /* usage error, or an I/O or memory failure */
+    TOOL_EXIT_OK = 0,      /* success: the job is done (--help and --version
+                            * too), every input is valid */
+    TOOL_EXIT_INVALID = 1, /* some input is not a valid profile (or cannot be written as asked) */
+    TOOL_EXIT_USAGE = 2    /* usage error, or an I/O or memory failure */
 };
 
 /* ---- args.c ------------------------------------------------------------ */
@@ -64,13 +66,13 @@ void args_init(tool_args *a, const char *cmd, int argc, char **argv);
  * option table ends with a zero entry; --help and --version are always
  * recognised. */
 int args_next(tool_args *a, const tool_opt *opts);
-/* Print "CMD: message" and the --help hint on stderr; returns EXIT_USAGE. */
+/* Print "CMD: message" and the --help hint on stderr; returns TOOL_EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Print the version line on stdout; returns EXIT_VALID. */
+/* Print the version line on stdout; returns TOOL_EXIT_OK. */
 int print_version(void);
 /* The value of --instanceof-key (instanceof, instanceOf, or the whole key)
  * as an IPROF_INSTANCEOF_KEY_*; prints a usage error and returns -1 for
@@ -106,8 +108,8 @@ void report_plain(const char *cmd, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* The exit code of a failed library call: EXIT_USAGE for I/O, memory
- * and argument failures, EXIT_INVALID for everything about the data. */
+/* The exit code of a failed library call: TOOL_EXIT_USAGE for I/O, memory
+ * and argument failures, TOOL_EXIT_INVALID for everything about the data. */
 int exit_code_of(int status);
 /* A reader with IPROF_READ_THREADED, and IPROF_READ_STRICT if @p strict;
  * NULL after printing why. */
@@ -115,7 +117,7 @@ iprof_reader *open_reader(const char *cmd, int strict);
 /* Load a model from FILE ("-": stdin). On failure prints the diagnostics
  * and error and returns the exit code; on success prints nothing. */
 int load_model(iprof_model **out, iprof_reader *reader, const char *file);
-/* Flush stdout; on a write error print it and return EXIT_USAGE. */
+/* Flush stdout; on a write error print it and return TOOL_EXIT_USAGE. */
 int finish_stdout(const char *cmd, int code);
 
 /* ---- json_out.c -------------------------------------------------------- */

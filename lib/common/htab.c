@@ -19,13 +19,6 @@ void ipi_htab_free(ipi_htab *t, const iprof_allocator *a)
     ipi_htab_init(t);
 }
 
-void ipi_htab_clear(ipi_htab *t)
-{
-    if (t->cap)
-        memset(t->slots, 0, t->cap * sizeof *t->slots);
-    t->count = 0;
-}
-
 static void raw_insert(ipi_htab *t, uint64_t h, void *item)
 {
     size_t mask = t->cap - 1;
@@ -73,25 +66,3 @@ int ipi_htab_insert(ipi_htab *t, const iprof_allocator *a, uint64_t h, void *ite
     return IPROF_OK;
 }
 
-int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item)
-{
-    if (!t->count)
-        return 0;
-    size_t mask = t->cap - 1;
-    size_t i = h & mask;
-    while (t->slots[i].item && t->slots[i].item != item)
-        i = (i + 1) & mask;
-    if (!t->slots[i].item)
-        return 0;
-    size_t hole = i;
-    for (size_t j = (i + 1) & mask; t->slots[j].item; j = (j + 1) & mask) {
-        size_t home = t->slots[j].hash & mask;
-        if (((j - home) & mask) >= ((j - hole) & mask)) {
-            t->slots[hole] = t->slots[j];
-            hole = j;
-        }
-    }
-    t->slots[hole].item = NULL;
-    t->count--;
-    return 1;
-}

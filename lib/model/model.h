@@ -282,19 +282,16 @@ void ipi_index_type_added(iprof_model *m);
 /* ---- model_entry.c ------------------------------------------------------ */
 
 /* Append an entry as it comes (load): no checks, no combining; a repeated
- * context is kept as a second entry that lookups do not return. */
-int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
-                         const int64_t *records, size_t record_count);
-/* The same with the hashes of its context's nodes known (hs as given by
- * ipi_context_hashes). */
+ * context is kept as a second entry that lookups do not return. hs: the
+ * hashes of its context's nodes (as ipi_context_hashes gives them), or
+ * NULL to compute them here. */
 int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
                                 size_t frame_count, const uint64_t *hs,
                                 const int64_t *records, size_t record_count);
-/* Whether every reference of the entry resolves in m (ctx method ids for
- * kinds that check them, record type ids). */
-int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e);
-/* The same, failing with IPROF_EDANGLING in report's error, which names
- * the entry and the missing id (`whose`: "the model merged from", ...). */
+/* Check that every reference of the entry resolves in m (ctx method ids
+ * for kinds that check them, record type ids); else fail with
+ * IPROF_EDANGLING in report's error, which names the entry and the missing
+ * id (`whose`: "the model merged from", ...). */
 int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
                          const char *whose);
 /* What adding these records at this context would break (kind, frames,

@@ -56,8 +56,9 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
     return IPROF_OK;
 }
 
-static int push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
-                      const uint64_t *hs, const int64_t *records, size_t record_count)
+int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
+                                size_t frame_count, const uint64_t *hs,
+                                const int64_t *records, size_t record_count)
 {
     if (!valid_kind(kind) || frame_count == 0)
         return IPROF_ESCHEMA; /* a ctx without frames has no node to stand for it */
@@ -68,19 +69,6 @@ static int push_entry(iprof_model *m, int kind, const int64_t *frames, size_t fr
     if (!ctx)
         return IPROF_ENOMEM;
     return append_entry(m, kind, ctx, records, record_count);
-}
-
-int ipi_model_push_entry(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,
-                         const int64_t *records, size_t record_count)
-{
-    return push_entry(m, kind, frames, frame_count, NULL, records, record_count);
-}
-
-int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
-                                size_t frame_count, const uint64_t *hs,
-                                const int64_t *records, size_t record_count)
-{
-    return push_entry(m, kind, frames, frame_count, hs, records, record_count);
 }
 
 /* ---- combining ---------------------------------------------------------- */
@@ -416,20 +404,6 @@ IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
         if (cb(&l->items[i], payload))
             return IPROF_ESTOPPED;
     return IPROF_OK;
-}
-
-int ipi_entry_refs_resolve(const iprof_model *m, const iprof_entry *e)
-{
-    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
-    if (L->checks_methods)
-        for (const iprof_context *c = e->ctx; c; c = c->parent)
-            if (!ipi_idmap_get(&m->method_ids, c->method))
-                return 0;
-    if (L->type_slot >= 0)
-        for (size_t i = (size_t)L->type_slot; i < e->record_count; i += (size_t)L->group)
-            if (!ipi_idmap_get(&m->type_ids, e->records[i]))
-                return 0;
-    return 1;
 }
 
 /* ---- removal ------------------------------------------------------------ */

@@ -1,12 +1,23 @@
 /* One element's object, {"id":..,"name":..} or {"ctx":..,"records":..}:
  * the exact-layout fast path (GraalVM's minified spelling, in a straight
  * line) beside the general parser that takes any valid JSON and reports
- * what is wrong (scan.h). */
+ * what is wrong (scan.h). The fast path gives up (0, or NOT_FAST for a
+ * whole element) on anything unusual and the general parser starts the
+ * element over; member values go through the same parse_member either
+ * way, so a value's error is the same on both. */
 #include <string.h>
 
 #include "alloc.h"
 #include "ctx.h"
 #include "scan.h"
+
+/* The members of an element, as bits of what was seen. */
+enum { M_ID = 1, M_NAME = 2, M_SIG = 4, M_CTX = 8, M_REC = 16 };
+
+static int parse_member(scan *s, unsigned m, const char **pp, const char *end);
+
+/* ------------------------------------------------------------------------ */
+/* The exact-layout fast path: GraalVM's minified spelling, in a line       */
 
 /* -?[0-9]{1,18} at *pp (a lone "0" ends after the zero), moving *pp past
  * the digits: the numbers GraalVM writes, which cannot overflow. The caller
@@ -102,35 +113,6 @@ static inline int fast_int(const char **pp, const char *end, int64_t *out)
     return 1;
 }
 
-static int expect_int(scan *s, const char **pp, const char *end, int64_t *out)
-{
-    const char *p = *pp, *err = p, *after;
-    if (fast_int(pp, end, out))
-        return IPROF_OK;
-    if (p >= end)
-        return MORE;
-    if (starts_other_value(*p))
-        return ipi_scan_fail(s, IPROF_ESCHEMA, IDX(s, p), "expected an integer");
-    int rc = ipi_json_parse_int(p, end, s->src.eof, out, &after, &err);
-    if (rc == IPI_JSON_MORE)
-        return MORE;
-    if (rc == IPI_JSON_BAD)
-        return ipi_scan_fail(s, IPROF_ESYNTAX, IDX(s, err), *p == '-' || (*p >= '0' && *p <= '9')
-                                                      ? "invalid number" : "expected a JSON value");
-    if (rc)
-        return ipi_scan_json_fail(s, rc, err, NULL);
-    *pp = after;
-    return IPROF_OK;
-}
-
-/* Grow a reader buffer; failure is fatal at the element start. */
-static int grow(scan *s, void **p, size_t *cap, size_t need, size_t size)
-{
-    if (ipi_grow(&s->r->alloc, p, cap, need, size))
-        return ipi_scan_fail(s, IPROF_ENOMEM, s->el_start, "out of memory");
-    return IPROF_OK;
-}
-
 /* A compact array of plain integers ("[1,-2,30]", as GraalVM writes
  * them) in one tight loop. Returns 1 when done, 0 to let the general path
  * start over at the '[' (whitespace, other spellings, the window's end, an
@@ -165,6 +147,169 @@ static int fast_int_array(scan *s, const char **pp, const char *end, size_t *cou
     *pp = p + 1;
     *count = n;
     return 1;
+}
+
+/* A ctx string of plain "m:b<m:b" text parsed in one pass, straight from
+ * the window. Returns 1 when done, 0 to let the general path (string
+ * scanner, then ipi_ctx_parse) handle anything unusual, -1 on no memory. */
+static int fast_ctx(scan *s, const char **pp, const char *end)
+{
+    iprof_reader *r = s->r;
+    const char *p = *pp;
+    size_t n = 0;
+    if (p >= end || *p != '"')
+        return 0;
+    p++;
+    for (;;) {
+        if (n == r->frames_cap) {
+            size_t elems = r->frames_cap * 2;
+            if (ipi_grow(&r->alloc, (void **)&r->frames, &elems, (n + 1) * 2, sizeof(int64_t)))
+                return -1;
+            r->frames_cap = elems / 2;
+        }
+        for (int half = 0; half < 2; half++) { /* method id, then bci */
+            if (end - p < 21 || (!half && *p == '-') ||
+                !plain_digits(&p, &r->frames[2 * n + (size_t)half]))
+                return 0;
+            if (*p != (half ? '<' : ':') && !(half && *p == '"'))
+                return 0;
+            p++;
+        }
+        n++;
+        if (p[-1] == '"')
+            break;
+    }
+    s->nframes = n;
+    *pp = p;
+    return 1;
+}
+
+/* The member keys as GraalVM writes them, matched as raw bytes with their
+ * colon; NULL when the key needs the general path (escapes, spaces,
+ * unknown keys). */
+static const char *fast_key(int section, const char *p, const char *end, unsigned *m)
+{
+    size_t room = (size_t)(end - p);
+    if (section == SEC_TYPES || section == SEC_METHODS) {
+        if (room >= 5 && memcmp(p, "\"id\":", 5) == 0) {
+            *m = M_ID;
+            return p + 5;
+        }
+        if (room >= 7 && memcmp(p, "\"name\":", 7) == 0) {
+            *m = M_NAME;
+            return p + 7;
+        }
+        if (section == SEC_METHODS && room >= 12 && memcmp(p, "\"signature\":", 12) == 0) {
+            *m = M_SIG;
+            return p + 12;
+        }
+    } else {
+        if (room >= 6 && memcmp(p, "\"ctx\":", 6) == 0) {
+            *m = M_CTX;
+            return p + 6;
+        }
+        if (room >= 10 && memcmp(p, "\"records\":", 10) == 0) {
+            *m = M_REC;
+            return p + 10;
+        }
+    }
+    return NULL;
+}
+
+/* Whether p starts with the n bytes of lit (n <= 16): whole-word compares
+ * for keys longer than a word, which memcmp calls would not inline. */
+static inline int literal_at(const char *p, const char *lit, size_t n)
+{
+    if (n <= 8)
+        return memcmp(p, lit, n) == 0;
+    return memcmp(p, lit, 8) == 0 && memcmp(p + n - 8, lit + n - 8, 8) == 0;
+}
+
+/* Step past the literal key `lit` at p if it is there and its value
+ * follows without whitespace (a constant-size compare the compiler
+ * inlines). */
+#define MATCH(p, end, lit)                                                   \
+    ((size_t)((end) - (p)) > sizeof(lit) - 1 &&                              \
+             literal_at((p), (lit), sizeof(lit) - 1) &&                      \
+             (unsigned char)(p)[sizeof(lit) - 1] > ' '                       \
+         ? ((p) += sizeof(lit) - 1, 1)                                       \
+         : 0)
+
+#define NOT_FAST 2 /* fast_members: the element needs the general loop */
+
+/* Parse the members at *pp (just after '{') if they come in the order and
+ * spelling GraalVM writes, {"id":1,"name":"x","signature":[2]} or
+ * {"ctx":"1:2","records":[3]}, leaving *pp at the closing '}': a straight
+ * line without the general loop's key matching and bookkeeping. Returns
+ * NOT_FAST as soon as something differs (the caller starts the element
+ * over), else what parsing a member returned: a value's error is the one
+ * the general loop would report, as it parses that member the same way. */
+static int fast_members(scan *s, const char **pp, const char *end)
+{
+    const char *p = *pp;
+    int rc;
+    if (s->at.section == SEC_TYPES || s->at.section == SEC_METHODS) {
+        if (!MATCH(p, end, "\"id\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_ID, &p, end)) != IPROF_OK)
+            return rc;
+        if (!MATCH(p, end, ",\"name\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_NAME, &p, end)) != IPROF_OK)
+            return rc;
+        if (s->at.section == SEC_METHODS) {
+            if (!MATCH(p, end, ",\"signature\":"))
+                return NOT_FAST;
+            if ((rc = parse_member(s, M_SIG, &p, end)) != IPROF_OK)
+                return rc;
+        }
+    } else {
+        if (!MATCH(p, end, "\"ctx\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_CTX, &p, end)) != IPROF_OK)
+            return rc;
+        if (!MATCH(p, end, ",\"records\":"))
+            return NOT_FAST;
+        if ((rc = parse_member(s, M_REC, &p, end)) != IPROF_OK)
+            return rc;
+    }
+    if (p >= end || *p != '}')
+        return NOT_FAST;
+    s->at.field = F_NONE;
+    *pp = p;
+    return IPROF_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The general parser: any valid JSON, and what is wrong with the rest      */
+
+static int expect_int(scan *s, const char **pp, const char *end, int64_t *out)
+{
+    const char *p = *pp, *err = p, *after;
+    if (fast_int(pp, end, out))
+        return IPROF_OK;
+    if (p >= end)
+        return MORE;
+    if (starts_other_value(*p))
+        return ipi_scan_fail(s, IPROF_ESCHEMA, IDX(s, p), "expected an integer");
+    int rc = ipi_json_parse_int(p, end, s->src.eof, out, &after, &err);
+    if (rc == IPI_JSON_MORE)
+        return MORE;
+    if (rc == IPI_JSON_BAD)
+        return ipi_scan_fail(s, IPROF_ESYNTAX, IDX(s, err), *p == '-' || (*p >= '0' && *p <= '9')
+                                                      ? "invalid number" : "expected a JSON value");
+    if (rc)
+        return ipi_scan_json_fail(s, rc, err, NULL);
+    *pp = after;
+    return IPROF_OK;
+}
+
+/* Grow a reader buffer; failure is fatal at the element start. */
+static int grow(scan *s, void **p, size_t *cap, size_t need, size_t size)
+{
+    if (ipi_grow(&s->r->alloc, p, cap, need, size))
+        return ipi_scan_fail(s, IPROF_ENOMEM, s->el_start, "out of memory");
+    return IPROF_OK;
 }
 
 /* An array of integers into r->nums: signature or records. */
@@ -318,11 +463,6 @@ static int skip_member(scan *s, const char **pp, const char *end)
     return IPROF_OK;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Elements                                                                 */
-
-enum { M_ID = 1, M_NAME = 2, M_SIG = 4, M_CTX = 8, M_REC = 16 };
-
 static unsigned member_of(int section, const char *key, size_t len)
 {
     int entry = section != SEC_TYPES && section != SEC_METHODS;
@@ -352,41 +492,6 @@ static int parse_ctx(scan *s, const char *text, size_t len)
     return ipi_scan_fail(s, IPROF_ESCHEMA, s->ctx_at,
                 "invalid ctx \"%.*s\" at character %zu: expected method:bci pairs joined by '<'",
                 (int)(len > 64 ? 64 : len), text, err_at + 1);
-}
-
-/* A ctx string of plain "m:b<m:b" text parsed in one pass, straight from
- * the window. Returns 1 when done, 0 to let the general path (string
- * scanner, then ipi_ctx_parse) handle anything unusual, -1 on no memory. */
-static int fast_ctx(scan *s, const char **pp, const char *end)
-{
-    iprof_reader *r = s->r;
-    const char *p = *pp;
-    size_t n = 0;
-    if (p >= end || *p != '"')
-        return 0;
-    p++;
-    for (;;) {
-        if (n == r->frames_cap) {
-            size_t elems = r->frames_cap * 2;
-            if (ipi_grow(&r->alloc, (void **)&r->frames, &elems, (n + 1) * 2, sizeof(int64_t)))
-                return -1;
-            r->frames_cap = elems / 2;
-        }
-        for (int half = 0; half < 2; half++) { /* method id, then bci */
-            if (end - p < 21 || (!half && *p == '-') ||
-                !plain_digits(&p, &r->frames[2 * n + (size_t)half]))
-                return 0;
-            if (*p != (half ? '<' : ':') && !(half && *p == '"'))
-                return 0;
-            p++;
-        }
-        n++;
-        if (p[-1] == '"')
-            break;
-    }
-    s->nframes = n;
-    *pp = p;
-    return 1;
 }
 
 /* One member value of an element; *pp is at the value. */
@@ -422,102 +527,6 @@ static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
     default:
         return skip_member(s, pp, end);
     }
-}
-
-/* The member keys as GraalVM writes them, matched as raw bytes with their
- * colon; NULL when the key needs the general path (escapes, spaces,
- * unknown keys). */
-static const char *fast_key(int section, const char *p, const char *end, unsigned *m)
-{
-    size_t room = (size_t)(end - p);
-    if (section == SEC_TYPES || section == SEC_METHODS) {
-        if (room >= 5 && memcmp(p, "\"id\":", 5) == 0) {
-            *m = M_ID;
-            return p + 5;
-        }
-        if (room >= 7 && memcmp(p, "\"name\":", 7) == 0) {
-            *m = M_NAME;
-            return p + 7;
-        }
-        if (section == SEC_METHODS && room >= 12 && memcmp(p, "\"signature\":", 12) == 0) {
-            *m = M_SIG;
-            return p + 12;
-        }
-    } else {
-        if (room >= 6 && memcmp(p, "\"ctx\":", 6) == 0) {
-            *m = M_CTX;
-            return p + 6;
-        }
-        if (room >= 10 && memcmp(p, "\"records\":", 10) == 0) {
-            *m = M_REC;
-            return p + 10;
-        }
-    }
-    return NULL;
-}
-
-/* Whether p starts with the n bytes of lit (n <= 16): whole-word compares
- * for keys longer than a word, which memcmp calls would not inline. */
-static inline int literal_at(const char *p, const char *lit, size_t n)
-{
-    if (n <= 8)
-        return memcmp(p, lit, n) == 0;
-    return memcmp(p, lit, 8) == 0 && memcmp(p + n - 8, lit + n - 8, 8) == 0;
-}
-
-/* Step past the literal key `lit` at p if it is there and its value
- * follows without whitespace (a constant-size compare the compiler
- * inlines). */
-#define MATCH(p, end, lit)                                                   \
-    ((size_t)((end) - (p)) > sizeof(lit) - 1 &&                              \
-             literal_at((p), (lit), sizeof(lit) - 1) &&                      \
-             (unsigned char)(p)[sizeof(lit) - 1] > ' '                       \
-         ? ((p) += sizeof(lit) - 1, 1)                                       \
-         : 0)
-
-#define NOT_FAST 2 /* fast_members: the element needs the general loop */
-
-/* Parse the members at *pp (just after '{') if they come in the order and
- * spelling GraalVM writes, {"id":1,"name":"x","signature":[2]} or
- * {"ctx":"1:2","records":[3]}, leaving *pp at the closing '}': a straight
- * line without the general loop's key matching and bookkeeping. Returns
- * NOT_FAST as soon as something differs (the caller starts the element
- * over), else what parsing a member returned: a value's error is the one
- * the general loop would report, as it parses that member the same way. */
-static int fast_members(scan *s, const char **pp, const char *end)
-{
-    const char *p = *pp;
-    int rc;
-    if (s->at.section == SEC_TYPES || s->at.section == SEC_METHODS) {
-        if (!MATCH(p, end, "\"id\":"))
-            return NOT_FAST;
-        if ((rc = parse_member(s, M_ID, &p, end)) != IPROF_OK)
-            return rc;
-        if (!MATCH(p, end, ",\"name\":"))
-            return NOT_FAST;
-        if ((rc = parse_member(s, M_NAME, &p, end)) != IPROF_OK)
-            return rc;
-        if (s->at.section == SEC_METHODS) {
-            if (!MATCH(p, end, ",\"signature\":"))
-                return NOT_FAST;
-            if ((rc = parse_member(s, M_SIG, &p, end)) != IPROF_OK)
-                return rc;
-        }
-    } else {
-        if (!MATCH(p, end, "\"ctx\":"))
-            return NOT_FAST;
-        if ((rc = parse_member(s, M_CTX, &p, end)) != IPROF_OK)
-            return rc;
-        if (!MATCH(p, end, ",\"records\":"))
-            return NOT_FAST;
-        if ((rc = parse_member(s, M_REC, &p, end)) != IPROF_OK)
-            return rc;
-    }
-    if (p >= end || *p != '}')
-        return NOT_FAST;
-    s->at.field = F_NONE;
-    *pp = p;
-    return IPROF_OK;
 }
 
 static const char *member_name(unsigned m)
@@ -612,4 +621,3 @@ int ipi_scan_element(scan *s, const char **pp, const char *end)
     *pp = p + 1;
     return IPROF_OK;
 }
-
