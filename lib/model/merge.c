@@ -169,8 +169,10 @@ static int merge_types(merge_state *s)
  * (IPI_IX_METHOD_NAMES) from merge to merge, so a merge costs time in
  * proportion to src, not to the profile it grows. */
 
-/* Add src method x (its dst signature types in s->sig) to dst. */
-static int add_method(merge_state *s, const iprof_method *x, int64_t *max,
+/* Add src method x (its dst signature types in s->sig, its key h absent
+ * from dst's names index) to dst. Interned names hash by content, so src's
+ * hash serves dst's table; the index takes x without a second probe. */
+static int add_method(merge_state *s, const iprof_method *x, uint64_t h, int64_t *max,
                       const iprof_method **out)
 {
     int64_t id;
@@ -181,8 +183,11 @@ static int add_method(merge_state *s, const iprof_method *x, int64_t *max,
         return IPROF_ENOMEM;
     for (size_t j = 0; j < x->sig_len; j++)
         s->buf[j] = s->sig[j]->id;
-    /* Pushing also adds the method to dst's names index. */
-    return ipi_model_push_method(s->dst, id, x->name->s, x->name->len, s->buf, x->sig_len, out);
+    const ipi_str *name = ipi_intern_hashed(&s->dst->names, x->name->s, x->name->len,
+                                            x->name->hash);
+    if (!name)
+        return IPROF_ENOMEM;
+    return ipi_model_push_method_new_key(s->dst, id, name, s->buf, x->sig_len, h, out);
 }
 
 static int merge_methods(merge_state *s)
@@ -205,7 +210,7 @@ static int merge_methods(merge_state *s)
         const iprof_method *d =
             ipi_find_method_by_names(s->dst, index, x->name, s->sig, x->sig_len, h);
         if (!d) {
-            int rc = add_method(s, x, &max, &d);
+            int rc = add_method(s, x, h, &max, &d);
             if (rc)
                 return rc;
         }

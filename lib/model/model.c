@@ -403,8 +403,10 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
     return s ? ipi_model_push_method_str(m, id, s, sig, sig_len, out) : IPROF_ENOMEM;
 }
 
-int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *s, const int64_t *sig,
-                              size_t sig_len, const iprof_method **out)
+/* names_key: the method's key in IPI_IX_METHOD_NAMES when known absent
+ * there, else NULL (computed and probed). */
+static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64_t *sig,
+                       size_t sig_len, const uint64_t *names_key, const iprof_method **out)
 {
     if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
         return IPROF_ELIMIT;
@@ -431,10 +433,26 @@ int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *s, cons
         ipi_idmap_put_reserved(&m->method_ids, id, x); /* reserved: cannot fail */
     if (first_key)
         ipi_htab_insert(keys, &m->alloc, h, x); /* reserved */
-    ipi_index_add_method_names(m, x);            /* reserved */
+    if (names_key)
+        ipi_index_put_method_names(m, x, *names_key); /* reserved */
+    else
+        ipi_index_add_method_names(m, x);             /* reserved */
     if (out)
         *out = x;
     return IPROF_OK;
+}
+
+int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *s, const int64_t *sig,
+                              size_t sig_len, const iprof_method **out)
+{
+    return push_method(m, id, s, sig, sig_len, NULL, out);
+}
+
+int ipi_model_push_method_new_key(iprof_model *m, int64_t id, const ipi_str *s,
+                                  const int64_t *sig, size_t sig_len, uint64_t names_key,
+                                  const iprof_method **out)
+{
+    return push_method(m, id, s, sig, sig_len, &names_key, out);
 }
 
 IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char *name,

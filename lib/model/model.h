@@ -156,6 +156,12 @@ int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *name,
                             const iprof_type **out);
 int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *name,
                               const int64_t *sig, size_t sig_len, const iprof_method **out);
+/* The same for a merge that has just probed IPI_IX_METHOD_NAMES (built)
+ * for the method's key @p names_key and found nothing: the index takes
+ * the method without a second probe. */
+int ipi_model_push_method_new_key(iprof_model *m, int64_t id, const ipi_str *name,
+                                  const int64_t *sig, size_t sig_len, uint64_t names_key,
+                                  const iprof_method **out);
 /* Store a version string as given (no validation). */
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
 
@@ -277,6 +283,8 @@ const ipi_htab *ipi_index_method_names(iprof_model *m);
  * allocation: the caller reserved one slot); and after a type was added. */
 int ipi_index_reserve_method_names(iprof_model *m);
 void ipi_index_add_method_names(iprof_model *m, const iprof_method *x);
+/* The same when x's key h is known to be absent from the index. */
+void ipi_index_put_method_names(iprof_model *m, const iprof_method *x, uint64_t h);
 void ipi_index_type_added(iprof_model *m);
 
 /* ---- model_entry.c ------------------------------------------------------ */

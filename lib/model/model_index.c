@@ -146,6 +146,13 @@ void ipi_index_add_method_names(iprof_model *m, const iprof_method *x)
     ipi_htab_insert(t, &m->alloc, h, (void *)x); /* reserved by the caller */
 }
 
+void ipi_index_put_method_names(iprof_model *m, const iprof_method *x, uint64_t h)
+{
+    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    if (t)
+        ipi_htab_insert(t, &m->alloc, h, (void *)x); /* reserved by the caller */
+}
+
 void ipi_index_type_added(iprof_model *m)
 {
     if (m->names_unresolved && ipi_index_built(m, IPI_IX_METHOD_NAMES))
