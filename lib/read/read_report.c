@@ -96,16 +96,23 @@ static void make_report(scan *s, iprof_error *e, char *msg, size_t msg_cap, char
     e->path = path;
 }
 
+/* Make the report the read's error; returns status. */
+static int set_error(scan *s, int status, size_t at, const char *fmt, va_list ap)
+{
+    ipi_errbuf *eb = &s->r->error;
+    ipi_errbuf_clear(eb);
+    eb->set = 1;
+    make_report(s, &eb->err, eb->message, sizeof eb->message, eb->path, sizeof eb->path,
+                &s->at, at, status, fmt, ap);
+    return status;
+}
+
 /* A fatal error at window index `at`; returns status. */
 int ipi_scan_fail(scan *s, int status, size_t at, const char *fmt, ...)
 {
-    ipi_errbuf *eb = &s->r->error;
     va_list ap;
-    ipi_errbuf_clear(eb);
-    eb->set = 1;
     va_start(ap, fmt);
-    make_report(s, &eb->err, eb->message, sizeof eb->message, eb->path, sizeof eb->path,
-                &s->at, at, status, fmt, ap);
+    set_error(s, status, at, fmt, ap);
     va_end(ap);
     return status;
 }
@@ -127,8 +134,8 @@ static int keep_diag(iprof_reader *r, const iprof_error *e)
 int ipi_scan_report_located(scan *s, const iprof_error *e)
 {
     if (!(s->r->flags & IPROF_READ_STRICT))
-        return keep_diag(s->r, e) ? ipi_scan_fail(s, IPROF_ENOMEM, s->pos, "out of memory recording a "
-                                                                  "diagnostic")
+        return keep_diag(s->r, e) ? ipi_scan_fail(s, IPROF_ENOMEM, s->pos,
+                                                  "out of memory recording a diagnostic")
                                   : IPROF_OK;
     ipi_errbuf *eb = &s->r->error;
     ipi_errbuf_clear(eb);
@@ -150,12 +157,8 @@ int ipi_scan_violation(scan *s, int status, int severity, size_t at, const char 
     iprof_error e;
     va_list ap;
     if (severity == IPROF_SEVERITY_ERROR && (s->r->flags & IPROF_READ_STRICT)) {
-        ipi_errbuf *eb = &s->r->error;
-        ipi_errbuf_clear(eb);
-        eb->set = 1;
         va_start(ap, fmt);
-        make_report(s, &eb->err, eb->message, sizeof eb->message, eb->path, sizeof eb->path,
-                    &s->at, at, status, fmt, ap);
+        set_error(s, status, at, fmt, ap);
         va_end(ap);
         return status;
     }
