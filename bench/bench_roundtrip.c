@@ -8,6 +8,12 @@
  *                                   equals FILE
  *   bench_roundtrip write FILE      load (not timed), then time writing the
  *                                   model to a callback that drops the bytes
+ *   bench_roundtrip canonical FILE  load + canonical form + write to a
+ *                                   callback that drops the bytes (timed:
+ *                                   `iprof convert --canonical` without the
+ *                                   file system), then check that the
+ *                                   canonical form is idempotent (a second
+ *                                   pass writes the same bytes, by FNV-1a)
  *
  * The checks are not timed; a difference exits with status 3.
  */
@@ -103,10 +109,38 @@ static int drop(const void *data, size_t len, void *payload)
     return 0;
 }
 
+/* Bytes written and their FNV-1a hash. */
+typedef struct digest {
+    uint64_t len, hash;
+} digest;
+
+static int digest_bytes(const void *data, size_t len, void *payload)
+{
+    digest *d = payload;
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        d->hash = (d->hash ^ p[i]) * UINT64_C(0x100000001b3);
+    d->len += len;
+    return 0;
+}
+
+static digest write_digest(const iprof_model *model)
+{
+    digest d = {0, UINT64_C(0xcbf29ce484222325)};
+    iprof_writer *w;
+    int rc = iprof_writer_new_callback(&w, digest_bytes, &d, NULL);
+    if (rc != IPROF_OK)
+        bench_die("iprof_writer_new_callback: %s", iprof_status_string(rc));
+    if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
+        write_failed(w, rc);
+    iprof_writer_free(w);
+    return d;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
-        bench_die("usage: bench_roundtrip mem|file|write FILE [OUT]");
+        bench_die("usage: bench_roundtrip mem|file|write|canonical FILE [OUT]");
     const char *mode = argv[1], *path = argv[2];
     int64_t size = bench_file_size(path);
     if (size < 0)
@@ -175,8 +209,30 @@ int main(int argc, char **argv)
             return 3;
         }
         iprof_model_free(model);
+    } else if (!strcmp(mode, "canonical")) {
+        uint64_t written = 0;
+        double t0 = bench_now();
+        iprof_model *model = load(path, &reader);
+        if ((rc = iprof_model_canonicalize(model)) != IPROF_OK)
+            bench_die("iprof_model_canonicalize: %s", iprof_status_string(rc));
+        if ((rc = iprof_writer_new_callback(&w, drop, &written, NULL)) != IPROF_OK)
+            bench_die("iprof_writer_new_callback: %s", iprof_status_string(rc));
+        if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
+            write_failed(w, rc);
+        iprof_writer_free(w);
+        double t1 = bench_now();
+        digest first = write_digest(model), second = {0, 0};
+        if (iprof_model_canonicalize(model) == IPROF_OK)
+            second = write_digest(model);
+        int again = first.len == written && second.len == first.len && second.hash == first.hash;
+        snprintf(extra, sizeof extra, "out_bytes=%llu idempotent=%s", (unsigned long long)written,
+                 again ? "yes" : "no");
+        bench_result("canonical", t1 - t0, (uint64_t)size, extra);
+        if (!again)
+            return 3;
+        iprof_model_free(model);
     } else {
-        bench_die("usage: bench_roundtrip mem|file|write FILE [OUT]");
+        bench_die("usage: bench_roundtrip mem|file|write|canonical FILE [OUT]");
     }
     iprof_reader_free(reader);
     return 0;

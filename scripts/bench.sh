@@ -133,7 +133,7 @@ time_bin=""
 [ -x /usr/bin/time ] && time_bin=/usr/bin/time
 
 tasks="cat scan scan_norefs load load_threaded roundtrip_mem roundtrip_mem_threaded"
-tasks="$tasks roundtrip_file roundtrip_file_threaded write merge2 merge4"
+tasks="$tasks roundtrip_file roundtrip_file_threaded write canonical merge2 merge4"
 [ -x "$B/peer_simdjson" ] && tasks="$tasks simdjson_dom" || say "simdjson peer not built: skipped"
 [ -x "$B/peer_jansson" ] && tasks="$tasks jansson_load jansson_roundtrip" ||
     say "jansson peer not built: skipped"
@@ -173,6 +173,7 @@ run_task() {
     roundtrip_mem) set -- "$B/bench_roundtrip" mem "$file" ;;
     roundtrip_file) set -- "$B/bench_roundtrip" file "$file" "$cache/rt.$$.iprof" ;;
     write) set -- "$B/bench_roundtrip" write "$file" ;;
+    canonical) set -- "$B/bench_roundtrip" canonical "$file" ;;
     merge2) set -- "$B/bench_merge" "$file" "$m2" ;;
     merge4) set -- "$B/bench_merge" "$file" "$m2" "$m3" "$m4" ;;
     simdjson_dom) set -- "$B/peer_simdjson" "$file" ;;
@@ -190,6 +191,7 @@ run_task() {
         return
     fi
     case $line in *identical=no*) fail "$name: output differs from the input" ;; esac
+    case $line in *idempotent=no*) fail "$name: a second canonical pass changed the output" ;; esac
     # RESULT task=X wall_s=W rss_kb=R bytes=B extra...
     printf '%s\n' "$line" | awk -v n="$name" '{
         w = r = b = ""; extra = ""
@@ -279,6 +281,15 @@ END {
     printf "  %-4s write >= 1 GB/s: %.2f GB/s\n", (wr >= 1 ? "PASS" : "FAIL"), wr
     p2 = med["merge2"] / bytes["merge2"] * 1e6; p4 = med["merge4"] / bytes["merge4"] * 1e6
     printf "  %-4s merge linear in input (per-MB time of 4 files / 2 files <= 1.25): %.2f ms/MB vs %.2f ms/MB = x%.2f (merge part alone: %.3f s vs %.3f s)\n", (p4 / p2 <= 1.25 ? "PASS" : "FAIL"), p4 * 1000, p2 * 1000, p4 / p2, extra["merge4", "merge_s"], extra["merge2", "merge_s"]
+    # The targets of issue 14, all on one thread: a merge of N files against
+    # N loads and the write of its result (at most the size of N files), the
+    # canonical form against a round trip.
+    for (n = 2; n <= 4; n += 2) {
+        t = med["merge" n]; b = 1.3 * n * (med["load"] + med["write"])
+        printf "  %-4s merge of %d <= 1.3 x (%d loads + a write of the result): %.3f s vs %.3f s = x%.2f of the bound\n", (t <= b ? "PASS" : "FAIL"), n, n, t, b, t / b
+    }
+    cn = med["canonical"]; r1 = med["roundtrip_mem"]
+    printf "  %-4s canonical form <= 1.5 x round trip: %.3f s vs %.3f s = x%.2f\n", (cn <= 1.5 * r1 ? "PASS" : "FAIL"), cn, r1, cn / r1
 }' "$results"
 
 # Where the model's memory goes (the parts of a loaded model, from its
