@@ -147,12 +147,17 @@ static int merge_types(merge_state *s)
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->type_count; i++) {
         const iprof_type *t = s->src->types[i];
-        const iprof_type *dt = iprof_model_type_by_name(dst, t->name->s, t->name->len);
+        /* Interned names hash by content: src's hash serves dst's tables. */
+        const ipi_str *name = ipi_intern_hashed(&dst->names, t->name->s, t->name->len,
+                                                t->name->hash);
+        if (!name)
+            return IPROF_ENOMEM;
+        const iprof_type *dt = ipi_find_type_by_name(dst, name);
         if (!dt) {
             int64_t id;
             int rc = pick_id(&dst->type_ids, t->id, &max, &id);
             if (!rc)
-                rc = ipi_model_push_type(dst, id, t->name->s, t->name->len, &dt);
+                rc = ipi_model_push_type_str(dst, id, name, &dt);
             if (rc)
                 return rc;
         }
