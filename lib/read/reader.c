@@ -505,9 +505,9 @@ static int source_fail(scan *s, int rc)
     if (rc == IPROF_ENOMEM)
         return ipi_scan_fail(s, rc, s->pos, "out of memory growing the input window");
     if (s->src.err_no) {
-        char buf[128] = "";
-        strerror_r(s->src.err_no, buf, sizeof buf);
-        return ipi_scan_fail(s, IPROF_EIO, s->pos, "read failed: %s", buf);
+        char buf[128];
+        return ipi_scan_fail(s, IPROF_EIO, s->pos, "read failed: %s",
+                             ipi_strerror(s->src.err_no, buf, sizeof buf));
     }
     return ipi_scan_fail(s, IPROF_EIO, s->pos, "the read callback failed");
 }
@@ -715,10 +715,10 @@ IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
     do
         fd = open(path, O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
-    char why[128] = "";
     if (fd < 0) {
-        strerror_r(errno, why, sizeof why);
-        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot open %s: %s", path, why);
+        char why[128];
+        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot open %s: %s", path,
+                              ipi_strerror(errno, why, sizeof why));
     }
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {

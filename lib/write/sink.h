@@ -87,7 +87,5 @@ int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb);
  * file. The fd of an fd sink is not closed. */
 void ipi_sink_close(ipi_sink *s);
 
-/* Thread-safe strerror into buf (whichever strerror_r the libc has). */
-const char *ipi_strerror(int errnum, char *buf, size_t size);
 
 #endif
