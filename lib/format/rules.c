@@ -1,6 +1,8 @@
 /* Entry rules from the format document and the schema. */
 #include "rules.h"
 
+#include <string.h>
+
 static const ipi_kind_layout layouts[IPROF_KIND_COUNT] = {
     [IPROF_KIND_CALL_COUNT] = {1, -1, 0, 1},
     [IPROF_KIND_CONDITIONAL] = {3, -1, 2, 1},
@@ -60,4 +62,22 @@ int ipi_rule_is_ctx(int rule)
 {
     return rule == IPI_RULE_NO_FRAMES || rule == IPI_RULE_NEGATIVE_METHOD ||
            rule == IPI_RULE_CALL_COUNT_BCI || rule == IPI_RULE_MONITOR_CTX;
+}
+
+int ipi_section_of(const char *key, size_t len)
+{
+    if (len == 18 && memcmp(key, "instanceOfProfiles", 18) == 0)
+        return IPROF_KIND_INSTANCEOF; /* GraalVM's spelling; the document's is below */
+    if (len == 7 && memcmp(key, "version", 7) == 0)
+        return IPROF_SECTION_VERSION;
+    if (len == 5 && memcmp(key, "types", 5) == 0)
+        return IPROF_SECTION_TYPES;
+    if (len == 7 && memcmp(key, "methods", 7) == 0)
+        return IPROF_SECTION_METHODS;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        const char *name = iprof_kind_name(k);
+        if (strlen(name) == len && memcmp(key, name, len) == 0)
+            return k;
+    }
+    return IPROF_SECTION_UNKNOWN;
 }

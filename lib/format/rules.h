@@ -5,6 +5,7 @@
 #define IPI_RULES_H
 
 #include <iprof/common.h>
+#include <iprof/reader.h>
 
 enum ipi_rule {
     IPI_RULE_OK = 0,
@@ -46,5 +47,11 @@ static inline int64_t ipi_count_add(int64_t a, int64_t b)
         return INT64_MIN;
     return a + b;
 }
+
+/* The section a top-level key names: an IPROF_KIND_* for the entry
+ * sections (either spelling of the instanceof key), IPROF_SECTION_TYPES,
+ * _METHODS or _VERSION, else IPROF_SECTION_UNKNOWN. The one list of the
+ * keys the library interprets, for the reader, the model and the writer. */
+int ipi_section_of(const char *key, size_t len);
 
 #endif

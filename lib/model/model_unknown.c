@@ -12,6 +12,7 @@
  */
 #include "json.h"
 #include "model.h"
+#include "rules.h"
 
 /* ---- storage ------------------------------------------------------------ */
 
@@ -19,7 +20,7 @@ int ipi_unknown_push(iprof_model *m, const char *key, size_t key_len, const char
                      size_t json_len, int after)
 {
     ipi_layout_extras *x = &m->extras;
-    if (key_len > SIZE_MAX / 2 - json_len - 2)
+    if (json_len > SIZE_MAX / 2 || key_len > SIZE_MAX / 2 - json_len - 2)
         return IPROF_ENOMEM;
     if (x->count == x->cap &&
         ipi_grow(&m->alloc, (void **)&x->items, &x->cap, x->count + 1, sizeof *x->items))
@@ -80,14 +81,7 @@ IPROF_API int iprof_model_unknown_at(const iprof_model *model, size_t index, con
  * of the instanceof key included). */
 int ipi_is_known_key(const char *key, size_t len)
 {
-    static const char *const others[] = {"version", "types", "methods", "instanceOfProfiles"};
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
-        if (strlen(others[i]) == len && memcmp(key, others[i], len) == 0)
-            return 1;
-    for (int k = 0; k < IPROF_KIND_COUNT; k++)
-        if (strlen(iprof_kind_name(k)) == len && memcmp(key, iprof_kind_name(k), len) == 0)
-            return 1;
-    return 0;
+    return ipi_section_of(key, len) != IPROF_SECTION_UNKNOWN;
 }
 
 /* How much of a key (not NUL-terminated) a message shows. */

@@ -119,24 +119,6 @@ static int process_entry(scan *s)
 /* ------------------------------------------------------------------------ */
 /* Top level                                                                */
 
-static int section_of(const char *key, size_t len)
-{
-    if (len == 18 && memcmp(key, "instanceOfProfiles", 18) == 0)
-        return IPROF_KIND_INSTANCEOF; /* GraalVM's spelling; the document's is below */
-    if (len == 7 && memcmp(key, "version", 7) == 0)
-        return SEC_VERSION;
-    if (len == 5 && memcmp(key, "types", 5) == 0)
-        return SEC_TYPES;
-    if (len == 7 && memcmp(key, "methods", 7) == 0)
-        return SEC_METHODS;
-    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        const char *name = iprof_kind_name(k);
-        if (strlen(name) == len && memcmp(key, name, len) == 0)
-            return k;
-    }
-    return SEC_UNKNOWN;
-}
-
 /* instanceofProfiles in a file whose version lacks them. */
 static int check_instanceof_version(scan *s)
 {
@@ -292,7 +274,7 @@ static int step_key(scan *s)
         r->key[raw] = '\0';
         r->key_len = raw;
     }
-    int sec = section_of(r->key, r->key_len);
+    int sec = ipi_section_of(r->key, r->key_len);
     s->at.section = sec;
     if (sec != SEC_UNKNOWN) {
         if ((rc = check_key_once(s, sec, IDX(s, p))) != IPROF_OK)
