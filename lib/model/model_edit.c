@@ -75,14 +75,17 @@ IPROF_API int iprof_model_map_records(iprof_model *model, int kind, iprof_record
         total += l->items[i].record_count;
     if (total > SIZE_MAX / sizeof(int64_t))
         return ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
-    int64_t *copy = total ? ipi_malloc(&model->alloc, total * sizeof *copy) : NULL;
-    if (total && !copy)
+    /* At least one slot: the function always gets a valid pointer. */
+    size_t slots = total ? total : 1;
+    int64_t *copy = ipi_malloc(&model->alloc, slots * sizeof *copy);
+    if (!copy)
         return ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
     int rc = IPROF_OK;
     size_t at = 0;
     for (size_t i = 0; i < l->count && !rc; i++) {
         const iprof_entry *e = &l->items[i];
-        memcpy(copy + at, e->records, e->record_count * sizeof *copy);
+        if (e->record_count) /* an entry without records may have no array */
+            memcpy(copy + at, e->records, e->record_count * sizeof *copy);
         if (fn(e, copy + at, e->record_count, payload))
             rc = ipi_model_fail_about(model, IPROF_ESTOPPED, &(ipi_subject){kind, NULL, 0, NULL, NULL},
                                       "stopped by the function at %s entry %zu",
@@ -93,8 +96,9 @@ IPROF_API int iprof_model_map_records(iprof_model *model, int kind, iprof_record
     }
     /* Every entry passed: store. */
     for (size_t i = 0, off = 0; i < l->count && !rc; off += l->items[i++].record_count)
-        memcpy(l->items[i].records, copy + off, l->items[i].record_count * sizeof *copy);
-    ipi_free(&model->alloc, copy, total * sizeof *copy);
+        if (l->items[i].record_count)
+            memcpy(l->items[i].records, copy + off, l->items[i].record_count * sizeof *copy);
+    ipi_free(&model->alloc, copy, slots * sizeof *copy);
     return rc;
 }
 
