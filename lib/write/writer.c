@@ -120,15 +120,8 @@ static int fail_rc(iprof_writer *w, int rc)
     return rc;
 }
 
-/* Also record the element's JSON path ("conditionalProfiles[3]"). */
-static void set_path(iprof_writer *w, const char *section, uint64_t index)
-{
-    snprintf(w->err.path, sizeof w->err.path, "%s[%llu]", section,
-             (unsigned long long)index);
-}
-
 /* Fail with a message about element `index` of `section` ("types[3]: ...")
- * and that element as the report's path. */
+ * and that element as the report's path ("conditionalProfiles[3]"). */
 static int fail_at(iprof_writer *w, int status, const char *section, size_t index,
                    const char *fmt, ...)
 #if defined(__GNUC__)
@@ -145,7 +138,7 @@ static int fail_at(iprof_writer *w, int status, const char *section, size_t inde
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     fail(w, status, "%s[%zu]%s", section, index, what);
-    set_path(w, section, index);
+    snprintf(w->err.path, sizeof w->err.path, "%s[%zu]", section, index);
     return status;
 }
 
