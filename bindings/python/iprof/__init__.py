@@ -33,6 +33,7 @@ from ._reader import (EntryInfo, KeyInfo, MethodInfo, ReadResult, Stream, TypeIn
                       iter_entries, read, stream, validate)
 from ._writer import Writer
 from ._diff import Change, Diff, diff
+from ._dask import dask_merge
 
 __version__ = "0.1.0"
 
@@ -54,6 +55,8 @@ __all__ = [
     "Writer",
     # comparing
     "diff", "Diff", "Change",
+    # merging on Dask (imports dask only when called)
+    "dask_merge",
     # errors
     "Error", "Diagnostic", "DroppedDiagnostics", "error_class", "status_string", "ClosedError",
     "StaleError",

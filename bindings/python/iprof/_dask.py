@@ -1,0 +1,358 @@
+"""Merging many profiles on a Dask cluster: iprof.dask_merge().
+
+A merge is associative and commutative on integer counts, so merging N
+files is a tree reduction. Each leaf task loads a partition of the inputs
+with the C library, merges them into a new model (each with its weight),
+puts the result in canonical form and hands it up as gzip-compressed
+canonical bytes; each inner task loads up to *fan_in* of those, merges them
+(weight 1) and hands up the same kind of bytes; the root writes the final
+document. The bytes are those of ``iprof merge`` of the same files.
+
+Dask itself (Debian's python3-dask, and python3-distributed for a cluster)
+is imported only when :func:`dask_merge` runs: ``import iprof`` never needs
+it. The workers need the ``iprof`` package and libiprof too, and must see
+the input paths (a shared file system on a real cluster).
+"""
+import math
+import os
+import stat
+import uuid
+
+from ._common import InstanceofKey
+from ._model import Model, load
+
+__all__ = ["dask_merge"]
+
+
+class _Options:
+    """What every task needs to know, picklable (shipped with each task)."""
+    __slots__ = ("strict", "drop_unknown", "threaded")
+
+    def __init__(self, strict, drop_unknown, threaded):
+        self.strict = strict
+        self.drop_unknown = drop_unknown
+        self.threaded = threaded
+
+    def __getstate__(self):
+        return (self.strict, self.drop_unknown, self.threaded)
+
+    def __setstate__(self, state):
+        self.strict, self.drop_unknown, self.threaded = state
+
+
+class _Final:
+    """How the root writes the result (``iprof merge``'s output options)."""
+    __slots__ = ("pretty", "instanceof_key", "gzip")
+
+    def __init__(self, pretty, instanceof_key, gzip):
+        self.pretty = pretty
+        self.instanceof_key = instanceof_key
+        self.gzip = gzip
+
+    def __getstate__(self):
+        return (self.pretty, self.instanceof_key, self.gzip)
+
+    def __setstate__(self, state):
+        self.pretty, self.instanceof_key, self.gzip = state
+
+
+def _import_dask():
+    try:
+        import dask
+        import dask.bag  # noqa: F401  (is_dask_collection of bags, to_delayed)
+    except ImportError as e:
+        raise ImportError("iprof.dask_merge needs Dask (Debian: apt-get install python3-dask "
+                          "python3-distributed): %s" % e) from e
+    return dask
+
+
+def _check_weight(w, what):
+    try:
+        w = float(w)
+    except (TypeError, ValueError):
+        raise ValueError("weight of %s: %r is not a number" % (what, w)) from None
+    if not (math.isfinite(w) and w >= 0):
+        raise ValueError("weight of %s: %r must be finite and >= 0" % (what, w))
+    return w
+
+
+def _dir_members(path):
+    """The *.iprof and *.iprof.gz regular files of a directory, by name
+    (bytewise), as ``iprof merge`` expands a DIR operand; None when *path*
+    is not a directory."""
+    try:
+        if not stat.S_ISDIR(os.stat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    names = sorted((n for n in os.listdir(path)
+                    if not n.startswith(".") and (n.endswith(".iprof") or
+                                                  n.endswith(".iprof.gz"))),
+                   key=os.fsencode)
+    sep = "" if path.endswith("/") else "/"
+    out = []
+    for n in names:
+        p = path + sep + n
+        try:
+            if stat.S_ISREG(os.stat(p).st_mode):
+                out.append(p)
+        except OSError:
+            pass
+    if not out:
+        raise ValueError("%s: no *.iprof or *.iprof.gz file in the directory" % path)
+    return out
+
+
+def _expand(items, weights):
+    """(path, weight) pairs of *items* (paths, or (path, weight) pairs),
+    directories expanded; a path's weight is the one *weights* (a dict)
+    gives the path, else its directory, else 1, as ``iprof merge --weight``
+    chooses. Returns the pairs and the set of weight keys used."""
+    out, used = [], set()
+    for item in items:
+        given = None
+        if isinstance(item, tuple):
+            item, given = item
+        name = os.fspath(item)
+        if isinstance(name, bytes):
+            name = os.fsdecode(name)
+        if name == "-":
+            raise ValueError("dask_merge reads files: standard input ('-') is not an input")
+        members = _dir_members(name)
+        for path in (members if members is not None else [name]):
+            if given is not None:
+                w = given
+            elif weights and path in weights:
+                w = weights[path]
+                used.add(path)
+            elif weights and name in weights:
+                w = weights[name]
+                used.add(name)
+            else:
+                w = 1.0
+            out.append((path, _check_weight(w, path)))
+    return out, used
+
+
+def _payload(model, final):
+    """The canonical form of *model*: the final document (bytes) for the
+    root, else (gzip bytes, instanceof spelling) for the next level. The
+    spelling travels beside the bytes because a written file cannot say
+    AUTO (a model whose inputs had no instanceof key); the next level sets
+    it back so that spellings combine as they do in one ``iprof merge``."""
+    model.canonicalize()
+    if final is not None:
+        return model.write(pretty=final.pretty, instanceof_key=final.instanceof_key,
+                           gzip=final.gzip)
+    return (model.write(gzip=True), int(model.instanceof_key))
+
+
+def _merge_leaf(items, weights, opts, final):
+    """A leaf task: merge a partition of inputs into a new model."""
+    pairs, _ = _expand(items, weights)
+    if not pairs:
+        return None
+    with Model() as acc:
+        for path, w in pairs:
+            with load(path, strict=opts.strict, threaded=opts.threaded) as m:
+                if opts.drop_unknown:
+                    m.clear_unknown()
+                acc.merge(m, w)
+        return _payload(acc, final)
+
+
+def _merge_inner(children, opts, final):
+    """An inner task: merge the canonical results of its children."""
+    children = [c for c in children if c is not None]
+    if not children:
+        return None
+    with Model() as acc:
+        for data, spelling in children:
+            with load(data, threaded=opts.threaded) as m:
+                m.instanceof_key = InstanceofKey(spelling)
+                acc.merge(m)
+        return _payload(acc, final)
+
+
+def _write_atomic(path, data):
+    """Write *data* to *path* as the library writes a path: a temporary
+    file beside the target (0666 & ~umask, or the mode of the file it
+    replaces), fsync, rename; symlinks followed; a device or FIFO is
+    written in place."""
+    target = os.path.realpath(path)
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(target, "wb") as f:
+            f.write(data)
+        return
+    directory = os.path.dirname(target) or "."
+    tmp = os.path.join(directory, ".%s.%s.tmp" % (os.path.basename(target), uuid.uuid4().hex))
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if st is not None:
+                os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode))
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    dfd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def _current_client():
+    try:
+        from distributed import default_client
+    except ImportError:
+        return None
+    try:
+        return default_client()
+    except ValueError:     # no client
+        return None
+
+
+def _thread_count(client, scheduler):
+    if client is not None:
+        return max(1, sum(client.nthreads().values()))
+    if scheduler in ("sync", "synchronous", "single-threaded"):
+        return 1
+    return os.cpu_count() or 1
+
+
+def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None, fan_in=8,
+               partition_size=None, pretty=False, instanceof_key=None, gzip=None,
+               strict=False, drop_unknown=False, threaded=False, retries=0):
+    """Merge profiles on Dask as a tree reduction; the result is the bytes
+    ``iprof merge`` writes for the same files (canonical form, highest
+    format version of the inputs, counts multiplied by their weights and
+    rounded once per input).
+
+    *paths*: a list of paths (str or path-like; a directory stands for its
+    ``*.iprof`` and ``*.iprof.gz`` files, by name) or a ``dask.bag.Bag`` of
+    paths or ``(path, weight)`` pairs, one leaf task per bag partition.
+
+    *weights*: a dict path -> weight (a key names an input as given, or a
+    directory for every file in it, as ``iprof merge --weight FILE=W``; for
+    a list every key must name an input), or a list parallel to *paths*.
+    Weights are finite numbers >= 0 and apply at the leaves only.
+
+    *output*: None returns the merged document as bytes; a path is written
+    atomically (gzip-compressed when it ends in ".gz") and returned.
+    *gzip* forces compression either way; *pretty* indents;
+    *instanceof_key* spells the instanceof key (as :meth:`Model.write`).
+
+    *client*: a ``distributed.Client`` or a scheduler address
+    ("tcp://host:8786", a client is opened and closed for the call); by
+    default the current client if there is one, else Dask's default
+    scheduler, or *scheduler* ("sync", "threads", "processes") when given.
+    *fan_in* (>= 2): children per inner task. *partition_size* (>= 1):
+    inputs per leaf task of a list (default: enough leaves for two per
+    worker thread); a bag keeps its partitions. *retries*: how many times
+    a task that raised is tried again (a worker that dies is handled by
+    Dask itself: its tasks are run again, up to the
+    ``distributed.scheduler.allowed-failures`` setting); distributed
+    only, Dask's local schedulers have no retries.
+
+    *strict* reads the inputs strictly, *drop_unknown* drops their unknown
+    top-level keys (``iprof merge --strict``, ``--drop-unknown``);
+    *threaded* loads them with ``load(threaded=True)``.
+
+    Raises ImportError when Dask is missing, ValueError for bad arguments,
+    and the :class:`iprof.Error` a task raised (a file that cannot be read
+    or merged).
+    """
+    dask = _import_dask()
+    import dask.bag
+
+    fan_in = int(fan_in)
+    if fan_in < 2:
+        raise ValueError("fan_in must be >= 2, not %d" % fan_in)
+    if partition_size is not None and int(partition_size) < 1:
+        raise ValueError("partition_size must be >= 1, not %r" % (partition_size,))
+    if gzip is None:
+        gzip = output is not None and os.fspath(output).endswith(".gz")
+    final = _Final(bool(pretty), instanceof_key, bool(gzip))
+    InstanceofKey.of(instanceof_key)                 # a bad spelling fails here
+    opts = _Options(bool(strict), bool(drop_unknown), bool(threaded))
+
+    own_client = None
+    if isinstance(client, str):
+        from distributed import Client
+        client = own_client = Client(client)
+    elif client is None and scheduler is None:
+        client = _current_client()
+    try:
+        delayed = dask.delayed
+        tag = uuid.uuid4().hex[:12]
+        if isinstance(paths, dask.bag.Bag):
+            if weights is not None and not isinstance(weights, dict):
+                raise ValueError("weights of a bag: a dict path -> weight")
+            shared = delayed(dict(weights or {}), traverse=False)
+            parts = paths.to_delayed()
+            if not parts:
+                raise ValueError("no input")
+            level = [delayed(_merge_leaf, pure=False)(
+                         part, shared, opts, final if len(parts) == 1 else None,
+                         dask_key_name="iprof-leaf-%s-%d" % (tag, i))
+                     for i, part in enumerate(parts)]
+        else:
+            items = [os.fspath(p) for p in paths]
+            if weights is not None and not isinstance(weights, dict):
+                weights = list(weights)
+                if len(weights) != len(items):
+                    raise ValueError("weights: %d for %d paths" % (len(weights), len(items)))
+                items = list(zip(items, weights))
+                weights = None
+            elif weights is not None:
+                weights = {os.fspath(k): v for k, v in weights.items()}
+            pairs, used = _expand(items, weights)
+            for key in (weights or {}):
+                if key not in used:
+                    raise ValueError("weight names no input: %r" % key)
+            if not pairs:
+                raise ValueError("no input")
+            if partition_size is None:
+                leaves = 2 * _thread_count(client, scheduler)
+                partition_size = max(1, -(-len(pairs) // leaves))
+            size = int(partition_size)
+            chunks = [pairs[i:i + size] for i in range(0, len(pairs), size)]
+            level = [delayed(_merge_leaf, pure=False)(
+                         chunk, None, opts, final if len(chunks) == 1 else None,
+                         dask_key_name="iprof-leaf-%s-%d" % (tag, i))
+                     for i, chunk in enumerate(chunks)]
+        depth = 0
+        while len(level) > 1:
+            depth += 1
+            groups = [level[i:i + fan_in] for i in range(0, len(level), fan_in)]
+            root = len(groups) == 1
+            level = [g[0] if len(g) == 1 else delayed(_merge_inner, pure=False)(
+                         g, opts, final if root else None,
+                         dask_key_name="iprof-merge-%s-%d-%d" % (tag, depth, i))
+                     for i, g in enumerate(groups)]
+        if client is not None:
+            data = client.compute(level[0], retries=retries).result()
+        else:
+            (data,) = dask.compute(level[0], scheduler=scheduler)
+    finally:
+        if own_client is not None:
+            own_client.close()
+    if data is None:
+        raise ValueError("no input: every partition of the bag is empty")
+    if output is None:
+        return data
+    _write_atomic(os.fspath(output), data)
+    return output
