@@ -169,12 +169,23 @@ static iprof_model *reference(const stream *s, size_t n)
     return m;
 }
 
+/* The builder's work in a load: the events into the model. */
+static int apply_to_model(ipi_batch *batch, void *model)
+{
+    return ipi_batch_apply(model, batch);
+}
+
+static ipi_builder *builder_for(iprof_model *m, int threaded)
+{
+    return ipi_builder_start(&m->alloc, apply_to_model, m, threaded);
+}
+
 /* A model built from all of s through a builder; NULL if anything failed. */
 static iprof_model *build(const stream *s, int threaded, const iprof_allocator *a)
 {
     iprof_model *m = NULL;
     CHECK_OK(iprof_model_new(&m, a));
-    ipi_builder *b = ipi_builder_start(m, threaded);
+    ipi_builder *b = builder_for(m, threaded);
     CHECK(b != NULL);
     if (!b) {
         iprof_model_free(m);
@@ -211,7 +222,7 @@ static void rig_start(rig *r, int threaded)
     r->a = mt_hook(&r->ca);
     r->m = NULL;
     CHECK_OK(iprof_model_new(&r->m, &r->a));
-    r->b = ipi_builder_start(r->m, threaded);
+    r->b = builder_for(r->m, threaded);
     CHECK(r->b != NULL);
 }
 
@@ -302,7 +313,7 @@ static void test_big_events(void)
     for (int threaded = 0; threaded < 2; threaded++) {
         iprof_model *m = NULL;
         CHECK_OK(iprof_model_new(&m, NULL));
-        ipi_builder *b = ipi_builder_start(m, threaded);
+        ipi_builder *b = builder_for(m, threaded);
         int st = IPROF_OK;
         size_t size = ipi_batch_entry_size(1, BIG_RECS);
         ipi_batch *x = ipi_builder_reserve(b, size, &st);
@@ -355,7 +366,7 @@ static void test_empty_and_cancel(void)
             /* Nothing at all. */
             iprof_model *m = NULL;
             CHECK_OK(iprof_model_new(&m, &a));
-            ipi_builder *b = ipi_builder_start(m, threaded);
+            ipi_builder *b = builder_for(m, threaded);
             CHECK(b != NULL);
             CHECK_OK(ipi_builder_finish(b, cancel));
             CHECK_EQ_STR(iprof_model_version(m), "1.1.0");
@@ -364,7 +375,7 @@ static void test_empty_and_cancel(void)
             iprof_model_free(m);
             /* Less than a batch: all of it, or (cancel) none of it. */
             CHECK_OK(iprof_model_new(&m, &a));
-            b = ipi_builder_start(m, threaded);
+            b = builder_for(m, threaded);
             int st = IPROF_OK;
             CHECK_EQ_INT(feed(b, &s, 0, stream_len(&s), &st), stream_len(&s));
             CHECK_OK(ipi_builder_finish(b, cancel));
@@ -572,7 +583,7 @@ static int build_failing(const stream *s, int threaded, int mode, long at, int s
     ca.mode = mode;
     ca.fail_at = at;
     int rc = IPROF_OK;
-    ipi_builder *b = ipi_builder_start(m, threaded);
+    ipi_builder *b = builder_for(m, threaded);
     if (!b) {
         rc = IPROF_ENOMEM;
     } else {

@@ -944,6 +944,89 @@ IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int v
 IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
                                      const iprof_merge_options *opts);
 
+/* ------------------------------------------------------------------------ */
+/* Streaming merge                                                          */
+
+/**
+ * @brief Merge a profile read from a buffer into @p dst without loading it
+ *        as a model first.
+ *
+ * What iprof_model_merge_with() does with a loaded model, done as the
+ * reader goes: each batch of types, methods and entries the reader
+ * delivers is remapped to dst's ids and combined into dst at once, so
+ * memory grows with dst and a few batches, not with the input. With
+ * IPROF_READ_THREADED in the reader's flags, reading and merging run on
+ * two threads. The result equals loading the input and merging the model
+ * (the same dst, element for element), except that entries whose types or
+ * methods the input defines only after them are merged at its end.
+ *
+ * The reader's options apply as for a load (strict or lenient, references
+ * checked or not, limits); a merge refuses what iprof_model_merge() refuses
+ * in any case: references that do not resolve within the input, entries
+ * that break the format's rules, unknown keys that cannot be combined.
+ *
+ * All or nothing: on any failure, including running out of memory, dst
+ * holds what it held before (element for element; memory it took for the
+ * failed merge stays with it until it is freed).
+ *
+ * @param dst the model merged into.
+ * @param reader the reader to read with (borrowed for the call).
+ * @param data the profile's bytes (borrowed for the call; gzip-compressed
+ *        when the library has zlib).
+ * @param len bytes of @p data.
+ * @param opts the merge options (borrowed), or NULL for the defaults
+ *        (weight 1, IPROF_MERGE_OPTIONS_INIT).
+ * @retval IPROF_OK success.
+ * @retval IPROF_ESYNTAX and the reader's other statuses: the input could
+ *         not be read; iprof_reader_error(reader) says where.
+ * @retval IPROF_EDANGLING, IPROF_ESCHEMA, IPROF_ELIMIT, IPROF_ENOMEM: as
+ *         iprof_model_merge_with().
+ * @retval IPROF_EINVAL a NULL @p dst or @p reader, bad options.
+ * On every failure iprof_model_error(dst) says why (for a read failure,
+ * the reader's message, offset and path).
+ * @threadsafety Needs exclusive access to @p dst and @p reader.
+ */
+IPROF_API int iprof_model_merge_buffer(iprof_model *dst, iprof_reader *reader, const void *data,
+                                       size_t len, const iprof_merge_options *opts);
+/**
+ * @brief Merge a profile file into @p dst as it is read; see
+ *        iprof_model_merge_buffer().
+ * @param dst the model merged into.
+ * @param reader the reader to read with (borrowed for the call).
+ * @param path the file's path (borrowed for the call).
+ * @param opts the merge options, or NULL for the defaults.
+ * @return as iprof_model_merge_buffer() and iprof_reader_read_path().
+ * @threadsafety Needs exclusive access to @p dst and @p reader.
+ */
+IPROF_API int iprof_model_merge_path(iprof_model *dst, iprof_reader *reader, const char *path,
+                                     const iprof_merge_options *opts);
+/**
+ * @brief Merge a profile read from a file descriptor (not closed) into
+ *        @p dst; see iprof_model_merge_buffer().
+ * @param dst the model merged into.
+ * @param reader the reader to read with (borrowed for the call).
+ * @param fd a descriptor open for reading (borrowed: not closed).
+ * @param opts the merge options, or NULL for the defaults.
+ * @return as iprof_model_merge_buffer() and iprof_reader_read_fd().
+ * @threadsafety Needs exclusive access to @p dst and @p reader.
+ */
+IPROF_API int iprof_model_merge_fd(iprof_model *dst, iprof_reader *reader, int fd,
+                                   const iprof_merge_options *opts);
+/**
+ * @brief Merge a profile delivered by a read function into @p dst; see
+ *        iprof_model_merge_buffer().
+ * @param dst the model merged into.
+ * @param reader the reader to read with (borrowed for the call).
+ * @param read_fn the read function (see iprof_read_fn).
+ * @param read_payload passed to @p read_fn as is.
+ * @param opts the merge options, or NULL for the defaults.
+ * @return as iprof_model_merge_buffer() and iprof_reader_read_callback().
+ * @threadsafety Needs exclusive access to @p dst and @p reader.
+ */
+IPROF_API int iprof_model_merge_callback(iprof_model *dst, iprof_reader *reader,
+                                         iprof_read_fn read_fn, void *read_payload,
+                                         const iprof_merge_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

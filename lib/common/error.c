@@ -137,6 +137,22 @@ int ipi_errbuf_set(ipi_errbuf *eb, int status, const char *fmt, ...)
     return status;
 }
 
+void ipi_errbuf_copy(ipi_errbuf *eb, const iprof_error *e)
+{
+    ipi_errbuf_clear(eb);
+    eb->set = 1;
+    eb->err.status = e->status;
+    eb->err.severity = e->severity;
+    eb->err.offset = e->offset;
+    eb->err.line = e->line;
+    eb->err.column = e->column;
+    snprintf(eb->message, sizeof eb->message, "%s", e->message ? e->message : "");
+    if (e->path) {
+        snprintf(eb->path, sizeof eb->path, "%s", e->path);
+        eb->err.path = eb->path;
+    }
+}
+
 const iprof_error *ipi_errbuf_get(const ipi_errbuf *eb)
 {
     return eb->set ? &eb->err : NULL;

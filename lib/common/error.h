@@ -44,6 +44,9 @@ int ipi_errbuf_set(ipi_errbuf *eb, int status, const char *fmt, ...)
 #endif
     ;
 int ipi_errbuf_vset(ipi_errbuf *eb, int status, const char *fmt, va_list ap);
+/* Set a copy of another report's status, severity, position, message and
+ * JSON path (what a reader's error says). */
+void ipi_errbuf_copy(ipi_errbuf *eb, const iprof_error *e);
 /* The error, or NULL when none is set. */
 const iprof_error *ipi_errbuf_get(const ipi_errbuf *eb);
 

@@ -66,3 +66,29 @@ int ipi_htab_insert(ipi_htab *t, const iprof_allocator *a, uint64_t h, void *ite
     return IPROF_OK;
 }
 
+
+/* Linear probing keeps no tombstones: the items after a removed one in its
+ * run move back into the hole unless their home slot lies after it. */
+int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item)
+{
+    if (!t->cap)
+        return 0;
+    size_t mask = t->cap - 1, i = h & mask;
+    while (t->slots[i].item != item) {
+        if (!t->slots[i].item)
+            return 0;
+        i = (i + 1) & mask;
+    }
+    for (size_t j = (i + 1) & mask; t->slots[j].item; j = (j + 1) & mask) {
+        size_t home = t->slots[j].hash & mask;
+        /* Stays when home is cyclically in (i, j]. */
+        int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            t->slots[i] = t->slots[j];
+            i = j;
+        }
+    }
+    t->slots[i].item = NULL;
+    t->count--;
+    return 1;
+}

@@ -25,6 +25,10 @@ int ipi_htab_reserve(ipi_htab *t, const iprof_allocator *a, size_t n);
 /* Insert item with hash h (no duplicate check). 0 or IPROF_ENOMEM. */
 int ipi_htab_insert(ipi_htab *t, const iprof_allocator *a, uint64_t h, void *item);
 
+/* Remove item (stored with hash h); 1 if it was there, else 0. Never
+ * allocates. */
+int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item);
+
 /* Ask the cache for the line at p (a hint: p may be anything, even NULL). */
 static inline void ipi_prefetch(const void *p)
 {

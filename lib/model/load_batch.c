@@ -19,7 +19,7 @@ typedef struct ev {
     int64_t id;
 } ev;
 
-enum { EV_VERSION = 0x100, EV_TYPE, EV_METHOD };
+enum { EV_VERSION = IPI_EV_VERSION, EV_TYPE = IPI_EV_TYPE, EV_METHOD = IPI_EV_METHOD };
 
 /* How far ahead the applier looks: slots of the events this far ahead are
  * fetched, and the strings and nodes of those half as far ahead, by which
@@ -179,6 +179,27 @@ static int apply_one(iprof_model *m, const unsigned char *p, const ev *e)
     if (e->tag == EV_TYPE)
         return ipi_model_push_type_str(m, e->id, s, NULL);
     return ipi_model_push_method_str(m, e->id, s, sig, e->n, NULL);
+}
+
+size_t ipi_batch_event_at(ipi_batch *b, size_t at, ipi_event *out)
+{
+    unsigned char *p = b->data + at, *body = p + sizeof(ev);
+    ev e = head_of(p);
+    memset(out, 0, sizeof *out);
+    out->tag = (int)e.tag;
+    out->n = e.n;
+    out->ids = (int64_t *)(void *)body;
+    if (e.tag >= EV_VERSION) {
+        out->id = e.id;
+        out->name = (const char *)body + (size_t)e.n * 8;
+        out->name_len = e.len;
+        out->hash = e.hash;
+    } else {
+        out->hashes = (uint64_t *)(void *)(body + (size_t)e.n * 16);
+        out->records = (int64_t *)(void *)(body + (size_t)e.n * 24);
+        out->record_count = e.len;
+    }
+    return at + size_of(&e);
 }
 
 /* A cursor running ahead of the applier over the same events. */

@@ -45,6 +45,27 @@ void ipi_batch_put_method(ipi_batch *b, int64_t id, const char *name, size_t nam
 void ipi_batch_put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t frame_count,
                          const int64_t *records, size_t record_count);
 
+/* One event of a batch, seen in place (its arrays point into the batch,
+ * so an applier may rewrite them): a version, a type, a method or an
+ * entry of kind tag. */
+enum { IPI_EV_VERSION = 0x100, IPI_EV_TYPE, IPI_EV_METHOD };
+
+typedef struct ipi_event {
+    int tag;          /* IPI_EV_* or an entry kind */
+    int64_t id;       /* type, method */
+    const char *name; /* version, type, method: name_len bytes */
+    size_t name_len;
+    uint64_t hash;    /* of the name */
+    int64_t *ids;     /* method: signature ids; entry: 2 * n frame values */
+    size_t n;         /* signature ids or frames */
+    uint64_t *hashes; /* entry: the n node hashes (ipi_context_hashes) */
+    int64_t *records; /* entry */
+    size_t record_count;
+} ipi_event;
+
+/* The event at byte `at` of b (at < b->used) in *e; the byte after it. */
+size_t ipi_batch_event_at(ipi_batch *b, size_t at, ipi_event *e);
+
 /* Apply every event of b to m in order, as the model's push functions
  * would. IPROF_OK, or the first failure (the events before it stay in m). */
 int ipi_batch_apply(iprof_model *m, const ipi_batch *b);

@@ -17,7 +17,9 @@
 #define MAX_BATCHES 4
 
 struct ipi_builder {
-    iprof_model *m;
+    const iprof_allocator *alloc;
+    ipi_apply_fn apply;
+    void *payload;
     ipi_batch *filling; /* owned by the reading thread */
     int failed;         /* reading thread: the failure reserve returned */
     int status;         /* threaded: the builder's first failure (lock) */
@@ -38,7 +40,7 @@ struct ipi_builder {
 
 static const iprof_allocator *alloc_of(const ipi_builder *b)
 {
-    return &b->m->alloc;
+    return b->alloc;
 }
 
 /* A batch of at least `size` bytes replacing `old` (reused when big
@@ -70,7 +72,7 @@ static void *build_thread(void *arg)
         b->queue = x->next;
         int skip = b->status || b->cancel;
         pthread_mutex_unlock(&b->lock);
-        int rc = skip ? IPROF_OK : ipi_batch_apply(b->m, x);
+        int rc = skip ? IPROF_OK : b->apply(x, b->payload);
         pthread_mutex_lock(&b->lock);
         if (rc && !b->status)
             b->status = rc;
@@ -173,17 +175,20 @@ static int finish_threaded(ipi_builder *b, int cancel)
 
 #endif /* IPI_HAVE_THREADS */
 
-ipi_builder *ipi_builder_start(iprof_model *m, int threaded)
+ipi_builder *ipi_builder_start(const iprof_allocator *a, ipi_apply_fn apply, void *payload,
+                               int threaded)
 {
-    ipi_builder *b = ipi_malloc(&m->alloc, sizeof *b);
+    ipi_builder *b = ipi_malloc(a, sizeof *b);
     if (!b)
         return NULL;
-    b->m = m;
+    b->alloc = a;
+    b->apply = apply;
+    b->payload = payload;
     b->failed = IPROF_OK;
     b->status = IPROF_OK;
-    b->filling = ipi_batch_new(&m->alloc, IPI_BATCH_SIZE);
+    b->filling = ipi_batch_new(a, IPI_BATCH_SIZE);
     if (!b->filling) {
-        ipi_free(&m->alloc, b, sizeof *b);
+        ipi_free(a, b, sizeof *b);
         return NULL;
     }
 #ifdef IPI_HAVE_THREADS
@@ -230,7 +235,7 @@ ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)
         return x ? x : failed(b, rc, status);
     }
 #endif
-    int rc = x && x->used ? ipi_batch_apply(b->m, x) : IPROF_OK;
+    int rc = x && x->used ? b->apply(x, b->payload) : IPROF_OK;
     if (rc)
         return failed(b, rc, status);
     b->filling = fit(b, x, size);
@@ -243,13 +248,13 @@ int ipi_builder_finish(ipi_builder *b, int cancel)
 #ifdef IPI_HAVE_THREADS
     if (b->threaded) {
         int built = finish_threaded(b, cancel || rc);
-        ipi_free(&b->m->alloc, b, sizeof *b);
+        ipi_free(alloc_of(b), b, sizeof *b);
         return rc ? rc : built;
     }
 #endif
     if (!rc && !cancel && b->filling && b->filling->used)
-        rc = ipi_batch_apply(b->m, b->filling);
+        rc = b->apply(b->filling, b->payload);
     ipi_batch_free(alloc_of(b), b->filling);
-    ipi_free(&b->m->alloc, b, sizeof *b);
+    ipi_free(alloc_of(b), b, sizeof *b);
     return rc;
 }

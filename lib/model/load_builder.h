@@ -9,10 +9,19 @@
 
 typedef struct ipi_builder ipi_builder;
 
-/* A builder for m (which it borrows until ipi_builder_finish), threaded if
- * asked and possible: the thread starts when the first batch is full, so
- * small inputs are built inline. NULL when out of memory. */
-ipi_builder *ipi_builder_start(iprof_model *m, int threaded);
+/* What a builder does with each full batch, in file order: IPROF_OK or
+ * the failure that stops the build. A load applies the events to its
+ * model (ipi_batch_apply); a streaming merge remaps them into its
+ * destination first (merge_stream.c). The batch is the applier's to
+ * change until it returns. */
+typedef int (*ipi_apply_fn)(ipi_batch *batch, void *payload);
+
+/* A builder applying batches with apply(batch, payload), its batches from
+ * allocator a (both borrowed until ipi_builder_finish), threaded if asked
+ * and possible: the thread starts when the first batch is full, so small
+ * inputs are built inline. NULL when out of memory. */
+ipi_builder *ipi_builder_start(const iprof_allocator *a, ipi_apply_fn apply, void *payload,
+                               int threaded);
 
 /* The batch to append events to, with room for `size` more bytes: the
  * current one, or a fresh one once the current is handed over. NULL with
@@ -23,5 +32,33 @@ ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status);
 /* Apply what is left (nothing if `cancel`), stop the thread, free the
  * builder; the first failure of the whole build, or IPROF_OK. */
 int ipi_builder_finish(ipi_builder *b, int cancel);
+
+
+/* Where a load or a streaming merge reads from: one of the reader's four
+ * sources. */
+enum { IPI_SRC_BUFFER, IPI_SRC_PATH, IPI_SRC_FD, IPI_SRC_CALLBACK };
+
+typedef struct ipi_load_source {
+    int type;
+    const void *data;
+    size_t len;
+    const char *path;
+    int fd;
+    iprof_read_fn fn;
+    void *fn_payload;
+} ipi_load_source;
+
+/* Read src with the reader, handing every version, type, method and entry
+ * to builder b and keeping the layout beyond the profile (unknown keys,
+ * the instanceof key's spelling) in `extras` (on the reading thread).
+ * Finishes b. IPROF_OK, or why the read or the build failed, in the
+ * reader's error (a build failure as "out of memory building the model"
+ * or the status string, unless keep_build_error). */
+int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,
+                 iprof_model *extras, int keep_build_error);
+
+/* Whether a finished read checked references and reported no error
+ * diagnostic: what it delivered holds what a strict read asks. */
+int ipi_reader_vouches(iprof_reader *reader);
 
 #endif

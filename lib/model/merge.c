@@ -10,6 +10,7 @@
  */
 #include <float.h>
 
+#include "merge.h"
 #include "model.h"
 
 #include "hash.h"
@@ -105,11 +106,18 @@ static int check_entries(merge_state *s)
             if (rule != IPI_RULE_OK)
                 return ipi_entry_fail_rule(s->dst, e, rule, 1);
         }
-        const ipi_entry_list *d = &s->dst->entries[k];
+    }
+    return ipi_merge_check_groups(s->dst);
+}
+
+int ipi_merge_check_groups(iprof_model *dst)
+{
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        const ipi_entry_list *d = &dst->entries[k];
         size_t g = (size_t)ipi_kind_layout_of(k)->group;
         for (size_t i = 0; i < d->count; i++)
             if (d->items[i].record_count % g != 0)
-                return ipi_entry_fail_rule(s->dst, &d->items[i],
+                return ipi_entry_fail_rule(dst, &d->items[i],
                                            g == 3 ? IPI_RULE_RECORDS_TRIPLES : IPI_RULE_RECORDS_PAIRS, 1);
     }
     return IPROF_OK;
@@ -134,33 +142,49 @@ static int pick_id(const ipi_idmap *ids, int64_t want, int64_t *max, int64_t *ou
 
 /* ---- types -------------------------------------------------------------- */
 
+int64_t ipi_merge_max_id(iprof_model *dst, int types)
+{
+    int64_t max = INT64_MIN;
+    size_t n = types ? dst->type_count : dst->method_count;
+    for (size_t i = 0; i < n; i++) {
+        int64_t id = types ? dst->types[i]->id : dst->methods[i]->id;
+        max = id > max ? id : max;
+    }
+    return max;
+}
+
+int ipi_merge_type(iprof_model *dst, int64_t id, const ipi_str *name, int64_t *max,
+                   const iprof_type **out)
+{
+    const iprof_type *dt = ipi_find_type_by_name(dst, name);
+    if (!dt) {
+        int rc = pick_id(&dst->type_ids, id, max, &id);
+        if (!rc)
+            rc = ipi_model_push_type_str(dst, id, name, &dt);
+        if (rc)
+            return rc;
+    }
+    *out = dt;
+    return IPROF_OK;
+}
+
 static int merge_types(merge_state *s)
 {
     iprof_model *dst = s->dst;
-    int64_t max = INT64_MIN;
-    for (size_t i = 0; i < dst->type_count; i++)
-        max = dst->types[i]->id > max ? dst->types[i]->id : max;
+    int64_t max = ipi_merge_max_id(dst, 1);
     /* Matching by name needs dst's name index; build it now, where a
      * failure can still be reported, rather than in the lookups. */
     if (ipi_idmap_reserve(&s->tmap, s->a, s->src->type_count) ||
         !ipi_index_get(dst, IPI_IX_TYPE_NAMES))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->type_count; i++) {
-        const iprof_type *t = s->src->types[i];
+        const iprof_type *t = s->src->types[i], *dt;
         /* Interned names hash by content: src's hash serves dst's tables. */
         const ipi_str *name = ipi_intern_hashed(&dst->names, t->name->s, t->name->len,
                                                 t->name->hash);
-        if (!name)
-            return IPROF_ENOMEM;
-        const iprof_type *dt = ipi_find_type_by_name(dst, name);
-        if (!dt) {
-            int64_t id;
-            int rc = pick_id(&dst->type_ids, t->id, &max, &id);
-            if (!rc)
-                rc = ipi_model_push_type_str(dst, id, name, &dt);
-            if (rc)
-                return rc;
-        }
+        int rc = name ? ipi_merge_type(dst, t->id, name, &max, &dt) : IPROF_ENOMEM;
+        if (rc)
+            return rc;
         if (!ipi_idmap_get(&s->tmap, t->id)) /* a repeated src id means its first type */
             ipi_idmap_put_reserved(&s->tmap, t->id, (void *)dt); /* reserved */
     }
@@ -174,51 +198,48 @@ static int merge_types(merge_state *s)
  * (IPI_IX_METHOD_NAMES) from merge to merge, so a merge costs time in
  * proportion to src, not to the profile it grows. */
 
-/* Add src method x (its dst signature types in s->sig, its key h absent
- * from dst's names index) to dst. Interned names hash by content, so src's
- * hash serves dst's table; the index takes x without a second probe. */
-static int add_method(merge_state *s, const iprof_method *x, uint64_t h, int64_t *max,
-                      const iprof_method **out)
+int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
+                     const iprof_type *const *sig, size_t n, int64_t *ids, int64_t *max,
+                     const iprof_method **out)
 {
-    int64_t id;
-    int rc = pick_id(&s->dst->method_ids, x->id, max, &id);
+    /* Fetched each time: adding a method may (rarely) drop the index. */
+    const ipi_htab *index = ipi_index_method_names(dst);
+    if (!index)
+        return IPROF_ENOMEM;
+    uint64_t h = ipi_method_names_hash(name, sig, n);
+    const iprof_method *d = ipi_find_method_by_names(dst, index, name, sig, n, h);
+    if (d) {
+        *out = d;
+        return IPROF_OK;
+    }
+    int rc = pick_id(&dst->method_ids, id, max, &id);
     if (rc)
         return rc;
-    if (scratch(s, &s->buf, &s->buf_cap, x->sig_len, sizeof *s->buf))
+    for (size_t j = 0; j < n; j++)
+        ids[j] = sig[j]->id;
+    /* Interned names hash by content, so name's hash serves dst's table;
+     * the index takes the method without a second probe. */
+    const ipi_str *mine = ipi_intern_hashed(&dst->names, name->s, name->len, name->hash);
+    if (!mine)
         return IPROF_ENOMEM;
-    for (size_t j = 0; j < x->sig_len; j++)
-        s->buf[j] = s->sig[j]->id;
-    const ipi_str *name = ipi_intern_hashed(&s->dst->names, x->name->s, x->name->len,
-                                            x->name->hash);
-    if (!name)
-        return IPROF_ENOMEM;
-    return ipi_model_push_method_new_key(s->dst, id, name, s->buf, x->sig_len, h, out);
+    return ipi_model_push_method_new_key(dst, id, mine, ids, n, h, out);
 }
 
 static int merge_methods(merge_state *s)
 {
-    int64_t max = INT64_MIN;
-    for (size_t i = 0; i < s->dst->method_count; i++)
-        max = s->dst->methods[i]->id > max ? s->dst->methods[i]->id : max;
-    if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count) ||
-        !ipi_index_method_names(s->dst))
+    int64_t max = ipi_merge_max_id(s->dst, 0);
+    if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->method_count; i++) {
-        const iprof_method *x = s->src->methods[i];
-        /* Fetched each time: adding a method may (rarely) drop the index. */
-        const ipi_htab *index = ipi_index_method_names(s->dst);
-        if (!index || scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig))
+        const iprof_method *x = s->src->methods[i], *d;
+        if (scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig) ||
+            scratch(s, &s->buf, &s->buf_cap, x->sig_len, sizeof *s->buf))
             return IPROF_ENOMEM;
         for (size_t j = 0; j < x->sig_len; j++) /* resolves: checked up front */
             s->sig[j] = ipi_idmap_get(&s->tmap, x->sig[j]);
-        uint64_t h = ipi_method_names_hash(x->name, s->sig, x->sig_len);
-        const iprof_method *d =
-            ipi_find_method_by_names(s->dst, index, x->name, s->sig, x->sig_len, h);
-        if (!d) {
-            int rc = add_method(s, x, h, &max, &d);
-            if (rc)
-                return rc;
-        }
+        int rc = ipi_merge_method(s->dst, x->id, x->name, s->sig, x->sig_len, s->buf, &max, &d);
+        if (rc)
+            return rc;
         if (!ipi_idmap_get(&s->mmap, x->id))
             ipi_idmap_put_reserved(&s->mmap, x->id, (void *)d); /* reserved */
     }
@@ -271,7 +292,7 @@ static int merge_entries(merge_state *s)
 /* The merged model has the highest version of its inputs: src's when dst
  * never had one of its own (a new model), or when src's is higher. A
  * version that does not parse stays as it is. */
-static int merge_version(iprof_model *dst, const iprof_model *src)
+int ipi_merge_version(iprof_model *dst, const iprof_model *src)
 {
     ipi_fmtver d, s;
     if (!src->version_set ||
@@ -295,6 +316,24 @@ IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int v
     return IPROF_OK;
 }
 
+int ipi_merge_check_options(iprof_model *dst, const iprof_merge_options *opts)
+{
+    if (!opts || opts->version == 0 || opts->version > IPROF_MERGE_OPTIONS_VERSION)
+        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: NULL or unknown version");
+    if (opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN)
+        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown flags 0x%x",
+                              opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN);
+    double weight = opts->weight;
+    if (weight != weight) /* NaN: printf may spell it "-nan" */
+        return ipi_model_fail(dst, IPROF_EINVAL, "weight nan: must be finite and >= 0");
+    if (!(weight >= 0) || weight > DBL_MAX)
+        return ipi_model_fail(dst, IPROF_EINVAL, "weight %g: must be finite and >= 0", weight);
+    if (opts->rounding < IPROF_ROUND_NEAREST_AWAY || opts->rounding > IPROF_ROUND_FLOOR)
+        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown rounding %d",
+                              opts->rounding);
+    return IPROF_OK;
+}
+
 IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight)
 {
     iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
@@ -310,22 +349,12 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     ipi_errbuf_clear(&dst->error);
     if (!src || dst == src)
         return ipi_model_fail(dst, IPROF_EINVAL, "the source is NULL or the destination itself");
-    if (!opts || opts->version == 0 || opts->version > IPROF_MERGE_OPTIONS_VERSION)
-        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: NULL or unknown version");
-    if (opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN)
-        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown flags 0x%x",
-                              opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN);
-    double weight = opts->weight;
-    if (weight != weight) /* NaN: printf may spell it "-nan" */
-        return ipi_model_fail(dst, IPROF_EINVAL, "weight nan: must be finite and >= 0");
-    if (!(weight >= 0) || weight > DBL_MAX)
-        return ipi_model_fail(dst, IPROF_EINVAL, "weight %g: must be finite and >= 0", weight);
-    if (opts->rounding < IPROF_ROUND_NEAREST_AWAY || opts->rounding > IPROF_ROUND_FLOOR)
-        return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown rounding %d",
-                              opts->rounding);
+    int rc = ipi_merge_check_options(dst, opts);
+    if (rc)
+        return rc;
     int drop = (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0;
     /* A check only: dst's keys are dropped once the merge is certain. */
-    int rc = ipi_unknown_check_combine(dst, src);
+    rc = ipi_unknown_check_combine(dst, src);
     if (rc && !drop)
         return rc;
     ipi_errbuf_clear(&dst->error);
@@ -334,7 +363,7 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     s.dst = dst;
     s.src = src;
     s.a = &dst->alloc;
-    ipi_scaler_init(&s.sc, weight, opts->rounding);
+    ipi_scaler_init(&s.sc, opts->weight, opts->rounding);
     ipi_idmap_init(&s.tmap);
     ipi_idmap_init(&s.mmap);
     rc = check_methods(dst, src);
@@ -349,7 +378,7 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     if (!rc)
         rc = merge_entries(&s);
     if (!rc)
-        rc = merge_version(dst, src);
+        rc = ipi_merge_version(dst, src);
     dst->refs_checked &= src->refs_checked; /* src's methods come as they are */
     state_free(&s);
     if (rc && !dst->error.set)

@@ -124,6 +124,9 @@ struct iprof_model {
     ipi_idmap type_ids;    /* id -> first type */
     ipi_idmap method_ids;  /* id -> first method */
     ipi_htab contexts;     /* ipi_context_hash -> context node */
+    /* While a streaming merge runs: every context node it creates, so
+     * that a failure can take them out again (merge_stream.c). */
+    struct ipi_ctx_log *ctx_log;
 
     ipi_entry_list entries[IPROF_KIND_COUNT];
     /* The lazy indexes: NULL until built. Atomic because const lookups
@@ -179,6 +182,8 @@ uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len
 int ipi_unknown_push(iprof_model *m, const char *key, size_t key_len, const char *json,
                      size_t json_len, int after);
 void ipi_unknown_free_all(iprof_model *m);
+/* Free the unknown keys after the first count (undoing pushes). */
+void ipi_unknown_truncate(iprof_model *m, size_t count);
 /* Whether a top-level key is one the library interprets ("version",
  * "types", "methods", a profile section in either spelling). */
 int ipi_is_known_key(const char *key, size_t len);
@@ -221,6 +226,16 @@ int ipi_model_fail_about(iprof_model *m, int status, const ipi_subject *about, c
     ;
 
 /* ---- model_context.c ---------------------------------------------------- */
+
+/* Context nodes created while m->ctx_log is set, with their hashes. */
+typedef struct ipi_ctx_log {
+    ipi_htab_slot *items;
+    size_t count, cap;
+} ipi_ctx_log;
+
+/* Take the logged nodes out of m's context table, newest first (they stay
+ * in the arena, unreachable); frees the log's array. */
+void ipi_context_forget(iprof_model *m, ipi_ctx_log *log);
 
 /* The interned node of these frames (interleaved, callee first), created
  * with its missing caller suffixes; NULL when out of memory. */
@@ -313,6 +328,15 @@ int ipi_entry_check_type_refs(iprof_model *report, const iprof_model *m, const i
  * grouping: say that its records cannot be grouped (merge, canonical). */
 int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule, int grouping);
 void ipi_entries_free(iprof_model *m);
+/* For a streaming merge: add these records (in m's ids, valid, within the
+ * limit) at ctx, interned in m, combining them with the kind's first entry
+ * there. Before an existing entry changes, before(payload, kind, its
+ * position) runs and may refuse with a status (a journal that cannot
+ * grow). The kind's entry index must be built. */
+typedef int (*ipi_entry_hook)(void *payload, int kind, size_t pos);
+int ipi_entry_merge_at(iprof_model *m, int kind, const iprof_context *ctx,
+                       const int64_t *records, size_t record_count, ipi_entry_hook before,
+                       void *payload);
 
 /* Remove element pos of an array of *count elements of size bytes, keeping
  * the order (memmove, so typed arrays need no cast to void **). */

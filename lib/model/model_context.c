@@ -62,9 +62,19 @@ static const iprof_context *new_node(iprof_model *m, int64_t method, int64_t bci
 {
     if (ipi_htab_reserve(&m->contexts, &m->alloc, 1))
         return NULL;
+    ipi_ctx_log *log = m->ctx_log;
+    if (log) {
+        void *items = log->items;
+        int rc = ipi_grow(&m->alloc, &items, &log->cap, log->count + 1, sizeof *log->items);
+        log->items = items;
+        if (rc)
+            return NULL;
+    }
     iprof_context *c = ipi_arena_alloc(&m->arena, sizeof *c);
     if (!c)
         return NULL;
+    if (log)
+        log->items[log->count++] = (ipi_htab_slot){h, c};
     c->method = method;
     c->bci = bci;
     c->parent = parent;
@@ -221,4 +231,13 @@ IPROF_API size_t iprof_model_context_describe(const iprof_model *model,
         ipi_sbuf_put(&out, num, ipi_fmt_i64(num, c->bci));
     }
     return ipi_sbuf_finish(&out);
+}
+
+void ipi_context_forget(iprof_model *m, ipi_ctx_log *log)
+{
+    for (size_t i = log->count; i-- > 0;)
+        ipi_htab_remove(&m->contexts, log->items[i].hash, log->items[i].item);
+    ipi_free(&m->alloc, log->items, log->cap * sizeof *log->items);
+    log->items = NULL;
+    log->count = log->cap = 0;
 }

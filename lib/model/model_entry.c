@@ -346,6 +346,17 @@ IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t 
     return append_entry(model, kind, ctx, records, record_count);
 }
 
+int ipi_entry_merge_at(iprof_model *m, int kind, const iprof_context *ctx,
+                       const int64_t *records, size_t record_count, ipi_entry_hook before,
+                       void *payload)
+{
+    size_t pos = ipi_find_entry_pos(m, kind, ctx);
+    if (!pos)
+        return append_entry(m, kind, ctx, records, record_count);
+    int rc = before(payload, kind, pos - 1);
+    return rc ? rc : combine(m, &m->entries[kind].items[pos - 1], records, record_count);
+}
+
 /* ---- lookup and access -------------------------------------------------- */
 
 static size_t find_pos(const iprof_model *m, int kind, const int64_t *frames, size_t n)

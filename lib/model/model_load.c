@@ -94,32 +94,44 @@ static const iprof_read_callbacks load_callbacks = {
     on_entry, on_entry, on_entry, on_entry, on_entry, on_entry, on_unknown, on_key,
 };
 
-/* Where to read from: one of the reader's four sources. */
-enum { SRC_BUFFER, SRC_PATH, SRC_FD, SRC_CALLBACK };
-
-typedef struct load_source {
-    int type;
-    const void *data;
-    size_t len;
-    const char *path;
-    int fd;
-    iprof_read_fn fn;
-    void *fn_payload;
-} load_source;
-
-static int read_into(iprof_reader *r, const load_source *src, loader *l)
+static int read_into(iprof_reader *r, const ipi_load_source *src, loader *l)
 {
     switch (src->type) {
-    case SRC_BUFFER:
+    case IPI_SRC_BUFFER:
         return iprof_reader_read_buffer(r, src->data, src->len, &load_callbacks, l);
-    case SRC_PATH: return iprof_reader_read_path(r, src->path, &load_callbacks, l);
-    case SRC_FD: return iprof_reader_read_fd(r, src->fd, &load_callbacks, l);
+    case IPI_SRC_PATH: return iprof_reader_read_path(r, src->path, &load_callbacks, l);
+    case IPI_SRC_FD: return iprof_reader_read_fd(r, src->fd, &load_callbacks, l);
     default:
         return iprof_reader_read_callback(r, src->fn, src->fn_payload, &load_callbacks, l);
     }
 }
 
-static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
+int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,
+                 iprof_model *extras, int keep_build_error)
+{
+    loader l = {b, IPROF_OK, extras, -1};
+    int rc = read_into(reader, src, &l);
+    int built = ipi_builder_finish(b, rc != IPROF_OK);
+    if (built && !l.status)
+        l.status = built;
+    if (rc == IPROF_OK && l.status)
+        rc = IPROF_ESTOPPED; /* the last events failed: as if a callback stopped */
+    if (rc == IPROF_ESTOPPED && l.status) {
+        rc = l.status; /* our callback stopped it: report why */
+        if (!keep_build_error)
+            ipi_reader_replace_error(reader, rc, rc == IPROF_ENOMEM
+                                                     ? "out of memory building the model"
+                                                     : iprof_status_string(rc));
+    }
+    return rc;
+}
+
+static int apply_load(ipi_batch *batch, void *payload)
+{
+    return ipi_batch_apply(payload, batch);
+}
+
+static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *src)
 {
     if (!out)
         return IPROF_EINVAL;
@@ -133,61 +145,56 @@ static int load(iprof_model **out, iprof_reader *reader, const load_source *src)
         return rc;
     }
     int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
-    loader l = {ipi_builder_start(m, threaded), IPROF_OK, m, -1};
-    if (!l.builder) {
+    ipi_builder *b = ipi_builder_start(&m->alloc, apply_load, m, threaded);
+    if (!b) {
         iprof_model_free(m);
         ipi_reader_fail(reader, IPROF_ENOMEM, "out of memory creating the model");
         return IPROF_ENOMEM;
     }
-    rc = read_into(reader, src, &l);
-    int built = ipi_builder_finish(l.builder, rc != IPROF_OK);
-    if (built && !l.status)
-        l.status = built;
-    if (rc == IPROF_OK && l.status)
-        rc = IPROF_ESTOPPED; /* the last events failed: as if a callback stopped */
-    if (rc == IPROF_ESTOPPED && l.status) {
-        rc = l.status; /* our callback stopped it: report why */
-        ipi_reader_replace_error(reader, rc, rc == IPROF_ENOMEM
-                                                 ? "out of memory building the model"
-                                                 : iprof_status_string(rc));
-    }
+    rc = ipi_load_run(reader, src, b, m, 0);
     if (rc) {
         iprof_model_free(m);
         return rc;
     }
-    /* A read that checked references and found no rule broken vouches for
-     * what a strict read asks: writing the model needs no check. */
-    m->refs_checked = !(ipi_reader_flags(reader) & IPROF_READ_NO_REFERENCES) &&
-                      iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR) == 0;
-    for (size_t i = 0; m->refs_checked && i < iprof_reader_diag_count(reader); i++)
-        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_ERROR)
-            m->refs_checked = 0;
+    m->refs_checked = ipi_reader_vouches(reader);
     *out = m;
     return IPROF_OK;
+}
+
+/* A read that checked references and found no rule broken vouches for
+ * what a strict read asks: writing the model needs no check. */
+int ipi_reader_vouches(iprof_reader *reader)
+{
+    int ok = !(ipi_reader_flags(reader) & IPROF_READ_NO_REFERENCES) &&
+             iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR) == 0;
+    for (size_t i = 0; ok && i < iprof_reader_diag_count(reader); i++)
+        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_ERROR)
+            ok = 0;
+    return ok;
 }
 
 IPROF_API int iprof_model_load_buffer(iprof_model **out, iprof_reader *reader,
                                       const void *data, size_t len)
 {
-    load_source src = {SRC_BUFFER, data, len, NULL, -1, NULL, NULL};
+    ipi_load_source src = {IPI_SRC_BUFFER, data, len, NULL, -1, NULL, NULL};
     return load(out, reader, &src);
 }
 
 IPROF_API int iprof_model_load_path(iprof_model **out, iprof_reader *reader, const char *path)
 {
-    load_source src = {SRC_PATH, NULL, 0, path, -1, NULL, NULL};
+    ipi_load_source src = {IPI_SRC_PATH, NULL, 0, path, -1, NULL, NULL};
     return load(out, reader, &src);
 }
 
 IPROF_API int iprof_model_load_fd(iprof_model **out, iprof_reader *reader, int fd)
 {
-    load_source src = {SRC_FD, NULL, 0, NULL, fd, NULL, NULL};
+    ipi_load_source src = {IPI_SRC_FD, NULL, 0, NULL, fd, NULL, NULL};
     return load(out, reader, &src);
 }
 
 IPROF_API int iprof_model_load_callback(iprof_model **out, iprof_reader *reader,
                                         iprof_read_fn read_fn, void *read_payload)
 {
-    load_source src = {SRC_CALLBACK, NULL, 0, NULL, -1, read_fn, read_payload};
+    ipi_load_source src = {IPI_SRC_CALLBACK, NULL, 0, NULL, -1, read_fn, read_payload};
     return load(out, reader, &src);
 }

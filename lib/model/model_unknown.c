@@ -53,6 +53,13 @@ void ipi_unknown_free_all(iprof_model *m)
     x->count = x->cap = 0;
 }
 
+void ipi_unknown_truncate(iprof_model *m, size_t count)
+{
+    ipi_layout_extras *x = &m->extras;
+    while (x->count > count)
+        unknown_free(m, &x->items[--x->count]);
+}
+
 /* ---- public access ------------------------------------------------------ */
 
 IPROF_API size_t iprof_model_unknown_count(const iprof_model *model)

@@ -1,0 +1,36 @@
+/* What merging a model (merge.c) and merging a stream (merge_stream.c)
+ * share: the checks of the options and of dst, and how a type or a method
+ * of the source finds or becomes one of dst. */
+#ifndef IPI_MERGE_H
+#define IPI_MERGE_H
+
+#include "model.h"
+
+/* Options valid (version, flags, a finite weight >= 0, a known rounding),
+ * else IPROF_EINVAL with dst's error saying which. */
+int ipi_merge_check_options(iprof_model *dst, const iprof_merge_options *opts);
+
+/* dst's entries have whole record groups, so that they can be combined;
+ * else IPROF_ESCHEMA naming the first that does not. */
+int ipi_merge_check_groups(iprof_model *dst);
+
+/* The largest type (types != 0) or method id of dst, INT64_MIN if none:
+ * where fresh ids start when a source's ids are taken. */
+int64_t ipi_merge_max_id(iprof_model *dst, int types);
+
+/* dst's first type named `name` (interned in dst), or a new one with the
+ * source's id when dst does not use it, else with *max + 1 (*max kept up
+ * to date). IPI_IX_TYPE_NAMES must be built. */
+int ipi_merge_type(iprof_model *dst, int64_t id, const ipi_str *name, int64_t *max,
+                   const iprof_type **out);
+
+/* The same for a method: `name` from any model, its signature as n types
+ * of dst, ids scratch room for n ids. */
+int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
+                     const iprof_type *const *sig, size_t n, int64_t *ids, int64_t *max,
+                     const iprof_method **out);
+
+/* dst takes src's version when it is higher or dst never had one. */
+int ipi_merge_version(iprof_model *dst, const iprof_model *src);
+
+#endif

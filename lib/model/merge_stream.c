@@ -1,0 +1,532 @@
+/*
+ * Merging a profile into a model as it is read (iprof_model_merge_path and
+ * friends). The load's reader callbacks and builder (model_load.c,
+ * load_builder.c) fill batches of events; here each batch is remapped to
+ * dst's ids and combined into dst, on the builder's thread when the read
+ * is threaded. No model of the input exists: memory is dst's plus a few
+ * batches, the id maps and a journal.
+ *
+ * A batch goes in two passes. The first takes its types and methods into
+ * dst (by name, as merge.c does) and rewrites its entries in place to
+ * dst's ids, scaled counts and the hashes of dst's context nodes; the
+ * second interns those contexts and combines the entries, fetching the
+ * table slots of later entries ahead as the load does.
+ *
+ * A method or entry that refers to an id the input has not defined yet
+ * (its section comes later in the file) waits in a deferred list, replayed
+ * at the end; what still does not resolve then is dangling.
+ *
+ * All or nothing: before an entry dst had is changed, its records go to
+ * the journal; on any failure, what the merge added is cut off and the
+ * journalled records put back (journal_undo).
+ */
+#include "load_builder.h"
+#include "merge.h"
+#include "model.h"
+#include "reader_internal.h"
+#include "rules.h"
+#include "scale.h"
+
+/* ---- journal ------------------------------------------------------------ */
+
+typedef struct saved_entry {
+    int kind;
+    size_t pos;
+    int64_t *records;
+    uint32_t record_count;
+    size_t at; /* its records' copy in journal.vals */
+} saved_entry;
+
+typedef struct journal {
+    const iprof_allocator *a;
+    /* dst as the merge found it */
+    size_t types, methods, entries[IPROF_KIND_COUNT];
+    size_t names_unresolved, extras;
+    int refs_checked, version_set, instanceof_key;
+    const char *version;
+    /* a bit per entry dst had: journalled already */
+    uint64_t *touched[IPROF_KIND_COUNT];
+    saved_entry *saved;
+    size_t saved_count, saved_cap;
+    int64_t *vals;
+    size_t val_count, val_cap;
+    ipi_ctx_log contexts; /* the context nodes the merge created */
+} journal;
+
+static int journal_start(journal *j, iprof_model *dst)
+{
+    memset(j, 0, sizeof *j);
+    j->a = &dst->alloc;
+    j->types = dst->type_count;
+    j->methods = dst->method_count;
+    j->names_unresolved = dst->names_unresolved;
+    j->extras = dst->extras.count;
+    j->refs_checked = dst->refs_checked;
+    j->version_set = dst->version_set;
+    j->instanceof_key = dst->extras.instanceof_key;
+    j->version = dst->version;
+    dst->ctx_log = &j->contexts;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        j->entries[k] = dst->entries[k].count;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        size_t words = (j->entries[k] + 63) / 64;
+        if (!words)
+            continue;
+        j->touched[k] = ipi_malloc(j->a, words * sizeof *j->touched[k]);
+        if (!j->touched[k])
+            return IPROF_ENOMEM;
+        memset(j->touched[k], 0, words * sizeof *j->touched[k]);
+    }
+    return IPROF_OK;
+}
+
+static void journal_free(journal *j, iprof_model *dst)
+{
+    dst->ctx_log = NULL;
+    ipi_free(j->a, j->contexts.items, j->contexts.cap * sizeof *j->contexts.items);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        ipi_free(j->a, j->touched[k], (j->entries[k] + 63) / 64 * sizeof *j->touched[k]);
+    ipi_free(j->a, j->saved, j->saved_cap * sizeof *j->saved);
+    ipi_free(j->a, j->vals, j->val_cap * sizeof *j->vals);
+}
+
+/* Keep the records of entry pos of a kind dst had before its first change
+ * in this merge (entries the merge appended are simply cut off). */
+static int journal_save(journal *j, const iprof_entry *e, int kind, size_t pos)
+{
+    uint64_t bit = (uint64_t)1 << (pos % 64);
+    if (pos >= j->entries[kind] || (j->touched[kind][pos / 64] & bit))
+        return IPROF_OK;
+    void *saved = j->saved, *vals = j->vals;
+    int rc = ipi_grow(j->a, &saved, &j->saved_cap, j->saved_count + 1, sizeof *j->saved);
+    j->saved = saved;
+    if (!rc)
+        rc = ipi_grow(j->a, &vals, &j->val_cap, j->val_count + e->record_count, sizeof *j->vals);
+    j->vals = vals;
+    if (rc)
+        return IPROF_ENOMEM;
+    saved_entry *s = &j->saved[j->saved_count++];
+    *s = (saved_entry){kind, pos, e->records, e->record_count, j->val_count};
+    if (e->record_count)
+        memcpy(j->vals + j->val_count, e->records, e->record_count * sizeof *j->vals);
+    j->val_count += e->record_count;
+    j->touched[kind][pos / 64] |= bit;
+    return IPROF_OK;
+}
+
+/* Put dst back as the journal found it. Allocates nothing; the lazy
+ * indexes that held what is removed are dropped (rebuilt on next use). */
+static void journal_undo(journal *j, iprof_model *dst)
+{
+    for (size_t i = j->saved_count; i-- > 0;) {
+        const saved_entry *s = &j->saved[i];
+        iprof_entry *e = &dst->entries[s->kind].items[s->pos];
+        if (s->record_count)
+            memcpy(s->records, j->vals + s->at, s->record_count * sizeof *j->vals);
+        e->records = s->records;
+        e->record_count = s->record_count;
+    }
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        if (dst->entries[k].count != j->entries[k]) {
+            dst->entries[k].count = j->entries[k];
+            ipi_index_drop(dst, IPI_IX_ENTRIES + k);
+        }
+    /* The ids of what the merge added are fresh (it never takes an id dst
+     * uses): they leave the id maps. */
+    for (size_t i = j->types; i < dst->type_count; i++)
+        if (ipi_idmap_get(&dst->type_ids, dst->types[i]->id) == dst->types[i])
+            ipi_idmap_del(&dst->type_ids, dst->types[i]->id);
+    for (size_t i = j->methods; i < dst->method_count; i++)
+        if (ipi_idmap_get(&dst->method_ids, dst->methods[i]->id) == dst->methods[i])
+            ipi_idmap_del(&dst->method_ids, dst->methods[i]->id);
+    if (dst->type_count != j->types || dst->method_count != j->methods) {
+        dst->type_count = j->types;
+        dst->method_count = j->methods;
+        ipi_index_drop(dst, IPI_IX_TYPE_NAMES);
+        ipi_index_drop(dst, IPI_IX_METHOD_KEYS);
+        ipi_index_drop(dst, IPI_IX_METHOD_NAMES);
+    }
+    ipi_context_forget(dst, &j->contexts);
+    dst->names_unresolved = j->names_unresolved;
+    ipi_unknown_truncate(dst, j->extras);
+    dst->extras.instanceof_key = j->instanceof_key;
+    dst->refs_checked = j->refs_checked;
+    dst->version = j->version;
+    dst->version_set = j->version_set;
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+typedef struct stream_merge {
+    iprof_model *dst;
+    /* The input's version, unknown keys and instanceof spelling: a model
+     * holding nothing else, combined into dst at the end as merge.c
+     * combines a source model's. */
+    iprof_model *side;
+    ipi_scaler sc;
+    ipi_idmap tmap, mmap; /* input type/method id -> dst type/method */
+    int64_t tmax, mmax;   /* largest type/method id of dst (fresh ids) */
+    const iprof_type **sig;
+    size_t sig_cap;
+    int64_t *ids;
+    size_t ids_cap;
+    size_t *ready; /* pass two: offsets of the batch's remapped entries */
+    size_t ready_cap;
+    ipi_batch *deferred[2], *deferred_tail[2]; /* methods, entries waiting for ids */
+    int final;              /* replaying the deferred: nothing waits again */
+    journal j;
+} stream_merge;
+
+static const iprof_allocator *alloc_of(const stream_merge *s)
+{
+    return &s->dst->alloc;
+}
+
+static int grow(stream_merge *s, void *arr, size_t *cap, size_t n, size_t size)
+{
+    void *p;
+    memcpy(&p, arr, sizeof p);
+    int rc = ipi_grow(alloc_of(s), &p, cap, n, size);
+    memcpy(arr, &p, sizeof p);
+    return rc;
+}
+
+static void state_free(stream_merge *s)
+{
+    const iprof_allocator *a = alloc_of(s);
+    ipi_idmap_free(&s->tmap, a);
+    ipi_idmap_free(&s->mmap, a);
+    ipi_free(a, s->sig, s->sig_cap * sizeof *s->sig);
+    ipi_free(a, s->ids, s->ids_cap * sizeof *s->ids);
+    ipi_free(a, s->ready, s->ready_cap * sizeof *s->ready);
+    for (int i = 0; i < 2; i++)
+        for (ipi_batch *b = s->deferred[i], *next; b; b = next) {
+            next = b->next;
+            ipi_batch_free(a, b);
+        }
+    journal_free(&s->j, s->dst);
+    iprof_model_free(s->side);
+}
+
+static int entry_journal(void *payload, int kind, size_t pos)
+{
+    stream_merge *s = payload;
+    return journal_save(&s->j, &s->dst->entries[kind].items[pos], kind, pos);
+}
+
+/* ---- waiting for ids ---------------------------------------------------- */
+
+/* Keep a method or entry whose ids the input defines later: appended to
+ * the deferred list (methods 0, entries 1), in file order. */
+static int defer(stream_merge *s, const ipi_event *e)
+{
+    int which = e->tag == IPI_EV_METHOD ? 0 : 1;
+    size_t size = which == 0 ? ipi_batch_named_size(e->name_len, e->n)
+                             : ipi_batch_entry_size(e->n, e->record_count);
+    ipi_batch *tail = s->deferred_tail[which];
+    if (size == (size_t)-1)
+        return IPROF_ELIMIT; /* the reader's batch held it: cannot happen */
+    if (!tail || tail->used + size > tail->cap) {
+        ipi_batch *b = ipi_batch_new(alloc_of(s), size);
+        if (!b)
+            return IPROF_ENOMEM;
+        if (tail)
+            tail->next = b;
+        else
+            s->deferred[which] = b;
+        s->deferred_tail[which] = tail = b;
+    }
+    if (which == 0)
+        ipi_batch_put_method(tail, e->id, e->name, e->name_len, e->ids, e->n);
+    else
+        ipi_batch_put_entry(tail, e->tag, e->ids, e->n, e->records, e->record_count);
+    return IPROF_OK;
+}
+
+/* An id the input did not define (by the end of the input). */
+static int dangling(stream_merge *s, const ipi_event *e, int is_type, int64_t id)
+{
+    ipi_subject about = {e->tag < IPI_EV_VERSION ? e->tag : -1, NULL, 0,
+                         is_type ? &id : NULL, is_type ? NULL : &id};
+    if (e->tag < IPI_EV_VERSION) {
+        about.frames = e->ids;
+        about.frame_count = e->n;
+    }
+    const char *what = e->tag == IPI_EV_METHOD ? "method" : iprof_kind_name(e->tag);
+    return ipi_model_fail_about(s->dst, IPROF_EDANGLING, &about,
+                                "%s %s: %s id %lld is not defined in the profile merged from",
+                                what, e->tag == IPI_EV_METHOD ? "signature" : "entry",
+                                is_type ? "type" : "method", (long long)id);
+}
+
+/* ---- pass one: names and ids -------------------------------------------- */
+
+static int take_type(stream_merge *s, const ipi_event *e)
+{
+    iprof_model *dst = s->dst;
+    const ipi_str *name = ipi_intern_hashed(&dst->names, e->name_len ? e->name : "",
+                                            e->name_len, e->hash);
+    const iprof_type *t;
+    int rc = name ? ipi_merge_type(dst, e->id, name, &s->tmax, &t) : IPROF_ENOMEM;
+    if (rc)
+        return rc;
+    if (ipi_idmap_get(&s->tmap, e->id)) /* a repeated input id means its first type */
+        return IPROF_OK;
+    return ipi_idmap_put(&s->tmap, alloc_of(s), e->id, (void *)t);
+}
+
+static int take_method(stream_merge *s, const ipi_event *e)
+{
+    if (grow(s, &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
+        grow(s, &s->ids, &s->ids_cap, e->n, sizeof *s->ids))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < e->n; i++)
+        if (!(s->sig[i] = ipi_idmap_get(&s->tmap, e->ids[i])))
+            return s->final ? dangling(s, e, 1, e->ids[i]) : defer(s, e);
+    const ipi_str *name = ipi_intern_hashed(&s->dst->names, e->name_len ? e->name : "",
+                                            e->name_len, e->hash);
+    const iprof_method *m;
+    int rc = name ? ipi_merge_method(s->dst, e->id, name, s->sig, e->n, s->ids, &s->mmax, &m)
+                  : IPROF_ENOMEM;
+    if (rc)
+        return rc;
+    if (ipi_idmap_get(&s->mmap, e->id))
+        return IPROF_OK;
+    return ipi_idmap_put(&s->mmap, alloc_of(s), e->id, (void *)m);
+}
+
+/* The first id of an entry the input has not defined (so far): 1 with
+ * *is_type and *id set, else 0. */
+static int unresolved(const stream_merge *s, const ipi_kind_layout *L, const ipi_event *e,
+                      int *is_type, int64_t *id)
+{
+    *is_type = 0;
+    for (size_t i = 0; L->checks_methods && i < e->n; i++)
+        if (!ipi_idmap_get(&s->mmap, (*id = e->ids[2 * i])))
+            return 1;
+    *is_type = 1;
+    for (size_t i = (size_t)L->type_slot; L->type_slot >= 0 && i < e->record_count;
+         i += (size_t)L->group)
+        if (!ipi_idmap_get(&s->tmap, (*id = e->records[i])))
+            return 1;
+    return 0;
+}
+
+/* Check an entry and rewrite it in place in dst's terms: method and type
+ * ids, scaled counts, its nodes' hashes. *ready: it is to be combined in
+ * pass two (not deferred). */
+static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
+    *ready = 0;
+    int rule = ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count);
+    if (rule != IPI_RULE_OK)
+        return ipi_model_fail_about(s->dst, IPROF_ESCHEMA,
+                                    &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
+                                    "%s entry: %s: %s, so its records cannot be grouped",
+                                    iprof_kind_name(e->tag), ipi_rule_is_ctx(rule) ? "ctx" : "records",
+                                    ipi_rule_message(rule));
+    int is_type;
+    int64_t id;
+    if (unresolved(s, L, e, &is_type, &id))
+        return s->final ? dangling(s, e, is_type, id) : defer(s, e);
+    if (e->record_count > IPI_MAX_RECORDS)
+        return ipi_model_fail_about(s->dst, IPROF_ELIMIT,
+                                    &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
+                                    "%s entry: more than %zu records", iprof_kind_name(e->tag),
+                                    (size_t)IPI_MAX_RECORDS);
+    for (size_t i = 0; L->checks_methods && i < e->n; i++)
+        e->ids[2 * i] = ((const iprof_method *)ipi_idmap_get(&s->mmap, e->ids[2 * i]))->id;
+    size_t g = (size_t)L->group;
+    for (size_t i = 0; i < e->record_count; i += g) {
+        int64_t *r = e->records + i;
+        if (L->type_slot >= 0)
+            r[L->type_slot] = ((const iprof_type *)ipi_idmap_get(&s->tmap, r[L->type_slot]))->id;
+        r[L->count_slot] = ipi_scale(&s->sc, r[L->count_slot]);
+    }
+    if (L->checks_methods)
+        ipi_context_hashes(e->ids, e->n, e->hashes);
+    *ready = 1;
+    return IPROF_OK;
+}
+
+/* ---- pass two: combining ------------------------------------------------ */
+
+/* How far ahead pass two fetches context slots, and (half as far) the
+ * nodes they name; contexts deeper than AHEAD_FRAMES only in part. */
+#define AHEAD_SLOTS 8
+#define AHEAD_ITEMS 4
+#define AHEAD_FRAMES 16
+
+static void fetch_ahead(const stream_merge *s, ipi_batch *b, size_t i, size_t n, int nodes)
+{
+    if (i >= n)
+        return;
+    ipi_event e;
+    ipi_batch_event_at(b, s->ready[i], &e);
+    size_t k = e.n < AHEAD_FRAMES ? e.n : AHEAD_FRAMES;
+    if (nodes)
+        ipi_context_prefetch_nodes(s->dst, e.hashes, k);
+    else
+        ipi_context_prefetch(s->dst, e.hashes, k);
+}
+
+static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
+{
+    iprof_model *dst = s->dst;
+    for (size_t i = 0; i < n; i++) {
+        fetch_ahead(s, b, i + AHEAD_SLOTS, n, 0);
+        fetch_ahead(s, b, i + AHEAD_ITEMS, n, 1);
+        ipi_event e;
+        ipi_batch_event_at(b, s->ready[i], &e);
+        const iprof_context *ctx = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes);
+        int rc = ctx ? ipi_entry_merge_at(dst, e.tag, ctx, e.records, e.record_count,
+                                          entry_journal, s)
+                     : IPROF_ENOMEM;
+        if (rc)
+            return rc;
+    }
+    return IPROF_OK;
+}
+
+/* ipi_apply_fn: one batch of the input into dst. */
+static int apply_batch(ipi_batch *b, void *payload)
+{
+    stream_merge *s = payload;
+    size_t n = 0;
+    for (size_t at = 0, next; at < b->used; at = next) {
+        ipi_event e;
+        next = ipi_batch_event_at(b, at, &e);
+        int rc, ready = 0;
+        if (e.tag == IPI_EV_VERSION)
+            rc = ipi_model_store_version(s->side, e.name, e.name_len);
+        else if (e.tag == IPI_EV_TYPE)
+            rc = take_type(s, &e);
+        else if (e.tag == IPI_EV_METHOD)
+            rc = take_method(s, &e);
+        else
+            rc = remap_entry(s, &e, &ready);
+        if (!rc && ready && grow(s, &s->ready, &s->ready_cap, n + 1, sizeof *s->ready))
+            rc = IPROF_ENOMEM;
+        if (rc)
+            return rc;
+        if (ready)
+            s->ready[n++] = at;
+    }
+    return combine_ready(s, b, n);
+}
+
+/* ---- the merge ---------------------------------------------------------- */
+
+/* After the read: the deferred methods, then the deferred entries (whose
+ * methods may be among those), now with every id the input defines known;
+ * then what the input says beyond its elements, as merge.c takes it. */
+static int finish(stream_merge *s, int drop)
+{
+    s->final = 1;
+    for (int which = 0; which < 2; which++)
+        for (ipi_batch *b = s->deferred[which]; b; b = b->next) {
+            int rc = apply_batch(b, s);
+            if (rc)
+                return rc;
+        }
+    int rc = ipi_unknown_check_combine(s->dst, s->side);
+    if (rc && !drop)
+        return rc;
+    ipi_errbuf_clear(&s->dst->error);
+    rc = ipi_merge_version(s->dst, s->side);
+    return rc ? rc : ipi_unknown_take(s->dst, s->side, drop);
+}
+
+static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *opts)
+{
+    memset(s, 0, sizeof *s);
+    s->dst = dst;
+    ipi_idmap_init(&s->tmap);
+    ipi_idmap_init(&s->mmap);
+    ipi_scaler_init(&s->sc, opts->weight, opts->rounding);
+    s->tmax = ipi_merge_max_id(dst, 1);
+    s->mmax = ipi_merge_max_id(dst, 0);
+    int rc = journal_start(&s->j, dst);
+    if (!rc)
+        rc = iprof_model_new(&s->side, &dst->alloc);
+    /* The lookups of every batch need these; built here, they cannot fail
+     * half-way through one. */
+    if (!rc && (!ipi_index_get(dst, IPI_IX_TYPE_NAMES) || !ipi_index_method_names(dst)))
+        rc = IPROF_ENOMEM;
+    for (int k = 0; !rc && k < IPROF_KIND_COUNT; k++)
+        if (!ipi_index_get(dst, IPI_IX_ENTRIES + k))
+            rc = IPROF_ENOMEM;
+    return rc;
+}
+
+static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_source *src,
+                        const iprof_merge_options *opts)
+{
+    iprof_merge_options defaults = IPROF_MERGE_OPTIONS_INIT;
+    if (!dst)
+        return IPROF_EINVAL;
+    ipi_errbuf_clear(&dst->error);
+    if (!reader)
+        return ipi_model_fail(dst, IPROF_EINVAL, "the reader is NULL");
+    int rc = ipi_merge_check_options(dst, opts ? opts : &defaults);
+    if (rc)
+        return rc;
+    opts = opts ? opts : &defaults;
+    rc = ipi_merge_check_groups(dst);
+    if (rc)
+        return rc;
+    stream_merge s;
+    rc = start(&s, dst, opts);
+    int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
+    ipi_builder *b = rc ? NULL : ipi_builder_start(&dst->alloc, apply_batch, &s, threaded);
+    if (!rc && !b)
+        rc = IPROF_ENOMEM;
+    if (!rc) {
+        rc = ipi_load_run(reader, src, b, s.side, 1);
+        const iprof_error *re = iprof_reader_error(reader);
+        if (rc && !dst->error.set && re) /* the read failed: its report, in dst's too */
+            ipi_errbuf_copy(&dst->error, re);
+    }
+    if (!rc)
+        rc = finish(&s, (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0);
+    if (!rc)
+        dst->refs_checked &= ipi_reader_vouches(reader);
+    if (rc) {
+        if (!dst->error.set)
+            ipi_model_fail(dst, rc, "%s",
+                           rc == IPROF_ENOMEM ? "out of memory" : iprof_status_string(rc));
+        journal_undo(&s.j, dst);
+    }
+    state_free(&s);
+    return rc;
+}
+
+IPROF_API int iprof_model_merge_buffer(iprof_model *dst, iprof_reader *reader, const void *data,
+                                       size_t len, const iprof_merge_options *opts)
+{
+    ipi_load_source src = {IPI_SRC_BUFFER, data, len, NULL, -1, NULL, NULL};
+    return merge_source(dst, reader, &src, opts);
+}
+
+IPROF_API int iprof_model_merge_path(iprof_model *dst, iprof_reader *reader, const char *path,
+                                     const iprof_merge_options *opts)
+{
+    ipi_load_source src = {IPI_SRC_PATH, NULL, 0, path, -1, NULL, NULL};
+    return merge_source(dst, reader, &src, opts);
+}
+
+IPROF_API int iprof_model_merge_fd(iprof_model *dst, iprof_reader *reader, int fd,
+                                   const iprof_merge_options *opts)
+{
+    ipi_load_source src = {IPI_SRC_FD, NULL, 0, NULL, fd, NULL, NULL};
+    return merge_source(dst, reader, &src, opts);
+}
+
+IPROF_API int iprof_model_merge_callback(iprof_model *dst, iprof_reader *reader,
+                                         iprof_read_fn read_fn, void *read_payload,
+                                         const iprof_merge_options *opts)
+{
+    ipi_load_source src = {IPI_SRC_CALLBACK, NULL, 0, NULL, -1, read_fn, read_payload};
+    return merge_source(dst, reader, &src, opts);
+}

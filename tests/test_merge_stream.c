@@ -1,0 +1,353 @@
+/* Unit tests of the streaming merge (lib/model/merge_stream.c):
+ * iprof_model_merge_{buffer,path,fd,callback} give what loading the input
+ * and iprof_model_merge_with() give, and leave dst as it was on every
+ * failure. */
+#include "check.h"
+#include "check_alloc.h"
+#include "check_model.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <iprof/iprof.h>
+
+/* dst: types 0 A, 1 B, 2 C; methods 10 A.f(B), 11 A.g(C); entries. */
+static const char DST[] =
+    "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":1,\"name\":\"B\"},"
+    "{\"id\":2,\"name\":\"C\"}],\"methods\":[{\"id\":10,\"name\":\"f\",\"signature\":[0,1]},"
+    "{\"id\":11,\"name\":\"g\",\"signature\":[0,2]}],"
+    "\"callCountProfiles\":[{\"ctx\":\"10:0\",\"records\":[5]},{\"ctx\":\"11:3<10:1\",\"records\":[7]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"10:4\",\"records\":[8,0,1,9,1,2]}],"
+    "\"virtualInvokeProfiles\":[{\"ctx\":\"10:2\",\"records\":[1,4]}],"
+    "\"monitorProfiles\":[],\"samplingProfiles\":[{\"ctx\":\"11:0\",\"records\":[3]}]}";
+
+/* src: other ids for the same names, a new type D and a new method, an
+ * entry combining with dst's, new entries and groups. */
+static const char SRC[] =
+    "{\"version\":\"1.1.0\",\"types\":[{\"id\":5,\"name\":\"C\"},{\"id\":6,\"name\":\"A\"},"
+    "{\"id\":7,\"name\":\"B\"},{\"id\":0,\"name\":\"D\"}],"
+    "\"methods\":[{\"id\":20,\"name\":\"f\",\"signature\":[6,7]},"
+    "{\"id\":10,\"name\":\"h\",\"signature\":[0,5]}],"
+    "\"callCountProfiles\":[{\"ctx\":\"20:0\",\"records\":[3]},{\"ctx\":\"10:0<20:1\",\"records\":[4]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"20:4\",\"records\":[8,0,2,12,1,1]}],"
+    "\"virtualInvokeProfiles\":[{\"ctx\":\"20:2\",\"records\":[6,3,0,2]}],"
+    "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[7,1]}],"
+    "\"samplingProfiles\":[{\"ctx\":\"10:9<20:0\",\"records\":[11]}],"
+    "\"instanceOfProfiles\":[{\"ctx\":\"20:6\",\"records\":[0,5]}]}";
+
+/* The same as SRC with the profile sections before types and methods,
+ * and methods before types: every reference comes before its definition. */
+static const char SRC_BACKWARDS[] =
+    "{\"version\":\"1.1.0\","
+    "\"callCountProfiles\":[{\"ctx\":\"20:0\",\"records\":[3]},{\"ctx\":\"10:0<20:1\",\"records\":[4]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"20:4\",\"records\":[8,0,2,12,1,1]}],"
+    "\"virtualInvokeProfiles\":[{\"ctx\":\"20:2\",\"records\":[6,3,0,2]}],"
+    "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[7,1]}],"
+    "\"samplingProfiles\":[{\"ctx\":\"10:9<20:0\",\"records\":[11]}],"
+    "\"instanceOfProfiles\":[{\"ctx\":\"20:6\",\"records\":[0,5]}],"
+    "\"methods\":[{\"id\":20,\"name\":\"f\",\"signature\":[6,7]},"
+    "{\"id\":10,\"name\":\"h\",\"signature\":[0,5]}],"
+    "\"types\":[{\"id\":5,\"name\":\"C\"},{\"id\":6,\"name\":\"A\"},"
+    "{\"id\":7,\"name\":\"B\"},{\"id\":0,\"name\":\"D\"}]}";
+
+static iprof_reader *reader_with(unsigned flags, const iprof_allocator *a)
+{
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.flags = flags;
+    o.allocator = a;
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    return r;
+}
+
+static iprof_model *load_text(const char *text, size_t len, unsigned flags,
+                              const iprof_allocator *a)
+{
+    iprof_reader *r = reader_with(flags, a);
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_load_buffer(&m, r, text, len));
+    iprof_reader_free(r);
+    return m;
+}
+
+/* dst loaded from DST merged with src the old way: load, then merge. */
+static iprof_model *merged_by_model(const char *src, size_t len, unsigned flags,
+                                    const iprof_merge_options *opts)
+{
+    iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+    iprof_model *m = load_text(src, len, flags, NULL);
+    CHECK_OK(iprof_model_merge_with(dst, m, opts));
+    iprof_model_free(m);
+    return dst;
+}
+
+/* ---- the same result as load + merge ------------------------------------ */
+
+typedef struct chunks {
+    const char *p;
+    size_t left, step;
+} chunks;
+
+static int read_chunks(void *buf, size_t size, size_t *len, void *payload)
+{
+    chunks *c = payload;
+    size_t n = c->left < c->step ? c->left : c->step;
+    n = n < size ? n : size;
+    memcpy(buf, c->p, n);
+    c->p += n;
+    c->left -= n;
+    *len = n;
+    return 0;
+}
+
+static char *temp_file(const char *text, size_t len)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/iprof-merge-stream-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    CHECK((size_t)write(fd, text, len) == len);
+    close(fd);
+    return path;
+}
+
+/* Every source, unthreaded and threaded, with the given options: dst
+ * equals load + merge. */
+static void same_as_model(const char *src, size_t len, const iprof_merge_options *opts)
+{
+    iprof_model *want = merged_by_model(src, len, 0, opts);
+    const char *path = temp_file(src, len);
+    for (int threaded = 0; threaded < 2; threaded++)
+        for (int how = 0; how < 4; how++) {
+            iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
+            iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+            int rc;
+            if (how == 0) {
+                rc = iprof_model_merge_buffer(dst, r, src, len, opts);
+            } else if (how == 1) {
+                rc = iprof_model_merge_path(dst, r, path, opts);
+            } else if (how == 2) {
+                int fd = open(path, O_RDONLY);
+                rc = iprof_model_merge_fd(dst, r, fd, opts);
+                close(fd);
+            } else {
+                chunks c = {src, len, 7};
+                rc = iprof_model_merge_callback(dst, r, read_chunks, &c, opts);
+            }
+            CHECK_OK(rc);
+            CHECK_EQ_INT(model_diff(dst, want), 0);
+            iprof_model_free(dst);
+            iprof_reader_free(r);
+        }
+    unlink(path);
+    iprof_model_free(want);
+}
+
+static void test_same_as_model(void)
+{
+    iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
+    same_as_model(SRC, sizeof SRC - 1, &opts);
+    opts.weight = 2.5;
+    opts.rounding = IPROF_ROUND_NEAREST_EVEN;
+    same_as_model(SRC, sizeof SRC - 1, &opts);
+    same_as_model(SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1, &opts);
+}
+
+/* What the merge gives, value by value (not only "as merge_with"). */
+static void test_values(void)
+{
+    iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+    iprof_reader *r = reader_with(0, NULL);
+    CHECK_OK(iprof_model_merge_buffer(dst, r, SRC, sizeof SRC - 1, NULL));
+    if (iprof_model_error(dst))
+        fprintf(stderr, "   %s\n", iprof_error_message(iprof_model_error(dst)));
+    CHECK_EQ_STR(iprof_model_version(dst), "1.1.0");
+    CHECK_EQ_INT(iprof_model_type_count(dst), 4);
+    /* D keeps no id 0 (dst's A has it): max + 1 = 3. */
+    CHECK_EQ_INT(iprof_type_id(iprof_model_type_by_name(dst, "D", 1)), 3);
+    /* h(D, C): its src id 10 is dst's f, so 12. */
+    CHECK_EQ_INT(iprof_model_method_count(dst), 3);
+    CHECK_EQ_INT(iprof_method_id(iprof_model_method_at(dst, 2)), 12);
+    size_t n;
+    static const int64_t f0[] = {10, 0}, cond[] = {10, 4}, virt[] = {10, 2}, h0[] = {12, 0, 10, 1};
+    const int64_t *rec = iprof_entry_records(iprof_model_entry_find(dst, 0, f0, 1), &n);
+    CHECK(n == 1 && rec[0] == 8);
+    rec = iprof_entry_records(iprof_model_entry_find(dst, 0, h0, 2), &n);
+    CHECK(n == 1 && rec[0] == 4);
+    rec = iprof_entry_records(iprof_model_entry_find(dst, 1, cond, 1), &n);
+    static const int64_t cond_want[] = {8, 0, 3, 9, 1, 2, 12, 1, 1};
+    CHECK_EQ_MEM(rec, n * sizeof *rec, cond_want, sizeof cond_want);
+    /* src type 6 is A (dst 0) with 3, type 0 is D (dst 3) with 2. */
+    rec = iprof_entry_records(iprof_model_entry_find(dst, 2, virt, 1), &n);
+    static const int64_t virt_want[] = {1, 4, 0, 3, 3, 2};
+    CHECK_EQ_MEM(rec, n * sizeof *rec, virt_want, sizeof virt_want);
+    CHECK_EQ_INT(iprof_model_entry_count(dst, IPROF_KIND_INSTANCEOF), 1);
+    iprof_reader_free(r);
+    iprof_model_free(dst);
+}
+
+/* ---- all or nothing ------------------------------------------------------ */
+
+/* A failed merge: status rc, dst equal to a fresh DST, an error report. */
+static void check_unchanged(iprof_model *dst, int rc, int want)
+{
+    CHECK_EQ_INT(rc, want);
+    iprof_model *fresh = load_text(DST, sizeof DST - 1, 0, NULL);
+    CHECK_EQ_INT(model_diff(dst, fresh), 0);
+    CHECK(iprof_model_error(dst) != NULL);
+    iprof_model_free(fresh);
+}
+
+/* Every prefix of SRC fails (it is not a whole document) and changes
+ * nothing, threaded or not; the model's report is the reader's. */
+static void test_truncated(void)
+{
+    for (int threaded = 0; threaded < 2; threaded++)
+        for (size_t cut = 0; cut < sizeof SRC - 1; cut++) {
+            iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
+            iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+            int rc = iprof_model_merge_buffer(dst, r, SRC, cut, NULL);
+            CHECK(rc != IPROF_OK);
+            check_unchanged(dst, rc, rc);
+            const iprof_error *me = iprof_model_error(dst), *re = iprof_reader_error(r);
+            CHECK(me && re);
+            if (me && re) {
+                CHECK_EQ_STR(iprof_error_message(me), iprof_error_message(re));
+                CHECK_EQ_INT(iprof_error_offset(me), iprof_error_offset(re));
+            }
+            iprof_model_free(dst);
+            iprof_reader_free(r);
+        }
+}
+
+static void expect_failure(const char *text, unsigned flags, int want, const char *message)
+{
+    iprof_reader *r = reader_with(flags, NULL);
+    iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+    check_unchanged(dst, iprof_model_merge_buffer(dst, r, text, strlen(text), NULL), want);
+    const iprof_error *e = iprof_model_error(dst);
+    if (e && message)
+        CHECK_EQ_STR(iprof_error_message(e), message);
+    iprof_model_free(dst);
+    iprof_reader_free(r);
+}
+
+static void test_refused(void)
+{
+    /* A dangling method, met at the end (the reader does not check). */
+    expect_failure("{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"X\"}],"
+                   "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+                   "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]},"
+                   "{\"ctx\":\"9:0\",\"records\":[1]}]}",
+                   IPROF_READ_NO_REFERENCES, IPROF_EDANGLING,
+                   "callCountProfiles entry: method id 9 is not defined in the profile merged from");
+    /* A signature type that never comes. */
+    expect_failure("{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"X\"}],"
+                   "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,4]}]}",
+                   IPROF_READ_NO_REFERENCES, IPROF_EDANGLING,
+                   "method signature: type id 4 is not defined in the profile merged from");
+    /* Records a lenient read lets through but a merge cannot group, after
+     * an entry that combines with dst's. */
+    expect_failure("{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},"
+                   "{\"id\":1,\"name\":\"B\"}],"
+                   "\"methods\":[{\"id\":10,\"name\":\"f\",\"signature\":[0,1]}],"
+                   "\"callCountProfiles\":[{\"ctx\":\"10:0\",\"records\":[1]}],"
+                   "\"conditionalProfiles\":[{\"ctx\":\"10:4\",\"records\":[8,1]}]}",
+                   0, IPROF_ESCHEMA, NULL);
+    /* An unknown key that cannot be combined. */
+    expect_failure("{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"extra\":{\"a\":1}}", 0,
+                   IPROF_ESCHEMA, NULL);
+    /* Bad options and arguments. */
+    iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+    iprof_reader *r = reader_with(0, NULL);
+    iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
+    opts.weight = -1;
+    check_unchanged(dst, iprof_model_merge_buffer(dst, r, SRC, sizeof SRC - 1, &opts),
+                    IPROF_EINVAL);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)), "weight -1: must be finite and >= 0");
+    check_unchanged(dst, iprof_model_merge_buffer(dst, NULL, SRC, sizeof SRC - 1, NULL),
+                    IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge_buffer(NULL, r, SRC, sizeof SRC - 1, NULL), IPROF_EINVAL);
+    check_unchanged(dst, iprof_model_merge_path(dst, r, "/nonexistent/x.iprof", NULL),
+                    IPROF_EIO);
+    /* After the failures, a good merge still works. */
+    CHECK_OK(iprof_model_merge_buffer(dst, r, SRC, sizeof SRC - 1, NULL));
+    CHECK(iprof_model_error(dst) == NULL);
+    iprof_reader_free(r);
+    iprof_model_free(dst);
+}
+
+/* Every allocation of the merge fails in turn (the model's allocator and
+ * the reader's are one): IPROF_ENOMEM, dst unchanged, nothing leaked. */
+static void test_alloc_failure(void)
+{
+    int completed = 0;
+    long n;
+    for (n = 1; n < 100000 && !completed; n++) {
+        fail_alloc fa = {.fail_at = 0};
+        iprof_allocator a = fail_hook(&fa);
+        iprof_reader *r = reader_with(0, &a);
+        iprof_model *dst = load_text(DST, sizeof DST - 1, 0, &a);
+        fa.fail_at = n;
+        int rc = iprof_model_merge_buffer(dst, r, SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1, NULL);
+        fa.fail_at = 0;
+        completed = !fa.failed;
+        if (fa.failed)
+            check_unchanged(dst, rc, IPROF_ENOMEM);
+        else
+            CHECK_OK(rc);
+        iprof_model_free(dst);
+        iprof_reader_free(r);
+        CHECK_EQ_INT(fa.live_blocks, 0);
+        CHECK_EQ_INT(fa.live_bytes, 0);
+    }
+    CHECK(completed);
+    fprintf(stderr, "   %ld allocations failed in turn\n", n - 2);
+}
+
+/* ---- real profiles ------------------------------------------------------ */
+
+static void test_corpus(void)
+{
+    const char *dir = check_corpus_dir();
+    if (!dir)
+        SKIP("IPROF_CORPUS_DIR is not set or has no README.md");
+    static const char *names[] = {"jsonata-cli-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof"};
+    char path[2][4096];
+    for (int i = 0; i < 2; i++)
+        snprintf(path[i], sizeof path[i], "%s/%s", dir, names[i]);
+    iprof_reader *r = reader_with(IPROF_READ_THREADED, NULL);
+    iprof_model *a = NULL, *b = NULL, *want = NULL, *got = NULL;
+    CHECK_OK(iprof_model_load_path(&a, r, path[0]));
+    CHECK_OK(iprof_model_load_path(&b, r, path[1]));
+    CHECK_OK(iprof_model_load_path(&want, r, path[0]));
+    CHECK_OK(iprof_model_load_path(&got, r, path[0]));
+    if (!a || !b || !want || !got)
+        goto out;
+    iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
+    opts.weight = 0.5;
+    CHECK_OK(iprof_model_merge_with(want, b, &opts));
+    CHECK_OK(iprof_model_merge(want, a, 3.0));
+    CHECK_OK(iprof_model_merge_path(got, r, path[1], &opts));
+    opts.weight = 3.0;
+    CHECK_OK(iprof_model_merge_path(got, r, path[0], &opts));
+    CHECK_EQ_INT(model_diff(got, want), 0);
+out:
+    iprof_model_free(a);
+    iprof_model_free(b);
+    iprof_model_free(want);
+    iprof_model_free(got);
+    iprof_reader_free(r);
+}
+
+int main(void)
+{
+    RUN(test_same_as_model);
+    RUN(test_values);
+    RUN(test_truncated);
+    RUN(test_refused);
+    RUN(test_alloc_failure);
+    RUN(test_corpus);
+    return check_done();
+}
