@@ -118,11 +118,48 @@ static void test_reserve_and_failure(void)
     ipi_htab_free(&t, &failing);
 }
 
+/* Removal keeps every other item findable: items with colliding hashes
+ * (runs that wrap around the table's end) removed in a scrambled order,
+ * each step checked against what should be left. */
+static void test_remove(void)
+{
+    enum { N = 200 };
+    static item items[N];
+    int present[N];
+    ipi_htab t;
+    ipi_htab_init(&t);
+    for (int i = 0; i < N; i++) {
+        items[i] = (item){i, i};
+        present[i] = 1;
+        /* Seven hashes at the top of a 512-slot table: the run wraps. */
+        CHECK_OK(ipi_htab_insert(&t, &failing, (uint64_t)(i % 7) + 500, &items[i]));
+    }
+    CHECK_EQ_INT(ipi_htab_remove(&t, 0, &items[0]), 0); /* wrong hash: not found */
+    uint64_t x = 12345;
+    for (int step = 0; step < N; step++) {
+        int i;
+        do { /* a present item, picked pseudo-randomly */
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            i = (int)((x >> 33) % N);
+        } while (!present[i]);
+        CHECK_EQ_INT(ipi_htab_remove(&t, (uint64_t)(i % 7) + 500, &items[i]), 1);
+        present[i] = 0;
+        CHECK_EQ_INT(t.count, (size_t)(N - step - 1));
+        int ok = 1;
+        for (int j = 0; j < N; j++)
+            ok &= (find(&t, (uint64_t)(j % 7) + 500, j) != NULL) == present[j];
+        CHECK(ok);
+    }
+    CHECK_EQ_INT(ipi_htab_remove(&t, 500, &items[0]), 0);
+    ipi_htab_free(&t, &failing);
+}
+
 int main(void)
 {
     RUN(test_empty);
     RUN(test_insert_find);
     RUN(test_duplicates);
     RUN(test_reserve_and_failure);
+    RUN(test_remove);
     return check_done();
 }

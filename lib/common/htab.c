@@ -74,7 +74,7 @@ int ipi_htab_remove(ipi_htab *t, uint64_t h, const void *item)
     if (!t->cap)
         return 0;
     size_t mask = t->cap - 1, i = h & mask;
-    while (t->slots[i].item != item) {
+    while (t->slots[i].item != item || t->slots[i].hash != h) {
         if (!t->slots[i].item)
             return 0;
         i = (i + 1) & mask;
