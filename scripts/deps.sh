@@ -17,3 +17,12 @@ iprof_need() {
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq >&2 && $sudo apt-get install -y -qq $missing >&2
 }
+
+# A Python module is not a command: prints the pseudo-command
+# "python3-MODULE-missing:PACKAGE" for iprof_need when Debian's python3 (for
+# which Debian's python3-* packages are installed) cannot import MODULE.
+iprof_pymod() {
+    py=/usr/bin/python3
+    [ -x "$py" ] || py=python3
+    "$py" -c "import $1" >/dev/null 2>&1 || echo "python3-$1-missing:$2"
+}

@@ -7,7 +7,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # zlib is a library, not a command: its pseudo-command is missing exactly when
 # pkg-config cannot find it, so iprof_need installs zlib1g-dev then.
 zlib_need=""; pkg-config --exists zlib 2>/dev/null || zlib_need="zlib-headers-missing:zlib1g-dev"
-iprof_need $zlib_need valgrind:valgrind abidw:abigail-tools abidiff:abigail-tools doxygen:doxygen clang++:clang g++:g++ readelf:binutils genhtml:lcov chromium:chromium node:nodejs npm:npm || { echo "0 passed, 1 failed"; exit 1; }
+# Dask for the Python bindings' test_dask (iprof.dask_merge on a LocalCluster).
+dask_need="$(iprof_pymod dask.bag python3-dask) $(iprof_pymod distributed python3-distributed)"
+iprof_need $zlib_need $dask_need valgrind:valgrind abidw:abigail-tools abidiff:abigail-tools doxygen:doxygen clang++:clang g++:g++ readelf:binutils genhtml:lcov chromium:chromium node:nodejs npm:npm || { echo "0 passed, 1 failed"; exit 1; }
 
 # Each run: NAME BUILD-DIR MESON-SETUP-OPTIONS -- MESON-TEST-ARGUMENTS.
 # The counts of all runs add up to the closing line.
