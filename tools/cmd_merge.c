@@ -2,8 +2,9 @@
  *
  * Merges profiles as native-image-configure merge-pgo-profiles does
  * (iprof_model_merge: types by name, methods by key, counts summed),
- * streaming: one input is loaded, merged into the result and freed before
- * the next, so memory grows with the merged result, not with the inputs.
+ * streaming: each input is merged into the result as it is read
+ * (iprof_model_merge_callback), so memory grows with the merged result,
+ * not with the inputs.
  * A DIR stands for its *.iprof and *.iprof.gz files (not recursive). The
  * result is written in canonical form (iprof_model_canonicalize) and in
  * the highest format version of the inputs, so it is the same bytes for
@@ -272,6 +273,50 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
     return TOOL_EXIT_OK;
 }
 
+/* Why the merge of an input failed (not its read: progress.c said that). */
+static void report_merge_failure(const input *in, const iprof_model *acc, int rc)
+{
+    if (rc == IPROF_EDANGLING)
+        report_plain(CMD, display_name(in->path),
+                     "refers to types or methods it does not define; cannot merge it");
+    else
+        report_plain(CMD, display_name(in->path), "cannot merge: %s%s",
+                     iprof_error_message(iprof_model_error(acc)), post_unknown_hint(acc));
+}
+
+/* With --drop-unknown each input is loaded, so that the keys it drops can
+ * be named, and then merged. */
+static int merge_loaded(merge_args *m, const input *in, iprof_reader *reader, iprof_model *acc,
+                        progress_bar *bar, const char *label)
+{
+    iprof_model *src = NULL;
+    int code = progress_load_model(bar, label, &src, reader, in->path);
+    if (code != TOOL_EXIT_OK)
+        return code;
+    post_drop_unknown(CMD, display_name(in->path), src);
+    int rc = iprof_model_merge(acc, src, weight_of(m, in));
+    if (rc != IPROF_OK) {
+        progress_bar_end(bar);
+        report_merge_failure(in, acc, rc);
+    }
+    iprof_model_free(src);
+    return exit_code_of(rc);
+}
+
+/* Otherwise each input streams into the result (no model of it exists),
+ * read on one thread and merged on another. */
+static int merge_streamed(merge_args *m, const input *in, iprof_reader *reader, iprof_model *acc,
+                          progress_bar *bar, const char *label)
+{
+    iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
+    opts.weight = weight_of(m, in);
+    int read_failed;
+    int rc = progress_merge_model(bar, label, acc, reader, in->path, &opts, &read_failed);
+    if (rc != IPROF_OK && !read_failed)
+        report_merge_failure(in, acc, rc);
+    return exit_code_of(rc);
+}
+
 static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
 {
     iprof_reader *reader = open_reader(CMD, m->strict);
@@ -281,31 +326,13 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
     int code = TOOL_EXIT_OK;
     for (size_t i = 0; i < m->ninputs && code == TOOL_EXIT_OK; i++) {
         const input *in = &m->inputs[i];
-        snprintf(label, sizeof label, "%s: reading %s (%zu/%zu)", CMD, display_name(in->path),
-                 i + 1, m->ninputs);
-        iprof_model *src = NULL;
-        code = progress_load_model(bar, label, &src, reader, in->path);
-        if (code != TOOL_EXIT_OK)
-            break;
         snprintf(label, sizeof label, "%s: merging %s (%zu/%zu)", CMD, display_name(in->path),
                  i + 1, m->ninputs);
-        progress_bar_start(bar, label, 0);
-        if (m->drop_unknown)
-            post_drop_unknown(CMD, display_name(in->path), src);
-        int rc = iprof_model_merge(acc, src, weight_of(m, in));
-        if (rc != IPROF_OK)
-            progress_bar_end(bar);
-        if (rc == IPROF_EDANGLING)
-            report_plain(CMD, display_name(in->path),
-                         "refers to types or methods it does not define; cannot merge it");
-        else if (rc != IPROF_OK)
-            report_plain(CMD, display_name(in->path), "cannot merge: %s%s",
-                         iprof_error_message(iprof_model_error(acc)), post_unknown_hint(acc));
-        code = exit_code_of(rc);
-        iprof_model_free(src);
+        code = m->drop_unknown ? merge_loaded(m, in, reader, acc, bar, label)
+                               : merge_streamed(m, in, reader, acc, bar, label);
     }
     iprof_reader_free(reader);
-    return code; /* the merged model has the highest input version (iprof_model_merge) */
+    return code; /* the merged model has the highest input version */
 }
 
 int cmd_merge(int argc, char **argv)

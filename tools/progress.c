@@ -108,26 +108,54 @@ static int read_counted(void *buf, size_t capacity, size_t *len, void *payload)
     return 0;
 }
 
-int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
-                        iprof_reader *reader, const char *file)
+/* Read FILE through a counted fd into a new model (*out) or, with dst, a
+ * streaming merge into dst; the library's own path or fd source when the
+ * file cannot be opened or is a directory, so that it reports the failure
+ * in its words. */
+static int read_counted_file(progress_bar *p, const char *label, iprof_reader *reader,
+                             const char *file, iprof_model **out, iprof_model *dst,
+                             const iprof_merge_options *opts)
 {
     int is_stdin = strcmp(file, "-") == 0;
     int fd = is_stdin ? 0 : open(file, O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        /* Let the library report the failure in its words. */
         if (fd > 0)
             close(fd);
-        return load_model(out, reader, file);
+        if (!dst)
+            return iprof_model_load_path(out, reader, file);
+        return iprof_model_merge_path(dst, reader, file, opts);
     }
     progress_bar_start(p, label, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0);
     counted_fd src = {fd, 0, p};
-    int rc = iprof_model_load_callback(out, reader, read_counted, &src);
+    int rc = dst ? iprof_model_merge_callback(dst, reader, read_counted, &src, opts)
+                 : iprof_model_load_callback(out, reader, read_counted, &src);
     if (!is_stdin)
         close(fd);
+    return rc;
+}
+
+int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
+                        iprof_reader *reader, const char *file)
+{
+    int rc = read_counted_file(p, label, reader, file, out, NULL, NULL);
     if (rc == IPROF_OK)
         return TOOL_EXIT_OK;
     progress_bar_end(p);
     report_read(file, reader, rc);
     return exit_code_of(rc);
+}
+
+int progress_merge_model(progress_bar *p, const char *label, iprof_model *dst,
+                         iprof_reader *reader, const char *file,
+                         const iprof_merge_options *opts, int *read_failed)
+{
+    int rc = read_counted_file(p, label, reader, file, NULL, dst, opts);
+    const iprof_error *err = iprof_reader_error(reader);
+    *read_failed = rc != IPROF_OK && err && iprof_error_status(err) == rc;
+    if (rc != IPROF_OK)
+        progress_bar_end(p);
+    if (*read_failed)
+        report_read(file, reader, rc);
+    return rc;
 }

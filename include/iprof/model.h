@@ -982,8 +982,11 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
  * @retval IPROF_EDANGLING, IPROF_ESCHEMA, IPROF_ELIMIT, IPROF_ENOMEM: as
  *         iprof_model_merge_with().
  * @retval IPROF_EINVAL a NULL @p dst or @p reader, bad options.
- * On every failure iprof_model_error(dst) says why (for a read failure,
- * the reader's message, offset and path).
+ * On every failure iprof_model_error(dst) says why. A failure of the read
+ * is reported by the reader as for a load, with the same status, and
+ * copied into dst's error (message, offset, line, column, JSON path); when
+ * merging failed instead, the reader reports IPROF_ESTOPPED with the
+ * merge's message.
  * @threadsafety Needs exclusive access to @p dst and @p reader.
  */
 IPROF_API int iprof_model_merge_buffer(iprof_model *dst, iprof_reader *reader, const void *data,

@@ -228,7 +228,9 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
 static int merge_methods(merge_state *s)
 {
     int64_t max = ipi_merge_max_id(s->dst, 0);
-    if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count))
+    /* Built even when src has no methods: dst keeps it from merge to merge. */
+    if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count) ||
+        !ipi_index_method_names(s->dst))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->method_count; i++) {
         const iprof_method *x = s->src->methods[i], *d;

@@ -174,6 +174,9 @@ typedef struct stream_merge {
     size_t ready_cap;
     ipi_batch *deferred[2], *deferred_tail[2]; /* methods, entries waiting for ids */
     int final;              /* replaying the deferred: nothing waits again */
+    /* The first entry that breaks a rule: reported (in dst's error) only
+     * when no reference dangles, the more basic fault, as merge.c does. */
+    int rule_failed;
     journal j;
 } stream_merge;
 
@@ -319,17 +322,19 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
 {
     const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
     *ready = 0;
-    int rule = ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count);
-    if (rule != IPI_RULE_OK)
-        return ipi_model_fail_about(s->dst, IPROF_ESCHEMA,
-                                    &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
-                                    "%s entry: %s: %s, so its records cannot be grouped",
-                                    iprof_kind_name(e->tag), ipi_rule_is_ctx(rule) ? "ctx" : "records",
-                                    ipi_rule_message(rule));
     int is_type;
     int64_t id;
     if (unresolved(s, L, e, &is_type, &id))
         return s->final ? dangling(s, e, is_type, id) : defer(s, e);
+    int rule = ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count);
+    if (rule != IPI_RULE_OK) {
+        if (!s->rule_failed)
+            s->rule_failed = ipi_model_fail_about(
+                s->dst, IPROF_ESCHEMA, &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
+                "%s entry: %s: %s, so its records cannot be grouped", iprof_kind_name(e->tag),
+                ipi_rule_is_ctx(rule) ? "ctx" : "records", ipi_rule_message(rule));
+        return IPROF_OK; /* skipped: the merge fails at the end */
+    }
     if (e->record_count > IPI_MAX_RECORDS)
         return ipi_model_fail_about(s->dst, IPROF_ELIMIT,
                                     &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
@@ -430,6 +435,8 @@ static int finish(stream_merge *s, int drop)
             if (rc)
                 return rc;
         }
+    if (s->rule_failed)
+        return s->rule_failed;
     int rc = ipi_unknown_check_combine(s->dst, s->side);
     if (rc && !drop)
         return rc;
@@ -482,10 +489,12 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     ipi_builder *b = rc ? NULL : ipi_builder_start(&dst->alloc, apply_batch, &s, threaded);
     if (!rc && !b)
         rc = IPROF_ENOMEM;
-    if (!rc) {
+    int ran = !rc, read_failed = 0;
+    if (ran) {
         rc = ipi_load_run(reader, src, b, s.side, 1);
         const iprof_error *re = iprof_reader_error(reader);
-        if (rc && !dst->error.set && re) /* the read failed: its report, in dst's too */
+        read_failed = rc && re && iprof_error_status(re) == rc && !dst->error.set;
+        if (read_failed) /* its report, in dst's too */
             ipi_errbuf_copy(&dst->error, re);
     }
     if (!rc)
@@ -493,9 +502,12 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     if (!rc)
         dst->refs_checked &= ipi_reader_vouches(reader);
     if (rc) {
-        if (!dst->error.set)
+        if (!dst->error.set || dst->error.err.status != rc)
             ipi_model_fail(dst, rc, "%s",
                            rc == IPROF_ENOMEM ? "out of memory" : iprof_status_string(rc));
+        /* The reader says the merge stopped it, not "a callback". */
+        if (ran && !read_failed)
+            ipi_reader_replace_error(reader, IPROF_ESTOPPED, dst->error.message);
         journal_undo(&s.j, dst);
     }
     state_free(&s);

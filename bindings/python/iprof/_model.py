@@ -1153,6 +1153,12 @@ class Model:
         if other is self:
             raise ValueError("cannot merge a model into itself")
         p, q = self._p(), other._p()
+        opts = self._merge_options(weight, drop_unknown, rounding)
+        self._check(self._L.iprof_model_merge_with(p, q, byref(opts)))
+
+    def _merge_options(self, weight, drop_unknown, rounding):
+        """The C merge options; the model's Entry objects are invalidated
+        (a merge changes entries)."""
         weight = float(weight)
         rounding = Rounding.of(rounding)
         opts = _lib.iprof_merge_options()
@@ -1163,7 +1169,50 @@ class Model:
         for k in Kind:
             self._entry_gen[k] += 1
         self._mutations += 1
-        self._check(self._L.iprof_model_merge_with(p, q, byref(opts)))
+        return opts
+
+    def merge_from(self, source, weight=1.0, *, drop_unknown=False,
+                   rounding=Rounding.NEAREST_AWAY, strict=False, check_references=True,
+                   chunk_size=0, max_element_size=0, max_depth=0, threaded=False):
+        """Merge the profile in *source* into this model as it is read,
+        without loading it as a Model first (C: ``iprof_model_merge_path``
+        and friends): the same result as ``merge(iprof.load(source),
+        weight, ...)``, with memory for this model and a few batches only.
+
+        *source*: a path (str or path-like), bytes-like data or a binary
+        file object, as for :func:`iprof.load`, whose reader options
+        (*strict*, *check_references*, *chunk_size*, *max_element_size*,
+        *max_depth*, *threaded*) apply too; ``threaded=True`` reads on the
+        calling thread and merges on a second C thread. *weight*,
+        *drop_unknown* and *rounding* are :meth:`merge`'s.
+
+        All or nothing: on any failure the model is as it was. A failed
+        read raises the reader's :class:`Error` (with ``line``, ``column``,
+        ``offset``, ``path`` and ``filename``); a failed merge raises as
+        :meth:`merge` does (:class:`DanglingReferenceError` for references
+        the input does not define, :class:`SchemaError` ...)."""
+        p = self._p()
+        opts = self._merge_options(weight, drop_unknown, rounding)
+        with _Reader(threaded=threaded,
+                     **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
+                                      max_depth, 0)) as r:
+            L = r._L
+            if is_bytes(source):
+                data = bytes(source)
+                status = L.iprof_model_merge_buffer(p, r.ptr, data, len(data), byref(opts))
+            elif is_path(source):
+                status = L.iprof_model_merge_path(p, r.ptr, os.fsencode(source), byref(opts))
+            elif hasattr(source, "read"):
+                status = L.iprof_model_merge_callback(p, r.ptr, r.read_fn(source), None,
+                                                      byref(opts))
+            else:
+                raise TypeError("source must be a path, bytes or a binary file object, not %s"
+                                % type(source).__name__)
+            report = L.iprof_reader_error(r.ptr)
+            if status != 0 and (r.exceptions or
+                                (report and L.iprof_error_status(report) == status)):
+                r.fail(status, _filename(source))
+            self._check(status)
 
     def _invalidate_all(self, contexts):
         for k in Kind:

@@ -2,6 +2,7 @@
 import io
 import json
 import os
+import pathlib
 import tempfile
 import unittest
 
@@ -173,6 +174,56 @@ class MutationTest(unittest.TestCase):
                     ma.merge(mb, bad)
             with self.assertRaises(TypeError):
                 ma.merge(b)
+
+    def test_merge_from(self):
+        """merge_from streams a source into the model: the same as loading
+        it and merging, from bytes, a path and a file object, threaded or
+        not; all or nothing on failure."""
+        a = doc(types=[(0, "void"), (1, "A")], methods=[(1, "f", [1, 0])],
+                callCountProfiles=[("1:0", [10])], virtualInvokeProfiles=[("1:2", [1, 3])])
+        b = doc(types=[(5, "B"), (0, "void"), (1, "A")],
+                methods=[(7, "g", [5, 0]), (1, "f", [1, 0])],
+                callCountProfiles=[("1:0", [1]), ("7:0", [2])],
+                virtualInvokeProfiles=[("1:2", [5, 4, 1, 1])])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "b.iprof")
+            with open(path, "wb") as f:
+                f.write(b)
+            with iprof.load(a) as want, iprof.load(b) as mb:
+                want.merge(mb, 2.5, rounding="nearest_even")
+                expected = want.write()
+            for threaded in (False, True):
+                for source in (b, bytearray(b), path, pathlib.Path(path), io.BytesIO(b)):
+                    with iprof.load(a) as ma:
+                        ma.merge_from(source, 2.5, rounding="nearest_even", threaded=threaded)
+                        self.assertEqual(ma.write(), expected, (threaded, type(source)))
+            with iprof.load(a) as ma:
+                before = ma.write()
+                with self.assertRaises(iprof.Error) as cm:     # truncated: the read fails
+                    ma.merge_from(b[:-30])
+                self.assertEqual(cm.exception.status, iprof.Status.ESYNTAX)
+                self.assertEqual(cm.exception.line, 1)
+                self.assertEqual(cm.exception.offset, len(b) - 30)
+                self.assertEqual(ma.write(), before)
+                with self.assertRaises(iprof.Error) as cm:     # a missing file
+                    ma.merge_from(os.path.join(tmp, "missing.iprof"))
+                self.assertEqual(cm.exception.filename, os.path.join(tmp, "missing.iprof"))
+                dangling = doc(callCountProfiles=[("9:0", [1])])
+                with self.assertRaises(iprof.DanglingReferenceError) as cm:
+                    ma.merge_from(dangling, check_references=False)
+                self.assertEqual(cm.exception.message, "callCountProfiles entry: method id 9 "
+                                 "is not defined in the profile merged from")
+                with self.assertRaises(ValueError):
+                    ma.merge_from(b, -1)
+                with self.assertRaises(TypeError):
+                    ma.merge_from(12)
+
+                class Broken(io.RawIOBase):
+                    def readinto(self, buf):
+                        raise OSError("disk on fire")
+                with self.assertRaisesRegex(OSError, "disk on fire"):
+                    ma.merge_from(Broken())
+                self.assertEqual(ma.write(), before)
 
     def test_merge_gives_the_highest_version(self):
         v100 = doc(version="1.0.0", types=[(0, "void")])

@@ -647,6 +647,32 @@ extern "C" {
         src: *const iprof_model,
         opts: *const iprof_merge_options,
     ) -> c_int;
+    pub fn iprof_model_merge_buffer(
+        dst: *mut iprof_model,
+        reader: *mut iprof_reader,
+        data: *const c_void,
+        len: usize,
+        opts: *const iprof_merge_options,
+    ) -> c_int;
+    pub fn iprof_model_merge_path(
+        dst: *mut iprof_model,
+        reader: *mut iprof_reader,
+        path: *const c_char,
+        opts: *const iprof_merge_options,
+    ) -> c_int;
+    pub fn iprof_model_merge_fd(
+        dst: *mut iprof_model,
+        reader: *mut iprof_reader,
+        fd: c_int,
+        opts: *const iprof_merge_options,
+    ) -> c_int;
+    pub fn iprof_model_merge_callback(
+        dst: *mut iprof_model,
+        reader: *mut iprof_reader,
+        read_fn: iprof_read_fn,
+        read_payload: *mut c_void,
+        opts: *const iprof_merge_options,
+    ) -> c_int;
 
     // model.h: what the file held beyond the profile
     pub fn iprof_model_unknown_count(model: *const iprof_model) -> usize;
@@ -894,7 +920,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 135;
+    const FUNCTION_COUNT: usize = 139;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -985,6 +1011,10 @@ mod tests {
             iprof_model_merge as *const (),
             iprof_merge_options_init as *const (),
             iprof_model_merge_with as *const (),
+            iprof_model_merge_buffer as *const (),
+            iprof_model_merge_path as *const (),
+            iprof_model_merge_fd as *const (),
+            iprof_model_merge_callback as *const (),
             iprof_model_unknown_count as *const (),
             iprof_model_unknown_at as *const (),
             iprof_model_add_unknown as *const (),

@@ -525,12 +525,7 @@ impl Model {
     /// all. The instanceof spelling is this model's, else `src`'s
     /// ([`InstanceofKey::Camel`] when they disagree).
     pub fn merge_with(&mut self, src: &Model, options: &MergeOptions) -> Result<()> {
-        let opts = sys::iprof_merge_options {
-            flags: if options.drop_unknown { sys::IPROF_MERGE_DROP_UNKNOWN } else { 0 },
-            weight: options.weight,
-            rounding: options.rounding.raw(),
-            ..sys::iprof_merge_options::INIT
-        };
+        let opts = options.raw();
         // SAFETY: &mut self and &Model cannot alias, so dst != src as the C
         // function requires; src is only read.
         let rc = unsafe { sys::iprof_model_merge_with(self.mut_ptr(), src.ptr(), &opts) };
@@ -696,6 +691,15 @@ impl MergeOptions {
     /// Weight 1, halves away from zero, unknown keys kept or refused.
     pub fn new() -> MergeOptions {
         MergeOptions::default()
+    }
+
+    pub(crate) fn raw(&self) -> sys::iprof_merge_options {
+        sys::iprof_merge_options {
+            flags: if self.drop_unknown { sys::IPROF_MERGE_DROP_UNKNOWN } else { 0 },
+            weight: self.weight,
+            rounding: self.rounding.raw(),
+            ..sys::iprof_merge_options::INIT
+        }
     }
     /// The factor for the source's counts: finite and `>= 0` (else the
     /// merge fails with [`Status::Invalid`](crate::Status::Invalid)).

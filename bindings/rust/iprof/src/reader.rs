@@ -10,7 +10,7 @@ use std::ptr::{self, NonNull};
 use iprof_sys as sys;
 
 use crate::error::{Error, Result};
-use crate::model::Model;
+use crate::model::{MergeOptions, Model};
 use crate::{c_path, frames_from_raw, format_ctx, slice_from_raw, str_from_raw, Frame, Kind, PanicSlot};
 
 /// Options of a [`Reader`]: a builder over `iprof_read_options`. The
@@ -781,6 +781,57 @@ impl Reader {
             // SAFETY: source outlives the call.
             unsafe { sys::iprof_model_load_callback(out, r, Some(tramp_read), src_ptr.cast()) }
         });
+        finish_input(&mut source, result)
+    }
+
+    /// Merge a profile in memory into `dst` as it is read, without loading
+    /// it as a model: what [`Model::merge_with`] does with a loaded model,
+    /// with this reader's options (threaded when
+    /// [`ReadOptions::threaded`] is set: reading and merging then run on
+    /// two threads). All or nothing: on any failure `dst` is as it was.
+    /// The error is `dst`'s report: for a failed read, the reader's (with
+    /// its position); when merging failed, why (the reader then reports
+    /// [`Status::Stopped`](crate::Status::Stopped)).
+    pub fn merge_bytes(&mut self, dst: &mut Model, data: &[u8], options: &MergeOptions) -> Result<()> {
+        let opts = options.raw();
+        // SAFETY: data and opts outlive the call; dst is exclusively ours.
+        let rc = unsafe {
+            sys::iprof_model_merge_buffer(dst.mut_ptr(), self.raw.as_ptr(), data.as_ptr().cast(), data.len(), &opts)
+        };
+        dst.result(rc)
+    }
+
+    /// [`merge_bytes`](Self::merge_bytes) from a file.
+    pub fn merge_path(&mut self, dst: &mut Model, path: impl AsRef<Path>, options: &MergeOptions) -> Result<()> {
+        let file = path.as_ref();
+        let path = c_path(file).map_err(|e| e.in_file(file))?;
+        let opts = options.raw();
+        // SAFETY: path and opts outlive the call.
+        let rc = unsafe { sys::iprof_model_merge_path(dst.mut_ptr(), self.raw.as_ptr(), path.as_ptr(), &opts) };
+        dst.result(rc).map_err(|e| e.in_file(file))
+    }
+
+    /// [`merge_bytes`](Self::merge_bytes) from an open file descriptor
+    /// (not closed).
+    #[cfg(unix)]
+    pub fn merge_fd(&mut self, dst: &mut Model, fd: std::os::fd::BorrowedFd<'_>, options: &MergeOptions) -> Result<()> {
+        use std::os::fd::AsRawFd;
+        let opts = options.raw();
+        // SAFETY: the fd is open for the call.
+        let rc = unsafe { sys::iprof_model_merge_fd(dst.mut_ptr(), self.raw.as_ptr(), fd.as_raw_fd(), &opts) };
+        dst.result(rc)
+    }
+
+    /// [`merge_bytes`](Self::merge_bytes) from any [`io::Read`].
+    pub fn merge_from(&mut self, dst: &mut Model, mut input: impl io::Read, options: &MergeOptions) -> Result<()> {
+        let mut source = InputState::new(&mut input);
+        let src_ptr: *mut InputState<'_> = &mut source;
+        let opts = options.raw();
+        // SAFETY: source and opts outlive the call.
+        let rc = unsafe {
+            sys::iprof_model_merge_callback(dst.mut_ptr(), self.raw.as_ptr(), Some(tramp_read), src_ptr.cast(), &opts)
+        };
+        let result = dst.result(rc);
         finish_input(&mut source, result)
     }
 

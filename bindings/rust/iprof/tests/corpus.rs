@@ -259,6 +259,29 @@ fn check_merge(a_name: &str, b_name: &str, weight: f64) {
     dst.merge(&src, weight).unwrap();
     let got = named(&model_raw(&dst));
 
+    // The streaming merge gives the same bytes, from every source.
+    let want = dst.to_bytes().unwrap();
+    let opts = iprof::MergeOptions::new().weight(weight);
+    let data = std::fs::read(&pb).unwrap();
+    for threaded in [false, true] {
+        let mut reader = Reader::with_options(&ReadOptions::new().threaded(threaded)).unwrap();
+        for how in 0..4 {
+            let mut d = Model::load(&pa).unwrap();
+            match how {
+                0 => reader.merge_bytes(&mut d, &data, &opts),
+                1 => reader.merge_path(&mut d, &pb, &opts),
+                2 => {
+                    use std::os::fd::AsFd;
+                    let f = std::fs::File::open(&pb).unwrap();
+                    reader.merge_fd(&mut d, f.as_fd(), &opts)
+                }
+                _ => reader.merge_from(&mut d, std::fs::File::open(&pb).unwrap(), &opts),
+            }
+            .unwrap();
+            assert!(d.to_bytes().unwrap() == want, "{label}: streaming merge {how}, threaded {threaded}");
+        }
+    }
+
     assert_eq!(got.types, union(&a.types, &b.types), "{label}: type names");
     assert_eq!(got.methods, union(&a.methods, &b.methods), "{label}: methods");
     let mut actual: Entries = HashMap::new();

@@ -361,6 +361,35 @@ fn merge_errors_carry_the_library_message() {
 }
 
 #[test]
+fn streaming_merge_failures_change_nothing() {
+    let doc = br#"{"version":"1.0.0","types":[{"id":0,"name":"A"}],"methods":[{"id":1,"name":"m","signature":[0,0]}],"callCountProfiles":[{"ctx":"1:0","records":[5]}],"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],"samplingProfiles":[]}"#;
+    let mut dst = Model::load_bytes(doc).unwrap();
+    let before = dst.to_bytes().unwrap();
+    let mut reader = Reader::new().unwrap();
+    // A truncated input: the read's error, with its position, and dst as it was.
+    let e = reader.merge_bytes(&mut dst, &doc[..doc.len() - 40], &iprof::MergeOptions::new()).unwrap_err();
+    assert_eq!(e.status(), Status::Syntax);
+    assert_eq!(e.offset(), reader.error().unwrap().offset());
+    assert!(e.line() > 0, "{e}");
+    assert!(dst.to_bytes().unwrap() == before);
+    // A bad weight.
+    let e = reader.merge_bytes(&mut dst, doc, &iprof::MergeOptions::new().weight(-1.0)).unwrap_err();
+    assert_eq!((e.status(), e.message()), (Status::Invalid, "weight -1: must be finite and >= 0"));
+    // A merge that fails (a dangling method, the reader told not to check):
+    // the reader says the merge stopped it.
+    let dangling = br#"{"version":"1.0.0","types":[],"methods":[],"callCountProfiles":[{"ctx":"7:0","records":[1]}]}"#;
+    let mut lax = Reader::with_options(&ReadOptions::new().no_references(true)).unwrap();
+    let e = lax.merge_bytes(&mut dst, dangling, &iprof::MergeOptions::new()).unwrap_err();
+    assert_eq!(e.status(), Status::Dangling);
+    assert_eq!(e.message(), "callCountProfiles entry: method id 7 is not defined in the profile merged from");
+    assert_eq!(lax.error().unwrap().status(), Status::Stopped);
+    assert!(dst.to_bytes().unwrap() == before);
+    // And then one that works doubles the count.
+    reader.merge_bytes(&mut dst, doc, &iprof::MergeOptions::new()).unwrap();
+    assert_eq!(dst.entries(Kind::CallCount).next().unwrap().records(), &[10]);
+}
+
+#[test]
 fn read_errors_have_no_subject() {
     let e = Model::load_bytes(BROKEN).unwrap_err();
     assert_eq!((e.kind(), e.context(), e.type_id(), e.method_id()), (None, "", None, None));
