@@ -1,10 +1,10 @@
 """Merging many profiles on a Dask cluster: iprof.dask_merge().
 
 A merge is associative and commutative on integer counts, so merging N
-files is a tree reduction. Each leaf task loads a partition of the inputs
-with the C library, merges them into a new model (each with its weight),
+files is a tree reduction. Each leaf task streams a partition of the inputs
+into a new model with the C library (Model.merge_from, each with its weight),
 puts the result in canonical form and hands it up as gzip-compressed
-canonical bytes; each inner task loads up to *fan_in* of those, merges them
+canonical bytes; each inner task merges up to *fan_in* of those the same way
 (weight 1) and hands up the same kind of bytes; the root writes the final
 document. The bytes are those of ``iprof merge`` of the same files.
 
@@ -19,7 +19,7 @@ import stat
 import uuid
 
 from ._common import InstanceofKey
-from ._model import Model, load
+from ._model import Model
 
 __all__ = ["dask_merge"]
 
@@ -139,7 +139,9 @@ def _payload(model, final):
     root, else (gzip bytes, instanceof spelling) for the next level. The
     spelling travels beside the bytes because a written file cannot say
     AUTO (a model whose inputs had no instanceof key); the next level sets
-    it back so that spellings combine as they do in one ``iprof merge``."""
+    it back so that spellings combine as they do in one ``iprof merge``.
+    (A merge of the 1.1.0 bytes would otherwise take GraalVM's spelling,
+    which the writer gives a model without one, for the input's.)"""
     model.canonicalize()
     if final is not None:
         return model.write(pretty=final.pretty, instanceof_key=final.instanceof_key,
@@ -154,10 +156,8 @@ def _merge_leaf(items, weights, opts, final):
         return None
     with Model() as acc:
         for path, w in pairs:
-            with load(path, strict=opts.strict, threaded=opts.threaded) as m:
-                if opts.drop_unknown:
-                    m.clear_unknown()
-                acc.merge(m, w)
+            acc.merge_from(path, w, strict=opts.strict, drop_unknown=opts.drop_unknown,
+                           threaded=opts.threaded)
         return _payload(acc, final)
 
 
@@ -167,10 +167,12 @@ def _merge_inner(children, opts, final):
     if not children:
         return None
     with Model() as acc:
-        for data, spelling in children:
-            with load(data, threaded=opts.threaded) as m:
-                m.instanceof_key = InstanceofKey(spelling)
-                acc.merge(m)
+        for data, _ in children:
+            acc.merge_from(data, threaded=opts.threaded)
+        # A merge keeps the spelling of either side when the other has none
+        # and takes CAMEL when they differ: the highest of AUTO < LOWER <
+        # CAMEL, whatever the order. The children's own, not their bytes'.
+        acc.instanceof_key = InstanceofKey(max(spelling for _, spelling in children))
         return _payload(acc, final)
 
 
@@ -269,7 +271,8 @@ def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None,
 
     *strict* reads the inputs strictly, *drop_unknown* drops their unknown
     top-level keys (``iprof merge --strict``, ``--drop-unknown``);
-    *threaded* loads them with ``load(threaded=True)``.
+    *threaded* merges on a second C thread while reading
+    (``merge_from(threaded=True)``).
 
     Raises ImportError when Dask is missing, ValueError for bad arguments,
     and the :class:`iprof.Error` a task raised (a file that cannot be read
