@@ -203,6 +203,13 @@ class SynchronousTest(Needs, unittest.TestCase):
         with iprof.load(data) as m:
             self.assertEqual(m.write(), command_merge(FILES))
 
+    def test_intermediate_compression(self):
+        want = command_merge(FILES)
+        for level in (0, 1, 9):
+            with self.subTest(compresslevel=level):
+                self.assertEqual(self.merge(FILES, partition_size=2, fan_in=3,
+                                            compresslevel=level), want)
+
     def test_threads_scheduler(self):
         self.assertEqual(self.merge(FILES, weights=WEIGHTS, scheduler="threads",
                                     partition_size=1, fan_in=2),
@@ -215,6 +222,8 @@ class SynchronousTest(Needs, unittest.TestCase):
     def test_bad_arguments_and_inputs(self):
         with self.assertRaisesRegex(ValueError, "fan_in"):
             self.merge(FILES, fan_in=1)
+        with self.assertRaisesRegex(ValueError, "compresslevel"):
+            self.merge(FILES, compresslevel=10)
         with self.assertRaisesRegex(ValueError, "partition_size"):
             self.merge(FILES, partition_size=0)
         with self.assertRaisesRegex(ValueError, "names no input"):
