@@ -314,6 +314,32 @@ static void test_merge(void)
     iprof_model_free(dst);
 }
 
+/* IPROF_WRITE_CANONICAL fails where canonicalizing fails, and writes
+ * plain keys where the canonical form has them. */
+static void test_canonical_write(void)
+{
+    iprof_model *m = load(doc_unknown);
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_CANONICAL;
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "unknown key \"ceConditionalProfilesV2\" of the model holds data whose ids "
+                 "cannot be renumbered or combined");
+    iprof_writer_free(w);
+    CHECK(iprof_model_error(m) == NULL); /* the model is only read */
+    iprof_model_free(m);
+    m = load("{\"z\":\"s\",\"version\":\"1.0.0\",\"types\":[],\"b\":[ ],\"methods\":[],\"z\":\"s\"}");
+    char *out = write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_CANONICAL);
+    CHECK_EQ_STR(out, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
+                      "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                      "\"monitorProfiles\":[],\"samplingProfiles\":[],\"b\":[ ],\"z\":\"s\"}");
+    free(out);
+    CHECK_EQ_INT(iprof_model_unknown_count(m), 3); /* unchanged */
+    iprof_model_free(m);
+}
+
 static void test_canonicalize(void)
 {
     iprof_model *m = load(doc_unknown);
@@ -381,6 +407,7 @@ int main(void)
     RUN(test_add_remove);
     RUN(test_merge);
     RUN(test_canonicalize);
+    RUN(test_canonical_write);
     RUN(test_alloc_failure);
     return check_done();
 }

@@ -43,6 +43,57 @@ static char *text(const iprof_model *m)
     return out ? out : strdup("(write failed)");
 }
 
+/* The model written with IPROF_WRITE_CANONICAL (and `flags`), or the
+ * status and message of the failed write as "(status: message)". */
+static char *canonical_text(const iprof_model *m, unsigned flags)
+{
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_CANONICAL | flags;
+    iprof_writer *w = NULL;
+    const void *d;
+    size_t n = 0;
+    char *out = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    int rc = iprof_writer_write_model(w, m);
+    if (rc == IPROF_OK && iprof_writer_buffer(w, &d, &n) == 0) {
+        out = malloc(n + 1);
+        memcpy(out, d, n);
+        out[n] = '\0';
+    } else {
+        char buf[512];
+        snprintf(buf, sizeof buf, "(%s: %s)", iprof_status_string(rc),
+                 iprof_error_message(iprof_writer_error(w)));
+        out = strdup(buf);
+    }
+    iprof_writer_free(w);
+    return out;
+}
+
+/* A canonical write of m gives what canonicalizing m and writing it gives
+ * (or fails as canonicalizing fails, with its message), and leaves m as it
+ * was. Canonicalizes m. */
+static void same_as_canonicalize(iprof_model *m)
+{
+    char *before = text(m), *got = canonical_text(m, IPROF_WRITE_NO_VALIDATE);
+    char *unchanged = text(m);
+    CHECK_EQ_STR(unchanged, before);
+    int rc = iprof_model_canonicalize(m);
+    char *want;
+    if (rc == IPROF_OK) {
+        want = text(m);
+    } else {
+        char buf[512];
+        snprintf(buf, sizeof buf, "(%s: %s)", iprof_status_string(rc),
+                 iprof_error_message(iprof_model_error(m)));
+        want = strdup(buf);
+    }
+    CHECK_EQ_STR(got, want);
+    free(before);
+    free(got);
+    free(unchanged);
+    free(want);
+}
+
 /* ---- canonical form ----------------------------------------------------- */
 
 /* One profile written twice: other ids, other orders, A's records in
@@ -92,6 +143,11 @@ static const char *const CANONICAL =
 static void test_canonical_exact(void)
 {
     iprof_model *a = load(PROFILE_A), *b = load(PROFILE_B);
+    char *ca = canonical_text(a, 0), *cb = canonical_text(b, IPROF_WRITE_PRETTY);
+    CHECK_EQ_STR(ca, CANONICAL);
+    CHECK(strstr(cb, "\n  \"types\": [\n    {\"id\": 0, \"name\": \"a.Alpha\"}") != NULL);
+    free(ca);
+    free(cb);
     CHECK_OK(iprof_model_canonicalize(a));
     CHECK_OK(iprof_model_canonicalize(b));
     char *ta = text(a), *tb = text(b);
@@ -129,8 +185,11 @@ static void test_canonical_combines_duplicates(void)
         "\"records\":[5,1,7]}],"
         "\"virtualInvokeProfiles\":[{\"ctx\":\"2:1\",\"records\":[0,1,1,2]}],"
         "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    char *c = canonical_text(m, 0);
     CHECK_OK(iprof_model_canonicalize(m));
     char *t = text(m);
+    CHECK_EQ_STR(c, t);
+    free(c);
     CHECK_EQ_STR(t,
                  "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
                  "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
@@ -157,6 +216,12 @@ static void test_canonical_failures_leave_model(void)
         "\"conditionalProfiles\":[{\"ctx\":\"1:0\",\"records\":[1,2,3,4]}],"
         "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}";
     iprof_model *m = load(dangling);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+    m = load(broken);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+    m = load(dangling);
     char *before = text(m);
     CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_EDANGLING);
     char *after = text(m);
@@ -321,6 +386,12 @@ static void test_canonical_corpus(void)
         if (iprof_model_load_path(&m, r, path) != IPROF_OK)
             continue; /* legacy files */
         char *want = digest(m);
+        /* The canonical write is what canonicalizing and writing gives. */
+        iprof_model *twin = NULL;
+        CHECK_OK(iprof_model_load_path(&twin, r, path));
+        if (twin)
+            same_as_canonicalize(twin);
+        iprof_model_free(twin);
         int rc = iprof_model_canonicalize(m);
         if (rc == IPROF_EDANGLING || rc == IPROF_ESCHEMA) {
             fprintf(stderr, "%s: not canonicalizable (%s), as documented\n", de->d_name,

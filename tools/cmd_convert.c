@@ -62,7 +62,7 @@ int cmd_convert(int argc, char **argv)
 {
     tool_args a;
     const char *file = NULL;
-    post_output o = {NULL, NULL, 0, 0, 1, 0};
+    post_output o = {NULL, NULL, 0, 0, 1, 0, NULL};
     int canonical = 0, strict = 0, drop_unknown = 0, opt;
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, convert_opts)) != ARGS_END) {
@@ -103,9 +103,8 @@ int cmd_convert(int argc, char **argv)
         code = post_check_instanceof(CMD, file, &o, model);
     if (code == TOOL_EXIT_OK && drop_unknown)
         post_drop_unknown(CMD, display_name(file), model);
-    if (code == TOOL_EXIT_OK && canonical) {
-        code = post_canonicalize(CMD, display_name(file), model, &bar);
-    }
+    if (canonical) /* written so: the model is not changed, nor copied */
+        o.canonical = display_name(file);
     if (code == TOOL_EXIT_OK)
         code = post_write(CMD, &o, model, &bar);
     progress_bar_end(&bar);

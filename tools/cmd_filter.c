@@ -228,9 +228,8 @@ int cmd_filter(int argc, char **argv)
                          iprof_status_string(rc));
         code = exit_code_of(rc);
     }
-    if (code == TOOL_EXIT_OK && c.canonical) {
-        code = post_canonicalize(CMD, display_name(c.file), model, &bar);
-    }
+    if (c.canonical) /* written so: the model is not changed, nor copied */
+        c.o.canonical = display_name(c.file);
     if (code == TOOL_EXIT_OK)
         code = post_write(CMD, &c.o, model, &bar);
     progress_bar_end(&bar);

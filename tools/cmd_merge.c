@@ -6,7 +6,7 @@
  * (iprof_model_merge_callback), so memory grows with the merged result,
  * not with the inputs.
  * A DIR stands for its *.iprof and *.iprof.gz files (not recursive). The
- * result is written in canonical form (iprof_model_canonicalize) and in
+ * result is written in canonical form (IPROF_WRITE_CANONICAL) and in
  * the highest format version of the inputs, so it is the same bytes for
  * any order of the inputs. */
 #include <dirent.h>
@@ -354,10 +354,8 @@ int cmd_merge(int argc, char **argv)
     }
     code = merge_all(&m, acc, &bar);
     if (code == TOOL_EXIT_OK) {
-        code = post_canonicalize(CMD, "<merged>", acc, &bar);
-    }
-    if (code == TOOL_EXIT_OK) {
-        post_output o = {m.out, NULL, m.pretty, 0, 0, m.iof_key};
+        /* Written in canonical form: the result is not copied to sort it. */
+        post_output o = {m.out, NULL, m.pretty, 0, 0, m.iof_key, "<merged>"};
         code = post_write(CMD, &o, acc, &bar);
     }
     progress_bar_end(&bar);

@@ -34,6 +34,22 @@ static int is_stdout(const post_output *o)
     return !o->path || strcmp(o->path, "-") == 0;
 }
 
+/* Why a model has no canonical form, from the check's report. */
+static void report_not_canonical(const char *cmd, const char *name, int rc,
+                                 const iprof_error *err)
+{
+    const char *msg = err ? iprof_error_message(err) : "";
+    if (strstr(msg, "unknown key")) /* the library's message names the key */
+        report_plain(cmd, name, "cannot be put in canonical form: %s%s", msg,
+                     " (--drop-unknown drops them)");
+    else if (rc == IPROF_EDANGLING)
+        report_plain(cmd, name, "cannot be put in canonical form: it refers to types or "
+                                "methods it does not define");
+    else
+        report_plain(cmd, name, "cannot be put in canonical form: an entry breaks its "
+                                "kind's rules (read it with 'iprof validate')");
+}
+
 int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar)
 {
@@ -46,15 +62,18 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     opts.instanceof_key = o->iof_key;
     opts.flags = (o->pretty ? IPROF_WRITE_PRETTY : 0u) |
                  (o->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
-                 (o->lenient ? IPROF_WRITE_NO_VALIDATE : 0u);
+                 (o->lenient ? IPROF_WRITE_NO_VALIDATE : 0u) |
+                 (o->canonical ? IPROF_WRITE_CANONICAL : 0u);
     fflush(stdout);
     int rc = is_stdout(o) ? iprof_writer_new_fd(&w, 1, &opts)
                           : iprof_writer_new_path(&w, o->path, &opts);
     if (rc == IPROF_OK)
         rc = iprof_writer_write_model(w, model);
     progress_bar_end(bar);
-    if (rc != IPROF_OK) {
-        const iprof_error *err = w ? iprof_writer_error(w) : NULL;
+    const iprof_error *err = w ? iprof_writer_error(w) : NULL;
+    if (rc != IPROF_OK && o->canonical && (rc == IPROF_EDANGLING || rc == IPROF_ESCHEMA)) {
+        report_not_canonical(cmd, o->canonical, rc, err);
+    } else if (rc != IPROF_OK) {
         const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
                                                            : iprof_status_string(rc);
         report_plain(cmd, is_stdout(o) ? "<stdout>" : o->path, "%s", msg);
@@ -80,27 +99,3 @@ const char *post_unknown_hint(const iprof_model *model)
                : "";
 }
 
-int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
-                      progress_bar *bar)
-{
-    char label[128]; /* borrowed by the bar until progress_bar_end below */
-    snprintf(label, sizeof label, "%s: sorting", cmd);
-    progress_bar_start(bar, label, 0);
-    int rc = iprof_model_canonicalize(model);
-    progress_bar_end(bar);
-    const char *hint = post_unknown_hint(model);
-    if (rc == IPROF_OK)
-        return TOOL_EXIT_OK;
-    if (*hint) /* unknown keys: the library's message names the key */
-        report_plain(cmd, name, "cannot be put in canonical form: %s%s",
-                     iprof_error_message(iprof_model_error(model)), hint);
-    else if (rc == IPROF_EDANGLING)
-        report_plain(cmd, name, "cannot be put in canonical form: it refers to types or "
-                                "methods it does not define");
-    else if (rc == IPROF_ESCHEMA)
-        report_plain(cmd, name, "cannot be put in canonical form: an entry breaks its "
-                                "kind's rules (read it with 'iprof validate')");
-    else
-        report_plain(cmd, name, "cannot be put in canonical form: %s", iprof_status_string(rc));
-    return exit_code_of(rc);
-}

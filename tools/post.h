@@ -13,6 +13,8 @@ typedef struct post_output {
     int drop;         /* IPROF_WRITE_DROP_INSTANCEOF */
     int lenient;      /* IPROF_WRITE_NO_VALIDATE: copy what a lenient read kept */
     int iof_key;      /* IPROF_INSTANCEOF_KEY_*: the instanceof key written */
+    const char *canonical; /* IPROF_WRITE_CANONICAL when set: the model's name
+                              in the messages if it has no canonical form */
 } post_output;
 
 /* Whether @p v is 0.4.0, 1.0.0 or 1.1.0. */
@@ -23,15 +25,12 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
                           const iprof_model *model);
 /* Write @p model to o->path atomically (a name ending in ".gz" is written
  * gzip-compressed by the library) or to standard output, with a phase
- * "CMD: writing" on @p bar. Returns the exit code after printing any
- * failure. */
+ * "CMD: writing" on @p bar; in canonical form with o->canonical (nothing
+ * is written when the model has none: unknown top-level keys that cannot
+ * be renumbered fail it, the message names them and says --drop-unknown).
+ * Returns the exit code after printing any failure. */
 int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar);
-/* Canonicalize (a phase "CMD: sorting" on @p bar), printing why on
- * failure; returns the exit code. Unknown top-level keys that cannot be
- * renumbered fail it (the message names them and says --drop-unknown). */
-int post_canonicalize(const char *cmd, const char *name, iprof_model *model,
-                      progress_bar *bar);
 /* Drop every unknown top-level key of the model, saying on stderr what
  * was dropped: "CMD: NAME: dropped unknown key "K" (N bytes)". */
 void post_drop_unknown(const char *cmd, const char *name, iprof_model *model);

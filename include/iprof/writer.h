@@ -78,6 +78,13 @@ typedef struct iprof_writer iprof_writer;
  *  document whose entries refer to types and methods written elsewhere,
  *  without the writer's id tables. */
 #define IPROF_WRITE_NO_REFERENCES 0x40u
+/** iprof_writer_write_model() writes the model's canonical form (see
+ *  iprof_model_canonicalize()): the bytes that canonicalizing the model and
+ *  writing it would give, without changing the model or building a second
+ *  one. A model that has no canonical form fails the write with the
+ *  status and message canonicalizing it would give (IPROF_EDANGLING,
+ *  IPROF_ESCHEMA). Streaming writes ignore the flag. */
+#define IPROF_WRITE_CANONICAL 0x80u
 
 /** The version of iprof_write_options these headers define (2 added
  *  instanceof_key; a version 1 struct is read without it). */

@@ -195,6 +195,9 @@ int ipi_unknown_is_plain(const ipi_unknown *u);
  * plain value that differs between m and src (or within one model).
  * Changes nothing but m's error. */
 int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src);
+/* The same for m's keys alone (what its canonical form would combine),
+ * failing in report's error. */
+int ipi_unknown_check_keys(iprof_model *report, const iprof_model *m);
 /* Take the spelling of src's instanceof key, and src's unknown keys that m
  * lacks (after a successful check); with drop, remove m's instead. */
 int ipi_unknown_take(iprof_model *m, const iprof_model *src, int drop);
@@ -328,6 +331,12 @@ int ipi_entry_check_type_refs(iprof_model *report, const iprof_model *m, const i
  * grouping: say that its records cannot be grouped (merge, canonical). */
 int ipi_entry_fail_rule(iprof_model *report, const iprof_entry *e, int rule, int grouping);
 void ipi_entries_free(iprof_model *m);
+/* Combine add_count records into the *count records at out (room for
+ * *count + add_count), as adding them to an entry of the kind with those
+ * records would; *count becomes the combined count. IPROF_ESCHEMA when the
+ * records at out are not whole groups. */
+int ipi_records_combine(const iprof_allocator *a, int kind, int64_t *out, size_t *count,
+                        const int64_t *add, size_t add_count);
 /* For a streaming merge: add these records (in m's ids, valid, within the
  * limit) at ctx, interned in m, combining them with the kind's first entry
  * there. Before an existing entry changes, before(payload, kind, its

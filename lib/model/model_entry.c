@@ -211,6 +211,27 @@ static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_
     return rc;
 }
 
+int ipi_records_combine(const iprof_allocator *a, int kind, int64_t *out, size_t *count,
+                        const int64_t *add, size_t add_count)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    size_t g = (size_t)L->group, have = *count / g, more = add_count / g;
+    if (*count % g)
+        return IPROF_ESCHEMA;
+    group_table t;
+    if (gtab_init(&t, a, have + more))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < have; i++)
+        gtab_add(&t, L, out + i * g, i);
+    size_t fresh = 0;
+    for (size_t j = 0; j < more; j++)
+        fresh += (size_t)gtab_add(&t, L, add + j * g, have + fresh);
+    apply_groups(&t, L, out, have, add, more);
+    *count = (have + fresh) * g;
+    gtab_free(&t);
+    return IPROF_OK;
+}
+
 /* ---- adding ------------------------------------------------------------- */
 
 /* The first reference of an entry (ctx method ids where the kind checks

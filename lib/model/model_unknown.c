@@ -225,6 +225,11 @@ static int check_side(iprof_model *m, const iprof_model *side, const char *whose
     return IPROF_OK;
 }
 
+int ipi_unknown_check_keys(iprof_model *report, const iprof_model *m)
+{
+    return check_side(report, m, "the model");
+}
+
 int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src)
 {
     int rc = check_side(m, m, src ? "the model merged into" : "the model");

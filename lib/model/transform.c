@@ -16,295 +16,37 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "canon.h"
 #include "model.h"
 #include "rules.h"
 
-/* ---- comparisons -------------------------------------------------------- */
-
-static int cmp_str(const ipi_str *a, const ipi_str *b)
-{
-    if (a == b)
-        return 0;
-    size_t n = a->len < b->len ? a->len : b->len;
-    int c = n ? memcmp(a->s, b->s, n) : 0;
-    if (c)
-        return c;
-    return a->len < b->len ? -1 : a->len > b->len;
-}
-
-static int cmp_i64(int64_t a, int64_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
-static int cmp_type_ptr(const void *pa, const void *pb)
-{
-    const iprof_type *a = *(const iprof_type *const *)pa, *b = *(const iprof_type *const *)pb;
-    return cmp_str(a->name, b->name);
-}
-
-/* A method with its signature in canonical type ids. */
-typedef struct meth_item {
-    const iprof_method *m;
-    const int64_t *sig; /* canonical type ids, m->sig_len of them */
-} meth_item;
-
-static int cmp_meth(const void *pa, const void *pb)
-{
-    const meth_item *a = pa, *b = pb;
-    int64_t da = a->m->sig_len ? a->sig[0] : -1, db = b->m->sig_len ? b->sig[0] : -1;
-    int c = cmp_i64(da, db);
-    if (c || (c = cmp_str(a->m->name, b->m->name)))
-        return c;
-    size_t na = a->m->sig_len, nb = b->m->sig_len;
-    for (size_t i = 1; i < na && i < nb; i++)
-        if ((c = cmp_i64(a->sig[i], b->sig[i])))
-            return c;
-    return cmp_i64((int64_t)na, (int64_t)nb);
-}
-
-/* An entry with its frames in canonical method ids. */
-typedef struct entry_item {
-    const iprof_entry *e;
-    const int64_t *frames; /* interleaved, callee first */
-    size_t depth;
-} entry_item;
-
-static int cmp_entry(const void *pa, const void *pb)
-{
-    const entry_item *a = pa, *b = pb;
-    size_t n = a->depth < b->depth ? a->depth : b->depth;
-    for (size_t i = 0; i < 2 * n; i++) {
-        int c = cmp_i64(a->frames[i], b->frames[i]);
-        if (c)
-            return c;
-    }
-    return cmp_i64((int64_t)a->depth, (int64_t)b->depth);
-}
-
-/* Record groups: every slot but the count is the key, in slot order. The
- * layouts are (bci, index, count) and (type, count). */
-static int cmp_triple(const void *pa, const void *pb)
-{
-    const int64_t *a = pa, *b = pb;
-    int c = cmp_i64(a[0], b[0]);
-    return c ? c : cmp_i64(a[1], b[1]);
-}
-
-static int cmp_pair(const void *pa, const void *pb)
-{
-    return cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
-}
-
-/* Sort the groups of records and sum those with equal keys; returns the
- * new record count. */
-static size_t sort_records(int kind, int64_t *r, size_t count)
-{
-    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
-    size_t g = (size_t)L->group;
-    if (g == 1 || count <= g)
-        return count;
-    qsort(r, count / g, g * sizeof *r, g == 3 ? cmp_triple : cmp_pair);
-    size_t out = 0, cs = (size_t)L->count_slot;
-    for (size_t i = 0; i < count; i += g) {
-        if (out && (g == 3 ? cmp_triple : cmp_pair)(r + out - g, r + i) == 0) {
-            r[out - g + cs] = ipi_count_add(r[out - g + cs], r[i + cs]);
-            continue;
-        }
-        if (out != i)
-            memmove(r + out, r + i, g * sizeof *r);
-        out += g;
-    }
-    return out;
-}
-
 /* ---- canonical form ----------------------------------------------------- */
 
-/* Scratch of one canonicalize call, all through the model's allocator. */
-typedef struct canon {
-    iprof_model *m;
-    const iprof_allocator *a;
-    ipi_idmap tmap; /* old type id -> canonical id + 1 */
-    ipi_idmap mmap; /* old method id -> canonical id */
-    const iprof_type **types;
-    meth_item *meths;
-    int64_t *sigs; /* canonical signatures of all methods */
-    size_t sigs_len;
-    entry_item *ents;
-    size_t ents_cap;
-    int64_t *frames; /* canonical frames of one kind's entries */
-    size_t frames_cap;
-    int64_t *recs; /* records of one entry in canonical type ids */
-    size_t recs_cap;
-} canon;
-
-static void canon_free(canon *c)
+/* Build n from the canonical order of c's model: what the order yields is
+ * already distinct and combined, so it is appended as it comes. */
+static int build(ipi_canon *c, iprof_model *n)
 {
-    ipi_idmap_free(&c->tmap, c->a);
-    ipi_idmap_free(&c->mmap, c->a);
-    ipi_free(c->a, c->types, c->m->type_count * sizeof *c->types);
-    ipi_free(c->a, c->meths, c->m->method_count * sizeof *c->meths);
-    ipi_free(c->a, c->sigs, c->sigs_len * sizeof *c->sigs);
-    ipi_free(c->a, c->ents, c->ents_cap * sizeof *c->ents);
-    ipi_free(c->a, c->frames, c->frames_cap * sizeof *c->frames);
-    ipi_free(c->a, c->recs, c->recs_cap * sizeof *c->recs);
-}
-
-/* Everything but memory that could make the build fail. */
-/* Whether the model can be put in canonical form: every reference
- * resolves and every entry's records can be grouped; the model's error
- * names what cannot. */
-static int check_model(iprof_model *m)
-{
-    for (size_t i = 0; i < m->method_count; i++) {
-        const iprof_method *x = m->methods[i];
-        int rc = ipi_method_check_sig(m, m, x->id, x->sig, x->sig_len, "the model");
+    for (size_t i = 0; i < c->type_count; i++) {
+        const iprof_type *t = c->types[i];
+        int rc = ipi_model_push_type(n, (int64_t)i, t->name->s, t->name->len, NULL);
+        if (rc)
+            return rc;
+    }
+    for (size_t i = 0; i < c->method_count; i++) {
+        const ipi_canon_meth *x = &c->meths[i];
+        int rc = ipi_model_push_method(n, (int64_t)i + 1, x->m->name->s, x->m->name->len, x->sig,
+                                       x->m->sig_len, NULL);
         if (rc)
             return rc;
     }
     for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
-        const ipi_entry_list *l = &m->entries[kind];
-        for (size_t i = 0; i < l->count; i++) {
-            const iprof_entry *e = &l->items[i];
-            int64_t fr[2];
-            /* The rules need the frames only for the first frame's bci
-             * (call count) and the monitor's exact "0:0"; give them the
-             * callee frame and the depth through a short copy. */
-            fr[0] = e->ctx->method;
-            fr[1] = e->ctx->bci;
-            int rule = ipi_rule_check_entry(kind, fr, 1, e->records, e->record_count);
-            if (rule == IPI_RULE_OK && kind == IPROF_KIND_MONITOR && e->ctx->depth != 1)
-                rule = IPI_RULE_MONITOR_CTX;
-            if (rule == IPI_RULE_OK)
-                for (const iprof_context *x = e->ctx; x; x = x->parent)
-                    if (x->method < 0)
-                        rule = IPI_RULE_NEGATIVE_METHOD;
-            if (rule != IPI_RULE_OK)
-                return ipi_entry_fail_rule(m, e, rule, 1);
-            int rc = ipi_entry_check_refs(m, m, e, "the model");
-            if (rc)
-                return rc;
-        }
-    }
-    return IPROF_OK;
-}
-
-static int64_t canon_type(const canon *c, int64_t old)
-{
-    return (int64_t)(intptr_t)ipi_idmap_get(&c->tmap, old) - 1;
-}
-
-static int build_types(canon *c, iprof_model *n)
-{
-    iprof_model *m = c->m;
-    size_t count = m->type_count;
-    if (!count)
-        return IPROF_OK;
-    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)))
-        return IPROF_ENOMEM;
-    memcpy(c->types, m->types, count * sizeof *c->types);
-    qsort(c->types, count, sizeof *c->types, cmp_type_ptr);
-    int64_t id = -1;
-    for (size_t i = 0; i < count; i++) {
-        const iprof_type *t = c->types[i];
-        if (i == 0 || cmp_str(c->types[i - 1]->name, t->name) != 0) {
-            id++;
-            int rc = iprof_model_add_type(n, id, t->name->s, t->name->len, NULL);
-            if (rc)
-                return rc;
-        }
-        /* Only the first type of an id is what references mean. */
-        if (ipi_idmap_get(&m->type_ids, t->id) == t &&
-            ipi_idmap_put(&c->tmap, c->a, t->id, (void *)(intptr_t)(id + 1)))
-            return IPROF_ENOMEM;
-    }
-    return IPROF_OK;
-}
-
-static int build_methods(canon *c, iprof_model *n)
-{
-    iprof_model *m = c->m;
-    size_t count = m->method_count, total = 0;
-    if (!count)
-        return IPROF_OK;
-    for (size_t i = 0; i < count; i++)
-        total += m->methods[i]->sig_len;
-    if (count && !(c->meths = ipi_malloc(c->a, count * sizeof *c->meths)))
-        return IPROF_ENOMEM;
-    if (total && !(c->sigs = ipi_malloc(c->a, total * sizeof *c->sigs)))
-        return IPROF_ENOMEM;
-    c->sigs_len = total;
-    size_t at = 0;
-    for (size_t i = 0; i < count; i++) {
-        const iprof_method *x = m->methods[i];
-        for (size_t k = 0; k < x->sig_len; k++)
-            c->sigs[at + k] = canon_type(c, x->sig[k]);
-        c->meths[i] = (meth_item){x, c->sigs + at};
-        at += x->sig_len;
-    }
-    qsort(c->meths, count, sizeof *c->meths, cmp_meth);
-    int64_t id = 0;
-    for (size_t i = 0; i < count; i++) {
-        const meth_item *it = &c->meths[i];
-        if (i == 0 || cmp_meth(&c->meths[i - 1], it) != 0) {
-            id++;
-            int rc = iprof_model_add_method(n, id, it->m->name->s, it->m->name->len, it->sig,
-                                            it->m->sig_len, NULL);
-            if (rc)
-                return rc;
-        }
-        if (ipi_idmap_get(&m->method_ids, it->m->id) == it->m &&
-            ipi_idmap_put(&c->mmap, c->a, it->m->id, (void *)(intptr_t)id))
-            return IPROF_ENOMEM;
-    }
-    return IPROF_OK;
-}
-
-static int build_kind(canon *c, iprof_model *n, int kind)
-{
-    const ipi_entry_list *l = &c->m->entries[kind];
-    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
-    if (!l->count)
-        return IPROF_OK;
-    size_t nframes = 0;
-    for (size_t i = 0; i < l->count; i++)
-        nframes += 2 * l->items[i].ctx->depth;
-    if (ipi_grow(c->a, (void **)&c->ents, &c->ents_cap, l->count, sizeof *c->ents) ||
-        ipi_grow(c->a, (void **)&c->frames, &c->frames_cap, nframes, sizeof *c->frames))
-        return IPROF_ENOMEM;
-    size_t at = 0;
-    for (size_t i = 0; i < l->count; i++) {
-        const iprof_entry *e = &l->items[i];
-        int64_t *f = c->frames + at;
-        size_t d = 0;
-        for (const iprof_context *x = e->ctx; x; x = x->parent, d++) {
-            f[2 * d] = L->checks_methods
-                           ? (int64_t)(intptr_t)ipi_idmap_get(&c->mmap, x->method)
-                           : x->method;
-            f[2 * d + 1] = x->bci;
-        }
-        c->ents[i] = (entry_item){e, f, d};
-        at += 2 * d;
-    }
-    qsort(c->ents, l->count, sizeof *c->ents, cmp_entry);
-    for (size_t i = 0; i < l->count; i++) {
-        const entry_item *it = &c->ents[i];
-        size_t rn = it->e->record_count;
-        if (ipi_grow(c->a, (void **)&c->recs, &c->recs_cap, rn, sizeof *c->recs))
-            return IPROF_ENOMEM;
-        if (rn)
-            memcpy(c->recs, it->e->records, rn * sizeof *c->recs);
-        if (L->type_slot >= 0)
-            for (size_t k = (size_t)L->type_slot; k < rn; k += (size_t)L->group)
-                c->recs[k] = canon_type(c, c->recs[k]);
-        int rc = iprof_model_add_entry(n, kind, it->frames, it->depth, c->recs, rn);
+        int rc = ipi_canon_kind(c, kind);
+        ipi_canon_entry e;
+        while (!rc && (rc = ipi_canon_next(c, &e)) == 1)
+            rc = ipi_model_push_entry_hashed(n, kind, e.frames, e.depth, NULL, e.records,
+                                             e.record_count);
         if (rc)
             return rc;
-    }
-    ipi_entry_list *nl = &n->entries[kind];
-    for (size_t i = 0; i < nl->count; i++) {
-        iprof_entry *e = &nl->items[i];
-        e->record_count = (uint32_t)sort_records(kind, e->records, e->record_count);
     }
     return IPROF_OK;
 }
@@ -371,28 +113,20 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
     int rc = drop ? IPROF_OK : ipi_unknown_check_combine(model, NULL);
     if (rc)
         return rc;
-    rc = check_model(model);
+    rc = ipi_canon_check(model, model);
     if (rc)
         return rc;
     iprof_model *n = NULL;
     if ((rc = iprof_model_new(&n, &model->alloc)))
         return ipi_model_fail(model, rc, "out of memory");
-    canon c;
-    memset(&c, 0, sizeof c);
-    c.m = model;
-    c.a = &model->alloc;
-    ipi_idmap_init(&c.tmap);
-    ipi_idmap_init(&c.mmap);
-    rc = iprof_model_set_version(n, model->version);
-    if (rc == IPROF_EVERSION) /* a version only a lenient read accepts: keep it */
+    ipi_canon c;
+    rc = ipi_canon_start(&c, model);
+    if (!rc && (rc = iprof_model_set_version(n, model->version)) == IPROF_EVERSION)
+        /* a version only a lenient read accepts: keep it */
         rc = ipi_model_store_version(n, model->version, strlen(model->version));
     if (!rc)
-        rc = build_types(&c, n);
-    if (!rc)
-        rc = build_methods(&c, n);
-    for (int kind = 0; !rc && kind < IPROF_KIND_COUNT; kind++)
-        rc = build_kind(&c, n, kind);
-    canon_free(&c);
+        rc = build(&c, n);
+    ipi_canon_free(&c);
     if (rc != IPROF_OK)
         ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
     if (rc == IPROF_OK) {
@@ -528,9 +262,11 @@ static int keep_top(const iprof_entry *e, void *payload)
     return iprof_entry_total(e) >= st->threshold;
 }
 
+/* Counts from the largest down. */
 static int cmp_desc(const void *pa, const void *pb)
 {
-    return cmp_i64(*(const int64_t *)pb, *(const int64_t *)pa);
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a < b) - (a > b);
 }
 
 static int filter_top(iprof_model *m, filter_state *st, int kind)

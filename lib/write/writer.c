@@ -9,12 +9,14 @@
 #include <iprof/writer.h>
 
 #include <limits.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "canon.h" /* the canonical order a canonical write walks */
 #include "model.h" /* write_model reads the model directly where it pays */
 #include "ctx.h"
 #include "error.h"
@@ -31,7 +33,8 @@
 
 #define ALL_FLAGS                                                                   \
     (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
-     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP | IPROF_WRITE_NO_REFERENCES)
+     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP | IPROF_WRITE_NO_REFERENCES | \
+     IPROF_WRITE_CANONICAL)
 
 /* Where the document is: before begin; inside "types", "methods" or an
  * entry section (w->section); between sections with nothing open, after
@@ -1048,14 +1051,10 @@ static int model_unknowns(iprof_writer *w, const iprof_model *model, int seq)
 /* How many elements ahead write_model asks the cache for. */
 #define PREFETCH_AHEAD 16
 
-IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
+/* The start of a whole model's document: the version, the instanceof
+ * key's spelling and whether the target version can hold the model. */
+static int begin_model(iprof_writer *w, const iprof_model *model)
 {
-    if (!w)
-        return IPROF_EINVAL;
-    if (w->status)
-        return w->status;
-    if (!model)
-        return fail(w, IPROF_EINVAL, "the model is NULL");
     int rc = iprof_writer_begin(w, w->opt_version ? w->opt_version : iprof_model_version(model));
     if (rc)
         return rc;
@@ -1065,6 +1064,124 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF))
         return fail(w, IPROF_EVERSION, "%s are not part of format version %s", w->iof_key,
                     w->version);
+    return IPROF_OK;
+}
+
+/* ---- the canonical form (IPROF_WRITE_CANONICAL) ---- */
+
+static int cmp_unknown_key(const void *pa, const void *pb)
+{
+    const ipi_unknown *a = *(const ipi_unknown *const *)pa, *b = *(const ipi_unknown *const *)pb;
+    size_t n = a->key_len < b->key_len ? a->key_len : b->key_len;
+    int c = memcmp(a->key, b->key, n);
+    return c ? c : (a->key_len > b->key_len) - (a->key_len < b->key_len);
+}
+
+/* The unknown keys where the canonical form has them: all at the end,
+ * sorted by key, one per key. */
+static int canonical_unknowns(iprof_writer *w, const iprof_model *model)
+{
+    size_t n = model->extras.count;
+    if (!n)
+        return IPROF_OK;
+    const ipi_unknown **keys = ipi_malloc(&w->alloc, n * sizeof *keys);
+    if (!keys)
+        return fail(w, IPROF_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        keys[i] = &model->extras.items[i];
+    qsort(keys, n, sizeof *keys, cmp_unknown_key);
+    int rc = close_through(w, SEQ_ENTRIES + (int)w->nlayout - 1);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (i == 0 || cmp_unknown_key(&keys[i - 1], &keys[i]) != 0)
+            rc = write_unknown(w, keys[i]->key, keys[i]->key_len, keys[i]->json,
+                               keys[i]->json_len);
+    ipi_free(&w->alloc, keys, n * sizeof *keys);
+    return rc ? fail_rc(w, rc) : IPROF_OK;
+}
+
+/* Whether the model has a canonical form, in the words canonicalizing it
+ * would use: the checks write to a report model, copied to the writer. */
+static int check_canonical(iprof_writer *w, const iprof_model *model)
+{
+    iprof_model *report;
+    if (iprof_model_new(&report, &w->alloc))
+        return fail(w, IPROF_ENOMEM, "out of memory");
+    int rc = ipi_unknown_check_keys(report, model);
+    if (!rc)
+        rc = ipi_canon_check(report, model);
+    if (rc) {
+        ipi_errbuf_copy(&w->err, iprof_model_error(report));
+        w->status = rc;
+    }
+    iprof_model_free(report);
+    return rc;
+}
+
+static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
+{
+    int rc;
+    for (size_t i = 0; i < c->type_count; i++)
+        if ((rc = iprof_writer_type(w, (int64_t)i, c->types[i]->name->s, c->types[i]->name->len)))
+            return rc;
+    for (size_t i = 0; i < c->method_count; i++) {
+        const ipi_canon_meth *x = &c->meths[i];
+        if ((rc = iprof_writer_method(w, (int64_t)i + 1, x->m->name->s, x->m->name->len, x->sig,
+                                      x->m->sig_len)))
+            return rc;
+    }
+    for (size_t s = 0; s < w->nlayout; s++) {
+        int kind = w->layout[s];
+        ipi_canon_entry e;
+        if ((rc = ipi_canon_kind(c, kind)))
+            return fail(w, rc, "out of memory");
+        while ((rc = ipi_canon_next(c, &e)) == 1)
+            if ((rc = iprof_writer_entry(w, kind, e.frames, e.depth, e.records, e.record_count)))
+                return rc;
+        if (rc)
+            return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many records");
+    }
+    return IPROF_OK;
+}
+
+/* What canonicalizing the model and writing it would give. The canonical
+ * model's ids are unique and resolve; of the reference checks only the
+ * signatures' length is left to make. */
+static int write_canonical(iprof_writer *w, const iprof_model *model)
+{
+    int rc = check_canonical(w, model);
+    if (rc || (rc = begin_model(w, model)))
+        return rc;
+    ipi_canon c;
+    if (ipi_canon_start(&c, model)) {
+        ipi_canon_free(&c);
+        return fail(w, IPROF_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; w->check_refs && i < c.method_count; i++)
+        if (c.meths[i].m->sig_len < 2) {
+            ipi_canon_free(&c);
+            return fail_short_signature(w, i);
+        }
+    w->check_refs = 0; /* no per-element id tables */
+    rc = write_canonical_elements(w, &c);
+    ipi_canon_free(&c);
+    if (rc || (rc = canonical_unknowns(w, model)))
+        return rc;
+    return iprof_writer_end(w);
+}
+
+IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (!model)
+        return fail(w, IPROF_EINVAL, "the model is NULL");
+    if (w->flags & IPROF_WRITE_CANONICAL)
+        return write_canonical(w, model);
+    int rc = begin_model(w, model);
+    if (rc)
+        return rc;
     if (w->check_refs) {
         /* A model that vouches for its references (a clean load, checked
          * edits) needs no pass; others are checked as a whole. */

@@ -1322,7 +1322,7 @@ class Model:
 
     def write(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
               strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
-              instanceof_key=None, check_references=True):
+              instanceof_key=None, check_references=True, canonical=False):
         """Write the model.
 
         *target*: None returns the document as bytes; a path (str or
@@ -1345,12 +1345,16 @@ class Model:
         "instanceOf" ("instanceOfProfiles", GraalVM's) or None, the model's
         own (:attr:`instanceof_key`), else GraalVM's. The model's unknown
         top-level keys go back where its file had them.
+        ``canonical=True`` (IPROF_WRITE_CANONICAL) writes the model's
+        canonical form, the bytes :meth:`canonicalize` and a write would
+        give, without changing the model (raising as :meth:`canonicalize`
+        does when it has none).
         """
         from ._writer import Writer
         with Writer(target, version=version, pretty=pretty, drop_instanceof=drop_instanceof,
                     strict=strict, validate=validate, sync=sync, buffer_size=buffer_size,
                     gzip=gzip, instanceof_key=instanceof_key,
-                    check_references=check_references) as w:
+                    check_references=check_references, canonical=canonical) as w:
             w.write_model(self)
             return w.getvalue() if target is None else None
 

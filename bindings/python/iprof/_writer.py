@@ -32,7 +32,7 @@ class Writer:
 
     def __init__(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
                  strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
-                 instanceof_key=None, check_references=True):
+                 instanceof_key=None, check_references=True, canonical=False):
         self._L = L = _lib.lib()
         self._ptr = None
         self._begun = False
@@ -57,6 +57,8 @@ class Writer:
             flags |= _lib.WRITE_NO_SYNC
         if gzip:
             flags |= _lib.WRITE_GZIP
+        if canonical:
+            flags |= _lib.WRITE_CANONICAL
         opts.flags = flags
         self._version = encode(version) if version is not None else None
         opts.format_version = self._version

@@ -388,6 +388,8 @@ pub const IPROF_WRITE_GZIP: c_uint = 0x20;
 /// Check the entry rules only, not references, unique ids and signature
 /// lengths (which the writer checks by default).
 pub const IPROF_WRITE_NO_REFERENCES: c_uint = 0x40;
+/// `write_model` writes the model's canonical form, without changing it.
+pub const IPROF_WRITE_CANONICAL: c_uint = 0x80;
 /// Version 2 added `instanceof_key`.
 pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 2;
 

@@ -60,6 +60,13 @@ impl WriteOptions {
     pub fn no_references(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_NO_REFERENCES, on)
     }
+    /// [`Writer::write_model`] writes the model's canonical form
+    /// (`IPROF_WRITE_CANONICAL`): the bytes [`Model::canonicalize`](crate::Model::canonicalize)
+    /// and a write would give, without changing the model or copying it; a
+    /// model without one fails as canonicalizing it would.
+    pub fn canonical(self, on: bool) -> WriteOptions {
+        self.flag(sys::IPROF_WRITE_CANONICAL, on)
+    }
     /// Skip every check (`IPROF_WRITE_NO_VALIDATE`), for copying leniently
     /// loaded files as they are.
     pub fn no_validate(self, on: bool) -> WriteOptions {

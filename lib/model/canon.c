@@ -1,0 +1,374 @@
+/* The canonical order of a model; see canon.h. */
+#include "canon.h"
+
+#include <stdlib.h>
+
+#include "rules.h"
+
+/* ---- comparisons -------------------------------------------------------- */
+
+static int cmp_str(const ipi_str *a, const ipi_str *b)
+{
+    if (a == b)
+        return 0;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = n ? memcmp(a->s, b->s, n) : 0;
+    if (c)
+        return c;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_type_ptr(const void *pa, const void *pb)
+{
+    const iprof_type *a = *(const iprof_type *const *)pa, *b = *(const iprof_type *const *)pb;
+    return cmp_str(a->name, b->name);
+}
+
+/* The first 8 bytes of a name as a big-endian number (zeros past its
+ * end): comparing two of them orders as memcmp of the prefixes does, and
+ * a shorter name padded with zeros still sorts first or ties, never after
+ * (a tie falls back to cmp_str). */
+static uint64_t name_prefix(const ipi_str *s)
+{
+    unsigned char b[8] = {0};
+    memcpy(b, s->s, s->len < 8 ? s->len : 8);
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static int cmp_meth(const void *pa, const void *pb)
+{
+    const ipi_canon_meth *a = pa, *b = pb;
+    int c = cmp_i64(a->decl, b->decl);
+    if (c)
+        return c;
+    if (a->prefix != b->prefix)
+        return a->prefix < b->prefix ? -1 : 1;
+    if ((c = cmp_str(a->m->name, b->m->name)))
+        return c;
+    size_t na = a->m->sig_len, nb = b->m->sig_len;
+    for (size_t i = 1; i < na && i < nb; i++)
+        if ((c = cmp_i64(a->sig[i], b->sig[i])))
+            return c;
+    return cmp_i64((int64_t)na, (int64_t)nb);
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const ipi_canon_ent *a = pa, *b = pb;
+    size_t n = a->depth < b->depth ? a->depth : b->depth;
+    for (size_t i = 0; i < 2 * n; i++) {
+        int c = cmp_i64(a->frames[i], b->frames[i]);
+        if (c)
+            return c;
+    }
+    return cmp_i64((int64_t)a->depth, (int64_t)b->depth);
+}
+
+/* A stable merge sort of n items of a type, with their comparison inlined
+ * and items moved by assignment: qsort's calls through a pointer and byte
+ * copies cost as much as the comparisons here. tmp holds n items. */
+#define DEFINE_SORT(name, T, cmp)                                                  \
+    static void name##_run(T *a, T *tmp, size_t n)                                \
+    {                                                                              \
+        if (n <= 16) { /* insertion sort */                                        \
+            for (size_t i = 1; i < n; i++) {                                       \
+                T x = a[i];                                                        \
+                size_t j = i;                                                      \
+                for (; j > 0 && cmp(&a[j - 1], &x) > 0; j--)                       \
+                    a[j] = a[j - 1];                                               \
+                a[j] = x;                                                          \
+            }                                                                      \
+            return;                                                                \
+        }                                                                          \
+        size_t h = n / 2;                                                          \
+        name##_run(a, tmp, h);                                                     \
+        name##_run(a + h, tmp, n - h);                                             \
+        if (cmp(&a[h - 1], &a[h]) <= 0)                                            \
+            return; /* already in order */                                         \
+        memcpy(tmp, a, h * sizeof *a);                                             \
+        size_t i = 0, j = h, k = 0;                                                \
+        while (i < h && j < n)                                                     \
+            a[k++] = cmp(&a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];                  \
+        while (i < h)                                                              \
+            a[k++] = tmp[i++];                                                     \
+    }                                                                              \
+    static int name(const iprof_allocator *al, T *a, size_t n)                    \
+    {                                                                              \
+        T *tmp = n > 16 ? ipi_malloc(al, (n / 2) * sizeof *tmp) : NULL;            \
+        if (n > 16 && !tmp)                                                        \
+            return IPROF_ENOMEM;                                                   \
+        name##_run(a, tmp, n);                                                     \
+        ipi_free(al, tmp, n > 16 ? (n / 2) * sizeof *tmp : 0);                     \
+        return IPROF_OK;                                                           \
+    }
+
+static int cmp_meth_item(const ipi_canon_meth *a, const ipi_canon_meth *b)
+{
+    return cmp_meth(a, b);
+}
+
+static int cmp_entry_item(const ipi_canon_ent *a, const ipi_canon_ent *b)
+{
+    return cmp_entry(a, b);
+}
+
+DEFINE_SORT(sort_meths, ipi_canon_meth, cmp_meth_item)
+DEFINE_SORT(sort_ents, ipi_canon_ent, cmp_entry_item)
+
+/* Record groups: every slot but the count is the key, in slot order. The
+ * layouts are (bci, index, count) and (type, count). */
+static int cmp_triple(const void *pa, const void *pb)
+{
+    const int64_t *a = pa, *b = pb;
+    int c = cmp_i64(a[0], b[0]);
+    return c ? c : cmp_i64(a[1], b[1]);
+}
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+    return cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
+}
+
+/* Sort the groups of records and sum those with equal keys; returns the
+ * new record count. */
+static size_t sort_records(int kind, int64_t *r, size_t count)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    size_t g = (size_t)L->group;
+    if (g == 1 || count <= g)
+        return count;
+    qsort(r, count / g, g * sizeof *r, g == 3 ? cmp_triple : cmp_pair);
+    size_t out = 0, cs = (size_t)L->count_slot;
+    for (size_t i = 0; i < count; i += g) {
+        if (out && (g == 3 ? cmp_triple : cmp_pair)(r + out - g, r + i) == 0) {
+            r[out - g + cs] = ipi_count_add(r[out - g + cs], r[i + cs]);
+            continue;
+        }
+        if (out != i)
+            memmove(r + out, r + i, g * sizeof *r);
+        out += g;
+    }
+    return out;
+}
+
+/* ---- checks ------------------------------------------------------------- */
+
+int ipi_canon_check(iprof_model *report, const iprof_model *m)
+{
+    for (size_t i = 0; i < m->method_count; i++) {
+        const iprof_method *x = m->methods[i];
+        int rc = ipi_method_check_sig(report, m, x->id, x->sig, x->sig_len, "the model");
+        if (rc)
+            return rc;
+    }
+    for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
+        const ipi_entry_list *l = &m->entries[kind];
+        for (size_t i = 0; i < l->count; i++) {
+            const iprof_entry *e = &l->items[i];
+            int64_t fr[2];
+            /* The rules need the frames only for the first frame's bci
+             * (call count) and the monitor's exact "0:0"; give them the
+             * callee frame and the depth through a short copy. */
+            fr[0] = e->ctx->method;
+            fr[1] = e->ctx->bci;
+            int rule = ipi_rule_check_entry(kind, fr, 1, e->records, e->record_count);
+            if (rule == IPI_RULE_OK && kind == IPROF_KIND_MONITOR && e->ctx->depth != 1)
+                rule = IPI_RULE_MONITOR_CTX;
+            if (rule == IPI_RULE_OK)
+                for (const iprof_context *x = e->ctx; x; x = x->parent)
+                    if (x->method < 0)
+                        rule = IPI_RULE_NEGATIVE_METHOD;
+            if (rule != IPI_RULE_OK)
+                return ipi_entry_fail_rule(report, e, rule, 1);
+            int rc = ipi_entry_check_refs(report, m, e, "the model");
+            if (rc)
+                return rc;
+        }
+    }
+    return IPROF_OK;
+}
+
+/* ---- types and methods -------------------------------------------------- */
+
+static int64_t canon_type(const ipi_canon *c, int64_t old)
+{
+    return (int64_t)(intptr_t)ipi_idmap_get(&c->tmap, old) - 1;
+}
+
+static int order_types(ipi_canon *c)
+{
+    const iprof_model *m = c->m;
+    size_t count = m->type_count;
+    if (!count)
+        return IPROF_OK;
+    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)))
+        return IPROF_ENOMEM;
+    memcpy(c->types, m->types, count * sizeof *c->types);
+    qsort(c->types, count, sizeof *c->types, cmp_type_ptr);
+    size_t n = 0; /* distinct names so far: the next id */
+    for (size_t i = 0; i < count; i++) {
+        const iprof_type *t = c->types[i];
+        if (n == 0 || cmp_str(c->types[n - 1]->name, t->name) != 0)
+            c->types[n++] = t;
+        /* Only the first type of an id is what references mean. */
+        if (ipi_idmap_get(&m->type_ids, t->id) == t &&
+            ipi_idmap_put(&c->tmap, c->a, t->id, (void *)(intptr_t)n))
+            return IPROF_ENOMEM;
+    }
+    c->type_count = n;
+    return IPROF_OK;
+}
+
+static int order_methods(ipi_canon *c)
+{
+    const iprof_model *m = c->m;
+    size_t count = m->method_count, total = 0;
+    if (!count)
+        return IPROF_OK;
+    for (size_t i = 0; i < count; i++)
+        total += m->methods[i]->sig_len;
+    if (!(c->meths = ipi_malloc(c->a, count * sizeof *c->meths)))
+        return IPROF_ENOMEM;
+    if (total && !(c->sigs = ipi_malloc(c->a, total * sizeof *c->sigs)))
+        return IPROF_ENOMEM;
+    c->sigs_len = total;
+    for (size_t i = 0, at = 0; i < count; i++) {
+        const iprof_method *x = m->methods[i];
+        for (size_t k = 0; k < x->sig_len; k++)
+            c->sigs[at + k] = canon_type(c, x->sig[k]);
+        c->meths[i] = (ipi_canon_meth){x->sig_len ? c->sigs[at] : -1, name_prefix(x->name), x,
+                                       c->sigs + at};
+        at += x->sig_len;
+    }
+    if (sort_meths(c->a, c->meths, count))
+        return IPROF_ENOMEM;
+    size_t n = 0; /* distinct methods so far: the last id */
+    for (size_t i = 0; i < count; i++) {
+        ipi_canon_meth it = c->meths[i];
+        if (n == 0 || cmp_meth(&c->meths[n - 1], &it) != 0)
+            c->meths[n++] = it;
+        if (ipi_idmap_get(&m->method_ids, it.m->id) == it.m &&
+            ipi_idmap_put(&c->mmap, c->a, it.m->id, (void *)(intptr_t)n))
+            return IPROF_ENOMEM;
+    }
+    c->method_count = n;
+    return IPROF_OK;
+}
+
+int ipi_canon_start(ipi_canon *c, const iprof_model *m)
+{
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->a = &m->alloc;
+    c->kind = -1;
+    ipi_idmap_init(&c->tmap);
+    ipi_idmap_init(&c->mmap);
+    int rc = order_types(c);
+    return rc ? rc : order_methods(c);
+}
+
+void ipi_canon_free(ipi_canon *c)
+{
+    ipi_idmap_free(&c->tmap, c->a);
+    ipi_idmap_free(&c->mmap, c->a);
+    ipi_free(c->a, c->types, c->m->type_count * sizeof *c->types);
+    ipi_free(c->a, c->meths, c->m->method_count * sizeof *c->meths);
+    ipi_free(c->a, c->sigs, c->sigs_len * sizeof *c->sigs);
+    ipi_free(c->a, c->ents, c->ents_cap * sizeof *c->ents);
+    ipi_free(c->a, c->frames, c->frames_cap * sizeof *c->frames);
+    ipi_free(c->a, c->recs, c->recs_cap * sizeof *c->recs);
+}
+
+/* ---- entries ------------------------------------------------------------ */
+
+static int grow(ipi_canon *c, void *arr, size_t *cap, size_t n, size_t size)
+{
+    void *p;
+    memcpy(&p, arr, sizeof p);
+    int rc = ipi_grow(c->a, &p, cap, n, size);
+    memcpy(arr, &p, sizeof p);
+    return rc;
+}
+
+int ipi_canon_kind(ipi_canon *c, int kind)
+{
+    const ipi_entry_list *l = &c->m->entries[kind];
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    c->kind = kind;
+    c->ents_count = c->next = 0;
+    if (!l->count)
+        return IPROF_OK;
+    size_t nframes = 0;
+    for (size_t i = 0; i < l->count; i++)
+        nframes += 2 * l->items[i].ctx->depth;
+    if (grow(c, &c->ents, &c->ents_cap, l->count, sizeof *c->ents) ||
+        grow(c, &c->frames, &c->frames_cap, nframes, sizeof *c->frames))
+        return IPROF_ENOMEM;
+    size_t at = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        const iprof_entry *e = &l->items[i];
+        int64_t *f = c->frames + at;
+        size_t d = 0;
+        for (const iprof_context *x = e->ctx; x; x = x->parent, d++) {
+            f[2 * d] = L->checks_methods ? (int64_t)(intptr_t)ipi_idmap_get(&c->mmap, x->method)
+                                         : x->method;
+            f[2 * d + 1] = x->bci;
+        }
+        c->ents[i] = (ipi_canon_ent){e, f, d};
+        at += 2 * d;
+    }
+    c->ents_count = l->count;
+    return sort_ents(c->a, c->ents, l->count);
+}
+
+/* The records of an entry in canonical type ids, at out. */
+static void map_records(const ipi_canon *c, const ipi_kind_layout *L, const iprof_entry *e,
+                        int64_t *out)
+{
+    if (e->record_count)
+        memcpy(out, e->records, e->record_count * sizeof *out);
+    if (L->type_slot >= 0)
+        for (size_t k = (size_t)L->type_slot; k < e->record_count; k += (size_t)L->group)
+            out[k] = canon_type(c, out[k]);
+}
+
+int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
+{
+    if (c->next >= c->ents_count)
+        return 0;
+    const ipi_kind_layout *L = ipi_kind_layout_of(c->kind);
+    size_t first = c->next, end = first + 1, total = c->ents[first].e->record_count, most = 0;
+    /* Entries with equal frames (repeats a lenient read kept) become one. */
+    while (end < c->ents_count && cmp_entry(&c->ents[first], &c->ents[end]) == 0) {
+        size_t k = c->ents[end++].e->record_count;
+        total += k;
+        most = k > most ? k : most;
+    }
+    c->next = end;
+    if (total > IPI_MAX_RECORDS)
+        return IPROF_ELIMIT;
+    /* The combined records, then room for those of the entry being added. */
+    if (grow(c, &c->recs, &c->recs_cap, total + most + 1, sizeof *c->recs))
+        return IPROF_ENOMEM;
+    size_t count = c->ents[first].e->record_count;
+    map_records(c, L, c->ents[first].e, c->recs);
+    for (size_t i = first + 1; i < end; i++) {
+        const iprof_entry *e = c->ents[i].e;
+        map_records(c, L, e, c->recs + total);
+        int rc = ipi_records_combine(c->a, c->kind, c->recs, &count, c->recs + total,
+                                     e->record_count);
+        if (rc)
+            return rc;
+    }
+    *out = (ipi_canon_entry){c->ents[first].frames, c->ents[first].depth, c->recs,
+                             sort_records(c->kind, c->recs, count)};
+    return 1;
+}

@@ -1,0 +1,76 @@
+/* The canonical order of a model (iprof/transform.h): types by name with
+ * ids 0..n-1, methods by (declaring type, name, signature) with ids 1..n,
+ * the entries of each kind by their frames in those ids (callee first),
+ * entries with equal frames combined and records sorted by key.
+ *
+ * Computed beside the model, which it does not change: canonicalize builds
+ * a new model in this order (transform.c) and a canonical write writes the
+ * model in it (writer.c), so the two give the same bytes by construction
+ * and the write needs no second model. */
+#ifndef IPI_CANON_H
+#define IPI_CANON_H
+
+#include "model.h"
+
+typedef struct ipi_canon_meth {
+    int64_t decl;    /* canonical id of the declaring type, -1 if none */
+    uint64_t prefix; /* the name's first 8 bytes, big-endian: most
+                      * comparisons end here, without touching the name */
+    const iprof_method *m;
+    const int64_t *sig; /* canonical type ids, m->sig_len of them */
+} ipi_canon_meth;
+
+typedef struct ipi_canon_ent {
+    const iprof_entry *e;
+    const int64_t *frames; /* canonical, interleaved, callee first */
+    size_t depth;
+} ipi_canon_ent;
+
+/* One entry of the canonical form: frames and records in canonical ids,
+ * valid until the next ipi_canon_next. */
+typedef struct ipi_canon_entry {
+    const int64_t *frames;
+    size_t depth;
+    const int64_t *records;
+    size_t record_count;
+} ipi_canon_entry;
+
+typedef struct ipi_canon {
+    const iprof_model *m;
+    const iprof_allocator *a;
+    ipi_idmap tmap; /* model type id -> canonical id + 1 */
+    ipi_idmap mmap; /* model method id -> canonical id */
+    /* The distinct types in order: type i has canonical id i. */
+    const iprof_type **types;
+    size_t type_count;
+    /* The distinct methods in order: method i has canonical id i + 1. */
+    ipi_canon_meth *meths;
+    size_t method_count;
+    int64_t *sigs;
+    size_t sigs_len;
+    /* The kind being walked by ipi_canon_next. */
+    int kind;
+    ipi_canon_ent *ents;
+    size_t ents_count, ents_cap, next;
+    int64_t *frames;
+    size_t frames_cap;
+    int64_t *recs;
+    size_t recs_cap;
+} ipi_canon;
+
+/* Whether m has a canonical form: every reference resolves and every
+ * entry's records can be grouped; report's error names what does not. */
+int ipi_canon_check(iprof_model *report, const iprof_model *m);
+
+/* The order of m's types and methods (m checked); IPROF_OK or
+ * IPROF_ENOMEM. ipi_canon_free frees what it took, whatever happened. */
+int ipi_canon_start(ipi_canon *c, const iprof_model *m);
+void ipi_canon_free(ipi_canon *c);
+
+/* Sort the entries of a kind, for ipi_canon_next to walk. */
+int ipi_canon_kind(ipi_canon *c, int kind);
+/* The next entry of the kind: 1 with *out, 0 after the last, or a
+ * failure status (IPROF_ENOMEM, IPROF_ELIMIT). */
+int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out);
+
+#endif
