@@ -159,6 +159,37 @@ static void test_failure_keeps_map(void)
     ipi_idmap_free(&m, &failing);
 }
 
+/* Sized up front, the dense array takes every id in one allocation; ids
+ * too sparse for it leave it alone; ids already in the hash part move. */
+static void test_size_for(void)
+{
+    ipi_idmap m;
+    ipi_idmap_init(&m);
+    CHECK_OK(ipi_idmap_put(&m, &failing, 700, V(700))); /* in the hash part */
+    CHECK_OK(ipi_idmap_size_for(&m, &failing, 999, 1000));
+    CHECK_EQ_INT(m.dense_cap, 1000);
+    CHECK_EQ_INT(m.hash_count, 0);
+    CHECK(ipi_idmap_get(&m, 700) == V(700));
+    fail_after(&fa, 0); /* from now on every allocation fails */
+    for (int64_t i = 0; i < 1000; i++)
+        ipi_idmap_put_reserved(&m, i, V(i));
+    fail_after(&fa, -1);
+    CHECK_EQ_INT(m.count, 1000);
+    CHECK_EQ_INT(m.dense_cap, 1000);
+    int ok = 1;
+    for (int64_t i = 0; i < 1000; i++)
+        ok &= ipi_idmap_get(&m, i) == V(i);
+    CHECK(ok);
+    ipi_idmap_free(&m, &failing);
+    /* Too sparse (a million slots for ten ids): no dense array. */
+    ipi_idmap_init(&m);
+    CHECK_OK(ipi_idmap_size_for(&m, &failing, 1000000, 10));
+    CHECK_EQ_INT(m.dense_cap, 0);
+    CHECK_OK(ipi_idmap_size_for(&m, &failing, -5, 10));
+    CHECK_EQ_INT(m.dense_cap, 0);
+    ipi_idmap_free(&m, &failing);
+}
+
 int main(void)
 {
     RUN(test_basic);
@@ -166,5 +197,6 @@ int main(void)
     RUN(test_reserve);
     RUN(test_dense);
     RUN(test_failure_keeps_map);
+    RUN(test_size_for);
     return check_done();
 }

@@ -140,6 +140,16 @@ static int grow_dense(ipi_idmap *m, const iprof_allocator *a, size_t ncap)
     return IPROF_OK;
 }
 
+int ipi_idmap_size_for(ipi_idmap *m, const iprof_allocator *a, int64_t max_key, size_t count)
+{
+    if (max_key < 0 || (uint64_t)max_key >= DENSE_MAX || in_dense(m, max_key))
+        return IPROF_OK;
+    size_t ncap = (size_t)max_key + 1;
+    if (ncap > DENSE_MIN && ncap > DENSE_SLACK * (count + 1))
+        return IPROF_OK; /* too sparse: the hash part takes the ids */
+    return grow_dense(m, a, ncap < DENSE_MIN ? DENSE_MIN : ncap);
+}
+
 int ipi_idmap_reserve_key(ipi_idmap *m, const iprof_allocator *a, int64_t key)
 {
     if (in_dense(m, key))

@@ -37,6 +37,10 @@ int ipi_idmap_reserve(ipi_idmap *m, const iprof_allocator *a, size_t n);
 /* Make room for key itself, growing the dense array when the key is small
  * enough: the next ipi_idmap_put_reserved of key cannot fail. */
 int ipi_idmap_reserve_key(ipi_idmap *m, const iprof_allocator *a, int64_t key);
+/* Size the dense array for ids up to max_key, count of them expected, in
+ * one allocation (no growth by steps, each holding the old array and the
+ * new one at once); nothing when they would be too sparse for it. */
+int ipi_idmap_size_for(ipi_idmap *m, const iprof_allocator *a, int64_t max_key, size_t count);
 /* Insert or replace without allocating: needs a reservation, or a key that
  * was in the map before (re-indexing after a removal). */
 void ipi_idmap_put_reserved(ipi_idmap *m, int64_t key, void *val);

@@ -43,85 +43,94 @@ static uint64_t name_prefix(const ipi_str *s)
     return v;
 }
 
-static int cmp_meth(const void *pa, const void *pb)
+static int64_t canon_type(const ipi_canon *c, int64_t old)
 {
-    const ipi_canon_meth *a = pa, *b = pb;
-    int c = cmp_i64(a->decl, b->decl);
-    if (c)
-        return c;
-    if (a->prefix != b->prefix)
-        return a->prefix < b->prefix ? -1 : 1;
-    if ((c = cmp_str(a->m->name, b->m->name)))
-        return c;
-    size_t na = a->m->sig_len, nb = b->m->sig_len;
-    for (size_t i = 1; i < na && i < nb; i++)
-        if ((c = cmp_i64(a->sig[i], b->sig[i])))
-            return c;
-    return cmp_i64((int64_t)na, (int64_t)nb);
+    return (int64_t)(intptr_t)ipi_idmap_get(&c->tmap, old) - 1;
 }
 
-static int cmp_entry(const void *pa, const void *pb)
+/* Methods by declaring type, name, then the other signature types and the
+ * signature's length. */
+static int cmp_meth(const ipi_canon *c, const ipi_canon_meth *a, const ipi_canon_meth *b)
 {
-    const ipi_canon_ent *a = pa, *b = pb;
-    size_t n = a->depth < b->depth ? a->depth : b->depth;
-    for (size_t i = 0; i < 2 * n; i++) {
-        int c = cmp_i64(a->frames[i], b->frames[i]);
-        if (c)
-            return c;
+    if (a->decl != b->decl)
+        return a->decl < b->decl ? -1 : 1;
+    if (a->prefix != b->prefix)
+        return a->prefix < b->prefix ? -1 : 1;
+    const iprof_method *x = c->m->methods[a->index], *y = c->m->methods[b->index];
+    int r = cmp_str(x->name, y->name);
+    if (r)
+        return r;
+    for (size_t i = 1; i < x->sig_len && i < y->sig_len; i++)
+        if ((r = cmp_i64(canon_type(c, x->sig[i]), canon_type(c, y->sig[i]))))
+            return r;
+    return cmp_i64((int64_t)x->sig_len, (int64_t)y->sig_len);
+}
+
+/* A frame's method in canonical ids (kinds whose contexts name methods). */
+static int64_t frame_method(const ipi_canon *c, const iprof_context *x)
+{
+    return ipi_kind_layout_of(c->kind)->checks_methods
+               ? (int64_t)(intptr_t)ipi_idmap_get(&c->mmap, x->method)
+               : x->method;
+}
+
+/* Entries by their frames in canonical ids, callee first; a context that
+ * is a prefix of another first. */
+static int cmp_entry(const ipi_canon *c, const ipi_canon_ent *a, const ipi_canon_ent *b)
+{
+    int r = cmp_i64(a->method, b->method);
+    if (r || (r = cmp_i64(a->bci, b->bci)))
+        return r;
+    const iprof_context *x = a->callers, *y = b->callers;
+    for (; x && y; x = x->parent, y = y->parent) {
+        if (x == y)
+            return 0; /* one node: the same callers from here on */
+        if ((r = cmp_i64(frame_method(c, x), frame_method(c, y))) || (r = cmp_i64(x->bci, y->bci)))
+            return r;
     }
-    return cmp_i64((int64_t)a->depth, (int64_t)b->depth);
+    return x ? 1 : y ? -1 : 0;
 }
 
 /* A stable merge sort of n items of a type, with their comparison inlined
  * and items moved by assignment: qsort's calls through a pointer and byte
- * copies cost as much as the comparisons here. tmp holds n items. */
-#define DEFINE_SORT(name, T, cmp)                                                  \
-    static void name##_run(T *a, T *tmp, size_t n)                                \
-    {                                                                              \
-        if (n <= 16) { /* insertion sort */                                        \
-            for (size_t i = 1; i < n; i++) {                                       \
-                T x = a[i];                                                        \
-                size_t j = i;                                                      \
-                for (; j > 0 && cmp(&a[j - 1], &x) > 0; j--)                       \
-                    a[j] = a[j - 1];                                               \
-                a[j] = x;                                                          \
-            }                                                                      \
-            return;                                                                \
-        }                                                                          \
-        size_t h = n / 2;                                                          \
-        name##_run(a, tmp, h);                                                     \
-        name##_run(a + h, tmp, n - h);                                             \
-        if (cmp(&a[h - 1], &a[h]) <= 0)                                            \
-            return; /* already in order */                                         \
-        memcpy(tmp, a, h * sizeof *a);                                             \
-        size_t i = 0, j = h, k = 0;                                                \
-        while (i < h && j < n)                                                     \
-            a[k++] = cmp(&a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];                  \
-        while (i < h)                                                              \
-            a[k++] = tmp[i++];                                                     \
-    }                                                                              \
-    static int name(const iprof_allocator *al, T *a, size_t n)                    \
-    {                                                                              \
-        T *tmp = n > 16 ? ipi_malloc(al, (n / 2) * sizeof *tmp) : NULL;            \
-        if (n > 16 && !tmp)                                                        \
-            return IPROF_ENOMEM;                                                   \
-        name##_run(a, tmp, n);                                                     \
-        ipi_free(al, tmp, n > 16 ? (n / 2) * sizeof *tmp : 0);                     \
-        return IPROF_OK;                                                           \
+ * copies cost as much as the comparisons here. tmp holds n / 2 items. */
+#define DEFINE_SORT(name, T, cmp)                                                   \
+    static void name##_run(const ipi_canon *c, T *a, T *tmp, size_t n)             \
+    {                                                                               \
+        if (n <= 16) { /* insertion sort */                                         \
+            for (size_t i = 1; i < n; i++) {                                        \
+                T x = a[i];                                                         \
+                size_t j = i;                                                       \
+                for (; j > 0 && cmp(c, &a[j - 1], &x) > 0; j--)                     \
+                    a[j] = a[j - 1];                                                \
+                a[j] = x;                                                           \
+            }                                                                       \
+            return;                                                                 \
+        }                                                                           \
+        size_t h = n / 2;                                                           \
+        name##_run(c, a, tmp, h);                                                   \
+        name##_run(c, a + h, tmp, n - h);                                           \
+        if (cmp(c, &a[h - 1], &a[h]) <= 0)                                          \
+            return; /* already in order */                                          \
+        memcpy(tmp, a, h * sizeof *a);                                              \
+        size_t i = 0, j = h, k = 0;                                                 \
+        while (i < h && j < n)                                                      \
+            a[k++] = cmp(c, &a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];                \
+        while (i < h)                                                               \
+            a[k++] = tmp[i++];                                                      \
+    }                                                                               \
+    static int name(const ipi_canon *c, T *a, size_t n)                            \
+    {                                                                               \
+        T *tmp = n > 16 ? ipi_malloc(c->a, (n / 2) * sizeof *tmp) : NULL;           \
+        if (n > 16 && !tmp)                                                         \
+            return IPROF_ENOMEM;                                                    \
+        name##_run(c, a, tmp, n);                                                   \
+        ipi_free(c->a, tmp, n > 16 ? (n / 2) * sizeof *tmp : 0);                    \
+        return IPROF_OK;                                                            \
     }
 
-static int cmp_meth_item(const ipi_canon_meth *a, const ipi_canon_meth *b)
-{
-    return cmp_meth(a, b);
-}
-
-static int cmp_entry_item(const ipi_canon_ent *a, const ipi_canon_ent *b)
-{
-    return cmp_entry(a, b);
-}
-
-DEFINE_SORT(sort_meths, ipi_canon_meth, cmp_meth_item)
-DEFINE_SORT(sort_ents, ipi_canon_ent, cmp_entry_item)
+DEFINE_SORT(sort_meths, ipi_canon_meth, cmp_meth)
+DEFINE_SORT(sort_ents, ipi_canon_ent, cmp_entry)
 
 /* Record groups: every slot but the count is the key, in slot order. The
  * layouts are (bci, index, count) and (type, count). */
@@ -198,18 +207,17 @@ int ipi_canon_check(iprof_model *report, const iprof_model *m)
 
 /* ---- types and methods -------------------------------------------------- */
 
-static int64_t canon_type(const ipi_canon *c, int64_t old)
-{
-    return (int64_t)(intptr_t)ipi_idmap_get(&c->tmap, old) - 1;
-}
-
 static int order_types(ipi_canon *c)
 {
     const iprof_model *m = c->m;
     size_t count = m->type_count;
     if (!count)
         return IPROF_OK;
-    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)))
+    int64_t max = INT64_MIN;
+    for (size_t i = 0; i < count; i++)
+        max = m->types[i]->id > max ? m->types[i]->id : max;
+    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)) ||
+        ipi_idmap_size_for(&c->tmap, c->a, max, count))
         return IPROF_ENOMEM;
     memcpy(c->types, m->types, count * sizeof *c->types);
     qsort(c->types, count, sizeof *c->types, cmp_type_ptr);
@@ -230,37 +238,66 @@ static int order_types(ipi_canon *c)
 static int order_methods(ipi_canon *c)
 {
     const iprof_model *m = c->m;
-    size_t count = m->method_count, total = 0;
+    size_t count = m->method_count;
     if (!count)
         return IPROF_OK;
-    for (size_t i = 0; i < count; i++)
-        total += m->methods[i]->sig_len;
+    if (count > UINT32_MAX || c->type_count >= UINT32_MAX)
+        return IPROF_ELIMIT;
     if (!(c->meths = ipi_malloc(c->a, count * sizeof *c->meths)))
         return IPROF_ENOMEM;
-    if (total && !(c->sigs = ipi_malloc(c->a, total * sizeof *c->sigs)))
-        return IPROF_ENOMEM;
-    c->sigs_len = total;
-    for (size_t i = 0, at = 0; i < count; i++) {
+    for (size_t i = 0; i < count; i++) {
         const iprof_method *x = m->methods[i];
-        for (size_t k = 0; k < x->sig_len; k++)
-            c->sigs[at + k] = canon_type(c, x->sig[k]);
-        c->meths[i] = (ipi_canon_meth){x->sig_len ? c->sigs[at] : -1, name_prefix(x->name), x,
-                                       c->sigs + at};
-        at += x->sig_len;
+        uint32_t decl = x->sig_len ? (uint32_t)(canon_type(c, x->sig[0]) + 1) : 0;
+        c->meths[i] = (ipi_canon_meth){name_prefix(x->name), decl, (uint32_t)i};
     }
-    if (sort_meths(c->a, c->meths, count))
+    int64_t max = INT64_MIN;
+    for (size_t i = 0; i < count; i++)
+        max = m->methods[i]->id > max ? m->methods[i]->id : max;
+    if (sort_meths(c, c->meths, count) || ipi_idmap_size_for(&c->mmap, c->a, max, count))
         return IPROF_ENOMEM;
     size_t n = 0; /* distinct methods so far: the last id */
     for (size_t i = 0; i < count; i++) {
         ipi_canon_meth it = c->meths[i];
-        if (n == 0 || cmp_meth(&c->meths[n - 1], &it) != 0)
+        const iprof_method *x = m->methods[it.index];
+        if (n == 0 || cmp_meth(c, &c->meths[n - 1], &it) != 0)
             c->meths[n++] = it;
-        if (ipi_idmap_get(&m->method_ids, it.m->id) == it.m &&
-            ipi_idmap_put(&c->mmap, c->a, it.m->id, (void *)(intptr_t)n))
+        if (ipi_idmap_get(&m->method_ids, x->id) == x &&
+            ipi_idmap_put(&c->mmap, c->a, x->id, (void *)(intptr_t)n))
             return IPROF_ENOMEM;
     }
     c->method_count = n;
     return IPROF_OK;
+}
+
+const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i)
+{
+    return c->m->methods[c->meths[i].index];
+}
+
+void ipi_canon_methods_done(ipi_canon *c)
+{
+    ipi_free(c->a, c->meths, c->m->method_count * sizeof *c->meths);
+    c->meths = NULL;
+    c->method_count = 0;
+}
+
+void ipi_canon_prefetch_method(const ipi_canon *c, size_t i)
+{
+    if (i < c->method_count)
+        ipi_prefetch(c->m->methods[c->meths[i].index]);
+}
+
+const int64_t *ipi_canon_sig(ipi_canon *c, size_t i)
+{
+    const iprof_method *x = ipi_canon_method(c, i);
+    void *p = c->sig;
+    int rc = ipi_grow(c->a, &p, &c->sig_cap, x->sig_len + 1, sizeof *c->sig);
+    c->sig = p;
+    if (rc)
+        return NULL;
+    for (size_t k = 0; k < x->sig_len; k++)
+        c->sig[k] = canon_type(c, x->sig[k]);
+    return c->sig;
 }
 
 int ipi_canon_start(ipi_canon *c, const iprof_model *m)
@@ -280,8 +317,8 @@ void ipi_canon_free(ipi_canon *c)
     ipi_idmap_free(&c->tmap, c->a);
     ipi_idmap_free(&c->mmap, c->a);
     ipi_free(c->a, c->types, c->m->type_count * sizeof *c->types);
-    ipi_free(c->a, c->meths, c->m->method_count * sizeof *c->meths);
-    ipi_free(c->a, c->sigs, c->sigs_len * sizeof *c->sigs);
+    ipi_canon_methods_done(c);
+    ipi_free(c->a, c->sig, c->sig_cap * sizeof *c->sig);
     ipi_free(c->a, c->ents, c->ents_cap * sizeof *c->ents);
     ipi_free(c->a, c->frames, c->frames_cap * sizeof *c->frames);
     ipi_free(c->a, c->recs, c->recs_cap * sizeof *c->recs);
@@ -301,32 +338,18 @@ static int grow(ipi_canon *c, void *arr, size_t *cap, size_t n, size_t size)
 int ipi_canon_kind(ipi_canon *c, int kind)
 {
     const ipi_entry_list *l = &c->m->entries[kind];
-    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
     c->kind = kind;
     c->ents_count = c->next = 0;
     if (!l->count)
         return IPROF_OK;
-    size_t nframes = 0;
-    for (size_t i = 0; i < l->count; i++)
-        nframes += 2 * l->items[i].ctx->depth;
-    if (grow(c, &c->ents, &c->ents_cap, l->count, sizeof *c->ents) ||
-        grow(c, &c->frames, &c->frames_cap, nframes, sizeof *c->frames))
+    if (grow(c, &c->ents, &c->ents_cap, l->count, sizeof *c->ents))
         return IPROF_ENOMEM;
-    size_t at = 0;
     for (size_t i = 0; i < l->count; i++) {
         const iprof_entry *e = &l->items[i];
-        int64_t *f = c->frames + at;
-        size_t d = 0;
-        for (const iprof_context *x = e->ctx; x; x = x->parent, d++) {
-            f[2 * d] = L->checks_methods ? (int64_t)(intptr_t)ipi_idmap_get(&c->mmap, x->method)
-                                         : x->method;
-            f[2 * d + 1] = x->bci;
-        }
-        c->ents[i] = (ipi_canon_ent){e, f, d};
-        at += 2 * d;
+        c->ents[i] = (ipi_canon_ent){frame_method(c, e->ctx), e->ctx->bci, e->ctx->parent, i};
     }
     c->ents_count = l->count;
-    return sort_ents(c->a, c->ents, l->count);
+    return sort_ents(c, c->ents, l->count);
 }
 
 /* The records of an entry in canonical type ids, at out. */
@@ -345,10 +368,12 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     if (c->next >= c->ents_count)
         return 0;
     const ipi_kind_layout *L = ipi_kind_layout_of(c->kind);
-    size_t first = c->next, end = first + 1, total = c->ents[first].e->record_count, most = 0;
+    const iprof_entry *items = c->m->entries[c->kind].items;
+    size_t first = c->next, end = first + 1, most = 0;
+    size_t total = items[c->ents[first].index].record_count;
     /* Entries with equal frames (repeats a lenient read kept) become one. */
-    while (end < c->ents_count && cmp_entry(&c->ents[first], &c->ents[end]) == 0) {
-        size_t k = c->ents[end++].e->record_count;
+    while (end < c->ents_count && cmp_entry(c, &c->ents[first], &c->ents[end]) == 0) {
+        size_t k = items[c->ents[end++].index].record_count;
         total += k;
         most = k > most ? k : most;
     }
@@ -358,17 +383,25 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     /* The combined records, then room for those of the entry being added. */
     if (grow(c, &c->recs, &c->recs_cap, total + most + 1, sizeof *c->recs))
         return IPROF_ENOMEM;
-    size_t count = c->ents[first].e->record_count;
-    map_records(c, L, c->ents[first].e, c->recs);
+    const iprof_entry *head = &items[c->ents[first].index];
+    size_t count = head->record_count;
+    map_records(c, L, head, c->recs);
     for (size_t i = first + 1; i < end; i++) {
-        const iprof_entry *e = c->ents[i].e;
+        const iprof_entry *e = &items[c->ents[i].index];
         map_records(c, L, e, c->recs + total);
         int rc = ipi_records_combine(c->a, c->kind, c->recs, &count, c->recs + total,
                                      e->record_count);
         if (rc)
             return rc;
     }
-    *out = (ipi_canon_entry){c->ents[first].frames, c->ents[first].depth, c->recs,
-                             sort_records(c->kind, c->recs, count)};
+    size_t depth = head->ctx->depth;
+    if (grow(c, &c->frames, &c->frames_cap, 2 * depth, sizeof *c->frames))
+        return IPROF_ENOMEM;
+    size_t d = 0;
+    for (const iprof_context *x = head->ctx; x; x = x->parent, d++) {
+        c->frames[2 * d] = frame_method(c, x);
+        c->frames[2 * d + 1] = x->bci;
+    }
+    *out = (ipi_canon_entry){c->frames, depth, c->recs, sort_records(c->kind, c->recs, count)};
     return 1;
 }

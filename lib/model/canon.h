@@ -12,24 +12,28 @@
 
 #include "model.h"
 
+/* A method in the sort: 16 bytes, so that sorting millions stays in
+ * budget. Most comparisons end at decl and prefix, without touching the
+ * method. */
 typedef struct ipi_canon_meth {
-    int64_t decl;    /* canonical id of the declaring type, -1 if none */
-    uint64_t prefix; /* the name's first 8 bytes, big-endian: most
-                      * comparisons end here, without touching the name */
-    const iprof_method *m;
-    const int64_t *sig; /* canonical type ids, m->sig_len of them */
+    uint64_t prefix; /* the name's first 8 bytes, big-endian */
+    uint32_t decl;   /* canonical id of the declaring type + 1; 0: none */
+    uint32_t index;  /* in the model's methods */
 } ipi_canon_meth;
 
+/* An entry in the sort: its callee frame in canonical ids and its
+ * callers, inline (ties on the callee are common: no detour through the
+ * entry). */
 typedef struct ipi_canon_ent {
-    const iprof_entry *e;
-    const int64_t *frames; /* canonical, interleaved, callee first */
-    size_t depth;
+    int64_t method, bci;
+    const iprof_context *callers;
+    size_t index; /* in the kind's entries */
 } ipi_canon_ent;
 
 /* One entry of the canonical form: frames and records in canonical ids,
  * valid until the next ipi_canon_next. */
 typedef struct ipi_canon_entry {
-    const int64_t *frames;
+    const int64_t *frames; /* interleaved, callee first */
     size_t depth;
     const int64_t *records;
     size_t record_count;
@@ -46,8 +50,8 @@ typedef struct ipi_canon {
     /* The distinct methods in order: method i has canonical id i + 1. */
     ipi_canon_meth *meths;
     size_t method_count;
-    int64_t *sigs;
-    size_t sigs_len;
+    int64_t *sig; /* ipi_canon_sig's answer */
+    size_t sig_cap;
     /* The kind being walked by ipi_canon_next. */
     int kind;
     ipi_canon_ent *ents;
@@ -62,10 +66,22 @@ typedef struct ipi_canon {
  * entry's records can be grouped; report's error names what does not. */
 int ipi_canon_check(iprof_model *report, const iprof_model *m);
 
-/* The order of m's types and methods (m checked); IPROF_OK or
- * IPROF_ENOMEM. ipi_canon_free frees what it took, whatever happened. */
+/* The order of m's types and methods (m checked); IPROF_OK, IPROF_ENOMEM
+ * or IPROF_ELIMIT (2^32 methods or types). ipi_canon_free frees what it
+ * took, whatever happened. */
 int ipi_canon_start(ipi_canon *c, const iprof_model *m);
 void ipi_canon_free(ipi_canon *c);
+
+/* Method i of the canonical order (its id is i + 1), and its signature in
+ * canonical type ids (valid until the next call; NULL when out of
+ * memory). */
+const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i);
+const int64_t *ipi_canon_sig(ipi_canon *c, size_t i);
+/* Ask the cache for method i (a hint, for loops over the methods). */
+void ipi_canon_prefetch_method(const ipi_canon *c, size_t i);
+/* Free the order of the methods once they have been walked: the entries
+ * need only the id map, and a merge of many files has millions. */
+void ipi_canon_methods_done(ipi_canon *c);
 
 /* Sort the entries of a kind, for ipi_canon_next to walk. */
 int ipi_canon_kind(ipi_canon *c, int kind);

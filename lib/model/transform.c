@@ -33,12 +33,15 @@ static int build(ipi_canon *c, iprof_model *n)
             return rc;
     }
     for (size_t i = 0; i < c->method_count; i++) {
-        const ipi_canon_meth *x = &c->meths[i];
-        int rc = ipi_model_push_method(n, (int64_t)i + 1, x->m->name->s, x->m->name->len, x->sig,
-                                       x->m->sig_len, NULL);
+        const iprof_method *x = ipi_canon_method(c, i);
+        const int64_t *sig = ipi_canon_sig(c, i);
+        int rc = sig ? ipi_model_push_method(n, (int64_t)i + 1, x->name->s, x->name->len, sig,
+                                             x->sig_len, NULL)
+                     : IPROF_ENOMEM;
         if (rc)
             return rc;
     }
+    ipi_canon_methods_done(c);
     for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
         int rc = ipi_canon_kind(c, kind);
         ipi_canon_entry e;

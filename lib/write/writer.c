@@ -1124,11 +1124,17 @@ static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
         if ((rc = iprof_writer_type(w, (int64_t)i, c->types[i]->name->s, c->types[i]->name->len)))
             return rc;
     for (size_t i = 0; i < c->method_count; i++) {
-        const ipi_canon_meth *x = &c->meths[i];
-        if ((rc = iprof_writer_method(w, (int64_t)i + 1, x->m->name->s, x->m->name->len, x->sig,
-                                      x->m->sig_len)))
+        /* The order is not the model's: fetch the methods ahead. */
+        ipi_canon_prefetch_method(c, i + PREFETCH_AHEAD);
+        const iprof_method *x = ipi_canon_method(c, i);
+        const int64_t *sig = ipi_canon_sig(c, i);
+        if (!sig)
+            return fail(w, IPROF_ENOMEM, "out of memory");
+        if ((rc = iprof_writer_method(w, (int64_t)i + 1, x->name->s, x->name->len, sig,
+                                      x->sig_len)))
             return rc;
     }
+    ipi_canon_methods_done(c);
     for (size_t s = 0; s < w->nlayout; s++) {
         int kind = w->layout[s];
         ipi_canon_entry e;
@@ -1152,12 +1158,12 @@ static int write_canonical(iprof_writer *w, const iprof_model *model)
     if (rc || (rc = begin_model(w, model)))
         return rc;
     ipi_canon c;
-    if (ipi_canon_start(&c, model)) {
+    if ((rc = ipi_canon_start(&c, model))) {
         ipi_canon_free(&c);
-        return fail(w, IPROF_ENOMEM, "out of memory");
+        return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many methods or types");
     }
     for (size_t i = 0; w->check_refs && i < c.method_count; i++)
-        if (c.meths[i].m->sig_len < 2) {
+        if (ipi_canon_method(&c, i)->sig_len < 2) {
             ipi_canon_free(&c);
             return fail_short_signature(w, i);
         }
