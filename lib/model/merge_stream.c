@@ -394,12 +394,40 @@ static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
     return IPROF_OK;
 }
 
+/* Pass one's look ahead: the name slots of the types and methods
+ * AHEAD_SLOTS events on, the strings they hold half as far (names are
+ * what pass one waits for; entries wait in pass two). */
+typedef struct name_ahead {
+    size_t at;
+} name_ahead;
+
+static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int strings)
+{
+    if (a->at >= b->used)
+        return;
+    ipi_event e;
+    a->at = ipi_batch_event_at(b, a->at, &e);
+    if (e.tag == IPI_EV_TYPE || e.tag == IPI_EV_METHOD) {
+        if (strings)
+            ipi_intern_prefetch_str(&s->dst->names, e.hash);
+        else
+            ipi_intern_prefetch(&s->dst->names, e.hash);
+    }
+}
+
 /* ipi_apply_fn: one batch of the input into dst. */
 static int apply_batch(ipi_batch *b, void *payload)
 {
     stream_merge *s = payload;
     size_t n = 0;
+    name_ahead slots = {0}, strings = {0};
+    for (int i = 0; i < AHEAD_SLOTS; i++)
+        fetch_names(s, b, &slots, 0);
+    for (int i = 0; i < AHEAD_ITEMS; i++)
+        fetch_names(s, b, &strings, 1);
     for (size_t at = 0, next; at < b->used; at = next) {
+        fetch_names(s, b, &slots, 0);
+        fetch_names(s, b, &strings, 1);
         ipi_event e;
         next = ipi_batch_event_at(b, at, &e);
         int rc, ready = 0;
