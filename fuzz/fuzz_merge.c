@@ -11,6 +11,12 @@
  * When W & 4, dst's allocator starts failing (W >> 3) allocations into the
  * merge: the merge must then end OK or with IPROF_ENOMEM, leaving dst
  * consistent (it still writes and loads back equal).
+ *
+ * The streaming merge of DOC2 into another copy of DOC1 must agree: it
+ * succeeds when the model merge does, with the same canonical bytes (the
+ * entries' order may differ when DOC2 defines ids after using them), and
+ * on any failure (a DOC2 that does not load included; the same injected
+ * allocation failures) leaves its copy exactly as loaded.
  */
 #include "fuzz_common.h"
 
@@ -139,6 +145,51 @@ static iprof_model *load(iprof_reader *r, const uint8_t *data, size_t size)
     return rc == IPROF_OK ? m : NULL;
 }
 
+/* The canonical bytes of m (NULL with *rc when it has none). */
+static uint8_t *canonical(const iprof_model *m, size_t *len, int *rc)
+{
+    uint8_t *out;
+    *rc = fuzz_write_model(m, IPROF_WRITE_CANONICAL | IPROF_WRITE_NO_VALIDATE, &out, len);
+    return out;
+}
+
+/* Merge DOC2 as it is read into a fresh copy of DOC1 and compare with the
+ * model merge's outcome (merged: its status; want: dst after it). */
+static void check_streaming(iprof_reader *r, fuzz_failing *fa, const uint8_t *a, size_t alen,
+                            const uint8_t *b, size_t blen, double weight, int fail_at,
+                            int merged, const iprof_model *want)
+{
+    iprof_model *dst = load(r, a, alen), *orig = load(r, a, alen);
+    FUZZ_ASSERT(dst && orig);
+    iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
+    mo.weight = weight;
+    if (fail_at >= 0)
+        fa->limit = fa->count + (size_t)fail_at;
+    int rc = iprof_model_merge_buffer(dst, r, b, blen, &mo);
+    fa->limit = SIZE_MAX;
+    if (rc == IPROF_OK && merged == IPROF_OK) {
+        size_t l1, l2;
+        int r1, r2;
+        uint8_t *c1 = canonical(want, &l1, &r1), *c2 = canonical(dst, &l2, &r2);
+        if (r1 != r2 || l1 != l2 || (l1 && memcmp(c1, c2, l1) != 0))
+            FUZZ_FAIL("streaming merge differs from load + merge (%s, %s)",
+                      iprof_status_string(r1), iprof_status_string(r2));
+        free(c1);
+        free(c2);
+    } else if (rc == IPROF_OK) {
+        /* Only an injected failure may fail the model merge alone. */
+        if (!(merged == IPROF_ENOMEM && fail_at >= 0))
+            FUZZ_FAIL("streaming merge succeeded, load + merge: %s", iprof_status_string(merged));
+    } else {
+        if (merged == IPROF_OK && !(rc == IPROF_ENOMEM && fail_at >= 0))
+            FUZZ_FAIL("streaming merge: %s, load + merge succeeded", iprof_status_string(rc));
+        FUZZ_ASSERT(iprof_model_error(dst) != NULL);
+        fuzz_assert_models_equal(dst, orig); /* all or nothing */
+    }
+    iprof_model_free(dst);
+    iprof_model_free(orig);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > FUZZ_MAX_INPUT)
@@ -170,6 +221,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_FAIL("iprof_reader_new");
     iprof_model *dst = load(r, a, alen);
     iprof_model *src = dst ? load(r, b, blen) : NULL;
+    if (dst && !src) /* DOC2 does not load: streaming it must fail, changing nothing */
+        check_streaming(r, &fa, a, alen, b, blen, weight, -1, IPROF_ESYNTAX, NULL);
     if (dst && src) {
         saved before;
         save(dst, &before);
@@ -178,6 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fa.limit = fa.count + (size_t)fail_at;
         int rc = iprof_model_merge(dst, src, weight);
         fa.limit = SIZE_MAX;
+        check_streaming(r, &fa, a, alen, b, blen, weight, fail_at, rc, dst);
         if (rc == IPROF_OK && check)
             check_not_decreased(dst, &before);
         if (rc != IPROF_OK && rc != IPROF_EDANGLING && rc != IPROF_ESCHEMA &&

@@ -315,6 +315,21 @@ static int unresolved(const stream_merge *s, const ipi_kind_layout *L, const ipi
     return 0;
 }
 
+/* Whether the entry keeps its kind's rules; the first that does not is
+ * remembered (in dst's error) for the end. */
+static int entry_rules_hold(stream_merge *s, const ipi_event *e)
+{
+    int rule = ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count);
+    if (rule == IPI_RULE_OK)
+        return 1;
+    if (!s->rule_failed)
+        s->rule_failed = ipi_model_fail_about(
+            s->dst, IPROF_ESCHEMA, &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
+            "%s entry: %s: %s, so its records cannot be grouped", iprof_kind_name(e->tag),
+            ipi_rule_is_ctx(rule) ? "ctx" : "records", ipi_rule_message(rule));
+    return 0;
+}
+
 /* Check an entry and rewrite it in place in dst's terms: method and type
  * ids, scaled counts, its nodes' hashes. *ready: it is to be combined in
  * pass two (not deferred). */
@@ -326,15 +341,8 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
     int64_t id;
     if (unresolved(s, L, e, &is_type, &id))
         return s->final ? dangling(s, e, is_type, id) : defer(s, e);
-    int rule = ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count);
-    if (rule != IPI_RULE_OK) {
-        if (!s->rule_failed)
-            s->rule_failed = ipi_model_fail_about(
-                s->dst, IPROF_ESCHEMA, &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
-                "%s entry: %s: %s, so its records cannot be grouped", iprof_kind_name(e->tag),
-                ipi_rule_is_ctx(rule) ? "ctx" : "records", ipi_rule_message(rule));
+    if (!entry_rules_hold(s, e))
         return IPROF_OK; /* skipped: the merge fails at the end */
-    }
     if (e->record_count > IPI_MAX_RECORDS)
         return ipi_model_fail_about(s->dst, IPROF_ELIMIT,
                                     &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
@@ -349,6 +357,11 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
             r[L->type_slot] = ((const iprof_type *)ipi_idmap_get(&s->tmap, r[L->type_slot]))->id;
         r[L->count_slot] = ipi_scale(&s->sc, r[L->count_slot]);
     }
+    /* In dst's ids the entry may break a rule it kept in the input's (a
+     * leniently loaded dst with a negative method id): refused, as adding
+     * it to dst would be. */
+    if (!entry_rules_hold(s, e))
+        return IPROF_OK;
     if (L->checks_methods)
         ipi_context_hashes(e->ids, e->n, e->hashes);
     *ready = 1;
