@@ -4,6 +4,7 @@
  * failure. */
 #include "check.h"
 #include "check_alloc.h"
+#include "check_alloc_mt.h"
 #include "check_model.h"
 
 #include <fcntl.h>
@@ -306,6 +307,83 @@ static void test_alloc_failure(void)
     fprintf(stderr, "   %ld allocations failed in turn\n", n - 2);
 }
 
+/* A document of several batches whose names partly match DST's: types
+ * A, B, C and new ones, methods f(A, B) and new ones, entries on both. */
+static char *many_batches(size_t *len)
+{
+    check_text t = {0};
+    tx_add(&t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"B\"},"
+               "{\"id\":1,\"name\":\"A\"}");
+    for (int i = 2; i < 300; i++)
+        tx_add(&t, ",{\"id\":%d,\"name\":\"T%d\"}", i, i);
+    tx_add(&t, "],\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[1,0]}");
+    for (int i = 2; i < 4000; i++)
+        tx_add(&t, ",{\"id\":%d,\"name\":\"m%d\",\"signature\":[%d,%d]}", i, i % 700, i % 300,
+               (i * 7) % 300);
+    tx_add(&t, "],\"callCountProfiles\":[");
+    for (int i = 0; i < 6000; i++) {
+        tx_add(&t, "%s{\"ctx\":\"%d:0", i ? "," : "", 1 + i % 3999);
+        for (int d = 1; d < 1 + i % 9; d++)
+            tx_add(&t, "<%d:%d", 1 + d * 13, d);
+        tx_add(&t, "\",\"records\":[%d]}", i);
+    }
+    tx_add(&t, "],\"virtualInvokeProfiles\":[{\"ctx\":\"1:2\",\"records\":[0,5,7,1]}],"
+               "\"conditionalProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    *len = t.len;
+    return t.s;
+}
+
+/* Threaded, the reading thread and the merging thread both allocate: fail
+ * the Nth allocation (only it, or every one from it on) for N = 1, 2, ...
+ * until a merge needs no failure. Each ends with IPROF_ENOMEM and dst as it
+ * was, or IPROF_OK and what an unthreaded merge gives; nothing leaks. */
+static void test_alloc_failure_threaded(void)
+{
+    size_t len;
+    char *doc = many_batches(&len);
+    iprof_model *want = load_text(DST, sizeof DST - 1, 0, NULL);
+    iprof_reader *plain = reader_with(0, NULL);
+    CHECK_OK(iprof_model_merge_buffer(want, plain, doc, len, NULL));
+    if (iprof_model_error(want))
+        fprintf(stderr, "   %s\n", iprof_error_message(iprof_model_error(want)));
+    iprof_reader_free(plain);
+    for (int mode = MT_FAIL_ONLY; mode <= MT_FAIL_FROM; mode++) {
+        long n = 1;
+        int failed = 1, enomem = 0;
+        for (; failed && n < 100000; n++) {
+            mt_alloc c;
+            mt_init(&c, MT_FAIL_NONE, 0);
+            iprof_allocator a = mt_hook(&c);
+            iprof_reader *r = reader_with(IPROF_READ_THREADED, &a);
+            iprof_model *dst = load_text(DST, sizeof DST - 1, 0, &a);
+            /* Fail from the merge on, counting what is live from the start. */
+            c.mode = mode;
+            c.fail_at = n;
+            atomic_store(&c.count, 0);
+            int rc = iprof_model_merge_buffer(dst, r, doc, len, NULL);
+            failed = atomic_load(&c.failed);
+            c.mode = MT_FAIL_NONE;
+            if (failed) {
+                check_unchanged(dst, rc, IPROF_ENOMEM);
+                enomem++;
+            } else {
+                CHECK_OK(rc);
+                CHECK_EQ_INT(model_diff(dst, want), 0);
+            }
+            iprof_model_free(dst);
+            iprof_reader_free(r);
+            CHECK_EQ_INT(atomic_load(&c.live_bytes), 0);
+            CHECK_EQ_INT(atomic_load(&c.live_blocks), 0);
+        }
+        CHECK(!failed);
+        CHECK(enomem >= 10);
+        fprintf(stderr, "   fail %s: %ld merges, %d out of memory\n",
+                mode == MT_FAIL_ONLY ? "only the Nth" : "from the Nth on", n - 1, enomem);
+    }
+    iprof_model_free(want);
+    free(doc);
+}
+
 /* ---- real profiles ------------------------------------------------------ */
 
 static void test_corpus(void)
@@ -348,6 +426,7 @@ int main(void)
     RUN(test_truncated);
     RUN(test_refused);
     RUN(test_alloc_failure);
+    RUN(test_alloc_failure_threaded);
     RUN(test_corpus);
     return check_done();
 }
