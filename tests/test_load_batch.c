@@ -19,6 +19,7 @@
 
 #define TOO_BIG ((size_t)-1)
 #define HEAD 32 /* bytes of an event's header */
+#define KEY 8   /* a named event's key slot */
 
 /* ---- events (check_events.h), put into a batch or pushed the old way ---- */
 
@@ -82,16 +83,17 @@ static iprof_model *reference(const event *evs, size_t n)
 static void test_sizes(void)
 {
     CHECK_EQ_INT(IPI_BATCH_SIZE, 131072);
-    /* Named events: header, 8 bytes per signature id, the name padded to 8. */
-    CHECK_EQ_INT(ipi_batch_named_size(0, 0), HEAD);
-    CHECK_EQ_INT(ipi_batch_named_size(1, 0), HEAD + 8);
-    CHECK_EQ_INT(ipi_batch_named_size(7, 0), HEAD + 8);
-    CHECK_EQ_INT(ipi_batch_named_size(8, 0), HEAD + 8);
-    CHECK_EQ_INT(ipi_batch_named_size(9, 0), HEAD + 16);
-    CHECK_EQ_INT(ipi_batch_named_size(0, 1), HEAD + 8);
-    CHECK_EQ_INT(ipi_batch_named_size(3, 2), HEAD + 16 + 8);
-    CHECK_EQ_INT(ipi_batch_named_size(16, 5), HEAD + 40 + 16);
-    CHECK_EQ_INT(ipi_batch_named_size(200000, 0), HEAD + 200000);
+    /* Named events: header, 8 bytes per signature id, a key slot, the name
+     * padded to 8. */
+    CHECK_EQ_INT(ipi_batch_named_size(0, 0), HEAD + KEY);
+    CHECK_EQ_INT(ipi_batch_named_size(1, 0), HEAD + KEY + 8);
+    CHECK_EQ_INT(ipi_batch_named_size(7, 0), HEAD + KEY + 8);
+    CHECK_EQ_INT(ipi_batch_named_size(8, 0), HEAD + KEY + 8);
+    CHECK_EQ_INT(ipi_batch_named_size(9, 0), HEAD + KEY + 16);
+    CHECK_EQ_INT(ipi_batch_named_size(0, 1), HEAD + KEY + 8);
+    CHECK_EQ_INT(ipi_batch_named_size(3, 2), HEAD + KEY + 16 + 8);
+    CHECK_EQ_INT(ipi_batch_named_size(16, 5), HEAD + KEY + 40 + 16);
+    CHECK_EQ_INT(ipi_batch_named_size(200000, 0), HEAD + KEY + 200000);
     /* Entries: header, 16 bytes of frame and 8 of node hash per frame, 8
      * per record. */
     CHECK_EQ_INT(ipi_batch_entry_size(0, 0), HEAD);
@@ -103,21 +105,21 @@ static void test_sizes(void)
 
     /* The limits: 2^32 - 1 signature ids or frames at most... */
     if (SIZE_MAX > UINT32_MAX) {
-        CHECK_EQ_INT(ipi_batch_named_size(0, UINT32_MAX), HEAD + (size_t)UINT32_MAX * 8);
+        CHECK_EQ_INT(ipi_batch_named_size(0, UINT32_MAX), HEAD + KEY + (size_t)UINT32_MAX * 8);
         CHECK(ipi_batch_named_size(0, (size_t)UINT32_MAX + 1) == TOO_BIG);
         CHECK_EQ_INT(ipi_batch_entry_size(UINT32_MAX, 0), HEAD + (size_t)UINT32_MAX * 24);
         CHECK(ipi_batch_entry_size((size_t)UINT32_MAX + 1, 0) == TOO_BIG);
     }
     /* ... and sizes below SIZE_MAX / 2. */
-    size_t room = SIZE_MAX / 2 - HEAD;
-    CHECK_EQ_INT(ipi_batch_named_size(room, 0), HEAD + ((room + 7) & ~(size_t)7));
+    size_t room = SIZE_MAX / 2 - HEAD - KEY;
+    CHECK_EQ_INT(ipi_batch_named_size(room, 0), HEAD + KEY + ((room + 7) & ~(size_t)7));
     CHECK(ipi_batch_named_size(room + 1, 0) == TOO_BIG);
     CHECK(ipi_batch_named_size(SIZE_MAX, 0) == TOO_BIG);
     CHECK(ipi_batch_named_size(SIZE_MAX - 7, 0) == TOO_BIG);
     CHECK(ipi_batch_named_size(room - 8, 2) == TOO_BIG);
     CHECK(ipi_batch_named_size(room - 16, 2) != TOO_BIG);
     CHECK(ipi_batch_named_size(SIZE_MAX, SIZE_MAX) == TOO_BIG);
-    size_t recs = room / 8;
+    size_t recs = (SIZE_MAX / 2 - HEAD) / 8; /* entries have no key slot */
     CHECK_EQ_INT(ipi_batch_entry_size(0, recs), HEAD + recs * 8);
     CHECK(ipi_batch_entry_size(0, recs + 1) == TOO_BIG);
     CHECK(ipi_batch_entry_size(1, recs) == TOO_BIG);
@@ -129,8 +131,8 @@ static void test_sizes(void)
     for (size_t n = 0; n < 40; n++)
         for (size_t k = 0; k < 5; k++) {
             CHECK_EQ_INT(ipi_batch_named_size(n, k) % 8, 0);
-            CHECK(ipi_batch_named_size(n, k) >= HEAD + n + 8 * k);
-            CHECK(ipi_batch_named_size(n, k) < HEAD + n + 8 * k + 8);
+            CHECK(ipi_batch_named_size(n, k) >= HEAD + KEY + n + 8 * k);
+            CHECK(ipi_batch_named_size(n, k) < HEAD + KEY + n + 8 * k + 8);
         }
 }
 
@@ -343,7 +345,7 @@ static void test_empty(void)
     CHECK_EQ_INT(iprof_model_context_count(m), 0);
     /* A version event with an empty string. */
     ipi_batch_put_version(b, "", 0);
-    CHECK_EQ_INT(b->used, HEAD);
+    CHECK_EQ_INT(b->used, HEAD + KEY);
     CHECK_OK(ipi_batch_apply(m, b));
     CHECK_EQ_STR(iprof_model_version(m), "");
     ipi_batch_free(&m->alloc, b);

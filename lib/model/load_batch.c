@@ -6,13 +6,13 @@
 #include "hash.h"
 
 /* An event: this header, then
- *   version, type: the name's bytes;
- *   method:        n signature ids (int64), then the name's bytes;
+ *   version, type: a key slot (8 bytes), the name's bytes;
+ *   method:        n signature ids (int64), a key slot, the name's bytes;
  *   entry:         2n frame values (int64), n node hashes (from the
  *                  outermost caller), then `len` records (int64);
  * padded to 8 bytes. */
 typedef struct ev {
-    uint32_t tag; /* EV_* or an entry kind (0 .. IPROF_KIND_COUNT - 1) */
+    uint32_t tag; /* EV_* or an entry kind (0 .. IPROF_KIND_COUNT - 1), | PREMAPPED */
     uint32_t n;   /* signature ids or frames */
     uint64_t len; /* name bytes or records */
     uint64_t hash; /* of the name */
@@ -20,6 +20,7 @@ typedef struct ev {
 } ev;
 
 enum { EV_VERSION = IPI_EV_VERSION, EV_TYPE = IPI_EV_TYPE, EV_METHOD = IPI_EV_METHOD };
+#define PREMAPPED UINT32_C(0x80000000)
 
 /* How far ahead the applier looks: slots of the events this far ahead are
  * fetched, and the strings and nodes of those half as far ahead, by which
@@ -58,10 +59,10 @@ void ipi_batch_free(const iprof_allocator *a, ipi_batch *b)
 
 size_t ipi_batch_named_size(size_t name_len, size_t sig_len)
 {
-    size_t room = SIZE_MAX / 2 - sizeof(ev);
+    size_t room = SIZE_MAX / 2 - sizeof(ev) - 8; /* the key slot */
     if (sig_len > UINT32_MAX || name_len > room || sig_len > (room - name_len) / 8)
         return TOO_BIG;
-    return sizeof(ev) + sig_len * 8 + PAD8(name_len);
+    return sizeof(ev) + sig_len * 8 + 8 + PAD8(name_len);
 }
 
 size_t ipi_batch_entry_size(size_t frame_count, size_t record_count)
@@ -89,8 +90,9 @@ static void put_named(ipi_batch *b, uint32_t tag, int64_t id, const char *name, 
     unsigned char *p = put_head(b, tag, sig_len, len, ipi_hash_bytes(name, len), id, size);
     if (sig_len)
         memcpy(p, sig, sig_len * 8);
+    memset(p + sig_len * 8, 0, 8); /* the key slot */
     if (len)
-        memcpy(p + sig_len * 8, name, len);
+        memcpy(p + sig_len * 8 + 8, name, len);
 }
 
 void ipi_batch_put_version(ipi_batch *b, const char *version, size_t len)
@@ -123,16 +125,19 @@ void ipi_batch_put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t f
 
 /* ---- applying ----------------------------------------------------------- */
 
+/* The header at p, its tag without the PREMAPPED flag (loads never set
+ * it; ipi_batch_event_at reports it). */
 static ev head_of(const unsigned char *p)
 {
     ev e;
     memcpy(&e, p, sizeof e);
+    e.tag &= ~PREMAPPED;
     return e;
 }
 
 static size_t size_of(const ev *e)
 {
-    return e->tag >= EV_VERSION ? sizeof(ev) + (size_t)e->n * 8 + PAD8(e->len)
+    return e->tag >= EV_VERSION ? sizeof(ev) + (size_t)e->n * 8 + 8 + PAD8(e->len)
                                 : sizeof(ev) + ((size_t)e->n * 3 + e->len) * 8;
 }
 
@@ -170,7 +175,7 @@ static int apply_one(iprof_model *m, const unsigned char *p, const ev *e)
                                            records, e->len);
     }
     const int64_t *sig = (const int64_t *)(const void *)body;
-    const char *name = (const char *)body + (size_t)e->n * 8;
+    const char *name = (const char *)body + (size_t)e->n * 8 + 8;
     if (e->tag == EV_VERSION)
         return ipi_model_store_version(m, name, e->len);
     const ipi_str *s = ipi_intern_hashed(&m->names, e->len ? name : "", e->len, e->hash);
@@ -185,13 +190,17 @@ size_t ipi_batch_event_at(ipi_batch *b, size_t at, ipi_event *out)
 {
     unsigned char *p = b->data + at, *body = p + sizeof(ev);
     ev e = head_of(p);
+    uint32_t raw;
+    memcpy(&raw, p, sizeof raw);
     memset(out, 0, sizeof *out);
     out->tag = (int)e.tag;
+    out->premapped = (raw & PREMAPPED) != 0;
     out->n = e.n;
     out->ids = (int64_t *)(void *)body;
     if (e.tag >= EV_VERSION) {
         out->id = e.id;
-        out->name = (const char *)body + (size_t)e.n * 8;
+        out->key = (uint64_t *)(void *)(body + (size_t)e.n * 8);
+        out->name = (const char *)body + (size_t)e.n * 8 + 8;
         out->name_len = e.len;
         out->hash = e.hash;
     } else {
@@ -200,6 +209,14 @@ size_t ipi_batch_event_at(ipi_batch *b, size_t at, ipi_event *out)
         out->record_count = e.len;
     }
     return at + size_of(&e);
+}
+
+void ipi_batch_mark_premapped(ipi_batch *b, size_t at)
+{
+    uint32_t tag;
+    memcpy(&tag, b->data + at, sizeof tag);
+    tag |= PREMAPPED;
+    memcpy(b->data + at, &tag, sizeof tag);
 }
 
 /* A cursor running ahead of the applier over the same events. */

@@ -52,10 +52,13 @@ enum { IPI_EV_VERSION = 0x100, IPI_EV_TYPE, IPI_EV_METHOD };
 
 typedef struct ipi_event {
     int tag;          /* IPI_EV_* or an entry kind */
+    int premapped;    /* marked by ipi_batch_mark_premapped */
     int64_t id;       /* type, method */
     const char *name; /* version, type, method: name_len bytes */
     size_t name_len;
     uint64_t hash;    /* of the name */
+    uint64_t *key;    /* version, type, method: a slot of 8 bytes for the
+                         applier's use (0 as put) */
     int64_t *ids;     /* method: signature ids; entry: 2 * n frame values */
     size_t n;         /* signature ids or frames */
     uint64_t *hashes; /* entry: the n node hashes (ipi_context_hashes) */
@@ -65,6 +68,10 @@ typedef struct ipi_event {
 
 /* The event at byte `at` of b (at < b->used) in *e; the byte after it. */
 size_t ipi_batch_event_at(ipi_batch *b, size_t at, ipi_event *e);
+/* Flag the event at byte `at` as rewritten by the reading thread (a
+ * streaming merge's remap): the applier then takes it as it is. Loads
+ * never set it. */
+void ipi_batch_mark_premapped(ipi_batch *b, size_t at);
 
 /* Apply every event of b to m in order, as the model's push functions
  * would. IPROF_OK, or the first failure (the events before it stay in m). */

@@ -35,6 +35,7 @@ struct ipi_builder {
     size_t batches;                /* in existence, filling included */
     int cancel;                    /* skip the rest */
     int ended;                     /* the reader queues no more */
+    int applying;                  /* the thread holds a batch */
 #endif
 };
 
@@ -71,9 +72,11 @@ static void *build_thread(void *arg)
             break;
         b->queue = x->next;
         int skip = b->status || b->cancel;
+        b->applying = 1;
         pthread_mutex_unlock(&b->lock);
         int rc = skip ? IPROF_OK : b->apply(x, b->payload);
         pthread_mutex_lock(&b->lock);
+        b->applying = 0;
         if (rc && !b->status)
             b->status = rc;
         x->next = b->spare;
@@ -138,12 +141,39 @@ static int start_thread(ipi_builder *b)
     b->batches = 1;
     b->cancel = 0;
     b->ended = 0;
+    b->applying = 0;
     if (pthread_create(&b->thread, NULL, build_thread, b)) {
         pthread_cond_destroy(&b->changed);
         pthread_mutex_destroy(&b->lock);
         return 0;
     }
     return 1;
+}
+
+/* Queue the filled batch and wait until the thread has applied everything
+ * (lock not held); the reading thread keeps filling `filling`. */
+static int drain_threaded(ipi_builder *b)
+{
+    pthread_mutex_lock(&b->lock);
+    if (b->filling->used) {
+        ipi_batch *x = b->filling;
+        enqueue(b, x);
+        while (b->queue || b->applying)
+            pthread_cond_wait(&b->changed, &b->lock);
+        /* x is applied: it came back as a spare; fill it again. */
+        for (ipi_batch **p = &b->spare; *p; p = &(*p)->next)
+            if (*p == x) {
+                *p = x->next;
+                break;
+            }
+        x->used = 0;
+        x->next = NULL;
+    }
+    while (b->queue || b->applying)
+        pthread_cond_wait(&b->changed, &b->lock);
+    int rc = b->status;
+    pthread_mutex_unlock(&b->lock);
+    return rc;
 }
 
 /* Queue the last batch, tell the thread the read has ended, wait for it,
@@ -240,6 +270,25 @@ ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)
         return failed(b, rc, status);
     b->filling = fit(b, x, size);
     return b->filling ? b->filling : failed(b, IPROF_ENOMEM, status);
+}
+
+int ipi_builder_drain(ipi_builder *b)
+{
+    if (b->failed)
+        return b->failed;
+    int rc;
+#ifdef IPI_HAVE_THREADS
+    if (b->threaded) {
+        rc = drain_threaded(b);
+    } else
+#endif
+    {
+        rc = b->filling->used ? b->apply(b->filling, b->payload) : IPROF_OK;
+        b->filling->used = 0;
+    }
+    if (rc)
+        failed(b, rc, &rc);
+    return rc;
 }
 
 int ipi_builder_finish(ipi_builder *b, int cancel)

@@ -29,6 +29,12 @@ ipi_builder *ipi_builder_start(const iprof_allocator *a, ipi_apply_fn apply, voi
  * first failure: the events before stay in the model). */
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status);
 
+/* Apply every event handed over so far, the current batch's included, and
+ * wait until they are applied: afterwards, until the next hand-over, the
+ * reading thread may read what the applier wrote. The build's first
+ * failure, or IPROF_OK. */
+int ipi_builder_drain(ipi_builder *b);
+
 /* Apply what is left (nothing if `cancel`), stop the thread, free the
  * builder; the first failure of the whole build, or IPROF_OK. */
 int ipi_builder_finish(ipi_builder *b, int cancel);
@@ -48,6 +54,16 @@ typedef struct ipi_load_source {
     void *fn_payload;
 } ipi_load_source;
 
+/* What a streaming merge does on the reading thread (NULL for a load):
+ * on_section at each known top-level key (nonzero stops the read with that
+ * status), on_put after each type, method or entry is put in batch b at
+ * byte `at`. */
+typedef struct ipi_load_hooks {
+    void *payload;
+    int (*on_section)(void *payload, int section);
+    void (*on_put)(void *payload, ipi_batch *b, size_t at);
+} ipi_load_hooks;
+
 /* Read src with the reader, handing every version, type, method and entry
  * to builder b and keeping the layout beyond the profile (unknown keys,
  * the instanceof key's spelling) in `extras` (on the reading thread).
@@ -55,7 +71,7 @@ typedef struct ipi_load_source {
  * reader's error (a build failure as "out of memory building the model"
  * or the status string, unless keep_build_error). */
 int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,
-                 iprof_model *extras, int keep_build_error);
+                 iprof_model *extras, int keep_build_error, const ipi_load_hooks *hooks);
 
 /* Whether a finished read checked references and reported no error
  * diagnostic: what it delivered holds what a strict read asks. */

@@ -199,14 +199,13 @@ static int merge_types(merge_state *s)
  * proportion to src, not to the profile it grows. */
 
 int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
-                     const iprof_type *const *sig, size_t n, int64_t *ids, int64_t *max,
-                     const iprof_method **out)
+                     const iprof_type *const *sig, size_t n, uint64_t h, int64_t *ids,
+                     int64_t *max, const iprof_method **out)
 {
     /* Fetched each time: adding a method may (rarely) drop the index. */
     const ipi_htab *index = ipi_index_method_names(dst);
     if (!index)
         return IPROF_ENOMEM;
-    uint64_t h = ipi_method_names_hash(name, sig, n);
     const iprof_method *d = ipi_find_method_by_names(dst, index, name, sig, n, h);
     if (d) {
         *out = d;
@@ -239,7 +238,8 @@ static int merge_methods(merge_state *s)
             return IPROF_ENOMEM;
         for (size_t j = 0; j < x->sig_len; j++) /* resolves: checked up front */
             s->sig[j] = ipi_idmap_get(&s->tmap, x->sig[j]);
-        int rc = ipi_merge_method(s->dst, x->id, x->name, s->sig, x->sig_len, s->buf, &max, &d);
+        uint64_t h = ipi_method_names_hash(x->name, s->sig, x->sig_len);
+        int rc = ipi_merge_method(s->dst, x->id, x->name, s->sig, x->sig_len, h, s->buf, &max, &d);
         if (rc)
             return rc;
         if (!ipi_idmap_get(&s->mmap, x->id))

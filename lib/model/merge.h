@@ -25,10 +25,10 @@ int ipi_merge_type(iprof_model *dst, int64_t id, const ipi_str *name, int64_t *m
                    const iprof_type **out);
 
 /* The same for a method: `name` from any model, its signature as n types
- * of dst, ids scratch room for n ids. */
+ * of dst, h its key (ipi_method_names_hash), ids scratch room for n ids. */
 int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
-                     const iprof_type *const *sig, size_t n, int64_t *ids, int64_t *max,
-                     const iprof_method **out);
+                     const iprof_type *const *sig, size_t n, uint64_t h, int64_t *ids,
+                     int64_t *max, const iprof_method **out);
 
 /* dst takes src's version when it is higher or dst never had one. */
 int ipi_merge_version(iprof_model *dst, const iprof_model *src);

@@ -20,6 +20,7 @@
  * the journal; on any failure, what the merge added is cut off and the
  * journalled records put back (journal_undo).
  */
+#include "hash.h"
 #include "load_builder.h"
 #include "merge.h"
 #include "model.h"
@@ -174,6 +175,14 @@ typedef struct stream_merge {
     size_t ready_cap;
     ipi_batch *deferred[2], *deferred_tail[2]; /* methods, entries waiting for ids */
     int final;              /* replaying the deferred: nothing waits again */
+    /* The reading thread's share. Once the types (then the methods) are
+     * all applied, the type map (then the method map) no longer changes,
+     * so the reading thread remaps each method's signature and key, and
+     * each entry, as it puts them in a batch (on_put), and the merging
+     * thread only looks up and combines. Set by the reading thread after
+     * draining the builder (on_section); read by it alone. */
+    ipi_builder *builder;
+    int types_seen, methods_seen, types_final, methods_final;
     /* The first entry that breaks a rule: reported (in dst's error) only
      * when no reference dangles, the more basic fault, as merge.c does. */
     int rule_failed;
@@ -283,13 +292,20 @@ static int take_method(stream_merge *s, const ipi_event *e)
     if (grow(s, &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
         grow(s, &s->ids, &s->ids_cap, e->n, sizeof *s->ids))
         return IPROF_ENOMEM;
-    for (size_t i = 0; i < e->n; i++)
-        if (!(s->sig[i] = ipi_idmap_get(&s->tmap, e->ids[i])))
-            return s->final ? dangling(s, e, 1, e->ids[i]) : defer(s, e);
+    uint64_t h = *e->key;
+    if (e->premapped) { /* dst type ids, the key computed (premap_method) */
+        for (size_t i = 0; i < e->n; i++)
+            s->sig[i] = ipi_idmap_get(&s->dst->type_ids, e->ids[i]);
+    } else {
+        for (size_t i = 0; i < e->n; i++)
+            if (!(s->sig[i] = ipi_idmap_get(&s->tmap, e->ids[i])))
+                return s->final ? dangling(s, e, 1, e->ids[i]) : defer(s, e);
+        h = ipi_method_names_hash_of(e->hash, s->sig, e->n);
+    }
     const ipi_str *name = ipi_intern_hashed(&s->dst->names, e->name_len ? e->name : "",
                                             e->name_len, e->hash);
     const iprof_method *m;
-    int rc = name ? ipi_merge_method(s->dst, e->id, name, s->sig, e->n, s->ids, &s->mmax, &m)
+    int rc = name ? ipi_merge_method(s->dst, e->id, name, s->sig, e->n, h, s->ids, &s->mmax, &m)
                   : IPROF_ENOMEM;
     if (rc)
         return rc;
@@ -333,21 +349,11 @@ static int entry_rules_hold(stream_merge *s, const ipi_event *e)
 /* Check an entry and rewrite it in place in dst's terms: method and type
  * ids, scaled counts, its nodes' hashes. *ready: it is to be combined in
  * pass two (not deferred). */
-static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
+/* An entry whose ids resolve, in dst's ids and scaled counts, with the
+ * hashes of its context in dst's ids. Reads only the maps and the scaler:
+ * the reading thread does it too (premap_entry). */
+static void remap_in_place(const stream_merge *s, const ipi_kind_layout *L, ipi_event *e)
 {
-    const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
-    *ready = 0;
-    int is_type;
-    int64_t id;
-    if (unresolved(s, L, e, &is_type, &id))
-        return s->final ? dangling(s, e, is_type, id) : defer(s, e);
-    if (!entry_rules_hold(s, e))
-        return IPROF_OK; /* skipped: the merge fails at the end */
-    if (e->record_count > IPI_MAX_RECORDS)
-        return ipi_model_fail_about(s->dst, IPROF_ELIMIT,
-                                    &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
-                                    "%s entry: more than %zu records", iprof_kind_name(e->tag),
-                                    (size_t)IPI_MAX_RECORDS);
     for (size_t i = 0; L->checks_methods && i < e->n; i++)
         e->ids[2 * i] = ((const iprof_method *)ipi_idmap_get(&s->mmap, e->ids[2 * i]))->id;
     size_t g = (size_t)L->group;
@@ -357,13 +363,32 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
             r[L->type_slot] = ((const iprof_type *)ipi_idmap_get(&s->tmap, r[L->type_slot]))->id;
         r[L->count_slot] = ipi_scale(&s->sc, r[L->count_slot]);
     }
+    if (L->checks_methods)
+        ipi_context_hashes(e->ids, e->n, e->hashes);
+}
+
+static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
+    *ready = 0;
+    int is_type;
+    int64_t id;
+    if (!e->premapped && unresolved(s, L, e, &is_type, &id))
+        return s->final ? dangling(s, e, is_type, id) : defer(s, e);
+    if (!e->premapped && !entry_rules_hold(s, e))
+        return IPROF_OK; /* skipped: the merge fails at the end */
+    if (e->record_count > IPI_MAX_RECORDS)
+        return ipi_model_fail_about(s->dst, IPROF_ELIMIT,
+                                    &(ipi_subject){e->tag, e->ids, e->n, NULL, NULL},
+                                    "%s entry: more than %zu records", iprof_kind_name(e->tag),
+                                    (size_t)IPI_MAX_RECORDS);
+    if (!e->premapped)
+        remap_in_place(s, L, e);
     /* In dst's ids the entry may break a rule it kept in the input's (a
      * leniently loaded dst with a negative method id): refused, as adding
      * it to dst would be. */
     if (!entry_rules_hold(s, e))
         return IPROF_OK;
-    if (L->checks_methods)
-        ipi_context_hashes(e->ids, e->n, e->hashes);
     *ready = 1;
     return IPROF_OK;
 }
@@ -421,10 +446,14 @@ static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int 
     ipi_event e;
     a->at = ipi_batch_event_at(b, a->at, &e);
     if (e.tag == IPI_EV_TYPE || e.tag == IPI_EV_METHOD) {
-        if (strings)
+        if (strings) {
             ipi_intern_prefetch_str(&s->dst->names, e.hash);
-        else
+        } else {
             ipi_intern_prefetch(&s->dst->names, e.hash);
+            const ipi_htab *index = ipi_index_built(s->dst, IPI_IX_METHOD_NAMES);
+            if (e.premapped && index) /* its key is known: the index slot too */
+                ipi_htab_prefetch(index, *e.key);
+        }
     }
 }
 
@@ -460,6 +489,74 @@ static int apply_batch(ipi_batch *b, void *payload)
             s->ready[n++] = at;
     }
     return combine_ready(s, b, n);
+}
+
+/* ---- the reading thread's share ---------------------------------------- */
+
+/* A method whose signature types are all mapped: its signature in dst's
+ * type ids and its key in the key slot (ipi_method_names_hash_of's, with
+ * no array of types to build). */
+static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
+{
+    uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
+    for (size_t i = 0; i < e->n; i++)
+        if (!ipi_idmap_get(&s->tmap, e->ids[i]))
+            return; /* for the merging thread to defer, or to refuse */
+    for (size_t i = 0; i < e->n; i++) {
+        const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
+        e->ids[i] = t->id;
+        h = ipi_hash_combine(h, t->name->hash);
+    }
+    *e->key = h;
+    ipi_batch_mark_premapped(b, at);
+}
+
+/* An entry whose ids all resolve and that keeps its rules: remapped. The
+ * others stay as read, for the merging thread to defer or refuse. */
+static void premap_entry(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
+    int is_type;
+    int64_t id;
+    if (unresolved(s, L, e, &is_type, &id) || e->record_count > IPI_MAX_RECORDS ||
+        ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count) != IPI_RULE_OK)
+        return;
+    remap_in_place(s, L, e);
+    ipi_batch_mark_premapped(b, at);
+}
+
+/* ipi_load_hooks.on_put, on the reading thread. */
+static void on_put(void *payload, ipi_batch *b, size_t at)
+{
+    const stream_merge *s = payload;
+    if (!s->types_final)
+        return;
+    ipi_event e;
+    ipi_batch_event_at(b, at, &e);
+    if (e.tag == IPI_EV_METHOD && !s->methods_final)
+        premap_method(s, b, at, &e);
+    else if (e.tag < IPI_EV_VERSION && s->methods_final)
+        premap_entry(s, b, at, &e);
+}
+
+/* ipi_load_hooks.on_section, on the reading thread: when the methods
+ * section starts after the types section, or the first profile section
+ * after both, wait until what came before is applied. */
+static int on_section(void *payload, int section)
+{
+    stream_merge *s = payload;
+    int rc = IPROF_OK;
+    if (section == IPROF_SECTION_TYPES) {
+        s->types_seen = 1;
+    } else if (section == IPROF_SECTION_METHODS) {
+        s->methods_seen = 1;
+        if (s->types_seen && !s->types_final && !(rc = ipi_builder_drain(s->builder)))
+            s->types_final = 1;
+    } else if (section < IPROF_KIND_COUNT && s->types_seen && s->methods_seen &&
+               !s->methods_final && !(rc = ipi_builder_drain(s->builder))) {
+        s->types_final = s->methods_final = 1;
+    }
+    return rc;
 }
 
 /* ---- the merge ---------------------------------------------------------- */
@@ -532,7 +629,9 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
         rc = IPROF_ENOMEM;
     int ran = !rc, read_failed = 0;
     if (ran) {
-        rc = ipi_load_run(reader, src, b, s.side, 1);
+        s.builder = b;
+        const ipi_load_hooks hooks = {&s, on_section, on_put};
+        rc = ipi_load_run(reader, src, b, s.side, 1, &hooks);
         const iprof_error *re = iprof_reader_error(reader);
         read_failed = rc && re && iprof_error_status(re) == rc && !dst->error.set;
         if (read_failed) /* its report, in dst's too */

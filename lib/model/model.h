@@ -283,6 +283,8 @@ size_t ipi_find_entry_pos(const iprof_model *m, int kind, const iprof_context *c
  * names of its signature's types. ipi_method_names_hash takes the types of
  * m (the signature resolved to type structs). */
 uint64_t ipi_method_names_hash(const ipi_str *name, const iprof_type *const *sig, size_t n);
+/* The same from the name's content hash (its bytes not interned yet). */
+uint64_t ipi_method_names_hash_of(uint64_t name_hash, const iprof_type *const *sig, size_t n);
 /* The same for a method of m, its signature resolved through m's types;
  * 0 in *ok when a signature type id does not resolve (a leniently loaded
  * model): such a method has no key and cannot be matched. */

@@ -73,7 +73,12 @@ static size_t probe_entry(const ipi_htab *t, const ipi_entry_list *l, const ipro
 
 uint64_t ipi_method_names_hash(const ipi_str *name, const iprof_type *const *sig, size_t n)
 {
-    uint64_t h = ipi_hash_combine(name->hash, (uint64_t)n); /* content hash: same in any model */
+    return ipi_method_names_hash_of(name->hash, sig, n);
+}
+
+uint64_t ipi_method_names_hash_of(uint64_t name_hash, const iprof_type *const *sig, size_t n)
+{
+    uint64_t h = ipi_hash_combine(name_hash, (uint64_t)n); /* content hash: same in any model */
     for (size_t i = 0; i < n; i++)
         h = ipi_hash_combine(h, sig[i]->name->hash);
     return h;

@@ -15,7 +15,15 @@ typedef struct loader {
      * the reading thread (a threaded load's builder never touches it). */
     iprof_model *m;
     int after; /* the last known top-level key met */
+    const ipi_load_hooks *hooks;
 } loader;
+
+/* Tell a streaming merge that an event was put at byte `at` of b. */
+static void put_done(loader *l, ipi_batch *b, size_t at)
+{
+    if (l->hooks && l->hooks->on_put)
+        l->hooks->on_put(l->hooks->payload, b, at);
+}
 
 /* Room for an event of `size` bytes; on failure, the status is recorded
  * for the reader to stop with. */
@@ -37,8 +45,11 @@ static int on_type(int64_t id, const char *name, size_t name_len, void *payload)
 {
     loader *l = payload;
     ipi_batch *b = room(l, ipi_batch_named_size(name_len, 0));
-    if (b)
+    if (b) {
+        size_t at = b->used;
         ipi_batch_put_type(b, id, name, name_len);
+        put_done(l, b, at);
+    }
     return !b;
 }
 
@@ -47,8 +58,11 @@ static int on_method(int64_t id, const char *name, size_t name_len, const int64_
 {
     loader *l = payload;
     ipi_batch *b = room(l, ipi_batch_named_size(name_len, signature_len));
-    if (b)
+    if (b) {
+        size_t at = b->used;
         ipi_batch_put_method(b, id, name, name_len, signature, signature_len);
+        put_done(l, b, at);
+    }
     return !b;
 }
 
@@ -63,8 +77,11 @@ static int on_entry(int kind, const int64_t *frames, size_t frame_count,
         return 1;
     }
     ipi_batch *b = room(l, ipi_batch_entry_size(frame_count, record_count));
-    if (b)
+    if (b) {
+        size_t at = b->used;
         ipi_batch_put_entry(b, kind, frames, frame_count, records, record_count);
+        put_done(l, b, at);
+    }
     return !b;
 }
 
@@ -75,6 +92,8 @@ static int on_key(const char *key, size_t key_len, int section, void *payload)
     if (section == IPROF_SECTION_UNKNOWN)
         return 0;
     l->after = section;
+    if (l->hooks && l->hooks->on_section && (l->status = l->hooks->on_section(l->hooks->payload, section)))
+        return 1;
     if (section == IPROF_KIND_INSTANCEOF) /* "instanceOfProfiles" or "instanceofProfiles" */
         l->m->extras.instanceof_key =
             key[8] == 'O' ? IPROF_INSTANCEOF_KEY_CAMEL : IPROF_INSTANCEOF_KEY_LOWER;
@@ -107,9 +126,9 @@ static int read_into(iprof_reader *r, const ipi_load_source *src, loader *l)
 }
 
 int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,
-                 iprof_model *extras, int keep_build_error)
+                 iprof_model *extras, int keep_build_error, const ipi_load_hooks *hooks)
 {
-    loader l = {b, IPROF_OK, extras, -1};
+    loader l = {b, IPROF_OK, extras, -1, hooks};
     int rc = read_into(reader, src, &l);
     int built = ipi_builder_finish(b, rc != IPROF_OK);
     if (built && !l.status)
@@ -151,7 +170,7 @@ static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *
         ipi_reader_fail(reader, IPROF_ENOMEM, "out of memory creating the model");
         return IPROF_ENOMEM;
     }
-    rc = ipi_load_run(reader, src, b, m, 0);
+    rc = ipi_load_run(reader, src, b, m, 0, NULL);
     if (rc) {
         iprof_model_free(m);
         return rc;
