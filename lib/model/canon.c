@@ -281,10 +281,18 @@ void ipi_canon_methods_done(ipi_canon *c)
     c->method_count = 0;
 }
 
+/* Methods are walked in an order that is not the model's, each a miss
+ * for its slot in the model's array, its struct and its name: fetched
+ * 24, 16 and 8 methods ahead, each step reading what the step before
+ * brought in. */
 void ipi_canon_prefetch_method(const ipi_canon *c, size_t i)
 {
-    if (i < c->method_count)
-        ipi_prefetch(c->m->methods[c->meths[i].index]);
+    if (i + 24 < c->method_count)
+        ipi_prefetch(&c->m->methods[c->meths[i + 24].index]);
+    if (i + 16 < c->method_count)
+        ipi_prefetch(c->m->methods[c->meths[i + 16].index]);
+    if (i + 8 < c->method_count)
+        ipi_prefetch(c->m->methods[c->meths[i + 8].index]->name);
 }
 
 const int64_t *ipi_canon_sig(ipi_canon *c, size_t i)

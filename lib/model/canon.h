@@ -77,7 +77,8 @@ void ipi_canon_free(ipi_canon *c);
  * memory). */
 const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i);
 const int64_t *ipi_canon_sig(ipi_canon *c, size_t i);
-/* Ask the cache for method i (a hint, for loops over the methods). */
+/* Ask the cache for the methods after method i (a hint, for loops over
+ * the methods). */
 void ipi_canon_prefetch_method(const ipi_canon *c, size_t i);
 /* Free the order of the methods once they have been walked: the entries
  * need only the id map, and a merge of many files has millions. */

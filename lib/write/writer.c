@@ -1125,7 +1125,7 @@ static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
             return rc;
     for (size_t i = 0; i < c->method_count; i++) {
         /* The order is not the model's: fetch the methods ahead. */
-        ipi_canon_prefetch_method(c, i + PREFETCH_AHEAD);
+        ipi_canon_prefetch_method(c, i);
         const iprof_method *x = ipi_canon_method(c, i);
         const int64_t *sig = ipi_canon_sig(c, i);
         if (!sig)
