@@ -37,8 +37,8 @@ def best(repeat, fn):
 
 
 def levels(files, partition, fan_in, compresslevel):
-    """Bytes handed up by each level of the tree, computed in this process
-    (the root's are the final document's, not counted here)."""
+    """(tasks, bytes handed up) of each level of the tree, computed in this
+    process; the root's row is replaced by the document's size."""
     opts = _dask._Options(False, False, False, compresslevel)
     pairs = [(f, 1.0) for f in files]
     level = [_dask._merge_leaf(pairs[i:i + partition], None, opts, None)
@@ -112,8 +112,11 @@ def main():
 
     print("\n| partition | level | tasks | bytes handed up |\n|---|---|---|---|")
     for p in (1, 4):
-        for i, (tasks, size) in enumerate(levels(files, p, a.fan_in, a.compresslevel)):
+        rows = levels(files, p, a.fan_in, a.compresslevel)
+        for i, (tasks, size) in enumerate(rows[:-1]):
             print("| %d | %d | %d | %.1f MB |" % (p, i, tasks, size / 1e6))
+        print("| %d | %d (root) | 1 | %.1f MB, the document, to the client |"
+              % (p, len(rows) - 1, len(want) / 1e6))
     print("\nresult: %.1f MB uncompressed" % (len(want) / 1e6))
 
 

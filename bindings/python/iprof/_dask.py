@@ -2,11 +2,11 @@
 
 A merge is associative and commutative on integer counts, so merging N
 files is a tree reduction. Each leaf task streams a partition of the inputs
-into a new model with the C library (Model.merge_from, each with its weight),
-puts the result in canonical form and hands it up as gzip-compressed
-canonical bytes; each inner task merges up to *fan_in* of those the same way
-(weight 1) and hands up the same kind of bytes; the root writes the final
-document. The bytes are those of ``iprof merge`` of the same files.
+into a new model with the C library (Model.merge_from, each with its weight)
+and hands the result up as gzip-compressed canonical bytes
+(Model.write(canonical=True)); each inner task merges up to *fan_in* of
+those the same way (weight 1) and hands up the same kind of bytes; the root
+writes the final document. The bytes are those of ``iprof merge`` of the same files.
 
 Dask itself (Debian's python3-dask, and python3-distributed for a cluster)
 is imported only when :func:`dask_merge` runs: ``import iprof`` never needs
@@ -147,11 +147,10 @@ def _payload(model, opts, final):
     it back so that spellings combine as they do in one ``iprof merge``.
     (A merge of the 1.1.0 bytes would otherwise take GraalVM's spelling,
     which the writer gives a model without one, for the input's.)"""
-    model.canonicalize()
     if final is not None:
         return model.write(pretty=final.pretty, instanceof_key=final.instanceof_key,
-                           gzip=final.gzip)
-    data = model.write()
+                           gzip=final.gzip, canonical=True)
+    data = model.write(canonical=True)
     if opts.compresslevel:
         data = gzip_module.compress(data, compresslevel=opts.compresslevel, mtime=0)
     return (data, int(model.instanceof_key))
