@@ -2,6 +2,8 @@
 #ifndef IPI_ALLOC_H
 #define IPI_ALLOC_H
 
+#include <string.h>
+
 #include <iprof/common.h>
 
 /* Copy *user into *dst, or libc's functions when user is NULL. */
@@ -27,5 +29,18 @@ static inline void ipi_free(const iprof_allocator *a, void *p, size_t size)
 /* Grow *p (an array of *cap elements of elem_size bytes) to hold at least
  * need elements, doubling. Returns 0 or IPROF_ENOMEM (then *p is intact). */
 int ipi_grow(const iprof_allocator *a, void **p, size_t *cap, size_t need, size_t elem_size);
+
+/* The same for a typed array: arr is the address of the array's pointer
+ * (an `int64_t **`, a `T **`), read and written as a pointer without
+ * casting it to `void **`. */
+static inline int ipi_grow_array(const iprof_allocator *a, void *arr, size_t *cap, size_t need,
+                                 size_t elem_size)
+{
+    void *p;
+    memcpy(&p, arr, sizeof p);
+    int rc = ipi_grow(a, &p, cap, need, elem_size);
+    memcpy(arr, &p, sizeof p);
+    return rc;
+}
 
 #endif

@@ -298,10 +298,7 @@ void ipi_canon_prefetch_method(const ipi_canon *c, size_t i)
 const int64_t *ipi_canon_sig(ipi_canon *c, size_t i)
 {
     const iprof_method *x = ipi_canon_method(c, i);
-    void *p = c->sig;
-    int rc = ipi_grow(c->a, &p, &c->sig_cap, x->sig_len + 1, sizeof *c->sig);
-    c->sig = p;
-    if (rc)
+    if (ipi_grow_array(c->a, &c->sig, &c->sig_cap, x->sig_len + 1, sizeof *c->sig))
         return NULL;
     for (size_t k = 0; k < x->sig_len; k++)
         c->sig[k] = canon_type(c, x->sig[k]);
@@ -334,15 +331,6 @@ void ipi_canon_free(ipi_canon *c)
 
 /* ---- entries ------------------------------------------------------------ */
 
-static int grow(ipi_canon *c, void *arr, size_t *cap, size_t n, size_t size)
-{
-    void *p;
-    memcpy(&p, arr, sizeof p);
-    int rc = ipi_grow(c->a, &p, cap, n, size);
-    memcpy(arr, &p, sizeof p);
-    return rc;
-}
-
 int ipi_canon_kind(ipi_canon *c, int kind)
 {
     const ipi_entry_list *l = &c->m->entries[kind];
@@ -350,7 +338,7 @@ int ipi_canon_kind(ipi_canon *c, int kind)
     c->ents_count = c->next = 0;
     if (!l->count)
         return IPROF_OK;
-    if (grow(c, &c->ents, &c->ents_cap, l->count, sizeof *c->ents))
+    if (ipi_grow_array(c->a, &c->ents, &c->ents_cap, l->count, sizeof *c->ents))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < l->count; i++) {
         const iprof_entry *e = &l->items[i];
@@ -389,7 +377,7 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     if (total > IPI_MAX_RECORDS)
         return IPROF_ELIMIT;
     /* The combined records, then room for those of the entry being added. */
-    if (grow(c, &c->recs, &c->recs_cap, total + most + 1, sizeof *c->recs))
+    if (ipi_grow_array(c->a, &c->recs, &c->recs_cap, total + most + 1, sizeof *c->recs))
         return IPROF_ENOMEM;
     const iprof_entry *head = &items[c->ents[first].index];
     size_t count = head->record_count;
@@ -403,7 +391,7 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
             return rc;
     }
     size_t depth = head->ctx->depth;
-    if (grow(c, &c->frames, &c->frames_cap, 2 * depth, sizeof *c->frames))
+    if (ipi_grow_array(c->a, &c->frames, &c->frames_cap, 2 * depth, sizeof *c->frames))
         return IPROF_ENOMEM;
     size_t d = 0;
     for (const iprof_context *x = head->ctx; x; x = x->parent, d++) {

@@ -44,21 +44,10 @@ static void state_free(merge_state *s)
     ipi_free(s->a, s->sig, s->sig_cap * sizeof *s->sig);
 }
 
-/* Grow a scratch array to n elements (ipi_grow on a void *, no casts of
- * typed pointers). */
-static int scratch(merge_state *s, void *arr, size_t *cap, size_t n, size_t size)
-{
-    void *p;
-    memcpy(&p, arr, sizeof p);
-    int rc = ipi_grow(s->a, &p, cap, n, size);
-    memcpy(arr, &p, sizeof p);
-    return rc;
-}
-
 /* The frames of a context into s->buf, callee first. */
 static int load_frames(merge_state *s, const iprof_context *ctx)
 {
-    if (scratch(s, &s->buf, &s->buf_cap, 2 * ctx->depth, sizeof *s->buf))
+    if (ipi_grow_array(s->a, &s->buf, &s->buf_cap, 2 * ctx->depth, sizeof *s->buf))
         return IPROF_ENOMEM;
     size_t i = 0;
     for (const iprof_context *c = ctx; c; c = c->parent, i += 2) {
@@ -233,8 +222,8 @@ static int merge_methods(merge_state *s)
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->method_count; i++) {
         const iprof_method *x = s->src->methods[i], *d;
-        if (scratch(s, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig) ||
-            scratch(s, &s->buf, &s->buf_cap, x->sig_len, sizeof *s->buf))
+        if (ipi_grow_array(s->a, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig) ||
+            ipi_grow_array(s->a, &s->buf, &s->buf_cap, x->sig_len, sizeof *s->buf))
             return IPROF_ENOMEM;
         for (size_t j = 0; j < x->sig_len; j++) /* resolves: checked up front */
             s->sig[j] = ipi_idmap_get(&s->tmap, x->sig[j]);
@@ -255,7 +244,7 @@ static int remap_entry(merge_state *s, const iprof_entry *e)
 {
     const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
     if (load_frames(s, e->ctx) ||
-        scratch(s, &s->recs, &s->recs_cap, e->record_count, sizeof *s->recs))
+        ipi_grow_array(s->a, &s->recs, &s->recs_cap, e->record_count, sizeof *s->recs))
         return IPROF_ENOMEM;
     if (L->checks_methods)
         for (size_t i = 0; i < e->ctx->depth; i++)

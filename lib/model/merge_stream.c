@@ -194,15 +194,6 @@ static const iprof_allocator *alloc_of(const stream_merge *s)
     return &s->dst->alloc;
 }
 
-static int grow(stream_merge *s, void *arr, size_t *cap, size_t n, size_t size)
-{
-    void *p;
-    memcpy(&p, arr, sizeof p);
-    int rc = ipi_grow(alloc_of(s), &p, cap, n, size);
-    memcpy(arr, &p, sizeof p);
-    return rc;
-}
-
 static void state_free(stream_merge *s)
 {
     const iprof_allocator *a = alloc_of(s);
@@ -289,8 +280,8 @@ static int take_type(stream_merge *s, const ipi_event *e)
 
 static int take_method(stream_merge *s, const ipi_event *e)
 {
-    if (grow(s, &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
-        grow(s, &s->ids, &s->ids_cap, e->n, sizeof *s->ids))
+    if (ipi_grow_array(alloc_of(s), &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
+        ipi_grow_array(alloc_of(s), &s->ids, &s->ids_cap, e->n, sizeof *s->ids))
         return IPROF_ENOMEM;
     uint64_t h = *e->key;
     if (e->premapped) { /* dst type ids, the key computed (premap_method) */
@@ -481,7 +472,8 @@ static int apply_batch(ipi_batch *b, void *payload)
             rc = take_method(s, &e);
         else
             rc = remap_entry(s, &e, &ready);
-        if (!rc && ready && grow(s, &s->ready, &s->ready_cap, n + 1, sizeof *s->ready))
+        if (!rc && ready &&
+            ipi_grow_array(alloc_of(s), &s->ready, &s->ready_cap, n + 1, sizeof *s->ready))
             rc = IPROF_ENOMEM;
         if (rc)
             return rc;

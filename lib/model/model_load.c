@@ -92,7 +92,8 @@ static int on_key(const char *key, size_t key_len, int section, void *payload)
     if (section == IPROF_SECTION_UNKNOWN)
         return 0;
     l->after = section;
-    if (l->hooks && l->hooks->on_section && (l->status = l->hooks->on_section(l->hooks->payload, section)))
+    if (l->hooks && l->hooks->on_section &&
+        (l->status = l->hooks->on_section(l->hooks->payload, section)))
         return 1;
     if (section == IPROF_KIND_INSTANCEOF) /* "instanceOfProfiles" or "instanceofProfiles" */
         l->m->extras.instanceof_key =

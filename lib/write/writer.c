@@ -33,8 +33,8 @@
 
 #define ALL_FLAGS                                                                   \
     (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
-     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP | IPROF_WRITE_NO_REFERENCES | \
-     IPROF_WRITE_CANONICAL)
+     IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP |             \
+     IPROF_WRITE_NO_REFERENCES | IPROF_WRITE_CANONICAL)
 
 /* Where the document is: before begin; inside "types", "methods" or an
  * entry section (w->section); between sections with nothing open, after
