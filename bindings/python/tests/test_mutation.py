@@ -12,6 +12,15 @@ import iprof
 from iprof import Kind
 
 
+# Two documents with types and a method in common, under other ids.
+MERGE_DST = doc(types=[(0, "void"), (1, "A")], methods=[(1, "f", [1, 0])],
+                callCountProfiles=[("1:0", [10])], virtualInvokeProfiles=[("1:2", [1, 3])])
+MERGE_SRC = doc(types=[(5, "B"), (0, "void"), (1, "A")],
+                methods=[(7, "g", [5, 0]), (1, "f", [1, 0])],
+                callCountProfiles=[("1:0", [1]), ("7:0", [2])],
+                virtualInvokeProfiles=[("1:2", [5, 4, 1, 1])])
+
+
 def small_model():
     m = iprof.Model()
     m.add_type(0, "void")
@@ -153,12 +162,7 @@ class MutationTest(unittest.TestCase):
                              [{"id": 0, "name": "void"}])
 
     def test_merge(self):
-        a = doc(types=[(0, "void"), (1, "A")], methods=[(1, "f", [1, 0])],
-                callCountProfiles=[("1:0", [10])], virtualInvokeProfiles=[("1:2", [1, 3])])
-        b = doc(types=[(5, "B"), (0, "void"), (1, "A")],
-                methods=[(7, "g", [5, 0]), (1, "f", [1, 0])],
-                callCountProfiles=[("1:0", [1]), ("7:0", [2])],
-                virtualInvokeProfiles=[("1:2", [5, 4, 1, 1])])
+        a, b = MERGE_DST, MERGE_SRC
         with iprof.load(a) as ma, iprof.load(b) as mb:
             ma.merge(mb, weight=3)
             self.assertEqual([(t.id, t.name) for t in ma.types], [(0, "void"), (1, "A"), (5, "B")])
@@ -179,12 +183,7 @@ class MutationTest(unittest.TestCase):
         """merge_from streams a source into the model: the same as loading
         it and merging, from bytes, a path and a file object, threaded or
         not; all or nothing on failure."""
-        a = doc(types=[(0, "void"), (1, "A")], methods=[(1, "f", [1, 0])],
-                callCountProfiles=[("1:0", [10])], virtualInvokeProfiles=[("1:2", [1, 3])])
-        b = doc(types=[(5, "B"), (0, "void"), (1, "A")],
-                methods=[(7, "g", [5, 0]), (1, "f", [1, 0])],
-                callCountProfiles=[("1:0", [1]), ("7:0", [2])],
-                virtualInvokeProfiles=[("1:2", [5, 4, 1, 1])])
+        a, b = MERGE_DST, MERGE_SRC
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "b.iprof")
             with open(path, "wb") as f:
