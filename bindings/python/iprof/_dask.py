@@ -138,15 +138,15 @@ def _expand(items, weights):
 
 def _payload(model, opts, final):
     """The canonical form of *model*: the final document (bytes) for the
-    root, else (gzip bytes, instanceof spelling) for the next level. The
-    bytes are compressed by Python's zlib at *opts.compresslevel* (1 by
+    root, else (gzip bytes, instanceof spelling) for the next level.
+
+    The bytes are compressed by Python's zlib at *opts.compresslevel* (1 by
     default: 4 times faster than the library's level 6 for 20% more bytes;
-    0: not compressed); every level reads either. The
-    spelling travels beside the bytes because a written file cannot say
-    AUTO (a model whose inputs had no instanceof key); the next level sets
-    it back so that spellings combine as they do in one ``iprof merge``.
-    (A merge of the 1.1.0 bytes would otherwise take GraalVM's spelling,
-    which the writer gives a model without one, for the input's.)"""
+    0: not compressed); the next level reads either. The spelling travels
+    beside the bytes because a written file cannot say AUTO (a model whose
+    inputs had no instanceof key: the writer spells it GraalVM's way), and
+    the next level sets the combined spelling of its children so that they
+    combine as in one ``iprof merge``."""
     if final is not None:
         return model.write(pretty=final.pretty, instanceof_key=final.instanceof_key,
                            gzip=final.gzip, canonical=True)
