@@ -20,6 +20,7 @@ import stat
 import uuid
 
 from ._common import InstanceofKey
+from ._lib import gzip_supported
 from ._model import Model
 
 __all__ = ["dask_merge"]
@@ -244,7 +245,7 @@ def _thread_count(client, scheduler):
 
 def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None, fan_in=8,
                partition_size=None, pretty=False, instanceof_key=None, gzip=None,
-               strict=False, drop_unknown=False, threaded=False, compresslevel=1,
+               strict=False, drop_unknown=False, threaded=False, compresslevel=None,
                retries=0):
     """Merge profiles on Dask as a tree reduction; the result is the bytes
     ``iprof merge`` writes for the same files (canonical form, highest
@@ -280,8 +281,9 @@ def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None,
     *strict* reads the inputs strictly, *drop_unknown* drops their unknown
     top-level keys (``iprof merge --strict``, ``--drop-unknown``);
     *threaded* merges on a second C thread while reading
-    (``merge_from(threaded=True)``). *compresslevel* (0..9, default 1)
-    compresses the intermediate results (gzip; 0: plain JSON).
+    (``merge_from(threaded=True)``). *compresslevel* (0..9) compresses the
+    intermediate results (gzip; 0: plain JSON); by default 1, or 0 for a
+    libiprof built without zlib (:func:`iprof.gzip_supported`).
 
     Raises ImportError when Dask is missing, ValueError for bad arguments,
     and the :class:`iprof.Error` a task raised (a file that cannot be read
@@ -299,6 +301,8 @@ def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None,
         gzip = output is not None and os.fspath(output).endswith(".gz")
     final = _Final(bool(pretty), instanceof_key, bool(gzip))
     InstanceofKey.of(instanceof_key)                 # a bad spelling fails here
+    if compresslevel is None:
+        compresslevel = 1 if gzip_supported() else 0
     compresslevel = int(compresslevel)
     if not 0 <= compresslevel <= 9:
         raise ValueError("compresslevel must be 0..9, not %d" % compresslevel)
