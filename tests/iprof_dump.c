@@ -5,7 +5,7 @@
  *
  * Usage:
  *   iprof_dump [--strict] [--chunk N] FILE
- *   iprof_dump [--strict] --merge A B [--weight W] -o OUT
+ *   iprof_dump [--strict] --merge [--stream] A B [--weight W] -o OUT
  *   iprof_dump [--strict] --roundtrip FILE -o OUT [--pretty] [--to V]
  *
  * Canonical form of the dump (one line, then "\n"):
@@ -392,24 +392,36 @@ static int do_roundtrip(const char *in, const char *out, int strict, int pretty,
     return rc;
 }
 
-static int do_merge(const char *a, const char *b, double weight, const char *out, int strict)
+/* B merged into A: loaded and merged (iprof_model_merge), or with
+ * `stream` merged as it is read (iprof_model_merge_path), threaded. */
+static int do_merge(const char *a, const char *b, double weight, const char *out, int strict,
+                    int stream)
 {
     iprof_reader *r = make_reader(strict);
-    iprof_model *ma = load(r, a);
-    if (!ma) {
-        iprof_reader_free(r);
-        return 1;
+    iprof_model *ma = load(r, a), *mb = NULL;
+    int rc = IPROF_OK;
+    if (ma && stream) {
+        iprof_read_options opts = IPROF_READ_OPTIONS_INIT;
+        iprof_reader *t = NULL;
+        opts.chunk_size = chunk_size;
+        opts.flags = IPROF_READ_THREADED | (strict ? IPROF_READ_STRICT : 0u);
+        iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
+        mo.weight = weight;
+        rc = iprof_reader_new(&t, &opts);
+        if (!rc)
+            rc = iprof_model_merge_path(ma, t, b, &mo);
+        iprof_reader_free(t);
+    } else if (ma && (mb = load(r, b))) {
+        rc = iprof_model_merge(ma, mb, weight);
     }
-    iprof_model *mb = load(r, b);
     iprof_reader_free(r);
-    if (!mb) {
+    if (!ma || (!stream && !mb)) {
         iprof_model_free(ma);
         return 1;
     }
-    int rc = iprof_model_merge(ma, mb, weight);
     if (rc) {
-        fprintf(stderr, "error: %s: iprof_model_merge failed at 0:0 (offset 0) path \n",
-                iprof_status_string(rc));
+        fprintf(stderr, "error: %s: %s failed at 0:0 (offset 0) path \n", iprof_status_string(rc),
+                stream ? "iprof_model_merge_path" : "iprof_model_merge");
         iprof_model_free(ma);
         iprof_model_free(mb);
         return 1;
@@ -423,14 +435,14 @@ static int do_merge(const char *a, const char *b, double weight, const char *out
 static int usage(void)
 {
     fprintf(stderr, "usage: iprof_dump [--strict] [--chunk N] FILE\n"
-                    "       iprof_dump [--strict] --merge A B [--weight W] -o OUT\n"
+                    "       iprof_dump [--strict] --merge [--stream] A B [--weight W] -o OUT\n"
                     "       iprof_dump [--strict] --roundtrip FILE -o OUT [--pretty] [--to V]\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    int strict = 0, pretty = 0, merge = 0, roundtrip = 0;
+    int strict = 0, pretty = 0, merge = 0, roundtrip = 0, stream = 0;
     const char *out = NULL, *to = NULL;
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0;
@@ -443,6 +455,8 @@ int main(int argc, char **argv)
             pretty = 1;
         else if (!strcmp(a, "--merge"))
             merge = 1;
+        else if (!strcmp(a, "--stream"))
+            stream = 1;
         else if (!strcmp(a, "--roundtrip"))
             roundtrip = 1;
         else if (!strcmp(a, "-o") && i + 1 < argc)
@@ -472,7 +486,7 @@ int main(int argc, char **argv)
     if (merge) {
         if (npos != 2 || !out)
             return usage();
-        return do_merge(pos[0], pos[1], weight, out, strict);
+        return do_merge(pos[0], pos[1], weight, out, strict, stream);
     }
     if (roundtrip) {
         if (npos != 1 || !out)

@@ -40,6 +40,9 @@ PAIR_KINDS = ("virtualInvokeProfiles", "monitorProfiles", "instanceofProfiles")
 SINGLE_KINDS = ("callCountProfiles", "samplingProfiles")
 
 DUMP = os.environ.get("IPROF_DUMP", "")
+# Both merges against the reference: a loaded model's (iprof_model_merge)
+# and the streaming one (iprof_model_merge_path, threaded).
+MERGES = [[], ["--stream"]]
 CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")
 RESULTS = {"passed": 0, "failed": 0}
 
@@ -317,16 +320,18 @@ def generated_cases(tmp, count=60):
         out = os.path.join(tmp, "gm.iprof")
         if os.path.exists(out):
             os.unlink(out)
-        p = subprocess.run([DUMP, "--strict", "--merge", pa, pb, "--weight", repr(w), "-o", out],
-                           capture_output=True)
-        if not record(p.returncode == 0, "%s: exit %d: %s" % (
-                label, p.returncode, p.stderr.decode("utf-8", "replace")[:300])):
-            print("   A: %s\n   B: %s" % (json.dumps(a), json.dumps(b)), file=sys.stderr)
-            continue
-        before = RESULTS["failed"]
-        compare(label, a, b, w, out)
-        if RESULTS["failed"] != before:
-            print("   A: %s\n   B: %s" % (json.dumps(a), json.dumps(b)), file=sys.stderr)
+        for how in MERGES:
+            p = subprocess.run([DUMP, "--strict", "--merge"] + how +
+                               [pa, pb, "--weight", repr(w), "-o", out], capture_output=True)
+            if not record(p.returncode == 0, "%s%s: exit %d: %s" % (
+                    label, " ".join([""] + how), p.returncode,
+                    p.stderr.decode("utf-8", "replace")[:300])):
+                print("   A: %s\n   B: %s" % (json.dumps(a), json.dumps(b)), file=sys.stderr)
+                continue
+            before = RESULTS["failed"]
+            compare(label, a, b, w, out)
+            if RESULTS["failed"] != before:
+                print("   A: %s\n   B: %s" % (json.dumps(a), json.dumps(b)), file=sys.stderr)
 
 
 def main():
@@ -360,34 +365,43 @@ def main():
         for an, bn, w in cases:
             label = "%s + %s x %s" % (an, bn, w)
             print("--", label, file=sys.stderr)
-            out = os.path.join(tmp, "merged.iprof")
-            if os.path.exists(out):
-                os.unlink(out)
-            args = [DUMP, "--merge", os.path.join(CORPUS, an), os.path.join(CORPUS, bn),
-                    "--weight", repr(w), "-o", out]
-            p = subprocess.run(args, capture_output=True)
-            if not record(p.returncode == 0, "%s: iprof_dump --merge exit %d: %s" % (
-                    label, p.returncode, p.stderr.decode("utf-8", "replace")[:400])):
-                continue
-            compare(label, load(an), load(bn), w, out)
+            for how in MERGES:
+                out = os.path.join(tmp, "merged.iprof")
+                if os.path.exists(out):
+                    os.unlink(out)
+                args = [DUMP, "--merge"] + how + [os.path.join(CORPUS, an),
+                                                   os.path.join(CORPUS, bn),
+                                                   "--weight", repr(w), "-o", out]
+                p = subprocess.run(args, capture_output=True)
+                if not record(p.returncode == 0, "%s: iprof_dump --merge%s exit %d: %s" % (
+                        label, " ".join([""] + how), p.returncode,
+                        p.stderr.decode("utf-8", "replace")[:400])):
+                    continue
+                compare(label, load(an), load(bn), w, out)
         generated_cases(tmp)
         # A source whose references do not resolve is refused, changing
         # nothing (no output written).
         out = os.path.join(tmp, "dangling.iprof")
-        p = subprocess.run([DUMP, "--merge", os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
-                            os.path.join(CORPUS, "elidemin-jspy-placeholders-1.0.0.iprof"),
-                            "-o", out], capture_output=True)
-        record(p.returncode == 1 and b"error: dangling reference" in p.stderr
-               and not os.path.exists(out),
-               "merge of a dangling source: exit %d, %s" % (p.returncode, p.stderr[-300:]))
-        # A weight that is not finite or negative is refused.
-        for bad in ("-1", "nan", "inf"):
-            p = subprocess.run([DUMP, "--merge", os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
-                                os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"), "--weight", bad,
-                                "-o", os.path.join(tmp, "bad.iprof")], capture_output=True)
-            record(p.returncode == 1 and b"invalid argument" in p.stderr
-                   and not os.path.exists(os.path.join(tmp, "bad.iprof")),
-                   "weight %s: exit %d, %s" % (bad, p.returncode, p.stderr[:200]))
+        for how in MERGES:
+            p = subprocess.run([DUMP, "--merge"] + how +
+                               [os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
+                                os.path.join(CORPUS, "elidemin-jspy-placeholders-1.0.0.iprof"),
+                                "-o", out], capture_output=True)
+            record(p.returncode == 1 and b"error: dangling reference" in p.stderr
+                   and not os.path.exists(out),
+                   "merge%s of a dangling source: exit %d, %s" % (
+                       " ".join([""] + how), p.returncode, p.stderr[-300:]))
+            # A weight that is not finite or negative is refused.
+            for bad in ("-1", "nan", "inf"):
+                p = subprocess.run([DUMP, "--merge"] + how +
+                                   [os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
+                                    os.path.join(CORPUS, "jsonata-cli-0.4.0.iprof"),
+                                    "--weight", bad, "-o", os.path.join(tmp, "bad.iprof")],
+                                   capture_output=True)
+                record(p.returncode == 1 and b"invalid argument" in p.stderr
+                       and not os.path.exists(os.path.join(tmp, "bad.iprof")),
+                       "weight %s%s: exit %d, %s" % (bad, " ".join([""] + how), p.returncode,
+                                                     p.stderr[:200]))
     print("%d passed, %d failed" % (RESULTS["passed"], RESULTS["failed"]))
     return 1 if RESULTS["failed"] else 0
 
