@@ -155,6 +155,37 @@ static void test_same_as_model(void)
     same_as_model(SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1, &opts);
 }
 
+/* A leniently loaded dst that repeats a type id under another name: the
+ * input's method is keyed by the name it matched, as the model merge
+ * keys it (the reading thread hands over types, not ids). */
+static void test_lenient_dst(void)
+{
+    static const char dup[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":0,\"name\":\"B\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
+    static const char src[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":5,\"name\":\"B\"},{\"id\":6,\"name\":\"A\"}],"
+        "\"methods\":[{\"id\":7,\"name\":\"f\",\"signature\":[5,5]},"
+        "{\"id\":8,\"name\":\"f\",\"signature\":[6,6]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[2]},{\"ctx\":\"8:0\",\"records\":[3]}]}";
+    iprof_model *want = load_text(dup, sizeof dup - 1, 0, NULL);
+    iprof_model *m = load_text(src, sizeof src - 1, 0, NULL);
+    CHECK_OK(iprof_model_merge(want, m, 1.0));
+    for (int threaded = 0; threaded < 2; threaded++) {
+        iprof_model *got = load_text(dup, sizeof dup - 1, 0, NULL);
+        iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
+        CHECK_OK(iprof_model_merge_buffer(got, r, src, sizeof src - 1, NULL));
+        CHECK_EQ_INT(model_diff(got, want), 0);
+        /* f(B, B) is new (dst's f is f(A, A)), f(A, A) adds to dst's. */
+        CHECK_EQ_INT(iprof_model_method_count(got), 2);
+        iprof_reader_free(r);
+        iprof_model_free(got);
+    }
+    iprof_model_free(m);
+    iprof_model_free(want);
+}
+
 /* What the merge gives, value by value (not only "as merge_with"). */
 static void test_values(void)
 {
@@ -423,6 +454,7 @@ int main(void)
 {
     RUN(test_same_as_model);
     RUN(test_values);
+    RUN(test_lenient_dst);
     RUN(test_truncated);
     RUN(test_refused);
     RUN(test_alloc_failure);

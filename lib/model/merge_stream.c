@@ -284,9 +284,9 @@ static int take_method(stream_merge *s, const ipi_event *e)
         ipi_grow_array(alloc_of(s), &s->ids, &s->ids_cap, e->n, sizeof *s->ids))
         return IPROF_ENOMEM;
     uint64_t h = *e->key;
-    if (e->premapped) { /* dst type ids, the key computed (premap_method) */
+    if (e->premapped) { /* dst's types, the key computed (premap_method) */
         for (size_t i = 0; i < e->n; i++)
-            s->sig[i] = ipi_idmap_get(&s->dst->type_ids, e->ids[i]);
+            s->sig[i] = (const iprof_type *)(uintptr_t)e->ids[i];
     } else {
         for (size_t i = 0; i < e->n; i++)
             if (!(s->sig[i] = ipi_idmap_get(&s->tmap, e->ids[i])))
@@ -485,9 +485,11 @@ static int apply_batch(ipi_batch *b, void *payload)
 
 /* ---- the reading thread's share ---------------------------------------- */
 
-/* A method whose signature types are all mapped: its signature in dst's
- * type ids and its key in the key slot (ipi_method_names_hash_of's, with
- * no array of types to build). */
+/* A method whose signature types are all mapped: its signature as dst's
+ * types (pointers in the id slots: a leniently loaded dst may repeat an
+ * id, so an id would not say which type the name matched) and its key in
+ * the key slot (ipi_method_names_hash_of's, with no array of types to
+ * build). */
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
     uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
@@ -496,7 +498,7 @@ static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_ev
             return; /* for the merging thread to defer, or to refuse */
     for (size_t i = 0; i < e->n; i++) {
         const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
-        e->ids[i] = t->id;
+        e->ids[i] = (int64_t)(uintptr_t)t;
         h = ipi_hash_combine(h, t->name->hash);
     }
     *e->key = h;
