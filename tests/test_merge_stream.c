@@ -287,6 +287,27 @@ static void test_refused(void)
                    "\"callCountProfiles\":[{\"ctx\":\"10:0\",\"records\":[1]}],"
                    "\"conditionalProfiles\":[{\"ctx\":\"10:4\",\"records\":[8,1]}]}",
                    0, IPROF_ESCHEMA, NULL);
+    /* A read that fails after an entry that breaks a rule: the read's
+     * error, with its position, is the one reported. */
+    {
+        static const char text[] =
+            "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"}],"
+            "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+            "\"conditionalProfiles\":[{\"ctx\":\"1:4\",\"records\":[8,1]}],"
+            "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}";
+        iprof_reader *r = reader_with(0, NULL);
+        iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+        check_unchanged(dst, iprof_model_merge_buffer(dst, r, text, sizeof text - 1, NULL),
+                        IPROF_ESYNTAX);
+        const iprof_error *me = iprof_model_error(dst), *re = iprof_reader_error(r);
+        CHECK(me && re && iprof_error_status(re) == IPROF_ESYNTAX);
+        if (me && re) {
+            CHECK_EQ_STR(iprof_error_message(me), iprof_error_message(re));
+            CHECK_EQ_INT(iprof_error_offset(me), sizeof text - 1);
+        }
+        iprof_model_free(dst);
+        iprof_reader_free(r);
+    }
     /* An unknown key that cannot be combined. */
     expect_failure("{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"extra\":{\"a\":1}}", 0,
                    IPROF_ESCHEMA, NULL);

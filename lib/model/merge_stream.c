@@ -626,9 +626,12 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
         s.builder = b;
         const ipi_load_hooks hooks = {&s, on_section, on_put};
         rc = ipi_load_run(reader, src, b, s.side, 1, &hooks);
+        /* A failed build leaves the reader's status at IPROF_ESTOPPED (or
+         * none), so an equal status means the read failed: its report then
+         * goes to dst too, over a rule failure met before. */
         const iprof_error *re = iprof_reader_error(reader);
-        read_failed = rc && re && iprof_error_status(re) == rc && !dst->error.set;
-        if (read_failed) /* its report, in dst's too */
+        read_failed = rc && re && iprof_error_status(re) == rc;
+        if (read_failed)
             ipi_errbuf_copy(&dst->error, re);
     }
     if (!rc)
