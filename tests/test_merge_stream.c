@@ -290,23 +290,28 @@ static void test_refused(void)
     /* A read that fails after an entry that breaks a rule: the read's
      * error, with its position, is the one reported. */
     {
-        static const char text[] =
-            "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"}],"
-            "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
-            "\"conditionalProfiles\":[{\"ctx\":\"1:4\",\"records\":[8,1]}],"
-            "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}";
-        iprof_reader *r = reader_with(0, NULL);
-        iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
-        check_unchanged(dst, iprof_model_merge_buffer(dst, r, text, sizeof text - 1, NULL),
-                        IPROF_ESYNTAX);
-        const iprof_error *me = iprof_model_error(dst), *re = iprof_reader_error(r);
-        CHECK(me && re && iprof_error_status(re) == IPROF_ESYNTAX);
-        if (me && re) {
-            CHECK_EQ_STR(iprof_error_message(me), iprof_error_message(re));
-            CHECK_EQ_INT(iprof_error_offset(me), sizeof text - 1);
+        /* The broken entry, then more than a batch of good ones (so that the
+         * broken one is applied before the read fails), then the cut. */
+        check_text t = {0};
+        tx_add(&t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"}],"
+                   "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+                   "\"conditionalProfiles\":[{\"ctx\":\"1:4\",\"records\":[8,1]}");
+        for (int i = 0; i < 5000; i++)
+            tx_add(&t, ",{\"ctx\":\"1:%d\",\"records\":[%d,0,1]}", i + 5, i);
+        for (int threaded = 0; threaded < 2; threaded++) {
+            iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
+            iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+            check_unchanged(dst, iprof_model_merge_buffer(dst, r, t.s, t.len, NULL), IPROF_ESYNTAX);
+            const iprof_error *me = iprof_model_error(dst), *re = iprof_reader_error(r);
+            CHECK(me && re && iprof_error_status(re) == IPROF_ESYNTAX);
+            if (me && re) {
+                CHECK_EQ_STR(iprof_error_message(me), iprof_error_message(re));
+                CHECK_EQ_INT(iprof_error_offset(me), t.len);
+            }
+            iprof_model_free(dst);
+            iprof_reader_free(r);
         }
-        iprof_model_free(dst);
-        iprof_reader_free(r);
+        free(t.s);
     }
     /* An unknown key that cannot be combined. */
     expect_failure("{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"extra\":{\"a\":1}}", 0,
