@@ -443,11 +443,31 @@ class CoverageTest(unittest.TestCase):
     def test_table(self):
         self.assertEqual(run("coverage", "coverage-small.iprof"), (0, COVERAGE_TEXT, ""))
 
+    def test_sampled_only(self):
+        """Without call counts coverage is not coverage: a warning, and
+        hasCallCounts false in --json (issue 15, part 5)."""
+        warning = ("iprof coverage: coverage-sampled.iprof: warning: no call counts (sampled "
+                   "only?): methods that ran but were not sampled count as not run\n")
+        self.assertEqual(run("coverage", "coverage-sampled.iprof"), (0, (
+            "coverage-sampled.iprof: 2 of 3 methods ran (66.67%)\n"
+            "\n"
+            "Package                                             Methods      Ran  Coverage\n"
+            "com.example                                               3        2    66.67%\n"
+            "\n"
+            "Class                                               Methods      Ran  Coverage\n"
+            "com.example.App                                           3        2    66.67%\n"),
+            warning))
+        code, out, err = run("coverage", "--json", "coverage-sampled.iprof")
+        self.assertEqual((code, err), (0, warning))
+        d = json.loads(out)
+        self.assertEqual((d["methods"], d["ran"], d["hasCallCounts"]), (3, 2, False))
+
     def test_json(self):
         code, out, err = run("coverage", "--json", "coverage-small.iprof")
         self.assertEqual((code, err), (0, ""))
         d = json.loads(out)
         self.assertEqual((d["file"], d["methods"], d["ran"]), ("coverage-small.iprof", 9, 5))
+        self.assertIs(d["hasCallCounts"], True)
         self.assertEqual(d["packages"], [
             {"name": "com.example", "methods": 4, "ran": 3},
             {"name": "com.example.util", "methods": 3, "ran": 1},

@@ -47,6 +47,8 @@ static int help(void)
            "A method ran when an entry of any kind mentions it in its context\n"
            "(callee or caller; call-count entries only with a count above 0).\n"
            "Its hits are its call count, else its sample count, else 1 if it ran.\n"
+           "A profile without call counts (sampled only) is not coverage: a warning\n"
+           "says so, and --json's \"hasCallCounts\" is false.\n"
            "\n"
            "  --json        print the table as JSON (keys in README.md)\n"
            "  --lcov OUT    also write LCOV to OUT (atomically; '-': standard\n"
@@ -83,6 +85,7 @@ typedef struct cov {
     cov_method **by_id;    /* sorted by id, for frame lookups */
     cov_method **by_class; /* sorted by class, then file order */
     size_t ran;
+    int call_counts; /* the profile has call counts (else: sampled only) */
 } cov;
 
 static int cmp_id(const void *a, const void *b)
@@ -367,7 +370,8 @@ static int print_json(FILE *out, const cov *c)
         return -1;
     fputs("{\"file\": ", out);
     json_string(out, c->file);
-    fprintf(out, ", \"methods\": %zu, \"ran\": %zu,\n \"packages\": [", c->n, c->ran);
+    fprintf(out, ", \"methods\": %zu, \"ran\": %zu, \"hasCallCounts\": %s,\n \"packages\": [", c->n,
+            c->ran, c->call_counts ? "true" : "false");
     for (size_t i = 0; i < np; i++) {
         fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
         print_pkg_name(out, p[i].cls, 1);
@@ -502,6 +506,14 @@ int cmd_coverage(int argc, char **argv)
         code = TOOL_EXIT_USAGE;
     }
     progress_bar_end(&bar);
+    /* Without call counts (a sampling-only profile, GraalVM's
+     * -H:+PGOSampling without instrumentation) a method "ran" when it was
+     * sampled or sits in a sampled stack: not coverage. */
+    c.call_counts = code == TOOL_EXIT_OK &&
+                    iprof_model_entry_count(model, IPROF_KIND_CALL_COUNT) > 0;
+    if (code == TOOL_EXIT_OK && !c.call_counts)
+        report_plain(CMD, c.file, "warning: no call counts (sampled only?): methods "
+                                  "that ran but were not sampled count as not run");
     if (code == TOOL_EXIT_OK && a.lcov && write_to(a.lcov, &c, 0) != 0)
         code = TOOL_EXIT_USAGE;
     if (code == TOOL_EXIT_OK && !(a.lcov && outfile_is_stdout(a.lcov) && !a.out) &&
