@@ -540,6 +540,45 @@ class Filter(ToolCase):
                     ',"samplingProfiles":[],"instanceofProfiles":[{"ctx":"3:1<1:8","records":'
                     '[5,2]}]}')
 
+    def test_max_depth(self):
+        # Every context cut to its callee frame (issue 15, part 4).
+        self.expect(["filter", "--max-depth", "1", "post-filter.iprof"], 0,
+                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_GET + ','
+                    + M_BAKE + ',' + M_PUT + '],"callCountProfiles":[{"ctx":"1:0","records":'
+                    '[1]},{"ctx":"2:0","records":[60]},{"ctx":"3:0","records":[25]},{"ctx":'
+                    '"4:0","records":[14]}],"conditionalProfiles":[{"ctx":"2:2","records":'
+                    '[2,0,7,2,1,3]}],' + VIRTUAL + ',' + MONITOR + ',"samplingProfiles":'
+                    '[{"ctx":"4:5","records":[30]},{"ctx":"2:4","records":[10]}],'
+                    '"instanceofProfiles":[{"ctx":"3:1","records":[5,2]}]}')
+        for bad in ("0", "-1", "x", ""):
+            code, out, err = run("filter", "--max-depth", bad, "post-filter.iprof")
+            self.assertEqual((code, out), (2, b""), bad)
+            self.assertTrue(err.startswith("iprof filter: bad --max-depth '%s': an integer "
+                                           ">= 1 is needed\n" % bad), err)
+
+    def test_prune_and_sizes(self):
+        # The zero-count entry goes, then its method; the bytes before and
+        # after are reported when both sides are files.
+        doc = (b'{"version":"1.0.0","types":[{"id":0,"name":"T"}],"methods":[{"id":1,'
+               b'"name":"a","signature":[0,0]},{"id":2,"name":"b","signature":[0,0]}],'
+               b'"callCountProfiles":[{"ctx":"1:0","records":[3]},{"ctx":"2:0","records":[0]}],'
+               b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+               b'"samplingProfiles":[]}')
+        want = (b'{"version":"1.0.0","types":[{"id":0,"name":"T"}],"methods":[{"id":1,'
+                b'"name":"a","signature":[0,0]}],"callCountProfiles":[{"ctx":"1:0","records":'
+                b'[3]}],"conditionalProfiles":[],"virtualInvokeProfiles":[],'
+                b'"monitorProfiles":[],"samplingProfiles":[]}')
+        self.expect(["filter", "--prune", "-"], 0, want, stdin=doc)  # a pipe: no sizes
+        src, out = os.path.join(self.tmp, "in.iprof"), os.path.join(self.tmp, "out.iprof")
+        with open(src, "wb") as f:
+            f.write(doc)
+        code, stdout, err = run("filter", "--prune", src, "-o", out)
+        self.assertEqual((code, stdout), (0, b""))
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), want)
+        self.assertEqual(err, "iprof filter: %s: %d -> %d bytes (%+.1f%%)\n" % (
+            src, len(doc), len(want), 100.0 * (len(want) - len(doc)) / len(doc)))
+
     def test_min_count(self):
         self.expect(["filter", "--min-count", "20", "post-filter.iprof"], 0,
                     FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_GET + ','

@@ -7,6 +7,7 @@
 #include <iprof/iprof.h>
 
 #include <dirent.h>
+#include <stddef.h>
 
 #include "check.h"
 
@@ -652,6 +653,64 @@ static void test_filter_kinds(void)
     free(t);
 }
 
+/* --max-depth: contexts cut to their innermost frames, entries that then
+ * coincide combined (the first in place), per kind; depth 0 cuts nothing. */
+static void test_filter_max_depth(void)
+{
+    static const char *const doc =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},"
+        "{\"id\":2,\"name\":\"b\",\"signature\":[0,0]},{\"id\":3,\"name\":\"c\","
+        "\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0<2:5<3:1\",\"records\":[4]},"
+        "{\"ctx\":\"2:0\",\"records\":[1]},{\"ctx\":\"1:0<2:5<1:9\",\"records\":[6]},"
+        "{\"ctx\":\"1:0<3:2\",\"records\":[2]}],"
+        "\"conditionalProfiles\":[{\"ctx\":\"1:3<2:5\",\"records\":[3,0,1,3,1,2]},"
+        "{\"ctx\":\"1:3<3:4\",\"records\":[3,1,5,9,0,1]}],"
+        "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[0,7]}],"
+        "\"samplingProfiles\":[{\"ctx\":\"3:7<2:1<1:1\",\"records\":[5]}]}";
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.max_depth = 2;
+    iprof_model *m = load(doc);
+    CHECK_OK(iprof_model_filter(m, &o));
+    char *t = text(m);
+    CHECK_EQ_STR(t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                    "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},"
+                    "{\"id\":2,\"name\":\"b\",\"signature\":[0,0]},{\"id\":3,\"name\":\"c\","
+                    "\"signature\":[0,0]}],"
+                    "\"callCountProfiles\":[{\"ctx\":\"1:0<2:5\",\"records\":[10]},"
+                    "{\"ctx\":\"2:0\",\"records\":[1]},{\"ctx\":\"1:0<3:2\",\"records\":[2]}],"
+                    "\"conditionalProfiles\":[{\"ctx\":\"1:3<2:5\",\"records\":[3,0,1,3,1,2]},"
+                    "{\"ctx\":\"1:3<3:4\",\"records\":[3,1,5,9,0,1]}],"
+                    "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[{\"ctx\":\"0:0\","
+                    "\"records\":[0,7]}],"
+                    "\"samplingProfiles\":[{\"ctx\":\"3:7<2:1\",\"records\":[5]}]}");
+    free(t);
+    iprof_model_free(m);
+    /* Depth 1: the conditional entries become one, their groups combined. */
+    o.max_depth = 1;
+    m = load(doc);
+    CHECK_OK(iprof_model_filter(m, &o));
+    t = text(m);
+    CHECK(strstr(t, "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[12]},"
+                    "{\"ctx\":\"2:0\",\"records\":[1]}]") != NULL);
+    CHECK(strstr(t, "\"conditionalProfiles\":[{\"ctx\":\"1:3\",\"records\":[3,0,1,3,1,7,9,0,1]}]") !=
+          NULL);
+    CHECK(strstr(t, "\"samplingProfiles\":[{\"ctx\":\"3:7\",\"records\":[5]}]") != NULL);
+    free(t);
+    iprof_model_free(m);
+    /* Deep enough: nothing changes. */
+    o.max_depth = 3;
+    m = load(doc);
+    char *before = text(m);
+    CHECK_OK(iprof_model_filter(m, &o));
+    t = text(m);
+    CHECK_EQ_STR(t, before);
+    free(t);
+    free(before);
+    iprof_model_free(m);
+}
+
 static void test_filter_bad_options(void)
 {
     iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
@@ -674,7 +733,25 @@ static void test_filter_bad_options(void)
     CHECK_OK(iprof_filter_options_init(&z, IPROF_FILTER_OPTIONS_VERSION));
     CHECK_EQ_INT(z.version, IPROF_FILTER_OPTIONS_VERSION);
     CHECK_EQ_INT(z.kinds, 0);
-    CHECK_EQ_INT(iprof_filter_options_init(&z, 2), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_filter_options_init(&z, IPROF_FILTER_OPTIONS_VERSION + 1), IPROF_EINVAL);
+    /* A version 1 caller's struct ends before max_depth: init writes
+     * nothing past it. */
+    union {
+        iprof_filter_options o;
+        unsigned char bytes[sizeof(iprof_filter_options)];
+    } v1;
+    memset(&v1, 0xAB, sizeof v1);
+    CHECK_OK(iprof_filter_options_init(&v1.o, 1));
+    CHECK_EQ_INT(v1.o.version, 1);
+    size_t end = offsetof(iprof_filter_options, max_depth), untouched = 0;
+    for (size_t i = end; i < sizeof v1; i++)
+        untouched += v1.bytes[i] == 0xAB;
+    CHECK_EQ_INT(untouched, sizeof v1 - end);
+    /* ... and the filter reads no max_depth from it. */
+    v1.o.kinds = 0;
+    char *v1_out = filtered(&v1.o, IPROF_OK);
+    CHECK_EQ_STR(v1_out, before);
+    free(v1_out);
     CHECK_EQ_INT(iprof_filter_options_init(NULL, 1), IPROF_EINVAL);
     free(before);
 }
@@ -755,6 +832,7 @@ int main(void)
     RUN(test_filter_min_count);
     RUN(test_filter_top_percent);
     RUN(test_filter_kinds);
+    RUN(test_filter_max_depth);
     RUN(test_filter_bad_options);
     return check_done();
 }

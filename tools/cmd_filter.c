@@ -11,14 +11,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "outfile.h"
 #include "post.h"
 
 #define CMD "iprof filter"
 
 enum {
     OPT_OUT = 1, OPT_KEEP, OPT_DROP_PKG, OPT_MIN, OPT_TOP, OPT_KINDS, OPT_CANONICAL, OPT_PRETTY,
-    OPT_IOF_KEY, OPT_DROP_UNKNOWN
+    OPT_IOF_KEY, OPT_DROP_UNKNOWN, OPT_PRUNE, OPT_MAX_DEPTH
 };
 
 static const tool_opt filter_opts[] = {
@@ -32,13 +35,16 @@ static const tool_opt filter_opts[] = {
     {"pretty", 0, 0, OPT_PRETTY},
     {"instanceof-key", 0, 1, OPT_IOF_KEY},
     {"drop-unknown", 0, 0, OPT_DROP_UNKNOWN},
+    {"prune", 0, 0, OPT_PRUNE},
+    {"max-depth", 0, 1, OPT_MAX_DEPTH},
     {NULL, 0, 0, 0},
 };
 
 static int help(void)
 {
     printf("Usage: iprof filter [--keep-package P]... [--drop-package P]... [--min-count N]\n"
-           "                    [--top-percent X] [--kinds K,...] [--canonical] [--pretty]\n"
+           "                    [--top-percent X] [--kinds K,...] [--prune] [--max-depth N]\n"
+           "                    [--canonical] [--pretty]\n"
            "                    [--instanceof-key K] [--drop-unknown] FILE [-o OUT]\n"
            "Make a profile smaller: drop entries, then the methods and types that\n"
            "nothing refers to any more.\n"
@@ -61,6 +67,10 @@ static int help(void)
            "  --kinds K,...      keep only these kinds: callcount, conditional,\n"
            "                     virtualinvoke, monitor, sampling, instanceof (or their\n"
            "                     JSON keys, callCountProfiles, ...)\n"
+           "  --prune            drop the entries whose total count is 0 (and then, as\n"
+           "                     always, the methods and types nothing refers to)\n"
+           "  --max-depth N      cut every context to its N innermost frames (N >= 1),\n"
+           "                     combining the entries of a kind that then coincide\n"
            "  --canonical        write the canonical form (see 'iprof convert')\n"
            "  --pretty           indent the output, one element per line\n"
            HELP_INSTANCEOF_KEY("")
@@ -71,7 +81,9 @@ static int help(void)
            "  --version          show the version and exit\n"
            "\n"
            "Monitor entries have no method and are not judged by package. The steps\n"
-           "run in the order kinds, packages, --min-count, --top-percent. FILE '-' is\n"
+           "run in the order kinds, packages, --min-count (and --prune), --top-percent,\n"
+           "--max-depth. With --prune or --max-depth the bytes of FILE and of the\n"
+           "output are reported on standard error (when both are files). FILE '-' is\n"
            "standard input; a gzip-compressed FILE is read transparently.\n"
            "Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.\n");
     return TOOL_EXIT_OK;
@@ -118,7 +130,7 @@ static int parse_kinds(const char *v, unsigned *mask)
 typedef struct filter_args {
     const char *file;
     post_output o;
-    int canonical, drop_unknown;
+    int canonical, drop_unknown, prune;
     iprof_filter_options f;
     const char **keep, **drop;
 } filter_args;
@@ -183,6 +195,16 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
             if ((code = parse_kinds(a.value, &c->f.kinds)))
                 return code;
             break;
+        case OPT_PRUNE: c->prune = 1; break;
+        case OPT_MAX_DEPTH: {
+            errno = 0;
+            unsigned long long n = strtoull(a.value, &end, 10);
+            if (!*a.value || *a.value == '-' || *end || errno || n < 1 || n > SIZE_MAX)
+                return usage_error(CMD, "bad --max-depth '%s': an integer >= 1 is needed",
+                                   a.value);
+            c->f.max_depth = (size_t)n;
+            break;
+        }
         default:
             if (c->file)
                 return usage_error(CMD, "only one FILE is allowed");
@@ -193,8 +215,49 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
         return usage_error(CMD, "no FILE given");
     c->f.keep_packages = c->keep;
     c->f.drop_packages = c->drop;
+    if (c->prune && c->f.min_count < 1)
+        c->f.min_count = 1; /* counts are >= 0: below 1 is 0 */
     *done = 0;
     return TOOL_EXIT_OK;
+}
+
+/* ---- what --prune and --max-depth saved ---- */
+
+/* The size of FILE ("-": standard input) when it is a regular file, else -1. */
+static long long file_bytes(const char *file)
+{
+    struct stat st;
+    int rc = strcmp(file, "-") == 0 ? fstat(0, &st) : stat(file, &st);
+    return rc == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+}
+
+/* Where the output starts: 0 for a file, the offset of standard output
+ * when it is a regular file, else -1. */
+static long long output_offset(const post_output *o)
+{
+    if (!outfile_is_stdout(o->path))
+        return 0;
+    struct stat st;
+    if (fstat(1, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    off_t at = lseek(1, 0, SEEK_CUR);
+    return at < 0 ? -1 : (long long)at;
+}
+
+static void report_sizes(const char *file, long long before, long long start,
+                         const post_output *o)
+{
+    long long after = -1;
+    if (start >= 0 && !outfile_is_stdout(o->path)) {
+        after = file_bytes(o->path);
+    } else if (start >= 0) {
+        off_t at = lseek(1, 0, SEEK_CUR);
+        after = at < 0 ? -1 : (long long)at - start;
+    }
+    if (before <= 0 || after < 0)
+        return; /* a pipe on either side: nothing to compare */
+    report_plain(CMD, display_name(file), "%lld -> %lld bytes (%+.1f%%)", before, after,
+                 100.0 * ((double)after - (double)before) / (double)before);
 }
 
 int cmd_filter(int argc, char **argv)
@@ -230,8 +293,11 @@ int cmd_filter(int argc, char **argv)
     }
     if (c.canonical) /* written so: the model is not changed, nor copied */
         c.o.canonical = display_name(c.file);
+    long long before = file_bytes(c.file), start = output_offset(&c.o);
     if (code == TOOL_EXIT_OK)
         code = post_write(CMD, &c.o, model, &bar);
+    if (code == TOOL_EXIT_OK && (c.prune || c.f.max_depth))
+        report_sizes(c.file, before, start, &c.o);
     progress_bar_end(&bar);
     iprof_model_free(model);
     iprof_reader_free(reader);

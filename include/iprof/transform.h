@@ -90,7 +90,7 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
 /* Filtering                                                                */
 
 /** The version of iprof_filter_options these headers define. */
-#define IPROF_FILTER_OPTIONS_VERSION 1
+#define IPROF_FILTER_OPTIONS_VERSION 2
 
 /** The bit of a kind in iprof_filter_options.kinds: 1u << kind. */
 #define IPROF_KIND_BIT(kind) (1u << (unsigned)(kind))
@@ -128,10 +128,16 @@ typedef struct iprof_filter_options {
     size_t drop_package_count;          /**< the number of @c drop_packages */
     int64_t min_count;                  /**< drop entries whose total is below this; <= 0: no minimum */
     double top_percent;                 /**< keep the hottest entries making this % of each kind; 0: all */
+    /** (Version 2.) Cut every context to its @c max_depth innermost frames
+     *  (the callee and its nearest callers), after the other steps;
+     *  entries of a kind whose cut contexts coincide are combined, as
+     *  iprof_model_add_entry() combines, the first in place. 0: no cut. A
+     *  version 1 struct is read without it. */
+    size_t max_depth;
 } iprof_filter_options;
 
 /** Initialiser of an iprof_filter_options that filters nothing. */
-#define IPROF_FILTER_OPTIONS_INIT {IPROF_FILTER_OPTIONS_VERSION, 0, NULL, 0, NULL, 0, 0, 0.0}
+#define IPROF_FILTER_OPTIONS_INIT {IPROF_FILTER_OPTIONS_VERSION, 0, NULL, 0, NULL, 0, 0, 0.0, 0}
 
 /**
  * @brief Fill filter options with the defaults of an options version.

@@ -14,6 +14,7 @@
 #include <iprof/analysis.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "canon.h"
@@ -156,7 +157,8 @@ IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int
 {
     if (!opts || version == 0 || version > IPROF_FILTER_OPTIONS_VERSION)
         return IPROF_EINVAL;
-    memset(opts, 0, sizeof *opts);
+    /* A version 1 caller's struct ends before max_depth. */
+    memset(opts, 0, version == 1 ? offsetof(iprof_filter_options, max_depth) : sizeof *opts);
     opts->version = version;
     return IPROF_OK;
 }
@@ -389,6 +391,55 @@ static int check_options(iprof_model *m, const iprof_filter_options *o)
     return IPROF_OK;
 }
 
+/* ---- cutting contexts --------------------------------------------------- */
+
+static int no_journal(void *payload, int kind, size_t pos)
+{
+    (void)payload, (void)kind, (void)pos;
+    return IPROF_OK;
+}
+
+/* Cut the contexts of a kind's entries to their innermost `depth` frames,
+ * combining the entries that then coincide: the entries are moved out and
+ * added back, each at its cut context. */
+static int cut_kind(iprof_model *m, int kind, size_t depth)
+{
+    ipi_entry_list old = m->entries[kind];
+    size_t deepest = 0;
+    for (size_t i = 0; i < old.count; i++)
+        deepest = old.items[i].ctx->depth > deepest ? old.items[i].ctx->depth : deepest;
+    if (deepest <= depth)
+        return IPROF_OK;
+    size_t g = (size_t)ipi_kind_layout_of(kind)->group;
+    for (size_t i = 0; i < old.count; i++) /* checked before anything changes */
+        if (old.items[i].record_count % g)
+            return ipi_entry_fail_rule(m, &old.items[i],
+                                       g == 3 ? IPI_RULE_RECORDS_TRIPLES : IPI_RULE_RECORDS_PAIRS,
+                                       1);
+    int64_t *frames = ipi_malloc(&m->alloc, 2 * depth * sizeof *frames);
+    if (!frames)
+        return IPROF_ENOMEM;
+    memset(&m->entries[kind], 0, sizeof m->entries[kind]);
+    ipi_index_drop(m, IPI_IX_ENTRIES + kind);
+    int rc = ipi_index_get(m, IPI_IX_ENTRIES + kind) ? IPROF_OK : IPROF_ENOMEM;
+    for (size_t i = 0; !rc && i < old.count; i++) {
+        const iprof_entry *e = &old.items[i];
+        size_t d = 0;
+        for (const iprof_context *x = e->ctx; x && d < depth; x = x->parent, d++) {
+            frames[2 * d] = x->method;
+            frames[2 * d + 1] = x->bci;
+        }
+        const iprof_context *ctx = e->ctx->depth <= depth ? e->ctx : ipi_context_intern(m, frames, d);
+        rc = ctx ? ipi_entry_merge_at(m, kind, ctx, e->records, e->record_count, no_journal, NULL)
+                 : IPROF_ENOMEM;
+    }
+    /* Out of memory, the entries not moved back yet are gone: the model is
+     * then partly filtered, as iprof_model_filter() says it may be. */
+    ipi_free(&m->alloc, frames, 2 * depth * sizeof *frames);
+    ipi_free(&m->alloc, old.items, old.cap * sizeof *old.items);
+    return rc;
+}
+
 IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options *opts)
 {
     static const iprof_filter_options none = IPROF_FILTER_OPTIONS_INIT;
@@ -414,6 +465,9 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
         if (!rc && opts->top_percent > 0)
             rc = filter_top(model, &st, kind);
     }
+    size_t depth = opts->version >= 2 ? opts->max_depth : 0;
+    for (int kind = 0; depth && kind < IPROF_KIND_COUNT && !rc; kind++)
+        rc = cut_kind(model, kind, depth);
     if (!rc && opts->drop_package_count) /* gone, even if an unknown key stops pruning */
         rc = iprof_model_retain_methods(model, keep_undropped_method, &st);
     return rc ? rc : prune(model, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES);

@@ -127,14 +127,15 @@ WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 CANONICAL_DROP_UNKNOWN = 0x1
 PRUNE_METHODS = 0x1      # iprof_model_prune
 PRUNE_TYPES = 0x2
-FILTER_OPTIONS_VERSION = 1
+FILTER_OPTIONS_VERSION = 2
 
 
 class iprof_filter_options(Structure):
     _fields_ = [("version", c_uint), ("kinds", c_uint),
                 ("keep_packages", POINTER(c_char_p)), ("keep_package_count", c_size_t),
                 ("drop_packages", POINTER(c_char_p)), ("drop_package_count", c_size_t),
-                ("min_count", c_int64), ("top_percent", c_double)]
+                ("min_count", c_int64), ("top_percent", c_double),
+                ("max_depth", c_size_t)]
 
 
 DIFF_OPTIONS_VERSION = 1

@@ -1246,7 +1246,7 @@ class Model:
         self._check(self._L.iprof_model_canonicalize_flags(p, flags))
 
     def filter(self, keep_packages=(), drop_packages=(), min_count=None, top_percent=None,
-               kinds=None):
+               kinds=None, max_depth=None):
         """Drop entries, then the methods and types nothing mentions any more
         (C: ``iprof_model_filter``). In this order:
 
@@ -1265,6 +1265,8 @@ class Model:
         *min_count*: drop entries whose total count is below it.
         *top_percent*: per kind, keep the hottest entries that make this
         percentage of the kind's count mass (ties kept together).
+        *max_depth*: then cut every context to its *max_depth* innermost
+        frames, combining the entries of a kind that then coincide.
         Unused methods and types are removed even with no filter set; ids
         are not changed.
 
@@ -1291,6 +1293,10 @@ class Model:
             opts.min_count = int64(min_count, "min_count")
         if top_percent is not None:
             opts.top_percent = float(top_percent)
+        if max_depth is not None:
+            if int(max_depth) < 0:
+                raise ValueError("max_depth must be >= 0")
+            opts.max_depth = int(max_depth)
         p = self._p()
         self._invalidate_all(contexts=False)
         self._check(L.iprof_model_filter(p, byref(opts)))

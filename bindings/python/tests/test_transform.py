@@ -136,6 +136,14 @@ class FilterTest(unittest.TestCase):
         self.check((["1:0", "2:0", "3:0", "4:0<1:2"], ["1:1", "3:1"], 1, 1,
                     [1, 2, 3, 4], [0, 1, 2, 3, 4]))
 
+    def test_max_depth(self):
+        # "4:0<1:2" cut to "4:0": its caller m1 stays (other entries name it).
+        self.check((["1:0", "2:0", "3:0", "4:0"], ["1:1", "3:1"], 1, 1,
+                    [1, 2, 3, 4], [0, 1, 2, 3, 4]), max_depth=1)
+        with filter_model() as m:
+            with self.assertRaises(ValueError):
+                m.filter(max_depth=-1)
+
     def test_kinds(self):
         self.check((["1:0", "2:0", "3:0", "4:0<1:2"], [], 0, 0, [1, 2, 3, 4], [0, 1, 2, 3, 4]),
                    kinds=[Kind.CALL_COUNT])

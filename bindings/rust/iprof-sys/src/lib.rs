@@ -158,7 +158,7 @@ pub const IPROF_CANONICAL_DROP_UNKNOWN: c_uint = 0x1;
 pub const IPROF_PRUNE_METHODS: c_uint = 0x1;
 /// `iprof_model_prune`: remove the types nothing mentions.
 pub const IPROF_PRUNE_TYPES: c_uint = 0x2;
-pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 1;
+pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 2;
 
 /// `IPROF_KIND_BIT(kind)`: the bit of a kind in `iprof_filter_options::kinds`.
 #[allow(non_snake_case)] // named as the C macro
@@ -178,6 +178,8 @@ pub struct iprof_filter_options {
     pub drop_package_count: usize,
     pub min_count: i64,
     pub top_percent: c_double,
+    /// Version 2: cut contexts to this many innermost frames; 0: no cut.
+    pub max_depth: usize,
 }
 
 impl iprof_filter_options {
@@ -191,6 +193,7 @@ impl iprof_filter_options {
         drop_package_count: 0,
         min_count: 0,
         top_percent: 0.0,
+        max_depth: 0,
     };
 }
 
@@ -837,7 +840,8 @@ mod tests {
         assert_eq!(offset_of!(iprof_filter_options, drop_package_count), 8 + 3 * P);
         assert_eq!(offset_of!(iprof_filter_options, min_count), 8 + 4 * P);
         assert_eq!(offset_of!(iprof_filter_options, top_percent), 8 + 4 * P + 8);
-        assert_eq!(size_of::<iprof_filter_options>(), 8 + 4 * P + 16);
+        assert_eq!(offset_of!(iprof_filter_options, max_depth), 8 + 4 * P + 16);
+        assert_eq!(size_of::<iprof_filter_options>(), 8 + 5 * P + 16);
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub struct FilterOptions {
     drop: Vec<String>,
     min_count: i64,
     top_percent: f64,
+    max_depth: usize,
 }
 
 impl FilterOptions {
@@ -89,6 +90,13 @@ impl FilterOptions {
     /// [`Status::Invalid`].
     pub fn top_percent(mut self, percent: f64) -> FilterOptions {
         self.top_percent = percent;
+        self
+    }
+    /// Then cut every context to its `depth` innermost frames (the callee
+    /// and its nearest callers), combining the entries of a kind whose cut
+    /// contexts coincide; 0: no cut (the default).
+    pub fn max_depth(mut self, depth: usize) -> FilterOptions {
+        self.max_depth = depth;
         self
     }
 }
@@ -218,6 +226,7 @@ impl Model {
             drop_package_count: drop.len(),
             min_count: options.min_count,
             top_percent: options.top_percent,
+            max_depth: options.max_depth,
             ..sys::iprof_filter_options::INIT
         };
         // SAFETY: exclusive access; the options, the pointer arrays and the

@@ -157,6 +157,13 @@ fn filter_nothing_prunes_only() {
 }
 
 #[test]
+fn filter_max_depth() {
+    // "4:0<1:2" cut to "4:0": its caller m1 stays (other entries name it).
+    check(FilterOptions::new().max_depth(1), (&["1:0", "2:0", "3:0", "4:0"], &["1:1", "3:1"], 1, 1, &[1, 2, 3, 4], &[0, 1, 2, 3, 4]));
+    check(FilterOptions::new().max_depth(2), (&["1:0", "2:0", "3:0", "4:0<1:2"], &["1:1", "3:1"], 1, 1, &[1, 2, 3, 4], &[0, 1, 2, 3, 4]));
+}
+
+#[test]
 fn filter_kinds() {
     check(
         FilterOptions::new().kinds(&[Kind::CallCount]),
