@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "check.h"
+#include "check_alloc.h"
 
 static iprof_model *load(const char *json)
 {
@@ -711,6 +712,46 @@ static void test_filter_max_depth(void)
     iprof_model_free(m);
 }
 
+/* The cut under allocation failure: every failure is IPROF_ENOMEM, the
+ * model stays consistent (it writes and frees), nothing leaks. */
+static void test_filter_max_depth_alloc_failure(void)
+{
+    static const char *const doc =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},"
+        "{\"id\":2,\"name\":\"b\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0<2:5<1:1\",\"records\":[4]},"
+        "{\"ctx\":\"1:0<2:5<2:2\",\"records\":[6]},{\"ctx\":\"2:0<1:7<1:8\",\"records\":[1]}],"
+        "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+        "\"samplingProfiles\":[]}";
+    int completed = 0;
+    for (long n = 1; n < 1000 && !completed; n++) {
+        fail_alloc fa = {.fail_at = 0};
+        iprof_allocator a = fail_hook(&fa);
+        iprof_read_options ro = IPROF_READ_OPTIONS_INIT;
+        ro.allocator = &a;
+        iprof_reader *r = NULL;
+        iprof_model *m = NULL;
+        CHECK_OK(iprof_reader_new(&r, &ro));
+        CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+        iprof_reader_free(r);
+        iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+        o.max_depth = 2;
+        fa.fail_at = fa.count + n;
+        int rc = iprof_model_filter(m, &o);
+        completed = !fa.failed;
+        fa.fail_at = 0;
+        CHECK(completed ? rc == IPROF_OK : rc == IPROF_ENOMEM);
+        if (completed)
+            CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 2);
+        free(text(m));
+        iprof_model_free(m);
+        CHECK_EQ_INT(fa.live_blocks, 0);
+        CHECK_EQ_INT(fa.live_bytes, 0);
+    }
+    CHECK(completed);
+}
+
 static void test_filter_bad_options(void)
 {
     iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
@@ -833,6 +874,7 @@ int main(void)
     RUN(test_filter_top_percent);
     RUN(test_filter_kinds);
     RUN(test_filter_max_depth);
+    RUN(test_filter_max_depth_alloc_failure);
     RUN(test_filter_bad_options);
     return check_done();
 }
