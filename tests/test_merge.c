@@ -1,6 +1,7 @@
 /* Unit tests of iprof_model_merge (lib/model/merge.c). */
 #include "check.h"
 #include "check_alloc.h"
+#include "check_model.h"
 
 #include <float.h>
 #include <math.h>
@@ -508,7 +509,13 @@ static void test_alloc_failure(void)
         int rc = iprof_model_merge(dst, src, 2.0);
         CHECK(fa.failed ? rc == IPROF_ENOMEM : rc == IPROF_OK);
         completed = !fa.failed;
-        /* Still consistent, whatever was merged before the failure. */
+        fa.fail_at = 0;
+        if (!completed) { /* all or nothing: dst is as it was */
+            iprof_model *fresh = make_dst(NULL);
+            CHECK_EQ_INT(model_diff(dst, fresh), 0);
+            iprof_model_free(fresh);
+        }
+        /* And consistent: the lookups find every element. */
         int ok = 1;
         for (size_t i = 0; i < iprof_model_type_count(dst); i++) {
             const iprof_type *t = iprof_model_type_at(dst, i);

@@ -874,7 +874,8 @@ IPROF_API const iprof_error *iprof_model_error(const iprof_model *model);
  * @retval IPROF_OK success.
  * @retval IPROF_EDANGLING src has unresolved references; dst unchanged.
  * @retval IPROF_EINVAL a NULL argument, dst == src, or a bad weight.
- * @retval IPROF_ENOMEM allocation failed (dst may hold part of src).
+ * @retval IPROF_ENOMEM allocation failed; dst unchanged (every failure
+ *         of a merge leaves dst as it was).
  * @threadsafety Needs exclusive access to @p dst; @p src may be read by
  *         other threads at the same time, not changed.
  */

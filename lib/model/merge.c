@@ -3,13 +3,14 @@
  * merge-pgo-profiles does: types by name, methods by (declaring type name,
  * name, signature type names), entries remapped to dst ids and combined.
  *
- * Everything that could fail for a reason other than memory is checked
- * before dst changes, so a merge either succeeds, fails with dst
- * untouched, or runs out of memory with dst consistent (partly merged).
+ * What can be checked is checked before dst changes; from then on a
+ * journal (journal.c) puts dst back on any failure, out of memory
+ * included, so a merge either succeeds or leaves dst as it was.
  * Every step is a pass over src with hash lookups: linear in input size.
  */
 #include <float.h>
 
+#include "journal.h"
 #include "merge.h"
 #include "model.h"
 
@@ -261,16 +262,29 @@ static int remap_entry(merge_state *s, const iprof_entry *e)
     return IPROF_OK;
 }
 
-static int merge_entries(merge_state *s)
+/* Each src entry added to dst as iprof_model_add_entry() adds, the
+ * records of a dst entry journalled before they change. */
+static int merge_entries(merge_state *s, ipi_journal *j)
 {
+    iprof_model *dst = s->dst;
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         const ipi_entry_list *l = &s->src->entries[k];
+        if (l->count && !ipi_index_get(dst, IPI_IX_ENTRIES + k))
+            return IPROF_ENOMEM;
         for (size_t i = 0; i < l->count; i++) {
             const iprof_entry *e = &l->items[i];
+            size_t depth = e->ctx->depth;
             int rc = remap_entry(s, e);
+            /* In dst's ids the entry may break a rule (a leniently loaded
+             * dst with a negative method id): refused, as add_entry does. */
             if (!rc)
-                rc = iprof_model_add_entry(s->dst, k, s->buf, e->ctx->depth, s->recs,
-                                           e->record_count);
+                rc = ipi_entry_check_new(dst, k, s->buf, depth, s->recs, e->record_count);
+            const iprof_context *ctx = rc ? NULL : ipi_context_intern(dst, s->buf, depth);
+            if (!rc && !ctx)
+                rc = IPROF_ENOMEM;
+            if (!rc)
+                rc = ipi_entry_merge_at(dst, k, ctx, s->recs, e->record_count, ipi_journal_entry,
+                                        j);
             if (rc)
                 return rc;
         }
@@ -360,6 +374,11 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     rc = check_methods(dst, src);
     if (!rc)
         rc = check_entries(&s);
+    /* From here dst changes: a journal puts it back on any failure. */
+    ipi_journal j;
+    int journalled = !rc;
+    if (journalled)
+        rc = ipi_journal_start(&j, dst);
     if (!rc)
         rc = ipi_unknown_take(dst, src, drop);
     if (!rc)
@@ -367,12 +386,18 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     if (!rc)
         rc = merge_methods(&s);
     if (!rc)
-        rc = merge_entries(&s);
+        rc = merge_entries(&s, &j);
     if (!rc)
         rc = ipi_merge_version(dst, src);
-    dst->refs_checked &= src->refs_checked; /* src's methods come as they are */
+    if (!rc)
+        dst->refs_checked &= src->refs_checked; /* src's methods come as they are */
+    if (rc && journalled)
+        ipi_journal_undo(&j, dst);
+    if (journalled)
+        ipi_journal_free(&j, dst);
     state_free(&s);
-    if (rc && !dst->error.set)
-        ipi_model_fail(dst, rc, "%s", rc == IPROF_ENOMEM ? "out of memory" : iprof_status_string(rc));
+    if (rc && (!dst->error.set || dst->error.err.status != rc))
+        ipi_model_fail(dst, rc, "%s",
+                       rc == IPROF_ENOMEM ? "out of memory" : iprof_status_string(rc));
     return rc;
 }

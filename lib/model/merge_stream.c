@@ -18,143 +18,16 @@
  *
  * All or nothing: before an entry dst had is changed, its records go to
  * the journal; on any failure, what the merge added is cut off and the
- * journalled records put back (journal_undo).
+ * journalled records put back (journal.c).
  */
 #include "hash.h"
 #include "load_builder.h"
+#include "journal.h"
 #include "merge.h"
 #include "model.h"
 #include "reader_internal.h"
 #include "rules.h"
 #include "scale.h"
-
-/* ---- journal ------------------------------------------------------------ */
-
-typedef struct saved_entry {
-    int kind;
-    size_t pos;
-    int64_t *records;
-    uint32_t record_count;
-    size_t at; /* its records' copy in journal.vals */
-} saved_entry;
-
-typedef struct journal {
-    const iprof_allocator *a;
-    /* dst as the merge found it */
-    size_t types, methods, entries[IPROF_KIND_COUNT];
-    size_t names_unresolved, extras;
-    int refs_checked, version_set, instanceof_key;
-    const char *version;
-    /* a bit per entry dst had: journalled already */
-    uint64_t *touched[IPROF_KIND_COUNT];
-    saved_entry *saved;
-    size_t saved_count, saved_cap;
-    int64_t *vals;
-    size_t val_count, val_cap;
-    ipi_ctx_log contexts; /* the context nodes the merge created */
-} journal;
-
-static int journal_start(journal *j, iprof_model *dst)
-{
-    memset(j, 0, sizeof *j);
-    j->a = &dst->alloc;
-    j->types = dst->type_count;
-    j->methods = dst->method_count;
-    j->names_unresolved = dst->names_unresolved;
-    j->extras = dst->extras.count;
-    j->refs_checked = dst->refs_checked;
-    j->version_set = dst->version_set;
-    j->instanceof_key = dst->extras.instanceof_key;
-    j->version = dst->version;
-    dst->ctx_log = &j->contexts;
-    for (int k = 0; k < IPROF_KIND_COUNT; k++)
-        j->entries[k] = dst->entries[k].count;
-    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        size_t words = (j->entries[k] + 63) / 64;
-        if (!words)
-            continue;
-        j->touched[k] = ipi_malloc(j->a, words * sizeof *j->touched[k]);
-        if (!j->touched[k])
-            return IPROF_ENOMEM;
-        memset(j->touched[k], 0, words * sizeof *j->touched[k]);
-    }
-    return IPROF_OK;
-}
-
-static void journal_free(journal *j, iprof_model *dst)
-{
-    dst->ctx_log = NULL;
-    ipi_free(j->a, j->contexts.items, j->contexts.cap * sizeof *j->contexts.items);
-    for (int k = 0; k < IPROF_KIND_COUNT; k++)
-        ipi_free(j->a, j->touched[k], (j->entries[k] + 63) / 64 * sizeof *j->touched[k]);
-    ipi_free(j->a, j->saved, j->saved_cap * sizeof *j->saved);
-    ipi_free(j->a, j->vals, j->val_cap * sizeof *j->vals);
-}
-
-/* Keep the records of entry pos of a kind dst had before its first change
- * in this merge (entries the merge appended are simply cut off). */
-static int journal_save(journal *j, const iprof_entry *e, int kind, size_t pos)
-{
-    uint64_t bit = (uint64_t)1 << (pos % 64);
-    if (pos >= j->entries[kind] || (j->touched[kind][pos / 64] & bit))
-        return IPROF_OK;
-    void *saved = j->saved, *vals = j->vals;
-    int rc = ipi_grow(j->a, &saved, &j->saved_cap, j->saved_count + 1, sizeof *j->saved);
-    j->saved = saved;
-    if (!rc)
-        rc = ipi_grow(j->a, &vals, &j->val_cap, j->val_count + e->record_count, sizeof *j->vals);
-    j->vals = vals;
-    if (rc)
-        return IPROF_ENOMEM;
-    saved_entry *s = &j->saved[j->saved_count++];
-    *s = (saved_entry){kind, pos, e->records, e->record_count, j->val_count};
-    if (e->record_count)
-        memcpy(j->vals + j->val_count, e->records, e->record_count * sizeof *j->vals);
-    j->val_count += e->record_count;
-    j->touched[kind][pos / 64] |= bit;
-    return IPROF_OK;
-}
-
-/* Put dst back as the journal found it. Allocates nothing; the lazy
- * indexes that held what is removed are dropped (rebuilt on next use). */
-static void journal_undo(journal *j, iprof_model *dst)
-{
-    for (size_t i = j->saved_count; i-- > 0;) {
-        const saved_entry *s = &j->saved[i];
-        iprof_entry *e = &dst->entries[s->kind].items[s->pos];
-        if (s->record_count)
-            memcpy(s->records, j->vals + s->at, s->record_count * sizeof *j->vals);
-        e->records = s->records;
-        e->record_count = s->record_count;
-    }
-    for (int k = 0; k < IPROF_KIND_COUNT; k++)
-        if (dst->entries[k].count != j->entries[k]) {
-            dst->entries[k].count = j->entries[k];
-            ipi_index_drop(dst, IPI_IX_ENTRIES + k);
-        }
-    /* The ids of what the merge added are fresh (it never takes an id dst
-     * uses): they leave the id maps. */
-    for (size_t i = j->types; i < dst->type_count; i++)
-        if (ipi_idmap_get(&dst->type_ids, dst->types[i]->id) == dst->types[i])
-            ipi_idmap_del(&dst->type_ids, dst->types[i]->id);
-    for (size_t i = j->methods; i < dst->method_count; i++)
-        if (ipi_idmap_get(&dst->method_ids, dst->methods[i]->id) == dst->methods[i])
-            ipi_idmap_del(&dst->method_ids, dst->methods[i]->id);
-    if (dst->type_count != j->types || dst->method_count != j->methods) {
-        dst->type_count = j->types;
-        dst->method_count = j->methods;
-        ipi_index_drop(dst, IPI_IX_TYPE_NAMES);
-        ipi_index_drop(dst, IPI_IX_METHOD_KEYS);
-        ipi_index_drop(dst, IPI_IX_METHOD_NAMES);
-    }
-    ipi_context_forget(dst, &j->contexts);
-    dst->names_unresolved = j->names_unresolved;
-    ipi_unknown_truncate(dst, j->extras);
-    dst->extras.instanceof_key = j->instanceof_key;
-    dst->refs_checked = j->refs_checked;
-    dst->version = j->version;
-    dst->version_set = j->version_set;
-}
 
 /* ---- state -------------------------------------------------------------- */
 
@@ -186,7 +59,7 @@ typedef struct stream_merge {
     /* The first entry that breaks a rule: reported (in dst's error) only
      * when no reference dangles, the more basic fault, as merge.c does. */
     int rule_failed;
-    journal j;
+    ipi_journal j;
 } stream_merge;
 
 static const iprof_allocator *alloc_of(const stream_merge *s)
@@ -207,14 +80,8 @@ static void state_free(stream_merge *s)
             next = b->next;
             ipi_batch_free(a, b);
         }
-    journal_free(&s->j, s->dst);
+    ipi_journal_free(&s->j, s->dst);
     iprof_model_free(s->side);
-}
-
-static int entry_journal(void *payload, int kind, size_t pos)
-{
-    stream_merge *s = payload;
-    return journal_save(&s->j, &s->dst->entries[kind].items[pos], kind, pos);
 }
 
 /* ---- waiting for ids ---------------------------------------------------- */
@@ -415,7 +282,7 @@ static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
         ipi_batch_event_at(b, s->ready[i], &e);
         const iprof_context *ctx = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes);
         int rc = ctx ? ipi_entry_merge_at(dst, e.tag, ctx, e.records, e.record_count,
-                                          entry_journal, s)
+                                          ipi_journal_entry, &s->j)
                      : IPROF_ENOMEM;
         if (rc)
             return rc;
@@ -586,7 +453,7 @@ static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *o
     ipi_scaler_init(&s->sc, opts->weight, opts->rounding);
     s->tmax = ipi_merge_max_id(dst, 1);
     s->mmax = ipi_merge_max_id(dst, 0);
-    int rc = journal_start(&s->j, dst);
+    int rc = ipi_journal_start(&s->j, dst);
     if (!rc)
         rc = iprof_model_new(&s->side, &dst->alloc);
     /* The lookups of every batch need these; built here, they cannot fail
@@ -645,7 +512,7 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
         /* The reader says the merge stopped it, not "a callback". */
         if (ran && !read_failed)
             ipi_reader_replace_error(reader, IPROF_ESTOPPED, dst->error.message);
-        journal_undo(&s.j, dst);
+        ipi_journal_undo(&s.j, dst);
     }
     state_free(&s);
     return rc;

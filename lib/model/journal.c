@@ -1,0 +1,111 @@
+/* The journal of a merge: see journal.h. */
+#include "journal.h"
+
+int ipi_journal_start(ipi_journal *j, iprof_model *dst)
+{
+    memset(j, 0, sizeof *j);
+    j->m = dst;
+    j->a = &dst->alloc;
+    j->types = dst->type_count;
+    j->methods = dst->method_count;
+    j->names_unresolved = dst->names_unresolved;
+    j->extras = dst->extras.count;
+    j->refs_checked = dst->refs_checked;
+    j->version_set = dst->version_set;
+    j->instanceof_key = dst->extras.instanceof_key;
+    j->version = dst->version;
+    dst->ctx_log = &j->contexts;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        j->entries[k] = dst->entries[k].count;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        size_t words = (j->entries[k] + 63) / 64;
+        if (!words)
+            continue;
+        j->touched[k] = ipi_malloc(j->a, words * sizeof *j->touched[k]);
+        if (!j->touched[k])
+            return IPROF_ENOMEM;
+        memset(j->touched[k], 0, words * sizeof *j->touched[k]);
+    }
+    return IPROF_OK;
+}
+
+void ipi_journal_free(ipi_journal *j, iprof_model *dst)
+{
+    dst->ctx_log = NULL;
+    ipi_free(j->a, j->contexts.items, j->contexts.cap * sizeof *j->contexts.items);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        ipi_free(j->a, j->touched[k], (j->entries[k] + 63) / 64 * sizeof *j->touched[k]);
+    ipi_free(j->a, j->saved, j->saved_cap * sizeof *j->saved);
+    ipi_free(j->a, j->vals, j->val_cap * sizeof *j->vals);
+}
+
+/* Keep the records of entry pos of a kind dst had before its first change
+ * in this merge (entries the merge appended are simply cut off). */
+static int journal_save(ipi_journal *j, const iprof_entry *e, int kind, size_t pos)
+{
+    uint64_t bit = (uint64_t)1 << (pos % 64);
+    if (pos >= j->entries[kind] || (j->touched[kind][pos / 64] & bit))
+        return IPROF_OK;
+    void *saved = j->saved, *vals = j->vals;
+    int rc = ipi_grow(j->a, &saved, &j->saved_cap, j->saved_count + 1, sizeof *j->saved);
+    j->saved = saved;
+    if (!rc)
+        rc = ipi_grow(j->a, &vals, &j->val_cap, j->val_count + e->record_count, sizeof *j->vals);
+    j->vals = vals;
+    if (rc)
+        return IPROF_ENOMEM;
+    ipi_saved_entry *s = &j->saved[j->saved_count++];
+    *s = (ipi_saved_entry){kind, pos, e->records, e->record_count, j->val_count};
+    if (e->record_count)
+        memcpy(j->vals + j->val_count, e->records, e->record_count * sizeof *j->vals);
+    j->val_count += e->record_count;
+    j->touched[kind][pos / 64] |= bit;
+    return IPROF_OK;
+}
+
+/* Put dst back as the journal found it. Allocates nothing; the lazy
+ * indexes that held what is removed are dropped (rebuilt on next use). */
+void ipi_journal_undo(ipi_journal *j, iprof_model *dst)
+{
+    for (size_t i = j->saved_count; i-- > 0;) {
+        const ipi_saved_entry *s = &j->saved[i];
+        iprof_entry *e = &dst->entries[s->kind].items[s->pos];
+        if (s->record_count)
+            memcpy(s->records, j->vals + s->at, s->record_count * sizeof *j->vals);
+        e->records = s->records;
+        e->record_count = s->record_count;
+    }
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        if (dst->entries[k].count != j->entries[k]) {
+            dst->entries[k].count = j->entries[k];
+            ipi_index_drop(dst, IPI_IX_ENTRIES + k);
+        }
+    /* The ids of what the merge added are fresh (it never takes an id dst
+     * uses): they leave the id maps. */
+    for (size_t i = j->types; i < dst->type_count; i++)
+        if (ipi_idmap_get(&dst->type_ids, dst->types[i]->id) == dst->types[i])
+            ipi_idmap_del(&dst->type_ids, dst->types[i]->id);
+    for (size_t i = j->methods; i < dst->method_count; i++)
+        if (ipi_idmap_get(&dst->method_ids, dst->methods[i]->id) == dst->methods[i])
+            ipi_idmap_del(&dst->method_ids, dst->methods[i]->id);
+    if (dst->type_count != j->types || dst->method_count != j->methods) {
+        dst->type_count = j->types;
+        dst->method_count = j->methods;
+        ipi_index_drop(dst, IPI_IX_TYPE_NAMES);
+        ipi_index_drop(dst, IPI_IX_METHOD_KEYS);
+        ipi_index_drop(dst, IPI_IX_METHOD_NAMES);
+    }
+    ipi_context_forget(dst, &j->contexts);
+    dst->names_unresolved = j->names_unresolved;
+    ipi_unknown_truncate(dst, j->extras);
+    dst->extras.instanceof_key = j->instanceof_key;
+    dst->refs_checked = j->refs_checked;
+    dst->version = j->version;
+    dst->version_set = j->version_set;
+}
+
+int ipi_journal_entry(void *payload, int kind, size_t pos)
+{
+    ipi_journal *j = payload;
+    return journal_save(j, &j->m->entries[kind].items[pos], kind, pos);
+}

@@ -1,0 +1,49 @@
+/* The journal of a merge into a model (merge.c, merge_stream.c): what the
+ * model held when the merge started, the records of each entry it had
+ * before their first change, the context nodes the merge created; so that
+ * on any failure, out of memory included, the model is put back as it was.
+ * Entries, types and methods the merge appended are cut off, their ids
+ * leave the id maps, the lazy indexes that held them are dropped. */
+#ifndef IPI_JOURNAL_H
+#define IPI_JOURNAL_H
+
+#include "model.h"
+
+typedef struct ipi_saved_entry {
+    int kind;
+    size_t pos;
+    int64_t *records;
+    uint32_t record_count;
+    size_t at; /* its records' copy in ipi_journal.vals */
+} ipi_saved_entry;
+
+typedef struct ipi_journal {
+    iprof_model *m;
+    const iprof_allocator *a;
+    /* dst as the merge found it */
+    size_t types, methods, entries[IPROF_KIND_COUNT];
+    size_t names_unresolved, extras;
+    int refs_checked, version_set, instanceof_key;
+    const char *version;
+    /* a bit per entry dst had: journalled already */
+    uint64_t *touched[IPROF_KIND_COUNT];
+    ipi_saved_entry *saved;
+    size_t saved_count, saved_cap;
+    int64_t *vals;
+    size_t val_count, val_cap;
+    ipi_ctx_log contexts; /* the context nodes the merge created */
+} ipi_journal;
+
+/* Note dst as it is and log the context nodes created from now on;
+ * IPROF_ENOMEM when the journal cannot be made (dst unchanged). Whatever
+ * it returns, ipi_journal_free must follow. */
+int ipi_journal_start(ipi_journal *j, iprof_model *dst);
+/* An ipi_entry_hook (payload: the journal): keep the records of entry pos
+ * of a kind dst had, before their first change. */
+int ipi_journal_entry(void *payload, int kind, size_t pos);
+/* Put dst back as the journal found it. Allocates nothing. */
+void ipi_journal_undo(ipi_journal *j, iprof_model *dst);
+/* Stop logging and free the journal (dst keeps what the merge did). */
+void ipi_journal_free(ipi_journal *j, iprof_model *dst);
+
+#endif
