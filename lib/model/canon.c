@@ -213,11 +213,8 @@ static int order_types(ipi_canon *c)
     size_t count = m->type_count;
     if (!count)
         return IPROF_OK;
-    int64_t max = INT64_MIN;
-    for (size_t i = 0; i < count; i++)
-        max = m->types[i]->id > max ? m->types[i]->id : max;
     if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)) ||
-        ipi_idmap_size_for(&c->tmap, c->a, max, count))
+        ipi_idmap_size_for(&c->tmap, c->a, ipi_model_max_id(m, 1), count))
         return IPROF_ENOMEM;
     memcpy(c->types, m->types, count * sizeof *c->types);
     qsort(c->types, count, sizeof *c->types, cmp_type_ptr);
@@ -250,10 +247,8 @@ static int order_methods(ipi_canon *c)
         uint32_t decl = x->sig_len ? (uint32_t)(canon_type(c, x->sig[0]) + 1) : 0;
         c->meths[i] = (ipi_canon_meth){name_prefix(x->name), decl, (uint32_t)i};
     }
-    int64_t max = INT64_MIN;
-    for (size_t i = 0; i < count; i++)
-        max = m->methods[i]->id > max ? m->methods[i]->id : max;
-    if (sort_meths(c, c->meths, count) || ipi_idmap_size_for(&c->mmap, c->a, max, count))
+    if (sort_meths(c, c->meths, count) ||
+        ipi_idmap_size_for(&c->mmap, c->a, ipi_model_max_id(m, 0), count))
         return IPROF_ENOMEM;
     size_t n = 0; /* distinct methods so far: the last id */
     for (size_t i = 0; i < count; i++) {

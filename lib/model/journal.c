@@ -46,13 +46,9 @@ static int journal_save(ipi_journal *j, const iprof_entry *e, int kind, size_t p
     uint64_t bit = (uint64_t)1 << (pos % 64);
     if (pos >= j->entries[kind] || (j->touched[kind][pos / 64] & bit))
         return IPROF_OK;
-    void *saved = j->saved, *vals = j->vals;
-    int rc = ipi_grow(j->a, &saved, &j->saved_cap, j->saved_count + 1, sizeof *j->saved);
-    j->saved = saved;
-    if (!rc)
-        rc = ipi_grow(j->a, &vals, &j->val_cap, j->val_count + e->record_count, sizeof *j->vals);
-    j->vals = vals;
-    if (rc)
+    if (ipi_grow_array(j->a, &j->saved, &j->saved_cap, j->saved_count + 1, sizeof *j->saved) ||
+        ipi_grow_array(j->a, &j->vals, &j->val_cap, j->val_count + e->record_count,
+                       sizeof *j->vals))
         return IPROF_ENOMEM;
     ipi_saved_entry *s = &j->saved[j->saved_count++];
     *s = (ipi_saved_entry){kind, pos, e->records, e->record_count, j->val_count};

@@ -132,17 +132,6 @@ static int pick_id(const ipi_idmap *ids, int64_t want, int64_t *max, int64_t *ou
 
 /* ---- types -------------------------------------------------------------- */
 
-int64_t ipi_merge_max_id(iprof_model *dst, int types)
-{
-    int64_t max = INT64_MIN;
-    size_t n = types ? dst->type_count : dst->method_count;
-    for (size_t i = 0; i < n; i++) {
-        int64_t id = types ? dst->types[i]->id : dst->methods[i]->id;
-        max = id > max ? id : max;
-    }
-    return max;
-}
-
 int ipi_merge_type(iprof_model *dst, int64_t id, const ipi_str *name, int64_t *max,
                    const iprof_type **out)
 {
@@ -161,7 +150,7 @@ int ipi_merge_type(iprof_model *dst, int64_t id, const ipi_str *name, int64_t *m
 static int merge_types(merge_state *s)
 {
     iprof_model *dst = s->dst;
-    int64_t max = ipi_merge_max_id(dst, 1);
+    int64_t max = ipi_model_max_id(dst, 1);
     /* Matching by name needs dst's name index; build it now, where a
      * failure can still be reported, rather than in the lookups. */
     if (ipi_idmap_reserve(&s->tmap, s->a, s->src->type_count) ||
@@ -216,7 +205,7 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
 
 static int merge_methods(merge_state *s)
 {
-    int64_t max = ipi_merge_max_id(s->dst, 0);
+    int64_t max = ipi_model_max_id(s->dst, 0);
     /* Built even when src has no methods: dst keeps it from merge to merge. */
     if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count) ||
         !ipi_index_method_names(s->dst))
@@ -229,7 +218,8 @@ static int merge_methods(merge_state *s)
         for (size_t j = 0; j < x->sig_len; j++) /* resolves: checked up front */
             s->sig[j] = ipi_idmap_get(&s->tmap, x->sig[j]);
         uint64_t h = ipi_method_names_hash(x->name, s->sig, x->sig_len);
-        int rc = ipi_merge_method(s->dst, x->id, x->name, s->sig, x->sig_len, h, s->buf, &max, &d);
+        int rc =
+            ipi_merge_method(s->dst, x->id, x->name, s->sig, x->sig_len, h, s->buf, &max, &d);
         if (rc)
             return rc;
         if (!ipi_idmap_get(&s->mmap, x->id))

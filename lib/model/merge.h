@@ -14,10 +14,6 @@ int ipi_merge_check_options(iprof_model *dst, const iprof_merge_options *opts);
  * else IPROF_ESCHEMA naming the first that does not. */
 int ipi_merge_check_groups(iprof_model *dst);
 
-/* The largest type (types != 0) or method id of dst, INT64_MIN if none:
- * where fresh ids start when a source's ids are taken. */
-int64_t ipi_merge_max_id(iprof_model *dst, int types);
-
 /* dst's first type named `name` (interned in dst), or a new one with the
  * source's id when dst does not use it, else with *max + 1 (*max kept up
  * to date). IPI_IX_TYPE_NAMES must be built. */

@@ -204,9 +204,6 @@ static int entry_rules_hold(stream_merge *s, const ipi_event *e)
     return 0;
 }
 
-/* Check an entry and rewrite it in place in dst's terms: method and type
- * ids, scaled counts, its nodes' hashes. *ready: it is to be combined in
- * pass two (not deferred). */
 /* An entry whose ids resolve, in dst's ids and scaled counts, with the
  * hashes of its context in dst's ids. Reads only the maps and the scaler:
  * the reading thread does it too (premap_entry). */
@@ -225,6 +222,9 @@ static void remap_in_place(const stream_merge *s, const ipi_kind_layout *L, ipi_
         ipi_context_hashes(e->ids, e->n, e->hashes);
 }
 
+/* Check an entry and rewrite it in place in dst's terms (unless the
+ * reading thread did). *ready: it is to be combined in pass two (not
+ * deferred, not refused). */
 static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
 {
     const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
@@ -451,8 +451,8 @@ static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *o
     ipi_idmap_init(&s->tmap);
     ipi_idmap_init(&s->mmap);
     ipi_scaler_init(&s->sc, opts->weight, opts->rounding);
-    s->tmax = ipi_merge_max_id(dst, 1);
-    s->mmax = ipi_merge_max_id(dst, 0);
+    s->tmax = ipi_model_max_id(dst, 1);
+    s->mmax = ipi_model_max_id(dst, 0);
     int rc = ipi_journal_start(&s->j, dst);
     if (!rc)
         rc = iprof_model_new(&s->side, &dst->alloc);

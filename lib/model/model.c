@@ -59,6 +59,17 @@ IPROF_API const char *iprof_model_version(const iprof_model *model)
     return model ? model->version : NULL;
 }
 
+int64_t ipi_model_max_id(const iprof_model *m, int types)
+{
+    int64_t max = INT64_MIN;
+    size_t n = types ? m->type_count : m->method_count;
+    for (size_t i = 0; i < n; i++) {
+        int64_t id = types ? m->types[i]->id : m->methods[i]->id;
+        max = id > max ? id : max;
+    }
+    return max;
+}
+
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
 {
     const ipi_str *s = ipi_intern(&m->names, version, len);

@@ -124,8 +124,8 @@ struct iprof_model {
     ipi_idmap type_ids;    /* id -> first type */
     ipi_idmap method_ids;  /* id -> first method */
     ipi_htab contexts;     /* ipi_context_hash -> context node */
-    /* While a streaming merge runs: every context node it creates, so
-     * that a failure can take them out again (merge_stream.c). */
+    /* While a merge runs: every context node it creates, so that a
+     * failure can take them out again (journal.c). */
     struct ipi_ctx_log *ctx_log;
 
     ipi_entry_list entries[IPROF_KIND_COUNT];
@@ -165,6 +165,9 @@ int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *name,
 int ipi_model_push_method_new_key(iprof_model *m, int64_t id, const ipi_str *name,
                                   const int64_t *sig, size_t sig_len, uint64_t names_key,
                                   const iprof_method **out);
+/* The largest type (types != 0) or method id of m, INT64_MIN if none
+ * (where a merge's fresh ids start; what an id map is sized for). */
+int64_t ipi_model_max_id(const iprof_model *m, int types);
 /* Store a version string as given (no validation). */
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
 
@@ -339,9 +342,9 @@ void ipi_entries_free(iprof_model *m);
  * records at out are not whole groups. */
 int ipi_records_combine(const iprof_allocator *a, int kind, int64_t *out, size_t *count,
                         const int64_t *add, size_t add_count);
-/* For a streaming merge: add these records (in m's ids, valid, within the
- * limit) at ctx, interned in m, combining them with the kind's first entry
- * there. Before an existing entry changes, before(payload, kind, its
+/* For the merges and the context cut: add these records (in m's ids,
+ * valid, within the limit) at ctx, interned in m, combining them with the
+ * kind's first entry there. Before an existing entry changes, before(payload, kind, its
  * position) runs and may refuse with a status (a journal that cannot
  * grow). The kind's entry index must be built. */
 typedef int (*ipi_entry_hook)(void *payload, int kind, size_t pos);

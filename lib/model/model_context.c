@@ -62,14 +62,10 @@ static const iprof_context *new_node(iprof_model *m, int64_t method, int64_t bci
 {
     if (ipi_htab_reserve(&m->contexts, &m->alloc, 1))
         return NULL;
-    ipi_ctx_log *log = m->ctx_log;
-    if (log) {
-        void *items = log->items;
-        int rc = ipi_grow(&m->alloc, &items, &log->cap, log->count + 1, sizeof *log->items);
-        log->items = items;
-        if (rc)
-            return NULL;
-    }
+    ipi_ctx_log *log = m->ctx_log; /* a merge's journal: room before the node exists */
+    if (log && ipi_grow_array(&m->alloc, &log->items, &log->cap, log->count + 1,
+                              sizeof *log->items))
+        return NULL;
     iprof_context *c = ipi_arena_alloc(&m->arena, sizeof *c);
     if (!c)
         return NULL;

@@ -429,7 +429,8 @@ static int cut_kind(iprof_model *m, int kind, size_t depth)
             frames[2 * d] = x->method;
             frames[2 * d + 1] = x->bci;
         }
-        const iprof_context *ctx = e->ctx->depth <= depth ? e->ctx : ipi_context_intern(m, frames, d);
+        const iprof_context *ctx =
+            e->ctx->depth <= depth ? e->ctx : ipi_context_intern(m, frames, d);
         rc = ctx ? ipi_entry_merge_at(m, kind, ctx, e->records, e->record_count, no_journal, NULL)
                  : IPROF_ENOMEM;
     }
