@@ -19,6 +19,7 @@ static const struct {
     {"diff", cmd_diff},
     {"coverage", cmd_coverage},
     {"show", cmd_show},
+    {"repair", cmd_repair},
 };
 
 static void usage(FILE *out)
@@ -49,6 +50,7 @@ static void usage(FILE *out)
             "                                which methods ran, per class and package\n"
             "  show [--json] FILE METHOD     what the compiler is told about a method:\n"
             "                                branch probabilities, receiver type shares\n"
+            "  repair [--json] FILE -o OUT   salvage a truncated or damaged profile\n"
             "\n"
             "Options:\n"
             "  --help       show this help and exit\n"

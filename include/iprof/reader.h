@@ -60,6 +60,26 @@ typedef struct iprof_reader iprof_reader;
  *  Ignored by streaming reads and on builds without threads. */
 #define IPROF_READ_THREADED 0x4u
 
+/**
+ * Model loads (iprof_model_load_*) only: salvage a damaged document. When
+ * the read fails on the input (IPROF_ESYNTAX: malformed or truncated JSON
+ * or gzip data; IPROF_ESCHEMA, IPROF_EVERSION, IPROF_EDANGLING,
+ * IPROF_ELIMIT: an element the read refuses) after the "version" was
+ * accepted, the load keeps every element read completely before that
+ * point (an element cut in the middle is not kept) and returns IPROF_OK
+ * with that model. The damage stays reported: iprof_reader_damage() (and
+ * iprof_reader_error()) give the error with its offset, line, column and
+ * JSON path; iprof_reader_kept_end() where the last complete element ends.
+ * Damage before the version is accepted, I/O and memory failures and a
+ * callback's stop still fail the load. What was kept may refer to types
+ * or methods the damage cut off (references that wait for a later section
+ * are never checked): iprof_model_drop_dangling() removes those, so that
+ * a strict write accepts the model. With IPROF_READ_STRICT the first rule
+ * violation counts as damage too, so a salvaged model holds only what a
+ * strict read accepts. Streaming reads and merges ignore the flag.
+ */
+#define IPROF_READ_SALVAGE 0x8u
+
 /** The version of iprof_read_options these headers define (2 added
  *  max_diagnostics; a version 1 struct is read without it). */
 #define IPROF_READ_OPTIONS_VERSION 2
@@ -291,6 +311,34 @@ IPROF_API int iprof_reader_read_callback(iprof_reader *reader, iprof_read_fn rea
  * @threadsafety Reads @p reader: not during a call that changes it.
  */
 IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *reader);
+
+/**
+ * @brief The damage a salvaging load (IPROF_READ_SALVAGE) stopped at.
+ *
+ * After a load that returned IPROF_OK: NULL when it read the whole input,
+ * else the error that ended the read (the same report as
+ * iprof_reader_error()); its offset is where the damage starts, in the
+ * decompressed document for gzip input.
+ * @param reader the reader; NULL gives NULL.
+ * @return the report, or NULL: the last read was not salvaged. Owned by
+ *         the reader: valid until its next read or its free.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
+IPROF_API const iprof_error *iprof_reader_damage(const iprof_reader *reader);
+
+/**
+ * @brief Where the last complete element of the last read ends.
+ *
+ * The input offset (of the decompressed document for gzip input) just
+ * past the last value the last read finished: an element of a section, a
+ * section's closing bracket, the version or an unknown key's value, or
+ * the document's closing brace; 0 before any. After a salvaged load, the
+ * bytes from here on were not kept.
+ * @param reader the reader; NULL gives 0.
+ * @return the offset.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
+IPROF_API uint64_t iprof_reader_kept_end(const iprof_reader *reader);
 
 /**
  * @brief The number of diagnostics of the last read.

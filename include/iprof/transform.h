@@ -191,6 +191,29 @@ IPROF_API int iprof_package_matches(const char *package, const char *type_name,
 IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what);
 
 /**
+ * @brief Remove what refers to types or methods the model does not define:
+ *        methods whose signature names an undefined type, then entries
+ *        whose context names an undefined method (monitor entries' dummy
+ *        frame excepted) or whose records name an undefined type.
+ *
+ * What a salvaging load (IPROF_READ_SALVAGE) kept of a damaged file may
+ * refer to what the damage cut off; afterwards no reference dangles. The
+ * order of what remains is kept.
+ * @param model the model.
+ * @param[out] methods receives how many methods went, or NULL.
+ * @param[out] entries receives how many entries of each kind went
+ *        (indexed by IPROF_KIND_*), or NULL.
+ * @retval IPROF_OK success; pointers to removed methods, and entry
+ *         pointers of changed kinds, are invalid afterwards.
+ * @retval IPROF_EINVAL @p model is NULL.
+ * @retval IPROF_ENOMEM allocation failed (the model may be partly
+ *         cleaned, still consistent; the counts are then partial).
+ * @threadsafety Needs exclusive access to @p model.
+ */
+IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
+                                        size_t entries[IPROF_KIND_COUNT]);
+
+/**
  * @brief Drop entries from a model, then the types and methods nothing
  *        references any more: a smaller profile.
  *

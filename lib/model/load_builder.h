@@ -69,7 +69,9 @@ typedef struct ipi_load_hooks {
  * the instanceof key's spelling) in `extras` (on the reading thread).
  * Finishes b. IPROF_OK, or why the read or the build failed, in the
  * reader's error (a build failure as "out of memory building the model"
- * or the status string, unless keep_build_error). */
+ * or the status string, unless keep_build_error). A load (no hooks) whose
+ * reader has IPROF_READ_SALVAGE keeps what was read before damage and
+ * succeeds (ipi_reader_salvageable() says when). */
 int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,
                  iprof_model *extras, int keep_build_error, const ipi_load_hooks *hooks);
 

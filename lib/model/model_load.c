@@ -131,7 +131,17 @@ int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *
 {
     loader l = {b, IPROF_OK, extras, -1, hooks};
     int rc = read_into(reader, src, &l);
-    int built = ipi_builder_finish(b, rc != IPROF_OK);
+    /* A salvaging load keeps the elements the reader handed over before
+     * the damage: they are complete, as callbacks see only whole ones. */
+    int salvage = rc != IPROF_OK && !l.status && !hooks && ipi_reader_salvageable(reader, rc);
+    int built = ipi_builder_finish(b, rc != IPROF_OK && !salvage);
+    if (salvage) {
+        if (!built)
+            ipi_reader_set_salvaged(reader);
+        else /* reported as a build failure below */
+            l.status = built;
+        rc = built ? IPROF_ESTOPPED : IPROF_OK;
+    }
     if (built && !l.status)
         l.status = built;
     if (rc == IPROF_OK && l.status)
@@ -176,7 +186,9 @@ static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *
         iprof_model_free(m);
         return rc;
     }
-    m->refs_checked = ipi_reader_vouches(reader);
+    /* After damage, references that waited for a later section were
+     * never checked: the writer checks them. */
+    m->refs_checked = ipi_reader_vouches(reader) && !iprof_reader_damage(reader);
     *out = m;
     return IPROF_OK;
 }

@@ -341,6 +341,7 @@ static int step_value(scan *s)
         s->state = ST_ELEMENT;
         return IPROF_OK;
     }
+    s->r->kept_end = s->src.base + IDX(s, p); /* the version or unknown value */
     s->pos = IDX(s, p);
     s->state = ST_AFTER_MEMBER;
     return IPROF_OK;
@@ -348,6 +349,7 @@ static int step_value(scan *s)
 
 static void close_section(scan *s, const char *p)
 {
+    s->r->kept_end = s->src.base + IDX(s, p + 1);
     s->done |= SEC_BIT(s->at.section);
     s->at.elem = UINT64_MAX;
     s->pos = IDX(s, p + 1);
@@ -387,6 +389,7 @@ static int step_element(scan *s)
         rc = process_entry(s);
     if (rc)
         return rc;
+    s->r->kept_end = s->src.base + IDX(s, p);
     if (p < end && *p == ',') { /* the usual next element: no extra step */
         next_element(s, p);
         return IPROF_OK;
@@ -428,6 +431,7 @@ static int close_document(scan *s, const char *p)
     if (rc || (rc = ipi_scan_resolve_pending(s)))
         return rc;
     s->pos = at + 1;
+    s->r->kept_end = s->src.base + s->pos;
     s->state = ST_END;
     return IPROF_OK;
 }
@@ -482,8 +486,10 @@ static int source_fail(scan *s, int rc)
     if (rc == IPROF_ELIMIT)
         return ipi_scan_fail(s, rc, s->pos, "an element is larger than the limit of %zu bytes",
                     s->r->max_element);
-    if (s->src.message) /* gzip: corrupt, truncated, unsupported, no memory */
-        return ipi_scan_fail(s, rc, s->pos, "%s", s->src.message);
+    if (s->src.message) /* gzip: corrupt, truncated, unsupported, no memory; the
+                         * damage starts after the bytes inflated */
+        return ipi_scan_fail(s, rc, rc == IPROF_ESYNTAX ? s->src.len : s->pos, "%s",
+                             s->src.message);
     if (rc == IPROF_ENOMEM)
         return ipi_scan_fail(s, rc, s->pos, "out of memory growing the input window");
     if (s->src.err_no) {
@@ -538,7 +544,7 @@ IPROF_API int iprof_reader_new(iprof_reader **out, const iprof_read_options *opt
      * and no flag this library does not know. */
     if (opts && (opts->version == 0 || opts->version > IPROF_READ_OPTIONS_VERSION ||
                  (opts->flags & ~(IPROF_READ_STRICT | IPROF_READ_NO_REFERENCES |
-                                  IPROF_READ_THREADED))))
+                                  IPROF_READ_THREADED | IPROF_READ_SALVAGE))))
         return IPROF_EINVAL;
     ipi_allocator_init(&alloc, opts ? opts->allocator : NULL);
     iprof_reader *r = ipi_malloc(&alloc, sizeof *r);
@@ -598,6 +604,9 @@ static int begin_read(iprof_reader *r, const iprof_read_callbacks *cb)
     ipi_idset_clear(&r->method_ids);
     r->pending_count = 0;
     r->key_len = 0;
+    r->kept_end = 0;
+    r->had_version = 0;
+    r->salvaged = 0;
     if (cb && (cb->version < 1 || cb->version > IPROF_READ_CALLBACKS_VERSION))
         return ipi_errbuf_set(&r->error, IPROF_EINVAL,
                               "unsupported iprof_read_callbacks version %u", cb->version);
@@ -617,6 +626,7 @@ static int read_source(iprof_reader *r, ipi_source *src, const iprof_read_callba
     s.at = (path_pos){SEC_NONE, F_NONE, UINT64_MAX, -1};
     s.last_nl = s.base_last_nl = UINT64_MAX;
     int rc = run(&s);
+    r->had_version = s.have_version;
     ipi_source_close(&s.src);
     return rc;
 }
@@ -719,6 +729,16 @@ IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *r)
     return r ? ipi_errbuf_get(&r->error) : NULL;
 }
 
+IPROF_API const iprof_error *iprof_reader_damage(const iprof_reader *r)
+{
+    return r && r->salvaged ? ipi_errbuf_get(&r->error) : NULL;
+}
+
+IPROF_API uint64_t iprof_reader_kept_end(const iprof_reader *r)
+{
+    return r ? r->kept_end : 0;
+}
+
 IPROF_API size_t iprof_reader_diag_count(const iprof_reader *r)
 {
     return r ? r->diags.count : 0;
@@ -749,6 +769,19 @@ const iprof_allocator *ipi_reader_allocator(const iprof_reader *r)
 unsigned ipi_reader_flags(const iprof_reader *r)
 {
     return r->flags;
+}
+
+int ipi_reader_salvageable(const iprof_reader *r, int status)
+{
+    int damage = status == IPROF_ESYNTAX || status == IPROF_ESCHEMA ||
+                 status == IPROF_EVERSION || status == IPROF_EDANGLING ||
+                 status == IPROF_ELIMIT;
+    return (r->flags & IPROF_READ_SALVAGE) && damage && r->had_version && r->error.set;
+}
+
+void ipi_reader_set_salvaged(iprof_reader *r)
+{
+    r->salvaged = 1;
 }
 
 void ipi_reader_fail(iprof_reader *r, int status, const char *message)

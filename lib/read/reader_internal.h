@@ -17,6 +17,15 @@ unsigned ipi_reader_flags(const iprof_reader *r);
  * that succeeded, set it as the reader's error (no position). */
 void ipi_reader_replace_error(iprof_reader *r, int status, const char *message);
 
+/* After a load's read failed with `status`: whether the load may keep
+ * what came before (IPROF_READ_SALVAGE, a status saying the input is
+ * damaged, the version accepted before the damage). */
+int ipi_reader_salvageable(const iprof_reader *r, int status);
+
+/* The load kept what came before the read's error: from now on
+ * iprof_reader_damage() reports it. */
+void ipi_reader_set_salvaged(iprof_reader *r);
+
 /* A load that fails before it reads (the model cannot even be created):
  * the reader's error and diagnostics describe this failure, not the last
  * read. */

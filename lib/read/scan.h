@@ -84,6 +84,12 @@ struct iprof_reader {
     ipi_idset type_ids, method_ids;
     pending_ref *pending;
     size_t pending_count, pending_cap;
+    /* Of the last read: the input offset just past the last element (or
+     * section) completed, whether the version was accepted, and whether a
+     * salvaging load kept what came before its error (the damage). */
+    uint64_t kept_end;
+    int had_version;
+    int salvaged;
 };
 
 /* The state of one read. */

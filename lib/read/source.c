@@ -160,6 +160,8 @@ int ipi_source_refill(ipi_source *s, size_t keep_from)
     s->base += keep_from;
     s->len = kept;
     s->data = *s->buf ? *s->buf : "";
+    if (s->deferred)
+        return s->deferred;
     /* Grow when the kept element fills over half the window: doubling keeps
      * re-scanning of a large element linear overall. */
     size_t need = kept + s->chunk;
@@ -175,6 +177,10 @@ int ipi_source_refill(ipi_source *s, size_t keep_from)
     while (s->len < *s->cap) {
         size_t got;
         rc = read_some(s, *s->buf + s->len, *s->cap - s->len, &got);
+        if (rc && s->len > kept) { /* give the reader what came first */
+            s->deferred = rc;
+            return IPROF_OK;
+        }
         if (rc)
             return rc;
         if (got == 0) {

@@ -33,6 +33,8 @@ typedef struct ipi_source {
     int sniffed;             /* the first bytes were checked */
     ipi_gzin *gz;            /* the decoder, or NULL */
     const char *message;     /* why a gzip read failed (static or gz's), or NULL */
+    int deferred;            /* a failure met after this refill's bytes: the
+                              * next refill's (those bytes are read first) */
 } ipi_source;
 
 void ipi_source_init_buffer(ipi_source *s, const void *data, size_t len);
@@ -52,7 +54,9 @@ void ipi_source_close(ipi_source *s);
  * more. 0, IPROF_EIO (err_no set for fd errors), IPROF_ENOMEM or
  * IPROF_ELIMIT (an element larger than max_window); for gzip input also
  * IPROF_ESYNTAX (corrupt or truncated) and IPROF_EIO without zlib, with
- * the reason in message. */
+ * the reason in message. A failure after some bytes were read is
+ * returned by the next refill, so that the reader gets every byte before
+ * it (a truncated gzip member hands over what it inflated). */
 int ipi_source_refill(ipi_source *s, size_t keep_from);
 
 #endif

@@ -1,0 +1,239 @@
+/* iprof repair [--json] FILE -o OUT
+ *
+ * Salvages a damaged profile (a truncated file from a killed instrumented
+ * run, a garbage byte in the middle): reads FILE strictly with
+ * IPROF_READ_SALVAGE, keeping every element complete before the damage,
+ * drops what refers to types or methods the damage cut off
+ * (iprof_model_drop_dangling), and writes the rest, in FILE's version, to
+ * OUT, which a strict read accepts. The report says where the damage
+ * starts and what was kept, dropped and lost. Exit 0: FILE was intact
+ * (OUT is a strict copy); 1: damaged, repaired with losses; 3: nothing to
+ * salvage (the damage comes before the version; OUT not written); 2:
+ * usage, I/O or memory errors. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "outfile.h"
+#include "post.h"
+
+#define CMD "iprof repair"
+
+enum { EXIT_NOTHING = 3 };
+enum { OPT_OUT = 1, OPT_JSON };
+
+static const tool_opt repair_opts[] = {
+    {"output", 'o', 1, OPT_OUT},
+    {"json", 0, 0, OPT_JSON},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof repair [--json] FILE -o OUT\n"
+           "Salvage a damaged profile: keep every element complete before the\n"
+           "damage (truncation, malformed JSON, an element a strict read refuses),\n"
+           "drop what refers to types or methods the damage cut off, and write the\n"
+           "rest to OUT in FILE's version; a strict read accepts OUT.\n"
+           "\n"
+           "  -o, --output OUT   write to OUT atomically (required; '-': standard\n"
+           "                     output; OUT may be FILE itself)\n"
+           "  --json             the report as JSON\n"
+           "  --help             show this help and exit\n"
+           "  --version          show the version and exit\n"
+           "\n"
+           "The report (on standard output, on standard error when OUT is standard\n"
+           "output) says where the damage starts, what was kept per section, what\n"
+           "was dropped as dangling per kind, and the bytes lost: the input's size\n"
+           "minus the end of the last complete element (unknown for gzip input and\n"
+           "pipes). FILE '-' is standard input; a gzip-compressed FILE is read\n"
+           "transparently. Exit status: 0 if FILE was intact, 1 if it was damaged\n"
+           "and OUT holds what was salvaged, 3 if nothing could be salvaged (the\n"
+           "damage comes before the version; OUT is not written), 2 on usage or\n"
+           "I/O errors.\n");
+    return TOOL_EXIT_OK;
+}
+
+typedef struct repair_report {
+    const char *file;              /* display name */
+    const iprof_error *damage;     /* NULL: intact */
+    uint64_t kept_end;
+    int64_t input_bytes;           /* -1: unknown */
+    const iprof_model *model;      /* what is written */
+    size_t dropped_methods;
+    size_t dropped[IPROF_KIND_COUNT];
+} repair_report;
+
+/* The size of the document FILE holds: a regular file's size unless it is
+ * gzip-compressed (its decompressed size is not known); -1 if unknown. */
+static int64_t input_size(const char *file)
+{
+    FILE *f = strcmp(file, "-") == 0 ? NULL : fopen(file, "rb");
+    if (!f)
+        return -1;
+    unsigned char magic[2] = {0, 0};
+    size_t got = fread(magic, 1, 2, f);
+    struct stat st;
+    int64_t size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : -1;
+    fclose(f);
+    return got == 2 && magic[0] == 0x1f && magic[1] == 0x8b ? -1 : size;
+}
+
+static void print_text(FILE *out, const repair_report *r)
+{
+    const iprof_model *m = r->model;
+    fprintf(out, "%s: ", r->file);
+    if (r->damage)
+        fprintf(out, "damaged at offset %" PRIu64 " (line %" PRIu64 ", column %" PRIu64
+                     ", %s): %s\n",
+                iprof_error_offset(r->damage), iprof_error_line(r->damage),
+                iprof_error_column(r->damage),
+                *iprof_error_path(r->damage) ? iprof_error_path(r->damage) : "-",
+                iprof_error_message(r->damage));
+    else
+        fprintf(out, "intact\n");
+    fprintf(out, "kept: version %s, %zu types, %zu methods", iprof_model_version(m),
+            iprof_model_type_count(m), iprof_model_method_count(m));
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        fprintf(out, ", %zu %s", iprof_model_entry_count(m, k), iprof_kind_name(k));
+    fprintf(out, "\ndropped (dangling): %zu methods", r->dropped_methods);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        fprintf(out, ", %zu %s", r->dropped[k], iprof_kind_name(k));
+    fprintf(out, "\nlast complete element ends at offset %" PRIu64, r->kept_end);
+    if (r->input_bytes >= 0)
+        fprintf(out, "; bytes lost: %" PRIu64 " of %" PRId64,
+                (uint64_t)r->input_bytes - r->kept_end, r->input_bytes);
+    fputc('\n', out);
+}
+
+static void print_json(FILE *out, const repair_report *r)
+{
+    const iprof_model *m = r->model;
+    fprintf(out, "{\"file\": ");
+    json_string(out, r->file);
+    fprintf(out, ", \"intact\": %s, \"damage\": ", r->damage ? "false" : "true");
+    if (r->damage) {
+        fprintf(out, "{\"status\": ");
+        json_string(out, iprof_status_string(iprof_error_status(r->damage)));
+        fprintf(out, ", \"offset\": %" PRIu64 ", \"line\": %" PRIu64 ", \"column\": %" PRIu64
+                     ", \"path\": ",
+                iprof_error_offset(r->damage), iprof_error_line(r->damage),
+                iprof_error_column(r->damage));
+        json_string(out, iprof_error_path(r->damage));
+        fprintf(out, ", \"message\": ");
+        json_string(out, iprof_error_message(r->damage));
+        fputc('}', out);
+    } else {
+        fprintf(out, "null");
+    }
+    fprintf(out, ", \"kept_end\": %" PRIu64, r->kept_end);
+    if (r->input_bytes >= 0)
+        fprintf(out, ", \"input_bytes\": %" PRId64 ", \"bytes_lost\": %" PRIu64, r->input_bytes,
+                (uint64_t)r->input_bytes - r->kept_end);
+    else
+        fprintf(out, ", \"input_bytes\": null, \"bytes_lost\": null");
+    fprintf(out, ", \"version\": ");
+    json_string(out, iprof_model_version(m));
+    fprintf(out, ", \"kept\": {\"types\": %zu, \"methods\": %zu", iprof_model_type_count(m),
+            iprof_model_method_count(m));
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        fprintf(out, ", \"%s\": %zu", iprof_kind_name(k), iprof_model_entry_count(m, k));
+    fprintf(out, "}, \"dropped\": {\"methods\": %zu", r->dropped_methods);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        fprintf(out, ", \"%s\": %zu", iprof_kind_name(k), r->dropped[k]);
+    fprintf(out, "}}\n");
+}
+
+/* A strict, salvaging reader (threaded: the tool's allocator is libc's). */
+static iprof_reader *salvaging_reader(void)
+{
+    iprof_read_options opts = IPROF_READ_OPTIONS_INIT;
+    iprof_reader *reader = NULL;
+    opts.flags = IPROF_READ_STRICT | IPROF_READ_SALVAGE | IPROF_READ_THREADED;
+    int rc = iprof_reader_new(&reader, &opts);
+    if (rc != IPROF_OK)
+        fprintf(stderr, "%s: cannot create a reader: %s\n", CMD, iprof_status_string(rc));
+    return reader;
+}
+
+/* Load FILE, salvaging; report a failure. TOOL_EXIT_OK or the exit code. */
+static int salvage(iprof_model **model, iprof_reader *reader, const char *file)
+{
+    int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(model, reader, 0)
+                                    : iprof_model_load_path(model, reader, file);
+    report_read(file, reader, rc); /* warnings; the error if it failed */
+    if (rc == IPROF_OK)
+        return TOOL_EXIT_OK;
+    int code = exit_code_of(rc);
+    if (code != TOOL_EXIT_INVALID)
+        return code;
+    report_plain(CMD, display_name(file),
+                 "nothing to salvage: the damage comes before the version is read");
+    return EXIT_NOTHING;
+}
+
+static int run(const char *file, const char *out_path, int json)
+{
+    iprof_reader *reader = salvaging_reader();
+    if (!reader)
+        return TOOL_EXIT_USAGE;
+    iprof_model *model = NULL;
+    repair_report r;
+    memset(&r, 0, sizeof r);
+    int code = salvage(&model, reader, file);
+    if (code == TOOL_EXIT_OK) {
+        int rc = iprof_model_drop_dangling(model, &r.dropped_methods, r.dropped);
+        if (rc != IPROF_OK) {
+            report_plain(CMD, display_name(file), "%s", iprof_status_string(rc));
+            code = exit_code_of(rc);
+        }
+    }
+    post_output o = {out_path, NULL, 0, 0, 0, 0, NULL};
+    progress_bar bar;
+    memset(&bar, 0, sizeof bar);
+    if (code == TOOL_EXIT_OK)
+        code = post_write(CMD, &o, model, &bar);
+    if (code == TOOL_EXIT_OK) {
+        r.file = display_name(file);
+        r.damage = iprof_reader_damage(reader);
+        r.kept_end = iprof_reader_kept_end(reader);
+        r.input_bytes = input_size(file);
+        r.model = model;
+        FILE *out = outfile_is_stdout(out_path) ? stderr : stdout;
+        if (json)
+            print_json(out, &r);
+        else
+            print_text(out, &r);
+        code = finish_stdout(CMD, r.damage ? TOOL_EXIT_INVALID : TOOL_EXIT_OK);
+    }
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    return code;
+}
+
+int cmd_repair(int argc, char **argv)
+{
+    tool_args a;
+    const char *file = NULL, *out = NULL;
+    int json = 0, opt;
+    args_init(&a, CMD, argc, argv);
+    while ((opt = args_next(&a, repair_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_OUT: out = a.value; break;
+        case OPT_JSON: json = 1; break;
+        default:
+            if (file)
+                return usage_error(CMD, "only one FILE is allowed");
+            file = a.value;
+        }
+    }
+    if (!file)
+        return usage_error(CMD, "no FILE given");
+    if (!out)
+        return usage_error(CMD, "no OUT given: -o OUT is required ('-': standard output)");
+    return run(file, out, json);
+}
