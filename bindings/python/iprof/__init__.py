@@ -27,8 +27,8 @@ from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, DroppedDi
                       status_string)
 from ._lib import LibraryError, gzip_supported, library_path, load_library
 from ._lib import version as library_version
-from ._model import (Context, Entries, Entry, Method, Methods, Model, Type, Types, load,
-                     package_matches)
+from ._model import (Context, Entries, Entry, Method, Methods, Model, Repair, Type, Types, load,
+                     package_matches, repair)
 from ._reader import (EntryInfo, KeyInfo, MethodInfo, ReadResult, Stream, TypeInfo, UnknownKey,
                       iter_entries, read, stream, validate)
 from ._writer import Writer
@@ -46,8 +46,8 @@ __all__ = [
     "format_ctx",
     "EXTREMELY_SLOW_PATH_PROBABILITY", "INVALID_BRANCH_BCI",
     # model
-    "load", "Model", "Type", "Method", "Context", "Entry", "Types", "Methods", "Entries",
-    "package_matches",
+    "load", "repair", "Repair", "Model", "Type", "Method", "Context", "Entry", "Types",
+    "Methods", "Entries", "package_matches",
     # streaming
     "read", "validate", "stream", "iter_entries", "Stream", "ReadResult", "TypeInfo",
     "MethodInfo", "EntryInfo", "UnknownKey", "KeyInfo", "StopRead",

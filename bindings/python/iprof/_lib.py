@@ -49,6 +49,7 @@ READ_OPTIONS_VERSION = 2
 READ_STRICT = 0x1
 READ_NO_REFERENCES = 0x2
 READ_THREADED = 0x4      # model loads only: build on a second thread
+READ_SALVAGE = 0x8       # model loads only: keep what came before damage
 
 
 class iprof_read_options(Structure):
@@ -179,6 +180,8 @@ _FUNCTIONS = {
     "iprof_reader_read_path": (c_int, [_P, c_char_p, POINTER(iprof_read_callbacks), _P]),
     "iprof_reader_read_callback": (c_int, [_P, READ_FN, _P, POINTER(iprof_read_callbacks), _P]),
     "iprof_reader_error": (_P, [_P]),
+    "iprof_reader_damage": (_P, [_P]),
+    "iprof_reader_kept_end": (c_uint64, [_P]),
     "iprof_reader_diag_count": (c_size_t, [_P]),
     "iprof_reader_diag_dropped": (c_size_t, [_P, c_int]),
     "iprof_reader_diag": (_P, [_P, c_size_t]),
@@ -274,6 +277,7 @@ _FUNCTIONS = {
     "iprof_model_filter": (c_int, [_P, POINTER(iprof_filter_options)]),
     "iprof_package_matches": (c_int, [c_char_p, c_char_p, c_size_t]),
     "iprof_model_prune": (c_int, [_P, c_uint]),
+    "iprof_model_drop_dangling": (c_int, [_P, POINTER(c_size_t), POINTER(c_size_t)]),
     # analysis.h
     "iprof_entry_branch_probabilities": (c_int, [_P, c_int64_p, POINTER(c_double), c_size_t,
                                                  c_size_t_p]),

@@ -30,12 +30,14 @@ import ctypes
 import operator
 import os
 from collections.abc import Sequence
+from typing import Dict, NamedTuple, Optional
 from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
 
 from . import _lib
 from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decode, encode,
                       frames_array, frames_from, int64, int64_array, is_bytes, is_path)
-from ._errors import ClosedError, DroppedDiagnostics, StaleError, Status, check, make_error
+from ._errors import (ClosedError, Diagnostic, DroppedDiagnostics, StaleError, Status, check,
+                      make_error)
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
 
 
@@ -624,6 +626,8 @@ class Model:
         self._mutations = 0
         self._diagnostics = diagnostics
         self._dropped = dropped
+        self._damage = None
+        self._kept_end = None
 
     @classmethod
     def _adopt(cls, ptr, diagnostics, dropped):
@@ -692,6 +696,43 @@ class Model:
         :class:`Diagnostic`; empty for ``Model()``): the first
         ``max_diagnostics`` of :func:`load`."""
         return list(self._diagnostics)
+
+    @property
+    def damage(self):
+        """Where the input was damaged, for a model loaded with
+        ``salvage=True`` (C: ``iprof_reader_damage``): a :class:`Diagnostic`
+        (status, message, offset, line, column, path) of the error the load
+        stopped at, or None when it read the whole input (and for models not
+        loaded so)."""
+        return self._damage
+
+    @property
+    def kept_end(self):
+        """For a model loaded with ``salvage=True``: the input offset just past
+        the last complete element it kept (C: ``iprof_reader_kept_end``);
+        None for models not loaded so."""
+        return self._kept_end
+
+    def drop_dangling(self):
+        """Remove what refers to types or methods the model does not define
+        (C: ``iprof_model_drop_dangling``): methods whose signature names an
+        undefined type, then entries whose context names an undefined method
+        or whose records name an undefined type. Returns how many went, a
+        dict ``{"methods": n, "callCountProfiles": n, ...}`` (every kind's
+        JSON key). Invalidates Method objects and the Entry objects of every
+        kind."""
+        p = self._p()
+        methods = ctypes.c_size_t()
+        entries = (ctypes.c_size_t * len(Kind))()
+        self._method_gen += 1
+        for k in Kind:
+            self._entry_gen[k] += 1
+        self._mutations += 1
+        self._check(self._L.iprof_model_drop_dangling(p, byref(methods), entries))
+        dropped = {"methods": methods.value}
+        for k in Kind:
+            dropped[k.json_key] = entries[k]
+        return dropped
 
     @property
     def diagnostics_dropped(self):
@@ -1398,7 +1439,7 @@ def _package_array(packages, what):
 
 
 def load(source, *, strict=False, check_references=True, chunk_size=0, max_element_size=0,
-         max_depth=0, max_diagnostics=0, threaded=False):
+         max_depth=0, max_diagnostics=0, threaded=False, salvage=False):
     """Load a profile into a :class:`Model`.
 
     *source*: a path (str or path-like), bytes-like data (the document
@@ -1412,10 +1453,14 @@ def load(source, *, strict=False, check_references=True, chunk_size=0, max_eleme
     library's default, 10000; None: all); the rest are only counted, in
     ``model.diagnostics_dropped``. *chunk_size*, *max_element_size* and
     *max_depth* are the other reader options (0: default).
+    ``salvage=True`` (IPROF_READ_SALVAGE) loads a damaged file: on a
+    syntax error, truncation or refused element after the version, the
+    model keeps every element complete before it, and ``model.damage``
+    says where (see :func:`repair`).
     Raises :class:`Error` (with ``status``, ``message``, ``line``,
     ``column``, ``offset``, ``path`` and ``filename``) when the load fails.
     """
-    with _Reader(threaded=threaded,
+    with _Reader(threaded=threaded, salvage=salvage,
                  **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
                                   max_depth, max_diagnostics)) as r:
         L = r._L
@@ -1434,8 +1479,38 @@ def load(source, *, strict=False, check_references=True, chunk_size=0, max_eleme
             if out.value:   # defensive: the C API promises NULL on failure
                 L.iprof_model_free(out.value)
             r.fail(status, _filename(source))
-        return Model._adopt(out.value, r.diagnostics(), r.dropped())
+        model = Model._adopt(out.value, r.diagnostics(), r.dropped())
+        if salvage:
+            model._damage = r.damage()
+            model._kept_end = L.iprof_reader_kept_end(r.ptr)
+        return model
+
+
+class Repair(NamedTuple):
+    """What :func:`repair` returns: the salvaged model (close it), the
+    damage (a :class:`Diagnostic`, None if the input was intact), the
+    offset just past the last complete element kept, and what was dropped
+    as dangling (the dict of :meth:`Model.drop_dangling`)."""
+    model: "Model"
+    damage: Optional[Diagnostic]
+    kept_end: int
+    dropped: Dict[str, int]
+
+
+def repair(source, *, threaded=False):
+    """Salvage a damaged profile, as ``iprof repair`` does: load *source*
+    strictly with ``salvage=True``, so that everything complete before the
+    damage is kept (the first rule violation counts as damage), then drop
+    what dangles; the model then writes strictly. Raises :class:`Error`
+    when nothing can be salvaged (the damage comes before the version)."""
+    model = load(source, strict=True, salvage=True, threaded=threaded)
+    try:
+        dropped = model.drop_dangling()
+    except BaseException:
+        model.close()
+        raise
+    return Repair(model, model.damage, model.kept_end, dropped)
 
 
 __all__ = ["Type", "Method", "Context", "Entry", "Types", "Methods", "Entries", "Model",
-           "load", "package_matches"]
+           "load", "package_matches", "repair", "Repair"]

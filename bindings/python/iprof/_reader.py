@@ -73,7 +73,8 @@ class _Reader:
     """An iprof_reader handle with its options; one per read or load."""
 
     def __init__(self, strict=False, check_references=True, chunk_size=0,
-                 max_element_size=0, max_depth=0, max_diagnostics=0, threaded=False):
+                 max_element_size=0, max_depth=0, max_diagnostics=0, threaded=False,
+                 salvage=False):
         self._L = L = _lib.lib()
         opts = _lib.iprof_read_options()
         check(L.iprof_read_options_init(byref(opts), _lib.READ_OPTIONS_VERSION))
@@ -84,6 +85,8 @@ class _Reader:
             flags |= _lib.READ_NO_REFERENCES
         if threaded:
             flags |= _lib.READ_THREADED
+        if salvage:
+            flags |= _lib.READ_SALVAGE
         opts.flags = flags
         opts.chunk_size = chunk_size
         opts.max_element_size = max_element_size
@@ -110,6 +113,12 @@ class _Reader:
         L = self._L
         return [Diagnostic._from_report(L.iprof_reader_diag(self.ptr, i))
                 for i in range(L.iprof_reader_diag_count(self.ptr))]
+
+    def damage(self):
+        """The damage a salvaging load stopped at (a :class:`Diagnostic`), or
+        None when it read the whole input."""
+        report = self._L.iprof_reader_damage(self.ptr)
+        return Diagnostic._from_report(report) if report else None
 
     def dropped(self):
         """The diagnostics of the last read beyond max_diagnostics, counted."""
