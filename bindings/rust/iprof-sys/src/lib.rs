@@ -205,6 +205,9 @@ pub const IPROF_READ_NO_REFERENCES: c_uint = 0x2;
 /// Model loads only: build the model on a second thread while the calling
 /// thread reads (the allocator must be thread-safe).
 pub const IPROF_READ_THREADED: c_uint = 0x4;
+/// Model loads only: keep what was read before damage (truncation, a
+/// syntax error, a refused element) after the version, and succeed.
+pub const IPROF_READ_SALVAGE: c_uint = 0x8;
 pub const IPROF_READ_OPTIONS_VERSION: c_uint = 2;
 
 /// `struct iprof_read_options`; zero fields mean "default".
@@ -479,6 +482,8 @@ extern "C" {
         payload: *mut c_void,
     ) -> c_int;
     pub fn iprof_reader_error(reader: *const iprof_reader) -> *const iprof_error;
+    pub fn iprof_reader_damage(reader: *const iprof_reader) -> *const iprof_error;
+    pub fn iprof_reader_kept_end(reader: *const iprof_reader) -> u64;
     pub fn iprof_reader_diag_count(reader: *const iprof_reader) -> usize;
     pub fn iprof_reader_diag_dropped(reader: *const iprof_reader, severity: c_int) -> usize;
     pub fn iprof_reader_diag(reader: *const iprof_reader, index: usize) -> *const iprof_error;
@@ -754,6 +759,11 @@ extern "C" {
     pub fn iprof_model_filter(model: *mut iprof_model, opts: *const iprof_filter_options) -> c_int;
     pub fn iprof_package_matches(package: *const c_char, type_name: *const c_char, type_name_len: usize) -> c_int;
     pub fn iprof_model_prune(model: *mut iprof_model, what: c_uint) -> c_int;
+    pub fn iprof_model_drop_dangling(
+        model: *mut iprof_model,
+        methods: *mut usize,
+        entries: *mut usize,
+    ) -> c_int;
     // analysis.h
     pub fn iprof_entry_branch_probabilities(
         entry: *const iprof_entry,
@@ -926,7 +936,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 139;
+    const FUNCTION_COUNT: usize = 142;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -959,6 +969,8 @@ mod tests {
             iprof_reader_error as *const (),
             iprof_reader_diag_count as *const (),
             iprof_reader_diag_dropped as *const (),
+            iprof_reader_damage as *const (),
+            iprof_reader_kept_end as *const (),
             iprof_reader_diag as *const (),
             iprof_model_new as *const (),
             iprof_model_build_indexes as *const (),
@@ -1050,6 +1062,7 @@ mod tests {
             iprof_model_filter as *const (),
             iprof_package_matches as *const (),
             iprof_model_prune as *const (),
+            iprof_model_drop_dangling as *const (),
             iprof_entry_branch_probabilities as *const (),
             iprof_entry_type_shares as *const (),
             iprof_entry_total as *const (),

@@ -145,7 +145,7 @@ pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
 pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Rounding, Type, Types};
 pub use reader::{Callbacks, DroppedDiagnostics, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader, Section};
-pub use transform::{package_matches, CanonicalOptions, FilterOptions, Prune};
+pub use transform::{package_matches, CanonicalOptions, Dangling, FilterOptions, Prune};
 pub use writer::{WriteOptions, Writer};
 
 /// Format version 0.4.0 (the one most GraalVM releases in the wild write).

@@ -62,6 +62,26 @@ impl ReadOptions {
     pub fn threaded(self, on: bool) -> ReadOptions {
         self.flag(sys::IPROF_READ_THREADED, on)
     }
+    /// Model loads salvage a damaged input (`IPROF_READ_SALVAGE`): on a
+    /// syntax error, truncation or refused element after the version, the
+    /// load keeps every element complete before it and succeeds;
+    /// [`Reader::damage`] says where. With [`strict`](Self::strict) the
+    /// first rule violation counts as damage. What was kept may refer to
+    /// what the damage cut off: [`Model::drop_dangling`](crate::Model::drop_dangling)
+    /// removes that. Streaming reads ignore it.
+    ///
+    /// ```
+    /// let doc = br#"{"version":"1.0.0","types":[{"id":0,"name":"int"}],"methods":[{"id":1,"na"#;
+    /// let mut reader = iprof::Reader::with_options(&iprof::ReadOptions::new().salvage(true))?;
+    /// let model = reader.load_bytes(doc)?;
+    /// assert_eq!((model.types().len(), model.methods().len()), (1, 0));
+    /// assert_eq!(reader.damage().unwrap().offset(), doc.len() as u64);
+    /// assert_eq!(reader.kept_end(), 50);
+    /// # Ok::<(), iprof::Error>(())
+    /// ```
+    pub fn salvage(self, on: bool) -> ReadOptions {
+        self.flag(sys::IPROF_READ_SALVAGE, on)
+    }
     /// Bytes per read from a file or [`io::Read`]; 0: the default (256 KiB).
     pub fn chunk_size(mut self, bytes: usize) -> ReadOptions {
         self.chunk_size = bytes;
@@ -843,6 +863,27 @@ impl Reader {
             let err = sys::iprof_reader_error(self.raw.as_ptr());
             (!err.is_null()).then(|| Error::from_raw(err))
         }
+    }
+
+    /// The damage a salvaging load ([`ReadOptions::salvage`]) stopped at:
+    /// the error, with its offset, line, column and path, after which the
+    /// input was not kept; `None` when the last load read the whole input
+    /// (or did not salvage).
+    pub fn damage(&self) -> Option<Error> {
+        // SAFETY: the reader is alive; the report is copied.
+        unsafe {
+            let err = sys::iprof_reader_damage(self.raw.as_ptr());
+            (!err.is_null()).then(|| Error::from_raw(err))
+        }
+    }
+
+    /// The input offset just past the last complete element of the last
+    /// read or load (an element, a section's closing bracket, the version,
+    /// an unknown key's value or the document's end; 0 before any); for
+    /// gzip input, of the decompressed document.
+    pub fn kept_end(&self) -> u64 {
+        // SAFETY: the reader is alive.
+        unsafe { sys::iprof_reader_kept_end(self.raw.as_ptr()) }
     }
 
     /// The diagnostics of the last read or load, in input order: warnings

@@ -245,4 +245,37 @@ impl Model {
         let rc = unsafe { sys::iprof_model_prune(self.mut_ptr(), what.raw()) };
         self.result(rc)
     }
+
+    /// Remove what refers to types or methods the model does not define:
+    /// methods whose signature names an undefined type, then entries whose
+    /// context names an undefined method or whose records name an
+    /// undefined type (what a salvaging load kept of a damaged file may
+    /// hold). Returns how many went.
+    pub fn drop_dangling(&mut self) -> Result<Dangling> {
+        let mut methods = 0usize;
+        let mut entries = [0usize; Kind::ALL.len()];
+        // SAFETY: exclusive access: no view of a removed element is alive;
+        // entries has room for every kind.
+        let rc = unsafe {
+            sys::iprof_model_drop_dangling(self.mut_ptr(), &mut methods, entries.as_mut_ptr())
+        };
+        self.result(rc)?;
+        Ok(Dangling { methods, entries })
+    }
+}
+
+/// What [`Model::drop_dangling`] removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dangling {
+    /// Methods whose signature named an undefined type.
+    pub methods: usize,
+    /// Entries per kind, indexed by [`Kind`] as `usize`.
+    pub entries: [usize; Kind::ALL.len()],
+}
+
+impl Dangling {
+    /// The entries of `kind` that went.
+    pub fn entries_of(&self, kind: Kind) -> usize {
+        self.entries[kind as usize]
+    }
 }
