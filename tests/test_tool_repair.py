@@ -136,6 +136,15 @@ class Repair(unittest.TestCase):
         code, out, err = run("repair", "repair-truncated.iprof", "-o", "-")
         self.assertEqual((code, out, err), (1, TRUNCATED_OUT, TRUNCATED))
 
+    def test_stdin(self):
+        # From a pipe the input's size is unknown: no bytes lost.
+        code, out, err = run("repair", "-", "-o", os.path.join(self.tmp, "out.iprof"),
+                             stdin=read(os.path.join(DATA, "repair-truncated.iprof")))
+        self.assertEqual((code, err), (1, ""))
+        self.assertEqual(out.decode(), TRUNCATED.replace("repair-truncated.iprof", "<stdin>")
+                         .replace("; bytes lost: 45 of 420", ""))
+        self.assertEqual(read(os.path.join(self.tmp, "out.iprof")), TRUNCATED_OUT)
+
     def test_overwrite_input(self):
         path = os.path.join(self.tmp, "damaged.iprof")
         shutil.copy(os.path.join(DATA, "repair-truncated.iprof"), path)

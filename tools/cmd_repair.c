@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "outfile.h"
 #include "post.h"
@@ -65,19 +67,24 @@ typedef struct repair_report {
     size_t dropped[IPROF_KIND_COUNT];
 } repair_report;
 
-/* The size of the document FILE holds: a regular file's size unless it is
- * gzip-compressed (its decompressed size is not known); -1 if unknown. */
+/* The size of the document FILE holds: a regular file's size (standard
+ * input's too) unless it is gzip-compressed (its decompressed size is not
+ * known); -1 if unknown. */
 static int64_t input_size(const char *file)
 {
-    FILE *f = strcmp(file, "-") == 0 ? NULL : fopen(file, "rb");
-    if (!f)
+    int is_stdin = strcmp(file, "-") == 0;
+    int fd = is_stdin ? 0 : open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return -1;
     unsigned char magic[2] = {0, 0};
-    size_t got = fread(magic, 1, 2, f);
     struct stat st;
-    int64_t size = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : -1;
-    fclose(f);
-    return got == 2 && magic[0] == 0x1f && magic[1] == 0x8b ? -1 : size;
+    int64_t size = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        !(pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b))
+        size = (int64_t)st.st_size;
+    if (!is_stdin)
+        close(fd);
+    return size;
 }
 
 static void print_text(FILE *out, const repair_report *r)
