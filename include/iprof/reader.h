@@ -307,7 +307,9 @@ IPROF_API int iprof_reader_read_callback(iprof_reader *reader, iprof_read_fn rea
  * @brief The error of the last failed read.
  * @param reader the reader.
  * @return the report, or NULL if the last read succeeded (or none was
- *         made). Owned by the reader: valid until its next read or its free.
+ *         made); after a salvaging load that returned IPROF_OK, the damage
+ *         (iprof_reader_damage()). Owned by the reader: valid until its
+ *         next read or its free.
  * @threadsafety Reads @p reader: not during a call that changes it.
  */
 IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *reader);
