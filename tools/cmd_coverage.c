@@ -32,39 +32,34 @@
 enum { OPT_JSON = 1, OPT_LCOV, OPT_STRICT, OPT_OUT };
 
 static const tool_opt coverage_opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"lcov", 0, 1, OPT_LCOV},
-    {"strict", 0, 0, OPT_STRICT},
-    {"output", 'o', 1, OPT_OUT},
-    {NULL, 0, 0, 0},
+    {"json", 0, NULL, OPT_JSON, "print the table as JSON (keys in README.md)", NULL},
+    {"lcov", 0, "OUT", OPT_LCOV,
+     "also write LCOV to OUT (atomically; '-': standard\n"
+     "output instead of the table): one SF record per class\n"
+     "(SF:com/foo/Bar.java), FN/FNDA per method with the\n"
+     "method's index in its class as a synthetic line", NULL},
+    {"strict", 0, NULL, OPT_STRICT, "read with IPROF_READ_STRICT", NULL},
+    {"output", 'o', "OUT", OPT_OUT, "write the table to OUT (atomically)", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof coverage [--json] [--lcov OUT] [--strict] [-o OUT] FILE\n"
-           "Which methods of a profile ran, per class and package.\n"
-           "\n"
-           "A method ran when an entry of any kind mentions it in its context\n"
-           "(callee or caller; call-count entries only with a count above 0).\n"
-           "Its hits are its call count, else its sample count, else 1 if it ran.\n"
-           "A profile without call counts (sampled only) is not coverage: a warning\n"
-           "says so, and --json's \"hasCallCounts\" is false.\n"
-           "\n"
-           "  --json        print the table as JSON (keys in README.md)\n"
-           "  --lcov OUT    also write LCOV to OUT (atomically; '-': standard\n"
-           "                output instead of the table): one SF record per class\n"
-           "                (SF:com/foo/Bar.java), FN/FNDA per method with the\n"
-           "                method's index in its class as a synthetic line\n"
-           "  --strict      read with IPROF_READ_STRICT\n"
-           "  -o, --output OUT  write the table to OUT (atomically)\n"
-           "  --help        show this help and exit\n"
-           "  --version     show the version and exit\n"
-           "\n"
-           "FILE '-' is standard input. Exit status: 0 on success, 1 if the file\n"
-           "is invalid, 2 on usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command coverage_command = {
+    .name = "coverage",
+    .synopsis = "[--json] [--lcov OUT] [--strict] [-o OUT] FILE",
+    .brief = "[--json] [--lcov OUT] FILE",
+    .summary = "which methods ran, per class and package",
+    .about = "Which methods of a profile ran, per class and package.\n"
+             "\n"
+             "A method ran when an entry of any kind mentions it in its context\n"
+             "(callee or caller; call-count entries only with a count above 0).\n"
+             "Its hits are its call count, else its sample count, else 1 if it ran.\n"
+             "A profile without call counts (sampled only) is not coverage: a warning\n"
+             "says so, and --json's \"hasCallCounts\" is false.",
+    .opts = coverage_opts,
+    .notes = "FILE '-' is standard input. Exit status: 0 on success, 1 if the file\n"
+             "is invalid, 2 on usage or I/O errors.",
+    .run = cmd_coverage,
+};
 /* One method of the profile. */
 typedef struct cov_method {
     const iprof_method *x;
@@ -445,7 +440,7 @@ static int parse(cov_args *c, int argc, char **argv, int *done)
     while ((opt = args_next(&a, coverage_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&coverage_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_JSON: c->json = 1; break;
         case OPT_STRICT: c->strict = 1; break;

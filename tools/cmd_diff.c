@@ -21,42 +21,39 @@
 enum { OPT_JSON = 1, OPT_TOP, OPT_STRICT, OPT_OUT };
 
 static const tool_opt diff_opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"top", 0, 1, OPT_TOP},
-    {"strict", 0, 0, OPT_STRICT},
-    {"output", 'o', 1, OPT_OUT},
-    {NULL, 0, 0, 0},
+    {"json", 0, NULL, OPT_JSON, "print the report as JSON (keys in README.md)", NULL},
+    {"top", 0, "N", OPT_TOP,
+     "changed entries per kind and method names listed per\n"
+     "side (default 10)", NULL},
+    {"strict", 0, NULL, OPT_STRICT, "read with IPROF_READ_STRICT", NULL},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write the report to OUT (atomically) instead of\n"
+     "standard output", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof diff [--json] [--top N] [--strict] [-o OUT] A B\n"
-           "Compare profile A with profile B: is A stale for the workload of B?\n"
-           "\n"
-           "Methods are matched by name and signature type names, contexts by\n"
-           "their frames' methods and bcis (never by ids, which differ between\n"
-           "files). The report lists the methods only one side has, per kind the\n"
-           "contexts only one side has, the total counts and the overlaps (the\n"
-           "share of A's count that sits on contexts B also has, and the other way\n"
-           "round), and the entries whose share of their kind's total count\n"
-           "changed most (delta = share in B - share in A; relative = delta /\n"
-           "share in A).\n"
-           "\n"
-           "  --json       print the report as JSON (keys in README.md)\n"
-           "  --top N      changed entries per kind and method names listed per\n"
-           "               side (default 10)\n"
-           "  --strict     read with IPROF_READ_STRICT\n"
-           "  -o, --output OUT  write the report to OUT (atomically) instead of\n"
-           "               standard output\n"
-           "  --help       show this help and exit\n"
-           "  --version    show the version and exit\n"
-           "\n"
-           "A or B '-' is standard input (not both). Exit status: 0 when the\n"
-           "comparison ran (whatever it found), 1 if an input is invalid, 2 on\n"
-           "usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command diff_command = {
+    .name = "diff",
+    .synopsis = "[--json] [--top N] [--strict] [-o OUT] A B",
+    .brief = "[--json] [--top N] A B",
+    .summary = "what A and B lack of each other, overlap,\n"
+               "biggest changes: is profile A stale?",
+    .about = "Compare profile A with profile B: is A stale for the workload of B?\n"
+             "\n"
+             "Methods are matched by name and signature type names, contexts by\n"
+             "their frames' methods and bcis (never by ids, which differ between\n"
+             "files). The report lists the methods only one side has, per kind the\n"
+             "contexts only one side has, the total counts and the overlaps (the\n"
+             "share of A's count that sits on contexts B also has, and the other way\n"
+             "round), and the entries whose share of their kind's total count\n"
+             "changed most (delta = share in B - share in A; relative = delta /\n"
+             "share in A).",
+    .opts = diff_opts,
+    .notes = "A or B '-' is standard input (not both). Exit status: 0 when the\n"
+             "comparison ran (whatever it found), 1 if an input is invalid, 2 on\n"
+             "usage or I/O errors.",
+    .run = cmd_diff,
+};
 /* "Type.name(param, ...)": the method with its parameter types, so that
  * overloads are told apart. malloc'd; NULL when out of memory. */
 static char *method_text(const iprof_model *m, const iprof_method *x)
@@ -258,7 +255,7 @@ static int parse(diff_args *c, int argc, char **argv, int *done)
     while ((opt = args_next(&a, diff_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: *done = 1; return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: *done = 1; return help();
+        case TOOL_OPT_HELP: *done = 1; return command_help(&diff_command);
         case TOOL_OPT_VERSION: *done = 1; return print_version();
         case OPT_JSON: c->json = 1; break;
         case OPT_STRICT: c->strict = 1; break;

@@ -95,7 +95,8 @@ def check_contents(debs):
                       % re.escape(v)],
         'libiprof-dev': [r'/usr/include/iprof/iprof\.h$', r'/usr/lib/[^/]+/libiprof\.a$',
                          r'/usr/lib/[^/]+/libiprof\.so$', r'/usr/lib/[^/]+/pkgconfig/iprof\.pc$'],
-        'iprof': [r'/usr/bin/iprof$', r'/usr/share/man/man1/iprof\.1\.gz$'],
+        'iprof': [r'/usr/bin/iprof$', r'/usr/share/man/man1/iprof\.1\.gz$',
+                  r'/usr/share/bash-completion/completions/iprof$'],
         'python3-iprof': [r'/usr/lib/python3/dist-packages/iprof/__init__\.py$',
                           r'/usr/lib/python3/dist-packages/iprof/_lib\.py$'],
     }
