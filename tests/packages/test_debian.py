@@ -3,15 +3,18 @@
 
 1. The tracked source tree is copied to a temporary directory (the build
    writes its .deb files beside the tree, never beside the checkout) and
-   `dpkg-buildpackage -us -uc -b` builds libiprof0, libiprof-dev, iprof and
-   python3-iprof (DEB_BUILD_OPTIONS=nocheck: the suite runs the tests).
+   the commands of README.md's install:apt block run there, as written but
+   without `sudo` (tests/packages/readme.py): build dependencies,
+   `dpkg-buildpackage -us -uc -b` (DEB_BUILD_OPTIONS=nocheck: the suite
+   runs the tests) and `apt-get install ../*.deb` -- the apt-get lines only
+   when installing is allowed (4.).
 2. `lintian --fail-on error` on the packages.
 3. What each package holds: the library by its SONAME, the headers, static
    library and iprof.pc, the command and its man page, the binding.
-4. Installed with `apt-get install ./*.deb` on this machine when it runs as
-   root with apt and none of the packages is installed yet -- removed again
-   with `apt-get purge` whatever happens -- or else unpacked with `dpkg -x`
-   into a throwaway root. Then, with nothing of the build directory in the
+4. Installed by the README's `apt-get install` on this machine when it runs
+   as root with apt and none of the packages is installed yet -- removed
+   again with `apt-get purge` whatever happens -- or else unpacked with
+   `dpkg -x` into a throwaway root. Then, with nothing of the build directory in the
    environment: `iprof --version`, a consumer (tests/abi/consumer.c) built
    with pkg-config alone and run, and a Python import that loads
    libiprof.so.0 by its SONAME and reads examples/fib.iprof.
@@ -29,7 +32,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'abi'))
+sys.path.insert(0, HERE)
 import abicheck as A  # noqa: E402
+import readme  # noqa: E402
 
 SRC = A.SOURCE_DIR
 PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof']
@@ -41,38 +46,19 @@ def project_version():
         return re.search(r"version: '([^']+)'", f.read()).group(1)
 
 
-def copy_tree(dst):
-    """The files git tracks (or, without git, the tree minus build dirs)."""
-    files = None
-    if shutil.which('git') and os.path.isdir(os.path.join(SRC, '.git')):
-        p = subprocess.run(['git', '-C', SRC, 'ls-files', '-z', '--cached', '--others',
-                            '--exclude-standard'], stdout=subprocess.PIPE)
-        if p.returncode == 0:
-            files = [f for f in p.stdout.decode().split('\0') if f]
-    if files is None:
-        files = []
-        for d, dirs, names in os.walk(SRC):
-            dirs[:] = [x for x in dirs if not x.startswith(('build', '.', 'obj-'))]
-            files += [os.path.relpath(os.path.join(d, n), SRC) for n in names]
-    for f in files:
-        src = os.path.join(SRC, f)
-        if not os.path.lexists(src) or f.startswith('build'):
-            continue
-        os.makedirs(os.path.join(dst, os.path.dirname(f)), exist_ok=True)
-        shutil.copy2(src, os.path.join(dst, f), follow_symlinks=False)
-
-
-def build(tmp):
+def build(tmp, install):
+    """The README's apt block in a copy of the tree: the .deb files, by name."""
     src = os.path.join(tmp, 'libiprof-' + project_version())
-    copy_tree(src)
-    env = dict(os.environ, DEB_BUILD_OPTIONS='nocheck parallel=%d' % (os.cpu_count() or 1))
+    readme.copy_tree(src)
+    env = dict(os.environ, DEB_BUILD_OPTIONS='nocheck parallel=%d' % (os.cpu_count() or 1),
+               DEBIAN_FRONTEND='noninteractive', LIBIPROF=src)
     for k in ('IPROF_LIBRARY', 'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH', 'CFLAGS', 'LDFLAGS'):
         env.pop(k, None)
-    p = A.run(['dpkg-buildpackage', '-us', '-uc', '-b'], check=False, cwd=src, env=env,
-              quiet=False)
-    if p.returncode != 0:
-        print(p.stdout[-6000:])
-        A.fail('dpkg-buildpackage exited with %d' % p.returncode)
+    # -y: the README's lines ask; the test answers.
+    env['APT_CONFIG'] = os.path.join(tmp, 'apt.conf')
+    with open(env['APT_CONFIG'], 'w') as f:
+        f.write('APT::Get::Assume-Yes "true";\n')
+    readme.run_block('apt', src, env, skip=() if install else ('apt-get',))
     debs = {}
     for name in PACKAGES:
         found = glob.glob(os.path.join(tmp, '%s_%s_*.deb' % (name, project_version())))
@@ -184,39 +170,44 @@ def use(root, tmp):
     print('python3: iprof from %s loads %s and reads %s' % (lines[0], lines[1], lines[2]))
 
 
+def purge():
+    A.run(['apt-get', 'purge', '-y', '-q'] + PACKAGES,
+          env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'))
+    if installed_before():
+        A.fail('apt-get purge left %s installed' % installed_before())
+
+
+def check_packages(debs):
+    print('built: ' + ' '.join(os.path.basename(d) for d in debs.values()))
+    p = A.run(['lintian', '--fail-on', 'error'] + list(debs.values()), check=False)
+    print(p.stdout)
+    if p.returncode != 0 or re.search(r'^E: ', p.stdout, re.M):
+        A.fail('lintian found errors')
+    check_contents(debs)
+
+
 def main():
     A.need('dpkg-buildpackage', 'dh', 'dh_python3', 'lintian', 'dpkg-deb', 'pkg-config', 'cc')
     if not os.path.exists('/usr/bin/python3'):
         A.fail('no /usr/bin/python3 (python3-iprof is for Debian\'s python3)')
+    before = installed_before()
+    install = os.geteuid() == 0 and shutil.which('apt-get') and not before
     with tempfile.TemporaryDirectory(prefix='iprof-debian-') as tmp:
-        debs = build(tmp)
-        print('built: ' + ' '.join(os.path.basename(d) for d in debs.values()))
-        p = A.run(['lintian', '--fail-on', 'error'] + list(debs.values()), check=False)
-        print(p.stdout)
-        if p.returncode != 0:
-            A.fail('lintian found errors')
-        if re.search(r'^E: ', p.stdout, re.M):
-            A.fail('lintian printed errors')
-        check_contents(debs)
-
         work = os.path.join(tmp, 'work')
         os.makedirs(work)
-        before = installed_before()
-        if os.geteuid() == 0 and shutil.which('apt-get') and not before:
-            print('== installing with apt-get (removed at the end)')
+        if install:
+            print('== installing with apt-get as README.md says (removed at the end)')
             try:
-                A.run(['apt-get', 'install', '-y', '-q', '--no-install-recommends']
-                      + ['./' + os.path.basename(debs[n]) for n in PACKAGES], cwd=tmp,
-                      env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'))
+                debs = build(tmp, True)
+                check_packages(debs)
                 use('', work)
             finally:
-                A.run(['apt-get', 'purge', '-y', '-q'] + PACKAGES,
-                      env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'))
-            if installed_before():
-                A.fail('apt-get purge left %s installed' % installed_before())
+                purge()
         else:
             why = ('already installed: %s' % ' '.join(before)) if before else 'not root'
             print('== unpacking with dpkg -x into a throwaway root (%s)' % why)
+            debs = build(tmp, False)
+            check_packages(debs)
             root = os.path.join(tmp, 'root')
             for n in PACKAGES:
                 A.run(['dpkg-deb', '-x', debs[n], root])
