@@ -9,8 +9,8 @@ Search order for the shared library (the first that exists wins):
 1. the path given to :func:`load_library`, else the environment variable
    ``IPROF_LIBRARY`` (a full path);
 2. when the package runs from a source tree (``bindings/python/iprof`` of a
-   libiprof checkout), a meson build directory: ``$IPROF_BUILD_DIR/lib``,
-   then ``build/lib`` of the checkout;
+   libiprof checkout; never an installed package), a meson build directory:
+   ``$IPROF_BUILD_DIR/lib``, then ``build/lib`` of the checkout;
 3. ``ctypes.util.find_library("iprof")``, then ``libiprof.so.0`` through
    the dynamic loader's normal search.
 """
@@ -309,10 +309,20 @@ _lib_path = None
 
 
 def _source_tree_candidates():
-    """Build directories to try when the package runs from a checkout."""
+    """Build directories to try when the package runs from a checkout.
+
+    Only a package that is ``bindings/python/iprof`` of a directory holding
+    libiprof's meson.build and include/iprof/iprof.h counts: an installed
+    package (``site-packages/iprof``) never looks for build directories
+    around its install location, nor honours IPROF_BUILD_DIR.
+    """
     here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.normpath(os.path.join(here, "..", "..", ".."))
-    if not os.path.isfile(os.path.join(root, "include", "iprof", "iprof.h")):
+    python_dir = os.path.dirname(here)
+    bindings_dir = os.path.dirname(python_dir)
+    root = os.path.dirname(bindings_dir)
+    if (os.path.basename(python_dir) != "python" or os.path.basename(bindings_dir) != "bindings"
+            or not os.path.isfile(os.path.join(root, "meson.build"))
+            or not os.path.isfile(os.path.join(root, "include", "iprof", "iprof.h"))):
         return []
     out = []
     build = os.environ.get("IPROF_BUILD_DIR")
