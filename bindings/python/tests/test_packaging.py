@@ -161,6 +161,37 @@ class Versions(unittest.TestCase):
         self.assertEqual(project["tool"]["setuptools"]["package-data"], {"iprof": ["py.typed"]})
 
 
+class SourceTreeLookup(unittest.TestCase):
+    """Build directories are searched only by the package of a checkout
+    (<root>/bindings/python/iprof), never by a copy installed elsewhere,
+    even one under a directory that looks like a checkout."""
+
+    CANDIDATES = ("import json, sys, iprof._lib as L; "
+                  "print(json.dumps(L._source_tree_candidates()))")
+
+    def candidates(self, package_parent, **env):
+        p = run([sys.executable, "-c", self.CANDIDATES], cwd=package_parent,
+                env=clean_env(PYTHONPATH=package_parent, **env))
+        return json.loads(p.stdout)
+
+    def test_the_checkout_searches_its_build_directories(self):
+        self.assertEqual(self.candidates(PACKAGE_ROOT, IPROF_BUILD_DIR="/b"),
+                         ["/b/lib/libiprof.so.0",
+                          os.path.join(SOURCE_ROOT, "build", "lib", "libiprof.so.0")])
+
+    def test_an_installed_copy_does_not(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            # <tmp> looks like a checkout three levels above the package, as
+            # a prefix holding include/ and lib/ could.
+            os.makedirs(os.path.join(tmp, "include", "iprof"))
+            for name in ("meson.build", os.path.join("include", "iprof", "iprof.h")):
+                open(os.path.join(tmp, name), "w").close()
+            site = os.path.join(tmp, "python3", "site-packages")
+            shutil.copytree(os.path.join(PACKAGE_ROOT, "iprof"), os.path.join(site, "iprof"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            self.assertEqual(self.candidates(site, IPROF_BUILD_DIR="/b"), [])
+
+
 class TypeCheck(unittest.TestCase):
     """mypy --strict --warn-unreachable --no-warn-return-any (as configured
     in pyproject.toml: ctypes foreign functions return Any)."""
