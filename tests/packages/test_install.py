@@ -42,9 +42,12 @@ def version():
 
 
 def base_env(tmp, src):
+    # A user's shell: nothing of the build, no pip settings of this machine.
     env = {k: v for k, v in os.environ.items()
            if k not in ('IPROF_LIBRARY', 'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH', 'PYTHONPATH',
-                        'IPROF_LIB_DIR', 'CARGO_TARGET_DIR', 'VIRTUAL_ENV')}
+                        'IPROF_LIB_DIR', 'CARGO_TARGET_DIR', 'VIRTUAL_ENV', 'IPROF_BUILD_DIR')
+           and not k.startswith('PIP_')}
+    env['PIP_CONFIG_FILE'] = os.devnull
     # Debian's python3 first: the one with Debian's pip, setuptools and venv.
     env['PATH'] = '/usr/bin:/bin:' + env.get('PATH', '')
     env.update(LIBIPROF=src, HOME=os.path.join(tmp, 'home'))
@@ -107,13 +110,16 @@ def pip(tmp, env, libdir):
     script = ('import iprof, sys\n'
               'm = iprof.load(sys.argv[1])\n'
               'print(iprof.__file__)\n'
-              'print(iprof.library_path())\n'
+              'maps = open("/proc/self/maps").read()\n'
+              'print(" ".join(sorted({l.split()[-1] for l in maps.splitlines()'
+              ' if "libiprof.so" in l})))\n'
               'print(m.version, len(m.types), len(m.methods))\n')
     p = A.run([py, '-c', script, FIB], env=env, cwd=tmp)
     lines = p.stdout.splitlines()
     if not lines[0].startswith(os.path.join(env['HOME'], '.venvs', 'iprof')):
         A.fail('the venv imported iprof from %s' % lines[0])
-    if os.path.realpath(lines[1]) != os.path.realpath(os.path.join(libdir, 'libiprof.so.0')):
+    if [os.path.realpath(x) for x in lines[1].split()] != \
+            [os.path.realpath(os.path.join(libdir, 'libiprof.so.0'))]:
         A.fail('the venv\'s iprof loaded %s, not %s' % (lines[1], libdir))
     if lines[2].split() != ['1.1.0', '17', '10']:
         A.fail('the venv\'s iprof read %r' % lines[2])
