@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tool.h"
+#include "post.h"
 
 #define CMD "iprof cat"
 
@@ -39,7 +39,7 @@ static int help(void)
            "\n"
            "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
            "                     into place); '-' is standard output\n"
-           "  --to VERSION       write format version 0.4.0, 1.0.0 or 1.1.0\n"
+           "  --to VERSION       write format version 0.2.0, 0.4.0, 1.0.0 or 1.1.0\n"
            "  --pretty           indent the output, one element per line\n"
            "  --strict           read in strict mode and check the output's rules\n"
            "                     and references; otherwise the file is copied as\n"
@@ -55,11 +55,6 @@ static int help(void)
     return TOOL_EXIT_OK;
 }
 
-static int known_version(const char *v)
-{
-    return strcmp(v, IPROF_FORMAT_0_4_0) == 0 || strcmp(v, IPROF_FORMAT_1_0_0) == 0 ||
-           strcmp(v, IPROF_FORMAT_1_1_0) == 0;
-}
 
 /* 0 to go on; otherwise the exit code (help, version, usage error). */
 static int parse(cat_args *c, int argc, char **argv, int *done)
@@ -90,8 +85,8 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
     }
     if (!c->file)
         return usage_error(CMD, "no FILE given");
-    if (c->to && !known_version(c->to))
-        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", c->to);
+    if (c->to && !post_known_version(c->to))
+        return usage_error(CMD, "unknown version '%s' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)", c->to);
     *done = 0;
     return TOOL_EXIT_OK;
 }

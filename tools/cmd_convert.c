@@ -34,8 +34,10 @@ static int help(void)
            "                     [-o OUT]\n"
            "Write a profile in another format version or in canonical form.\n"
            "\n"
-           "  --to VERSION       write format version 0.4.0, 1.0.0 or 1.1.0 (default:\n"
-           "                     the version of FILE)\n"
+           "  --to VERSION       write format version 0.2.0, 0.4.0, 1.0.0 or 1.1.0\n"
+           "                     (default: the version of FILE); 0.2.0 is GraalVM's\n"
+           "                     legacy layout, without sampling and instanceof\n"
+           "                     profiles\n"
            "  --canonical        write the canonical form: types sorted by name with\n"
            "                     ids 0..n-1, methods sorted by (declaring type, name,\n"
            "                     signature type names) with ids 1..n, entries sorted\n"
@@ -90,7 +92,7 @@ int cmd_convert(int argc, char **argv)
     if (!file)
         return usage_error(CMD, "no FILE given");
     if (o.to && !post_known_version(o.to))
-        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", o.to);
+        return usage_error(CMD, "unknown version '%s' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)", o.to);
     o.lenient = !strict;
     progress_bar bar;
     memset(&bar, 0, sizeof bar);

@@ -6,8 +6,8 @@
 
 int post_known_version(const char *v)
 {
-    return strcmp(v, IPROF_FORMAT_0_4_0) == 0 || strcmp(v, IPROF_FORMAT_1_0_0) == 0 ||
-           strcmp(v, IPROF_FORMAT_1_1_0) == 0;
+    return strcmp(v, IPROF_FORMAT_0_2_0) == 0 || strcmp(v, IPROF_FORMAT_0_4_0) == 0 ||
+           strcmp(v, IPROF_FORMAT_1_0_0) == 0 || strcmp(v, IPROF_FORMAT_1_1_0) == 0;
 }
 
 static int has_instanceof(const char *version)

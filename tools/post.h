@@ -17,7 +17,7 @@ typedef struct post_output {
                               in the messages if it has no canonical form */
 } post_output;
 
-/* Whether @p v is 0.4.0, 1.0.0 or 1.1.0. */
+/* Whether @p v is 0.2.0, 0.4.0, 1.0.0 or 1.1.0. */
 int post_known_version(const char *v);
 /* Refuse (exit 1, message on stderr) to write instanceof profiles in a
  * version without them unless dropping them was asked for. */
