@@ -158,6 +158,8 @@ int cmd_cat(int argc, char **argv)
     if (code == TOOL_EXIT_OK)
         code = check_instanceof(&c, model);
     if (code == TOOL_EXIT_OK)
+        code = post_check_legacy(CMD, c.file, c.to ? c.to : iprof_model_version(model), model);
+    if (code == TOOL_EXIT_OK)
         code = write_model(&c, model);
     iprof_model_free(model);
     iprof_reader_free(reader);

@@ -103,6 +103,8 @@ int cmd_convert(int argc, char **argv)
     int code = reader ? progress_load_model(&bar, label, &model, reader, file) : TOOL_EXIT_USAGE;
     if (code == TOOL_EXIT_OK)
         code = post_check_instanceof(CMD, file, &o, model);
+    if (code == TOOL_EXIT_OK)
+        code = post_check_legacy(CMD, file, o.to ? o.to : iprof_model_version(model), model);
     if (code == TOOL_EXIT_OK && drop_unknown)
         post_drop_unknown(CMD, display_name(file), model);
     if (canonical) /* written so: the model is not changed, nor copied */

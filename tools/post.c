@@ -29,6 +29,17 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
     return TOOL_EXIT_INVALID;
 }
 
+int post_check_legacy(const char *cmd, const char *file, const char *target,
+                      const iprof_model *model)
+{
+    if (strncmp(target, "0.2.", 4) != 0 ||
+        iprof_model_entry_count(model, IPROF_KIND_SAMPLING) == 0)
+        return TOOL_EXIT_OK;
+    report_plain(cmd, display_name(file),
+                 "has sampling profiles, which version %s cannot hold (write 1.x)", target);
+    return TOOL_EXIT_INVALID;
+}
+
 static int is_stdout(const post_output *o)
 {
     return !o->path || strcmp(o->path, "-") == 0;

@@ -23,6 +23,10 @@ int post_known_version(const char *v);
  * version without them unless dropping them was asked for. */
 int post_check_instanceof(const char *cmd, const char *file, const post_output *o,
                           const iprof_model *model);
+/* Refuse (exit 1, message on stderr) to write sampling profiles in the
+ * legacy 0.2.x layout, which has no place for them, before any output. */
+int post_check_legacy(const char *cmd, const char *file, const char *target,
+                      const iprof_model *model);
 /* Write @p model to o->path atomically (a name ending in ".gz" is written
  * gzip-compressed by the library) or to standard output, with a phase
  * "CMD: writing" on @p bar; in canonical form with o->canonical (nothing
