@@ -537,6 +537,18 @@ class ConvertLegacy(ToolCase):
         self.assertIn(b'"methodBciList": "', down)
         self.assertEqual(self.ok("convert", "--to", "1.0.0", "-", stdin=down), no_sampling)
 
+    def test_format_md_example(self):
+        # docs/format.md's 0.2.0 example is GraalVM's layout: it validates
+        # strictly and cat gives its bytes back.
+        with open(os.path.join(DATA, "..", "..", "docs", "format.md"), "rb") as f:
+            text = f.read()
+        start = text.index(b"```\n", text.index(b"**Byte layout** (measured")) + 4
+        example = text[start:text.index(b"\n```", start)]
+        self.assertTrue(example.startswith(b'{\n  "version": "0.2.0"'), example[:40])
+        self.assertEqual(run("validate", "--strict", "-", stdin=example)[:2],
+                         (0, b"<stdin>: valid\n"))
+        self.assertEqual(self.ok("cat", "-", stdin=example), example)
+
     def test_corpus(self):
         paths = corpus_files("binary-tree-legacy-0.2.0.iprof",
                              "binary-tree-types-only-legacy-0.2.0.iprof")
