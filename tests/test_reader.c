@@ -623,6 +623,36 @@ static void test_allocation_failure(void)
         CHECK_EQ_INT(f.live_bytes, 0);
     }
     CHECK(succeeded);
+    /* 0.2.0: its monitor object is the first entry, so its one frame
+     * ("0:0") is the reader's first frame buffer. */
+    static const char legacy_doc[] =
+        "{\"version\":\"0.2.0\",\"types\":[{\"id\":4,\"typeName\":\"A\"}],\"methods\":[],"
+        "\"monitorsProfile\":{\"records\":[4,1]}}";
+    static log_buf l;
+    iprof_read_callbacks cb = all_callbacks();
+    succeeded = 0;
+    for (long n = 1; n < 100 && !succeeded; n++) {
+        fail_alloc f = {.fail_at = n};
+        iprof_allocator a = fail_hook(&f);
+        iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+        o.allocator = &a;
+        iprof_reader *r = NULL;
+        int rc = iprof_reader_new(&r, &o);
+        memset(&l, 0, sizeof l);
+        if (rc == IPROF_OK) {
+            rc = iprof_reader_read_buffer(r, legacy_doc, strlen(legacy_doc), &cb, &l);
+            if (rc == IPROF_OK) {
+                succeeded = 1;
+                CHECK_EQ_STR(l.text, "V 0.2.0\nT 4 A\nE3 0:0 [4,1]\n");
+            } else {
+                CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "out of memory");
+            }
+            iprof_reader_free(r);
+        }
+        CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
+        CHECK_EQ_INT(f.live_bytes, 0);
+    }
+    CHECK(succeeded);
 }
 
 /* Integers of every length from 1 to 19 digits, both signs, in records
