@@ -197,6 +197,17 @@ static void test_legacy_layout(void)
                  "monitorsProfile[1]: format 0.2.0 holds one monitor profile, not a second "
                  "monitor entry");
     iprof_writer_free(w);
+    /* A monitor ctx other than 0:0, which only an unvalidated write lets
+     * through, has no place either. */
+    static const int64_t f_bad_mon[] = {1, 0};
+    w = mem_writer(IPROF_WRITE_NO_VALIDATE, "0.2.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_MONITOR, f_bad_mon, 1, r_mon, 2),
+                 IPROF_EVERSION);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "monitorsProfile[0]: format 0.2.0 has no ctx for monitors, only the dummy "
+                 "\"0:0\"");
+    iprof_writer_free(w);
     w = mem_writer(0, "0.2.0");
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_unknown(w, "hotnessPoints", 13, "[]", 2), IPROF_EVERSION);

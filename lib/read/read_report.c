@@ -60,7 +60,7 @@ void ipi_scan_forget(scan *s, size_t drop)
 /* The key of a known section as this file spells it. */
 const char *ipi_scan_section_name(const scan *s, int section)
 {
-    if (s->legacy && section >= 0 && section < IPROF_KIND_COUNT)
+    if (s->legacy && ipi_legacy_kind_key(section))
         return ipi_legacy_kind_key(section);
     switch (section) {
     case SEC_TYPES: return "types";

@@ -540,7 +540,7 @@ static int element_tail(iprof_writer *w, char *p, int is_method, const int64_t *
         PUT2(p, w->pretty, "\", \"signature\": [", "\",\"signature\":[");
     else
         PUT2(p, w->pretty, "\", \"records\": [", "\",\"records\":[");
-    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * IPI_VALUE_MAX + 2) {
+    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * IPI_VALUE_MAX + 4) {
         p = ipi_json_values_into(p, v, n, w->pretty, 1);
     } else {
         w->pos = (size_t)(p - w->buf);
@@ -947,12 +947,19 @@ static int check_entry(iprof_writer *w, int kind, const int64_t *frames, size_t 
 }
 
 /* 0.2.0's monitorsProfile is one object of records: the one monitor entry
- * (ctx "0:0", checked) gives them; a second has no place. */
-static int legacy_monitor_entry(iprof_writer *w, int to, const int64_t *records,
+ * (ctx "0:0") gives them; a second, or another ctx (which an unvalidated
+ * write lets through), has no place. */
+static int legacy_monitor_entry(iprof_writer *w, int to, const int64_t *frames,
+                                size_t frame_count, const int64_t *records,
                                 size_t record_count)
 {
     int open, cur = seq_now(w, &open), rc;
-    if (open && cur == to && w->count)
+    size_t index = open && cur == to ? (size_t)w->count : 0;
+    if (frame_count != 1 || frames[0] != 0 || frames[1] != 0)
+        return fail_at(w, IPROF_EVERSION, kind_key(w, IPROF_KIND_MONITOR), index,
+                       ": format %s has no ctx for monitors, only the dummy \"0:0\"",
+                       w->version);
+    if (index)
         return fail_at(w, IPROF_EVERSION, kind_key(w, IPROF_KIND_MONITOR), (size_t)w->count,
                        ": format %s holds one monitor profile, not a second monitor entry",
                        w->version);
@@ -994,7 +1001,7 @@ IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frame
     if (rc)
         return rc;
     if (w->legacy && kind == IPROF_KIND_MONITOR)
-        return legacy_monitor_entry(w, to, records, record_count);
+        return legacy_monitor_entry(w, to, frames, frame_count, records, record_count);
     if ((rc = open_seq(w, to)) ||
         (rc = write_entry(w, frames, frame_count, records, record_count)))
         return fail_rc(w, rc);
