@@ -75,10 +75,12 @@ class Completion(unittest.TestCase):
                                                              "-h"])
 
     def test_values(self):
-        self.assertEqual(self.complete("iprof convert --to "), ["0.4.0", "1.0.0", "1.1.0"])
+        self.assertEqual(self.complete("iprof convert --to "), ["0.2.0", "0.4.0", "1.0.0",
+                                                                 "1.1.0"])
         self.assertEqual(self.complete("iprof convert --to 1."), ["1.0.0", "1.1.0"])
-        self.assertEqual(self.complete("iprof convert --to="), ["0.4.0", "1.0.0", "1.1.0"])
-        self.assertEqual(self.complete("iprof convert --to=0"), ["0.4.0"])
+        self.assertEqual(self.complete("iprof convert --to="), ["0.2.0", "0.4.0", "1.0.0",
+                                                                 "1.1.0"])
+        self.assertEqual(self.complete("iprof convert --to=0.4"), ["0.4.0"])
         self.assertEqual(self.complete("iprof flame x --kind s"), ["sampling"])
         self.assertEqual(self.complete("iprof export -f "), ["firefox", "speedscope"])
         self.assertEqual(self.complete("iprof merge --instanceof-key "),

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tool.h"
+#include "post.h"
 
 #define CMD "iprof cat"
 
@@ -19,8 +19,8 @@ static const tool_opt cat_opts[] = {
     {"output", 'o', "OUT", OPT_OUT,
      "write to OUT atomically (a temporary file renamed\n"
      "into place); '-' is standard output", NULL},
-    {"to", 0, "VERSION", OPT_TO, "write format version 0.4.0, 1.0.0 or 1.1.0",
-     "0.4.0 1.0.0 1.1.0"},
+    {"to", 0, "VERSION", OPT_TO, "write format version 0.2.0, 0.4.0, 1.0.0 or 1.1.0",
+     "0.2.0 0.4.0 1.0.0 1.1.0"},
     {"pretty", 0, NULL, OPT_PRETTY, "indent the output, one element per line", NULL},
     {"strict", 0, NULL, OPT_STRICT,
      "read in strict mode and check the output's rules\n"
@@ -52,11 +52,6 @@ typedef struct cat_args {
     int pretty, strict, drop, iof_key;
 } cat_args;
 
-static int known_version(const char *v)
-{
-    return strcmp(v, IPROF_FORMAT_0_4_0) == 0 || strcmp(v, IPROF_FORMAT_1_0_0) == 0 ||
-           strcmp(v, IPROF_FORMAT_1_1_0) == 0;
-}
 
 /* 0 to go on; otherwise the exit code (help, version, usage error). */
 static int parse(cat_args *c, int argc, char **argv, int *done)
@@ -87,8 +82,8 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
     }
     if (!c->file)
         return usage_error(CMD, "no FILE given");
-    if (c->to && !known_version(c->to))
-        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", c->to);
+    if (c->to && !post_known_version(c->to))
+        return usage_error(CMD, "unknown version '%s' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)", c->to);
     *done = 0;
     return TOOL_EXIT_OK;
 }
@@ -159,6 +154,8 @@ int cmd_cat(int argc, char **argv)
     code = reader ? load_model(&model, reader, c.file) : TOOL_EXIT_USAGE;
     if (code == TOOL_EXIT_OK)
         code = check_instanceof(&c, model);
+    if (code == TOOL_EXIT_OK)
+        code = post_check_legacy(CMD, c.file, c.to ? c.to : iprof_model_version(model), model);
     if (code == TOOL_EXIT_OK)
         code = write_model(&c, model);
     iprof_model_free(model);

@@ -17,8 +17,10 @@ enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_CANONICAL, OPT_DROP, OPT_STRICT, OPT
 
 static const tool_opt convert_opts[] = {
     {"to", 0, "VERSION", OPT_TO,
-     "write format version 0.4.0, 1.0.0 or 1.1.0 (default:\n"
-     "the version of FILE)", "0.4.0 1.0.0 1.1.0"},
+     "write format version 0.2.0, 0.4.0, 1.0.0 or 1.1.0\n"
+     "(default: the version of FILE); 0.2.0 is GraalVM's\n"
+     "legacy layout, without sampling and instanceof\n"
+     "profiles", "0.2.0 0.4.0 1.0.0 1.1.0"},
     {"canonical", 0, NULL, OPT_CANONICAL,
      "write the canonical form: types sorted by name with\n"
      "ids 0..n-1, methods sorted by (declaring type, name,\n"
@@ -85,7 +87,7 @@ int cmd_convert(int argc, char **argv)
     if (!file)
         return usage_error(CMD, "no FILE given");
     if (o.to && !post_known_version(o.to))
-        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", o.to);
+        return usage_error(CMD, "unknown version '%s' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)", o.to);
     o.lenient = !strict;
     progress_bar bar;
     memset(&bar, 0, sizeof bar);
@@ -96,6 +98,8 @@ int cmd_convert(int argc, char **argv)
     int code = reader ? progress_load_model(&bar, label, &model, reader, file) : TOOL_EXIT_USAGE;
     if (code == TOOL_EXIT_OK)
         code = post_check_instanceof(CMD, file, &o, model);
+    if (code == TOOL_EXIT_OK)
+        code = post_check_legacy(CMD, file, o.to ? o.to : iprof_model_version(model), model);
     if (code == TOOL_EXIT_OK && drop_unknown)
         post_drop_unknown(CMD, display_name(file), model);
     if (canonical) /* written so: the model is not changed, nor copied */

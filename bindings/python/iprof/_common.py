@@ -25,7 +25,10 @@ from . import _errors
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
 
-#: Format versions the library knows.
+#: Format versions the library knows. 0.2.0 is GraalVM's legacy layout
+#: (hotnessPoints, conditionalPoints, invokePoints, monitorsProfile), read
+#: into the same model and written back in its own layout.
+FORMAT_0_2_0 = "0.2.0"
 FORMAT_0_4_0 = "0.4.0"
 FORMAT_1_0_0 = "1.0.0"
 FORMAT_1_1_0 = "1.1.0"

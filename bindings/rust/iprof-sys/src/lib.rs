@@ -67,7 +67,9 @@ pub const IPROF_ESTOPPED: c_int = -9;
 pub const IPROF_ESTATE: c_int = -10;
 pub const IPROF_ENOTFOUND: c_int = -11;
 
-/// Format versions (NUL-terminated, for passing to C directly).
+/// Format versions (NUL-terminated, for passing to C directly). 0.2.0 is
+/// GraalVM's legacy layout, read into the same model and written back in it.
+pub const IPROF_FORMAT_0_2_0: &[u8; 6] = b"0.2.0\0";
 pub const IPROF_FORMAT_0_4_0: &[u8; 6] = b"0.4.0\0";
 pub const IPROF_FORMAT_1_0_0: &[u8; 6] = b"1.0.0\0";
 pub const IPROF_FORMAT_1_1_0: &[u8; 6] = b"1.1.0\0";
@@ -1111,6 +1113,38 @@ mod tests {
         assert!(flags >= 11 && versions >= 6, "{flags} flags, {versions} versions found");
         assert_eq!((IPROF_READ_CALLBACKS_VERSION, IPROF_WRITE_OPTIONS_VERSION), (2, 2));
     }
+    /// Every format version of common.h (`#define IPROF_FORMAT_X_Y_Z "x.y.z"`)
+    /// is declared here with the same value.
+    #[test]
+    fn format_constants_match_the_header() {
+        extern crate std;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
+        let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/common.h")) else {
+            std::println!("SKIP: include/iprof/common.h is not there");
+            return;
+        };
+        let mut found = 0;
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let (Some("#define"), Some(name), Some(value), None) = (words.next(), words.next(), words.next(), words.next())
+            else {
+                continue;
+            };
+            let Some(v) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) else {
+                continue;
+            };
+            if !name.starts_with("IPROF_FORMAT_") {
+                continue;
+            }
+            found += 1;
+            let decl = std::format!("pub const {name}: &[u8; 6] = b\"{v}\\0\";");
+            assert!(src.contains(&decl), "missing or different: {decl}");
+        }
+        assert_eq!(found, 4);
+        assert_eq!(IPROF_FORMAT_0_2_0, b"0.2.0\0");
+    }
+
     /// The constants of analysis.h, the predicate typedefs of model.h and
     /// the values C gives them.
     #[test]
