@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "rules.h"
+#include "staleness.h"
 
 #include "hash.h"
 
@@ -32,6 +33,7 @@ typedef struct diff_kind {
     uint64_t total[2], common_total[2];
     diff_change *changes;
     size_t change_count, change_cap;
+    double stale_sum, stale_weight; /* sum of m(e) d(e), sum of m(e) */
 } diff_kind;
 
 struct iprof_diff {
@@ -100,6 +102,7 @@ typedef struct diff_work {
     unsigned char *seen; /* per B entry index of the kind at hand */
     size_t seen_size;
     size_t top;
+    ipi_stale stale;
 } diff_work;
 
 static void work_free(diff_work *w, size_t bmethods)
@@ -109,6 +112,7 @@ static void work_free(diff_work *w, size_t bmethods)
     ipi_idmap_free(&w->a2b, w->a);
     ipi_free(w->a, w->frames, w->frames_cap * sizeof *w->frames);
     ipi_free(w->a, w->seen, w->seen_size);
+    ipi_stale_free(&w->stale);
 }
 
 static int push_only(diff_work *w, int side, const iprof_method *x, size_t *cap)
@@ -261,6 +265,30 @@ static double share_of(uint64_t count, uint64_t total)
     return total ? (double)count / (double)total : 0.0;
 }
 
+/* Add an entry of the union to its kind's staleness: weight m(e) = the
+ * mean of its two count shares, distance d(e) as diff.h defines it. For
+ * count kinds m(e) d(e) = |share A - share B| / 2, added as that (exact:
+ * 0 for equal shares). */
+static int add_staleness(diff_work *w, int k, const diff_change *c)
+{
+    diff_kind *dk = &w->d->kinds[k];
+    double m = (c->share[0] + c->share[1]) / 2;
+    if (m == 0)
+        return IPROF_OK;
+    double md = m;
+    if (!ipi_stale_has_outcomes(k)) {
+        md = fabs(c->share[0] - c->share[1]) / 2;
+    } else if (c->e[0] && c->e[1] && c->share[0] > 0 && c->share[1] > 0) {
+        double d;
+        if (ipi_stale_distance(&w->stale, c->e[0], c->e[1], &d))
+            return IPROF_ENOMEM;
+        md = m * d;
+    }
+    dk->stale_sum += md;
+    dk->stale_weight += m;
+    return IPROF_OK;
+}
+
 static int compare_kind(diff_work *w, int k)
 {
     iprof_diff *d = w->d;
@@ -322,6 +350,8 @@ static int compare_kind(diff_work *w, int k)
         c.share[0] = share_of(c.count[0], dk->total[0]);
         c.share[1] = share_of(c.count[1], dk->total[1]);
         c.delta = c.share[1] - c.share[0];
+        if (add_staleness(w, k, &c))
+            return IPROF_ENOMEM;
         offer(w, dk, &c);
     }
     /* Pass 3: B's entries A lacks. */
@@ -340,6 +370,8 @@ static int compare_kind(diff_work *w, int k)
         c.order = la->count + i;
         c.share[1] = share_of(cnt, dk->total[1]);
         c.delta = c.share[1];
+        if (add_staleness(w, k, &c))
+            return IPROF_ENOMEM;
         offer(w, dk, &c);
     }
     /* Heap to ranking: repeatedly move the worst to the end. */
@@ -445,6 +477,7 @@ IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof
     w.top = o.top ? o.top : IPROF_DIFF_DEFAULT_TOP;
     ipi_htab_init(&w.bkeys);
     ipi_idmap_init(&w.a2b);
+    ipi_stale_init(&w.stale, w.a, a, b);
     size_t only_cap[2] = {0, 0};
     int rc = match_methods(&w, only_cap);
     if (rc == IPROF_OK)
@@ -578,4 +611,28 @@ IPROF_API size_t iprof_diff_change_describe(const iprof_diff *d, int kind, size_
     }
     int side = c->e[0] ? 0 : 1;
     return iprof_model_context_describe(d->m[side], c->e[side]->ctx, buf, size);
+}
+
+IPROF_API double iprof_diff_staleness_kind(const iprof_diff *d, int kind)
+{
+    if (!d || bad_kind(kind) || d->kinds[kind].stale_weight == 0)
+        return -1.0;
+    const diff_kind *dk = &d->kinds[kind];
+    return fmin(1.0, dk->stale_sum / dk->stale_weight);
+}
+
+IPROF_API double iprof_diff_staleness(const iprof_diff *d)
+{
+    if (!d)
+        return -1.0;
+    double sum = 0;
+    int kinds = 0;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        double s = iprof_diff_staleness_kind(d, k);
+        if (s >= 0) {
+            sum += s;
+            kinds++;
+        }
+    }
+    return kinds ? sum / kinds : 0.0;
 }
