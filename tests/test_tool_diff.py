@@ -643,6 +643,13 @@ class StalenessTest(unittest.TestCase):
         code, out, err = run("diff", "--json", "--fail-above", "0", a, a)
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(json.loads(out)["staleness"], 0.0)
+        # Every reference dangles: methods and types match by their ids.
+        p = corpus_file("elidemin-jspy-placeholders-1.0.0.iprof")
+        code, out, err = run("diff", "--json", "--fail-above", "0", p, p)
+        self.assertEqual((code, err), (0, ""))
+        d = json.loads(out)
+        self.assertEqual(d["staleness"], 0.0)
+        self.assertEqual(d["kinds"]["virtualInvokeProfiles"]["staleness"], 0.0)
         with tempfile.TemporaryDirectory() as tmp:
             # The hot 90 % of the counts (and every kind scaled by 3): cold
             # entries are gone, hot behaviour stays.
