@@ -266,20 +266,24 @@ def py_staleness(a, b):
     for k, name in enumerate(KINDS):
         la, lb = a.entries[k], b.entries[k]
         ta, tb = sum(c for _, c in la), sum(c for _, c in lb)
-        bpos = {}
-        for i, (fr, _) in enumerate(lb):
-            bpos.setdefault(fr, i)
+        # Entries of one side with one context count as one, counts added;
+        # the first of them stands for them.
+        first_a, first_b, ga, gb = {}, {}, {}, {}
+        for i, (fr, c) in enumerate(la):
+            first_a.setdefault(fr, i)
+            ga[fr] = ga.get(fr, 0) + c
+        for i, (fr, c) in enumerate(lb):
+            first_b.setdefault(fr, i)
+            gb[fr] = gb.get(fr, 0) + c
         num = den = 0.0
         seen = set()
-        for i, (fr, c) in enumerate(la):
+        for fr, i in first_a.items():
             mapped = tuple((a2b.get(mid) if mid in a.by_id else mid, bci) for mid, bci in fr)
-            pos = bpos.get(mapped)
-            if pos in seen:
-                pos = None
+            pos = first_b.get(mapped)
             if pos is not None:
-                seen.add(pos)
-            wa = c / ta if ta else 0.0
-            wb = lb[pos][1] / tb if pos is not None and tb else 0.0
+                seen.add(mapped)
+            wa = ga[fr] / ta if ta else 0.0
+            wb = gb[mapped] / tb if pos is not None and tb else 0.0
             m = (wa + wb) / 2
             if m == 0:
                 continue
@@ -298,8 +302,8 @@ def py_staleness(a, b):
                         d = min(1.0, (1 - EPS) * l1(pa, pb) / 2)
             num += m * d
             den += m
-        for i, (_, c) in enumerate(lb):
-            if i not in seen and tb and c:
+        for fr, c in gb.items():
+            if fr not in seen and tb and c:
                 num += c / tb / 2
                 den += c / tb / 2
         res["kinds"][name] = num / den if den else None
@@ -629,6 +633,22 @@ class StalenessTest(unittest.TestCase):
             self.assertTrue(err.startswith("iprof diff: staleness "), err)
             with open(path) as f:
                 self.assertEqual(json.load(f)["staleness"], STALE)
+
+    def test_repeated_context(self):
+        """GraalVM 25 writes a sampling context twice: its entries count as
+        one, so the file against itself scores 0."""
+        code, out, err = run("diff", "--json", "--fail-above", "0", "graalvm25.iprof",
+                             "graalvm25.iprof")
+        self.assertEqual((code, err), (0, ""))
+        d = json.loads(out)
+        self.assertEqual(d["kinds"]["samplingProfiles"]["only_b"], 1)  # the diff's own rule
+        self.assertEqual(d["kinds"]["samplingProfiles"]["staleness"], 0.0)
+        self.assertEqual(d["staleness"], 0.0)
+        ref = py_staleness(Profile(load(os.path.join(DATA, "graalvm25.iprof"))),
+                           Profile(load(os.path.join(DATA, "post-b.iprof"))))
+        code, out, err = run("diff", "--json", "graalvm25.iprof", "post-b.iprof")
+        self.assertEqual((code, err), (0, ""))
+        self.check_staleness(json.loads(out), ref)
 
     def test_invalid_input_is_told_apart(self):
         """An invalid file also exits 1, but without a report and with the

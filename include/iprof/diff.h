@@ -49,8 +49,11 @@
  * Staleness: one number in 0 .. 1 saying how far B's hot behaviour moved
  * from A's, in what GraalVM's PGO uses (iprof_diff_staleness(): 0 when
  * the profiles tell the compiler the same, 1 when they have nothing in
- * common). Per kind K, over the union of the entries of both sides
- * (matched as above; an entry one side lacks has share 0 there):
+ * common). Per kind K, over the union of the contexts of both sides' entries
+ * (matched as above; a context one side lacks has share 0 there). Here the
+ * entries of a side with one context count as one, their counts added
+ * (GraalVM 25 writes some sampling contexts twice), and the first of them
+ * in file order gives the probabilities or shares:
  *  - weight m(e) = (share(A, e) + share(B, e)) / 2: hot entries of either
  *    side weigh, cold ones hardly, so count noise on cold entries does
  *    not matter;
