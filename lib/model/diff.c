@@ -300,7 +300,8 @@ static int add_staleness(diff_work *w, int k, const iprof_entry *ea, const iprof
 static void group_counts(const iprof_model *m, int k, uint64_t *group)
 {
     const ipi_entry_list *l = &m->entries[k];
-    memset(group, 0, l->count * sizeof *group);
+    if (l->count)
+        memset(group, 0, l->count * sizeof *group);
     for (size_t i = 0; i < l->count; i++) {
         size_t first = ipi_find_entry_pos(m, k, l->items[i].ctx) - 1;
         group[first] = add_sat(group[first], count_of(&l->items[i]));
