@@ -199,6 +199,25 @@ class Diff:
         v = self._L.iprof_diff_overlap(self._p(), _side(side), Kind.of(kind))
         return None if v < 0 else v
 
+    # -- staleness -------------------------------------------------------------
+
+    @property
+    def staleness(self) -> float:
+        """How far B's hot behaviour moved from A's, in 0 .. 1 (C:
+        ``iprof_diff_staleness``): 0 when both tell GraalVM the same
+        (hotness, branch probabilities, receiver-type shares), 1 when they
+        have nothing in common; the mean of :meth:`kind_staleness` over the
+        kinds where it is defined. Symmetric. ``include/iprof/diff.h`` gives
+        the formula. A CI gate fails when it is above a threshold."""
+        return float(self._L.iprof_diff_staleness(self._p()))
+
+    def kind_staleness(self, kind: EnumLike) -> float | None:
+        """The part of :attr:`staleness` of *kind*, in 0 .. 1 (C:
+        ``iprof_diff_staleness_kind``); None when neither side has count
+        mass of *kind*."""
+        v = float(self._L.iprof_diff_staleness_kind(self._p(), Kind.of(kind)))
+        return None if v < 0 else v
+
     # -- changes ---------------------------------------------------------------
 
     def changes(self, kind: EnumLike) -> list[Change]:

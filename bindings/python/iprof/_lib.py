@@ -297,6 +297,8 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_diff_total": (c_uint64, [_P, c_int, c_int]),
     "iprof_diff_common_total": (c_uint64, [_P, c_int, c_int]),
     "iprof_diff_overlap": (c_double, [_P, c_int, c_int]),
+    "iprof_diff_staleness": (c_double, [_P]),
+    "iprof_diff_staleness_kind": (c_double, [_P, c_int]),
     "iprof_diff_change_count": (c_size_t, [_P, c_int]),
     "iprof_diff_change_entry": (_P, [_P, c_int, c_size_t, c_int]),
     "iprof_diff_change_value": (c_uint64, [_P, c_int, c_size_t, c_int]),

@@ -798,6 +798,8 @@ extern "C" {
     pub fn iprof_diff_total(diff: *const iprof_diff, side: c_int, kind: c_int) -> u64;
     pub fn iprof_diff_common_total(diff: *const iprof_diff, side: c_int, kind: c_int) -> u64;
     pub fn iprof_diff_overlap(diff: *const iprof_diff, side: c_int, kind: c_int) -> c_double;
+    pub fn iprof_diff_staleness(diff: *const iprof_diff) -> c_double;
+    pub fn iprof_diff_staleness_kind(diff: *const iprof_diff, kind: c_int) -> c_double;
     pub fn iprof_diff_change_count(diff: *const iprof_diff, kind: c_int) -> usize;
     pub fn iprof_diff_change_entry(diff: *const iprof_diff, kind: c_int, index: usize, side: c_int) -> *const iprof_entry;
     pub fn iprof_diff_change_value(diff: *const iprof_diff, kind: c_int, index: usize, side: c_int) -> u64;
@@ -928,7 +930,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 139;
+    const FUNCTION_COUNT: usize = 141;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1067,6 +1069,8 @@ mod tests {
             iprof_diff_total as *const (),
             iprof_diff_common_total as *const (),
             iprof_diff_overlap as *const (),
+            iprof_diff_staleness as *const (),
+            iprof_diff_staleness_kind as *const (),
             iprof_diff_change_count as *const (),
             iprof_diff_change_entry as *const (),
             iprof_diff_change_value as *const (),
