@@ -19,6 +19,7 @@ static const struct {
     {"diff", cmd_diff},
     {"coverage", cmd_coverage},
     {"show", cmd_show},
+    {"fit", cmd_fit},
 };
 
 static void usage(FILE *out)
@@ -49,6 +50,8 @@ static void usage(FILE *out)
             "                                which methods ran, per class and package\n"
             "  show [--json] FILE METHOD     what the compiler is told about a method:\n"
             "                                branch probabilities, receiver type shares\n"
+            "  fit [--json] [--lcov OUT] [--top N] PROFILE CALLTREE\n"
+            "                                how well a profile fits a build's call tree\n"
             "\n"
             "Options:\n"
             "  --help       show this help and exit\n"

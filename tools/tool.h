@@ -12,7 +12,8 @@
  *   cmd_<name>.c  one subcommand each: validate, stats (stats_print.c: text
  *               and JSON), cat, flame and export (stacks.h), merge, convert
  *               and filter (post.h/post.c: their shared output), diff (the
- *               report of iprof_diff), coverage, show
+ *               report of iprof_diff), coverage and fit (coverage.c: which
+ *               methods ran; lcov.c: LCOV; csv.c: GraalVM's CSV reports), show
  *   progress.c  the progress bar on stderr (progress.h)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
@@ -224,6 +225,7 @@ int cmd_filter(int argc, char **argv);   /* see post.h */
 int cmd_diff(int argc, char **argv);     /* iprof_diff (diff.h) */
 int cmd_coverage(int argc, char **argv);
 int cmd_show(int argc, char **argv);     /* <iprof/analysis.h> */
+int cmd_fit(int argc, char **argv);      /* coverage.h, csv.h, lcov.h */
 
 /* ---- stats ------------------------------------------------------------- */
 

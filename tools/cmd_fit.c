@@ -1,0 +1,798 @@
+/* iprof fit [--json] [--lcov OUT] [--top N] [--strict] [-o OUT] PROFILE CALLTREE
+ *
+ * How well a profile fits a build: the build's reachable methods come from
+ * Native Image's call tree report (-H:+PrintAnalysisCallTree
+ * -H:PrintAnalysisCallTreeType=CSV: reports/call_tree_methods_*.csv, or the
+ * reports directory, whose call_tree_methods.csv links to the latest).
+ *
+ * Methods are matched by a key "Type.name(param,...):Return" built the same
+ * way on both sides (fit_type_name): the CSV's Type, Name, Parameters
+ * (space-separated, "empty" for none) and Return columns, the profile's
+ * signature types. The return type is part of the key because bridge
+ * methods share name and parameters with the method they bridge. A profile
+ * method "has data" (ran) as iprof coverage defines it (coverage.h).
+ *
+ * Relevance and applicability follow GraalVM's -H:+PGOPrintProfileQuality
+ * (PGOApplyProfilesPhase.ProfileQuality in oracle/graal) as far as a call
+ * tree allows: relevance is the share of the profile's entries that a build
+ * keeps (every method of the entry's context reachable); applicability the
+ * share of reachable methods with profile data (GraalVM counts lookups per
+ * branch, invoke and instanceof of compiled code, which a call tree does
+ * not list). docs/iprof.1 says so too. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "coverage.h"
+#include "csv.h"
+#include "lcov.h"
+#include "outfile.h"
+
+#define CMD "iprof fit"
+#define TOP_DEFAULT 20
+
+enum { OPT_JSON = 1, OPT_LCOV, OPT_TOP, OPT_STRICT, OPT_OUT };
+
+static const tool_opt fit_opts[] = {
+    {"json", 0, 0, OPT_JSON},
+    {"lcov", 0, 1, OPT_LCOV},
+    {"top", 0, 1, OPT_TOP},
+    {"strict", 0, 0, OPT_STRICT},
+    {"output", 'o', 1, OPT_OUT},
+    {NULL, 0, 0, 0},
+};
+
+static int help(void)
+{
+    printf("Usage: iprof fit [--json] [--lcov OUT] [--top N] [--strict] [-o OUT] PROFILE CALLTREE\n"
+           "How well a profile fits a build: the build's reachable methods (CALLTREE,\n"
+           "Native Image's call_tree_methods CSV from -H:+PrintAnalysisCallTree\n"
+           "-H:PrintAnalysisCallTreeType=CSV, or the reports directory holding\n"
+           "call_tree_methods.csv) against the methods PROFILE has data for.\n"
+           "\n"
+           "Prints the reachable methods never run, the profiled methods no longer\n"
+           "reachable, and, as in -H:+PGOPrintProfileQuality, relevance (entries whose\n"
+           "methods are all reachable) and applicability (reachable methods with data).\n"
+           "\n"
+           "  --json        print everything as JSON (keys in README.md)\n"
+           "  --lcov OUT    also write LCOV of the reachable methods to OUT (atomically;\n"
+           "                '-': standard output instead of the report), those never\n"
+           "                run with 0 hits, for genhtml\n"
+           "  --top N       list at most N methods of each kind (default %d; 0: all)\n"
+           "  --strict      read PROFILE with IPROF_READ_STRICT\n"
+           "  -o, --output OUT  write the report to OUT (atomically)\n"
+           "  --help        show this help and exit\n"
+           "  --version     show the version and exit\n"
+           "\n"
+           "PROFILE '-' is standard input. Exit status: 0 on success, 1 if PROFILE is\n"
+           "invalid or CALLTREE malformed, 2 on usage or I/O errors.\n",
+           TOP_DEFAULT);
+    return TOOL_EXIT_OK;
+}
+
+/* ---- keys -------------------------------------------------------------- */
+
+/* A growing string. */
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void sb_str(sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+/* A malloc'd copy of the string, NULL when out of memory. */
+static char *sb_take(sbuf *b)
+{
+    char *s = b->oom ? NULL : b->s ? b->s : calloc(1, 1);
+    if (!s)
+        free(b->s);
+    memset(b, 0, sizeof *b);
+    return s;
+}
+
+static const char *primitive(char c)
+{
+    switch (c) {
+    case 'Z': return "boolean";
+    case 'B': return "byte";
+    case 'C': return "char";
+    case 'S': return "short";
+    case 'I': return "int";
+    case 'J': return "long";
+    case 'F': return "float";
+    case 'D': return "double";
+    default: return NULL;
+    }
+}
+
+/* A type name as the key holds it: profiles name arrays as Class.getName
+ * does ("[I", "[[Ljava.lang.String;"), the CSV as Java source does ("int[]",
+ * "java.lang.String[][]"): both become the latter. A hidden class is
+ * "Outer$$Lambda/0x..." in a profile (Class.getName) and may be
+ * "Outer$$Lambda+0x..." or ".0x..." in JVMCI's names: '/' and '+' become '.'. */
+static void fit_type_name(sbuf *b, const char *t)
+{
+    size_t dims = 0, len = strlen(t);
+    while (t[dims] == '[')
+        dims++;
+    const char *elem = t + dims;
+    size_t elen = len - dims;
+    if (dims && elen == 1 && primitive(*elem)) {
+        elem = primitive(*elem);
+        elen = strlen(elem);
+    } else if (dims && elen >= 2 && elem[0] == 'L' && elem[elen - 1] == ';') {
+        elem++;
+        elen -= 2;
+    }
+    for (size_t i = 0; i < elen; i++)
+        sb_add(b, elem[i] == '/' || elem[i] == '+' ? "." : elem + i, 1);
+    for (size_t i = 0; i < dims; i++)
+        sb_str(b, "[]");
+}
+
+/* ---- the methods of both sides ----------------------------------------- */
+
+typedef struct fit_method {
+    char *key;  /* "Type.name(param,...):Return", normalised */
+    char *cls;  /* its Type */
+    char *name; /* "name(param,...)" */
+    size_t order;
+    int reachable, ran;
+    const cov_method *prof; /* a profile method with this key (one that ran first) */
+    size_t line;            /* LCOV: index in its class among the reachable */
+} fit_method;
+
+typedef struct fit {
+    const char *profile, *calltree; /* display names */
+    fit_method *m;
+    size_t n, cap;
+    index_table index;
+    size_t *of_prof; /* profile method (cov order) -> index in m */
+    cov cov;
+    size_t reachable, reachable_ran, profiled, unreachable;
+    uint64_t entries, relevant;
+} fit;
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return hash_word(h);
+}
+
+static uint64_t key_hash(size_t i, const void *ctx)
+{
+    return str_hash(((const fit *)ctx)->m[i].key);
+}
+
+/* The method of key "cls.name:..." (cls and name owned by the caller until
+ * then; freed or kept here). Its index, or (size_t)-1 when out of memory. */
+static size_t fit_add(fit *f, char *key, char *cls, char *name)
+{
+    if (index_table_reserve(&f->index, key_hash, f))
+        goto oom;
+    size_t s = index_first(&f->index, str_hash(key));
+    for (; f->index.slots[s]; s = index_next(&f->index, s)) {
+        size_t i = f->index.slots[s] - 1;
+        if (strcmp(f->m[i].key, key) == 0) {
+            free(key);
+            free(cls);
+            free(name);
+            return i;
+        }
+    }
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        fit_method *m = realloc(f->m, cap * sizeof *m);
+        if (!m)
+            goto oom;
+        f->m = m;
+        f->cap = cap;
+    }
+    fit_method *m = &f->m[f->n];
+    memset(m, 0, sizeof *m);
+    m->key = key;
+    m->cls = cls;
+    m->name = name;
+    m->order = f->n;
+    index_put(&f->index, s);
+    return f->n++;
+oom:
+    free(key);
+    free(cls);
+    free(name);
+    return (size_t)-1;
+}
+
+/* Add the method Type.name(params):ret; params[0..np) already normalised.
+ * Its index, or (size_t)-1 when out of memory. */
+static size_t add_method(fit *f, const char *type, const char *name, const char *params,
+                         const char *ret)
+{
+    sbuf k = {0}, c = {0}, n = {0};
+    fit_type_name(&c, type);
+    sb_str(&n, name);
+    sb_str(&n, "(");
+    sb_str(&n, params);
+    sb_str(&n, ")");
+    sb_add(&k, c.s ? c.s : "", c.len);
+    sb_str(&k, ".");
+    sb_add(&k, n.s ? n.s : "", n.len);
+    sb_str(&k, ":");
+    fit_type_name(&k, ret);
+    char *key = sb_take(&k), *cls = sb_take(&c), *nm = sb_take(&n);
+    if (!key || !cls || !nm) {
+        free(key);
+        free(cls);
+        free(nm);
+        return (size_t)-1;
+    }
+    return fit_add(f, key, cls, nm);
+}
+
+/* ---- the call tree ------------------------------------------------------ */
+
+/* The whole file, malloc'd; NULL after printing why. */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        report_plain(CMD, path, "%s", strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, fp);
+        if (n < cap)
+            break;
+        char *b = realloc(buf, cap * 2);
+        if (!b) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = b;
+        cap *= 2;
+    }
+    int err = ferror(fp);
+    fclose(fp);
+    if (!buf || err) {
+        report_plain(CMD, path, "%s", buf ? "read error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* The CSV's parameter list ("int java.lang.String", "empty") as the key
+ * holds it ("int,java.lang.String"); separators ' ' or ','. */
+static char *csv_params(const char *p)
+{
+    sbuf b = {0};
+    sb_str(&b, "");
+    if (strcmp(p, "empty") == 0)
+        return sb_take(&b);
+    char tok[1024];
+    while (*p) {
+        size_t n = strcspn(p, " ,");
+        if (n) {
+            if (b.len)
+                sb_str(&b, ",");
+            if (n < sizeof tok) {
+                memcpy(tok, p, n);
+                tok[n] = '\0';
+                fit_type_name(&b, tok);
+            } else {
+                sb_add(&b, p, n);
+            }
+        }
+        p += n + (p[n] != '\0');
+    }
+    return sb_take(&b);
+}
+
+enum { COL_NAME, COL_TYPE, COL_PARAMS, COL_RETURN, COLS };
+static const char *const col_names[COLS] = {"Name", "Type", "Parameters", "Return"};
+
+static int csv_error(const char *file, size_t line, const char *msg)
+{
+    fprintf(stderr, "%s:%zu: %s\n", file, line, msg);
+    return TOOL_EXIT_INVALID;
+}
+
+/* The header's columns into col[]; an exit code. */
+static int read_header(fit *f, csv_reader *r, size_t col[COLS])
+{
+    int rc = csv_next(r);
+    if (rc < 0)
+        return csv_error(f->calltree, r->error_line, r->error);
+    if (rc == 0)
+        return csv_error(f->calltree, 1, "empty: no header line");
+    for (int c = 0; c < COLS; c++) {
+        col[c] = (size_t)-1;
+        for (size_t i = 0; i < r->count; i++)
+            if (strcmp(csv_field(r, i), col_names[c]) == 0)
+                col[c] = i;
+        if (col[c] == (size_t)-1) {
+            fprintf(stderr, "%s:%zu: not a call_tree_methods CSV: no column '%s' (GraalVM "
+                    "writes Id,Name,Type,Parameters,Return,Display,Flags,IsEntryPoint)\n",
+                    f->calltree, r->record_line, col_names[c]);
+            return TOOL_EXIT_INVALID;
+        }
+    }
+    return TOOL_EXIT_OK;
+}
+
+static int read_calltree(fit *f, const char *path)
+{
+    size_t len;
+    char *text = read_all(path, &len);
+    if (!text)
+        return TOOL_EXIT_USAGE;
+    csv_reader r;
+    csv_init(&r, text, len);
+    size_t col[COLS], columns = 0;
+    int code = read_header(f, &r, col), rc = 0;
+    if (code == TOOL_EXIT_OK)
+        columns = r.count;
+    while (code == TOOL_EXIT_OK && (rc = csv_next(&r)) == 1) {
+        char msg[96];
+        if (r.count != columns) {
+            snprintf(msg, sizeof msg, "%zu fields, the header has %zu", r.count, columns);
+            code = csv_error(f->calltree, r.record_line, msg);
+            break;
+        }
+        for (int c = 0; c < COLS && code == TOOL_EXIT_OK; c++)
+            if (!*csv_field(&r, col[c])) {
+                snprintf(msg, sizeof msg, "empty %s", col_names[c]);
+                code = csv_error(f->calltree, r.record_line, msg);
+            }
+        if (code != TOOL_EXIT_OK)
+            break;
+        char *params = csv_params(csv_field(&r, col[COL_PARAMS]));
+        size_t i = params ? add_method(f, csv_field(&r, col[COL_TYPE]), csv_field(&r, col[COL_NAME]),
+                                       params, csv_field(&r, col[COL_RETURN]))
+                          : (size_t)-1;
+        free(params);
+        if (i == (size_t)-1) {
+            fprintf(stderr, "%s: out of memory\n", CMD);
+            code = TOOL_EXIT_USAGE;
+            break;
+        }
+        f->m[i].reachable = 1;
+    }
+    if (code == TOOL_EXIT_OK && rc < 0)
+        code = strcmp(r.error, "out of memory") == 0
+                   ? (fprintf(stderr, "%s: out of memory\n", CMD), TOOL_EXIT_USAGE)
+                   : csv_error(f->calltree, r.error_line, r.error);
+    csv_free(&r);
+    free(text);
+    return code;
+}
+
+/* ---- the profile -------------------------------------------------------- */
+
+static const char *type_name(const iprof_model *model, int64_t id, char *buf, size_t size)
+{
+    const iprof_type *t = iprof_model_type_by_id(model, id);
+    if (t)
+        return iprof_type_name(t, NULL);
+    snprintf(buf, size, "?%lld", (long long)id);
+    return buf;
+}
+
+/* The profile's methods into the table, each with its coverage. */
+static int add_profile(fit *f, const iprof_model *model)
+{
+    f->of_prof = malloc((f->cov.n ? f->cov.n : 1) * sizeof *f->of_prof);
+    if (!f->of_prof)
+        return -1;
+    for (size_t i = 0; i < f->cov.n; i++) {
+        const cov_method *cm = &f->cov.m[i];
+        size_t sig_len;
+        const int64_t *sig = iprof_method_signature(cm->x, &sig_len);
+        char b0[24], b1[24], bp[24];
+        sbuf params = {0};
+        sb_str(&params, "");
+        for (size_t k = 2; k < sig_len; k++) {
+            if (k > 2)
+                sb_str(&params, ",");
+            fit_type_name(&params, type_name(model, sig[k], bp, sizeof bp));
+        }
+        char *p = sb_take(&params);
+        size_t at = p ? add_method(f, type_name(model, sig_len ? sig[0] : 0, b0, sizeof b0),
+                                   iprof_method_name(cm->x, NULL), p,
+                                   type_name(model, sig_len > 1 ? sig[1] : 0, b1, sizeof b1))
+                      : (size_t)-1;
+        free(p);
+        if (at == (size_t)-1)
+            return -1;
+        fit_method *m = &f->m[at];
+        if (!m->prof || (cm->ran && !m->ran))
+            m->prof = cm;
+        m->ran |= cm->ran;
+        f->of_prof[i] = at;
+    }
+    return 0;
+}
+
+/* Relevance: the entries whose context's methods are all reachable. */
+static void count_relevant(fit *f, const iprof_model *model)
+{
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        size_t n = iprof_model_entry_count(model, k);
+        for (size_t i = 0; i < n; i++) {
+            const iprof_entry *e = iprof_model_entry_at(model, k, i);
+            int keep = 1;
+            for (const iprof_context *c = iprof_entry_context(e); c && keep;
+                 c = iprof_context_caller(c)) {
+                const cov_method *m = cov_find(&f->cov, iprof_context_method_id(c));
+                keep = m && f->m[f->of_prof[m->order]].reachable;
+            }
+            f->entries++;
+            f->relevant += keep != 0;
+        }
+    }
+}
+
+static void count(fit *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        const fit_method *m = &f->m[i];
+        f->reachable += m->reachable != 0;
+        f->reachable_ran += m->reachable && m->ran;
+        f->profiled += m->ran != 0;
+        f->unreachable += m->ran && !m->reachable;
+    }
+}
+
+/* ---- lists -------------------------------------------------------------- */
+
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp((*(fit_method *const *)a)->key, (*(fit_method *const *)b)->key);
+}
+
+/* Hottest first: calls, then samples, then key. */
+static int cmp_hot(const void *a, const void *b)
+{
+    const fit_method *x = *(fit_method *const *)a, *y = *(fit_method *const *)b;
+    int c = total_cmp(&y->prof->calls, &x->prof->calls);
+    if (!c)
+        c = total_cmp(&y->prof->samples, &x->prof->samples);
+    return c ? c : strcmp(x->key, y->key);
+}
+
+static int cmp_class(const void *a, const void *b)
+{
+    const fit_method *x = *(fit_method *const *)a, *y = *(fit_method *const *)b;
+    int c = strcmp(x->cls, y->cls);
+    return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+enum { LIST_NOT_RUN, LIST_UNREACHABLE, LIST_REACHABLE };
+
+/* The methods of a list, sorted; NULL when out of memory. */
+static fit_method **list(const fit *f, int which, size_t *count)
+{
+    fit_method **v = malloc((f->n ? f->n : 1) * sizeof *v);
+    size_t n = 0;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < f->n; i++) {
+        fit_method *m = &f->m[i];
+        if (which == LIST_NOT_RUN ? m->reachable && !m->ran
+            : which == LIST_UNREACHABLE ? m->ran && !m->reachable
+                                        : m->reachable)
+            v[n++] = m;
+    }
+    if (n)
+        qsort(v, n, sizeof *v,
+              which == LIST_NOT_RUN ? cmp_key : which == LIST_UNREACHABLE ? cmp_hot : cmp_class);
+    *count = n;
+    return v;
+}
+
+static double pct(uint64_t part, uint64_t all)
+{
+    /* 0 without data, as GraalVM's getProfileRelevance/Applicability */
+    return all ? 100.0 * (double)part / (double)all : 0.0;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+typedef struct fit_args {
+    const char *profile, *calltree, *out, *lcov;
+    size_t top;
+    int json, strict;
+} fit_args;
+
+static void print_capped(FILE *out, fit_method **v, size_t n, size_t top, int hits)
+{
+    size_t shown = top && top < n ? top : n;
+    for (size_t i = 0; i < shown; i++) {
+        char b[TOTAL_CHARS];
+        if (hits)
+            fprintf(out, "  %12s  %s\n", cov_hits(v[i]->prof, b), v[i]->key);
+        else
+            fprintf(out, "  %s\n", v[i]->key);
+    }
+    if (shown < n)
+        fprintf(out, "  ... and %zu more (--top 0 lists all)\n", n - shown);
+}
+
+static int print_text(FILE *out, const fit *f, size_t top)
+{
+    size_t nr, nu;
+    fit_method **not_run = list(f, LIST_NOT_RUN, &nr), **gone = list(f, LIST_UNREACHABLE, &nu);
+    if (!not_run || !gone) {
+        free(not_run);
+        free(gone);
+        return -1;
+    }
+    fprintf(out, "%s against %s\n", f->profile, f->calltree);
+    fprintf(out, "reachable methods:       %zu, %zu run (%.2f%%), %zu never run\n", f->reachable,
+            f->reachable_ran, pct(f->reachable_ran, f->reachable), nr);
+    fprintf(out, "profiled methods:        %zu, %zu reachable, %zu no longer reachable\n",
+            f->profiled, f->profiled - f->unreachable, f->unreachable);
+    fprintf(out, "profile relevance:       %.2f%% (%llu of %llu entries on reachable methods)\n",
+            pct(f->relevant, f->entries), (unsigned long long)f->relevant,
+            (unsigned long long)f->entries);
+    fprintf(out, "profile applicability:   %.2f%% (%zu of %zu reachable methods have data)\n",
+            pct(f->reachable_ran, f->reachable), f->reachable_ran, f->reachable);
+    fprintf(out, "\nreachable but never run (%zu):\n", nr);
+    print_capped(out, not_run, nr, top, 0);
+    fprintf(out, "\nprofiled but no longer reachable (%zu), hottest first:\n", nu);
+    print_capped(out, gone, nu, top, 1);
+    free(not_run);
+    free(gone);
+    return 0;
+}
+
+static int print_json(FILE *out, const fit *f)
+{
+    size_t nr, nu;
+    fit_method **not_run = list(f, LIST_NOT_RUN, &nr), **gone = list(f, LIST_UNREACHABLE, &nu);
+    if (!not_run || !gone) {
+        free(not_run);
+        free(gone);
+        return -1;
+    }
+    fputs("{\"profile\": ", out);
+    json_string(out, f->profile);
+    fputs(", \"callTree\": ", out);
+    json_string(out, f->calltree);
+    fprintf(out, ", \"hasCallCounts\": %s,\n \"reachable\": %zu, \"reachableRun\": %zu, "
+            "\"reachableNotRun\": %zu, \"profiled\": %zu, \"profiledReachable\": %zu, "
+            "\"profiledUnreachable\": %zu,\n \"entries\": %llu, \"relevantEntries\": %llu, "
+            "\"relevance\": ", f->cov.call_counts ? "true" : "false", f->reachable,
+            f->reachable_ran, nr, f->profiled, f->profiled - f->unreachable, f->unreachable,
+            (unsigned long long)f->entries, (unsigned long long)f->relevant);
+    json_double(out, pct(f->relevant, f->entries));
+    fputs(", \"applicability\": ", out);
+    json_double(out, pct(f->reachable_ran, f->reachable));
+    fputs(",\n \"notRun\": [", out);
+    for (size_t i = 0; i < nr; i++) {
+        fputs(i ? ",\n  " : "\n  ", out);
+        json_string(out, not_run[i]->key);
+    }
+    fputs("],\n \"unreachable\": [", out);
+    for (size_t i = 0; i < nu; i++) {
+        char b1[TOTAL_CHARS], b2[TOTAL_CHARS], b3[TOTAL_CHARS];
+        fputs(i ? ",\n  {\"method\": " : "\n  {\"method\": ", out);
+        json_string(out, gone[i]->key);
+        fprintf(out, ", \"hits\": %s, \"calls\": %s, \"samples\": %s}",
+                cov_hits(gone[i]->prof, b1), total_format(&gone[i]->prof->calls, b2),
+                total_format(&gone[i]->prof->samples, b3));
+    }
+    fputs("]}\n", out);
+    free(not_run);
+    free(gone);
+    return 0;
+}
+
+/* Every reachable method by class; those never run with 0 hits. */
+static int print_lcov(FILE *out, const fit *f)
+{
+    size_t n;
+    fit_method **v = list(f, LIST_REACHABLE, &n);
+    lcov_fn *fns = malloc((n ? n : 1) * sizeof *fns);
+    if (!v || !fns) {
+        free(v);
+        free(fns);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fns[i].cls = v[i]->cls;
+        fns[i].name = v[i]->name;
+        fns[i].line = i && strcmp(v[i - 1]->cls, v[i]->cls) == 0 ? fns[i - 1].line + 1 : 1;
+        fns[i].ran = v[i]->ran;
+        const char *h = v[i]->ran ? cov_hits(v[i]->prof, fns[i].hits) : "0";
+        if (h != fns[i].hits)
+            snprintf(fns[i].hits, sizeof fns[i].hits, "%s", h);
+    }
+    lcov_write(out, fns, n);
+    free(fns);
+    free(v);
+    return 0;
+}
+
+enum { WRITE_LCOV, WRITE_TEXT, WRITE_JSON };
+
+static int write_to(const char *path, const fit *f, int which, size_t top)
+{
+    outfile of;
+    if (outfile_open(&of, CMD, path) != 0)
+        return -1;
+    int rc = which == WRITE_LCOV ? print_lcov(of.fp, f)
+             : which == WRITE_TEXT ? print_text(of.fp, f, top) : print_json(of.fp, f);
+    if (rc != 0) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        outfile_abort(&of);
+        return -1;
+    }
+    return outfile_commit(&of, CMD);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int parse_top(const char *s, size_t *top)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || *s == '-' || errno || v > SIZE_MAX)
+        return usage_error(CMD, "--top: '%s' is not a count", s);
+    *top = (size_t)v;
+    return TOOL_EXIT_OK;
+}
+
+static int parse(fit_args *a, int argc, char **argv, int *done)
+{
+    tool_args t;
+    int opt;
+    *done = 1;
+    a->top = TOP_DEFAULT;
+    args_init(&t, CMD, argc, argv);
+    while ((opt = args_next(&t, fit_opts)) != ARGS_END) {
+        switch (opt) {
+        case ARGS_ERROR: return TOOL_EXIT_USAGE;
+        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_VERSION: return print_version();
+        case OPT_JSON: a->json = 1; break;
+        case OPT_STRICT: a->strict = 1; break;
+        case OPT_OUT: a->out = t.value; break;
+        case OPT_LCOV: a->lcov = t.value; break;
+        case OPT_TOP:
+            if (parse_top(t.value, &a->top) != TOOL_EXIT_OK)
+                return TOOL_EXIT_USAGE;
+            break;
+        default:
+            if (a->calltree)
+                return usage_error(CMD, "too many operands: '%s'", t.value);
+            if (a->profile)
+                a->calltree = t.value;
+            else
+                a->profile = t.value;
+            break;
+        }
+    }
+    if (!a->calltree)
+        return usage_error(CMD, a->profile ? "no CALLTREE given" : "no PROFILE and CALLTREE given");
+    if (strcmp(a->calltree, "-") == 0)
+        return usage_error(CMD, "CALLTREE cannot be standard input (PROFILE can)");
+    if (a->lcov && a->out && outfile_is_stdout(a->lcov) && outfile_is_stdout(a->out))
+        return usage_error(CMD, "--lcov - and -o - both want standard output");
+    *done = 0;
+    return TOOL_EXIT_OK;
+}
+
+/* CALLTREE, or DIR/call_tree_methods.csv for a directory; malloc'd. */
+static char *calltree_path(const char *arg)
+{
+    struct stat st;
+    const char *leaf = "/call_tree_methods.csv";
+    int dir = stat(arg, &st) == 0 && S_ISDIR(st.st_mode);
+    size_t n = strlen(arg) + (dir ? strlen(leaf) : 0) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s", arg, dir ? leaf : "");
+    return p;
+}
+
+static void fit_free(fit *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->m[i].key);
+        free(f->m[i].cls);
+        free(f->m[i].name);
+    }
+    free(f->m);
+    free(f->of_prof);
+    index_table_free(&f->index);
+    cov_free(&f->cov);
+}
+
+static int analyse(fit *f, const iprof_model *model, progress_bar *bar)
+{
+    f->cov.file = f->profile;
+    if (cov_compute(&f->cov, model, bar, CMD ": counting") != 0 || add_profile(f, model) != 0) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        return TOOL_EXIT_USAGE;
+    }
+    count_relevant(f, model);
+    count(f);
+    f->cov.call_counts = iprof_model_entry_count(model, IPROF_KIND_CALL_COUNT) > 0;
+    if (!f->cov.call_counts)
+        report_plain(CMD, f->profile, "warning: no call counts (sampled only?): methods "
+                                      "that ran but were not sampled count as never run");
+    return TOOL_EXIT_OK;
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    fit_args a;
+    memset(&a, 0, sizeof a);
+    int done, code = parse(&a, argc, argv, &done);
+    if (done)
+        return code;
+    fit f;
+    memset(&f, 0, sizeof f);
+    f.profile = display_name(a.profile);
+    char *path = calltree_path(a.calltree);
+    if (!path) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        return TOOL_EXIT_USAGE;
+    }
+    f.calltree = path;
+    code = read_calltree(&f, path);
+    iprof_reader *reader = code == TOOL_EXIT_OK ? open_reader(CMD, a.strict) : NULL;
+    if (code == TOOL_EXIT_OK && !reader)
+        code = TOOL_EXIT_USAGE;
+    iprof_model *model = NULL;
+    progress_bar bar = {0};
+    if (code == TOOL_EXIT_OK)
+        code = progress_load_model(&bar, CMD ": reading", &model, reader, a.profile);
+    if (code == TOOL_EXIT_OK)
+        code = analyse(&f, model, &bar);
+    progress_bar_end(&bar);
+    if (code == TOOL_EXIT_OK && a.lcov && write_to(a.lcov, &f, WRITE_LCOV, a.top) != 0)
+        code = TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK && !(a.lcov && outfile_is_stdout(a.lcov) && !a.out) &&
+        write_to(a.out, &f, a.json ? WRITE_JSON : WRITE_TEXT, a.top) != 0)
+        code = TOOL_EXIT_USAGE;
+    fit_free(&f);
+    iprof_model_free(model);
+    iprof_reader_free(reader);
+    free(path);
+    return code;
+}
