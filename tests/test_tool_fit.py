@@ -35,7 +35,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tooltest  # noqa: E402
-from tooltest import DATA, corpus_file, run  # noqa: E402
+from tooltest import DATA, SOURCE, corpus_file, run  # noqa: E402
 REQUIRE_TOOLS = bool(os.environ.get("CI") or os.environ.get("IPROF_REQUIRE_TOOLS"))
 
 PROFILE = "fit.iprof"
@@ -265,6 +265,21 @@ class FitTest(unittest.TestCase):
         code, out, err = fit("syntax-error.iprof", CSV)
         self.assertEqual((code, out), (1, ""))
         self.assertTrue(err.startswith("syntax-error.iprof:"), err)
+
+
+class DocsTest(unittest.TestCase):
+    def test_documented(self):
+        with open(os.path.join(SOURCE, "docs", "iprof.1")) as f:
+            man = f.read()
+        self.assertIn("\n.SS fit\n", man)
+        self.assertIn("\n.B iprof fit\n", man)
+        with open(os.path.join(SOURCE, "README.md")) as f:
+            readme = f.read()
+        self.assertIn("\niprof fit [--json] [--lcov OUT] [--top N] [--strict] [-o OUT] PROFILE "
+                      "CALLTREE\n", readme)
+        self.assertIn("\n### `iprof fit`\n", readme)
+        code, out, err = run("--help")
+        self.assertIn(b"\n  fit [--json] [--lcov OUT] [--top N] PROFILE CALLTREE\n", out)
 
 
 # ---- the corpus -------------------------------------------------------------

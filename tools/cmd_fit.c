@@ -192,8 +192,9 @@ static uint64_t key_hash(size_t i, const void *ctx)
     return str_hash(((const fit *)ctx)->m[i].key);
 }
 
-/* The method of key "cls.name:..." (cls and name owned by the caller until
- * then; freed or kept here). Its index, or (size_t)-1 when out of memory. */
+/* The method of @p key, added if new: the three strings (malloc'd) are
+ * kept by a new method and freed otherwise. Its index, or (size_t)-1 when
+ * out of memory (the strings freed). */
 static size_t fit_add(fit *f, char *key, char *cls, char *name)
 {
     if (index_table_reserve(&f->index, key_hash, f))
@@ -231,8 +232,9 @@ oom:
     return (size_t)-1;
 }
 
-/* Add the method Type.name(params):ret; params[0..np) already normalised.
- * Its index, or (size_t)-1 when out of memory. */
+/* The method Type.name(params):ret, added if new; @p params is the key's
+ * parameter list, already normalised ("int,java.lang.String"). Its index,
+ * or (size_t)-1 when out of memory. */
 static size_t add_method(fit *f, const char *type, const char *name, const char *params,
                          const char *ret)
 {
