@@ -403,8 +403,14 @@ static int read_calltree(fit *f, const char *path)
 
 /* ---- the profile -------------------------------------------------------- */
 
-static const char *type_name(const iprof_model *model, int64_t id, char *buf, size_t size)
+/* The name of type @p at of a signature: "?ID" for an id without a type,
+ * "?" past the signature's end (a lenient read keeps short ones). */
+static const char *type_name(const iprof_model *model, const int64_t *sig, size_t sig_len,
+                             size_t at, char *buf, size_t size)
 {
+    if (at >= sig_len)
+        return "?";
+    int64_t id = sig[at];
     const iprof_type *t = iprof_model_type_by_id(model, id);
     if (t)
         return iprof_type_name(t, NULL);
@@ -428,12 +434,12 @@ static int add_profile(fit *f, const iprof_model *model)
         for (size_t k = 2; k < sig_len; k++) {
             if (k > 2)
                 sb_str(&params, ",");
-            fit_type_name(&params, type_name(model, sig[k], bp, sizeof bp));
+            fit_type_name(&params, type_name(model, sig, sig_len, k, bp, sizeof bp));
         }
         char *p = sb_take(&params);
-        size_t at = p ? add_method(f, type_name(model, sig_len ? sig[0] : 0, b0, sizeof b0),
+        size_t at = p ? add_method(f, type_name(model, sig, sig_len, 0, b0, sizeof b0),
                                    iprof_method_name(cm->x, NULL), p,
-                                   type_name(model, sig_len > 1 ? sig[1] : 0, b1, sizeof b1))
+                                   type_name(model, sig, sig_len, 1, b1, sizeof b1))
                       : (size_t)-1;
         free(p);
         if (at == (size_t)-1)
