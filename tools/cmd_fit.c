@@ -5,12 +5,11 @@
  * -H:PrintAnalysisCallTreeType=CSV: reports/call_tree_methods_*.csv, or the
  * reports directory, whose call_tree_methods.csv links to the latest).
  *
- * Methods are matched by a key "Type.name(param,...):Return" built the same
- * way on both sides (fit_type_name): the CSV's Type, Name, Parameters
- * (space-separated, "empty" for none) and Return columns, the profile's
- * signature types. The return type is part of the key because bridge
- * methods share name and parameters with the method they bridge. A profile
- * method "has data" (ran) as iprof coverage defines it (coverage.h).
+ * Methods are matched by a key "Type.name(param,...):Return" written the
+ * same way for the call tree's rows (calltree.h) and the profile's
+ * signatures (method_key.h, where the return type's place in the key is
+ * explained). A profile method "has data" (ran) as iprof coverage defines
+ * it (coverage.h).
  *
  * Relevance and applicability follow GraalVM's -H:+PGOPrintProfileQuality
  * (PGOApplyProfilesPhase.ProfileQuality in oracle/graal) as far as a call
@@ -22,11 +21,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "calltree.h"
 #include "coverage.h"
-#include "csv.h"
 #include "lcov.h"
+#include "method_key.h"
 #include "outfile.h"
 
 #define CMD "iprof fit"
@@ -69,91 +68,6 @@ static int help(void)
            "invalid or CALLTREE malformed, 2 on usage or I/O errors.\n",
            TOP_DEFAULT);
     return TOOL_EXIT_OK;
-}
-
-/* ---- keys -------------------------------------------------------------- */
-
-/* A growing string. */
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_str(sbuf *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
-
-/* A malloc'd copy of the string, NULL when out of memory. */
-static char *sb_take(sbuf *b)
-{
-    char *s = b->oom ? NULL : b->s ? b->s : calloc(1, 1);
-    if (!s)
-        free(b->s);
-    memset(b, 0, sizeof *b);
-    return s;
-}
-
-static const char *primitive(char c)
-{
-    switch (c) {
-    case 'Z': return "boolean";
-    case 'B': return "byte";
-    case 'C': return "char";
-    case 'S': return "short";
-    case 'I': return "int";
-    case 'J': return "long";
-    case 'F': return "float";
-    case 'D': return "double";
-    default: return NULL;
-    }
-}
-
-/* A type name as the key holds it: profiles name arrays as Class.getName
- * does ("[I", "[[Ljava.lang.String;"), the CSV as Java source does ("int[]",
- * "java.lang.String[][]"): both become the latter. A hidden class is
- * "Outer$$Lambda/0x..." in a profile (Class.getName) and may be
- * "Outer$$Lambda+0x..." or ".0x..." in JVMCI's names: '/' and '+' become '.'. */
-static void fit_type_name(sbuf *b, const char *t)
-{
-    size_t dims = 0, len = strlen(t);
-    while (t[dims] == '[')
-        dims++;
-    const char *elem = t + dims;
-    size_t elen = len - dims;
-    if (dims && elen == 1 && primitive(*elem)) {
-        elem = primitive(*elem);
-        elen = strlen(elem);
-    } else if (dims && elen >= 2 && elem[0] == 'L' && elem[elen - 1] == ';') {
-        elem++;
-        elen -= 2;
-    }
-    for (size_t i = 0; i < elen; i++)
-        sb_add(b, elem[i] == '/' || elem[i] == '+' ? "." : elem + i, 1);
-    for (size_t i = 0; i < dims; i++)
-        sb_str(b, "[]");
 }
 
 /* ---- the methods of both sides ----------------------------------------- */
@@ -233,172 +147,27 @@ oom:
 }
 
 /* The method Type.name(params):ret, added if new; @p params is the key's
- * parameter list, already normalised ("int,java.lang.String"). Its index,
- * or (size_t)-1 when out of memory. */
+ * parameter list ("int,java.lang.String"). Its index, or (size_t)-1 when
+ * out of memory. */
 static size_t add_method(fit *f, const char *type, const char *name, const char *params,
                          const char *ret)
 {
-    sbuf k = {0}, c = {0}, n = {0};
-    fit_type_name(&c, type);
-    sb_str(&n, name);
-    sb_str(&n, "(");
-    sb_str(&n, params);
-    sb_str(&n, ")");
-    sb_add(&k, c.s ? c.s : "", c.len);
-    sb_str(&k, ".");
-    sb_add(&k, n.s ? n.s : "", n.len);
-    sb_str(&k, ":");
-    fit_type_name(&k, ret);
-    char *key = sb_take(&k), *cls = sb_take(&c), *nm = sb_take(&n);
-    if (!key || !cls || !nm) {
-        free(key);
-        free(cls);
-        free(nm);
+    method_key_parts k;
+    if (method_key(type, name, params, ret, &k) != 0)
         return (size_t)-1;
-    }
-    return fit_add(f, key, cls, nm);
+    return fit_add(f, k.key, k.cls, k.name);
 }
 
-/* ---- the call tree ------------------------------------------------------ */
-
-/* The whole file, malloc'd; NULL after printing why. */
-static char *read_all(const char *path, size_t *len)
+/* calltree_in.add: a reachable method. */
+static int add_reachable(void *ctx, const char *type, const char *name, const char *params,
+                         const char *ret)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        report_plain(CMD, path, "%s", strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, fp);
-        if (n < cap)
-            break;
-        char *b = realloc(buf, cap * 2);
-        if (!b) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = b;
-        cap *= 2;
-    }
-    int err = ferror(fp);
-    fclose(fp);
-    if (!buf || err) {
-        report_plain(CMD, path, "%s", buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
-/* The CSV's parameter list ("int java.lang.String", "empty") as the key
- * holds it ("int,java.lang.String"); separators ' ' or ','. */
-static char *csv_params(const char *p)
-{
-    sbuf b = {0};
-    sb_str(&b, "");
-    if (strcmp(p, "empty") == 0)
-        return sb_take(&b);
-    char tok[1024];
-    while (*p) {
-        size_t n = strcspn(p, " ,");
-        if (n) {
-            if (b.len)
-                sb_str(&b, ",");
-            if (n < sizeof tok) {
-                memcpy(tok, p, n);
-                tok[n] = '\0';
-                fit_type_name(&b, tok);
-            } else {
-                sb_add(&b, p, n);
-            }
-        }
-        p += n + (p[n] != '\0');
-    }
-    return sb_take(&b);
-}
-
-enum { COL_NAME, COL_TYPE, COL_PARAMS, COL_RETURN, COLS };
-static const char *const col_names[COLS] = {"Name", "Type", "Parameters", "Return"};
-
-static int csv_error(const char *file, size_t line, const char *msg)
-{
-    fprintf(stderr, "%s:%zu: %s\n", file, line, msg);
-    return TOOL_EXIT_INVALID;
-}
-
-/* The header's columns into col[]; an exit code. */
-static int read_header(fit *f, csv_reader *r, size_t col[COLS])
-{
-    int rc = csv_next(r);
-    if (rc < 0)
-        return csv_error(f->calltree, r->error_line, r->error);
-    if (rc == 0)
-        return csv_error(f->calltree, 1, "empty: no header line");
-    for (int c = 0; c < COLS; c++) {
-        col[c] = (size_t)-1;
-        for (size_t i = 0; i < r->count; i++)
-            if (strcmp(csv_field(r, i), col_names[c]) == 0)
-                col[c] = i;
-        if (col[c] == (size_t)-1) {
-            fprintf(stderr, "%s:%zu: not a call_tree_methods CSV: no column '%s' (GraalVM "
-                    "writes Id,Name,Type,Parameters,Return,Display,Flags,IsEntryPoint)\n",
-                    f->calltree, r->record_line, col_names[c]);
-            return TOOL_EXIT_INVALID;
-        }
-    }
-    return TOOL_EXIT_OK;
-}
-
-static int read_calltree(fit *f, const char *path)
-{
-    size_t len;
-    char *text = read_all(path, &len);
-    if (!text)
-        return TOOL_EXIT_USAGE;
-    csv_reader r;
-    csv_init(&r, text, len);
-    size_t col[COLS], columns = 0;
-    int code = read_header(f, &r, col), rc = 0;
-    if (code == TOOL_EXIT_OK)
-        columns = r.count;
-    while (code == TOOL_EXIT_OK && (rc = csv_next(&r)) == 1) {
-        char msg[96];
-        if (r.count != columns) {
-            snprintf(msg, sizeof msg, "%zu fields, the header has %zu", r.count, columns);
-            code = csv_error(f->calltree, r.record_line, msg);
-            break;
-        }
-        for (int c = 0; c < COLS && code == TOOL_EXIT_OK; c++)
-            if (!*csv_field(&r, col[c])) {
-                snprintf(msg, sizeof msg, "empty %s", col_names[c]);
-                code = csv_error(f->calltree, r.record_line, msg);
-            }
-        if (code != TOOL_EXIT_OK)
-            break;
-        char *params = csv_params(csv_field(&r, col[COL_PARAMS]));
-        size_t i = params ? add_method(f, csv_field(&r, col[COL_TYPE]), csv_field(&r, col[COL_NAME]),
-                                       params, csv_field(&r, col[COL_RETURN]))
-                          : (size_t)-1;
-        free(params);
-        if (i == (size_t)-1) {
-            fprintf(stderr, "%s: out of memory\n", CMD);
-            code = TOOL_EXIT_USAGE;
-            break;
-        }
-        f->m[i].reachable = 1;
-    }
-    if (code == TOOL_EXIT_OK && rc < 0)
-        code = strcmp(r.error, "out of memory") == 0
-                   ? (fprintf(stderr, "%s: out of memory\n", CMD), TOOL_EXIT_USAGE)
-                   : csv_error(f->calltree, r.error_line, r.error);
-    csv_free(&r);
-    free(text);
-    return code;
+    fit *f = ctx;
+    size_t i = add_method(f, type, name, params, ret);
+    if (i == (size_t)-1)
+        return -1;
+    f->m[i].reachable = 1;
+    return 0;
 }
 
 /* ---- the profile -------------------------------------------------------- */
@@ -434,7 +203,7 @@ static int add_profile(fit *f, const iprof_model *model)
         for (size_t k = 2; k < sig_len; k++) {
             if (k > 2)
                 sb_str(&params, ",");
-            fit_type_name(&params, type_name(model, sig, sig_len, k, bp, sizeof bp));
+            key_type_name(&params, type_name(model, sig, sig_len, k, bp, sizeof bp));
         }
         char *p = sb_take(&params);
         size_t at = p ? add_method(f, type_name(model, sig, sig_len, 0, b0, sizeof b0),
@@ -724,18 +493,6 @@ static int parse(fit_args *a, int argc, char **argv, int *done)
     return TOOL_EXIT_OK;
 }
 
-/* CALLTREE, or DIR/call_tree_methods.csv for a directory; malloc'd. */
-static char *calltree_path(const char *arg)
-{
-    struct stat st;
-    const char *leaf = "/call_tree_methods.csv";
-    int dir = stat(arg, &st) == 0 && S_ISDIR(st.st_mode);
-    size_t n = strlen(arg) + (dir ? strlen(leaf) : 0) + 1;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s%s", arg, dir ? leaf : "");
-    return p;
-}
 
 static void fit_free(fit *f)
 {
@@ -782,7 +539,8 @@ int cmd_fit(int argc, char **argv)
         return TOOL_EXIT_USAGE;
     }
     f.calltree = path;
-    code = read_calltree(&f, path);
+    calltree_in in = {CMD, path, path, add_reachable, &f};
+    code = calltree_read(&in);
     iprof_reader *reader = code == TOOL_EXIT_OK ? open_reader(CMD, a.strict) : NULL;
     if (code == TOOL_EXIT_OK && !reader)
         code = TOOL_EXIT_USAGE;

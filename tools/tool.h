@@ -13,7 +13,8 @@
  *               and JSON), cat, flame and export (stacks.h), merge, convert
  *               and filter (post.h/post.c: their shared output), diff (the
  *               report of iprof_diff), coverage and fit (coverage.c: which
- *               methods ran; lcov.c: LCOV; csv.c: GraalVM's CSV reports), show
+ *               methods ran; lcov.c: LCOV; fit's calltree.c on csv.c, and
+ *               method_key.c), show
  *   progress.c  the progress bar on stderr (progress.h)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
