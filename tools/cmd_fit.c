@@ -76,6 +76,7 @@ typedef struct fit_method {
     char *key;  /* "Type.name(param,...):Return", normalised */
     char *cls;  /* its Type */
     char *name; /* "name(param,...)" */
+    uint64_t hash; /* of key: probes compare it first */
     size_t order;
     int reachable, ran;
     const cov_method *prof; /* a profile method with this key (one that ran first) */
@@ -103,7 +104,7 @@ static uint64_t str_hash(const char *s)
 
 static uint64_t key_hash(size_t i, const void *ctx)
 {
-    return str_hash(((const fit *)ctx)->m[i].key);
+    return ((const fit *)ctx)->m[i].hash;
 }
 
 /* The method of @p key, added if new: the three strings (malloc'd) are
@@ -113,10 +114,11 @@ static size_t fit_add(fit *f, char *key, char *cls, char *name)
 {
     if (index_table_reserve(&f->index, key_hash, f))
         goto oom;
-    size_t s = index_first(&f->index, str_hash(key));
+    uint64_t h = str_hash(key);
+    size_t s = index_first(&f->index, h);
     for (; f->index.slots[s]; s = index_next(&f->index, s)) {
         size_t i = f->index.slots[s] - 1;
-        if (strcmp(f->m[i].key, key) == 0) {
+        if (f->m[i].hash == h && strcmp(f->m[i].key, key) == 0) {
             free(key);
             free(cls);
             free(name);
@@ -136,6 +138,7 @@ static size_t fit_add(fit *f, char *key, char *cls, char *name)
     m->key = key;
     m->cls = cls;
     m->name = name;
+    m->hash = h;
     m->order = f->n;
     index_put(&f->index, s);
     return f->n++;
