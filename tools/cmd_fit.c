@@ -76,7 +76,6 @@ typedef struct fit_method {
     char *key;  /* "Type.name(param,...):Return", normalised */
     char *cls;  /* its Type */
     char *name; /* "name(param,...)" */
-    uint64_t hash; /* of key: probes compare it first */
     size_t order;
     int reachable, ran;
     const cov_method *prof; /* a profile method with this key (one that ran first) */
@@ -87,66 +86,46 @@ typedef struct fit {
     const char *profile, *calltree; /* display names */
     fit_method *m;
     size_t n, cap;
-    index_table index;
+    str_map keys; /* key -> index in m */
     size_t *of_prof; /* profile method (cov order) -> index in m */
     cov cov;
     size_t reachable, reachable_ran, profiled, unreachable;
     uint64_t entries, relevant;
 } fit;
 
-static uint64_t str_hash(const char *s)
+/* Room for one more method: 0, or -1 when out of memory. */
+static int fit_grow(fit *f)
 {
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return hash_word(h);
-}
-
-static uint64_t key_hash(size_t i, const void *ctx)
-{
-    return ((const fit *)ctx)->m[i].hash;
+    if (f->n < f->cap)
+        return 0;
+    size_t cap = f->cap ? 2 * f->cap : 64;
+    fit_method *m = realloc(f->m, cap * sizeof *m);
+    if (!m)
+        return -1;
+    f->m = m;
+    f->cap = cap;
+    return 0;
 }
 
 /* The method of @p key, added if new: the three strings (malloc'd) are
  * kept by a new method and freed otherwise. Its index, or (size_t)-1 when
- * out of memory (the strings freed). */
+ * out of memory. */
 static size_t fit_add(fit *f, char *key, char *cls, char *name)
 {
-    if (index_table_reserve(&f->index, key_hash, f))
-        goto oom;
-    uint64_t h = str_hash(key);
-    size_t s = index_first(&f->index, h);
-    for (; f->index.slots[s]; s = index_next(&f->index, s)) {
-        size_t i = f->index.slots[s] - 1;
-        if (f->m[i].hash == h && strcmp(f->m[i].key, key) == 0) {
-            free(key);
-            free(cls);
-            free(name);
-            return i;
-        }
+    const size_t *at = str_map_get(&f->keys, key);
+    if (!at && fit_grow(f) == 0 && str_map_put(&f->keys, key, f->n) == 0) {
+        fit_method *m = &f->m[f->n];
+        memset(m, 0, sizeof *m);
+        m->key = key;
+        m->cls = cls;
+        m->name = name;
+        m->order = f->n;
+        return f->n++;
     }
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 64;
-        fit_method *m = realloc(f->m, cap * sizeof *m);
-        if (!m)
-            goto oom;
-        f->m = m;
-        f->cap = cap;
-    }
-    fit_method *m = &f->m[f->n];
-    memset(m, 0, sizeof *m);
-    m->key = key;
-    m->cls = cls;
-    m->name = name;
-    m->hash = h;
-    m->order = f->n;
-    index_put(&f->index, s);
-    return f->n++;
-oom:
     free(key);
     free(cls);
     free(name);
-    return (size_t)-1;
+    return at ? *at : (size_t)-1;
 }
 
 /* The method Type.name(params):ret, added if new; @p params is the key's
@@ -506,7 +485,7 @@ static void fit_free(fit *f)
     }
     free(f->m);
     free(f->of_prof);
-    index_table_free(&f->index);
+    str_map_free(&f->keys);
     cov_free(&f->cov);
 }
 

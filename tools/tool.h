@@ -213,6 +213,27 @@ typedef struct id_map {
 int id_map_add(id_map *m, int64_t id, int64_t v);
 void id_map_free(id_map *m);
 
+/* A map from strings (copied) to indices (iprof fit's call tree ids and
+ * call sites). */
+typedef struct str_item {
+    char *key;
+    uint64_t hash;
+    size_t value;
+} str_item;
+
+typedef struct str_map {
+    str_item *items;
+    size_t cap;
+    index_table index;
+} str_map;
+
+/* The value of @p key, or NULL. */
+const size_t *str_map_get(const str_map *m, const char *key);
+/* Map @p key to @p value (a key already there keeps its value). 0, or -1
+ * when out of memory. */
+int str_map_put(str_map *m, const char *key, size_t value);
+void str_map_free(str_map *m);
+
 /* ---- subcommands ------------------------------------------------------- */
 
 int cmd_validate(int argc, char **argv);
