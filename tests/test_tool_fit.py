@@ -45,8 +45,9 @@ HEADER = "Id,Name,Type,Parameters,Return,Display,Flags,IsEntryPoint\n"
 TEXT = """fit.iprof against fit-call_tree_methods.csv
 reachable methods:       9, 5 run (55.56%), 4 never run
 profiled methods:        7, 5 reachable, 2 no longer reachable
-profile relevance:       75.00% (6 of 8 entries on reachable methods)
+profile relevance:       80.00% (8 of 10 entries on reachable methods)
 profile applicability:   55.56% (5 of 9 reachable methods have data)
+virtual call sites:      60.00% (3 of 5 have receiver types)
 
 reachable but never run (4):
   com.example.App.fresh(int,long):void
@@ -62,8 +63,9 @@ profiled but no longer reachable (2), hottest first:
 TEXT_TOP1 = """fit.iprof against fit-call_tree_methods.csv
 reachable methods:       9, 5 run (55.56%), 4 never run
 profiled methods:        7, 5 reachable, 2 no longer reachable
-profile relevance:       75.00% (6 of 8 entries on reachable methods)
+profile relevance:       80.00% (8 of 10 entries on reachable methods)
 profile applicability:   55.56% (5 of 9 reachable methods have data)
+virtual call sites:      60.00% (3 of 5 have receiver types)
 
 reachable but never run (4):
   com.example.App.fresh(int,long):void
@@ -74,9 +76,10 @@ profiled but no longer reachable (2), hottest first:
   ... and 1 more (--top 0 lists all)
 """
 
-JSON = """{"profile": "fit.iprof", "callTree": "fit-call_tree_methods.csv", "hasCallCounts": true,
+JSON = """{"profile": "fit.iprof", "callTree": "fit-call_tree_methods.csv", "callTreeInvokes": "fit-call_tree_invokes.csv", "hasCallCounts": true,
  "reachable": 9, "reachableRun": 5, "reachableNotRun": 4, "profiled": 7, "profiledReachable": 5, "profiledUnreachable": 2,
- "entries": 8, "relevantEntries": 6, "relevance": 75, "applicability": 55.55555555555556,
+ "entries": 10, "relevantEntries": 8, "relevance": 80, "applicability": 55.55555555555556,
+ "virtualCallSites": 5, "profiledVirtualCallSites": 3, "virtualCallApplicability": 60,
  "notRun": [
   "com.example.App.fresh(int,long):void",
   "com.example.App.idle():void",
@@ -174,6 +177,9 @@ class FitTest(unittest.TestCase):
             os.mkdir(reports)
             shutil.copy(os.path.join(DATA, CSV), os.path.join(reports, "call_tree_methods_x.csv"))
             os.symlink("call_tree_methods_x.csv", os.path.join(reports, "call_tree_methods.csv"))
+            shutil.copy(os.path.join(DATA, "fit-call_tree_invokes.csv"),
+                        os.path.join(reports, "call_tree_invokes_x.csv"))
+            os.symlink("call_tree_invokes_x.csv", os.path.join(reports, "call_tree_invokes.csv"))
             expect = TEXT.replace("fit.iprof against fit-call_tree_methods.csv",
                                   "<stdin> against reports/call_tree_methods.csv")
             self.assertEqual(fit("-", "reports", stdin=profile, cwd=tmp), (0, expect, ""))
@@ -233,6 +239,27 @@ class FitTest(unittest.TestCase):
         self.malformed(HEADER + '1,a,B,empty,void,"x\r\ny\nz",p,false\n2,a,B\n', 5,
                        "3 fields, the header has 8")
 
+    def test_malformed_invokes(self):
+        """The call_tree_invokes file beside a call_tree_methods file."""
+        methods = HEADER + "0,main,com.example.App,java.lang.String[],void,d,ps,true\n"
+        head = "Id,MethodId,BytecodeIndexes,TargetId,IsDirect\n"
+        for body, line, message in [
+                ("Id,MethodId,TargetId\n", 1, "not a call_tree_invokes CSV: no column "
+                 "'BytecodeIndexes' (GraalVM writes Id,MethodId,BytecodeIndexes,TargetId,IsDirect)"),
+                (head + "0,0,3,0,maybe\n", 2, "IsDirect is neither true nor false"),
+                (head + "0,0,3,0,true\n1,0,7>3,0,false\n", 3,
+                 "BytecodeIndexes is not a list of bcis like 7->3"),
+                (head + "0,9,3,0,false\n", 2, "MethodId names no method of call_tree_methods"),
+                (head + "0,0,,0,false\n", 2, "empty BytecodeIndexes")]:
+            with tempfile.TemporaryDirectory() as tmp:
+                with open(os.path.join(tmp, "b-call_tree_methods_1.csv"), "w") as f:
+                    f.write(methods)
+                invokes = os.path.join(tmp, "b-call_tree_invokes_1.csv")
+                with open(invokes, "w") as f:
+                    f.write(body)
+                self.assertEqual(fit(PROFILE, os.path.join(tmp, "b-call_tree_methods_1.csv")),
+                                 (1, "", "%s:%d: %s\n" % (invokes, line, message)))
+
     def test_quoting_accepted(self):
         """Quoted header and fields, '""', a BOM, blank lines, no final
         newline, columns in another order with one more: same methods."""
@@ -243,10 +270,18 @@ class FitTest(unittest.TestCase):
                         b'void,"a ""quoted"", text","idle",com.example.App,empty\n'
                         b'"int",,work,"com.example.App","int,java.lang.String"')
             code, out, err = fit("--json", PROFILE, csv)
+            text = fit(PROFILE, csv)
         self.assertEqual((code, err), (0, ""))
+        self.assertEqual(text[0], 0)
         d = json.loads(out)
         self.assertEqual((d["reachable"], d["reachableRun"], d["notRun"]),
                          (2, 1, ["com.example.App.idle():void"]))
+        # no call_tree_invokes file: no sites
+        self.assertEqual((d["callTreeInvokes"], d["virtualCallSites"],
+                          d["profiledVirtualCallSites"], d["virtualCallApplicability"]),
+                         (None, None, None, None))
+        self.assertIn("profile applicability:", text[1])
+        self.assertNotIn("virtual call sites", text[1])
 
     def test_usage_and_errors(self):
         code, out, err = fit("--help")
@@ -332,8 +367,9 @@ class CorpusTest(unittest.TestCase):
                     continue
                 ran.update(i for i in ids if i in by_id)
         reachable = set()
+        id_of = {}  # reachable key -> the CSV Id of its first row
         with tempfile.TemporaryDirectory() as tmp:
-            csv = os.path.join(tmp, "c.csv")
+            csv = os.path.join(tmp, "c-call_tree_methods.csv")
             with open(csv, "w") as f:
                 f.write(HEADER)
                 for n, m in enumerate(methods[::2]):
@@ -343,16 +379,39 @@ class CorpusTest(unittest.TestCase):
                     f.write('%d,"%s",%s,%s,%s,d,p,false\n' % (n, m["name"].replace('"', '""'),
                                                            t[0], params, t[1]))
                     reachable.add(key(types, m))
+                    id_of.setdefault(key(types, m), n)
+            # virtual call sites: those of the profile's entries (innermost
+            # frame, and two frames as an inlined chain) in reachable
+            # methods, and one unprofiled site per reachable method
+            sites, profiled_sites = [], set()
+            for e in doc["virtualInvokeProfiles"]:
+                fr = [(int(a), int(b)) for a, b in (x.split(":") for x in e["ctx"].split("<"))]
+                for j in range(len(fr)):
+                    if fr[j][0] in by_id:
+                        profiled_sites.add((key(types, by_id[fr[j][0]]),
+                                            ",".join(str(b) for _, b in fr[:j + 1])))
+                for j in range(min(2, len(fr))):
+                    k = key(types, by_id[fr[j][0]]) if fr[j][0] in by_id else None
+                    if k in id_of:
+                        sites.append((k, [b for _, b in fr[:j + 1]]))
+            sites += [(k, [99999]) for k in sorted(id_of)]
+            with open(os.path.join(tmp, "c-call_tree_invokes.csv"), "w") as f:
+                f.write("Id,MethodId,BytecodeIndexes,TargetId,IsDirect\n")
+                for n, (k, bcis) in enumerate(sites):
+                    f.write("%d,%d,%s,0,false\n" % (n, id_of[k], "->".join(map(str, bcis))))
             code, out, err = fit("--json", path, csv)
         self.assertEqual((code, err), (0, ""))
         d = json.loads(out)
         profiled = {key(types, by_id[i]) for i in ran}
         relevant = sum(all(i in by_id and key(types, by_id[i]) in reachable for i in ids)
                        for ids in frames)
+        matched = sum((k, ",".join(map(str, b))) in profiled_sites for k, b in sites)
         self.assertEqual((d["reachable"], d["reachableRun"], d["profiled"],
-                          d["profiledUnreachable"], d["entries"], d["relevantEntries"]),
+                          d["profiledUnreachable"], d["entries"], d["relevantEntries"],
+                          d["virtualCallSites"], d["profiledVirtualCallSites"]),
                          (len(reachable), len(reachable & profiled), len(profiled),
-                          len(profiled - reachable), entries, relevant))
+                          len(profiled - reachable), entries, relevant, len(sites), matched))
+        self.assertGreater(matched, 100)
         self.assertGreater(d["profiledUnreachable"], 1000)
         self.assertGreater(d["reachableRun"], 1000)
 

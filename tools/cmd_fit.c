@@ -91,6 +91,13 @@ typedef struct fit {
     cov cov;
     size_t reachable, reachable_ran, profiled, unreachable;
     uint64_t entries, relevant;
+    /* Virtual call sites (with a call_tree_invokes file): "METHOD:BCIS",
+     * METHOD an index in m, BCIS innermost first ("7,3"). */
+    int have_sites;
+    const char *invokes; /* the call_tree_invokes file, or NULL */
+    str_map ids;   /* the call tree's method Ids -> index in m */
+    char **sites;  /* the call tree's sites, malloc'd */
+    size_t nsites, sites_cap, sites_profiled;
 } fit;
 
 /* Room for one more method: 0, or -1 when out of memory. */
@@ -140,15 +147,47 @@ static size_t add_method(fit *f, const char *type, const char *name, const char 
     return fit_add(f, k.key, k.cls, k.name);
 }
 
-/* calltree_in.add: a reachable method. */
-static int add_reachable(void *ctx, const char *type, const char *name, const char *params,
-                         const char *ret)
+/* calltree_in.method: a reachable method. */
+static int add_reachable(void *ctx, const char *id, const char *type, const char *name,
+                         const char *params, const char *ret)
 {
     fit *f = ctx;
     size_t i = add_method(f, type, name, params, ret);
-    if (i == (size_t)-1)
+    if (i == (size_t)-1 || (id && str_map_put(&f->ids, id, i) != 0))
         return -1;
     f->m[i].reachable = 1;
+    return 0;
+}
+
+/* A site's key "METHOD:BCIS"; malloc'd, NULL when out of memory. */
+static char *site_key(size_t method, const char *bcis)
+{
+    size_t n = strlen(bcis) + 24;
+    char *k = malloc(n);
+    if (k)
+        snprintf(k, n, "%zu:%s", method, bcis);
+    return k;
+}
+
+/* calltree_in.site: a virtual call site, kept until the profile is read. */
+static int add_site(void *ctx, const char *method_id, const char *bcis)
+{
+    fit *f = ctx;
+    const size_t *m = str_map_get(&f->ids, method_id);
+    if (!m)
+        return 1;
+    if (f->nsites == f->sites_cap) {
+        size_t cap = f->sites_cap ? 2 * f->sites_cap : 64;
+        char **v = realloc(f->sites, cap * sizeof *v);
+        if (!v)
+            return -1;
+        f->sites = v;
+        f->sites_cap = cap;
+    }
+    char *k = site_key(*m, bcis);
+    if (!k)
+        return -1;
+    f->sites[f->nsites++] = k;
     return 0;
 }
 
@@ -221,6 +260,48 @@ static void count_relevant(fit *f, const iprof_model *model)
             f->relevant += keep != 0;
         }
     }
+}
+
+/* The sites the profile has receiver types for: each virtual invoke
+ * entry "m0:b0<m1:b1<...<mk:bk" stands for the sites "mj:b0,...,bj" (bci
+ * b0 of a method inlined ... at bci bj of mj, the method compiled). */
+static int profiled_sites(fit *f, const iprof_model *model, str_map *set)
+{
+    size_t n = iprof_model_entry_count(model, IPROF_KIND_VIRTUAL_INVOKE);
+    for (size_t i = 0; i < n; i++) {
+        const iprof_entry *e = iprof_model_entry_at(model, IPROF_KIND_VIRTUAL_INVOKE, i);
+        sbuf bcis = {0};
+        for (const iprof_context *c = iprof_entry_context(e); c; c = iprof_context_caller(c)) {
+            char num[24];
+            snprintf(num, sizeof num, "%s%lld", bcis.len ? "," : "",
+                     (long long)iprof_context_bci(c));
+            sb_str(&bcis, num);
+            const cov_method *m = cov_find(&f->cov, iprof_context_method_id(c));
+            char *k = m && !bcis.oom ? site_key(f->of_prof[m->order], bcis.s) : NULL;
+            int rc = k ? str_map_put(set, k, 0) : 0;
+            free(k);
+            if ((m && !k) || rc != 0) {
+                free(bcis.s);
+                return -1;
+            }
+        }
+        free(bcis.s);
+    }
+    return 0;
+}
+
+/* Sites of the call tree the profile has receiver types for. */
+static int count_sites(fit *f, const iprof_model *model)
+{
+    str_map set = {0};
+    if (profiled_sites(f, model, &set) != 0) {
+        str_map_free(&set);
+        return -1;
+    }
+    for (size_t i = 0; i < f->nsites; i++)
+        f->sites_profiled += str_map_get(&set, f->sites[i]) != NULL;
+    str_map_free(&set);
+    return 0;
 }
 
 static void count(fit *f)
@@ -328,6 +409,9 @@ static int print_text(FILE *out, const fit *f, size_t top)
             (unsigned long long)f->entries);
     fprintf(out, "profile applicability:   %.2f%% (%zu of %zu reachable methods have data)\n",
             pct(f->reachable_ran, f->reachable), f->reachable_ran, f->reachable);
+    if (f->have_sites)
+        fprintf(out, "virtual call sites:      %.2f%% (%zu of %zu have receiver types)\n",
+                pct(f->sites_profiled, f->nsites), f->sites_profiled, f->nsites);
     fprintf(out, "\nreachable but never run (%zu):\n", nr);
     print_capped(out, not_run, nr, top, 0);
     fprintf(out, "\nprofiled but no longer reachable (%zu), hottest first:\n", nu);
@@ -350,6 +434,11 @@ static int print_json(FILE *out, const fit *f)
     json_string(out, f->profile);
     fputs(", \"callTree\": ", out);
     json_string(out, f->calltree);
+    fputs(", \"callTreeInvokes\": ", out);
+    if (f->invokes)
+        json_string(out, f->invokes);
+    else
+        fputs("null", out);
     fprintf(out, ", \"hasCallCounts\": %s,\n \"reachable\": %zu, \"reachableRun\": %zu, "
             "\"reachableNotRun\": %zu, \"profiled\": %zu, \"profiledReachable\": %zu, "
             "\"profiledUnreachable\": %zu,\n \"entries\": %llu, \"relevantEntries\": %llu, "
@@ -359,6 +448,14 @@ static int print_json(FILE *out, const fit *f)
     json_double(out, pct(f->relevant, f->entries));
     fputs(", \"applicability\": ", out);
     json_double(out, pct(f->reachable_ran, f->reachable));
+    if (f->have_sites) {
+        fprintf(out, ",\n \"virtualCallSites\": %zu, \"profiledVirtualCallSites\": %zu, "
+                "\"virtualCallApplicability\": ", f->nsites, f->sites_profiled);
+        json_double(out, pct(f->sites_profiled, f->nsites));
+    } else {
+        fputs(",\n \"virtualCallSites\": null, \"profiledVirtualCallSites\": null, "
+              "\"virtualCallApplicability\": null", out);
+    }
     fputs(",\n \"notRun\": [", out);
     for (size_t i = 0; i < nr; i++) {
         fputs(i ? ",\n  " : "\n  ", out);
@@ -485,6 +582,10 @@ static void fit_free(fit *f)
     }
     free(f->m);
     free(f->of_prof);
+    for (size_t i = 0; i < f->nsites; i++)
+        free(f->sites[i]);
+    free(f->sites);
+    str_map_free(&f->ids);
     str_map_free(&f->keys);
     cov_free(&f->cov);
 }
@@ -493,6 +594,10 @@ static int analyse(fit *f, const iprof_model *model, progress_bar *bar)
 {
     f->cov.file = f->profile;
     if (cov_compute(&f->cov, model, bar, CMD ": counting") != 0 || add_profile(f, model) != 0) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        return TOOL_EXIT_USAGE;
+    }
+    if (count_sites(f, model) != 0) {
         fprintf(stderr, "%s: out of memory\n", CMD);
         return TOOL_EXIT_USAGE;
     }
@@ -521,7 +626,10 @@ int cmd_fit(int argc, char **argv)
         return TOOL_EXIT_USAGE;
     }
     f.calltree = path;
-    calltree_in in = {CMD, path, path, add_reachable, &f};
+    char *invokes = calltree_invokes_path(path);
+    f.have_sites = invokes != NULL;
+    f.invokes = invokes;
+    calltree_in in = {CMD, path, invokes, add_reachable, add_site, &f};
     code = calltree_read(&in);
     iprof_reader *reader = code == TOOL_EXIT_OK ? open_reader(CMD, a.strict) : NULL;
     if (code == TOOL_EXIT_OK && !reader)
@@ -541,6 +649,7 @@ int cmd_fit(int argc, char **argv)
     fit_free(&f);
     iprof_model_free(model);
     iprof_reader_free(reader);
+    free(invokes);
     free(path);
     return code;
 }
