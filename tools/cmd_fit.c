@@ -17,7 +17,10 @@
  * keeps (every method of the entry's context reachable); applicability the
  * share of reachable methods with profile data (GraalVM counts lookups per
  * branch, invoke and instanceof of compiled code, which a call tree does
- * not list). docs/iprof.1 says so too. */
+ * not list). With call_tree_invokes beside the methods file, the virtual
+ * call sites (GraalVM's invoke lookups) are counted too: a site is
+ * profiled when a virtual invoke entry's frames end, from the innermost,
+ * in its bcis at its method. docs/iprof.1 says so too. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +55,9 @@ static int help(void)
            "\n"
            "Prints the reachable methods never run, the profiled methods no longer\n"
            "reachable, and, as in -H:+PGOPrintProfileQuality, relevance (entries whose\n"
-           "methods are all reachable) and applicability (reachable methods with data).\n"
+           "methods are all reachable) and applicability (reachable methods with data);\n"
+           "with the call_tree_invokes CSV beside CALLTREE, the virtual call sites\n"
+           "the profile has receiver types for.\n"
            "\n"
            "  --json        print everything as JSON (keys in README.md)\n"
            "  --lcov OUT    also write LCOV of the reachable methods to OUT (atomically;\n"
