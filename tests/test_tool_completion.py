@@ -20,7 +20,7 @@ from tooltest import DATA, IPROF, main, run
 BUILD = os.environ.get("IPROF_BUILD_DIR", "")
 
 COMMANDS = ["validate", "stats", "cat", "flame", "export", "merge", "convert", "filter", "diff",
-            "coverage", "show", "completion"]
+            "coverage", "show", "fit", "completion"]
 
 
 def script():
@@ -65,6 +65,7 @@ class Completion(unittest.TestCase):
     def test_commands(self):
         self.assertEqual(self.complete("iprof "), sorted(COMMANDS + ["--help", "--version"]))
         self.assertEqual(self.complete("iprof c"), ["cat", "completion", "convert", "coverage"])
+        self.assertEqual(self.complete("iprof f"), ["filter", "fit", "flame"])
         self.assertEqual(self.complete("iprof st"), ["stats"])
 
     def test_options(self):

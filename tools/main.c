@@ -8,7 +8,8 @@
 const tool_command *const tool_commands[] = {
     &validate_command, &stats_command, &cat_command,      &flame_command,
     &export_command,   &merge_command, &convert_command,  &filter_command,
-    &diff_command,     &coverage_command, &show_command,  &completion_command,
+    &diff_command,     &coverage_command, &show_command,  &fit_command,
+    &completion_command,
 };
 const size_t tool_command_count = sizeof tool_commands / sizeof tool_commands[0];
 

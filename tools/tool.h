@@ -12,7 +12,9 @@
  *   cmd_<name>.c  one subcommand each: validate, stats (stats_print.c: text
  *               and JSON), cat, flame and export (stacks.h), merge, convert
  *               and filter (post.h/post.c: their shared output), diff (the
- *               report of iprof_diff), coverage, show
+ *               report of iprof_diff), coverage and fit (coverage.c: which
+ *               methods ran; lcov.c: LCOV; fit's calltree.c on csv.c, and
+ *               method_key.c), show
  *   progress.c  the progress bar on stderr (progress.h)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
@@ -250,6 +252,27 @@ typedef struct id_map {
 int id_map_add(id_map *m, int64_t id, int64_t v);
 void id_map_free(id_map *m);
 
+/* A map from strings (copied) to indices (iprof fit's call tree ids and
+ * call sites). */
+typedef struct str_item {
+    char *key;
+    uint64_t hash;
+    size_t value;
+} str_item;
+
+typedef struct str_map {
+    str_item *items;
+    size_t cap;
+    index_table index;
+} str_map;
+
+/* The value of @p key, or NULL. */
+const size_t *str_map_get(const str_map *m, const char *key);
+/* Map @p key to @p value (a key already there keeps its value). 0, or -1
+ * when out of memory. */
+int str_map_put(str_map *m, const char *key, size_t value);
+void str_map_free(str_map *m);
+
 /* ---- subcommands ------------------------------------------------------- */
 
 int cmd_validate(int argc, char **argv);
@@ -263,11 +286,12 @@ int cmd_filter(int argc, char **argv);   /* see post.h */
 int cmd_diff(int argc, char **argv);     /* iprof_diff (diff.h) */
 int cmd_coverage(int argc, char **argv);
 int cmd_show(int argc, char **argv);     /* <iprof/analysis.h> */
+int cmd_fit(int argc, char **argv);      /* coverage.h, csv.h, lcov.h */
 int cmd_completion(int argc, char **argv); /* generated from tool_commands */
 
 extern const tool_command validate_command, stats_command, cat_command, flame_command,
     export_command, merge_command, convert_command, filter_command, diff_command,
-    coverage_command, show_command, completion_command;
+    coverage_command, show_command, fit_command, completion_command;
 
 /* ---- stats ------------------------------------------------------------- */
 
