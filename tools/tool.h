@@ -1,7 +1,8 @@
 /*
  * The iprof command: declarations shared by its files.
  *
- *   main.c      dispatch, --help and --version of the command
+ *   main.c      the command table (tool_commands) and dispatch
+ *   help.c      every --help, generated from the command table
  *   args.c      option parsing shared by the subcommands
  *   report.c    error lines, exit codes, reading inputs named by the user,
  *               method labels
@@ -14,7 +15,8 @@
  *               and filter (post.h/post.c: their shared output), diff (the
  *               report of iprof_diff), coverage and fit (coverage.c: which
  *               methods ran; lcov.c: LCOV; fit's calltree.c on csv.c, and
- *               method_key.c), show
+ *               method_key.c), show, completion (the bash completion,
+ *               generated from the command table)
  *   progress.c  the progress bar on stderr (progress.h)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
