@@ -57,13 +57,9 @@ static int job(const char *path, fail_alloc *c, char **out, size_t *out_len)
     return rc;
 }
 
-static void test_fail_each_allocation(void)
+/* Fail each allocation of a full job on the file at path in turn. */
+static void fail_each_allocation(const char *path)
 {
-    const char *dir = check_corpus_dir();
-    if (!dir)
-        SKIP("../shared/corpus is absent");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/elide-cli-types-only-0.4.0.iprof", dir);
     fail_alloc plain = {.fail_at = LONG_MAX}; /* counts calls, never fails */
     char *want = NULL;
     size_t want_len = 0;
@@ -93,8 +89,29 @@ static void test_fail_each_allocation(void)
     free(want);
 }
 
+static void test_fail_each_allocation(void)
+{
+    const char *dir = check_corpus_dir();
+    if (!dir)
+        SKIP("../shared/corpus is absent");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/elide-cli-types-only-0.4.0.iprof", dir);
+    fail_each_allocation(path);
+}
+
+/* The 0.2.0 layout (its monitor object, its frames) read, merged and
+ * written back in it, from the hand-written test file. */
+static void test_fail_each_allocation_legacy(void)
+{
+    const char *src = getenv("IPROF_SOURCE_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/legacy-0.2.0.iprof", src ? src : ".");
+    fail_each_allocation(path);
+}
+
 int main(void)
 {
     RUN(test_fail_each_allocation);
+    RUN(test_fail_each_allocation_legacy);
     return check_done();
 }

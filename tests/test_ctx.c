@@ -116,6 +116,37 @@ static void test_parse_errors(void)
     free_frames(frames, cap);
 }
 
+/* 0.2.0's methodBciList: the same frames joined by ',' (innermost first,
+ * as in 1.x), printed back with ','; '<' is not its separator. */
+static void test_legacy(void)
+{
+    int64_t *frames = NULL;
+    size_t cap = 0, count = 0, err = 0;
+    static const char text[] = "40159:0,40315:20,4710:-6";
+    CHECK_EQ_INT(ipi_ctx_parse_legacy(text, strlen(text), &frames, &cap, &count, &err,
+                                      &libc_alloc),
+                 IPI_CTX_OK);
+    CHECK_EQ_INT(count, 3);
+    static const int64_t want[] = {40159, 0, 40315, 20, 4710, -6};
+    for (size_t k = 0; k < 6 && k < 2 * count; k++)
+        CHECK_EQ_INT(frames[k], want[k]);
+    char out[IPI_CTX_MAX_CHARS(3)];
+    size_t len = ipi_ctx_format_sep(out, frames, count, ',');
+    CHECK_EQ_MEM(out, len, text, strlen(text));
+    len = ipi_ctx_format_sep(out, frames, count, '<');
+    CHECK_EQ_MEM(out, len, "40159:0<40315:20<4710:-6", 24);
+    CHECK_EQ_INT(ipi_ctx_parse_legacy("5:0<3:2", 7, &frames, &cap, &count, &err, &libc_alloc),
+                 IPI_CTX_SYNTAX);
+    CHECK_EQ_INT(err, 3);
+    CHECK_EQ_INT(ipi_ctx_parse_legacy("5:0,", 4, &frames, &cap, &count, &err, &libc_alloc),
+                 IPI_CTX_SYNTAX);
+    CHECK_EQ_INT(err, 4);
+    CHECK_EQ_INT(ipi_ctx_parse_legacy("-5:0", 4, &frames, &cap, &count, &err, &libc_alloc),
+                 IPI_CTX_SYNTAX);
+    CHECK_EQ_INT(err, 0);
+    free_frames(frames, cap);
+}
+
 static void test_growth(void)
 {
     /* Past the first capacity (8 frames), reusing one buffer. */
@@ -228,6 +259,7 @@ int main(void)
     ipi_allocator_init(&libc_alloc, NULL);
     RUN(test_parse_good);
     RUN(test_parse_errors);
+    RUN(test_legacy);
     RUN(test_growth);
     RUN(test_many_frames);
     RUN(test_alloc_failure);

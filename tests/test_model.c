@@ -115,9 +115,11 @@ static void test_new_and_version(void)
     CHECK_EQ_STR(iprof_model_version(m), "0.4.0");
     CHECK_OK(iprof_model_set_version(m, "1.7.2")); /* another 1.x: same structure */
     CHECK_EQ_STR(iprof_model_version(m), "1.7.2");
+    CHECK_OK(iprof_model_set_version(m, IPROF_FORMAT_0_2_0)); /* the legacy layout */
+    CHECK_EQ_STR(iprof_model_version(m), "0.2.0");
     CHECK_OK(iprof_model_set_version(m, "0.3.0"));
     CHECK_EQ_STR(iprof_model_version(m), "0.3.0");
-    static const char *const bad[] = {"2.0.0", "0.2.0", "0.0.1", "1.0", "1.0.0.0", "",
+    static const char *const bad[] = {"2.0.0", "0.1.0", "0.0.1", "1.0", "1.0.0.0", "",
                                       "v1.0.0", "1.0.0 ", "1..0", "-1.0.0", "10.0.0"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         CHECK_EQ_INT(iprof_model_set_version(m, bad[i]), IPROF_EVERSION);

@@ -263,6 +263,91 @@ static void test_every_prefix_is_unexpected_end(void)
     iprof_reader_free(rs);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Format 0.2.0 (GraalVM's legacy layout): the callbacks see the 1.x        */
+/* elements, frames innermost first as in 1.x, monitorsProfile as the monitor */
+/* entry of ctx 0:0; the keys are its own, members in any order.            */
+
+static const char legacy[] =
+    "{\n  \"version\": \"0.2.0\",\n  \"types\": [\n"
+    "    { \"id\": 0, \"typeName\": \"int\" },\n"
+    "    { \"typeName\": \"Fib\", \"id\": 10 }\n  ],\n"
+    "  \"x-tool\": [ 1 ],\n"
+    "  \"methods\": [\n"
+    "    { \"id\": 5, \"methodName\": \"fib\", \"signature\": [ 10, 0, 0 ] },\n"
+    "    { \"signature\": [ 10, 0 ], \"methodName\": \"main\", \"id\": 3 }\n  ],\n"
+    "  \"hotnessPoints\": [\n"
+    "    { \"methodBciList\": \"5:0,3:4\", \"records\": [ 23929230826 ] },\n"
+    "    { \"records\": [ 1 ], \"methodBciList\": \"3:0\" }\n  ],\n"
+    "  \"conditionalPoints\": [\n"
+    "    { \"methodBciList\": \"5:-1,3:-6\", \"records\": [ 20, 0, 3, -5, 0, 2 ] }\n  ],\n"
+    "  \"invokePoints\": [\n"
+    "    { \"methodBciList\": \"5:15\", \"records\": [ 10, 4, 0, 2 ] }\n  ],\n"
+    "  \"monitorsProfile\": {\n    \"records\": [ 10, 1, 0, 3 ] \n  }\n}";
+
+static const char legacy_log[] =
+    "V 0.2.0\n"
+    "T 0 int\n"
+    "T 10 Fib\n"
+    "U x-tool=[ 1 ]\n"
+    "M 5 fib [10,0,0]\n"
+    "M 3 main [10,0]\n"
+    "E0 5:0<3:4 [23929230826]\n"
+    "E0 3:0 [1]\n"
+    "E1 5:-1<3:-6 [20,0,3,-5,0,2]\n"
+    "E2 5:15 [10,4,0,2]\n"
+    "E3 0:0 [10,1,0,3]\n";
+
+static void test_legacy(void)
+{
+    iprof_read_callbacks cb = all_callbacks();
+    static log_buf l;
+    static const size_t chunks[] = {0, 1, 3, 7, 64};
+    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+        iprof_reader *r = new_reader(IPROF_READ_STRICT, chunks[c]);
+        trickle t = {legacy, strlen(legacy), 0, chunks[c] ? chunks[c] : 100000, -1};
+        memset(&l, 0, sizeof l);
+        CHECK_OK(iprof_reader_read_callback(r, trickle_read, &t, &cb, &l));
+        CHECK_EQ_STR(l.text, legacy_log);
+        CHECK_EQ_INT(iprof_reader_diag_count(r), 1); /* the unknown key */
+        CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 0)), "x-tool");
+        iprof_reader_free(r);
+    }
+    /* on_key: the 0.2.0 keys with the kinds they hold. */
+    iprof_reader *r = new_reader(0, 0);
+    iprof_read_callbacks kc = IPROF_READ_CALLBACKS_INIT;
+    kc.on_key = on_key;
+    memset(&l, 0, sizeof l);
+    CHECK_OK(iprof_reader_read_buffer(r, legacy, strlen(legacy), &kc, &l));
+    CHECK_EQ_STR(l.text, "version=8 types=6 x-tool=9 methods=7 hotnessPoints=0 "
+                         "conditionalPoints=1 invokePoints=2 monitorsProfile=3");
+    /* Empty monitor records are no entry; "records": [] of a point is one. */
+    static const char empty[] =
+        "{\"version\":\"0.2.0\",\"types\":[],\"methods\":[],"
+        "\"invokePoints\":[{\"methodBciList\":\"0:1\",\"records\":[]}],"
+        "\"monitorsProfile\":{\"records\":[]}}";
+    memset(&l, 0, sizeof l);
+    CHECK_OK(iprof_reader_read_buffer(r, empty, strlen(empty), &cb, &l));
+    CHECK_EQ_STR(l.text, "V 0.2.0\nE2 0:1 []\n");
+    /* Every prefix ends unexpectedly, at its end. */
+    for (size_t n = 0; n < strlen(legacy); n++) {
+        CHECK_EQ_INT(iprof_reader_read_buffer(r, legacy, n, NULL, NULL), IPROF_ESYNTAX);
+        CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), n);
+    }
+    /* A report names the keys as the file spells them. */
+    static const char bad[] =
+        "{\"version\":\"0.2.0\",\"types\":[],\"methods\":[],\n"
+        "\"hotnessPoints\":[{\"methodBciList\":\"5:0;3:4\",\"records\":[1]}]}";
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL), IPROF_ESCHEMA);
+    const iprof_error *e = iprof_reader_error(r);
+    CHECK_EQ_STR(iprof_error_path(e), "hotnessPoints[0].methodBciList");
+    CHECK_EQ_STR(iprof_error_message(e), "invalid methodBciList \"5:0;3:4\" at character 4: "
+                                         "expected method:bci pairs joined by ','");
+    CHECK_EQ_INT(iprof_error_line(e), 2);
+    CHECK_EQ_INT(iprof_error_column(e), 35);
+    iprof_reader_free(r);
+}
+
 static void test_positions(void)
 {
     const char *doc = "{\n  \"version\": \"1.0.0\",\n  \"types\": [\n    {\"id\": 1, \"name\": x}\n  ]}";
@@ -538,6 +623,36 @@ static void test_allocation_failure(void)
         CHECK_EQ_INT(f.live_bytes, 0);
     }
     CHECK(succeeded);
+    /* 0.2.0: its monitor object is the first entry, so its one frame
+     * ("0:0") is the reader's first frame buffer. */
+    static const char legacy_doc[] =
+        "{\"version\":\"0.2.0\",\"types\":[{\"id\":4,\"typeName\":\"A\"}],\"methods\":[],"
+        "\"monitorsProfile\":{\"records\":[4,1]}}";
+    static log_buf l;
+    iprof_read_callbacks cb = all_callbacks();
+    succeeded = 0;
+    for (long n = 1; n < 100 && !succeeded; n++) {
+        fail_alloc f = {.fail_at = n};
+        iprof_allocator a = fail_hook(&f);
+        iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+        o.allocator = &a;
+        iprof_reader *r = NULL;
+        int rc = iprof_reader_new(&r, &o);
+        memset(&l, 0, sizeof l);
+        if (rc == IPROF_OK) {
+            rc = iprof_reader_read_buffer(r, legacy_doc, strlen(legacy_doc), &cb, &l);
+            if (rc == IPROF_OK) {
+                succeeded = 1;
+                CHECK_EQ_STR(l.text, "V 0.2.0\nT 4 A\nE3 0:0 [4,1]\n");
+            } else {
+                CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "out of memory");
+            }
+            iprof_reader_free(r);
+        }
+        CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
+        CHECK_EQ_INT(f.live_bytes, 0);
+    }
+    CHECK(succeeded);
 }
 
 /* Integers of every length from 1 to 19 digits, both signs, in records
@@ -644,6 +759,7 @@ int main(void)
     RUN(test_diagnostics_cap);
     RUN(test_chunked_equals_buffer);
     RUN(test_every_prefix_is_unexpected_end);
+    RUN(test_legacy);
     RUN(test_positions);
     RUN(test_document_shapes);
     RUN(test_unknown_keys_and_escaped_member_keys);

@@ -110,7 +110,7 @@ class CommandLine(ToolCase):
                     "iprof cat: option '-o' needs a value\n"
                     "Try 'iprof cat --help' for more information.\n")
         self.expect(["cat", "graal-1.0.0.iprof", "--to", "2.0.0"], 2, "",
-                    "iprof cat: unknown version '2.0.0' (0.4.0, 1.0.0 or 1.1.0)\n"
+                    "iprof cat: unknown version '2.0.0' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)\n"
                     "Try 'iprof cat --help' for more information.\n")
         self.expect(["validate", "--strict=yes", "x"], 2, "",
                     "iprof validate: option '--strict' takes no value\n"
@@ -174,8 +174,10 @@ class Validate(ToolCase):
                     BAD_CTX)
 
     def test_versions(self):
-        self.expect(["validate", "legacy-0.2.0.iprof"], 1,
-                    "legacy-0.2.0.iprof: invalid (1 error)\n", LEGACY)
+        self.expect(["validate", "legacy-0.1.0.iprof"], 1,
+                    "legacy-0.1.0.iprof: invalid (1 error)\n", LEGACY)
+        self.expect(["validate", "--strict", "legacy-0.2.0.iprof"], 0,
+                    "legacy-0.2.0.iprof: valid\n")
         self.expect(["validate", "--strict", "future-1.2.0.iprof"], 0,
                     "future-1.2.0.iprof: valid (1 warning)\n", FUTURE)
 
@@ -443,7 +445,7 @@ class Cat(ToolCase):
 
     def test_errors(self):
         self.expect(["cat", "no-such.iprof"], 2, "", MISSING.format("no-such.iprof"))
-        self.expect(["cat", "legacy-0.2.0.iprof"], 1, "", LEGACY)
+        self.expect(["cat", "legacy-0.1.0.iprof"], 1, "", LEGACY)
 
     def test_corpus_same_bytes(self):
         names = ["jsonata-cli-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof",
@@ -742,8 +744,8 @@ the file is 1.0.0
 RULES_STRICT = "rules-broken.iprof:5:12: types[1].id: duplicate type id 0\n"
 BAD_CTX = ("bad-ctx.iprof:5:32: samplingProfiles[0].ctx: invalid ctx \"1:0<\" at character 5: "
            "expected method:bci pairs joined by '<'\n")
-LEGACY = ("legacy-0.2.0.iprof:2:14: version: format version 0.2.0 is not supported: "
-          "its legacy layout predates 0.3\n")
+LEGACY = ("legacy-0.1.0.iprof:2:14: version: format version 0.1.0 is not supported: "
+          "its layout predates 0.2.0\n")
 FUTURE = "future-1.2.0.iprof:2:14: version: warning: unknown format version 1.2.0, read as 1.x\n"
 PRETTY = b"""\
 {

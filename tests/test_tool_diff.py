@@ -8,7 +8,10 @@ genhtml (Debian package lcov); the progress bar under a pseudo-terminal
 (python's pty module) with IPROF_PROGRESS_TEST_DELAY_MS slowing the work
 down, and its absence without a terminal; corpus runs (diff of
 jsonata-cli-0.4.0 against assorted-benchmarks-0.4.0, coverage of one
-file) checked against an independent computation in Python.
+file) checked against an independent computation in Python; the
+staleness score and the --fail-above gate on tests/data/stale-*.iprof
+(exact values) and on the corpus (a file against itself, a filtered copy
+and another profile, the last against the score computed in Python).
 
 Environment (set by meson, tests/meson.build):
   IPROF             the built iprof command (required)
@@ -109,6 +112,7 @@ class Profile:
             self.by_id.setdefault(m["id"], m)
         self.entries = [[(frames(e["ctx"]), entry_count(k, e["records"]))
                          for e in doc.get(name, [])] for k, name in enumerate(KINDS)]
+        self.records = [[e["records"] for e in doc.get(name, [])] for name in KINDS]
 
     def key(self, m):
         names = [self.types.get(t) for t in m["signature"]]
@@ -195,6 +199,119 @@ def py_diff(a, b, top):
     return res
 
 
+EPS = 1.0 - 0.999999  # GraalVM's EXTREMELY_SLOW_PATH_PROBABILITY
+
+
+def py_branches(records):
+    """{bci: probability} as GraalVM applies them (docs/format.md, "What
+    the compiler is told"), or None when it applies none."""
+    if not records or len(records) % 3:
+        return None
+    triples = [records[i:i + 3] for i in range(0, len(records), 3)]
+    total = sum(c for _, _, c in triples)
+    if total <= 0:
+        return None
+    sums, ns = {}, {}
+    for _, k, c in triples:
+        sums[k] = sums.get(k, 0) + c
+        ns[k] = ns.get(k, 0) + 1
+    p = [sums[k] / (ns[k] * total) for _, k, _ in triples]
+    zeros = sum(1 for x in p if x == 0.0)
+    if zeros:
+        adj, scale = zeros * EPS, 1 / (1 - (len(p) - zeros) * EPS)
+        p = [EPS if x == 0.0 else x - adj * (x - EPS) * scale for x in p]
+    shared = {}
+    for (_, k, _), x in zip(triples, p):
+        shared[k] = shared.get(k, 0.0) + x
+    out = {}
+    for b, k, _ in triples:
+        if b != -5:
+            out[b] = out.get(b, 0.0) + shared[k]
+    return out
+
+
+def py_types(profile, records):
+    """{type name (or ("?", id) for an id the profile lacks): count share},
+    or None when the counts add up to 0."""
+    if len(records) % 2:
+        return None
+    total = sum(c for c in records[1::2] if c > 0)
+    if total <= 0:
+        return None
+    out = {}
+    for t, c in zip(records[0::2], records[1::2]):
+        if c > 0:
+            key = profile.types.get(t, ("?", t))
+            out[key] = out.get(key, 0.0) + c / total
+    return out
+
+
+def l1(x, y):
+    return sum(abs(x.get(k, 0.0) - y.get(k, 0.0)) for k in set(x) | set(y))
+
+
+def py_staleness(a, b):
+    """The staleness score as include/iprof/diff.h defines it."""
+    bkeys = {}
+    for m in b.methods:
+        k = b.key(m)
+        if k is not None:
+            bkeys.setdefault(k, m["id"])
+    a2b = {}
+    for m in a.methods:
+        k = a.key(m)
+        if k in bkeys:
+            a2b.setdefault(m["id"], bkeys[k])
+    res = {"kinds": {}}
+    for k, name in enumerate(KINDS):
+        la, lb = a.entries[k], b.entries[k]
+        ta, tb = sum(c for _, c in la), sum(c for _, c in lb)
+        # Entries of one side with one context count as one, counts added;
+        # the first of them stands for them.
+        first_a, first_b, ga, gb = {}, {}, {}, {}
+        for i, (fr, c) in enumerate(la):
+            first_a.setdefault(fr, i)
+            ga[fr] = ga.get(fr, 0) + c
+        for i, (fr, c) in enumerate(lb):
+            first_b.setdefault(fr, i)
+            gb[fr] = gb.get(fr, 0) + c
+        num = den = 0.0
+        seen = set()
+        for fr, i in first_a.items():
+            mapped = tuple((a2b.get(mid) if mid in a.by_id else mid, bci) for mid, bci in fr)
+            pos = first_b.get(mapped)
+            if pos is not None:
+                seen.add(mapped)
+            wa = ga[fr] / ta if ta else 0.0
+            wb = gb[mapped] / tb if pos is not None and tb else 0.0
+            m = (wa + wb) / 2
+            if m == 0:
+                continue
+            d = 1.0
+            if k in (0, 4):
+                d = abs(wa - wb) / (wa + wb)
+            elif pos is not None and wa > 0 and wb > 0:
+                ra, rb = a.records[k][i], b.records[k][pos]
+                if k == 1:
+                    pa, pb = py_branches(ra), py_branches(rb)
+                    if pa is not None and pb is not None:
+                        d = min(1.0, l1(pa, pb) / 2)
+                else:
+                    pa, pb = py_types(a, ra), py_types(b, rb)
+                    if pa is not None and pb is not None:
+                        d = min(1.0, (1 - EPS) * l1(pa, pb) / 2)
+            num += m * d
+            den += m
+        for fr, c in gb.items():
+            if fr not in seen and tb and c:
+                num += c / tb / 2
+                den += c / tb / 2
+        res["kinds"][name] = num / den if den else None
+    defined = [v for v in res["kinds"].values() if v is not None]
+    res["staleness"] = sum(defined) / len(defined) if defined else 0.0
+    return res
+
+
 def py_coverage(p):
     """{class: (methods, ran)} and the number of methods that ran."""
     first = {}
@@ -222,19 +339,20 @@ def py_coverage(p):
 
 DIFF_TEXT = """A: diff-a.iprof
 B: diff-b.iprof
+Staleness: 0.458929 (0: the same hot behaviour, 1: nothing in common)
 
 Methods: 2 of A in B, 1 only in A, 2 only in B
   only in A: com.example.T.onlyA()
   only in B: com.example.T.onlyB()
   only in B: com.example.T.f(int)
 
-Kind                           A only   B only   common              total A              total B overlap A overlap B
-callCountProfiles                   1        1        2                  200                  500    75.00%    80.00%
-conditionalProfiles                 1        0        0                   10                    0     0.00%         -
-virtualInvokeProfiles               0        0        0                    0                    0         -         -
-monitorProfiles                     0        0        1                    7                    7   100.00%   100.00%
-samplingProfiles                    1        1        1                   40                   40    75.00%    75.00%
-instanceofProfiles                  0        0        0                    0                    0         -         -
+Kind                           A only   B only   common              total A              total B overlap A overlap B staleness
+callCountProfiles                   1        1        2                  200                  500    75.00%    80.00%    0.3000
+conditionalProfiles                 1        0        0                   10                    0     0.00%         -    1.0000
+virtualInvokeProfiles               0        0        0                    0                    0         -         -         -
+monitorProfiles                     0        0        1                    7                    7   100.00%   100.00%    0.2857
+samplingProfiles                    1        1        1                   40                   40    75.00%    75.00%    0.2500
+instanceofProfiles                  0        0        0                    0                    0         -         -         -
 
 Biggest changes in callCountProfiles (share of the kind's total count):
       delta         A -> B         relative  counts A -> B, context
@@ -342,13 +460,19 @@ class DiffTest(unittest.TestCase):
             "entries_a": 3, "only_a": 1, "common_a": 2, "total_a": 200,
             "common_total_a": 150, "overlap_a": 0.75,
             "entries_b": 3, "only_b": 1, "common_b": 2, "total_b": 500,
-            "common_total_b": 400, "overlap_b": 0.8,
+            "common_total_b": 400, "overlap_b": 0.8, "staleness": 0.3,
             "changes": [
                 {"context": "com.example.T.onlyA:0", "count_a": 50, "count_b": 0,
                  "share_a": 0.25, "share_b": 0.0, "delta": -0.25, "relative": -1.0},
                 {"context": "com.example.T.onlyB:0", "count_a": 0, "count_b": 100,
                  "share_a": 0.0, "share_b": 0.2, "delta": 0.2, "relative": None}]})
         self.assertIsNone(d["kinds"]["virtualInvokeProfiles"]["overlap_a"])
+        self.assertIsNone(d["kinds"]["virtualInvokeProfiles"]["staleness"])
+        # Monitors: int 5 / T 2 in A, int 7 in B: half of 2/7 + 2/7, times 1 - eps.
+        self.assertEqual(d["kinds"]["monitorProfiles"]["staleness"], (1 - EPS) * ((2 / 7 + 2 / 7) / 2))
+        self.assertEqual(d["kinds"]["conditionalProfiles"]["staleness"], 1.0)  # only A has any
+        self.assertEqual((d["staleness"], d["fail_above"]),
+                         ((0.3 + 1.0 + d["kinds"]["monitorProfiles"]["staleness"] + 0.25) / 4, None))
         self.assertEqual(d["kinds"]["monitorProfiles"]["overlap_a"], 1.0)
         self.assertEqual(d["kinds"]["conditionalProfiles"]["changes"][0]["delta"], -1.0)
         # The same numbers as the independent computation.
@@ -367,6 +491,17 @@ class DiffTest(unittest.TestCase):
             self.assertEqual([(c["delta"], c["context"], c["count_a"], c["count_b"])
                               for c in got["changes"]], want["changes"], name)
 
+    def check_staleness(self, d, ref):
+        """The scores of the report against py_staleness (summed in another
+        order: equal to 1e-12)."""
+        for name in KINDS:
+            got, want = d["kinds"][name]["staleness"], ref["kinds"][name]
+            if want is None:
+                self.assertIsNone(got, name)
+            else:
+                self.assertAlmostEqual(got, want, delta=1e-12, msg=name)
+        self.assertAlmostEqual(d["staleness"], ref["staleness"], delta=1e-12)
+
     def test_self(self):
         code, out, err = run("diff", "--json", "diff-a.iprof", "diff-a.iprof")
         self.assertEqual((code, err), (0, ""))
@@ -375,6 +510,8 @@ class DiffTest(unittest.TestCase):
             self.assertEqual(k["changes"], [], name)
             self.assertEqual((k["only_a"], k["only_b"]), (0, 0), name)
             self.assertIn(k["overlap_a"], (1.0, None), name)
+            self.assertIn(k["staleness"], (0.0, None), name)
+        self.assertEqual(d["staleness"], 0.0)
 
     def test_output_file(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -393,14 +530,17 @@ class DiffTest(unittest.TestCase):
     def test_help_and_usage(self):
         code, out, err = run("diff", "--help")
         self.assertEqual((code, err), (0, ""))
-        self.assertTrue(out.startswith("Usage: iprof diff [--json] [--top N]"), out)
+        self.assertTrue(out.startswith("Usage: iprof diff [--json] [--top N] [--fail-above X]"), out)
         hint = "Try 'iprof diff --help' for more information.\n"
         for args, msg in [([], "no files A and B given"),
                           (["diff-a.iprof"], "no file B given"),
                           (["a", "b", "c"], "too many files: 'c'"),
                           (["--top", "0", "a", "b"], "--top wants a number from 1 to 1000000, not '0'"),
                           (["--top", "x", "a", "b"], "--top wants a number from 1 to 1000000, not 'x'"),
-                          (["-", "-"], "A and B cannot both be standard input")]:
+                          (["-", "-"], "A and B cannot both be standard input")] + [
+                          (["--fail-above", x, "a", "b"],
+                           "--fail-above wants a number from 0 to 1, not '%s'" % x)
+                          for x in ("", "1.5", "-0.1", "x", "nan", "0.5x", "inf")]:
             code, out, err = run("diff", *args)
             self.assertEqual((code, out), (2, ""), args)
             self.assertTrue(err.startswith("iprof diff: " + msg + "\n"), err)
@@ -435,6 +575,130 @@ class DiffTest(unittest.TestCase):
         self.assertEqual((code, err), (0, ""))
         for name in KINDS:
             self.assertIn(name, out)
+
+
+STALE = (0.0 + 0.4 + (1 - EPS) * 0.5) / 3  # call counts, branches, receivers
+
+
+class StalenessTest(unittest.TestCase):
+    """The staleness score and the --fail-above gate (issue 15, part 2)."""
+    maxDiff = None
+
+    def test_text(self):
+        code, out, err = run("diff", "stale-a.iprof", "stale-b.iprof")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.splitlines()[:3], [
+            "A: stale-a.iprof", "B: stale-b.iprof",
+            "Staleness: 0.300000 (0: the same hot behaviour, 1: nothing in common)"])
+        self.assertIn("\ncallCountProfiles                   0        0        2"
+                      "                  400                  800   100.00%   100.00%    0.0000\n"
+                      "conditionalProfiles                 0        0        2"
+                      "                  100                  100   100.00%   100.00%    0.4000\n"
+                      "virtualInvokeProfiles               0        0        1"
+                      "                  100                  200   100.00%   100.00%    0.5000\n"
+                      "monitorProfiles                     0        0        0"
+                      "                    0                    0         -         -         -\n",
+                      out)
+
+    def test_json(self):
+        code, out, err = run("diff", "--json", "--fail-above", "0.3", "stale-a.iprof",
+                             "stale-b.iprof")
+        self.assertEqual((code, err), (0, ""))
+        d = json.loads(out)
+        self.assertEqual((d["staleness"], d["fail_above"]), (STALE, 0.3))
+        self.assertEqual([d["kinds"][k]["staleness"] for k in KINDS],
+                         [0.0, (0.8 * 0.5 + 0.2 * 0.0) / (0.8 + 0.2), (1 - EPS) * ((0.5 + 0.5) / 2),
+                          None, None, None])
+        ref = py_staleness(Profile(load(os.path.join(DATA, "stale-a.iprof"))),
+                           Profile(load(os.path.join(DATA, "stale-b.iprof"))))
+        self.assertEqual(ref["staleness"], STALE)
+        self.check_staleness(d, ref)
+
+    def test_gate(self):
+        # 0.2999998 is not above 0.3 (nor 1), is above 0.29 (and 0).
+        for x, code in (("0.3", 0), ("1", 0), ("0.29", 1), ("0", 1), ("0.2999998", 1)):
+            got, out, err = run("diff", "--fail-above", x, "stale-a.iprof", "stale-b.iprof")
+            self.assertEqual(got, code, x)
+            self.assertTrue(out.startswith("A: stale-a.iprof\n"), x)  # the report, always
+            self.assertEqual(err, "" if code == 0 else
+                             "iprof diff: staleness %.9g is above %.9g\n" % (STALE, float(x)), x)
+        self.assertEqual(run("diff", "--fail-above", "0", "stale-a.iprof", "stale-a.iprof"),
+                         (0, run("diff", "stale-a.iprof", "stale-a.iprof")[1], ""))
+        # Above the threshold with -o: the report is written, exit 1.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "r.json")
+            code, out, err = run("diff", "--json", "--fail-above", "0.1", "-o", path,
+                                 "stale-a.iprof", "stale-b.iprof")
+            self.assertEqual((code, out), (1, ""))
+            self.assertTrue(err.startswith("iprof diff: staleness "), err)
+            with open(path) as f:
+                self.assertEqual(json.load(f)["staleness"], STALE)
+
+    def test_repeated_context(self):
+        """GraalVM 25 writes a sampling context twice: its entries count as
+        one, so the file against itself scores 0."""
+        code, out, err = run("diff", "--json", "--fail-above", "0", "graalvm25.iprof",
+                             "graalvm25.iprof")
+        self.assertEqual((code, err), (0, ""))
+        d = json.loads(out)
+        self.assertEqual(d["kinds"]["samplingProfiles"]["only_b"], 1)  # the diff's own rule
+        self.assertEqual(d["kinds"]["samplingProfiles"]["staleness"], 0.0)
+        self.assertEqual(d["staleness"], 0.0)
+        ref = py_staleness(Profile(load(os.path.join(DATA, "graalvm25.iprof"))),
+                           Profile(load(os.path.join(DATA, "post-b.iprof"))))
+        code, out, err = run("diff", "--json", "graalvm25.iprof", "post-b.iprof")
+        self.assertEqual((code, err), (0, ""))
+        self.check_staleness(json.loads(out), ref)
+
+    def test_invalid_input_is_told_apart(self):
+        """An invalid file also exits 1, but without a report and with the
+        file's name first on stderr."""
+        code, out, err = run("diff", "--fail-above", "1", "stale-a.iprof", "syntax-error.iprof")
+        self.assertEqual((code, out), (1, ""))
+        self.assertTrue(err.startswith("syntax-error.iprof:"), err)
+        self.assertNotIn("staleness", err)
+
+    def test_corpus(self):
+        a = corpus_file("jsonata-cli-0.4.0.iprof")
+        code, out, err = run("diff", "--json", "--fail-above", "0", a, a)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(json.loads(out)["staleness"], 0.0)
+        # Every reference dangles: methods and types match by their ids.
+        p = corpus_file("elidemin-jspy-placeholders-1.0.0.iprof")
+        code, out, err = run("diff", "--json", "--fail-above", "0", p, p)
+        self.assertEqual((code, err), (0, ""))
+        d = json.loads(out)
+        self.assertEqual(d["staleness"], 0.0)
+        self.assertEqual(d["kinds"]["virtualInvokeProfiles"]["staleness"], 0.0)
+        with tempfile.TemporaryDirectory() as tmp:
+            # The hot 90 % of the counts (and every kind scaled by 3): cold
+            # entries are gone, hot behaviour stays.
+            small = os.path.join(tmp, "small.iprof")
+            self.assertEqual(run("filter", "--top-percent", "90", a, "-o", small)[0], 0)
+            code, out, err = run("diff", "--json", a, small)
+            self.assertEqual((code, err), (0, ""))
+            d = json.loads(out)
+            self.check_staleness(d, py_staleness(Profile(load(a)), Profile(load(small))))
+            filtered = d["staleness"]
+            self.assertGreater(filtered, 0.0)
+            self.assertLess(filtered, 0.25)
+        b = corpus_file("assorted-benchmarks-0.4.0.iprof")
+        code, out, err = run("diff", "--json", a, b)
+        self.assertEqual((code, err), (0, ""))
+        d = json.loads(out)
+        self.check_staleness(d, py_staleness(Profile(load(a)), Profile(load(b))))
+        other = d["staleness"]
+        print("\n  staleness: jsonata-cli vs its hot 90%%: %.6f; vs assorted-benchmarks: %.6f; "
+              "per kind %s" % (filtered, other,
+                               {k[:-8]: v and round(v, 4) for k, v in
+                                ((k, d["kinds"][k]["staleness"]) for k in KINDS)}))
+        self.assertGreater(other, filtered)
+        self.assertLess(other, 1.0)
+        # The gate between the two: exit 1 just below the score, 0 at it.
+        self.assertEqual(run("diff", "--fail-above", repr(other), a, b)[0], 0)
+        self.assertEqual(run("diff", "--fail-above", "%.6f" % (other - 1e-6), a, b)[0], 1)
+
+    check_staleness = DiffTest.check_staleness
 
 
 class CoverageTest(unittest.TestCase):

@@ -109,7 +109,7 @@ class CommandLine(ToolCase):
         self.expect(["convert"], 2, err="iprof convert: no FILE given" + hint % "convert")
         self.expect(["filter"], 2, err="iprof filter: no FILE given" + hint % "filter")
         self.expect(["convert", "--to", "2.0.0", "post-a.iprof"], 2,
-                    err="iprof convert: unknown version '2.0.0' (0.4.0, 1.0.0 or 1.1.0)"
+                    err="iprof convert: unknown version '2.0.0' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)"
                         + hint % "convert")
         self.expect(["merge", "--weight", "post-a.iprof=-1", "post-a.iprof"], 2,
                     err="iprof merge: bad weight '-1': a number >= 0 is needed" + hint % "merge")
@@ -449,6 +449,111 @@ class Convert(ToolCase):
         self.expect(["convert", "--canonical", "--to", "1.1.0", "rules-broken.iprof"], 1,
                     err="iprof convert: rules-broken.iprof: cannot be put in canonical form: an "
                     "entry breaks its kind's rules (read it with 'iprof validate')\n")
+
+
+LEGACY_1_1_0 = (
+    '{"version":"1.1.0","types":[{"id":0,"name":"int"},{"id":8,"name":"void"},'
+    '{"id":10,"name":"Fib"},{"id":11,"name":"java.lang.String"}],'
+    '"methods":[{"id":3,"name":"main","signature":[10,8]},'
+    '{"id":5,"name":"fib","signature":[10,0,0]},{"id":7,"name":"toString","signature":[11,11]}],'
+    '"callCountProfiles":[{"ctx":"3:0","records":[1]},{"ctx":"5:0<3:4","records":[10]},'
+    '{"ctx":"7:0<5:9<3:-6","records":[23929230826]}],'
+    '"conditionalProfiles":[{"ctx":"5:2<3:4","records":[6,0,9,12,1,1]},'
+    '{"ctx":"5:-1","records":[20,0,3,-5,0,2,30,1,0]}],'
+    '"virtualInvokeProfiles":[{"ctx":"5:15<3:4","records":[11,4,10,2]}],'
+    '"monitorProfiles":[{"ctx":"0:0","records":[10,1,11,3]}],'
+    '"samplingProfiles":[]')
+
+
+def legacy_totals(doc):
+    """Entries and total counts per 1.x kind of a 0.2.0 document, from its
+    JSON alone: the mapping docs/format.md gives, computed independently of
+    the library."""
+    def pairs(records):
+        return sum(records[1::2])
+    monitors = doc["monitorsProfile"]["records"]
+    return ({"callCountProfiles": len(doc["hotnessPoints"]),
+             "conditionalProfiles": len(doc["conditionalPoints"]),
+             "virtualInvokeProfiles": len(doc["invokePoints"]),
+             "monitorProfiles": 1 if monitors else 0,
+             "samplingProfiles": 0, "instanceofProfiles": 0},
+            {"callCountProfiles": sum(e["records"][0] for e in doc["hotnessPoints"]),
+             "conditionalProfiles": sum(sum(e["records"][2::3])
+                                        for e in doc["conditionalPoints"]),
+             "virtualInvokeProfiles": sum(pairs(e["records"]) for e in doc["invokePoints"]),
+             "monitorProfiles": pairs(monitors),
+             "samplingProfiles": 0, "instanceofProfiles": 0})
+
+
+class ConvertLegacy(ToolCase):
+    """Format 0.2.0 (GraalVM's legacy layout): read, converted, written back."""
+
+    def converted(self, path, version, cwd=DATA):
+        out = self.ok("convert", "--to", version, path, cwd=cwd)
+        code, vout, err = run("validate", "--strict", "-", stdin=out)
+        self.assertEqual((code, vout, err), (0, b"<stdin>: valid\n", ""), version)
+        return out
+
+    def check_same_data(self, path, cwd=DATA):
+        with open(os.path.join(cwd, path), "rb") as f:
+            raw = f.read()
+        entries, totals = legacy_totals(json.loads(raw))
+        for version in ("1.1.0", "1.0.0", "0.4.0"):
+            out = self.converted(path, version, cwd)
+            stats = json.loads(self.ok("stats", "--json", "-", stdin=out))
+            self.assertEqual((stats["version"], stats["entries"], stats["totals"]),
+                             (version, entries, totals))
+            # and back: the 0.2.0 file's own bytes
+            self.assertEqual(self.ok("convert", "--to", "0.2.0", "-", stdin=out), raw)
+        self.assertEqual(self.ok("cat", path, cwd=cwd), raw)
+        self.assertEqual(self.ok("convert", path, cwd=cwd), raw)
+        return raw
+
+    def test_small(self):
+        self.check_same_data("legacy-0.2.0.iprof")
+        self.assertEqual(self.converted("legacy-0.2.0.iprof", "1.1.0"),
+                         (LEGACY_1_1_0 + ',"instanceOfProfiles":[]}').encode())
+        self.assertEqual(self.converted("legacy-0.2.0.iprof", "1.0.0"),
+                         LEGACY_1_1_0.replace("1.1.0", "1.0.0").encode() + b"}")
+        # --pretty has nothing to add to 0.2.0's one layout
+        self.assertEqual(self.ok("cat", "--pretty", "legacy-0.2.0.iprof"),
+                         data("legacy-0.2.0.iprof"))
+
+    def test_what_0_2_0_cannot_hold(self):
+        self.expect(["convert", "--to", "0.2.0", "--drop-instanceof", "small-1.1.0.iprof"], 1,
+                    err="iprof convert: small-1.1.0.iprof: has sampling profiles, which version "
+                    "0.2.0 cannot hold (write 1.x)\n")
+        self.expect(["cat", "--to", "0.2.0", "post-b.iprof"], 1,
+                    err="iprof cat: post-b.iprof: has instanceof profiles, which version 0.2.0 "
+                    "cannot hold (use --drop-instanceof to drop them, or --to 1.1.0)\n")
+        self.expect(["convert", "--to", "0.3.0", "legacy-0.2.0.iprof"], 2,
+                    err="iprof convert: unknown version '0.3.0' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)\n"
+                    "Try 'iprof convert --help' for more information.\n")
+        # a 1.x profile without sampling or instanceof goes down and up again
+        no_sampling = self.ok("filter", "--kinds", "callcount,conditional,virtualinvoke,monitor",
+                              "graal-1.0.0.iprof")
+        down = self.ok("convert", "--to", "0.2.0", "-", stdin=no_sampling)
+        self.assertTrue(down.startswith(b'{\n  "version": "0.2.0",\n  "types": [\n'), down)
+        self.assertIn(b'"methodBciList": "', down)
+        self.assertEqual(self.ok("convert", "--to", "1.0.0", "-", stdin=down), no_sampling)
+
+    def test_format_md_example(self):
+        # docs/format.md's 0.2.0 example is GraalVM's layout: it validates
+        # strictly and cat gives its bytes back.
+        with open(os.path.join(DATA, "..", "..", "docs", "format.md"), "rb") as f:
+            text = f.read()
+        start = text.index(b"```\n", text.index(b"**Byte layout** (measured")) + 4
+        example = text[start:text.index(b"\n```", start)]
+        self.assertTrue(example.startswith(b'{\n  "version": "0.2.0"'), example[:40])
+        self.assertEqual(run("validate", "--strict", "-", stdin=example)[:2],
+                         (0, b"<stdin>: valid\n"))
+        self.assertEqual(self.ok("cat", "-", stdin=example), example)
+
+    def test_corpus(self):
+        paths = corpus_files("binary-tree-legacy-0.2.0.iprof",
+                             "binary-tree-types-only-legacy-0.2.0.iprof")
+        for path in paths:
+            self.check_same_data(path, cwd=os.path.dirname(path))
 
 
 class ConvertGraalVM25(ToolCase):

@@ -279,6 +279,11 @@ static void run_case(const vcase *c)
     "  {\"id\":2,\"name\":\"n\",\"signature\":[1,0,2]}]"
 #define HEAD HEAD_V("1.1.0")
 
+/* A 0.2.0 document with type 0 and method 1 (its signature [0, 0]). */
+#define LEGACY_HEAD                                                                      \
+    "{\"version\": \"0.2.0\", \"types\": [{ \"id\": 0, \"typeName\": \"int\" }], "      \
+    "\"methods\": [{ \"id\": 1, \"methodName\": \"m\", \"signature\": [ 0, 0 ] }]"
+
 static const vcase cases[] = {
     /* ---- clean documents: no diagnostics at all ---- */
     {"clean all kinds", CLEAN, 0, NULL, NULL, NULL,
@@ -408,8 +413,65 @@ static const vcase cases[] = {
      HEAD_V("1.0.0") ",\n\"instanceofProfiles\":[{\"ctx\":\"1:0\",\"records\":[1,1]}]}"},
     {"instanceofProfiles in a 0.4.0 file", RULE, IPROF_EVERSION, "instanceofProfiles",
      "\"instanceofProfiles\":|[", NULL, HEAD_V("0.4.0") ",\"instanceofProfiles\":[]}"},
-    {"version 0.2.0 is unsupported", FATAL, IPROF_EVERSION, "version", "\"version\":|\"0.2.0\"",
-     "0.2.0", "{\"version\":\"0.2.0\",\"types\":[],\"methods\":[]}"},
+    {"version 0.1.0 is unsupported", FATAL, IPROF_EVERSION, "version", "\"version\":|\"0.1.0\"",
+     "predates 0.2.0", "{\"version\":\"0.1.0\",\"types\":[],\"methods\":[]}"},
+    {"version 0.2.0 reads cleanly", CLEAN, IPROF_OK, NULL, NULL, NULL,
+     "{\"version\":\"0.2.0\",\"types\":[],\"methods\":[]}"},
+    {"version 0.2.1 loads with a warning, as 0.2.0", WARN, IPROF_EVERSION, "version",
+     "\"version\": |\"0.2.1\"", "read as 0.2.0",
+     "{\"version\": \"0.2.1\", \"types\": [{ \"id\": 0, \"typeName\": \"int\" }],"
+     " \"methods\": []}"},
+
+    /* ---- the legacy 0.2.0 layout ---- */
+    {"0.2.0: the version after a section", FATAL, IPROF_EVERSION, "version",
+     "\"version\": |\"0.2.0\"", "first key",
+     "{\"types\": [],\n\"version\": \"0.2.0\", \"methods\": []}"},
+    {"0.2.0: the version after an unknown key", FATAL, IPROF_EVERSION, "version",
+     "\"version\": |\"0.2.0\"", "first key",
+     "{\"x\": 1, \"version\": \"0.2.0\", \"types\": [], \"methods\": []}"},
+    {"0.2.0: a 1.x section key", FATAL, IPROF_ESCHEMA, NULL, "|\"callCountProfiles\"",
+     "\"callCountProfiles\" is not a key of format 0.2.0",
+     "{\"version\": \"0.2.0\", \"types\": [], \"methods\": [],\n\"callCountProfiles\": []}"},
+    {"0.2.0: samplingProfiles", FATAL, IPROF_ESCHEMA, NULL, "|\"samplingProfiles\"",
+     "not a key of format 0.2.0",
+     "{\"version\": \"0.2.0\", \"types\": [], \"methods\": [], \"samplingProfiles\": []}"},
+    {"0.2.0: a type spelled \"name\"", FATAL, IPROF_ESCHEMA, "types[0]", "[|{ \"id\"",
+     "type is missing \"typeName\"",
+     "{\"version\": \"0.2.0\", \"types\": [{ \"id\": 0, \"name\": \"int\" }], "
+     "\"methods\": []}"},
+    {"0.2.0: a method spelled \"name\"", FATAL, IPROF_ESCHEMA, "methods[0]", "[|{ \"id\": 1",
+     "method is missing \"methodName\"",
+     "{\"version\": \"0.2.0\", \"types\": [{ \"id\": 0, \"typeName\": \"int\" }], "
+     "\"methods\": [{ \"id\": 1, \"name\": \"m\", \"signature\": [ 0, 0 ] }]}"},
+    {"0.2.0: an entry spelled \"ctx\"", FATAL, IPROF_ESCHEMA, "hotnessPoints[0]", "[|{ \"ctx\"",
+     "entry is missing \"methodBciList\"",
+     LEGACY_HEAD ", \"hotnessPoints\": [{ \"ctx\": \"1:0\", \"records\": [ 1 ] }]}"},
+    {"0.2.0: frames joined by '<'", FATAL, IPROF_ESCHEMA, "conditionalPoints[0].methodBciList",
+     "\"methodBciList\": |\"1:3<1:0\"", "joined by ','",
+     LEGACY_HEAD ", \"conditionalPoints\": [{ \"methodBciList\": \"1:3<1:0\", "
+     "\"records\": [ 5, 0, 1 ] }]}"},
+    {"0.2.0: a hotness point not at bci 0", RULE, IPROF_ESCHEMA, "hotnessPoints[0].methodBciList",
+     "\"methodBciList\": |\"1:2\"", "start at bci 0",
+     LEGACY_HEAD ", \"hotnessPoints\": [{ \"methodBciList\": \"1:2\", \"records\": [ 1 ] }]}"},
+    {"0.2.0: conditional records not in triples", RULE, IPROF_ESCHEMA,
+     "conditionalPoints[0].records", "\"records\": |[ 5, 0 ]", "triples",
+     LEGACY_HEAD ", \"conditionalPoints\": [{ \"methodBciList\": \"1:3\", "
+     "\"records\": [ 5, 0 ] }]}"},
+    {"0.2.0: an undefined type in invokePoints", RULE, IPROF_EDANGLING,
+     "invokePoints[0].records[0]", "[ |7, 1 ]", NULL,
+     LEGACY_HEAD ", \"invokePoints\": [{ \"methodBciList\": \"1:3\", \"records\": [ 7, 1 ] }]}"},
+    {"0.2.0: monitorsProfile as an array", FATAL, IPROF_ESCHEMA, "monitorsProfile",
+     "\"monitorsProfile\": |[]", "expected an object", LEGACY_HEAD ", \"monitorsProfile\": []}"},
+    {"0.2.0: monitorsProfile without records", FATAL, IPROF_ESCHEMA, "monitorsProfile",
+     "\"monitorsProfile\": |{}", "missing \"records\"", LEGACY_HEAD ", \"monitorsProfile\": {}}"},
+    {"0.2.0: monitor records not in pairs", RULE, IPROF_ESCHEMA, "monitorsProfile.records",
+     "\"records\": |[ 0 ]", "pairs", LEGACY_HEAD ", \"monitorsProfile\": { \"records\": [ 0 ] }}"},
+    {"0.2.0: an undefined monitor type", RULE, IPROF_EDANGLING, "monitorsProfile.records[2]",
+     "[ 0, 1, |9, 1 ]", NULL,
+     LEGACY_HEAD ", \"monitorsProfile\": { \"records\": [ 0, 1, 9, 1 ] }}"},
+    {"0.2.0: 1.x keys are unknown in 1.x files", WARN, IPROF_ESCHEMA, "hotnessPoints",
+     "|\"hotnessPoints\"", "unknown top-level key",
+     "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"hotnessPoints\":[]}"},
     {"version 2.0.0 is unsupported", FATAL, IPROF_EVERSION, "version", "\"version\": |\"2.0.0\"",
      "2.0.0", "{\"types\":[],\n\"methods\":[],\n\"version\": \"2.0.0\"}"},
     {"version 1.0.5 loads with a warning", WARN, IPROF_EVERSION, "version",

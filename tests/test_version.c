@@ -3,6 +3,7 @@
 #include <iprof/iprof.h>
 
 #include "check.h"
+#include "rules.h"
 #include "version.h"
 
 static void test_library_version(void)
@@ -74,8 +75,9 @@ static void test_classify(void)
         {"0.4.1", IPI_VERSION_COMPAT, 0},  {"0.5.0", IPI_VERSION_COMPAT, 0},
         {"0.99.7", IPI_VERSION_COMPAT, 0}, {"1.0.5", IPI_VERSION_COMPAT, 0},
         {"1.1.1", IPI_VERSION_COMPAT, 1},  {"1.2.0", IPI_VERSION_COMPAT, 1},
-        {"1.99.0", IPI_VERSION_COMPAT, 1}, {"0.2.0", IPI_VERSION_LEGACY, 0},
-        {"0.2.9", IPI_VERSION_LEGACY, 0},  {"0.1.0", IPI_VERSION_LEGACY, 0},
+        {"1.99.0", IPI_VERSION_COMPAT, 1}, {"0.2.0", IPI_VERSION_KNOWN, 0},
+        {"0.2.9", IPI_VERSION_LEGACY_02, 0}, {"0.2.1", IPI_VERSION_LEGACY_02, 0},
+        {"0.1.0", IPI_VERSION_LEGACY, 0},  {"0.1.9", IPI_VERSION_LEGACY, 0},
         {"0.0.0", IPI_VERSION_LEGACY, 0},  {"2.0.0", IPI_VERSION_FUTURE, 0},
         {"3.1.0", IPI_VERSION_FUTURE, 0},  {"100.0.0", IPI_VERSION_FUTURE, 0},
     };
@@ -88,14 +90,65 @@ static void test_classify(void)
         CHECK_EQ_INT(ipi_version_has_instanceof(&v) != 0, cases[i].instanceof);
     }
     /* The public version macros are known versions. */
-    static const char *const pub[] = {IPROF_FORMAT_0_4_0, IPROF_FORMAT_1_0_0,
-                                      IPROF_FORMAT_1_1_0, IPROF_FORMAT_LATEST};
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const pub[] = {IPROF_FORMAT_0_2_0, IPROF_FORMAT_0_4_0,
+                                      IPROF_FORMAT_1_0_0, IPROF_FORMAT_1_1_0,
+                                      IPROF_FORMAT_LATEST};
+    for (size_t i = 0; i < 5; i++) {
         ipi_fmtver v;
         CHECK_OK(parse(pub[i], &v));
         CHECK_EQ_INT(ipi_version_classify(&v), IPI_VERSION_KNOWN);
     }
     CHECK_EQ_STR(IPROF_FORMAT_LATEST, "1.1.0");
+    CHECK_EQ_STR(IPROF_FORMAT_0_2_0, "0.2.0");
+    /* The legacy layout is 0.2.x, and only that. */
+    static const struct {
+        const char *s;
+        int legacy;
+    } lay[] = {{"0.2.0", 1}, {"0.2.7", 1}, {"0.1.0", 0}, {"0.3.0", 0}, {"0.4.0", 0},
+               {"1.2.0", 0}, {"2.2.0", 0}};
+    for (size_t i = 0; i < sizeof lay / sizeof lay[0]; i++) {
+        ipi_fmtver v;
+        CHECK_OK(parse(lay[i].s, &v));
+        CHECK_EQ_INT(ipi_version_is_legacy(&v), lay[i].legacy);
+    }
+}
+
+/* The 0.2.0 keys of the kinds, and how a key of a 0.2.0 document reads. */
+static void test_legacy_keys(void)
+{
+    CHECK_EQ_STR(ipi_legacy_kind_key(IPROF_KIND_CALL_COUNT), "hotnessPoints");
+    CHECK_EQ_STR(ipi_legacy_kind_key(IPROF_KIND_CONDITIONAL), "conditionalPoints");
+    CHECK_EQ_STR(ipi_legacy_kind_key(IPROF_KIND_VIRTUAL_INVOKE), "invokePoints");
+    CHECK_EQ_STR(ipi_legacy_kind_key(IPROF_KIND_MONITOR), "monitorsProfile");
+    CHECK(ipi_legacy_kind_key(IPROF_KIND_SAMPLING) == NULL);
+    CHECK(ipi_legacy_kind_key(IPROF_KIND_INSTANCEOF) == NULL);
+    CHECK(ipi_legacy_kind_key(-1) == NULL);
+    CHECK(ipi_legacy_kind_key(IPROF_KIND_COUNT) == NULL);
+    static const struct {
+        const char *key;
+        int sec;
+    } cases[] = {
+        {"hotnessPoints", IPROF_KIND_CALL_COUNT},
+        {"conditionalPoints", IPROF_KIND_CONDITIONAL},
+        {"invokePoints", IPROF_KIND_VIRTUAL_INVOKE},
+        {"monitorsProfile", IPROF_KIND_MONITOR},
+        {"version", IPROF_SECTION_VERSION},
+        {"types", IPROF_SECTION_TYPES},
+        {"methods", IPROF_SECTION_METHODS},
+        {"callCountProfiles", IPI_SECTION_MODERN},
+        {"monitorProfiles", IPI_SECTION_MODERN},
+        {"samplingProfiles", IPI_SECTION_MODERN},
+        {"instanceOfProfiles", IPI_SECTION_MODERN},
+        {"instanceofProfiles", IPI_SECTION_MODERN},
+        {"hotnessPoint", IPROF_SECTION_UNKNOWN},
+        {"monitorsProfiles", IPROF_SECTION_UNKNOWN},
+        {"x", IPROF_SECTION_UNKNOWN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_EQ_INT(ipi_legacy_section_of(cases[i].key, strlen(cases[i].key)), cases[i].sec);
+    /* A 1.x document reads the 0.2.0 keys as unknown ones. */
+    CHECK_EQ_INT(ipi_section_of("hotnessPoints", 13), IPROF_SECTION_UNKNOWN);
+    CHECK_EQ_INT(ipi_section_of("monitorsProfile", 15), IPROF_SECTION_UNKNOWN);
 }
 
 static void check_layout(const char *s, const int *expect, size_t n)
@@ -124,10 +177,14 @@ static void test_layout(void)
     check_layout("1.0.9", v10, 5);
     check_layout("1.1.0", v10, 6);
     check_layout("1.4.0", v10, 6);
+    static const int v02[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL,
+                              IPROF_KIND_VIRTUAL_INVOKE, IPROF_KIND_MONITOR};
+    check_layout("0.2.0", v02, 4);
+    check_layout("0.2.3", v02, 4);
 
     /* Every layout lists each kind at most once. */
-    static const char *const all[] = {"0.4.0", "1.0.0", "1.1.0"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const all[] = {"0.2.0", "0.4.0", "1.0.0", "1.1.0"};
+    for (size_t i = 0; i < 4; i++) {
         ipi_fmtver v;
         CHECK_OK(parse(all[i], &v));
         int kinds[IPROF_KIND_COUNT];
@@ -147,5 +204,6 @@ int main(void)
     RUN(test_parse);
     RUN(test_classify);
     RUN(test_layout);
+    RUN(test_legacy_keys);
     return check_done();
 }

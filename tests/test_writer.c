@@ -115,6 +115,126 @@ static void test_empty_documents(void)
     }
 }
 
+/* Format 0.2.0: GraalVM's legacy layout, byte for byte as its files have
+ * it (the corpus files come back identical): two-space indent, elements
+ * "{ "id": 1, "typeName": "x" }" on their own lines, arrays "[ 1, 2 ]"
+ * ("[  ]" empty), an empty line in an empty section, methodBciList frames
+ * joined by ',', monitorsProfile one object, no newline at the end. */
+#define L_HEAD                                                                            \
+    "{\n  \"version\": \"0.2.0\",\n  \"types\": [\n"                                      \
+    "    { \"id\": 0, \"typeName\": \"int\" },\n"                                         \
+    "    { \"id\": 1, \"typeName\": \"boolean\" }\n  ],\n  \"methods\": [\n"              \
+    "    { \"id\": 1, \"methodName\": \"m\", \"signature\": [ 0, 0 ] }\n  ],\n"
+
+static void test_legacy_layout(void)
+{
+    static const int kinds[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL,
+                                IPROF_KIND_VIRTUAL_INVOKE, IPROF_KIND_MONITOR};
+    /* The pretty flag changes nothing: 0.2.0 has one layout. */
+    for (unsigned pretty = 0; pretty < 2; pretty++) {
+        iprof_writer *w = mem_writer(pretty ? IPROF_WRITE_PRETTY : 0, NULL);
+        write_small(w, IPROF_FORMAT_0_2_0, kinds, 4);
+        CHECK_DOC(w, L_HEAD
+                  "  \"hotnessPoints\": [\n"
+                  "    { \"methodBciList\": \"1:0\", \"records\": [ 10 ] }\n  ],\n"
+                  "  \"conditionalPoints\": [\n"
+                  "    { \"methodBciList\": \"1:2,1:0\", \"records\": [ -1, 0, 10, -1, 1, 0 ] }\n"
+                  "  ],\n  \"invokePoints\": [\n"
+                  "    { \"methodBciList\": \"1:3\", \"records\": [ 0, 7 ] }\n  ],\n"
+                  "  \"monitorsProfile\": {\n    \"records\": [ 0, 5 ] \n  }\n}");
+        iprof_writer_free(w);
+    }
+    iprof_writer *w = mem_writer(0, "0.2.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\n  \"version\": \"0.2.0\",\n  \"types\": [\n\n  ],\n  \"methods\": [\n\n  ],\n"
+                 "  \"hotnessPoints\": [\n\n  ],\n  \"conditionalPoints\": [\n\n  ],\n"
+                 "  \"invokePoints\": [\n\n  ],\n"
+                 "  \"monitorsProfile\": {\n    \"records\": [  ] \n  }\n}");
+    iprof_writer_free(w);
+
+    /* Empty arrays in elements; an unknown key where it is written. */
+    static const int64_t one[] = {0, 0};
+    w = mem_writer(0, "0.2.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_method(w, 3, "n", 1, NULL, 0));
+    CHECK_OK(iprof_writer_unknown(w, "x", 1, "{\"a\": 1}", 8));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_VIRTUAL_INVOKE, f_vi, 1, NULL, 0));
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_MONITOR, one, 1, NULL, 0));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\n  \"version\": \"0.2.0\",\n  \"types\": [\n\n  ],\n  \"methods\": [\n"
+                 "    { \"id\": 3, \"methodName\": \"n\", \"signature\": [  ] }\n  ],\n"
+                 "  \"x\": {\"a\": 1},\n"
+                 "  \"hotnessPoints\": [\n\n  ],\n  \"conditionalPoints\": [\n\n  ],\n"
+                 "  \"invokePoints\": [\n    { \"methodBciList\": \"1:3\", \"records\": [  ] }\n"
+                 "  ],\n  \"monitorsProfile\": {\n    \"records\": [  ] \n  }\n}");
+    iprof_writer_free(w);
+
+    /* What 0.2.0 cannot hold: sampling and instanceof entries, a second
+     * monitor entry, an unknown key spelled like one of its sections. */
+    static const int absent[] = {IPROF_KIND_SAMPLING, IPROF_KIND_INSTANCEOF};
+    static const char *const absent_msg[] = {
+        "samplingProfiles are not part of format version 0.2.0",
+        "instanceOfProfiles are not part of format version 0.2.0"};
+    for (size_t i = 0; i < 2; i++) {
+        /* Dropping instanceof profiles does not drop sampling ones. */
+        w = mem_writer(IPROF_WRITE_DROP_INSTANCEOF, "0.2.0");
+        CHECK_OK(iprof_writer_begin(w, NULL));
+        int rc = write_kind(w, absent[i]);
+        CHECK_EQ_INT(rc, absent[i] == IPROF_KIND_SAMPLING ? IPROF_EVERSION : IPROF_OK);
+        iprof_writer_free(w);
+        w = mem_writer(0, "0.2.0");
+        CHECK_OK(iprof_writer_begin(w, NULL));
+        CHECK_EQ_INT(write_kind(w, absent[i]), IPROF_EVERSION);
+        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), absent_msg[i]);
+        iprof_writer_free(w);
+    }
+    w = mem_writer(0, "0.2.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(write_kind(w, IPROF_KIND_MONITOR));
+    CHECK_EQ_INT(write_kind(w, IPROF_KIND_MONITOR), IPROF_EVERSION);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "monitorsProfile[1]: format 0.2.0 holds one monitor profile, not a second "
+                 "monitor entry");
+    iprof_writer_free(w);
+    /* A monitor ctx other than 0:0, which only an unvalidated write lets
+     * through, has no place either. */
+    static const int64_t f_bad_mon[] = {1, 0};
+    w = mem_writer(IPROF_WRITE_NO_VALIDATE, "0.2.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_MONITOR, f_bad_mon, 1, r_mon, 2),
+                 IPROF_EVERSION);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "monitorsProfile[0]: format 0.2.0 has no ctx for monitors, only the dummy "
+                 "\"0:0\"");
+    iprof_writer_free(w);
+    w = mem_writer(0, "0.2.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_unknown(w, "hotnessPoints", 13, "[]", 2), IPROF_EVERSION);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "the unknown key \"hotnessPoints\" is a section of format 0.2.0");
+    iprof_writer_free(w);
+    /* ... which a 1.x document writes as the unknown key it is there. */
+    w = mem_writer(0, "1.0.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_unknown(w, "hotnessPoints", 13, "[]", 2));
+    iprof_writer_free(w);
+    /* The 1.x keys are the library's own in 0.2.0 too. */
+    w = mem_writer(0, "0.2.0");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_unknown(w, "callCountProfiles", 17, "[]", 2), IPROF_EINVAL);
+    iprof_writer_free(w);
+    /* 0.2.x patches are written in the 0.2.0 layout. */
+    w = mem_writer(0, "0.2.4");
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_DOC(w, "{\n  \"version\": \"0.2.4\",\n  \"types\": [\n\n  ],\n  \"methods\": [\n\n  ],\n"
+                 "  \"hotnessPoints\": [\n\n  ],\n  \"conditionalPoints\": [\n\n  ],\n"
+                 "  \"invokePoints\": [\n\n  ],\n"
+                 "  \"monitorsProfile\": {\n    \"records\": [  ] \n  }\n}");
+    iprof_writer_free(w);
+}
+
 static void test_brief_example(void)
 {
     iprof_writer *w = mem_writer(0, NULL);
@@ -313,7 +433,7 @@ static void test_versions(void)
         iprof_writer_free(w);
     }
 
-    static const char *const bad[] = {"0.2.0", "0.0.1", "2.0.0", "10.1.0", "1.0",  "1.0.0.0",
+    static const char *const bad[] = {"0.1.0", "0.0.1", "2.0.0", "10.1.0", "1.0",  "1.0.0.0",
                                       "",      "x",     "1.0.x", " 1.0.0", "1.0.0 ", "-1.0.0",
                                       "1..0",  "v1.0.0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -1752,6 +1872,7 @@ int main(void)
     RUN(test_strict_short_signature);
     RUN(test_empty_documents);
     RUN(test_brief_example);
+    RUN(test_legacy_layout);
     RUN(test_small_documents);
     RUN(test_pretty);
     RUN(test_versions);

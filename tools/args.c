@@ -6,10 +6,10 @@
 
 #include "tool.h"
 
-static const tool_opt common_opts[] = {
-    {"help", 'h', 0, TOOL_OPT_HELP},
-    {"version", 0, 0, TOOL_OPT_VERSION},
-    {NULL, 0, 0, 0},
+const tool_opt tool_common_opts[] = {
+    {"help", 'h', NULL, TOOL_OPT_HELP, "show this help and exit", NULL},
+    {"version", 0, NULL, TOOL_OPT_VERSION, "show the version and exit", NULL},
+    TOOL_OPT_END,
 };
 
 void args_init(tool_args *a, const char *cmd, int argc, char **argv)
@@ -41,7 +41,7 @@ int print_version(void)
 static const tool_opt *find_long(const tool_opt *opts, const char *name, size_t len)
 {
     for (int t = 0; t < 2; t++)
-        for (const tool_opt *o = t ? common_opts : opts; o->name; o++)
+        for (const tool_opt *o = t ? tool_common_opts : opts; o->name; o++)
             if (strlen(o->name) == len && memcmp(o->name, name, len) == 0)
                 return o;
     return NULL;
@@ -50,7 +50,7 @@ static const tool_opt *find_long(const tool_opt *opts, const char *name, size_t 
 static const tool_opt *find_short(const tool_opt *opts, char c)
 {
     for (int t = 0; t < 2; t++)
-        for (const tool_opt *o = t ? common_opts : opts; o->name; o++)
+        for (const tool_opt *o = t ? tool_common_opts : opts; o->name; o++)
             if (o->short_name == c)
                 return o;
     return NULL;
@@ -77,7 +77,7 @@ static int parse_long(tool_args *a, const tool_opt *opts, const char *arg)
     const tool_opt *o = find_long(opts, name, len);
     if (!o)
         return usage_error(a->cmd, "unknown option '%.*s'", (int)(len + 2), arg), ARGS_ERROR;
-    if (o->has_value)
+    if (o->arg)
         return take_value(a, o, eq ? eq + 1 : NULL, arg);
     if (eq)
         return usage_error(a->cmd, "option '--%s' takes no value", o->name), ARGS_ERROR;
@@ -90,7 +90,7 @@ static int parse_short(tool_args *a, const tool_opt *opts, const char *arg)
     const tool_opt *o = find_short(opts, arg[1]);
     if (!o)
         return usage_error(a->cmd, "unknown option '%s'", arg), ARGS_ERROR;
-    if (o->has_value)
+    if (o->arg)
         return take_value(a, o, arg[2] ? arg + 2 : NULL, arg);
     if (arg[2])
         return usage_error(a->cmd, "unknown option '%s'", arg), ARGS_ERROR;

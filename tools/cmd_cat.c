@@ -9,20 +9,42 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tool.h"
+#include "post.h"
 
 #define CMD "iprof cat"
 
 enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_STRICT, OPT_DROP, OPT_IOF_KEY };
 
 static const tool_opt cat_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"to", 0, 1, OPT_TO},
-    {"pretty", 0, 0, OPT_PRETTY},
-    {"strict", 0, 0, OPT_STRICT},
-    {"drop-instanceof", 0, 0, OPT_DROP},
-    {"instanceof-key", 0, 1, OPT_IOF_KEY},
-    {NULL, 0, 0, 0},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT atomically (a temporary file renamed\n"
+     "into place); '-' is standard output", NULL},
+    {"to", 0, "VERSION", OPT_TO, "write format version 0.2.0, 0.4.0, 1.0.0 or 1.1.0",
+     "0.2.0 0.4.0 1.0.0 1.1.0"},
+    {"pretty", 0, NULL, OPT_PRETTY, "indent the output, one element per line", NULL},
+    {"strict", 0, NULL, OPT_STRICT,
+     "read in strict mode and check the output's rules\n"
+     "and references; otherwise the file is copied as\n"
+     "it is, rule violations included", NULL},
+    {"drop-instanceof", 0, NULL, OPT_DROP,
+     "drop instanceof profiles when the output version has\n"
+     "none (otherwise writing them fails)", NULL},
+    TOOL_OPT_INSTANCEOF_KEY(OPT_IOF_KEY),
+    TOOL_OPT_END,
+};
+
+const tool_command cat_command = {
+    .name = "cat",
+    .synopsis = "FILE [-o OUT] [--to VERSION] [--pretty] [--strict]\n"
+                "[--drop-instanceof] [--instanceof-key instanceof|instanceOf]",
+    .brief = "FILE [-o OUT] [--to VERSION] [--pretty] [--drop-instanceof]",
+    .summary = "write a profile back, converted if asked",
+    .about = "Read an iprof file and write it back: by default in the same version and\n"
+             "GraalVM's own minified layout, to standard output.",
+    .opts = cat_opts,
+    .notes = "FILE '-' is standard input. Exit status: 0 on success, 1 if FILE is\n"
+             "invalid or cannot be written as asked, 2 on usage or I/O errors.",
+    .run = cmd_cat,
 };
 
 typedef struct cat_args {
@@ -30,36 +52,6 @@ typedef struct cat_args {
     int pretty, strict, drop, iof_key;
 } cat_args;
 
-static int help(void)
-{
-    printf("Usage: iprof cat FILE [-o OUT] [--to VERSION] [--pretty] [--strict]\n"
-           "                [--drop-instanceof] [--instanceof-key instanceof|instanceOf]\n"
-           "Read an iprof file and write it back: by default in the same version and\n"
-           "GraalVM's own minified layout, to standard output.\n"
-           "\n"
-           "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
-           "                     into place); '-' is standard output\n"
-           "  --to VERSION       write format version 0.4.0, 1.0.0 or 1.1.0\n"
-           "  --pretty           indent the output, one element per line\n"
-           "  --strict           read in strict mode and check the output's rules\n"
-           "                     and references; otherwise the file is copied as\n"
-           "                     it is, rule violations included\n"
-           "  --drop-instanceof  drop instanceof profiles when the output version has\n"
-           "                     none (otherwise writing them fails)\n"
-           HELP_INSTANCEOF_KEY("")
-           "  --help             show this help and exit\n"
-           "  --version          show the version and exit\n"
-           "\n"
-           "FILE '-' is standard input. Exit status: 0 on success, 1 if FILE is\n"
-           "invalid or cannot be written as asked, 2 on usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
-static int known_version(const char *v)
-{
-    return strcmp(v, IPROF_FORMAT_0_4_0) == 0 || strcmp(v, IPROF_FORMAT_1_0_0) == 0 ||
-           strcmp(v, IPROF_FORMAT_1_1_0) == 0;
-}
 
 /* 0 to go on; otherwise the exit code (help, version, usage error). */
 static int parse(cat_args *c, int argc, char **argv, int *done)
@@ -71,7 +63,7 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
     while ((opt = args_next(&a, cat_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&cat_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: c->out = a.value; break;
         case OPT_TO: c->to = a.value; break;
@@ -90,8 +82,8 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
     }
     if (!c->file)
         return usage_error(CMD, "no FILE given");
-    if (c->to && !known_version(c->to))
-        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", c->to);
+    if (c->to && !post_known_version(c->to))
+        return usage_error(CMD, "unknown version '%s' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)", c->to);
     *done = 0;
     return TOOL_EXIT_OK;
 }
@@ -162,6 +154,8 @@ int cmd_cat(int argc, char **argv)
     code = reader ? load_model(&model, reader, c.file) : TOOL_EXIT_USAGE;
     if (code == TOOL_EXIT_OK)
         code = check_instanceof(&c, model);
+    if (code == TOOL_EXIT_OK)
+        code = post_check_legacy(CMD, c.file, c.to ? c.to : iprof_model_version(model), model);
     if (code == TOOL_EXIT_OK)
         code = write_model(&c, model);
     iprof_model_free(model);

@@ -16,48 +16,45 @@ enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_CANONICAL, OPT_DROP, OPT_STRICT, OPT
        OPT_DROP_UNKNOWN };
 
 static const tool_opt convert_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"to", 0, 1, OPT_TO},
-    {"pretty", 0, 0, OPT_PRETTY},
-    {"canonical", 0, 0, OPT_CANONICAL},
-    {"drop-instanceof", 0, 0, OPT_DROP},
-    {"strict", 0, 0, OPT_STRICT},
-    {"instanceof-key", 0, 1, OPT_IOF_KEY},
-    {"drop-unknown", 0, 0, OPT_DROP_UNKNOWN},
-    {NULL, 0, 0, 0},
+    {"to", 0, "VERSION", OPT_TO,
+     "write format version 0.2.0, 0.4.0, 1.0.0 or 1.1.0\n"
+     "(default: the version of FILE); 0.2.0 is GraalVM's\n"
+     "legacy layout, without sampling and instanceof\n"
+     "profiles", "0.2.0 0.4.0 1.0.0 1.1.0"},
+    {"canonical", 0, NULL, OPT_CANONICAL,
+     "write the canonical form: types sorted by name with\n"
+     "ids 0..n-1, methods sorted by (declaring type, name,\n"
+     "signature type names) with ids 1..n, entries sorted\n"
+     "by context, records by key, duplicates combined; two\n"
+     "files of the same profile then have the same bytes", NULL},
+    {"pretty", 0, NULL, OPT_PRETTY, "indent the output, one element per line", NULL},
+    {"drop-instanceof", 0, NULL, OPT_DROP,
+     "drop instanceof profiles when the output version has\n"
+     "none (otherwise converting fails)", NULL},
+    TOOL_OPT_INSTANCEOF_KEY(OPT_IOF_KEY),
+    TOOL_OPT_DROP_UNKNOWN(OPT_DROP_UNKNOWN),
+    {"strict", 0, NULL, OPT_STRICT, "read FILE in strict mode and check the output's rules",
+     NULL},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT atomically (a name ending in .gz is\n"
+     "written gzip-compressed); '-' or none: standard output", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof convert [--to VERSION] [--pretty] [--canonical] [--drop-instanceof]\n"
-           "                     [--instanceof-key K] [--drop-unknown] [--strict] FILE\n"
-           "                     [-o OUT]\n"
-           "Write a profile in another format version or in canonical form.\n"
-           "\n"
-           "  --to VERSION       write format version 0.4.0, 1.0.0 or 1.1.0 (default:\n"
-           "                     the version of FILE)\n"
-           "  --canonical        write the canonical form: types sorted by name with\n"
-           "                     ids 0..n-1, methods sorted by (declaring type, name,\n"
-           "                     signature type names) with ids 1..n, entries sorted\n"
-           "                     by context, records by key, duplicates combined; two\n"
-           "                     files of the same profile then have the same bytes\n"
-           "  --pretty           indent the output, one element per line\n"
-           "  --drop-instanceof  drop instanceof profiles when the output version has\n"
-           "                     none (otherwise converting fails)\n"
-           HELP_INSTANCEOF_KEY("")
-           HELP_DROP_UNKNOWN("")
-           "  --strict           read FILE in strict mode and check the output's rules\n"
-           "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
-           "                     written gzip-compressed); '-' or none: standard output\n"
-           "  --help             show this help and exit\n"
-           "  --version          show the version and exit\n"
-           "\n"
-           "FILE '-' is standard input; a gzip-compressed FILE is read transparently.\n"
-           "Exit status: 0 on success, 1 if FILE is invalid or cannot be written as\n"
-           "asked, 2 on usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command convert_command = {
+    .name = "convert",
+    .synopsis = "[--to VERSION] [--pretty] [--canonical] [--drop-instanceof]\n"
+                "[--instanceof-key K] [--drop-unknown] [--strict] FILE\n"
+                "[-o OUT]",
+    .brief = "[--to VERSION] [--canonical] FILE [-o OUT]",
+    .summary = "another version, or the canonical form",
+    .about = "Write a profile in another format version or in canonical form.",
+    .opts = convert_opts,
+    .notes = "FILE '-' is standard input; a gzip-compressed FILE is read transparently.\n"
+             "Exit status: 0 on success, 1 if FILE is invalid or cannot be written as\n"
+             "asked, 2 on usage or I/O errors.",
+    .run = cmd_convert,
+};
 int cmd_convert(int argc, char **argv)
 {
     tool_args a;
@@ -68,7 +65,7 @@ int cmd_convert(int argc, char **argv)
     while ((opt = args_next(&a, convert_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&convert_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: o.path = a.value; break;
         case OPT_TO: o.to = a.value; break;
@@ -90,7 +87,7 @@ int cmd_convert(int argc, char **argv)
     if (!file)
         return usage_error(CMD, "no FILE given");
     if (o.to && !post_known_version(o.to))
-        return usage_error(CMD, "unknown version '%s' (0.4.0, 1.0.0 or 1.1.0)", o.to);
+        return usage_error(CMD, "unknown version '%s' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)", o.to);
     o.lenient = !strict;
     progress_bar bar;
     memset(&bar, 0, sizeof bar);
@@ -101,6 +98,8 @@ int cmd_convert(int argc, char **argv)
     int code = reader ? progress_load_model(&bar, label, &model, reader, file) : TOOL_EXIT_USAGE;
     if (code == TOOL_EXIT_OK)
         code = post_check_instanceof(CMD, file, &o, model);
+    if (code == TOOL_EXIT_OK)
+        code = post_check_legacy(CMD, file, o.to ? o.to : iprof_model_version(model), model);
     if (code == TOOL_EXIT_OK && drop_unknown)
         post_drop_unknown(CMD, display_name(file), model);
     if (canonical) /* written so: the model is not changed, nor copied */

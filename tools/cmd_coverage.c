@@ -3,248 +3,52 @@
  * Which methods of a profile ran, per class and per package, as a table,
  * as JSON, and as LCOV for genhtml.
  *
- * A method ran when an entry of any kind mentions it in a frame of its
- * context (as the callee or as a caller); a call-count entry counts only
- * with a count above 0. Its hits: its call count (the callCountProfiles
- * entries it is the callee of), else its sample count (samplingProfiles,
- * as the callee), else 1 when it ran, else 0. Its class is the name of its
- * declaring type ("?ID" for an id without a type); its package the class
+ * Which methods ran and their hits: coverage.h. A class's package is its
  * name up to the last '.' ("(default package)" without one).
  *
- * LCOV: one record per class, in name order: SF:<class name with '.' as
- * '/'>.java; for each method, in the file order of the class's methods,
- * FN:<line>,<name(parameter types)> with a synthetic line, the method's
- * index in its class from 1 (profiles have no line numbers), then
- * FNDA:<hits>,<name> for each, FNF/FNH (methods, methods that ran), DA:<line>,<hits>
- * per method with LF/LH (the same numbers as lines, so genhtml's line
- * view shows method coverage too), end_of_record. */
+ * LCOV (lcov.h): one record per class, in name order, its methods in the
+ * file order of the class's methods. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coverage.h"
+#include "lcov.h"
 #include "outfile.h"
-#include "progress.h"
-#include "stacks.h"
-#include "tool.h"
 
 #define CMD "iprof coverage"
 
 enum { OPT_JSON = 1, OPT_LCOV, OPT_STRICT, OPT_OUT };
 
 static const tool_opt coverage_opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"lcov", 0, 1, OPT_LCOV},
-    {"strict", 0, 0, OPT_STRICT},
-    {"output", 'o', 1, OPT_OUT},
-    {NULL, 0, 0, 0},
+    {"json", 0, NULL, OPT_JSON, "print the table as JSON (keys in README.md)", NULL},
+    {"lcov", 0, "OUT", OPT_LCOV,
+     "also write LCOV to OUT (atomically; '-': standard\n"
+     "output instead of the table): one SF record per class\n"
+     "(SF:com/foo/Bar.java), FN/FNDA per method with the\n"
+     "method's index in its class as a synthetic line", NULL},
+    {"strict", 0, NULL, OPT_STRICT, "read with IPROF_READ_STRICT", NULL},
+    {"output", 'o', "OUT", OPT_OUT, "write the table to OUT (atomically)", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof coverage [--json] [--lcov OUT] [--strict] [-o OUT] FILE\n"
-           "Which methods of a profile ran, per class and package.\n"
-           "\n"
-           "A method ran when an entry of any kind mentions it in its context\n"
-           "(callee or caller; call-count entries only with a count above 0).\n"
-           "Its hits are its call count, else its sample count, else 1 if it ran.\n"
-           "A profile without call counts (sampled only) is not coverage: a warning\n"
-           "says so, and --json's \"hasCallCounts\" is false.\n"
-           "\n"
-           "  --json        print the table as JSON (keys in README.md)\n"
-           "  --lcov OUT    also write LCOV to OUT (atomically; '-': standard\n"
-           "                output instead of the table): one SF record per class\n"
-           "                (SF:com/foo/Bar.java), FN/FNDA per method with the\n"
-           "                method's index in its class as a synthetic line\n"
-           "  --strict      read with IPROF_READ_STRICT\n"
-           "  -o, --output OUT  write the table to OUT (atomically)\n"
-           "  --help        show this help and exit\n"
-           "  --version     show the version and exit\n"
-           "\n"
-           "FILE '-' is standard input. Exit status: 0 on success, 1 if the file\n"
-           "is invalid, 2 on usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
-/* One method of the profile. */
-typedef struct cov_method {
-    const iprof_method *x;
-    int64_t id;
-    size_t order;        /* file order */
-    const char *cls;     /* declaring type name, or clsbuf */
-    char clsbuf[24];     /* "?ID" */
-    char *name;          /* "name(param, ...)", malloc'd */
-    tool_total calls, samples;
-    int ran;
-    size_t line; /* index in its class, from 1 */
-} cov_method;
-
-typedef struct cov {
-    const char *file;
-    cov_method *m;
-    size_t n;
-    cov_method **by_id;    /* sorted by id, for frame lookups */
-    cov_method **by_class; /* sorted by class, then file order */
-    size_t ran;
-    int call_counts; /* the profile has call counts (else: sampled only) */
-} cov;
-
-static int cmp_id(const void *a, const void *b)
-{
-    const cov_method *x = *(cov_method *const *)a, *y = *(cov_method *const *)b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static int cmp_class(const void *a, const void *b)
-{
-    const cov_method *x = *(cov_method *const *)a, *y = *(cov_method *const *)b;
-    int c = strcmp(x->cls, y->cls);
-    if (c)
-        return c;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* The first method with this id, or NULL. */
-static cov_method *find(const cov *c, int64_t id)
-{
-    size_t lo = 0, hi = c->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->by_id[mid]->id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->n && c->by_id[lo]->id == id ? c->by_id[lo] : NULL;
-}
-
-static char *method_name(const iprof_model *model, const iprof_method *x)
-{
-    size_t sig_len, len = 3;
-    const int64_t *sig = iprof_method_signature(x, &sig_len);
-    const char *name = iprof_method_name(x, NULL);
-    len += strlen(name);
-    for (size_t i = 2; i < sig_len; i++) {
-        const iprof_type *t = iprof_model_type_by_id(model, sig[i]);
-        len += (t ? strlen(iprof_type_name(t, NULL)) : 24) + 1;
-    }
-    char *s = malloc(len);
-    if (!s)
-        return NULL;
-    size_t at = (size_t)snprintf(s, len, "%s(", name);
-    for (size_t i = 2; i < sig_len; i++) {
-        const iprof_type *t = iprof_model_type_by_id(model, sig[i]);
-        if (i > 2)
-            s[at++] = ',';
-        if (t)
-            at += (size_t)snprintf(s + at, len - at, "%s", iprof_type_name(t, NULL));
-        else
-            at += (size_t)snprintf(s + at, len - at, "?%" PRId64, sig[i]);
-    }
-    snprintf(s + at, len - at, ")");
-    return s;
-}
-
-static void cov_free(cov *c)
-{
-    for (size_t i = 0; i < c->n; i++)
-        free(c->m[i].name);
-    free(c->m);
-    free(c->by_id);
-    free(c->by_class);
-}
-
-static int64_t entry_count(const iprof_entry *e)
-{
-    size_t n;
-    const int64_t *r = iprof_entry_records(e, &n);
-    return n ? r[0] : 0;
-}
-
-static int compute(cov *c, const iprof_model *model, progress_bar *bar)
-{
-    c->n = iprof_model_method_count(model);
-    if (c->n) {
-        c->m = calloc(c->n, sizeof *c->m);
-        c->by_id = malloc(c->n * sizeof *c->by_id);
-        c->by_class = malloc(c->n * sizeof *c->by_class);
-        if (!c->m || !c->by_id || !c->by_class)
-            return -1;
-    }
-    for (size_t i = 0; i < c->n; i++) {
-        cov_method *m = &c->m[i];
-        m->x = iprof_model_method_at(model, i);
-        m->id = iprof_method_id(m->x);
-        m->order = i;
-        size_t sig_len;
-        const int64_t *sig = iprof_method_signature(m->x, &sig_len);
-        const iprof_type *t = sig_len ? iprof_model_type_by_id(model, sig[0]) : NULL;
-        if (t) {
-            m->cls = iprof_type_name(t, NULL);
-        } else {
-            snprintf(m->clsbuf, sizeof m->clsbuf, "?%" PRId64, sig_len ? sig[0] : 0);
-            m->cls = m->clsbuf;
-        }
-        m->name = method_name(model, m->x);
-        if (!m->name)
-            return -1;
-        c->by_id[i] = c->by_class[i] = m;
-    }
-    if (c->n) {
-        qsort(c->by_id, c->n, sizeof *c->by_id, cmp_id);
-        qsort(c->by_class, c->n, sizeof *c->by_class, cmp_class);
-    }
-    uint64_t units = 0, done = 0;
-    for (int k = 0; k < IPROF_KIND_COUNT; k++)
-        units += iprof_model_entry_count(model, k);
-    progress_bar_start(bar, CMD ": counting", units);
-    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        size_t n = iprof_model_entry_count(model, k);
-        for (size_t i = 0; i < n; i++, done++) {
-            if ((done & 0xffff) == 0)
-                progress_bar_update(bar, done);
-            const iprof_entry *e = iprof_model_entry_at(model, k, i);
-            const iprof_context *ctx = iprof_entry_context(e);
-            cov_method *callee = find(c, iprof_context_method_id(ctx));
-            if (k == IPROF_KIND_CALL_COUNT) {
-                int64_t v = entry_count(e);
-                if (v <= 0)
-                    continue;
-                if (callee)
-                    total_add(&callee->calls, v);
-            } else if (k == IPROF_KIND_SAMPLING && callee) {
-                int64_t v = entry_count(e);
-                if (v > 0)
-                    total_add(&callee->samples, v);
-            }
-            for (const iprof_context *f = ctx; f; f = iprof_context_caller(f)) {
-                cov_method *m = f == ctx ? callee : find(c, iprof_context_method_id(f));
-                if (m)
-                    m->ran = 1;
-            }
-        }
-    }
-    for (size_t i = 0; i < c->n; i++)
-        c->ran += c->m[i].ran != 0;
-    /* Lines: the index in the class. */
-    for (size_t i = 0; i < c->n; i++) {
-        cov_method *m = c->by_class[i];
-        m->line = i && strcmp(c->by_class[i - 1]->cls, m->cls) == 0 ? c->by_class[i - 1]->line + 1 : 1;
-    }
-    return 0;
-}
-
-/* Hits as text: calls, else samples, else 1 if it ran. */
-static const char *hits(const cov_method *m, char *buf)
-{
-    tool_total zero = {0, 0};
-    if (total_cmp(&m->calls, &zero) > 0)
-        return total_format(&m->calls, buf);
-    if (total_cmp(&m->samples, &zero) > 0)
-        return total_format(&m->samples, buf);
-    return m->ran ? "1" : "0";
-}
+const tool_command coverage_command = {
+    .name = "coverage",
+    .synopsis = "[--json] [--lcov OUT] [--strict] [-o OUT] FILE",
+    .brief = "[--json] [--lcov OUT] FILE",
+    .summary = "which methods ran, per class and package",
+    .about = "Which methods of a profile ran, per class and package.\n"
+             "\n"
+             "A method ran when an entry of any kind mentions it in its context\n"
+             "(callee or caller; call-count entries only with a count above 0).\n"
+             "Its hits are its call count, else its sample count, else 1 if it ran.\n"
+             "A profile without call counts (sampled only) is not coverage: a warning\n"
+             "says so, and --json's \"hasCallCounts\" is false.",
+    .opts = coverage_opts,
+    .notes = "FILE '-' is standard input. Exit status: 0 on success, 1 if the file\n"
+             "is invalid, 2 on usage or I/O errors.",
+    .run = cmd_coverage,
+};
 
 /* The package of a class: its name up to the last '.', length in *len;
  * NULL for the default package. */
@@ -393,7 +197,7 @@ static int print_json(FILE *out, const cov *c)
             fputs(k > i ? ", {\"name\": " : "{\"name\": ", out);
             json_string(out, m->name);
             fprintf(out, ", \"line\": %zu, \"ran\": %s, \"hits\": %s, \"calls\": %s, \"samples\": %s}",
-                    m->line, m->ran ? "true" : "false", hits(m, b1), total_format(&m->calls, b2),
+                    m->line, m->ran ? "true" : "false", cov_hits(m, b1), total_format(&m->calls, b2),
                     total_format(&m->samples, b3));
         }
         fputs("]}", out);
@@ -404,31 +208,24 @@ static int print_json(FILE *out, const cov *c)
     return 0;
 }
 
-static void print_lcov(FILE *out, const cov *c)
+static int print_lcov(FILE *out, const cov *c)
 {
-    fputs("TN:\n", out);
-    for (size_t i = 0; i < c->n;) {
-        size_t j = i, ran = 0;
-        for (; j < c->n && strcmp(c->by_class[j]->cls, c->by_class[i]->cls) == 0; j++)
-            ran += c->by_class[j]->ran != 0;
-        fputs("SF:", out);
-        for (const char *s = c->by_class[i]->cls; *s; s++)
-            putc(*s == '.' ? '/' : *s == '\n' ? ' ' : *s, out);
-        fputs(".java\n", out);
-        for (size_t k = i; k < j; k++)
-            fprintf(out, "FN:%zu,%s\n", c->by_class[k]->line, c->by_class[k]->name);
-        for (size_t k = i; k < j; k++) {
-            char b[TOTAL_CHARS];
-            fprintf(out, "FNDA:%s,%s\n", hits(c->by_class[k], b), c->by_class[k]->name);
-        }
-        fprintf(out, "FNF:%zu\nFNH:%zu\n", j - i, ran);
-        for (size_t k = i; k < j; k++) {
-            char b[TOTAL_CHARS];
-            fprintf(out, "DA:%zu,%s\n", c->by_class[k]->line, hits(c->by_class[k], b));
-        }
-        fprintf(out, "LF:%zu\nLH:%zu\nend_of_record\n", j - i, ran);
-        i = j;
+    lcov_fn *fns = malloc((c->n ? c->n : 1) * sizeof *fns);
+    if (!fns)
+        return -1;
+    for (size_t i = 0; i < c->n; i++) {
+        const cov_method *m = c->by_class[i];
+        fns[i].cls = m->cls;
+        fns[i].name = m->name;
+        fns[i].line = m->line;
+        fns[i].ran = m->ran;
+        const char *h = cov_hits(m, fns[i].hits);
+        if (h != fns[i].hits)
+            snprintf(fns[i].hits, sizeof fns[i].hits, "%s", h);
     }
+    lcov_write(out, fns, c->n);
+    free(fns);
+    return 0;
 }
 
 typedef struct cov_args {
@@ -445,7 +242,7 @@ static int parse(cov_args *c, int argc, char **argv, int *done)
     while ((opt = args_next(&a, coverage_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&coverage_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_JSON: c->json = 1; break;
         case OPT_STRICT: c->strict = 1; break;
@@ -472,11 +269,8 @@ static int write_to(const char *path, const cov *c, int which)
     outfile of;
     if (outfile_open(&of, CMD, path) != 0)
         return -1;
-    int rc = 0;
-    if (which == 0)
-        print_lcov(of.fp, c);
-    else
-        rc = which == 1 ? print_table(of.fp, c) : print_json(of.fp, c);
+    int rc = which == 0 ? print_lcov(of.fp, c)
+             : which == 1 ? print_table(of.fp, c) : print_json(of.fp, c);
     if (rc != 0) {
         fprintf(stderr, "%s: out of memory\n", CMD);
         outfile_abort(&of);
@@ -501,7 +295,7 @@ int cmd_coverage(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.file = display_name(a.file);
     code = progress_load_model(&bar, CMD ": reading", &model, reader, a.file);
-    if (code == TOOL_EXIT_OK && compute(&c, model, &bar) != 0) {
+    if (code == TOOL_EXIT_OK && cov_compute(&c, model, &bar, CMD ": counting") != 0) {
         fprintf(stderr, "%s: out of memory\n", CMD);
         code = TOOL_EXIT_USAGE;
     }

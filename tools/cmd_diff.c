@@ -1,11 +1,13 @@
-/* iprof diff [--json] [--top N] [--strict] [-o OUT] A B
+/* iprof diff [--json] [--top N] [--fail-above X] [--strict] [-o OUT] A B
  *
  * Compares two profiles with iprof_diff (include/iprof/diff.h): the
- * methods and contexts per kind that one has and the other lacks, the
- * count mass per kind and its overlap, and the entries whose normalised
- * counts changed most. The report is the output: exit 0 when the
- * comparison ran, 1 when an input is not a valid profile, 2 on usage,
- * I/O or memory errors. */
+ * staleness score, the methods and contexts per kind that one has and the
+ * other lacks, the count mass per kind and its overlap, and the entries
+ * whose normalised counts changed most. The report is the output: exit 0
+ * when the comparison ran, 1 when an input is not a valid profile or the
+ * score is above --fail-above (a CI gate; the report is still written and
+ * stderr says "staleness ... is above"), 2 on usage, I/O or memory
+ * errors. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,45 +20,51 @@
 
 #define CMD "iprof diff"
 
-enum { OPT_JSON = 1, OPT_TOP, OPT_STRICT, OPT_OUT };
+enum { OPT_JSON = 1, OPT_TOP, OPT_FAIL_ABOVE, OPT_STRICT, OPT_OUT };
 
 static const tool_opt diff_opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"top", 0, 1, OPT_TOP},
-    {"strict", 0, 0, OPT_STRICT},
-    {"output", 'o', 1, OPT_OUT},
-    {NULL, 0, 0, 0},
+    {"json", 0, NULL, OPT_JSON, "print the report as JSON (keys in README.md)", NULL},
+    {"top", 0, "N", OPT_TOP,
+     "changed entries per kind and method names listed per\n"
+     "side (default 10)", NULL},
+    {"fail-above", 0, "X", OPT_FAIL_ABOVE,
+     "exit 1 when the staleness is above X (0 to 1), with\n"
+     "\"iprof diff: staleness S is above X\" on stderr; the\n"
+     "report is written all the same", NULL},
+    {"strict", 0, NULL, OPT_STRICT, "read with IPROF_READ_STRICT", NULL},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write the report to OUT (atomically) instead of\n"
+     "standard output", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof diff [--json] [--top N] [--strict] [-o OUT] A B\n"
-           "Compare profile A with profile B: is A stale for the workload of B?\n"
-           "\n"
-           "Methods are matched by name and signature type names, contexts by\n"
-           "their frames' methods and bcis (never by ids, which differ between\n"
-           "files). The report lists the methods only one side has, per kind the\n"
-           "contexts only one side has, the total counts and the overlaps (the\n"
-           "share of A's count that sits on contexts B also has, and the other way\n"
-           "round), and the entries whose share of their kind's total count\n"
-           "changed most (delta = share in B - share in A; relative = delta /\n"
-           "share in A).\n"
-           "\n"
-           "  --json       print the report as JSON (keys in README.md)\n"
-           "  --top N      changed entries per kind and method names listed per\n"
-           "               side (default 10)\n"
-           "  --strict     read with IPROF_READ_STRICT\n"
-           "  -o, --output OUT  write the report to OUT (atomically) instead of\n"
-           "               standard output\n"
-           "  --help       show this help and exit\n"
-           "  --version    show the version and exit\n"
-           "\n"
-           "A or B '-' is standard input (not both). Exit status: 0 when the\n"
-           "comparison ran (whatever it found), 1 if an input is invalid, 2 on\n"
-           "usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command diff_command = {
+    .name = "diff",
+    .synopsis = "[--json] [--top N] [--fail-above X] [--strict] [-o OUT] A B",
+    .brief = "[--json] [--top N] [--fail-above X] A B",
+    .summary = "staleness score, what A and B lack of each\n"
+               "other, overlap, biggest changes: is A stale?",
+    .about = "Compare profile A with profile B: is A stale for the workload of B?\n"
+             "\n"
+             "Methods are matched by name and signature type names, contexts by\n"
+             "their frames' methods and bcis (never by ids, which differ between\n"
+             "files). The report starts with the staleness: a score from 0 (the\n"
+             "profiles tell GraalVM the same) to 1 (nothing in common), the mean\n"
+             "over the kinds with counts of the count-weighted distances between\n"
+             "A's and B's call-count and sample shares, branch probabilities and\n"
+             "receiver-type shares (formula: man iprof, docs/api.md). It lists the\n"
+             "methods only one side has, per kind the contexts only one side has,\n"
+             "the total counts and the overlaps (the share of A's count that sits\n"
+             "on contexts B also has, and the other way round), and the entries\n"
+             "whose share of their kind's total count changed most (delta = share\n"
+             "in B - share in A; relative = delta / share in A).",
+    .opts = diff_opts,
+    .notes = "A or B '-' is standard input (not both). Exit status: 0 when the\n"
+             "comparison ran (and the staleness is not above --fail-above), 1 if\n"
+             "an input is invalid (no report) or the staleness is above X, 2 on\n"
+             "usage or I/O errors.",
+    .run = cmd_diff,
+};
 /* "Type.name(param, ...)": the method with its parameter types, so that
  * overloads are told apart. malloc'd; NULL when out of memory. */
 static char *method_text(const iprof_model *m, const iprof_method *x)
@@ -109,7 +117,9 @@ static const char *percent(double v, char *buf, size_t size)
 static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
                       const char *name[2], size_t top)
 {
-    fprintf(out, "A: %s\nB: %s\n\n", name[0], name[1]);
+    fprintf(out, "A: %s\nB: %s\n", name[0], name[1]);
+    fprintf(out, "Staleness: %.6f (0: the same hot behaviour, 1: nothing in common)\n\n",
+            iprof_diff_staleness(d));
     fprintf(out, "Methods: %zu of A in B, %zu only in A, %zu only in B\n",
             iprof_diff_method_common_count(d, IPROF_DIFF_A),
             iprof_diff_method_only_count(d, IPROF_DIFF_A),
@@ -126,17 +136,22 @@ static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
         if (n > top)
             fprintf(out, "  only in %c: ... %zu more\n", s ? 'B' : 'A', n - top);
     }
-    fprintf(out, "\n%-28s %8s %8s %8s %20s %20s %9s %9s\n", "Kind", "A only", "B only",
-            "common", "total A", "total B", "overlap A", "overlap B");
+    fprintf(out, "\n%-28s %8s %8s %8s %20s %20s %9s %9s %9s\n", "Kind", "A only", "B only",
+            "common", "total A", "total B", "overlap A", "overlap B", "staleness");
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        char oa[32], ob[32];
-        fprintf(out, "%-28s %8zu %8zu %8zu %20" PRIu64 " %20" PRIu64 " %9s %9s\n",
+        char oa[32], ob[32], st[32];
+        double sk = iprof_diff_staleness_kind(d, k);
+        if (sk < 0)
+            snprintf(st, sizeof st, "-");
+        else
+            snprintf(st, sizeof st, "%.4f", sk);
+        fprintf(out, "%-28s %8zu %8zu %8zu %20" PRIu64 " %20" PRIu64 " %9s %9s %9s\n",
                 iprof_kind_name(k), iprof_diff_context_only_count(d, IPROF_DIFF_A, k),
                 iprof_diff_context_only_count(d, IPROF_DIFF_B, k),
                 iprof_diff_context_common_count(d, IPROF_DIFF_A, k),
                 iprof_diff_total(d, IPROF_DIFF_A, k), iprof_diff_total(d, IPROF_DIFF_B, k),
                 percent(iprof_diff_overlap(d, IPROF_DIFF_A, k), oa, sizeof oa),
-                percent(iprof_diff_overlap(d, IPROF_DIFF_B, k), ob, sizeof ob));
+                percent(iprof_diff_overlap(d, IPROF_DIFF_B, k), ob, sizeof ob), st);
     }
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         size_t n = iprof_diff_change_count(d, k);
@@ -167,14 +182,27 @@ static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
     return 0;
 }
 
+/* A score, or null when it is undefined (-1). */
+static void json_score(FILE *out, double v)
+{
+    if (v < 0)
+        fputs("null", out);
+    else
+        json_double(out, v);
+}
+
 static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
-                      const char *name[2])
+                      const char *name[2], double fail_above)
 {
     static const char side_name[2] = {'a', 'b'};
     fputs("{\"a\": ", out);
     json_string(out, name[0]);
     fputs(", \"b\": ", out);
     json_string(out, name[1]);
+    fputs(",\n \"staleness\": ", out);
+    json_double(out, iprof_diff_staleness(d));
+    fputs(", \"fail_above\": ", out);
+    json_score(out, fail_above);
     fputs(",\n \"methods\": {", out);
     for (int s = 0; s < 2; s++)
         fprintf(out, "\"common_%c\": %zu, \"only_%c\": %zu, ", side_name[s],
@@ -214,7 +242,9 @@ static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
                 json_double(out, o);
             fputs(", ", out);
         }
-        fputs("\"changes\": [", out);
+        fputs("\"staleness\": ", out);
+        json_score(out, iprof_diff_staleness_kind(d, k));
+        fputs(", \"changes\": [", out);
         size_t n = iprof_diff_change_count(d, k);
         for (size_t i = 0; i < n; i++) {
             char *t = change_text(d, k, i);
@@ -246,6 +276,7 @@ typedef struct diff_args {
     const char *out;
     int json, strict;
     size_t top;
+    double fail_above; /* -1: not given */
 } diff_args;
 
 static int parse(diff_args *c, int argc, char **argv, int *done)
@@ -254,11 +285,12 @@ static int parse(diff_args *c, int argc, char **argv, int *done)
     int opt, files = 0;
     *done = 0;
     c->top = IPROF_DIFF_DEFAULT_TOP;
+    c->fail_above = -1;
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, diff_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: *done = 1; return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: *done = 1; return help();
+        case TOOL_OPT_HELP: *done = 1; return command_help(&diff_command);
         case TOOL_OPT_VERSION: *done = 1; return print_version();
         case OPT_JSON: c->json = 1; break;
         case OPT_STRICT: c->strict = 1; break;
@@ -272,6 +304,17 @@ static int parse(diff_args *c, int argc, char **argv, int *done)
                                    a.value);
             }
             c->top = (size_t)v;
+            break;
+        }
+        case OPT_FAIL_ABOVE: {
+            char *end;
+            double v = strtod(a.value, &end);
+            if (!*a.value || *end || !(v >= 0 && v <= 1)) {
+                *done = 1;
+                return usage_error(CMD, "--fail-above wants a number from 0 to 1, not '%s'",
+                                   a.value);
+            }
+            c->fail_above = v;
             break;
         }
         default:
@@ -290,6 +333,17 @@ static int parse(diff_args *c, int argc, char **argv, int *done)
         return usage_error(CMD, "A and B cannot both be standard input");
     *done = 0;
     return TOOL_EXIT_OK;
+}
+
+/* The CI gate: TOOL_EXIT_INVALID, saying so on stderr, when the score is
+ * above the threshold (none: -1). */
+static int gate(const iprof_diff *d, double fail_above)
+{
+    double s = iprof_diff_staleness(d);
+    if (fail_above < 0 || !(s > fail_above))
+        return TOOL_EXIT_OK;
+    fprintf(stderr, "%s: staleness %.9g is above %.9g\n", CMD, s, fail_above);
+    return TOOL_EXIT_INVALID;
 }
 
 int cmd_diff(int argc, char **argv)
@@ -326,7 +380,7 @@ int cmd_diff(int argc, char **argv)
             code = TOOL_EXIT_USAGE;
         } else {
             const iprof_model *cm[2] = {m[0], m[1]};
-            int rc = c.json ? print_json(of.fp, d, cm, name)
+            int rc = c.json ? print_json(of.fp, d, cm, name, c.fail_above)
                             : print_text(of.fp, d, cm, name, c.top);
             if (rc != 0) {
                 fprintf(stderr, "%s: out of memory\n", CMD);
@@ -334,6 +388,8 @@ int cmd_diff(int argc, char **argv)
                 code = TOOL_EXIT_USAGE;
             } else if (outfile_commit(&of, CMD) != 0) {
                 code = TOOL_EXIT_USAGE;
+            } else {
+                code = gate(d, c.fail_above);
             }
         }
     }

@@ -15,37 +15,35 @@ enum { OPT_OUT = 1, OPT_FORMAT, OPT_KIND };
 enum { FORMAT_NONE, FORMAT_SPEEDSCOPE, FORMAT_FIREFOX };
 
 static const tool_opt export_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"format", 'f', 1, OPT_FORMAT},
-    {"kind", 0, 1, OPT_KIND},
-    {NULL, 0, 0, 0},
+    {"format", 'f', "FMT", OPT_FORMAT,
+     "speedscope: one sampled profile, a frame per method;\n"
+     "firefox: one thread, a function per method, a frame\n"
+     "per method and bci (the bci as the line), a category\n"
+     "per top-level package", "speedscope firefox"},
+    {"kind", 0, "KIND", OPT_KIND,
+     "sampling: the samplingProfiles (full stacks);\n"
+     "callcount: the callCountProfiles contexts; default:\n"
+     "sampling if FILE has samples, else callcount", "sampling callcount"},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT atomically (a temporary file renamed\n"
+     "into place); '-' is standard output", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof export --format speedscope|firefox FILE [--kind KIND] [-o OUT]\n"
-           "Write the stacks of a profile in a profile viewer's format: speedscope's\n"
-           "file format (open it in speedscope) or the Firefox Profiler's processed\n"
-           "profile format (load it in profiler.firefox.com).\n"
-           "\n"
-           "  -f, --format FMT   speedscope: one sampled profile, a frame per method;\n"
-           "                     firefox: one thread, a function per method, a frame\n"
-           "                     per method and bci (the bci as the line), a category\n"
-           "                     per top-level package\n"
-           "  --kind KIND        sampling: the samplingProfiles (full stacks);\n"
-           "                     callcount: the callCountProfiles contexts; default:\n"
-           "                     sampling if FILE has samples, else callcount\n"
-           "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
-           "                     into place); '-' is standard output\n"
-           "  --help             show this help and exit\n"
-           "  --version          show the version and exit\n"
-           "\n"
-           "Each distinct stack is one sample weighted by its count; entries whose\n"
-           "count is not positive are left out. FILE '-' is standard input. Exit\n"
-           "status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command export_command = {
+    .name = "export",
+    .synopsis = "--format speedscope|firefox FILE [--kind KIND] [-o OUT]",
+    .brief = "--format speedscope|firefox FILE [-o OUT]",
+    .summary = "the stacks for speedscope or the Firefox Profiler",
+    .about = "Write the stacks of a profile in a profile viewer's format: speedscope's\n"
+             "file format (open it in speedscope) or the Firefox Profiler's processed\n"
+             "profile format (load it in profiler.firefox.com).",
+    .opts = export_opts,
+    .notes = "Each distinct stack is one sample weighted by its count; entries whose\n"
+             "count is not positive are left out. FILE '-' is standard input. Exit\n"
+             "status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.",
+    .run = cmd_export,
+};
 typedef struct export_args {
     const char *file, *out;
     int format, kind;
@@ -60,7 +58,7 @@ static int parse(export_args *x, int argc, char **argv, int *done)
     while ((opt = args_next(&a, export_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&export_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: x->out = a.value; break;
         case OPT_FORMAT:

@@ -25,70 +25,66 @@ enum {
 };
 
 static const tool_opt filter_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"keep-package", 0, 1, OPT_KEEP},
-    {"drop-package", 0, 1, OPT_DROP_PKG},
-    {"min-count", 0, 1, OPT_MIN},
-    {"top-percent", 0, 1, OPT_TOP},
-    {"kinds", 0, 1, OPT_KINDS},
-    {"canonical", 0, 0, OPT_CANONICAL},
-    {"pretty", 0, 0, OPT_PRETTY},
-    {"instanceof-key", 0, 1, OPT_IOF_KEY},
-    {"drop-unknown", 0, 0, OPT_DROP_UNKNOWN},
-    {"prune", 0, 0, OPT_PRUNE},
-    {"max-depth", 0, 1, OPT_MAX_DEPTH},
-    {NULL, 0, 0, 0},
+    {"keep-package", 0, "P", OPT_KEEP,
+     "keep the entries whose callee (the first frame of the\n"
+     "context) is a method of package P (repeatable); its\n"
+     "callers stay, whatever their package; with\n"
+     "--keep-package given, other entries go", NULL},
+    {"drop-package", 0, "P", OPT_DROP_PKG,
+     "take package P out of the file (repeatable): its\n"
+     "methods, and every entry that mentions one of them\n"
+     "in any frame, callee or caller\n"
+     "A package matches a type named P or P.something; of\n"
+     "all matching --keep-package and --drop-package, the\n"
+     "longest decides (a method's package is its declaring\n"
+     "type's)", NULL},
+    {"min-count", 0, "N", OPT_MIN, "drop entries whose total count is below N", NULL},
+    {"top-percent", 0, "X", OPT_TOP,
+     "keep, per kind, the hottest entries that make X% of\n"
+     "the kind's total count (entries tied with the last one\n"
+     "needed are kept too); 0 < X <= 100", NULL},
+    {"kinds", 0, "K,...", OPT_KINDS,
+     "keep only these kinds: callcount, conditional,\n"
+     "virtualinvoke, monitor, sampling, instanceof (or their\n"
+     "JSON keys, callCountProfiles, ...)",
+     "callcount conditional virtualinvoke monitor sampling instanceof"},
+    {"prune", 0, NULL, OPT_PRUNE,
+     "drop the entries whose total count is 0 (and then, as\n"
+     "always, the methods and types nothing refers to)", NULL},
+    {"max-depth", 0, "N", OPT_MAX_DEPTH,
+     "cut every context to its N innermost frames (N >= 1),\n"
+     "combining the entries of a kind that then coincide", NULL},
+    {"canonical", 0, NULL, OPT_CANONICAL, "write the canonical form (see 'iprof convert')", NULL},
+    {"pretty", 0, NULL, OPT_PRETTY, "indent the output, one element per line", NULL},
+    TOOL_OPT_INSTANCEOF_KEY(OPT_IOF_KEY),
+    TOOL_OPT_DROP_UNKNOWN(OPT_DROP_UNKNOWN),
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT atomically (a name ending in .gz is\n"
+     "written gzip-compressed); '-' or none: standard output", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof filter [--keep-package P]... [--drop-package P]... [--min-count N]\n"
-           "                    [--top-percent X] [--kinds K,...] [--prune] [--max-depth N]\n"
-           "                    [--canonical] [--pretty]\n"
-           "                    [--instanceof-key K] [--drop-unknown] FILE [-o OUT]\n"
-           "Make a profile smaller: drop entries, then the methods and types that\n"
-           "nothing refers to any more.\n"
-           "\n"
-           "  --keep-package P   keep the entries whose callee (the first frame of the\n"
-           "                     context) is a method of package P (repeatable); its\n"
-           "                     callers stay, whatever their package; with\n"
-           "                     --keep-package given, other entries go\n"
-           "  --drop-package P   take package P out of the file (repeatable): its\n"
-           "                     methods, and every entry that mentions one of them\n"
-           "                     in any frame, callee or caller\n"
-           "                     A package matches a type named P or P.something; of\n"
-           "                     all matching --keep-package and --drop-package, the\n"
-           "                     longest decides (a method's package is its declaring\n"
-           "                     type's)\n"
-           "  --min-count N      drop entries whose total count is below N\n"
-           "  --top-percent X    keep, per kind, the hottest entries that make X%% of\n"
-           "                     the kind's total count (entries tied with the last one\n"
-           "                     needed are kept too); 0 < X <= 100\n"
-           "  --kinds K,...      keep only these kinds: callcount, conditional,\n"
-           "                     virtualinvoke, monitor, sampling, instanceof (or their\n"
-           "                     JSON keys, callCountProfiles, ...)\n"
-           "  --prune            drop the entries whose total count is 0 (and then, as\n"
-           "                     always, the methods and types nothing refers to)\n"
-           "  --max-depth N      cut every context to its N innermost frames (N >= 1),\n"
-           "                     combining the entries of a kind that then coincide\n"
-           "  --canonical        write the canonical form (see 'iprof convert')\n"
-           "  --pretty           indent the output, one element per line\n"
-           HELP_INSTANCEOF_KEY("")
-           HELP_DROP_UNKNOWN("")
-           "  -o, --output OUT   write to OUT atomically (a name ending in .gz is\n"
-           "                     written gzip-compressed); '-' or none: standard output\n"
-           "  --help             show this help and exit\n"
-           "  --version          show the version and exit\n"
-           "\n"
-           "Monitor entries have no method and are not judged by package. The steps\n"
-           "run in the order kinds, packages, --min-count (and --prune), --top-percent,\n"
-           "--max-depth. With --prune or --max-depth the bytes of FILE and of the\n"
-           "output are reported on standard error (when both are files). FILE '-' is\n"
-           "standard input; a gzip-compressed FILE is read transparently.\n"
-           "Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command filter_command = {
+    .name = "filter",
+    .synopsis = "[--keep-package P]... [--drop-package P]... [--min-count N]\n"
+                "[--top-percent X] [--kinds K,...] [--prune] [--max-depth N]\n"
+                "[--canonical] [--pretty]\n"
+                "[--instanceof-key K] [--drop-unknown] FILE [-o OUT]",
+    .brief = "[--keep-package P]... [--drop-package P]... [--min-count N]\n"
+             "[--top-percent X] [--kinds K,...] [--prune] [--max-depth N]\n"
+             "FILE [-o OUT]",
+    .summary = "a smaller profile",
+    .about = "Make a profile smaller: drop entries, then the methods and types that\n"
+             "nothing refers to any more.",
+    .opts = filter_opts,
+    .notes = "Monitor entries have no method and are not judged by package. The steps\n"
+             "run in the order kinds, packages, --min-count (and --prune), --top-percent,\n"
+             "--max-depth. With --prune or --max-depth the bytes of FILE and of the\n"
+             "output are reported on standard error (when both are files). FILE '-' is\n"
+             "standard input; a gzip-compressed FILE is read transparently.\n"
+             "Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.",
+    .run = cmd_filter,
+};
 static const struct {
     const char *name;
     int kind;
@@ -155,7 +151,7 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
     while ((opt = args_next(&a, filter_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&filter_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: c->o.path = a.value; break;
         case OPT_CANONICAL: c->canonical = 1; break;

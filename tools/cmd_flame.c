@@ -16,43 +16,41 @@
 enum { OPT_OUT = 1, OPT_KIND, OPT_BCI, OPT_HTML, OPT_TITLE };
 
 static const tool_opt flame_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"kind", 0, 1, OPT_KIND},
-    {"bci", 0, 0, OPT_BCI},
-    {"html", 0, 0, OPT_HTML},
-    {"title", 0, 1, OPT_TITLE},
-    {NULL, 0, 0, 0},
+    {"kind", 0, "KIND", OPT_KIND,
+     "sampling: the samplingProfiles (full stacks);\n"
+     "callcount: the callCountProfiles contexts (inlining\n"
+     "contexts); default: sampling if FILE has samples,\n"
+     "else callcount", "sampling callcount"},
+    {"bci", 0, NULL, OPT_BCI,
+     "name frames 'Type.name:BCI' (default 'Type.name':\n"
+     "call sites of one method merge)", NULL},
+    {"html", 0, NULL, OPT_HTML,
+     "write an HTML page: hover shows a frame's name and\n"
+     "count, click zooms, the search box highlights", NULL},
+    {"title", 0, "TEXT", OPT_TITLE,
+     "the page's title (default: FILE's name without its\n"
+     "directories)", NULL},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT atomically (a temporary file renamed\n"
+     "into place); '-' is standard output", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof flame FILE [--kind sampling|callcount] [--bci] [--html]\n"
-           "                  [--title TEXT] [-o OUT]\n"
-           "Print the stacks of a profile as folded lines for flamegraph.pl and inferno\n"
-           "('caller;...;callee count', caller first, one line per distinct stack,\n"
-           "sorted), or as one self-contained interactive flame graph page.\n"
-           "\n"
-           "  --kind KIND        sampling: the samplingProfiles (full stacks);\n"
-           "                     callcount: the callCountProfiles contexts (inlining\n"
-           "                     contexts); default: sampling if FILE has samples,\n"
-           "                     else callcount\n"
-           "  --bci              name frames 'Type.name:BCI' (default 'Type.name':\n"
-           "                     call sites of one method merge)\n"
-           "  --html             write an HTML page: hover shows a frame's name and\n"
-           "                     count, click zooms, the search box highlights\n"
-           "  --title TEXT       the page's title (default: FILE's name without its\n"
-           "                     directories)\n"
-           "  -o, --output OUT   write to OUT atomically (a temporary file renamed\n"
-           "                     into place); '-' is standard output\n"
-           "  --help             show this help and exit\n"
-           "  --version          show the version and exit\n"
-           "\n"
-           "Entries whose count is not positive are left out. FILE '-' is standard\n"
-           "input. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
-           "I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command flame_command = {
+    .name = "flame",
+    .synopsis = "FILE [--kind sampling|callcount] [--bci] [--html]\n"
+                "[--title TEXT] [-o OUT]",
+    .brief = "FILE [--kind sampling|callcount] [--html] [-o OUT]",
+    .summary = "folded stacks or an HTML flame graph",
+    .about = "Print the stacks of a profile as folded lines for flamegraph.pl and inferno\n"
+             "('caller;...;callee count', caller first, one line per distinct stack,\n"
+             "sorted), or as one self-contained interactive flame graph page.",
+    .opts = flame_opts,
+    .notes = "Entries whose count is not positive are left out. FILE '-' is standard\n"
+             "input. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
+             "I/O errors.",
+    .run = cmd_flame,
+};
 typedef struct flame_args {
     const char *file, *out, *title;
     int kind, bci, html;
@@ -67,7 +65,7 @@ static int parse(flame_args *f, int argc, char **argv, int *done)
     while ((opt = args_next(&a, flame_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&flame_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: f->out = a.value; break;
         case OPT_KIND:

@@ -23,45 +23,39 @@
 enum { OPT_OUT = 1, OPT_WEIGHT, OPT_PRETTY, OPT_STRICT, OPT_IOF_KEY, OPT_DROP_UNKNOWN };
 
 static const tool_opt merge_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"weight", 'w', 1, OPT_WEIGHT},
-    {"pretty", 0, 0, OPT_PRETTY},
-    {"strict", 0, 0, OPT_STRICT},
-    {"instanceof-key", 0, 1, OPT_IOF_KEY},
-    {"drop-unknown", 0, 0, OPT_DROP_UNKNOWN},
-    {NULL, 0, 0, 0},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT atomically (a name ending in .gz is\n"
+     "written gzip-compressed); '-' or none: standard output", NULL},
+    {"weight", 'w', "FILE=W", OPT_WEIGHT,
+     "multiply the counts of FILE by W (a number >= 0,\n"
+     "rounded to the nearest integer count); FILE is an\n"
+     "input as given, or a DIR for every file in it", NULL},
+    {"pretty", 0, NULL, OPT_PRETTY, "indent the output, one element per line", NULL},
+    {"strict", 0, NULL, OPT_STRICT, "read the inputs in strict mode", NULL},
+    TOOL_OPT_INSTANCEOF_KEY(OPT_IOF_KEY),
+    TOOL_OPT_DROP_UNKNOWN(OPT_DROP_UNKNOWN),
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof merge [-o OUT] [--weight FILE=W]... [--pretty] [--strict]\n"
-           "                   [--instanceof-key K] [--drop-unknown] FILE|DIR...\n"
-           "Merge profiles into one, as native-image-configure merge-pgo-profiles does:\n"
-           "types by name, methods by name and signature, counts summed.\n"
-           "\n"
-           "  -o, --output OUT    write to OUT atomically (a name ending in .gz is\n"
-           "                      written gzip-compressed); '-' or none: standard output\n"
-           "  -w, --weight FILE=W multiply the counts of FILE by W (a number >= 0,\n"
-           "                      rounded to the nearest integer count); FILE is an\n"
-           "                      input as given, or a DIR for every file in it\n"
-           "  --pretty            indent the output, one element per line\n"
-           "  --strict            read the inputs in strict mode\n"
-           HELP_INSTANCEOF_KEY(" ")
-           HELP_DROP_UNKNOWN(" ")
-           "  --help              show this help and exit\n"
-           "  --version           show the version and exit\n"
-           "\n"
-           "A DIR stands for its *.iprof and *.iprof.gz files; FILE '-' is standard\n"
-           "input; .gz inputs are read transparently. Each input is merged into the\n"
-           "result as it is read (no copy of it is held). The result is written in\n"
-           "canonical form (see 'iprof convert --canonical') and the highest format\n"
-           "version of the inputs, so the same inputs in any order give the same bytes.\n"
-           "\n"
-           "Exit status: 0 on success, 1 if an input is invalid or cannot be merged,\n"
-           "2 on usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command merge_command = {
+    .name = "merge",
+    .synopsis = "[-o OUT] [--weight FILE=W]... [--pretty] [--strict]\n"
+                "[--instanceof-key K] [--drop-unknown] FILE|DIR...",
+    .brief = "[-o OUT] [--weight FILE=W]... FILE|DIR...",
+    .summary = "merge profiles (canonical, order-independent)",
+    .about = "Merge profiles into one, as native-image-configure merge-pgo-profiles does:\n"
+             "types by name, methods by name and signature, counts summed.",
+    .opts = merge_opts,
+    .notes = "A DIR stands for its *.iprof and *.iprof.gz files; FILE '-' is standard\n"
+             "input; .gz inputs are read transparently. Each input is merged into the\n"
+             "result as it is read (no copy of it is held). The result is written in\n"
+             "canonical form (see 'iprof convert --canonical') and the highest format\n"
+             "version of the inputs, so the same inputs in any order give the same bytes.\n"
+             "\n"
+             "Exit status: 0 on success, 1 if an input is invalid or cannot be merged,\n"
+             "2 on usage or I/O errors.",
+    .run = cmd_merge,
+};
 typedef struct weight {
     const char *name; /* FILE of FILE=W, NUL-terminated copy */
     double w;
@@ -233,7 +227,7 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
     while ((opt = args_next(&a, merge_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&merge_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: m->out = a.value; break;
         case OPT_PRETTY: m->pretty = 1; break;

@@ -26,36 +26,34 @@ enum { EXIT_NOTHING = 3 };
 enum { OPT_OUT = 1, OPT_JSON };
 
 static const tool_opt repair_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"json", 0, 0, OPT_JSON},
-    {NULL, 0, 0, 0},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT atomically (required; '-': standard\n"
+     "output; OUT may be FILE itself)", NULL},
+    {"json", 0, NULL, OPT_JSON, "the report as JSON", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof repair [--json] FILE -o OUT\n"
-           "Salvage a damaged profile: keep every element complete before the\n"
-           "damage (truncation, malformed JSON, an element a strict read refuses),\n"
-           "drop what refers to types or methods the damage cut off, and write the\n"
-           "rest to OUT in FILE's version; a strict read accepts OUT.\n"
-           "\n"
-           "  -o, --output OUT   write to OUT atomically (required; '-': standard\n"
-           "                     output; OUT may be FILE itself)\n"
-           "  --json             the report as JSON\n"
-           "  --help             show this help and exit\n"
-           "  --version          show the version and exit\n"
-           "\n"
-           "The report (on standard output, on standard error when OUT is standard\n"
-           "output) says where the damage starts, what was kept per section, what\n"
-           "was dropped as dangling per kind, and the bytes lost: the input's size\n"
-           "minus the end of the last complete element (unknown for gzip input and\n"
-           "pipes). FILE '-' is standard input; a gzip-compressed FILE is read\n"
-           "transparently. Exit status: 0 if FILE was intact, 1 if it was damaged\n"
-           "and OUT holds what was salvaged, 3 if nothing could be salvaged (the\n"
-           "damage comes before the version; OUT is not written), 2 on usage or\n"
-           "I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
+const tool_command repair_command = {
+    .name = "repair",
+    .synopsis = "[--json] FILE -o OUT",
+    .brief = "[--json] FILE -o OUT",
+    .summary = "salvage a truncated or damaged profile",
+    .about = "Salvage a damaged profile: keep every element complete before the\n"
+             "damage (truncation, malformed JSON, an element a strict read refuses),\n"
+             "drop what refers to types or methods the damage cut off, and write the\n"
+             "rest to OUT in FILE's version; a strict read accepts OUT.",
+    .opts = repair_opts,
+    .notes = "The report (on standard output, on standard error when OUT is standard\n"
+             "output) says where the damage starts, what was kept per section, what\n"
+             "was dropped as dangling per kind, and the bytes lost: the input's size\n"
+             "minus the end of the last complete element (unknown for gzip input and\n"
+             "pipes). FILE '-' is standard input; a gzip-compressed FILE is read\n"
+             "transparently. Exit status: 0 if FILE was intact, 1 if it was damaged\n"
+             "and OUT holds what was salvaged, 3 if nothing could be salvaged (the\n"
+             "damage comes before the version; OUT is not written), 2 on usage or\n"
+             "I/O errors.",
+    .run = cmd_repair,
+};
 
 typedef struct repair_report {
     const char *file;              /* display name */
@@ -228,7 +226,7 @@ int cmd_repair(int argc, char **argv)
     while ((opt = args_next(&a, repair_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&repair_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: out = a.value; break;
         case OPT_JSON: json = 1; break;

@@ -18,33 +18,30 @@
 enum { OPT_OUT = 1, OPT_JSON, OPT_STRICT };
 
 static const tool_opt show_opts[] = {
-    {"output", 'o', 1, OPT_OUT},
-    {"json", 0, 0, OPT_JSON},
-    {"strict", 0, 0, OPT_STRICT},
-    {NULL, 0, 0, 0},
+    {"json", 0, NULL, OPT_JSON, "print one JSON object instead of text", NULL},
+    {"strict", 0, NULL, OPT_STRICT, "read FILE in strict mode", NULL},
+    {"output", 'o', "OUT", OPT_OUT,
+     "write to OUT (atomically for a file); '-' or none:\n"
+     "standard output", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof show [--json] [--strict] [-o OUT] FILE METHOD\n"
-           "What the compiler is told about METHOD (Type.name, every overload): for\n"
-           "each context whose callee is the method, its call count and samples, the\n"
-           "probability GraalVM gives each successor of its branches, and the shares\n"
-           "of receiver types and instanceof types, as GraalVM derives them from the\n"
-           "counts.\n"
-           "\n"
-           "  --json             print one JSON object instead of text\n"
-           "  --strict           read FILE in strict mode\n"
-           "  -o, --output OUT   write to OUT (atomically for a file); '-' or none:\n"
-           "                     standard output\n"
-           "  --help             show this help and exit\n"
-           "  --version          show the version and exit\n"
-           "\n"
-           "Exit status: 0 on success, 1 if FILE is invalid or has no such method, 2 on\n"
-           "usage or I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command show_command = {
+    .name = "show",
+    .synopsis = "[--json] [--strict] [-o OUT] FILE METHOD",
+    .brief = "[--json] FILE METHOD",
+    .summary = "what the compiler is told about a method:\n"
+               "branch probabilities, receiver type shares",
+    .about = "What the compiler is told about METHOD (Type.name, every overload): for\n"
+             "each context whose callee is the method, its call count and samples, the\n"
+             "probability GraalVM gives each successor of its branches, and the shares\n"
+             "of receiver types and instanceof types, as GraalVM derives them from the\n"
+             "counts.",
+    .opts = show_opts,
+    .notes = "Exit status: 0 on success, 1 if FILE is invalid or has no such method, 2 on\n"
+             "usage or I/O errors.",
+    .run = cmd_show,
+};
 /* The kinds the compiler reads at a position of the method itself (monitor
  * entries have no method), in the order shown. */
 static const int shown_kinds[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_SAMPLING,
@@ -325,7 +322,7 @@ int cmd_show(int argc, char **argv)
     while ((opt = args_next(&a, show_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&show_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: out = a.value; break;
         case OPT_JSON: json = 1; break;

@@ -16,29 +16,26 @@
 enum { OPT_JSON = 1, OPT_STRICT };
 
 static const tool_opt stats_opts[] = {
-    {"json", 0, 0, OPT_JSON},
-    {"strict", 0, 0, OPT_STRICT},
-    {NULL, 0, 0, 0},
+    {"json", 0, NULL, OPT_JSON, "print one JSON object (its keys are listed in README.md)", NULL},
+    {"strict", 0, NULL, OPT_STRICT, "load in strict mode (fail on the first rule violation)",
+     NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof stats [--json] [--strict] FILE\n"
-           "Summarise an iprof file: version, types, methods, distinct contexts and\n"
-           "their largest depth, entries and total count per profile kind, and the\n"
-           "10 hottest methods by call count.\n"
-           "\n"
-           "  --json      print one JSON object (its keys are listed in README.md)\n"
-           "  --strict    load in strict mode (fail on the first rule violation)\n"
-           "  --help      show this help and exit\n"
-           "  --version   show the version and exit\n"
-           "\n"
-           "FILE '-' is standard input. Problems are reported like 'iprof validate'\n"
-           "does. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
-           "I/O errors.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command stats_command = {
+    .name = "stats",
+    .synopsis = "[--json] [--strict] FILE",
+    .brief = "[--json] FILE",
+    .summary = "counts, totals, contexts, hottest methods",
+    .about = "Summarise an iprof file: version, types, methods, distinct contexts and\n"
+             "their largest depth, entries and total count per profile kind, and the\n"
+             "10 hottest methods by call count.",
+    .opts = stats_opts,
+    .notes = "FILE '-' is standard input. Problems are reported like 'iprof validate'\n"
+             "does. Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or\n"
+             "I/O errors.",
+    .run = cmd_stats,
+};
 /* Slot of the count in each group of records, and the group size. */
 static void count_layout(int kind, size_t *group, size_t *slot)
 {
@@ -154,7 +151,7 @@ int cmd_stats(int argc, char **argv)
     while ((opt = args_next(&a, stats_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&stats_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_JSON: json = 1; break;
         case OPT_STRICT: strict = 1; break;

@@ -18,31 +18,28 @@
 enum { OPT_STRICT = 1 };
 
 static const tool_opt validate_opts[] = {
-    {"strict", 0, 0, OPT_STRICT},
-    {NULL, 0, 0, 0},
+    {"strict", 0, NULL, OPT_STRICT, "stop at the first rule violation (IPROF_READ_STRICT)", NULL},
+    TOOL_OPT_END,
 };
 
-static int help(void)
-{
-    printf("Usage: iprof validate [--strict] FILE...\n"
-           "Check iprof files against the format and its rules.\n"
-           "\n"
-           "Every problem is printed on stderr as\n"
-           "  FILE:LINE:COL: PATH: message\n"
-           "  FILE:LINE:COL: PATH: warning: message\n"
-           "(PATH is the JSON path of the element, '-' for the whole document;\n"
-           "0:0 when there is no position). A verdict per file goes to stdout:\n"
-           "'FILE: valid', 'FILE: invalid (...)' or 'FILE: unreadable'.\n"
-           "\n"
-           "  --strict    stop at the first rule violation (IPROF_READ_STRICT)\n"
-           "  --help      show this help and exit\n"
-           "  --version   show the version and exit\n"
-           "\n"
-           "FILE '-' is standard input. Exit status: 0 if every file is valid,\n"
-           "1 if some file is invalid, 2 on usage errors or unreadable files.\n");
-    return TOOL_EXIT_OK;
-}
-
+const tool_command validate_command = {
+    .name = "validate",
+    .synopsis = "[--strict] FILE...",
+    .brief = "[--strict] FILE...",
+    .summary = "check files against the format's rules",
+    .about = "Check iprof files against the format and its rules.\n"
+             "\n"
+             "Every problem is printed on stderr as\n"
+             "  FILE:LINE:COL: PATH: message\n"
+             "  FILE:LINE:COL: PATH: warning: message\n"
+             "(PATH is the JSON path of the element, '-' for the whole document;\n"
+             "0:0 when there is no position). A verdict per file goes to stdout:\n"
+             "'FILE: valid', 'FILE: invalid (...)' or 'FILE: unreadable'.",
+    .opts = validate_opts,
+    .notes = "FILE '-' is standard input. Exit status: 0 if every file is valid,\n"
+             "1 if some file is invalid, 2 on usage errors or unreadable files.",
+    .run = cmd_validate,
+};
 static const char *plural(size_t n, const char *word)
 {
     static char buf[64];
@@ -100,7 +97,7 @@ int cmd_validate(int argc, char **argv)
     while ((opt = args_next(&a, validate_opts)) != ARGS_END) {
         switch (opt) {
         case ARGS_ERROR: return TOOL_EXIT_USAGE;
-        case TOOL_OPT_HELP: return help();
+        case TOOL_OPT_HELP: return command_help(&validate_command);
         case TOOL_OPT_VERSION: return print_version();
         case OPT_STRICT: strict = 1; break;
         default: have_file = 1; break;

@@ -6,8 +6,8 @@
 
 int post_known_version(const char *v)
 {
-    return strcmp(v, IPROF_FORMAT_0_4_0) == 0 || strcmp(v, IPROF_FORMAT_1_0_0) == 0 ||
-           strcmp(v, IPROF_FORMAT_1_1_0) == 0;
+    return strcmp(v, IPROF_FORMAT_0_2_0) == 0 || strcmp(v, IPROF_FORMAT_0_4_0) == 0 ||
+           strcmp(v, IPROF_FORMAT_1_0_0) == 0 || strcmp(v, IPROF_FORMAT_1_1_0) == 0;
 }
 
 static int has_instanceof(const char *version)
@@ -26,6 +26,17 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
     report_plain(cmd, display_name(file),
                  "has instanceof profiles, which version %s cannot hold "
                  "(use --drop-instanceof to drop them, or --to 1.1.0)", target);
+    return TOOL_EXIT_INVALID;
+}
+
+int post_check_legacy(const char *cmd, const char *file, const char *target,
+                      const iprof_model *model)
+{
+    if (strncmp(target, "0.2.", 4) != 0 ||
+        iprof_model_entry_count(model, IPROF_KIND_SAMPLING) == 0)
+        return TOOL_EXIT_OK;
+    report_plain(cmd, display_name(file),
+                 "has sampling profiles, which version %s cannot hold (write 1.x)", target);
     return TOOL_EXIT_INVALID;
 }
 

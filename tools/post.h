@@ -17,12 +17,16 @@ typedef struct post_output {
                               in the messages if it has no canonical form */
 } post_output;
 
-/* Whether @p v is 0.4.0, 1.0.0 or 1.1.0. */
+/* Whether @p v is 0.2.0, 0.4.0, 1.0.0 or 1.1.0. */
 int post_known_version(const char *v);
 /* Refuse (exit 1, message on stderr) to write instanceof profiles in a
  * version without them unless dropping them was asked for. */
 int post_check_instanceof(const char *cmd, const char *file, const post_output *o,
                           const iprof_model *model);
+/* Refuse (exit 1, message on stderr) to write sampling profiles in the
+ * legacy 0.2.x layout, which has no place for them, before any output. */
+int post_check_legacy(const char *cmd, const char *file, const char *target,
+                      const iprof_model *model);
 /* Write @p model to o->path atomically (a name ending in ".gz" is written
  * gzip-compressed by the library) or to standard output, with a phase
  * "CMD: writing" on @p bar; in canonical form with o->canonical (nothing

@@ -1,6 +1,7 @@
 /* The command's one hash table (index_table: probing over indices into an
- * array its user owns) and the two small tables of stats built on it: a
- * set of pointers and a map from int64 id to a total. */
+ * array its user owns) and the small tables built on it: a set of pointers
+ * and a map from int64 id to a total (stats), a map from strings to
+ * indices (fit). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,68 @@ int id_map_add(id_map *m, int64_t id, int64_t v)
 
 void id_map_free(id_map *m)
 {
+    free(m->items);
+    m->items = NULL;
+    m->cap = 0;
+    index_table_free(&m->index);
+}
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return hash_word(h);
+}
+
+static uint64_t str_item_hash(size_t i, const void *ctx)
+{
+    return ((const str_map *)ctx)->items[i].hash;
+}
+
+/* The slot of @p key, or the empty slot where it would go. */
+static size_t str_slot(const str_map *m, const char *key, uint64_t h)
+{
+    size_t s = index_first(&m->index, h);
+    for (; m->index.slots[s]; s = index_next(&m->index, s)) {
+        const str_item *it = &m->items[m->index.slots[s] - 1];
+        if (it->hash == h && strcmp(it->key, key) == 0)
+            break;
+    }
+    return s;
+}
+
+const size_t *str_map_get(const str_map *m, const char *key)
+{
+    if (!m->index.cap)
+        return NULL;
+    size_t s = str_slot(m, key, str_hash(key));
+    return m->index.slots[s] ? &m->items[m->index.slots[s] - 1].value : NULL;
+}
+
+int str_map_put(str_map *m, const char *key, size_t value)
+{
+    if (index_table_reserve(&m->index, str_item_hash, m))
+        return -1;
+    uint64_t h = str_hash(key);
+    size_t s = str_slot(m, key, h);
+    if (m->index.slots[s])
+        return 0;
+    char *copy = malloc(strlen(key) + 1);
+    if (!copy || grow_items(&m->items, &m->cap, m->index.count, sizeof *m->items)) {
+        free(copy);
+        return -1;
+    }
+    strcpy(copy, key);
+    m->items[m->index.count] = (str_item){copy, h, value};
+    index_put(&m->index, s);
+    return 0;
+}
+
+void str_map_free(str_map *m)
+{
+    for (size_t i = 0; i < m->index.count; i++)
+        free(m->items[i].key);
     free(m->items);
     m->items = NULL;
     m->cap = 0;

@@ -1,7 +1,8 @@
 /*
  * The iprof command: declarations shared by its files.
  *
- *   main.c      dispatch, --help and --version of the command
+ *   main.c      the command table (tool_commands) and dispatch
+ *   help.c      every --help, generated from the command table
  *   args.c      option parsing shared by the subcommands
  *   report.c    error lines, exit codes, reading inputs named by the user,
  *               method labels
@@ -12,7 +13,11 @@
  *   cmd_<name>.c  one subcommand each: validate, stats (stats_print.c: text
  *               and JSON), cat, flame and export (stacks.h), merge, convert
  *               and filter (post.h/post.c: their shared output), diff (the
- *               report of iprof_diff), coverage, show, repair
+ *               report of iprof_diff), coverage and fit (coverage.c: which
+ *               methods ran; lcov.c: LCOV; fit's calltree.c on csv.c, and
+ *               method_key.c), show, completion (the bash completion,
+ *               generated from the command table),
+ *               repair (IPROF_READ_SALVAGE)
  *   progress.c  the progress bar on stderr (progress.h)
  *
  * The tool uses only the public API (<iprof/iprof.h>); every message is
@@ -38,13 +43,17 @@ enum tool_exit {
 
 /* ---- args.c ------------------------------------------------------------ */
 
-/* One option of a subcommand. id > 0; the ids TOOL_OPT_HELP and
+/* One option of a subcommand: how it is parsed, shown by --help and
+ * completed by the shell (help.c). id > 0; the ids TOOL_OPT_HELP and
  * TOOL_OPT_VERSION are handled by the caller like any other. */
 typedef struct tool_opt {
-    const char *name; /* long name without "--" */
-    char short_name;  /* 0 if none */
-    int has_value;
+    const char *name;   /* long name without "--" */
+    char short_name;    /* 0 if none */
+    const char *arg;    /* the value's name in --help ("N", "OUT"); NULL: no value */
     int id;
+    const char *help;   /* its --help text; each '\n' starts a continuation line */
+    const char *values; /* the values the shell completes, space-separated; NULL:
+                         * file names when arg is FILE, OUT or DIR, else none */
 } tool_opt;
 
 enum { TOOL_OPT_HELP = 1000, TOOL_OPT_VERSION = 1001 };
@@ -78,17 +87,52 @@ int print_version(void);
  * as an IPROF_INSTANCEOF_KEY_*; prints a usage error and returns -1 for
  * anything else. */
 int parse_instanceof_key(const char *cmd, const char *value);
-/* The --help lines of the options every writing command shares; PAD
- * widens the option column ("" for 21 columns, " " for 22). */
-#define HELP_INSTANCEOF_KEY(PAD)                                                          \
-    "  --instanceof-key K " PAD "write the instanceof section as instanceofProfiles\n"     \
-    "                     " PAD "(K instanceof, the document's) or instanceOfProfiles\n"   \
-    "                     " PAD "(instanceOf, GraalVM's; the whole keys work too);\n"      \
-    "                     " PAD "default: as the input spells it, else instanceOf\n"
-#define HELP_DROP_UNKNOWN(PAD)                                                            \
-    "  --drop-unknown     " PAD "drop the top-level keys iprof does not know, saying so\n" \
-    "                     " PAD "on stderr (without it, a merge or canonical form\n"       \
-    "                     " PAD "fails on keys that may hold ids)\n"
+/* The options every writing command shares, as tool_opt initialisers. */
+#define TOOL_OPT_INSTANCEOF_KEY(ID)                                                          \
+    {"instanceof-key", 0, "K", (ID),                                                        \
+     "write the instanceof section as instanceofProfiles\n"                                 \
+     "(K instanceof, the document's) or instanceOfProfiles\n"                               \
+     "(instanceOf, GraalVM's; the whole keys work too);\n"                                  \
+     "default: as the input spells it, else instanceOf",                                    \
+     "instanceof instanceOf"}
+#define TOOL_OPT_DROP_UNKNOWN(ID)                                                            \
+    {"drop-unknown", 0, NULL, (ID),                                                         \
+     "drop the top-level keys iprof does not know, saying so\n"                             \
+     "on stderr (without it, a merge or canonical form\n"                                   \
+     "fails on keys that may hold ids)",                                                    \
+     NULL}
+#define TOOL_OPT_END {NULL, 0, NULL, 0, NULL, NULL}
+
+/* ---- help.c ------------------------------------------------------------ */
+
+/* What the shell completes for a command's operands. */
+enum { TOOL_OPERANDS_FILES = 0, TOOL_OPERANDS_NONE = 1, TOOL_OPERANDS_WORDS = 2 };
+
+/* One subcommand: the table its --help, `iprof --help` and the shell
+ * completion (`iprof completion bash`) are all generated from. */
+typedef struct tool_command {
+    const char *name;
+    const char *synopsis; /* after "Usage: iprof NAME "; '\n' continues it */
+    const char *brief;    /* the synopsis in `iprof --help`; '\n' continues it */
+    const char *summary;  /* its line(s) in `iprof --help`; '\n' continues them */
+    const char *about;    /* the text after the usage lines */
+    const tool_opt *opts; /* ends with TOOL_OPT_END; --help and --version are added */
+    const char *notes;    /* the text after the options, or NULL */
+    int operands;         /* TOOL_OPERANDS_* */
+    const char *words;    /* the operands completed for TOOL_OPERANDS_WORDS */
+    int (*run)(int argc, char **argv);
+} tool_command;
+
+/* Every subcommand, in the order of `iprof --help` (main.c). */
+extern const tool_command *const tool_commands[];
+extern const size_t tool_command_count;
+
+/* Print the command's --help on stdout; returns TOOL_EXIT_OK. */
+int command_help(const tool_command *c);
+/* Print the usage of `iprof` itself, with the list of commands. */
+void commands_usage(FILE *out);
+/* The options --help and --version every command has (args.c). */
+extern const tool_opt tool_common_opts[];
 
 /* ---- report.c ---------------------------------------------------------- */
 
@@ -211,6 +255,27 @@ typedef struct id_map {
 int id_map_add(id_map *m, int64_t id, int64_t v);
 void id_map_free(id_map *m);
 
+/* A map from strings (copied) to indices (iprof fit's call tree ids and
+ * call sites). */
+typedef struct str_item {
+    char *key;
+    uint64_t hash;
+    size_t value;
+} str_item;
+
+typedef struct str_map {
+    str_item *items;
+    size_t cap;
+    index_table index;
+} str_map;
+
+/* The value of @p key, or NULL. */
+const size_t *str_map_get(const str_map *m, const char *key);
+/* Map @p key to @p value (a key already there keeps its value). 0, or -1
+ * when out of memory. */
+int str_map_put(str_map *m, const char *key, size_t value);
+void str_map_free(str_map *m);
+
 /* ---- subcommands ------------------------------------------------------- */
 
 int cmd_validate(int argc, char **argv);
@@ -225,6 +290,13 @@ int cmd_diff(int argc, char **argv);     /* iprof_diff (diff.h) */
 int cmd_coverage(int argc, char **argv);
 int cmd_show(int argc, char **argv);     /* <iprof/analysis.h> */
 int cmd_repair(int argc, char **argv);   /* IPROF_READ_SALVAGE */
+int cmd_fit(int argc, char **argv);      /* coverage.h, csv.h, lcov.h */
+int cmd_completion(int argc, char **argv); /* generated from tool_commands */
+
+extern const tool_command validate_command, stats_command, cat_command, flame_command,
+    export_command, merge_command, convert_command, filter_command, diff_command,
+    coverage_command, show_command, fit_command, repair_command,
+    completion_command;
 
 /* ---- stats ------------------------------------------------------------- */
 

@@ -3,6 +3,9 @@
 
     meson_test.py test      cargo test --offline (all tests, doc tests too)
     meson_test.py example   cargo run --offline --example example -- FIB
+    meson_test.py package   cargo package --offline --workspace and
+                            cargo doc --offline: both without a warning,
+                            the crates holding what crates.io needs
 
 Environment (set by bindings/meson.build): IPROF_LIB_DIR and
 LD_LIBRARY_PATH (the library just built), CARGO_TARGET_DIR (inside the
@@ -32,8 +35,74 @@ def cargo(*args, **kw):
     return subprocess.run(cmd, cwd=HERE, **kw)
 
 
+# What each packaged crate must hold beyond its sources.
+CRATE_FILES = {
+    "iprof-sys": ["Cargo.toml", "README.md", "build.rs", "src/lib.rs"],
+    "iprof": ["Cargo.toml", "README.md", "src/lib.rs", "examples/example.rs"],
+}
+# The metadata crates.io shows, which cargo package does not insist on.
+CRATE_KEYS = ["description", "license", "documentation", "readme", "keywords",
+              "categories", "rust-version", "links"]
+
+
+def check_quiet(what, proc):
+    """Fail on any warning cargo, rustc or rustdoc printed."""
+    text = proc.stdout + proc.stderr
+    sys.stdout.write(text)
+    if proc.returncode:
+        print("FAIL: %s exited %d" % (what, proc.returncode))
+        return 1
+    warnings = [l for l in text.splitlines() if l.lstrip().startswith("warning")]
+    if warnings:
+        print("FAIL: %s printed %d warning(s): %s" % (what, len(warnings), warnings[0]))
+        return 1
+    return 0
+
+
+def package():
+    """cargo package of both crates (iprof depends on iprof-sys, so they are
+    packaged together, as cargo publish --workspace would) and docs.rs-like
+    documentation, all offline and without a warning."""
+    failed = 0
+    out = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    failed += check_quiet("cargo package", cargo(
+        "package", "--offline", "--workspace", "--allow-dirty", "--no-verify", **out))
+    # Verification builds each packaged crate alone, as crates.io users get it.
+    failed += check_quiet("cargo package (verify)", cargo(
+        "package", "--offline", "--workspace", "--allow-dirty", **out))
+    meta = json.loads(cargo("metadata", "--offline", "--no-deps", "--format-version=1",
+                            **out).stdout)
+    for pkg in meta["packages"]:
+        name = pkg["name"]
+        listing = cargo("package", "--offline", "--allow-dirty", "--list", "-p", name, **out)
+        files = listing.stdout.split()
+        for need in CRATE_FILES[name]:
+            if need not in files:
+                print("FAIL: the %s crate lacks %s (it holds %s)" % (name, need, files))
+                failed += 1
+        for key in CRATE_KEYS:
+            if key == "links" and name != "iprof-sys":
+                continue
+            if not pkg.get(key if key != "rust-version" else "rust_version"):
+                print("FAIL: %s has no %s in Cargo.toml" % (name, key))
+                failed += 1
+        if pkg["version"] != os.environ.get("IPROF_VERSION", pkg["version"]):
+            print("FAIL: %s is version %s, the C library %s"
+                  % (name, pkg["version"], os.environ["IPROF_VERSION"]))
+            failed += 1
+    # docs.rs builds with DOCS_RS set and no libiprof; warnings are errors.
+    doc_env = dict(os.environ, DOCS_RS="1", RUSTDOCFLAGS="-D warnings")
+    doc_env.pop("IPROF_LIB_DIR", None)
+    failed += check_quiet("cargo doc", cargo("doc", "--offline", "--no-deps", "--workspace",
+                                             env=doc_env, **out))
+    print("%d passed, %d failed" % (1 if not failed else 0, failed))
+    return 1 if failed else 0
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "test"
+    if mode == "package":
+        return package()
     preload = os.environ.pop("IPROF_ASAN_PRELOAD", "")
     if not preload:
         if mode == "test":

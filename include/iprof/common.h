@@ -82,6 +82,11 @@ IPROF_API int iprof_gzip_supported(void);
 /* ------------------------------------------------------------------------ */
 /* Format versions                                                          */
 
+/** File-format version 0.2.0, GraalVM's legacy layout of 2022 (keys
+ *  typeName, methodName, hotnessPoints, conditionalPoints, invokePoints,
+ *  monitorsProfile): read into the 1.x model and written back in its own
+ *  layout; no sampling or instanceof profiles. */
+#define IPROF_FORMAT_0_2_0 "0.2.0"
 /** File-format version 0.4.0: the structure of 1.0.0 with another
  *  top-level key order. */
 #define IPROF_FORMAT_0_4_0 "0.4.0"

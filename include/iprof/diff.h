@@ -46,6 +46,50 @@
  * order, then B's for entries only B has. The first
  * iprof_diff_options::top of them are kept.
  *
+ * Staleness: one number in 0 .. 1 saying how far B's hot behaviour moved
+ * from A's, in what GraalVM's PGO uses (iprof_diff_staleness(): 0 when
+ * the profiles tell the compiler the same, 1 when they have nothing in
+ * common). Per kind K, over the union of the contexts of both sides' entries
+ * (matched as above; a context one side lacks has share 0 there). Here the
+ * entries of a side with one context count as one, their counts added
+ * (GraalVM 25 writes some sampling contexts twice), and the first of them
+ * in file order gives the probabilities or shares:
+ *  - weight m(e) = (share(A, e) + share(B, e)) / 2: hot entries of either
+ *    side weigh, cold ones hardly, so count noise on cold entries does
+ *    not matter;
+ *  - distance d(e) in 0 .. 1:
+ *    - call counts and sampling: d(e) = |delta(e)| / (share(A, e) +
+ *      share(B, e)), so that m(e) d(e) = |delta(e)| / 2 and the kind's
+ *      staleness is the total variation distance between A's and B's
+ *      normalised counts (hotness moving between methods and contexts);
+ *    - conditional: the total variation distance (half the sum of the
+ *      absolute differences) between A's and B's successor
+ *      probabilities as iprof_entry_branch_probabilities() derives them,
+ *      successors matched by bci (probabilities of one bci added up;
+ *      the result capped at 1). A branch flipped from always taken to
+ *      never taken gives 1 - 2 x IPROF_EXTREMELY_SLOW_PATH_PROBABILITY;
+ *    - virtual invoke, instanceof and monitor: the total variation
+ *      distance between the type profiles GraalVM builds
+ *      (iprof_entry_type_shares()), types matched by name: (1 - eps) x
+ *      half the sum over types of |count(A, t) / count(A, e) - count(B,
+ *      t) / count(B, e)|, eps = IPROF_EXTREMELY_SLOW_PATH_PROBABILITY
+ *      being the not-recorded probability both sides get. A type id a
+ *      model does not define matches the same undefined id in the other;
+ *    - d(e) = 1 when one side lacks e, when its count there is 0 and, for
+ *      the kinds with probabilities, when a side gives none (its counts
+ *      add up to 0 or fewer, a record count that is not a whole number
+ *      of records);
+ *  - staleness(K) = sum of m(e) d(e) / sum of m(e), over the entries with
+ *    m(e) > 0 (iprof_diff_staleness_kind()). It is undefined (-1.0) when
+ *    neither side has count mass of K, and 1 when only one side has.
+ * The staleness is the mean of staleness(K) over the kinds where it is
+ * defined (every kind counts the same: their counts are not comparable),
+ * and 0 when none is (two profiles without counts). Each part is
+ * symmetric, so swapping A and B gives the same score. Shares are
+ * relative, so a profile compared with a copy of itself whose counts are
+ * all multiplied by one factor scores 0 (exactly, while the counts stay
+ * below 2^53).
+ *
  * Lifetimes and threads. The result borrows both models: they must
  * outlive it and must not change while it is used (its accessors return
  * their methods and entries). Creating a result only reads the models
@@ -308,6 +352,34 @@ IPROF_API double iprof_diff_change_relative(const iprof_diff *diff, int kind, si
  */
 IPROF_API size_t iprof_diff_change_describe(const iprof_diff *diff, int kind, size_t index,
                                             char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Staleness                                                                */
+
+/**
+ * @brief How far B's hot behaviour moved from A's: the staleness score
+ *        defined in the file comment.
+ *
+ * A CI gate compares the profile it is about to use (A) with one of the
+ * current build (B) and fails above a threshold (`iprof diff
+ * --fail-above X A B`).
+ * @param diff the result (borrowed).
+ * @return the score in 0 .. 1 (0: the same probabilities, shares and
+ *         hotness; 1: nothing in common); -1.0 for a NULL @p diff.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API double iprof_diff_staleness(const iprof_diff *diff);
+
+/**
+ * @brief staleness(K): the part of the staleness score of one kind.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @return the kind's score in 0 .. 1; -1.0 when neither side has count
+ *         mass of @p kind (the kind does not count in
+ *         iprof_diff_staleness()) or for an invalid kind.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API double iprof_diff_staleness_kind(const iprof_diff *diff, int kind);
 
 #ifdef __cplusplus
 }

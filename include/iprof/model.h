@@ -123,9 +123,11 @@ IPROF_API const char *iprof_model_version(const iprof_model *model);
 /**
  * @brief Change the format version recorded in the model.
  * @param model the model.
- * @param version MAJOR.MINOR.PATCH with the structure of 0.4.0/1.x (copied).
+ * @param version MAJOR.MINOR.PATCH of a version the writer writes (copied):
+ *        0.2.x (GraalVM's legacy layout, IPROF_FORMAT_0_2_0), another 0.x
+ *        from 0.3 on, or 1.x.
  * @retval IPROF_OK success.
- * @retval IPROF_EVERSION a version of another structure or malformed.
+ * @retval IPROF_EVERSION a version before 0.2, from 2.0 on, or malformed.
  * @retval IPROF_EINVAL a NULL argument.
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.

@@ -49,7 +49,8 @@ extern "C" {
  *  iprof_writer_free(). */
 typedef struct iprof_writer iprof_writer;
 
-/** Indent the output: one element per line. */
+/** Indent the output: one element per line. (Format 0.2.0 has one
+ *  layout, GraalVM's indented one, which the flag does not change.) */
 #define IPROF_WRITE_PRETTY 0x1u
 /** Drop instanceof entries when the target version predates 1.1.0
  *  (otherwise writing them fails with IPROF_EVERSION). */
@@ -221,8 +222,11 @@ IPROF_API void iprof_writer_free(iprof_writer *writer);
  * @brief Start the document.
  * @param writer the writer.
  * @param format_version the target version (borrowed for the call):
- *        IPROF_FORMAT_0_4_0, _1_0_0 or _1_1_0; NULL means the options'
- *        version, or IPROF_FORMAT_LATEST if that is NULL too.
+ *        IPROF_FORMAT_0_2_0 (GraalVM's legacy layout: keys typeName,
+ *        methodName, hotnessPoints, conditionalPoints, invokePoints,
+ *        methodBciList, one monitorsProfile object; no sampling or
+ *        instanceof section), _0_4_0, _1_0_0 or _1_1_0; NULL means the
+ *        options' version, or IPROF_FORMAT_LATEST if that is NULL too.
  * @retval IPROF_OK success.
  * @retval IPROF_EVERSION a version this writer cannot write.
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
@@ -287,8 +291,10 @@ IPROF_API int iprof_writer_method(iprof_writer *writer, int64_t id, const char *
  * @retval IPROF_OK success.
  * @retval IPROF_ESCHEMA the records or the context break the kind's rules
  *         (not checked with IPROF_WRITE_NO_VALIDATE).
- * @retval IPROF_EVERSION an instanceof entry for a version before 1.1.0
- *         (dropped instead with IPROF_WRITE_DROP_INSTANCEOF).
+ * @retval IPROF_EVERSION an entry of a kind the version lacks: instanceof
+ *         before 1.1.0 (dropped instead with IPROF_WRITE_DROP_INSTANCEOF),
+ *         sampling in 0.2.0; or a second monitor entry in 0.2.0, whose
+ *         monitorsProfile holds one.
  * @retval IPROF_EDANGLING (IPROF_WRITE_STRICT) a method or type id that
  *         was not written.
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
@@ -336,6 +342,8 @@ IPROF_API int iprof_writer_end(iprof_writer *writer);
  * @param json_len its length.
  * @retval IPROF_OK success.
  * @retval IPROF_ESYNTAX @p json is not one JSON value.
+ * @retval IPROF_EVERSION in format 0.2.0, a key spelled like one of its
+ *         sections ("hotnessPoints", ...).
  * @retval IPROF_ESTATE before begin or after end.
  * @retval IPROF_EIO the sink failed.
  * @retval IPROF_ENOMEM allocation failed.

@@ -32,8 +32,9 @@ static int parse_int(const char **p, const char *end, int allow_minus, int64_t *
     return IPI_CTX_OK;
 }
 
-int ipi_ctx_parse(const char *s, size_t len, int64_t **frames, size_t *cap, size_t *count,
-                  size_t *err_at, const iprof_allocator *alloc)
+static inline int parse_frames(const char *s, size_t len, char sep, int64_t **frames,
+                               size_t *cap, size_t *count, size_t *err_at,
+                               const iprof_allocator *alloc)
 {
     const char *p = s, *end = s + len;
     size_t n = 0;
@@ -64,7 +65,7 @@ int ipi_ctx_parse(const char *s, size_t len, int64_t **frames, size_t *cap, size
         n++;
         if (p == end)
             break;
-        if (*p != '<') {
+        if (*p != sep) {
             *err_at = (size_t)(p - s);
             return IPI_CTX_SYNTAX;
         }
@@ -74,12 +75,29 @@ int ipi_ctx_parse(const char *s, size_t len, int64_t **frames, size_t *cap, size
     return IPI_CTX_OK;
 }
 
+int ipi_ctx_parse(const char *s, size_t len, int64_t **frames, size_t *cap, size_t *count,
+                  size_t *err_at, const iprof_allocator *alloc)
+{
+    return parse_frames(s, len, '<', frames, cap, count, err_at, alloc);
+}
+
+int ipi_ctx_parse_legacy(const char *s, size_t len, int64_t **frames, size_t *cap,
+                         size_t *count, size_t *err_at, const iprof_allocator *alloc)
+{
+    return parse_frames(s, len, ',', frames, cap, count, err_at, alloc);
+}
+
 size_t ipi_ctx_format(char *out, const int64_t *frames, size_t count)
+{
+    return ipi_ctx_format_sep(out, frames, count, '<');
+}
+
+size_t ipi_ctx_format_sep(char *out, const int64_t *frames, size_t count, char sep)
 {
     char *p = out;
     for (size_t i = 0; i < count; i++) {
         if (i)
-            *p++ = '<';
+            *p++ = sep;
         p += ipi_fmt_i64(p, frames[2 * i]);
         *p++ = ':';
         p += ipi_fmt_i64(p, frames[2 * i + 1]);

@@ -81,3 +81,24 @@ int ipi_section_of(const char *key, size_t len)
     }
     return IPROF_SECTION_UNKNOWN;
 }
+
+static const char *const legacy_keys[IPROF_KIND_COUNT] = {
+    [IPROF_KIND_CALL_COUNT] = "hotnessPoints",
+    [IPROF_KIND_CONDITIONAL] = "conditionalPoints",
+    [IPROF_KIND_VIRTUAL_INVOKE] = "invokePoints",
+    [IPROF_KIND_MONITOR] = "monitorsProfile",
+};
+
+const char *ipi_legacy_kind_key(int kind)
+{
+    return kind >= 0 && kind < IPROF_KIND_COUNT ? legacy_keys[kind] : NULL;
+}
+
+int ipi_legacy_section_of(const char *key, size_t len)
+{
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        if (legacy_keys[k] && strlen(legacy_keys[k]) == len && memcmp(key, legacy_keys[k], len) == 0)
+            return k;
+    int sec = ipi_section_of(key, len);
+    return sec >= 0 && sec < IPROF_KIND_COUNT ? IPI_SECTION_MODERN : sec;
+}

@@ -54,4 +54,16 @@ static inline int64_t ipi_count_add(int64_t a, int64_t b)
  * keys the library interprets, for the reader, the model and the writer. */
 int ipi_section_of(const char *key, size_t len);
 
+/* Not a key of the 0.2.0 layout but a 1.x section key (ipi_legacy_section_of). */
+#define IPI_SECTION_MODERN (-2)
+
+/* The same for a document of the legacy 0.2.0 layout: hotnessPoints,
+ * conditionalPoints, invokePoints and monitorsProfile name the kinds
+ * they hold (call count, conditional, virtual invoke, monitor); a 1.x
+ * section key is IPI_SECTION_MODERN; other keys are unknown. */
+int ipi_legacy_section_of(const char *key, size_t len);
+/* The 0.2.0 key of a kind, NULL for the kinds 0.2.0 lacks (sampling,
+ * instanceof). */
+const char *ipi_legacy_kind_key(int kind);
+
 #endif

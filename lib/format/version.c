@@ -36,8 +36,10 @@ int ipi_version_classify(const ipi_fmtver *v)
 {
     if (v->major >= 2)
         return IPI_VERSION_FUTURE;
-    if (v->major == 0 && v->minor < 3)
+    if (v->major == 0 && v->minor < 2)
         return IPI_VERSION_LEGACY;
+    if (ipi_version_is_legacy(v))
+        return v->patch == 0 ? IPI_VERSION_KNOWN : IPI_VERSION_LEGACY_02;
     if ((v->major == 0 && v->minor == 4 && v->patch == 0) ||
         (v->major == 1 && v->minor <= 1 && v->patch == 0))
         return IPI_VERSION_KNOWN;
@@ -49,6 +51,11 @@ int ipi_version_has_instanceof(const ipi_fmtver *v)
     return v->major == 1 && v->minor >= 1;
 }
 
+int ipi_version_is_legacy(const ipi_fmtver *v)
+{
+    return v->major == 0 && v->minor == 2;
+}
+
 size_t ipi_version_layout(const ipi_fmtver *v, int kinds[IPROF_KIND_COUNT])
 {
     static const int v04[] = {IPROF_KIND_MONITOR, IPROF_KIND_VIRTUAL_INVOKE,
@@ -57,8 +64,11 @@ size_t ipi_version_layout(const ipi_fmtver *v, int kinds[IPROF_KIND_COUNT])
     static const int v1[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL,
                              IPROF_KIND_VIRTUAL_INVOKE, IPROF_KIND_MONITOR,
                              IPROF_KIND_SAMPLING, IPROF_KIND_INSTANCEOF};
-    const int *src = v->major == 0 ? v04 : v1;
-    size_t n = ipi_version_has_instanceof(v) ? 6 : 5;
+    /* hotnessPoints, conditionalPoints, invokePoints, monitorsProfile */
+    static const int v02[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL,
+                              IPROF_KIND_VIRTUAL_INVOKE, IPROF_KIND_MONITOR};
+    const int *src = ipi_version_is_legacy(v) ? v02 : v->major == 0 ? v04 : v1;
+    size_t n = ipi_version_is_legacy(v) ? 4 : ipi_version_has_instanceof(v) ? 6 : 5;
     for (size_t i = 0; i < n; i++)
         kinds[i] = src[i];
     return n;

@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "rules.h"
+#include "staleness.h"
 
 #include "hash.h"
 
@@ -32,6 +33,7 @@ typedef struct diff_kind {
     uint64_t total[2], common_total[2];
     diff_change *changes;
     size_t change_count, change_cap;
+    double stale_sum, stale_weight; /* sum of m(e) d(e), sum of m(e) */
 } diff_kind;
 
 struct iprof_diff {
@@ -100,6 +102,9 @@ typedef struct diff_work {
     unsigned char *seen; /* per B entry index of the kind at hand */
     size_t seen_size;
     size_t top;
+    ipi_stale stale;
+    uint64_t *group[2]; /* per entry index: the counts of its context */
+    size_t group_cap[2];
 } diff_work;
 
 static void work_free(diff_work *w, size_t bmethods)
@@ -109,6 +114,9 @@ static void work_free(diff_work *w, size_t bmethods)
     ipi_idmap_free(&w->a2b, w->a);
     ipi_free(w->a, w->frames, w->frames_cap * sizeof *w->frames);
     ipi_free(w->a, w->seen, w->seen_size);
+    ipi_stale_free(&w->stale);
+    for (int s = 0; s < 2; s++)
+        ipi_free(w->a, w->group[s], w->group_cap[s] * sizeof(uint64_t));
 }
 
 static int push_only(diff_work *w, int side, const iprof_method *x, size_t *cap)
@@ -261,6 +269,82 @@ static double share_of(uint64_t count, uint64_t total)
     return total ? (double)count / (double)total : 0.0;
 }
 
+/* Add a context of the union to its kind's staleness: weight m(e) = the
+ * mean of its two count shares, distance d(e) as diff.h defines it, with
+ * ea and eb the first entries of the context on each side (NULL where a
+ * side lacks it). For count kinds m(e) d(e) = |share A - share B| / 2,
+ * added as that (exact: 0 for equal shares). */
+static int add_staleness(diff_work *w, int k, const iprof_entry *ea, const iprof_entry *eb,
+                         double wa, double wb)
+{
+    diff_kind *dk = &w->d->kinds[k];
+    double m = (wa + wb) / 2;
+    if (m == 0)
+        return IPROF_OK;
+    double md = m;
+    if (!ipi_stale_has_outcomes(k)) {
+        md = fabs(wa - wb) / 2;
+    } else if (ea && eb && wa > 0 && wb > 0) {
+        double d;
+        if (ipi_stale_distance(&w->stale, ea, eb, &d))
+            return IPROF_ENOMEM;
+        md = m * d;
+    }
+    dk->stale_sum += md;
+    dk->stale_weight += m;
+    return IPROF_OK;
+}
+
+/* group[p] = the summed counts of the entries of kind k of m whose
+ * context is that of entry p, the first of them (0 at the others). */
+static void group_counts(const iprof_model *m, int k, uint64_t *group)
+{
+    const ipi_entry_list *l = &m->entries[k];
+    if (l->count)
+        memset(group, 0, l->count * sizeof *group);
+    for (size_t i = 0; i < l->count; i++) {
+        size_t first = ipi_find_entry_pos(m, k, l->items[i].ctx) - 1;
+        group[first] = add_sat(group[first], count_of(&l->items[i]));
+    }
+}
+
+/* The staleness of kind k, by context: entries of one side with one
+ * context count as one (GraalVM 25 writes some sampling contexts twice),
+ * their counts added. */
+static int kind_staleness(diff_work *w, int k)
+{
+    const iprof_model *A = w->d->m[0], *B = w->d->m[1];
+    const ipi_entry_list *la = &A->entries[k], *lb = &B->entries[k];
+    const diff_kind *dk = &w->d->kinds[k];
+    size_t need = la->count > lb->count ? la->count : lb->count;
+    if (ipi_grow_array(w->a, &w->group[0], &w->group_cap[0], need, sizeof(uint64_t)) ||
+        ipi_grow_array(w->a, &w->group[1], &w->group_cap[1], need, sizeof(uint64_t)))
+        return IPROF_ENOMEM;
+    group_counts(A, k, w->group[0]);
+    group_counts(B, k, w->group[1]);
+    if (lb->count)
+        memset(w->seen, 0, lb->count); /* sized by compare_kind */
+    for (size_t i = 0; i < la->count; i++) {
+        const iprof_entry *e = &la->items[i];
+        if (ipi_find_entry_pos(A, k, e->ctx) != i + 1)
+            continue; /* counted with the first of its context */
+        size_t bpos = match_entry(w, k, e); /* frames sized by compare_kind */
+        const iprof_entry *eb = bpos ? &lb->items[bpos - 1] : NULL;
+        uint64_t cb = bpos ? w->group[1][bpos - 1] : 0;
+        if (bpos)
+            w->seen[bpos - 1] = 1;
+        if (add_staleness(w, k, e, eb, share_of(w->group[0][i], dk->total[0]),
+                          share_of(cb, dk->total[1])))
+            return IPROF_ENOMEM;
+    }
+    for (size_t i = 0; i < lb->count; i++) {
+        if (!w->seen[i] && w->group[1][i] &&
+            add_staleness(w, k, NULL, &lb->items[i], 0, share_of(w->group[1][i], dk->total[1])))
+            return IPROF_ENOMEM;
+    }
+    return IPROF_OK;
+}
+
 static int compare_kind(diff_work *w, int k)
 {
     iprof_diff *d = w->d;
@@ -342,6 +426,9 @@ static int compare_kind(diff_work *w, int k)
         c.delta = c.share[1];
         offer(w, dk, &c);
     }
+    int rc = kind_staleness(w, k);
+    if (rc)
+        return rc;
     /* Heap to ranking: repeatedly move the worst to the end. */
     for (size_t n = dk->change_count; n > 1; n--) {
         diff_change *h = dk->changes, worst = h[0], last = h[n - 1];
@@ -445,6 +532,7 @@ IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof
     w.top = o.top ? o.top : IPROF_DIFF_DEFAULT_TOP;
     ipi_htab_init(&w.bkeys);
     ipi_idmap_init(&w.a2b);
+    ipi_stale_init(&w.stale, w.a, a, b);
     size_t only_cap[2] = {0, 0};
     int rc = match_methods(&w, only_cap);
     if (rc == IPROF_OK)
@@ -578,4 +666,28 @@ IPROF_API size_t iprof_diff_change_describe(const iprof_diff *d, int kind, size_
     }
     int side = c->e[0] ? 0 : 1;
     return iprof_model_context_describe(d->m[side], c->e[side]->ctx, buf, size);
+}
+
+IPROF_API double iprof_diff_staleness_kind(const iprof_diff *d, int kind)
+{
+    if (!d || bad_kind(kind) || d->kinds[kind].stale_weight == 0)
+        return -1.0;
+    const diff_kind *dk = &d->kinds[kind];
+    return fmin(1.0, dk->stale_sum / dk->stale_weight);
+}
+
+IPROF_API double iprof_diff_staleness(const iprof_diff *d)
+{
+    if (!d)
+        return -1.0;
+    double sum = 0;
+    int kinds = 0;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        double s = iprof_diff_staleness_kind(d, k);
+        if (s >= 0) {
+            sum += s;
+            kinds++;
+        }
+    }
+    return kinds ? sum / kinds : 0.0;
 }

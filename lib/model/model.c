@@ -95,7 +95,7 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
     int cls = ipi_version_classify(&v);
     if (cls == IPI_VERSION_LEGACY || cls == IPI_VERSION_FUTURE)
         return ipi_model_fail(model, IPROF_EVERSION,
-                              "format version %.64s cannot be written (before 0.3 or after 1.x)",
+                              "format version %.64s cannot be written (before 0.2 or after 1.x)",
                               version);
     int rc = ipi_model_store_version(model, version, len);
     return rc ? ipi_model_fail(model, rc, "out of memory") : IPROF_OK;

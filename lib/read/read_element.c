@@ -463,6 +463,25 @@ static int skip_member(scan *s, const char **pp, const char *end)
     return IPROF_OK;
 }
 
+/* The member keys of the legacy 0.2.0 layout: typeName, methodName,
+ * methodBciList for name and ctx; monitorsProfile is one object with
+ * records only. */
+static unsigned legacy_member_of(int section, const char *key, size_t len)
+{
+    int entry = section != SEC_TYPES && section != SEC_METHODS;
+    switch (len) {
+    case 2: return !entry && memcmp(key, "id", 2) == 0 ? M_ID : 0;
+    case 7: return entry && memcmp(key, "records", 7) == 0 ? M_REC : 0;
+    case 8: return section == SEC_TYPES && memcmp(key, "typeName", 8) == 0 ? M_NAME : 0;
+    case 9: return section == SEC_METHODS && memcmp(key, "signature", 9) == 0 ? M_SIG : 0;
+    case 10: return section == SEC_METHODS && memcmp(key, "methodName", 10) == 0 ? M_NAME : 0;
+    case 13:
+        return entry && section != IPROF_KIND_MONITOR && memcmp(key, "methodBciList", 13) == 0
+                   ? M_CTX : 0;
+    default: return 0;
+    }
+}
+
 static unsigned member_of(int section, const char *key, size_t len)
 {
     int entry = section != SEC_TYPES && section != SEC_METHODS;
@@ -480,8 +499,10 @@ static int parse_ctx(scan *s, const char *text, size_t len)
 {
     size_t err_at = 0;
     iprof_reader *r = s->r;
-    int rc = ipi_ctx_parse(text, len, &r->frames, &r->frames_cap, &s->nframes, &err_at,
-                           &r->alloc);
+    int rc = s->legacy ? ipi_ctx_parse_legacy(text, len, &r->frames, &r->frames_cap,
+                                              &s->nframes, &err_at, &r->alloc)
+                       : ipi_ctx_parse(text, len, &r->frames, &r->frames_cap, &s->nframes,
+                                       &err_at, &r->alloc);
     if (rc == IPROF_OK)
         return IPROF_OK;
     if (rc < 0)
@@ -490,8 +511,9 @@ static int parse_ctx(scan *s, const char *text, size_t len)
         return ipi_scan_fail(s, IPROF_ELIMIT, s->ctx_at, "a number in ctx \"%.*s\" does not fit in int64",
                     (int)(len > 64 ? 64 : len), text);
     return ipi_scan_fail(s, IPROF_ESCHEMA, s->ctx_at,
-                "invalid ctx \"%.*s\" at character %zu: expected method:bci pairs joined by '<'",
-                (int)(len > 64 ? 64 : len), text, err_at + 1);
+                "invalid %s \"%.*s\" at character %zu: expected method:bci pairs joined by '%c'",
+                s->legacy ? "methodBciList" : "ctx", (int)(len > 64 ? 64 : len), text,
+                err_at + 1, s->legacy ? ',' : '<');
 }
 
 /* One member value of an element; *pp is at the value. */
@@ -520,7 +542,7 @@ static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
     case M_CTX:
         s->at.field = F_CTX;
         s->ctx_at = IDX(s, *pp);
-        if ((rc = fast_ctx(s, pp, end)) != 0)
+        if (!s->legacy && (rc = fast_ctx(s, pp, end)) != 0)
             return rc < 0 ? ipi_scan_fail(s, IPROF_ENOMEM, s->ctx_at, "out of memory") : IPROF_OK;
         rc = expect_string(s, pp, end, &text, &len, 1);
         return rc ? rc : parse_ctx(s, text, len);
@@ -529,10 +551,12 @@ static int parse_member(scan *s, unsigned m, const char **pp, const char *end)
     }
 }
 
-static const char *member_name(unsigned m)
+static const char *member_name(const scan *s, unsigned m)
 {
+    if (m == M_NAME && s->legacy)
+        return s->at.section == SEC_TYPES ? "typeName" : "methodName";
     return m == M_ID ? "id" : m == M_NAME ? "name" : m == M_SIG ? "signature"
-         : m == M_CTX ? "ctx" : "records";
+         : m == M_CTX ? (s->legacy ? "methodBciList" : "ctx") : "records";
 }
 
 static const char *element_noun(int section)
@@ -565,7 +589,8 @@ int ipi_scan_element(scan *s, const char **pp, const char *end)
     if (p >= end)
         return MORE;
     start_element(s);
-    int fast = fast_members(s, &p, end);
+    /* 0.2.0 has other keys (and GraalVM's spaces): the general loop. */
+    int fast = s->legacy ? NOT_FAST : fast_members(s, &p, end);
     if (fast == IPROF_OK) {
         *pp = p + 1;
         return IPROF_OK;
@@ -579,18 +604,19 @@ int ipi_scan_element(scan *s, const char **pp, const char *end)
             const char *key_at = p, *q;
             unsigned m = 0;
             int rc;
-            if ((q = fast_key(s->at.section, p, end, &m)) != NULL) {
+            if (!s->legacy && (q = fast_key(s->at.section, p, end, &m)) != NULL) {
                 p = ipi_json_skip_ws(q, end);
             } else {
                 char key[16];
                 size_t key_len = 0;
                 if ((rc = expect_member_key(s, &p, end, key, &key_len)) != IPROF_OK)
                     return rc;
-                m = member_of(s->at.section, key, key_len);
+                m = s->legacy ? legacy_member_of(s->at.section, key, key_len)
+                              : member_of(s->at.section, key, key_len);
             }
             if (m & got)
                 return ipi_scan_fail(s, IPROF_ESCHEMA, IDX(s, key_at), "duplicate key \"%s\"",
-                            member_name(m));
+                            member_name(s, m));
             if ((rc = parse_member(s, m, &p, end)) != IPROF_OK)
                 return rc;
             got |= m;
@@ -607,16 +633,14 @@ int ipi_scan_element(scan *s, const char **pp, const char *end)
     }
     need = s->at.section == SEC_TYPES     ? (M_ID | M_NAME)
            : s->at.section == SEC_METHODS ? (M_ID | M_NAME | M_SIG)
+           : s->legacy && s->at.section == IPROF_KIND_MONITOR ? M_REC /* 0.2.0's object */
                                           : (M_CTX | M_REC);
     if (need & ~got) {
         unsigned miss = need & ~got;
-        const char *what = miss & M_ID     ? "id"
-                           : miss & M_NAME ? "name"
-                           : miss & M_SIG  ? "signature"
-                           : miss & M_CTX  ? "ctx"
-                                           : "records";
+        unsigned first = miss & M_ID ? M_ID : miss & M_NAME ? M_NAME : miss & M_SIG ? M_SIG
+                       : miss & M_CTX ? M_CTX : M_REC;
         return ipi_scan_fail(s, IPROF_ESCHEMA, s->el_start, "%s is missing \"%s\"",
-                    element_noun(s->at.section), what);
+                    element_noun(s->at.section), member_name(s, first));
     }
     *pp = p + 1;
     return IPROF_OK;

@@ -7,6 +7,17 @@
 
 static const char *const field_names[] = {"", "id", "name", "signature", "ctx", "records"};
 
+/* A field's key as the file spells it (0.2.0: typeName, methodName,
+ * methodBciList). */
+static const char *field_name(const scan *s, const path_pos *at)
+{
+    if (s->legacy && at->field == F_NAME)
+        return at->section == SEC_TYPES ? "typeName" : "methodName";
+    if (s->legacy && at->field == F_CTX)
+        return "methodBciList";
+    return field_names[at->field];
+}
+
 
 /* Line and column of input offset off, which lies in the window. Moves the
  * line cursor forward or back; cost is proportional to the distance. */
@@ -49,6 +60,8 @@ void ipi_scan_forget(scan *s, size_t drop)
 /* The key of a known section as this file spells it. */
 const char *ipi_scan_section_name(const scan *s, int section)
 {
+    if (s->legacy && ipi_legacy_kind_key(section))
+        return ipi_legacy_kind_key(section);
     switch (section) {
     case SEC_TYPES: return "types";
     case SEC_METHODS: return "methods";
@@ -75,7 +88,7 @@ void ipi_scan_format_path(const scan *s, const path_pos *at, char *out, size_t c
     if (at->elem != UINT64_MAX && n < cap)
         n += (size_t)snprintf(out + n, cap - n, "[%llu]", (unsigned long long)at->elem);
     if (at->field != F_NONE && n < cap)
-        n += (size_t)snprintf(out + n, cap - n, ".%s", field_names[at->field]);
+        n += (size_t)snprintf(out + n, cap - n, ".%s", field_name(s, at));
     if (at->sub >= 0 && n < cap)
         snprintf(out + n, cap - n, "[%lld]", (long long)at->sub);
 }

@@ -165,8 +165,15 @@ static int process_version(scan *s, const char *text, size_t len, size_t at)
     switch (ipi_version_classify(&s->version)) {
     case IPI_VERSION_LEGACY:
         return ipi_scan_fail(s, IPROF_EVERSION, at,
-                    "format version %s is not supported: its legacy layout predates 0.3",
+                    "format version %s is not supported: its layout predates 0.2.0",
                     s->version_text);
+    case IPI_VERSION_LEGACY_02: {
+        int rc = ipi_scan_violation(s, IPROF_EVERSION, IPROF_SEVERITY_WARNING, at,
+                           "unknown format version %s, read as 0.2.0", s->version_text);
+        if (rc)
+            return rc;
+        break;
+    }
     case IPI_VERSION_FUTURE:
         return ipi_scan_fail(s, IPROF_EVERSION, at,
                     "format version %s is not supported: major version %lld is newer than 1",
@@ -181,6 +188,14 @@ static int process_version(scan *s, const char *text, size_t len, size_t at)
     }
     default:
         break;
+    }
+    if (ipi_version_is_legacy(&s->version)) {
+        /* Its keys are read by the version, which GraalVM wrote first. */
+        if (s->nkeys > 1)
+            return ipi_scan_fail(s, IPROF_EVERSION, at,
+                        "format version %s must be the document's first key: its keys are "
+                        "read by it", s->version_text);
+        s->legacy = 1;
     }
     s->have_version = 1;
     if (s->cb && s->cb->on_version && s->cb->on_version(text, len, s->payload))
@@ -274,7 +289,14 @@ static int step_key(scan *s)
         r->key[raw] = '\0';
         r->key_len = raw;
     }
-    int sec = ipi_section_of(r->key, r->key_len);
+    s->nkeys++;
+    int sec = s->legacy ? ipi_legacy_section_of(r->key, r->key_len)
+                        : ipi_section_of(r->key, r->key_len);
+    if (sec == IPI_SECTION_MODERN) /* kept, it would clash with the 1.x key it becomes */
+        return ipi_scan_fail(s, IPROF_ESCHEMA, IDX(s, p),
+                    "\"%s\" is not a key of format %s: its sections are hotnessPoints, "
+                    "conditionalPoints, invokePoints and monitorsProfile",
+                    r->key, s->version_text);
     s->at.section = sec;
     if (sec != SEC_UNKNOWN) {
         if ((rc = check_key_once(s, sec, IDX(s, p))) != IPROF_OK)
@@ -294,6 +316,29 @@ static int step_key(scan *s)
     return IPROF_OK;
 }
 
+/* 0.2.0's "monitorsProfile": {"records": [type id, count, ...]}, one
+ * object for the whole run: the monitor entry of 1.x with its dummy ctx
+ * "0:0". Empty records are no entry, as GraalVM's 0.4.0 and later write
+ * "monitorProfiles": [] when nothing was locked. */
+static int legacy_monitors(scan *s, const char **pp, const char *end)
+{
+    int rc = ipi_scan_element(s, pp, end);
+    if (rc != IPROF_OK)
+        return rc;
+    if ((rc = check_size(s, s->el_start, IDX(s, *pp))) != IPROF_OK)
+        return rc;
+    s->done |= SEC_BIT(IPROF_KIND_MONITOR);
+    if (s->nnums == 0)
+        return IPROF_OK;
+    iprof_reader *r = s->r;
+    if (r->frames_cap == 0 &&
+        ipi_grow(&r->alloc, (void **)&r->frames, &r->frames_cap, 1, 2 * sizeof(int64_t)))
+        return ipi_scan_fail(s, IPROF_ENOMEM, s->el_start, "out of memory");
+    r->frames[0] = r->frames[1] = 0;
+    s->nframes = 1;
+    return process_entry(s);
+}
+
 static int step_value(scan *s)
 {
     const char *end = WIN(s) + s->src.len;
@@ -308,6 +353,9 @@ static int step_value(scan *s)
         if ((rc = ipi_scan_string(s, &p, end, &text, &len, 0)) != IPROF_OK)
             return rc;
         if ((rc = process_version(s, text, len, s->el_start)) != IPROF_OK)
+            return rc;
+    } else if (s->legacy && sec == IPROF_KIND_MONITOR) {
+        if ((rc = legacy_monitors(s, &p, end)) != IPROF_OK)
             return rc;
     } else if (sec == SEC_UNKNOWN) {
         const char *after, *err = p, *why = NULL;

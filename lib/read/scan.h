@@ -105,6 +105,8 @@ typedef struct scan {
     unsigned done;  /* SEC_BIT of sections whose array was closed */
     path_pos at;    /* current path */
     int have_version;
+    int legacy;      /* the version is 0.2.x: its own keys and ctx separator */
+    uint64_t nkeys;  /* top-level keys met so far */
     ipi_fmtver version;
     char version_text[64];
     int iof_pending; /* instanceofProfiles met before the version */

@@ -65,6 +65,7 @@ struct iprof_writer {
     int status; /* the failure, sticky; 0 while healthy */
     unsigned int flags;
     int pretty;
+    int legacy; /* format 0.2.x: GraalVM's layout of 0.2.0 (pretty is set too) */
     char *opt_version; /* copy of options.format_version, or NULL */
     size_t opt_version_size;
 
@@ -77,6 +78,7 @@ struct iprof_writer {
     size_t nlayout;
     int kind_pos[IPROF_KIND_COUNT]; /* kind -> index in layout, -1 if absent */
     size_t section;                 /* ST_ENTRIES: layout index of the open section */
+    const char *open_key;           /* the key of the section opened last */
     int seq;                        /* ST_BETWEEN: the sequence index last closed */
     int iof_opt;                    /* options.instanceof_key */
     /* What a strict read checks beyond the entry rules: ids unique and
@@ -263,8 +265,8 @@ static int put_ctx(iprof_writer *w, const int64_t *frames, size_t count)
         ENSURE(w, IPI_CTX_MAX_CHARS(chunk));
         char *p = w->buf + w->pos;
         if (i)
-            *p++ = '<';
-        p += ipi_ctx_format(p, frames + 2 * i, chunk);
+            *p++ = w->legacy ? ',' : '<';
+        p += ipi_ctx_format_sep(p, frames + 2 * i, chunk, w->legacy ? ',' : '<');
         w->pos = (size_t)(p - w->buf);
         i += chunk;
     }
@@ -284,10 +286,16 @@ static inline char *elem_prefix(const iprof_writer *w, char *p)
 /* ------------------------------------------------------------------------ */
 /* Document structure                                                       */
 
+/* Whether the key is 0.2.0's monitorsProfile: one object, not an array. */
+static int legacy_monitors(const iprof_writer *w, const char *key)
+{
+    return w->legacy && strcmp(key, ipi_legacy_kind_key(IPROF_KIND_MONITOR)) == 0;
+}
+
 static int open_section(iprof_writer *w, const char *key)
 {
     size_t klen = strlen(key);
-    ENSURE(w, klen + 16);
+    ENSURE(w, klen + 32);
     char *p = w->buf + w->pos;
     *p++ = ',';
     if (w->pretty)
@@ -295,20 +303,30 @@ static int open_section(iprof_writer *w, const char *key)
     *p++ = '"';
     memcpy(p, key, klen);
     p += klen;
-    if (w->pretty)
+    if (legacy_monitors(w, key))
+        PUT(p, "\": {\n    \"records\": [ ");
+    else if (w->pretty)
         PUT(p, "\": [");
     else
         PUT(p, "\":[");
     w->pos = (size_t)(p - w->buf);
     w->count = 0;
+    w->open_key = key;
     return IPROF_OK;
 }
 
 static int close_section(iprof_writer *w)
 {
-    ENSURE(w, 4);
+    ENSURE(w, 8);
     char *p = w->buf + w->pos;
-    if (w->pretty && w->count)
+    if (legacy_monitors(w, w->open_key)) {
+        PUT(p, " ] \n  }");
+        w->pos = (size_t)(p - w->buf);
+        return IPROF_OK;
+    }
+    if (w->legacy) /* GraalVM's 0.2.0 writer: an empty line in an empty section */
+        PUT2(p, w->count, "\n  ", "\n\n  ");
+    else if (w->pretty && w->count)
         PUT(p, "\n  ");
     *p++ = ']';
     w->pos = (size_t)(p - w->buf);
@@ -318,7 +336,31 @@ static int close_section(iprof_writer *w)
 /* The key of a kind as this document spells it. */
 static const char *kind_key(const iprof_writer *w, int kind)
 {
+    if (w->legacy && ipi_legacy_kind_key(kind))
+        return ipi_legacy_kind_key(kind);
     return kind == IPROF_KIND_INSTANCEOF ? w->iof_key : iprof_kind_name(kind);
+}
+
+/* An unknown key of a 1.x model spelled like a 0.2.0 section (say
+ * "hotnessPoints") cannot be written beside that section. */
+static int legacy_key_clash(iprof_writer *w, const char *key, size_t key_len)
+{
+    int sec = ipi_legacy_section_of(key, key_len);
+    if (!w->legacy || sec < 0 || sec >= IPROF_KIND_COUNT)
+        return IPROF_OK;
+    return fail(w, IPROF_EVERSION, "the unknown key \"%.*s\" is a section of format %s",
+                (int)(key_len > 64 ? 64 : key_len), key, w->version);
+}
+
+static int legacy_unknowns_fit(iprof_writer *w, const iprof_model *model)
+{
+    for (size_t i = 0; i < model->extras.count; i++) {
+        const ipi_unknown *u = &model->extras.items[i];
+        int rc = legacy_key_clash(w, u->key, u->key_len);
+        if (rc)
+            return rc;
+    }
+    return IPROF_OK;
 }
 
 static const char *seq_key(const iprof_writer *w, int seq)
@@ -427,7 +469,9 @@ static int write_end(iprof_writer *w)
         return rc;
     ENSURE(w, 4);
     char *p = w->buf + w->pos;
-    if (w->pretty)
+    if (w->legacy) /* GraalVM's 0.2.0 files end without a newline */
+        PUT(p, "\n}");
+    else if (w->pretty)
         PUT(p, "\n}\n");
     else
         *p++ = '}';
@@ -447,12 +491,16 @@ static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
     int fast = len <= FAST_NAME;
     ENSURE(w, ELEM_FIXED + (fast ? len * IPI_ESC_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
-    if (w->pretty)
+    if (w->legacy)
+        PUT(p, "{ \"id\": ");
+    else if (w->pretty)
         PUT(p, "{\"id\": ");
     else
         PUT(p, "{\"id\":");
     p += ipi_fmt_i64(p, id);
-    if (w->pretty)
+    if (w->legacy)
+        PUT(p, ", \"typeName\": \"");
+    else if (w->pretty)
         PUT(p, ", \"name\": \"");
     else
         PUT(p, ",\"name\":\"");
@@ -463,10 +511,13 @@ static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
         int rc = put_string(w, name, len);
         if (rc)
             return rc;
-        ENSURE(w, 2);
+        ENSURE(w, 3);
         p = w->buf + w->pos;
     }
-    PUT(p, "\"}");
+    if (w->legacy)
+        PUT(p, "\" }");
+    else
+        PUT(p, "\"}");
     w->pos = (size_t)(p - w->buf);
     w->count++;
     return IPROF_OK;
@@ -483,20 +534,25 @@ static int element_tail(iprof_writer *w, char *p, int is_method, const int64_t *
         ENSURE(w, 24);
         p = w->buf + w->pos;
     }
-    if (is_method)
+    if (w->legacy) /* 0.2.0: "[ 1, 2 ]", "[  ]" when empty */
+        PUT2(p, is_method, "\", \"signature\": [ ", "\", \"records\": [ ");
+    else if (is_method)
         PUT2(p, w->pretty, "\", \"signature\": [", "\",\"signature\":[");
     else
         PUT2(p, w->pretty, "\", \"records\": [", "\",\"records\":[");
-    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * IPI_VALUE_MAX + 2) {
+    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * IPI_VALUE_MAX + 4) {
         p = ipi_json_values_into(p, v, n, w->pretty, 1);
     } else {
         w->pos = (size_t)(p - w->buf);
         if ((rc = put_values(w, v, n)))
             return rc;
-        ENSURE(w, 2);
+        ENSURE(w, 4);
         p = w->buf + w->pos;
     }
-    PUT(p, "]}");
+    if (w->legacy)
+        PUT(p, " ] }");
+    else
+        PUT(p, "]}");
     w->pos = (size_t)(p - w->buf);
     w->count++;
     return IPROF_OK;
@@ -508,9 +564,15 @@ static int write_method(iprof_writer *w, int64_t id, const char *name, size_t le
     int fast = len <= FAST_NAME && sig_len <= FAST_VALUES;
     ENSURE(w, ELEM_FIXED + (fast ? len * IPI_ESC_MAX + sig_len * IPI_VALUE_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
-    PUT2(p, w->pretty, "{\"id\": ", "{\"id\":");
+    if (w->legacy)
+        PUT(p, "{ \"id\": ");
+    else
+        PUT2(p, w->pretty, "{\"id\": ", "{\"id\":");
     p += ipi_fmt_i64(p, id);
-    PUT2(p, w->pretty, ", \"name\": \"", ",\"name\":\"");
+    if (w->legacy)
+        PUT(p, ", \"methodName\": \"");
+    else
+        PUT2(p, w->pretty, ", \"name\": \"", ",\"name\":\"");
     if (fast)
         return element_tail(w, ipi_json_escape_into(p, (const unsigned char *)name, len), 1, sig, sig_len);
     int rc;
@@ -527,10 +589,14 @@ static int write_entry(iprof_writer *w, const int64_t *frames, size_t frame_coun
     ENSURE(w, ELEM_FIXED +
                   (fast ? IPI_CTX_MAX_CHARS(frame_count) + record_count * IPI_VALUE_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
-    PUT2(p, w->pretty, "{\"ctx\": \"", "{\"ctx\":\"");
+    if (w->legacy)
+        PUT(p, "{ \"methodBciList\": \"");
+    else
+        PUT2(p, w->pretty, "{\"ctx\": \"", "{\"ctx\":\"");
     if (fast)
-        return element_tail(w, p + ipi_ctx_format(p, frames, frame_count), 0, records,
-                            record_count);
+        return element_tail(w, p + ipi_ctx_format_sep(p, frames, frame_count,
+                                                      w->legacy ? ',' : '<'),
+                            0, records, record_count);
     int rc;
     w->pos = (size_t)(p - w->buf);
     if ((rc = put_ctx(w, frames, frame_count)))
@@ -756,7 +822,7 @@ IPROF_API int iprof_writer_begin(iprof_writer *w, const char *format_version)
     switch (ipi_version_classify(&fv)) {
     case IPI_VERSION_LEGACY:
         return fail(w, IPROF_EVERSION,
-                    "format version %.64s is the legacy layout (before 0.3), not writable", v);
+                    "format version %.64s predates the 0.2.0 layout, not writable", v);
     case IPI_VERSION_FUTURE:
         return fail(w, IPROF_EVERSION, "format version %.64s is newer than this library knows",
                     v);
@@ -764,6 +830,9 @@ IPROF_API int iprof_writer_begin(iprof_writer *w, const char *format_version)
         break;
     }
     snprintf(w->version, sizeof w->version, "%s", v);
+    w->legacy = ipi_version_is_legacy(&fv);
+    if (w->legacy) /* its one layout is GraalVM's pretty printing */
+        w->pretty = 1;
     w->nlayout = ipi_version_layout(&fv, w->layout);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         w->kind_pos[k] = -1;
@@ -877,6 +946,29 @@ static int check_entry(iprof_writer *w, int kind, const int64_t *frames, size_t 
     return IPROF_OK;
 }
 
+/* 0.2.0's monitorsProfile is one object of records: the one monitor entry
+ * (ctx "0:0") gives them; a second, or another ctx (which an unvalidated
+ * write lets through), has no place. */
+static int legacy_monitor_entry(iprof_writer *w, int to, const int64_t *frames,
+                                size_t frame_count, const int64_t *records,
+                                size_t record_count)
+{
+    int open, cur = seq_now(w, &open), rc;
+    size_t index = open && cur == to ? (size_t)w->count : 0;
+    if (frame_count != 1 || frames[0] != 0 || frames[1] != 0)
+        return fail_at(w, IPROF_EVERSION, kind_key(w, IPROF_KIND_MONITOR), index,
+                       ": format %s has no ctx for monitors, only the dummy \"0:0\"",
+                       w->version);
+    if (index)
+        return fail_at(w, IPROF_EVERSION, kind_key(w, IPROF_KIND_MONITOR), (size_t)w->count,
+                       ": format %s holds one monitor profile, not a second monitor entry",
+                       w->version);
+    if ((rc = open_seq(w, to)) || (rc = put_values(w, records, record_count)))
+        return fail_rc(w, rc);
+    w->count++;
+    return IPROF_OK;
+}
+
 IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frames,
                                  size_t frame_count, const int64_t *records,
                                  size_t record_count)
@@ -894,7 +986,7 @@ IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frame
                     kind_key(w, kind));
     int pos = w->kind_pos[kind];
     if (pos < 0) {
-        if (w->flags & IPROF_WRITE_DROP_INSTANCEOF)
+        if (kind == IPROF_KIND_INSTANCEOF && (w->flags & IPROF_WRITE_DROP_INSTANCEOF))
             return IPROF_OK;
         return fail(w, IPROF_EVERSION, "%s are not part of format version %s",
                     kind_key(w, kind), w->version);
@@ -908,6 +1000,8 @@ IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frame
     int rc = check_entry(w, kind, frames, frame_count, records, record_count, index);
     if (rc)
         return rc;
+    if (w->legacy && kind == IPROF_KIND_MONITOR)
+        return legacy_monitor_entry(w, to, frames, frame_count, records, record_count);
     if ((rc = open_seq(w, to)) ||
         (rc = write_entry(w, frames, frame_count, records, record_count)))
         return fail_rc(w, rc);
@@ -953,6 +1047,9 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
     if (ipi_is_known_key(key ? key : "", key_len))
         return fail(w, IPROF_EINVAL, "\"%.*s\" is a key the library writes itself",
                     (int)(key_len > 64 ? 64 : key_len), key);
+    int clash = legacy_key_clash(w, key ? key : "", key_len);
+    if (clash)
+        return clash;
     int rc = ipi_json_check_one(&w->alloc, json, json_len);
     if (rc)
         return rc == IPROF_ESYNTAX
@@ -1060,11 +1157,14 @@ static int begin_model(iprof_writer *w, const iprof_model *model)
         return rc;
     if (!w->iof_opt && model->extras.instanceof_key)
         w->iof_key = iprof_instanceof_key_name(model->extras.instanceof_key);
-    if (w->kind_pos[IPROF_KIND_INSTANCEOF] < 0 && !(w->flags & IPROF_WRITE_DROP_INSTANCEOF) &&
-        iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF))
-        return fail(w, IPROF_EVERSION, "%s are not part of format version %s", w->iof_key,
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        if (w->kind_pos[k] >= 0 || !iprof_model_entry_count(model, k) ||
+            (k == IPROF_KIND_INSTANCEOF && (w->flags & IPROF_WRITE_DROP_INSTANCEOF)))
+            continue;
+        return fail(w, IPROF_EVERSION, "%s are not part of format version %s", kind_key(w, k),
                     w->version);
-    return IPROF_OK;
+    }
+    return legacy_unknowns_fit(w, model);
 }
 
 /* ---- the canonical form (IPROF_WRITE_CANONICAL) ---- */

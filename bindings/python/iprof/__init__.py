@@ -17,7 +17,7 @@ memory.
 
 See bindings/python/README.md and docs/bindings.md.
 """
-from ._common import (EXTREMELY_SLOW_PATH_PROBABILITY, FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0,
+from ._common import (EXTREMELY_SLOW_PATH_PROBABILITY, FORMAT_0_2_0, FORMAT_0_4_0, FORMAT_1_0_0, FORMAT_1_1_0,
                       FORMAT_LATEST, INT64_MAX, INT64_MIN, INVALID_BRANCH_BCI, InstanceofKey,
                       Kind, Rounding, Section, format_ctx, parse_ctx)
 from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, DroppedDiagnostics, Error,
@@ -41,7 +41,7 @@ __all__ = [
     # library
     "load_library", "library_path", "library_version", "LibraryError", "gzip_supported",
     # constants
-    "Kind", "InstanceofKey", "Rounding", "Section", "Status", "Severity", "FORMAT_0_4_0",
+    "Kind", "InstanceofKey", "Rounding", "Section", "Status", "Severity", "FORMAT_0_2_0", "FORMAT_0_4_0",
     "FORMAT_1_0_0", "FORMAT_1_1_0", "FORMAT_LATEST", "INT64_MIN", "INT64_MAX", "parse_ctx",
     "format_ctx",
     "EXTREMELY_SLOW_PATH_PROBABILITY", "INVALID_BRANCH_BCI",

@@ -1,16 +1,34 @@
 """Profile kinds, contexts as text, and argument conversion helpers."""
+from __future__ import annotations
+
 import ctypes
 import enum
 import operator
 import os
 import re
+from typing import (TYPE_CHECKING, Any, Iterable, Mapping, SupportsIndex, Tuple, TypeGuard,
+                    TypeVar, Union)
+
+if TYPE_CHECKING:
+    from ._model import Context
+
+_E = TypeVar("_E", bound=enum.IntEnum)
+#: What stands for an enum member in arguments: the member, its int, a name
+#: or a JSON key / spelling.
+EnumLike = Union[int, str]
+#: Frames as arguments: ctx text ("5:0<3:2"), a :class:`iprof.Context`
+#: (anything with ``frames``), or (method id, bci) pairs, callee first.
+FramesLike = Union[str, "Context", Iterable[Tuple[int, int]]]
 
 from . import _errors
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
 
-#: Format versions the library knows.
+#: Format versions the library knows. 0.2.0 is GraalVM's legacy layout
+#: (hotnessPoints, conditionalPoints, invokePoints, monitorsProfile), read
+#: into the same model and written back in its own layout.
+FORMAT_0_2_0 = "0.2.0"
 FORMAT_0_4_0 = "0.4.0"
 FORMAT_1_0_0 = "1.0.0"
 FORMAT_1_1_0 = "1.1.0"
@@ -35,7 +53,7 @@ _INSTANCEOF_KEYS = (None, "instanceofProfiles", "instanceOfProfiles")
 _SPELLINGS = {"instanceof": 1, "instanceofProfiles": 1, "instanceOf": 2, "instanceOfProfiles": 2}
 
 
-def _member(cls, value, keys, what):
+def _member(cls: type[_E], value: EnumLike, keys: Mapping[str, int], what: str) -> _E:
     """A member of the IntEnum *cls* from a member, an int, a name
     ("call_count", "CALL_COUNT") or a string of *keys* (str -> value)."""
     if isinstance(value, cls):
@@ -63,18 +81,18 @@ class Kind(enum.IntEnum):
     INSTANCEOF = 5      #: instanceofProfiles or instanceOfProfiles (1.1.0): [type id, count]*
 
     @property
-    def json_key(self):
+    def json_key(self) -> str:
         """The JSON key of the kind's section ("callCountProfiles"; the
         document's "instanceofProfiles" for INSTANCEOF)."""
         return _JSON_KEYS[self]
 
     @property
-    def attribute(self):
+    def attribute(self) -> str:
         """The name of the :class:`iprof.Model` attribute ("call_count")."""
         return self.name.lower()
 
     @classmethod
-    def of(cls, value):
+    def of(cls, value: EnumLike) -> Kind:
         """A Kind from a Kind, an int, a name ("call_count", "CALL_COUNT") or a
         JSON key ("callCountProfiles", either instanceof spelling). Raises
         ValueError otherwise."""
@@ -93,12 +111,12 @@ class InstanceofKey(enum.IntEnum):
     CAMEL = 2  #: "instanceOfProfiles", GraalVM's spelling
 
     @property
-    def json_key(self):
+    def json_key(self) -> str | None:
         """The JSON key ("instanceOfProfiles"), None for AUTO."""
         return _INSTANCEOF_KEYS[self]
 
     @classmethod
-    def of(cls, value):
+    def of(cls, value: EnumLike | None) -> InstanceofKey:
         """An InstanceofKey from an InstanceofKey, an int, None (AUTO), a
         spelling ("instanceof", "instanceOf"), a JSON key
         ("instanceOfProfiles") or a name ("lower", "CAMEL"). Raises
@@ -117,7 +135,7 @@ class Rounding(enum.IntEnum):
     FLOOR = 2         #: down, towards negative infinity
 
     @classmethod
-    def of(cls, value):
+    def of(cls, value: EnumLike) -> Rounding:
         """A Rounding from a Rounding, an int or a name ("floor",
         "NEAREST_EVEN"). Raises ValueError otherwise."""
         return _member(cls, value, {}, "rounding")
@@ -133,7 +151,7 @@ class Section(enum.IntEnum):
     UNKNOWN = 9  #: a key the library does not know
 
 
-def section_of(value):
+def section_of(value: int) -> Kind | Section:
     """The :class:`Kind` or :class:`Section` of a C section number."""
     return Kind(value) if value < len(Kind) else Section(value)
 
@@ -141,7 +159,7 @@ def section_of(value):
 _CTX_FRAME = re.compile(r"\A([0-9]+):(-?[0-9]+)\Z")
 
 
-def parse_ctx(text):
+def parse_ctx(text: str) -> list[tuple[int, int]]:
     """Parse ctx text ("5:0<3:2") into frames [(5, 0), (3, 2)], callee first.
 
     Raises ValueError for text that is not ``id:bci`` frames joined by ``<``.
@@ -155,12 +173,12 @@ def parse_ctx(text):
     return frames
 
 
-def format_ctx(frames):
+def format_ctx(frames: Iterable[tuple[int, int]]) -> str:
     """The ctx text of frames: [(5, 0), (3, 2)] gives "5:0<3:2"."""
     return "<".join("%d:%d" % (m, b) for m, b in frames)
 
 
-def int64(value, what):
+def int64(value: SupportsIndex, what: str) -> int:
     v = operator.index(value)
     if not INT64_MIN <= v <= INT64_MAX:
         raise _errors.LimitError(_errors.Status.ELIMIT,
@@ -168,19 +186,20 @@ def int64(value, what):
     return v
 
 
-def int64_array(values, what="value"):
+def int64_array(values: Iterable[SupportsIndex],
+                what: str = "value") -> tuple[ctypes.Array[ctypes.c_int64], int]:
     """A ctypes int64 array of *values* (range-checked) and its length."""
     vals = [int64(v, what) for v in values]
     return (ctypes.c_int64 * len(vals))(*vals), len(vals)
 
 
-def frames_array(frames):
+def frames_array(frames: FramesLike) -> tuple[ctypes.Array[ctypes.c_int64], int]:
     """Interleaved (method id, bci) int64 array and frame count from ctx text,
     a Context, or a sequence of (method id, bci) pairs."""
     if isinstance(frames, str):
         frames = parse_ctx(frames)
     elif hasattr(frames, "frames") and not isinstance(frames, (list, tuple)):
-        frames = frames.frames
+        frames = list(frames.frames)
     flat = []
     for pair in frames:
         mid, bci = pair
@@ -189,26 +208,26 @@ def frames_array(frames):
     return (ctypes.c_int64 * len(flat))(*flat), len(flat) // 2
 
 
-def frames_from(ptr, count):
+def frames_from(ptr: Any, count: int) -> list[tuple[int, int]]:
     """[(method id, bci), ...] from an interleaved C array of *count* frames."""
     flat = ptr[:2 * count] if count else []
     return list(zip(flat[0::2], flat[1::2]))
 
 
-def encode(name):
+def encode(name: str | bytes | bytearray) -> bytes:
     """UTF-8 bytes of a name (str, or bytes as is)."""
     if isinstance(name, (bytes, bytearray)):
         return bytes(name)
     return name.encode("utf-8", "surrogateescape")
 
 
-def decode(data):
+def decode(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def is_path(source):
+def is_path(source: object) -> TypeGuard[str | os.PathLike[str]]:
     return isinstance(source, (str, os.PathLike))
 
 
-def is_bytes(source):
+def is_bytes(source: object) -> TypeGuard[bytes | bytearray | memoryview]:
     return isinstance(source, (bytes, bytearray, memoryview))

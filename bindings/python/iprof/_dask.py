@@ -13,15 +13,27 @@ is imported only when :func:`dask_merge` runs: ``import iprof`` never needs
 it. The workers need the ``iprof`` package and libiprof too, and must see
 the input paths (a shared file system on a real cluster).
 """
+from __future__ import annotations
+
 import gzip as gzip_module
 import math
 import os
 import stat
 import uuid
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, Tuple, Union
 
 from ._common import InstanceofKey
 from ._lib import gzip_supported
 from ._model import Model
+from ._common import EnumLike
+
+if TYPE_CHECKING:
+    from dask.bag import Bag
+
+#: What a task hands up: the final document (bytes) at the root, else the
+#: canonical gzip bytes and the instanceof spelling; None for no input.
+_Result = Union[bytes, Tuple[bytes, int], None]
 
 __all__ = ["dask_merge"]
 
@@ -30,16 +42,17 @@ class _Options:
     """What every task needs to know, picklable (shipped with each task)."""
     __slots__ = ("strict", "drop_unknown", "threaded", "compresslevel")
 
-    def __init__(self, strict, drop_unknown, threaded, compresslevel):
+    def __init__(self, strict: bool, drop_unknown: bool, threaded: bool,
+                 compresslevel: int) -> None:
         self.strict = strict
         self.drop_unknown = drop_unknown
         self.threaded = threaded
         self.compresslevel = compresslevel
 
-    def __getstate__(self):
+    def __getstate__(self) -> tuple[bool, bool, bool, int]:
         return (self.strict, self.drop_unknown, self.threaded, self.compresslevel)
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: tuple[bool, bool, bool, int]) -> None:
         self.strict, self.drop_unknown, self.threaded, self.compresslevel = state
 
 
@@ -47,19 +60,19 @@ class _Final:
     """How the root writes the result (``iprof merge``'s output options)."""
     __slots__ = ("pretty", "instanceof_key", "gzip")
 
-    def __init__(self, pretty, instanceof_key, gzip):
+    def __init__(self, pretty: bool, instanceof_key: EnumLike | None, gzip: bool) -> None:
         self.pretty = pretty
         self.instanceof_key = instanceof_key
         self.gzip = gzip
 
-    def __getstate__(self):
+    def __getstate__(self) -> tuple[bool, EnumLike | None, bool]:
         return (self.pretty, self.instanceof_key, self.gzip)
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: tuple[bool, EnumLike | None, bool]) -> None:
         self.pretty, self.instanceof_key, self.gzip = state
 
 
-def _import_dask():
+def _import_dask() -> ModuleType:
     try:
         import dask
         import dask.bag  # noqa: F401  (is_dask_collection of bags, to_delayed)
@@ -69,7 +82,7 @@ def _import_dask():
     return dask
 
 
-def _check_weight(w, what):
+def _check_weight(w: Any, what: str) -> float:
     try:
         w = float(w)
     except (TypeError, ValueError):
@@ -79,7 +92,7 @@ def _check_weight(w, what):
     return w
 
 
-def _dir_members(path):
+def _dir_members(path: str) -> list[str] | None:
     """The *.iprof and *.iprof.gz regular files of a directory, by name
     (bytewise), as ``iprof merge`` expands a DIR operand; None when *path*
     is not a directory."""
@@ -93,7 +106,7 @@ def _dir_members(path):
                                                   n.endswith(".iprof.gz"))),
                    key=os.fsencode)
     sep = "" if path.endswith("/") else "/"
-    out = []
+    out: list[str] = []
     for n in names:
         p = path + sep + n
         try:
@@ -106,12 +119,14 @@ def _dir_members(path):
     return out
 
 
-def _expand(items, weights):
+def _expand(items: Iterable[Any],
+            weights: dict[str, Any] | None) -> tuple[list[tuple[str, float]], set[str]]:
     """(path, weight) pairs of *items* (paths, or (path, weight) pairs),
     directories expanded; a path's weight is the one *weights* (a dict)
     gives the path, else its directory, else 1, as ``iprof merge --weight``
     chooses. Returns the pairs and the set of weight keys used."""
-    out, used = [], set()
+    out: list[tuple[str, float]] = []
+    used: set[str] = set()
     for item in items:
         given = None
         if isinstance(item, tuple):
@@ -137,7 +152,7 @@ def _expand(items, weights):
     return out, used
 
 
-def _payload(model, opts, final):
+def _payload(model: Model, opts: _Options, final: _Final | None) -> _Result:
     """The canonical form of *model*: the final document (bytes) for the
     root, else (gzip bytes, instanceof spelling) for the next level.
 
@@ -157,7 +172,8 @@ def _payload(model, opts, final):
     return (data, int(model.instanceof_key))
 
 
-def _merge_leaf(items, weights, opts, final):
+def _merge_leaf(items: Iterable[Any], weights: dict[str, Any] | None, opts: _Options,
+                final: _Final | None) -> _Result:
     """A leaf task: merge a partition of inputs into a new model."""
     pairs, _ = _expand(items, weights)
     if not pairs:
@@ -169,8 +185,10 @@ def _merge_leaf(items, weights, opts, final):
         return _payload(acc, opts, final)
 
 
-def _merge_inner(children, opts, final):
-    """An inner task: merge the canonical results of its children."""
+def _merge_inner(children: Sequence[Any], opts: _Options,
+                 final: _Final | None) -> _Result:
+    """An inner task: merge the canonical results of its children
+    ((gzip bytes, instanceof spelling) pairs, or None for no input)."""
     children = [c for c in children if c is not None]
     if not children:
         return None
@@ -184,7 +202,7 @@ def _merge_inner(children, opts, final):
         return _payload(acc, opts, final)
 
 
-def _write_atomic(path, data):
+def _write_atomic(path: str, data: bytes) -> None:
     """Write *data* to *path* as the library writes a path: a temporary
     file beside the target (0666 & ~umask, or the mode of the file it
     replaces), fsync, rename; symlinks followed; a device or FIFO is
@@ -224,7 +242,7 @@ def _write_atomic(path, data):
         os.close(dfd)
 
 
-def _current_client():
+def _current_client() -> Any:
     try:
         from distributed import default_client
     except ImportError:
@@ -235,7 +253,7 @@ def _current_client():
         return None
 
 
-def _thread_count(client, scheduler):
+def _thread_count(client: Any, scheduler: str | None) -> int:
     if client is not None:
         return max(1, sum(client.nthreads().values()))
     if scheduler in ("sync", "synchronous", "single-threaded"):
@@ -243,10 +261,14 @@ def _thread_count(client, scheduler):
     return os.cpu_count() or 1
 
 
-def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None, fan_in=8,
-               partition_size=None, pretty=False, instanceof_key=None, gzip=None,
-               strict=False, drop_unknown=False, threaded=False, compresslevel=None,
-               retries=0):
+def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
+               output: str | os.PathLike[str] | None = None, *,
+               weights: dict[Any, float] | Iterable[float] | None = None, client: Any = None,
+               scheduler: str | None = None, fan_in: int = 8, partition_size: int | None = None,
+               pretty: bool = False, instanceof_key: EnumLike | None = None,
+               gzip: bool | None = None, strict: bool = False, drop_unknown: bool = False,
+               threaded: bool = False, compresslevel: int | None = None,
+               retries: int = 0) -> bytes | str | os.PathLike[str]:
     """Merge profiles on Dask as a tree reduction; the result is the bytes
     ``iprof merge`` writes for the same files (canonical form, highest
     format version of the inputs, counts multiplied by their weights and
@@ -289,8 +311,7 @@ def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None,
     and the :class:`iprof.Error` a task raised (a file that cannot be read
     or merged).
     """
-    dask = _import_dask()
-    import dask.bag
+    dask = _import_dask()   # and dask.bag
 
     fan_in = int(fan_in)
     if fan_in < 2:
@@ -329,7 +350,7 @@ def dask_merge(paths, output=None, *, weights=None, client=None, scheduler=None,
                          dask_key_name="iprof-leaf-%s-%d" % (tag, i))
                      for i, part in enumerate(parts)]
         else:
-            items = [os.fspath(p) for p in paths]
+            items: list[Any] = [os.fspath(p) for p in paths]
             if weights is not None and not isinstance(weights, dict):
                 weights = list(weights)
                 if len(weights) != len(items):

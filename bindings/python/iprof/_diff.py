@@ -1,7 +1,12 @@
 """Comparing two models: iprof.diff() and the Diff result."""
+from __future__ import annotations
+
 import collections
 import math
 from ctypes import byref, c_void_p
+from typing import Any, SupportsIndex
+
+from ._common import EnumLike
 
 from . import _lib
 from ._common import Kind
@@ -28,7 +33,7 @@ class Change(collections.namedtuple(
     __slots__ = ()
 
 
-def _side(side):
+def _side(side: str | int) -> int:
     if isinstance(side, str) and side.lower() in ("a", "b"):
         return _lib.DIFF_A if side.lower() == "a" else _lib.DIFF_B
     if side in (_lib.DIFF_A, _lib.DIFF_B) and not isinstance(side, bool):
@@ -54,11 +59,11 @@ class Diff:
     ``"b"`` (or 0 / 1, the C values).
     """
 
-    def __init__(self, a, b, top=_lib.DIFF_DEFAULT_TOP):
+    def __init__(self, a: Model, b: Model, top: SupportsIndex = _lib.DIFF_DEFAULT_TOP) -> None:
         if not isinstance(a, Model) or not isinstance(b, Model):
             raise TypeError("diff() needs two Models, not %s and %s"
                             % (type(a).__name__, type(b).__name__))
-        self._ptr = None
+        self._ptr: int | None = None
         self._L = L = _lib.lib()
         top = top.__index__()
         if top < 1:
@@ -75,16 +80,16 @@ class Diff:
         self.top = top
 
     @property
-    def a(self):
+    def a(self) -> Model:
         """Model A."""
         return self._models[0]
 
     @property
-    def b(self):
+    def b(self) -> Model:
         """Model B."""
         return self._models[1]
 
-    def _p(self):
+    def _p(self) -> int:
         p = self._ptr
         if p is None:
             raise ClosedError("the diff is closed")
@@ -97,7 +102,7 @@ class Diff:
 
     # -- lifetime ------------------------------------------------------------
 
-    def close(self):
+    def close(self) -> None:
         """Free the C result (the models stay open). Closing twice is a no-op."""
         p = getattr(self, "_ptr", None)
         if p is not None:
@@ -105,22 +110,22 @@ class Diff:
             self._L.iprof_diff_free(p)
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         return self._ptr is None
 
-    def __enter__(self):
+    def __enter__(self) -> Diff:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:
             pass
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._ptr is None:
             return "<iprof.Diff (closed)>"
         try:
@@ -132,7 +137,7 @@ class Diff:
 
     # -- methods -------------------------------------------------------------
 
-    def _methods_only(self, side):
+    def _methods_only(self, side: int) -> list[Method]:
         p = self._p()
         L = self._L
         model = self._models[side]
@@ -140,63 +145,82 @@ class Diff:
                 for i in range(L.iprof_diff_method_only_count(p, side))]
 
     @property
-    def methods_only_in_a(self):
+    def methods_only_in_a(self) -> list[Method]:
         """A's methods whose key B lacks: a list of :class:`iprof.Method` of
         model A, in A's file order."""
         return self._methods_only(_lib.DIFF_A)
 
     @property
-    def methods_only_in_b(self):
+    def methods_only_in_b(self) -> list[Method]:
         """B's methods whose key A lacks: a list of :class:`iprof.Method` of
         model B, in B's file order."""
         return self._methods_only(_lib.DIFF_B)
 
     @property
-    def methods_in_common(self):
+    def methods_in_common(self) -> int:
         """The number of A's methods whose key B has."""
         return self._L.iprof_diff_method_common_count(self._p(), _lib.DIFF_A)
 
     @property
-    def methods_in_common_b(self):
+    def methods_in_common_b(self) -> int:
         """The number of B's methods whose key A has (differs from
         :attr:`methods_in_common` only when a side repeats a key)."""
         return self._L.iprof_diff_method_common_count(self._p(), _lib.DIFF_B)
 
     # -- contexts and count mass per kind ------------------------------------
 
-    def contexts_only_in_a(self, kind):
+    def contexts_only_in_a(self, kind: EnumLike) -> int:
         """The number of A's entries of *kind* whose context B has no entry
         of *kind* for."""
         return self._L.iprof_diff_context_only_count(self._p(), _lib.DIFF_A, Kind.of(kind))
 
-    def contexts_only_in_b(self, kind):
+    def contexts_only_in_b(self, kind: EnumLike) -> int:
         """The number of B's entries of *kind* whose context A lacks."""
         return self._L.iprof_diff_context_only_count(self._p(), _lib.DIFF_B, Kind.of(kind))
 
-    def contexts_in_common(self, kind, side=A):
+    def contexts_in_common(self, kind: EnumLike, side: str | int = A) -> int:
         """The number of *side*'s entries of *kind* whose context the other
         side also has an entry of *kind* for."""
         return self._L.iprof_diff_context_common_count(self._p(), _side(side), Kind.of(kind))
 
-    def total(self, kind, side=A):
+    def total(self, kind: EnumLike, side: str | int = A) -> int:
         """The sum of the counts of *side*'s entries of *kind*."""
         return self._L.iprof_diff_total(self._p(), _side(side), Kind.of(kind))
 
-    def common_total(self, kind, side=A):
+    def common_total(self, kind: EnumLike, side: str | int = A) -> int:
         """The sum of the counts of *side*'s entries of *kind* whose context
         the other side also has."""
         return self._L.iprof_diff_common_total(self._p(), _side(side), Kind.of(kind))
 
-    def overlap(self, kind, side=A):
+    def overlap(self, kind: EnumLike, side: str | int = A) -> float | None:
         """common_total / total: the share of *side*'s count mass of *kind*
         that the other side also has, in 0 .. 1; None when *side* has no
         count mass of *kind* (the share is undefined)."""
         v = self._L.iprof_diff_overlap(self._p(), _side(side), Kind.of(kind))
         return None if v < 0 else v
 
+    # -- staleness -------------------------------------------------------------
+
+    @property
+    def staleness(self) -> float:
+        """How far B's hot behaviour moved from A's, in 0 .. 1 (C:
+        ``iprof_diff_staleness``): 0 when both tell GraalVM the same
+        (hotness, branch probabilities, receiver-type shares), 1 when they
+        have nothing in common; the mean of :meth:`kind_staleness` over the
+        kinds where it is defined. Symmetric. ``include/iprof/diff.h`` gives
+        the formula. A CI gate fails when it is above a threshold."""
+        return float(self._L.iprof_diff_staleness(self._p()))
+
+    def kind_staleness(self, kind: EnumLike) -> float | None:
+        """The part of :attr:`staleness` of *kind*, in 0 .. 1 (C:
+        ``iprof_diff_staleness_kind``); None when neither side has count
+        mass of *kind*."""
+        v = float(self._L.iprof_diff_staleness_kind(self._p(), Kind.of(kind)))
+        return None if v < 0 else v
+
     # -- changes ---------------------------------------------------------------
 
-    def changes(self, kind):
+    def changes(self, kind: EnumLike) -> list[Change]:
         """The entries of *kind* that changed most, biggest ``|delta|``
         first (at most ``top``): a list of :class:`Change`."""
         kind = Kind.of(kind)
@@ -216,7 +240,7 @@ class Diff:
         return out
 
 
-def diff(a, b, top=_lib.DIFF_DEFAULT_TOP):
+def diff(a: Model, b: Model, top: SupportsIndex = _lib.DIFF_DEFAULT_TOP) -> Diff:
     """Compare model *a* with model *b* (C: ``iprof_diff_new``) and return a
     :class:`Diff`; *top* is the number of changed entries kept per kind
     (default 10). Both models must be open (:class:`ClosedError`); they

@@ -1,7 +1,12 @@
 """Status codes, exceptions and diagnostics."""
+from __future__ import annotations
+
 import ctypes
 import enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+
+if TYPE_CHECKING:
+    from ._common import Kind
 
 from . import _lib
 
@@ -28,24 +33,24 @@ class Severity(enum.IntEnum):
     WARNING = 1
 
 
-def _status(code):
+def _status(code: int) -> Status | int:
     try:
         return Status(code)
     except ValueError:
         return code
 
 
-def _status_name(code):
+def _status_name(code: int) -> str:
     s = _status(code)
     return "IPROF_" + s.name if isinstance(s, Status) else "IPROF_STATUS_%d" % code
 
 
-def status_string(code):
+def status_string(code: int) -> str:
     """The library's short English text for a status code ("syntax error", ...)."""
     return _lib.lib().iprof_status_string(int(code)).decode("utf-8", "replace")
 
 
-def _text(ptr_bytes):
+def _text(ptr_bytes: bytes | None) -> str:
     return ptr_bytes.decode("utf-8", "surrogateescape") if ptr_bytes is not None else ""
 
 
@@ -61,7 +66,8 @@ class Diagnostic:
     """
     __slots__ = ("status", "severity", "message", "path", "offset", "line", "column")
 
-    def __init__(self, status, severity, message, path, offset, line, column):
+    def __init__(self, status: int, severity: int, message: str, path: str, offset: int,
+                 line: int, column: int) -> None:
         self.status = _status(status)
         self.severity = Severity(severity) if severity in (0, 1) else severity
         self.message = message
@@ -71,7 +77,7 @@ class Diagnostic:
         self.column = column
 
     @classmethod
-    def _from_report(cls, err):
+    def _from_report(cls, err: int) -> Diagnostic:
         L = _lib.lib()
         return cls(L.iprof_error_status(err), L.iprof_error_severity(err),
                    _text(L.iprof_error_message(err)), _text(L.iprof_error_path(err)),
@@ -79,24 +85,24 @@ class Diagnostic:
                    L.iprof_error_column(err))
 
     @property
-    def status_name(self):
+    def status_name(self) -> str:
         return _status_name(self.status)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Diagnostic):
             return NotImplemented
         return all(getattr(self, a) == getattr(other, a) for a in self.__slots__)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(tuple(getattr(self, a) for a in self.__slots__))
 
-    def __str__(self):
+    def __str__(self) -> str:
         where = "%d:%d: " % (self.line, self.column) if self.line else ""
         sev = "warning" if self.severity == Severity.WARNING else "error"
         at = " (at %s)" % self.path if self.path else ""
         return "%s%s: %s%s" % (where, sev, self.message, at)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return ("Diagnostic(status=%s, severity=%s, message=%r, path=%r, line=%d, column=%d)"
                 % (self.status_name, getattr(self.severity, "name", self.severity),
                    self.message, self.path, self.line, self.column))
@@ -111,7 +117,7 @@ class DroppedDiagnostics(NamedTuple):
     warnings: int
 
     @property
-    def total(self):
+    def total(self) -> int:
         """errors + warnings."""
         return self.errors + self.warnings
 
@@ -141,9 +147,11 @@ class Error(Exception):
     ``iprof.Error`` catches them all.
     """
 
-    def __init__(self, status, message=None, path="", offset=0, line=0, column=0,
-                 filename=None, diagnostics=(), kind=None, context="", type_id=None,
-                 method_id=None, diagnostics_dropped=DroppedDiagnostics(0, 0)):
+    def __init__(self, status: int, message: str | None = None, path: str = "", offset: int = 0,
+                 line: int = 0, column: int = 0, filename: str | None = None,
+                 diagnostics: Iterable[Diagnostic] = (), kind: Kind | None = None,
+                 context: str = "", type_id: int | None = None, method_id: int | None = None,
+                 diagnostics_dropped: tuple[int, int] = DroppedDiagnostics(0, 0)) -> None:
         self.status = _status(status)
         self.message = message if message else status_string(status)
         self.path = path
@@ -160,10 +168,10 @@ class Error(Exception):
         super().__init__(self.message)
 
     @property
-    def status_name(self):
+    def status_name(self) -> str:
         return _status_name(self.status)
 
-    def __str__(self):
+    def __str__(self) -> str:
         where = ""
         if self.filename is not None:
             where = "%s:" % self.filename
@@ -173,14 +181,14 @@ class Error(Exception):
         return "%s%s%s [%s]" % (where + " " if where else "", self.message, at,
                                 self.status_name)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), self.status, self.message, self.path, self.offset,
                            self.line, self.column, self.filename, self.diagnostics,
                            self.kind, self.context, self.type_id, self.method_id,
                            self.diagnostics_dropped))
 
 
-def _rebuild(cls, *args):
+def _rebuild(cls: type[Error], *args: Any) -> Error:
     e = Error.__new__(cls)
     Error.__init__(e, *args)
     return e
@@ -230,7 +238,7 @@ class NotFoundError(Error, LookupError):
     """IPROF_ENOTFOUND: the requested element does not exist."""
 
 
-_BY_STATUS = {
+_BY_STATUS: dict[int, type[Error]] = {
     Status.ENOMEM: OutOfMemoryError, Status.EIO: InputOutputError,
     Status.ESYNTAX: JSONSyntaxError, Status.ESCHEMA: SchemaError,
     Status.EVERSION: VersionError, Status.EDANGLING: DanglingReferenceError,
@@ -240,12 +248,12 @@ _BY_STATUS = {
 }
 
 
-def error_class(status):
+def error_class(status: int) -> type[Error]:
     """The exception class raised for a status code."""
     return _BY_STATUS.get(status, Error)
 
 
-def _subject(report):
+def _subject(report: int) -> dict[str, Any]:
     """What a model operation's report is about: kind, context, type_id and
     method_id as keyword arguments of :class:`Error`."""
     from ._common import Kind   # _common imports this module
@@ -260,8 +268,9 @@ def _subject(report):
             "type_id": type_id, "method_id": method_id}
 
 
-def make_error(status, report=None, filename=None, diagnostics=(), message=None,
-               diagnostics_dropped=DroppedDiagnostics(0, 0)):
+def make_error(status: int, report: int | None = None, filename: str | None = None,
+               diagnostics: Iterable[Diagnostic] = (), message: str | None = None,
+               diagnostics_dropped: tuple[int, int] = DroppedDiagnostics(0, 0)) -> Error:
     """An exception for *status*, filled from the ``iprof_error *`` *report*
     (its message, position and, for model operations, what it is about)."""
     cls = error_class(status)
@@ -276,7 +285,7 @@ def make_error(status, report=None, filename=None, diagnostics=(), message=None,
                diagnostics_dropped=diagnostics_dropped)
 
 
-def check(status, message=None):
+def check(status: int, message: str | None = None) -> None:
     """Raise the matching :class:`Error` unless *status* is IPROF_OK."""
     if status != 0:
         raise make_error(status, message=message)

@@ -9,15 +9,18 @@ Search order for the shared library (the first that exists wins):
 1. the path given to :func:`load_library`, else the environment variable
    ``IPROF_LIBRARY`` (a full path);
 2. when the package runs from a source tree (``bindings/python/iprof`` of a
-   libiprof checkout), a meson build directory: ``$IPROF_BUILD_DIR/lib``,
-   then ``build/lib`` of the checkout;
+   libiprof checkout; never an installed package), a meson build directory:
+   ``$IPROF_BUILD_DIR/lib``, then ``build/lib`` of the checkout;
 3. ``ctypes.util.find_library("iprof")``, then ``libiprof.so.0`` through
    the dynamic loader's normal search.
 """
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
 import os
 import threading
+from typing import Any
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64,
                     c_size_t, c_uint, c_uint64, c_void_p)
 
@@ -154,7 +157,7 @@ class iprof_diff_options(Structure):
 # Function declarations: name -> (restype, argtypes)
 
 _P = c_void_p
-_FUNCTIONS = {
+_FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     # common.h
     "iprof_status_string": (c_char_p, [c_int]),
     "iprof_version_string": (c_char_p, []),
@@ -298,6 +301,8 @@ _FUNCTIONS = {
     "iprof_diff_total": (c_uint64, [_P, c_int, c_int]),
     "iprof_diff_common_total": (c_uint64, [_P, c_int, c_int]),
     "iprof_diff_overlap": (c_double, [_P, c_int, c_int]),
+    "iprof_diff_staleness": (c_double, [_P]),
+    "iprof_diff_staleness_kind": (c_double, [_P, c_int]),
     "iprof_diff_change_count": (c_size_t, [_P, c_int]),
     "iprof_diff_change_entry": (_P, [_P, c_int, c_size_t, c_int]),
     "iprof_diff_change_value": (c_uint64, [_P, c_int, c_size_t, c_int]),
@@ -308,15 +313,25 @@ _FUNCTIONS = {
 }
 
 _lock = threading.Lock()
-_lib = None
-_lib_path = None
+_lib: ctypes.CDLL | None = None
+_lib_path: str | None = None
 
 
-def _source_tree_candidates():
-    """Build directories to try when the package runs from a checkout."""
+def _source_tree_candidates() -> list[str]:
+    """Build directories to try when the package runs from a checkout.
+
+    Only a package that is ``bindings/python/iprof`` of a directory holding
+    libiprof's meson.build and include/iprof/iprof.h counts: an installed
+    package (``site-packages/iprof``) never looks for build directories
+    around its install location, nor honours IPROF_BUILD_DIR.
+    """
     here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.normpath(os.path.join(here, "..", "..", ".."))
-    if not os.path.isfile(os.path.join(root, "include", "iprof", "iprof.h")):
+    python_dir = os.path.dirname(here)
+    bindings_dir = os.path.dirname(python_dir)
+    root = os.path.dirname(bindings_dir)
+    if (os.path.basename(python_dir) != "python" or os.path.basename(bindings_dir) != "bindings"
+            or not os.path.isfile(os.path.join(root, "meson.build"))
+            or not os.path.isfile(os.path.join(root, "include", "iprof", "iprof.h"))):
         return []
     out = []
     build = os.environ.get("IPROF_BUILD_DIR")
@@ -326,14 +341,14 @@ def _source_tree_candidates():
     return out
 
 
-def _declare(lib):
+def _declare(lib: ctypes.CDLL) -> None:
     for name, (restype, argtypes) in _FUNCTIONS.items():
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes
 
 
-def _open(path):
+def _open(path: str) -> ctypes.CDLL:
     try:
         lib = ctypes.CDLL(path)
     except OSError as e:
@@ -353,7 +368,7 @@ def _open(path):
     return lib
 
 
-def load_library(path=None):
+def load_library(path: str | os.PathLike[str] | None = None) -> ctypes.CDLL:
     """Load libiprof now and return the ``ctypes.CDLL``.
 
     With *path* (a file name), load exactly that library; this must come
@@ -369,7 +384,8 @@ def load_library(path=None):
         if path is not None:
             path = os.fspath(path)
             lib = _open(path)
-            if _lib is not None and os.path.realpath(path) != os.path.realpath(_lib_path):
+            if (_lib is not None and _lib_path is not None
+                    and os.path.realpath(path) != os.path.realpath(_lib_path)):
                 raise LibraryError("libiprof is already loaded from %r; it cannot be "
                                    "replaced by %r" % (_lib_path, path))
             if _lib is None:
@@ -408,22 +424,22 @@ def load_library(path=None):
                            % (", ".join(tried + names) or "nothing", "; ".join(errors)))
 
 
-def lib():
+def lib() -> ctypes.CDLL:
     """The loaded library, loading it on first use."""
     return _lib if _lib is not None else load_library()
 
 
-def library_path():
+def library_path() -> str | None:
     """The file name the library was loaded from (None before loading)."""
     return _lib_path
 
 
-def version():
+def version() -> str:
     """The library's version string, "MAJOR.MINOR.PATCH"."""
     return lib().iprof_version_string().decode("ascii")
 
 
-def gzip_supported():
+def gzip_supported() -> bool:
     """Whether the loaded library reads and writes gzip-compressed profiles
     (it was built with zlib). Without it, gzip input fails with
     :class:`InputOutputError` and so does writing a ".gz" path or with

@@ -26,12 +26,16 @@ access ever touches memory the C side has freed:
 * Every change also bumps ``Model._mutations``, which a :class:`iprof.Diff`
   checks: the C result must not outlive a change to either model.
 """
+from __future__ import annotations
+
 import ctypes
 import operator
 import os
 from collections.abc import Sequence
-from typing import Dict, NamedTuple, Optional
+from typing import NamedTuple
 from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
+from typing import (IO, Any, Callable, Generic, Iterable, Iterator, SupportsIndex, TypeVar, Union,
+                    overload)
 
 from . import _lib
 from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decode, encode,
@@ -39,9 +43,17 @@ from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decod
 from ._errors import (ClosedError, Diagnostic, DroppedDiagnostics, StaleError, Status, check,
                       make_error)
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
+from ._common import EnumLike, FramesLike
+from ._errors import Diagnostic
+from ._reader import Source
+
+_T = TypeVar("_T")
+_Owned = TypeVar("_Owned", bound="Type | Method | Entry")
+#: Package names as arguments: one name, or an iterable of names.
+Packages = Union[str, bytes, Iterable[Union[str, bytes]]]
 
 
-def _snprintf(fn, *args):
+def _snprintf(fn: Callable[..., int], *args: Any) -> str:
     """Call a snprintf-convention function and return its text."""
     size = 256
     while True:
@@ -52,7 +64,7 @@ def _snprintf(fn, *args):
         size = n + 1
 
 
-def _in_range(value):
+def _in_range(value: SupportsIndex) -> bool:
     return INT64_MIN <= value.__index__() <= INT64_MAX
 
 
@@ -60,12 +72,12 @@ class Type:
     """A type of a model: ``id`` (int) and ``name`` (str)."""
     __slots__ = ("_model", "_ptr", "_gen")
 
-    def __init__(self, model, ptr):
+    def __init__(self, model: Model, ptr: int) -> None:
         self._model = model
         self._ptr = ptr
         self._gen = model._type_gen
 
-    def _p(self):
+    def _p(self) -> int:
         m = self._model
         m._p()
         if self._gen != m._type_gen:
@@ -73,36 +85,36 @@ class Type:
         return self._ptr
 
     @property
-    def model(self):
+    def model(self) -> Model:
         return self._model
 
     @property
-    def id(self):
+    def id(self) -> int:
         return self._model._L.iprof_type_id(self._p())
 
     @property
-    def name(self):
+    def name(self) -> str:
         n = c_size_t()
         p = self._model._L.iprof_type_name(self._p(), byref(n))
         return decode(ctypes.string_at(p, n.value))
 
     @property
-    def valid(self):
+    def valid(self) -> bool:
         """False once the model is closed or this object is stale."""
         return self._model._ptr is not None and self._gen == self._model._type_gen
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Type):
             return NotImplemented
         return self._model is other._model and self._ptr == other._ptr
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((id(self._model), self._ptr))
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self.valid:
             return "<iprof.Type (invalid)>"
         return "Type(%d, %r)" % (self.id, self.name)
@@ -113,12 +125,12 @@ class Method:
     type ids: declaring type, return type, parameter types)."""
     __slots__ = ("_model", "_ptr", "_gen")
 
-    def __init__(self, model, ptr):
+    def __init__(self, model: Model, ptr: int) -> None:
         self._model = model
         self._ptr = ptr
         self._gen = model._method_gen
 
-    def _p(self):
+    def _p(self) -> int:
         m = self._model
         m._p()
         if self._gen != m._method_gen:
@@ -127,66 +139,66 @@ class Method:
         return self._ptr
 
     @property
-    def model(self):
+    def model(self) -> Model:
         return self._model
 
     @property
-    def id(self):
+    def id(self) -> int:
         return self._model._L.iprof_method_id(self._p())
 
     @property
-    def name(self):
+    def name(self) -> str:
         n = c_size_t()
         p = self._model._L.iprof_method_name(self._p(), byref(n))
         return decode(ctypes.string_at(p, n.value))
 
     @property
-    def signature(self):
+    def signature(self) -> tuple[int, ...]:
         n = c_size_t()
         p = self._model._L.iprof_method_signature(self._p(), byref(n))
         return tuple(p[:n.value]) if n.value else ()
 
-    def _type(self, i):
+    def _type(self, i: int) -> Type | None:
         sig = self.signature
         return self._model.types.by_id(sig[i]) if len(sig) > i else None
 
     @property
-    def declaring_type(self):
+    def declaring_type(self) -> Type | None:
         """The Type of signature[0], or None if absent or undefined."""
         return self._type(0)
 
     @property
-    def return_type(self):
+    def return_type(self) -> Type | None:
         """The Type of signature[1], or None if absent or undefined."""
         return self._type(1)
 
     @property
-    def parameter_types(self):
+    def parameter_types(self) -> list[Type | None]:
         """Types of signature[2:] (None for an undefined type id)."""
         return [self._model.types.by_id(t) for t in self.signature[2:]]
 
-    def describe(self):
+    def describe(self) -> str:
         """Readable name, "Fib.fibonacci" ("?<id>" for an undefined
         declaring type)."""
         m = self._model
         return _snprintf(m._L.iprof_model_method_describe, m._p(), self._p())
 
     @property
-    def valid(self):
+    def valid(self) -> bool:
         return self._model._ptr is not None and self._gen == self._model._method_gen
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Method):
             return NotImplemented
         return self._model is other._model and self._ptr == other._ptr
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((id(self._model), self._ptr))
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.describe()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self.valid:
             return "<iprof.Method (invalid)>"
         return "Method(%d, %r, %r)" % (self.id, self.name, self.signature)
@@ -201,12 +213,12 @@ class Context:
     """
     __slots__ = ("_model", "_ptr", "_gen")
 
-    def __init__(self, model, ptr):
+    def __init__(self, model: Model, ptr: int) -> None:
         self._model = model
         self._ptr = ptr
         self._gen = model._ctx_gen
 
-    def _p(self):
+    def _p(self) -> int:
         m = self._model
         m._p()
         if self._gen != m._ctx_gen:
@@ -214,31 +226,31 @@ class Context:
         return self._ptr
 
     @property
-    def depth(self):
+    def depth(self) -> int:
         """Number of frames (>= 1)."""
         return self._model._L.iprof_context_depth(self._p())
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.depth
 
     @property
-    def method_id(self):
+    def method_id(self) -> int:
         """Method id of the callee frame (frame 0)."""
         return self._model._L.iprof_context_method_id(self._p())
 
     @property
-    def bci(self):
+    def bci(self) -> int:
         """Bci of the callee frame (frame 0)."""
         return self._model._L.iprof_context_bci(self._p())
 
     @property
-    def caller(self):
+    def caller(self) -> Context | None:
         """The context without frame 0, or None at depth 1."""
         p = self._model._L.iprof_context_caller(self._p())
         return Context(self._model, p) if p else None
 
     @property
-    def frames(self):
+    def frames(self) -> list[tuple[int, int]]:
         """[(method id, bci), ...], callee first."""
         L = self._model._L
         p = self._p()
@@ -248,24 +260,24 @@ class Context:
         return frames_from(arr, depth)
 
     @property
-    def methods(self):
+    def methods(self) -> list[Method | None]:
         """The Method of each frame (None for an undefined method id)."""
         by_id = self._model.methods.by_id
         return [by_id(m) for m, _ in self.frames]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, int]]:
         return iter(self.frames)
 
-    def describe(self):
+    def describe(self) -> str:
         """Readable text: "Fib.fibonacci:11 < Fib.main:9" ("?<id>" for an
         undefined method, so the monitor's 0:0 reads "?0:0")."""
         m = self._model
         return _snprintf(m._L.iprof_model_context_describe, m._p(), self._p())
 
-    def __str__(self):
+    def __str__(self) -> str:
         return _snprintf(self._model._L.iprof_context_format, self._p())
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Context):
             return NotImplemented
         if self._model is other._model:
@@ -273,10 +285,10 @@ class Context:
             return self._ptr == other._ptr
         return self.frames == other.frames
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(tuple(self.frames))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._model._ptr is None:
             return "<iprof.Context of a closed model>"
         if self._gen != self._model._ctx_gen:
@@ -293,13 +305,13 @@ class Entry:
     """
     __slots__ = ("_model", "_kind", "_ptr", "_gen")
 
-    def __init__(self, model, kind, ptr):
+    def __init__(self, model: Model, kind: Kind, ptr: int) -> None:
         self._model = model
         self._kind = kind
         self._ptr = ptr
         self._gen = model._entry_gen[kind]
 
-    def _p(self):
+    def _p(self) -> int:
         m = self._model
         m._p()
         if self._gen != m._entry_gen[self._kind]:
@@ -308,50 +320,51 @@ class Entry:
         return self._ptr
 
     @property
-    def model(self):
+    def model(self) -> Model:
         return self._model
 
     @property
-    def kind(self):
+    def kind(self) -> Kind:
         """The :class:`Kind`."""
         self._p()
         return self._kind
 
     @property
-    def context(self):
+    def context(self) -> Context:
         """The :class:`Context` (stays usable after the entry goes stale)."""
         return Context(self._model, self._model._L.iprof_entry_context(self._p()))
 
     @property
-    def frames(self):
+    def frames(self) -> list[tuple[int, int]]:
         """The context's frames, [(method id, bci), ...], callee first."""
         return self.context.frames
 
     @property
-    def ctx(self):
+    def ctx(self) -> str:
         """The ctx text, "5:0<3:2"."""
         return str(self.context)
 
-    def describe(self):
+    def describe(self) -> str:
         """The context's readable text."""
         return self.context.describe()
 
     @property
-    def records(self):
+    def records(self) -> list[int]:
         """The records, a new list of ints."""
         n = c_size_t()
         p = self._model._L.iprof_entry_records(self._p(), byref(n))
         return p[:n.value] if n.value else []
 
     @property
-    def total(self):
+    def total(self) -> int:
         """The entry's total count: the sum of the count slot of its records
         (call count and sampling: the value; conditional: every third
         value; virtual invoke, monitor, instanceof: every second),
         saturating at the int64 limits."""
         return self._model._L.iprof_entry_total(self._p())
 
-    def _analysis(self, fn, group, what, *extra):
+    def _analysis(self, fn: Callable[..., Any], group: int, what: str,
+                  *extra: Any) -> tuple[int, list[int], list[float]]:
         """Call an analysis.h function with output arrays of one value per
         group of *group* records (the scratch space it needs); returns
         (status, ids, values) for IPROF_OK and IPROF_ENOTFOUND and raises
@@ -370,7 +383,7 @@ class Entry:
         k = min(count.value, cap)
         return rc, ids[:k], values[:k]
 
-    def branch_probabilities(self):
+    def branch_probabilities(self) -> list[tuple[int, float]] | None:
         """The successor probabilities GraalVM's PGO derives from this
         conditional entry: a list of (bci, probability), one per record in
         record order, except records with bci :data:`INVALID_BRANCH_BCI`
@@ -387,7 +400,7 @@ class Entry:
                                          "branch probabilities need a conditional entry")
         return None if rc == Status.ENOTFOUND else list(zip(bcis, probs))
 
-    def type_shares(self):
+    def type_shares(self) -> tuple[list[tuple[int, float]], float]:
         """The receiver-type profile GraalVM's PGO builds from this virtual
         invoke, instanceof or monitor entry: ``(shares, not_recorded)``,
         *shares* a list of (type id, share) with the counts of a type
@@ -406,39 +419,58 @@ class Entry:
         return list(zip(types, shares)), not_recorded.value
 
     @property
-    def valid(self):
+    def valid(self) -> bool:
         m = self._model
         return m._ptr is not None and self._gen == m._entry_gen[self._kind]
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Entry):
             return NotImplemented
         return (self._model is other._model and self._kind == other._kind
                 and self._ptr == other._ptr and self._gen == other._gen)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((id(self._model), self._kind, self._ptr, self._gen))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if not self.valid:
             return "<iprof.Entry (invalid)>"
         return "Entry(%s, %r, %r)" % (self._kind.name, self.ctx, self.records)
 
 
-class _Elements(Sequence):
+class _Elements(Sequence[_T], Generic[_T]):
     """Shared code of the live sequences: len, [i], [a:b], iteration."""
     __slots__ = ("_model",)
 
-    def __init__(self, model):
+    def __init__(self, model: Model) -> None:
         self._model = model
 
-    def _gen(self):
+    def _gen(self) -> int:
         raise NotImplementedError
 
-    def __len__(self):
+    # What each sequence defines: its name, count, element pointer, object.
+    def _what(self) -> str:
+        raise NotImplementedError
+
+    def _count(self, p: int) -> int:
+        raise NotImplementedError
+
+    def _at(self, p: int, i: int) -> int:
+        raise NotImplementedError
+
+    def _wrap(self, ptr: int) -> _T:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
         return self._count(self._model._p())
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[_T]: ...
+
+    def __getitem__(self, index: int | slice) -> _T | list[_T]:
         m = self._model
         p = m._p()
         n = self._count(p)
@@ -451,7 +483,7 @@ class _Elements(Sequence):
             raise IndexError("%s index %d out of range (%d)" % (self._what(), index, n))
         return self._wrap(self._at(p, i))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[_T]:
         m = self._model
         gen = self._gen()
         i = 0
@@ -464,39 +496,39 @@ class _Elements(Sequence):
             yield self._wrap(self._at(p, i))
             i += 1
 
-    def __reversed__(self):
+    def __reversed__(self) -> Iterator[_T]:
         return reversed(self[:])
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return len(self) > 0
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._model._ptr is None:
             return "<%s of a closed model>" % self._what()
         return "<%s: %d>" % (self._what(), len(self))
 
 
-class Types(_Elements):
+class Types(_Elements[Type]):
     """The types of a model, in file order: ``len``, ``[i]``, iteration,
     :meth:`by_id`, :meth:`by_name`. Live: it reflects later changes."""
     __slots__ = ()
 
-    def _what(self):
+    def _what(self) -> str:
         return "types"
 
-    def _gen(self):
+    def _gen(self) -> int:
         return self._model._type_gen
 
-    def _count(self, p):
+    def _count(self, p: int) -> int:
         return self._model._L.iprof_model_type_count(p)
 
-    def _at(self, p, i):
+    def _at(self, p: int, i: int) -> int:
         return self._model._L.iprof_model_type_at(p, i)
 
-    def _wrap(self, ptr):
+    def _wrap(self, ptr: int) -> Type:
         return Type(self._model, ptr)
 
-    def by_id(self, type_id):
+    def by_id(self, type_id: int) -> Type | None:
         """The Type with this id (the first, if a file repeats it), or None."""
         m = self._model
         p = m._p()
@@ -505,41 +537,41 @@ class Types(_Elements):
         ptr = m._L.iprof_model_type_by_id(p, type_id)
         return Type(m, ptr) if ptr else None
 
-    def by_name(self, name):
+    def by_name(self, name: str | bytes) -> Type | None:
         """The (first) Type with this name, or None."""
         m = self._model
         b = encode(name)
         ptr = m._L.iprof_model_type_by_name(m._p(), b, len(b))
         return Type(m, ptr) if ptr else None
 
-    def __contains__(self, item):
+    def __contains__(self, item: object) -> bool:
         if isinstance(item, Type):
             return item._model is self._model and item.valid and bool(
                 self._model._L.iprof_model_type_by_id(self._model._p(), item.id))
         return False
 
 
-class Methods(_Elements):
+class Methods(_Elements[Method]):
     """The methods of a model, in file order: ``len``, ``[i]``, iteration,
     :meth:`by_id`, :meth:`find`. Live: it reflects later changes."""
     __slots__ = ()
 
-    def _what(self):
+    def _what(self) -> str:
         return "methods"
 
-    def _gen(self):
+    def _gen(self) -> int:
         return self._model._method_gen
 
-    def _count(self, p):
+    def _count(self, p: int) -> int:
         return self._model._L.iprof_model_method_count(p)
 
-    def _at(self, p, i):
+    def _at(self, p: int, i: int) -> int:
         return self._model._L.iprof_model_method_at(p, i)
 
-    def _wrap(self, ptr):
+    def _wrap(self, ptr: int) -> Method:
         return Method(self._model, ptr)
 
-    def by_id(self, method_id):
+    def by_id(self, method_id: int) -> Method | None:
         """The Method with this id (the first, if a file repeats it), or None."""
         m = self._model
         p = m._p()
@@ -548,7 +580,7 @@ class Methods(_Elements):
         ptr = m._L.iprof_model_method_by_id(p, method_id)
         return Method(m, ptr) if ptr else None
 
-    def find(self, name, signature):
+    def find(self, name: str | bytes, signature: Iterable[SupportsIndex]) -> Method | None:
         """The Method with this name and signature (type ids: declaring,
         return, parameters), or None."""
         m = self._model
@@ -557,44 +589,44 @@ class Methods(_Elements):
         ptr = m._L.iprof_model_method_find(m._p(), b, len(b), arr, n)
         return Method(m, ptr) if ptr else None
 
-    def __contains__(self, item):
+    def __contains__(self, item: object) -> bool:
         if isinstance(item, Method):
             return item._model is self._model and item.valid and bool(
                 self._model._L.iprof_model_method_by_id(self._model._p(), item.id))
         return False
 
 
-class Entries(_Elements):
+class Entries(_Elements[Entry]):
     """The entries of one kind, in file order: ``len``, ``[i]``, iteration
     and :meth:`find`. Live; an iterator raises :class:`StaleError` when
     entries of the kind change under it."""
     __slots__ = ("kind",)
 
-    def __init__(self, model, kind):
+    def __init__(self, model: Model, kind: Kind) -> None:
         super().__init__(model)
         self.kind = kind
 
-    def _what(self):
+    def _what(self) -> str:
         return self.kind.json_key
 
-    def _gen(self):
+    def _gen(self) -> int:
         return self._model._entry_gen[self.kind]
 
-    def _count(self, p):
+    def _count(self, p: int) -> int:
         return self._model._L.iprof_model_entry_count(p, self.kind)
 
-    def _at(self, p, i):
+    def _at(self, p: int, i: int) -> int:
         return self._model._L.iprof_model_entry_at(p, self.kind, i)
 
-    def _wrap(self, ptr):
+    def _wrap(self, ptr: int) -> Entry:
         return Entry(self._model, self.kind, ptr)
 
-    def find(self, frames):
+    def find(self, frames: FramesLike) -> Entry | None:
         """The entry with this context (ctx text, a Context or (method id,
         bci) pairs), or None."""
         return self._model.find_entry(self.kind, frames)
 
-    def __contains__(self, item):
+    def __contains__(self, item: object) -> bool:
         if isinstance(item, Entry):
             return item._model is self._model and item._kind == self.kind and item.valid
         return False
@@ -610,15 +642,15 @@ class Model:
     from several threads is fine.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._L = L = _lib.lib()
-        self._ptr = None
+        self._ptr: int | None = None
         self._init_state([], DroppedDiagnostics(0, 0))
         ptr = c_void_p()
         check(L.iprof_model_new(byref(ptr), None))
         self._ptr = ptr.value
 
-    def _init_state(self, diagnostics, dropped):
+    def _init_state(self, diagnostics: list[Diagnostic], dropped: DroppedDiagnostics) -> None:
         self._entry_gen = [0] * len(Kind)
         self._type_gen = 0
         self._method_gen = 0
@@ -626,18 +658,19 @@ class Model:
         self._mutations = 0
         self._diagnostics = diagnostics
         self._dropped = dropped
-        self._damage = None
-        self._kept_end = None
+        self._damage: Diagnostic | None = None
+        self._kept_end: int | None = None
 
     @classmethod
-    def _adopt(cls, ptr, diagnostics, dropped):
+    def _adopt(cls, ptr: int, diagnostics: list[Diagnostic],
+               dropped: DroppedDiagnostics) -> Model:
         self = cls.__new__(cls)
         self._L = _lib.lib()
         self._init_state(diagnostics, dropped)
         self._ptr = ptr
         return self
 
-    def _p(self):
+    def _p(self) -> int:
         p = self._ptr
         if p is None:
             raise ClosedError("the model is closed")
@@ -645,7 +678,7 @@ class Model:
 
     # -- lifetime ------------------------------------------------------------
 
-    def close(self):
+    def close(self) -> None:
         """Free the C model. Every object obtained from it becomes unusable
         (accesses raise :class:`ClosedError`). Closing twice is a no-op."""
         p = getattr(self, "_ptr", None)
@@ -654,22 +687,22 @@ class Model:
             self._L.iprof_model_free(p)
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         return self._ptr is None
 
-    def __enter__(self):
+    def __enter__(self) -> Model:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:
             pass
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._ptr is None:
             return "<iprof.Model (closed)>"
         return "<iprof.Model %s: %d types, %d methods, %s>" % (
@@ -679,26 +712,26 @@ class Model:
     # -- reading -------------------------------------------------------------
 
     @property
-    def version(self):
+    def version(self) -> str:
         """The format version ("1.0.0"); assign to change it (it must be
         MAJOR.MINOR.PATCH of a 0.4.0/1.x-structured version)."""
         return self._L.iprof_model_version(self._p()).decode("ascii")
 
     @version.setter
-    def version(self, value):
+    def version(self, value: str | bytes) -> None:
         p = self._p()
         self._mutations += 1
         check(self._L.iprof_model_set_version(p, encode(value)))
 
     @property
-    def diagnostics(self):
+    def diagnostics(self) -> list[Diagnostic]:
         """The diagnostics of the load that made this model (a list of
         :class:`Diagnostic`; empty for ``Model()``): the first
         ``max_diagnostics`` of :func:`load`."""
         return list(self._diagnostics)
 
     @property
-    def damage(self):
+    def damage(self) -> Diagnostic | None:
         """Where the input was damaged, for a model loaded with
         ``salvage=True`` (C: ``iprof_reader_damage``): a :class:`Diagnostic`
         (status, message, offset, line, column, path) of the error the load
@@ -707,13 +740,13 @@ class Model:
         return self._damage
 
     @property
-    def kept_end(self):
+    def kept_end(self) -> int | None:
         """For a model loaded with ``salvage=True``: the input offset just past
         the last complete element it kept (C: ``iprof_reader_kept_end``);
         None for models not loaded so."""
         return self._kept_end
 
-    def drop_dangling(self):
+    def drop_dangling(self) -> dict[str, int]:
         """Remove what refers to types or methods the model does not define
         (C: ``iprof_model_drop_dangling``): methods whose signature names an
         undefined type, then entries whose context names an undefined method
@@ -729,13 +762,13 @@ class Model:
             self._entry_gen[k] += 1
         self._mutations += 1
         self._check(self._L.iprof_model_drop_dangling(p, byref(methods), entries))
-        dropped = {"methods": methods.value}
+        dropped: dict[str, int] = {"methods": methods.value}
         for k in Kind:
-            dropped[k.json_key] = entries[k]
+            dropped[k.json_key] = int(entries[k])
         return dropped
 
     @property
-    def diagnostics_dropped(self):
+    def diagnostics_dropped(self) -> DroppedDiagnostics:
         """How many more diagnostics the load found than it kept in
         :attr:`diagnostics` (beyond ``max_diagnostics``), a
         :class:`DroppedDiagnostics` ``(errors, warnings)``; ``(0, 0)`` for
@@ -743,7 +776,7 @@ class Model:
         return self._dropped
 
     @property
-    def instanceof_key(self):
+    def instanceof_key(self) -> InstanceofKey:
         """The spelling of the instanceof key the model was read with, an
         :class:`InstanceofKey` (AUTO when its file had no such section, or
         for ``Model()``); the writer uses it unless its ``instanceof_key``
@@ -752,14 +785,14 @@ class Model:
         return InstanceofKey(self._L.iprof_model_instanceof_key(self._p()))
 
     @instanceof_key.setter
-    def instanceof_key(self, value):
+    def instanceof_key(self, value: EnumLike | None) -> None:
         spelling = InstanceofKey.of(value)
         p = self._p()
         self._mutations += 1
         check(self._L.iprof_model_set_instanceof_key(p, spelling))
 
     @property
-    def unknown_keys(self):
+    def unknown_keys(self) -> list[UnknownKey]:
         """The top-level keys the library does not interpret (a fork's
         "ceConditionalProfilesV2", GraalVM's "virtualInvokeMethodProfiles"),
         in file order: a new list of :class:`UnknownKey` (key, raw JSON
@@ -768,61 +801,61 @@ class Model:
         L, p = self._L, self._p()
         key, json = c_void_p(), c_void_p()
         key_len, json_len = c_size_t(), c_size_t()
-        out = []
+        out: list[UnknownKey] = []
         for i in range(L.iprof_model_unknown_count(p)):
             check(L.iprof_model_unknown_at(p, i, byref(key), byref(key_len), byref(json),
                                            byref(json_len)))
-            out.append(UnknownKey(decode(ctypes.string_at(key.value, key_len.value)),
-                                  ctypes.string_at(json.value, json_len.value)))
+            out.append(UnknownKey(decode(ctypes.string_at(key.value or 0, key_len.value)),
+                                  ctypes.string_at(json.value or 0, json_len.value)))
         return out
 
     @property
-    def types(self):
+    def types(self) -> Types:
         return Types(self)
 
     @property
-    def methods(self):
+    def methods(self) -> Methods:
         return Methods(self)
 
-    def profiles(self, kind):
+    def profiles(self, kind: EnumLike) -> Entries:
         """The :class:`Entries` of a kind (a :class:`Kind`, its number, its
         name or its JSON key)."""
         return Entries(self, Kind.of(kind))
 
-    def __getitem__(self, kind):
+    def __getitem__(self, kind: EnumLike) -> Entries:
         """``model[Kind.CALL_COUNT]`` / ``model["callCountProfiles"]``."""
         return self.profiles(kind)
 
     @property
-    def call_count(self):
+    def call_count(self) -> Entries:
         return Entries(self, Kind.CALL_COUNT)
 
     @property
-    def conditional(self):
+    def conditional(self) -> Entries:
         return Entries(self, Kind.CONDITIONAL)
 
     @property
-    def virtual_invoke(self):
+    def virtual_invoke(self) -> Entries:
         return Entries(self, Kind.VIRTUAL_INVOKE)
 
     @property
-    def monitor(self):
+    def monitor(self) -> Entries:
         return Entries(self, Kind.MONITOR)
 
     @property
-    def sampling(self):
+    def sampling(self) -> Entries:
         return Entries(self, Kind.SAMPLING)
 
     @property
-    def instanceof(self):
+    def instanceof(self) -> Entries:
         return Entries(self, Kind.INSTANCEOF)
 
-    def entries(self):
+    def entries(self) -> Iterator[Entry]:
         """Iterate over the entries of every kind, kind by kind."""
         for k in Kind:
             yield from Entries(self, k)
 
-    def find_entry(self, kind, frames):
+    def find_entry(self, kind: EnumLike, frames: FramesLike) -> Entry | None:
         """The entry of *kind* with this context (ctx text, a Context or
         (method id, bci) pairs), or None."""
         kind = Kind.of(kind)
@@ -831,11 +864,12 @@ class Model:
         return Entry(self, kind, ptr) if ptr else None
 
     @property
-    def context_count(self):
+    def context_count(self) -> int:
         """Number of interned context nodes (including caller suffixes)."""
         return self._L.iprof_model_context_count(self._p())
 
-    def method_totals(self, kind, limit=None):
+    def method_totals(self, kind: EnumLike,
+                      limit: SupportsIndex | None = None) -> list[tuple[int, int]]:
         """The hottest methods by the entries of *kind*: a list of
         (method id, total), hottest first, ties by ascending method id,
         where a method's total is the sum of :attr:`Entry.total` over the
@@ -858,7 +892,7 @@ class Model:
 
     # -- mutation ------------------------------------------------------------
 
-    def _check(self, status):
+    def _check(self, status: int) -> None:
         """Raise for a failed model operation with the model's report of
         why: its message and what it is about (kind, context, type id,
         method id). Only a report of this very failure is used (a call that
@@ -870,7 +904,7 @@ class Model:
                 report = None
             raise make_error(status, report)
 
-    def add_unknown(self, key, json):
+    def add_unknown(self, key: str | bytes, json: str | bytes) -> None:
         """Add a top-level key the library does not interpret, with its raw
         JSON value (str or bytes: exactly one JSON value, written as given
         after every section). :class:`InvalidArgumentError` for a key the
@@ -881,7 +915,7 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_add_unknown(p, k, len(k), j, len(j)))
 
-    def remove_unknown(self, key):
+    def remove_unknown(self, key: str | bytes) -> None:
         """Remove every unknown top-level key named *key*;
         :class:`NotFoundError` if there is none."""
         k = encode(key)
@@ -890,19 +924,19 @@ class Model:
         check(self._L.iprof_model_remove_unknown(p, k, len(k)),
               "the model keeps no unknown key %r" % (key,))
 
-    def build_indexes(self):
+    def build_indexes(self) -> None:
         """Build every lookup index now (``iprof_model_build_indexes``), so
         that lookups from several threads never allocate. Lookups build
         them on first use otherwise."""
         self._check(self._L.iprof_model_build_indexes(self._p()))
 
-    def clear_unknown(self):
+    def clear_unknown(self) -> None:
         """Remove every unknown top-level key."""
         p = self._p()
         self._mutations += 1
         self._L.iprof_model_clear_unknown(p)
 
-    def add_type(self, type_id, name):
+    def add_type(self, type_id: SupportsIndex, name: str | bytes) -> Type:
         """Add a type and return it. :class:`InvalidArgumentError` if the id
         is taken."""
         b = encode(name)
@@ -911,9 +945,10 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_add_type(p, int64(type_id, "type id"), b, len(b),
                                                  byref(out)))
+        assert out.value is not None   # the C API sets it on success
         return Type(self, out.value)
 
-    def remove_type(self, type_):
+    def remove_type(self, type_: Type | SupportsIndex) -> None:
         """Remove a type (a Type or an id); :class:`NotFoundError` if absent.
         Invalidates every Type object of this model."""
         type_id = (self._own(type_, Type).id if isinstance(type_, Type)
@@ -923,7 +958,8 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_remove_type(p, type_id))
 
-    def add_method(self, method_id, name, signature):
+    def add_method(self, method_id: SupportsIndex, name: str | bytes,
+                   signature: Iterable[SupportsIndex]) -> Method:
         """Add a method and return it. :class:`InvalidArgumentError` if the
         id is taken, :class:`DanglingReferenceError` if a signature type is
         not in the model."""
@@ -934,9 +970,10 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_add_method(p, int64(method_id, "method id"), b,
                                                    len(b), arr, n, byref(out)))
+        assert out.value is not None   # the C API sets it on success
         return Method(self, out.value)
 
-    def remove_method(self, method):
+    def remove_method(self, method: Method | SupportsIndex) -> None:
         """Remove a method (a Method or an id); :class:`NotFoundError` if
         absent. Invalidates every Method object of this model."""
         method_id = (self._own(method, Method).id if isinstance(method, Method)
@@ -946,7 +983,8 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_remove_method(p, method_id))
 
-    def add_entry(self, kind, frames, records):
+    def add_entry(self, kind: EnumLike, frames: FramesLike,
+                  records: Iterable[SupportsIndex]) -> Entry:
         """Add an entry, or combine *records* into the entry of *kind* with
         that context (counts summed by the kind's meaning, saturating).
         Returns the resulting Entry. Invalidates the kind's Entry objects."""
@@ -959,7 +997,13 @@ class Model:
         self._check(self._L.iprof_model_add_entry(p, kind, farr, fn, rarr, rn))
         return Entry(self, kind, self._L.iprof_model_entry_find(p, kind, farr, fn))
 
-    def remove_entry(self, kind_or_entry, frames=None):
+    @overload
+    def remove_entry(self, kind_or_entry: Entry) -> None: ...
+
+    @overload
+    def remove_entry(self, kind_or_entry: EnumLike, frames: FramesLike) -> None: ...
+
+    def remove_entry(self, kind_or_entry: Entry | EnumLike, frames: Any = None) -> None:
         """Remove an entry: ``remove_entry(entry)`` or ``remove_entry(kind,
         frames)``. :class:`NotFoundError` if absent."""
         if isinstance(kind_or_entry, Entry):
@@ -973,7 +1017,8 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_remove_entry(p, kind, farr, fn))
 
-    def _retain(self, items, keep, run):
+    def _retain(self, items: list[Any], keep: Callable[[Any], object],
+                run: Callable[[Any], int]) -> None:
         # The predicate runs first, on an unchanged model, so that it may
         # read anything and an exception from it changes nothing; the C
         # filter then only tests the pointers it selected.
@@ -985,40 +1030,40 @@ class Model:
         self._mutations += 1
         self._check(run(pred))
 
-    def retain_entries(self, kind, keep):
+    def retain_entries(self, kind: EnumLike, keep: Callable[[Entry], object]) -> None:
         """Keep only the entries of *kind* for which ``keep(entry)`` is
         true. *keep* runs on every entry before anything changes, so an
         exception from it leaves the model as it was."""
         kind = Kind.of(kind)
         p = self._p()
 
-        def run(cb):
-            self._entry_gen[kind] += 1
+        def run(cb: Any) -> int:
+            self._entry_gen[Kind.of(kind)] += 1
             return self._L.iprof_model_retain_entries(p, kind, cb, None)
         self._retain(list(Entries(self, kind)), keep, run)
 
-    def retain_types(self, keep):
+    def retain_types(self, keep: Callable[[Type], object]) -> None:
         """Keep only the types for which ``keep(type)`` is true."""
         p = self._p()
 
-        def run(cb):
+        def run(cb: Any) -> int:
             self._type_gen += 1
             return self._L.iprof_model_retain_types(p, cb, None)
         self._retain(list(Types(self)), keep, run)
 
-    def retain_methods(self, keep):
+    def retain_methods(self, keep: Callable[[Method], object]) -> None:
         """Keep only the methods for which ``keep(method)`` is true."""
         p = self._p()
 
-        def run(cb):
+        def run(cb: Any) -> int:
             self._method_gen += 1
             return self._L.iprof_model_retain_methods(p, cb, None)
         self._retain(list(Methods(self)), keep, run)
 
-    def _gens(self):
+    def _gens(self) -> tuple[list[int], int, int]:
         return (list(self._entry_gen), self._type_gen, self._method_gen)
 
-    def drop_method(self, method):
+    def drop_method(self, method: Method | SupportsIndex) -> None:
         """Remove a method (a Method or an id) and every entry, of any kind,
         whose context mentions it in any frame, callee or caller (unlike
         :meth:`remove_method`, which leaves those entries naming a method
@@ -1034,7 +1079,8 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_drop_method(p, method_id))
 
-    def retain_entries_by_frame(self, keep, kind=None):
+    def retain_entries_by_frame(self, keep: Callable[[int, int], object],
+                                kind: EnumLike | None = None) -> None:
         """Keep only the entries every frame of whose context passes
         ``keep(method_id, bci)``: an entry with a refused frame anywhere, as
         the callee or as a caller, goes. *kind*: a kind, or None for every
@@ -1047,7 +1093,8 @@ class Model:
         kinds = list(Kind) if kind is None else [Kind.of(kind)]
         L, p = self._L, self._p()
         before = self._gens()
-        verdict, seen = {}, set()
+        verdict: dict[tuple[int, int], bool] = {}
+        seen: set[int] = set()
         for k in kinds:
             for i in range(L.iprof_model_entry_count(p, k)):
                 # Contexts are interned and share their callers: walk each
@@ -1069,7 +1116,8 @@ class Model:
         self._check(L.iprof_model_retain_entries_by_frame(p, -1 if kind is None else kinds[0],
                                                           pred, None))
 
-    def set_entry_records(self, kind, frames, records):
+    def set_entry_records(self, kind: EnumLike, frames: FramesLike,
+                          records: Iterable[SupportsIndex]) -> Entry:
         """Replace the records of the entry of *kind* with this context (ctx
         text, a Context or (method id, bci) pairs) by *records*, and return
         the entry. The new records follow the rules of :meth:`add_entry`:
@@ -1087,7 +1135,8 @@ class Model:
         self._check(self._L.iprof_model_set_entry_records(p, kind, farr, fn, rarr, rn))
         return Entry(self, kind, self._L.iprof_model_entry_find(p, kind, farr, fn))
 
-    def map_records(self, kind, fn):
+    def map_records(self, kind: EnumLike,
+                    fn: Callable[[Entry, list[int]], Iterable[int] | None]) -> None:
         """Rewrite the records of every entry of *kind* with a function:
         ``fn(entry, records)`` gets each entry in order and a new list of
         its records, and either edits that list in place and returns None,
@@ -1110,7 +1159,7 @@ class Model:
         kind = Kind.of(kind)
         p = self._p()
         before = self._gens()
-        new = []
+        new: list[ctypes.Array[c_int64]] = []
         for entry in Entries(self, kind):
             records = entry.records
             n = len(records)
@@ -1127,7 +1176,7 @@ class Model:
         # copy to fill; the model has not changed since the loop above.
         at = [0]
 
-        def fill(_entry, records, count, _payload):
+        def fill(_entry: Any, records: Any, count: int, _payload: Any) -> int:
             i = at[0]
             at[0] += 1
             if i >= len(new) or len(new[i]) != count:
@@ -1140,7 +1189,8 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_map_records(p, kind, cb, None))
 
-    def scale(self, weight, kind=None, *, rounding=Rounding.NEAREST_AWAY):
+    def scale(self, weight: float, kind: EnumLike | None = None, *,
+              rounding: EnumLike = Rounding.NEAREST_AWAY) -> None:
         """Multiply the counts of every entry, or of the entries of *kind*,
         by *weight* (finite and >= 0): the count slot of each record (call
         count and sampling: the value; conditional: every third;
@@ -1162,7 +1212,8 @@ class Model:
         self._check(self._L.iprof_model_scale(p, -1 if kind is None else kinds[0], weight,
                                               rounding))
 
-    def merge(self, other, weight=1.0, *, drop_unknown=False, rounding=Rounding.NEAREST_AWAY):
+    def merge(self, other: Model, weight: float = 1.0, *, drop_unknown: bool = False,
+              rounding: EnumLike = Rounding.NEAREST_AWAY) -> None:
         """Merge *other* into this model, as ``native-image-configure
         merge-pgo-profiles`` does, its counts multiplied by *weight* (finite,
         >= 0; integral weights are exact). Invalidates this model's Entry
@@ -1197,7 +1248,8 @@ class Model:
         opts = self._merge_options(weight, drop_unknown, rounding)
         self._check(self._L.iprof_model_merge_with(p, q, byref(opts)))
 
-    def _merge_options(self, weight, drop_unknown, rounding):
+    def _merge_options(self, weight: float, drop_unknown: bool,
+                       rounding: EnumLike) -> _lib.iprof_merge_options:
         """The C merge options; the model's Entry objects are invalidated
         (a merge changes entries)."""
         weight = float(weight)
@@ -1212,9 +1264,11 @@ class Model:
         self._mutations += 1
         return opts
 
-    def merge_from(self, source, weight=1.0, *, drop_unknown=False,
-                   rounding=Rounding.NEAREST_AWAY, strict=False, check_references=True,
-                   chunk_size=0, max_element_size=0, max_depth=0, threaded=False):
+    def merge_from(self, source: Source, weight: float = 1.0, *, drop_unknown: bool = False,
+                   rounding: EnumLike = Rounding.NEAREST_AWAY, strict: bool = False,
+                   check_references: bool = True, chunk_size: int = 0,
+                   max_element_size: int = 0, max_depth: int = 0,
+                   threaded: bool = False) -> None:
         """Merge the profile in *source* into this model as it is read,
         without loading it as a Model first (C: ``iprof_model_merge_path``
         and friends): the same result as ``merge(iprof.load(source),
@@ -1255,7 +1309,7 @@ class Model:
                 r.fail(status, _filename(source))
             self._check(status)
 
-    def _invalidate_all(self, contexts):
+    def _invalidate_all(self, contexts: bool) -> None:
         for k in Kind:
             self._entry_gen[k] += 1
         self._type_gen += 1
@@ -1264,7 +1318,7 @@ class Model:
             self._ctx_gen += 1
         self._mutations += 1
 
-    def canonicalize(self, *, drop_unknown=False):
+    def canonicalize(self, *, drop_unknown: bool = False) -> None:
         """Rewrite the model into its canonical form (C:
         ``iprof_model_canonicalize``): types sorted by name with ids 0..n-1,
         methods sorted by key (declaring type name, name, signature type
@@ -1286,8 +1340,10 @@ class Model:
         flags = _lib.CANONICAL_DROP_UNKNOWN if drop_unknown else 0
         self._check(self._L.iprof_model_canonicalize_flags(p, flags))
 
-    def filter(self, keep_packages=(), drop_packages=(), min_count=None, top_percent=None,
-               kinds=None, max_depth=None):
+    def filter(self, keep_packages: Packages = (), drop_packages: Packages = (),
+               min_count: SupportsIndex | None = None, top_percent: float | None = None,
+               kinds: EnumLike | Iterable[EnumLike] | None = None,
+               max_depth: int | None = None) -> None:
         """Drop entries, then the methods and types nothing mentions any more
         (C: ``iprof_model_filter``). In this order:
 
@@ -1342,7 +1398,7 @@ class Model:
         self._invalidate_all(contexts=False)
         self._check(L.iprof_model_filter(p, byref(opts)))
 
-    def prune(self, *, methods=True, types=True):
+    def prune(self, *, methods: bool = True, types: bool = True) -> None:
         """Remove what nothing refers to (C: ``iprof_model_prune``):
         *methods*, the methods no entry mentions in any frame; *types*, the
         types no method signature and no record (virtual invoke, monitor,
@@ -1360,16 +1416,32 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_prune(p, what))
 
-    def _own(self, obj, cls):
+    def _own(self, obj: _Owned, cls: type[_Owned]) -> _Owned:
         if obj._model is not self:
             raise ValueError("that %s belongs to another model" % cls.__name__)
         return obj
 
     # -- writing -------------------------------------------------------------
 
-    def write(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
-              strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
-              instanceof_key=None, check_references=True, canonical=False):
+    @overload
+    def write(self, target: None = None, *, version: str | None = None, pretty: bool = False,
+              drop_instanceof: bool = False, strict: bool = False, validate: bool = True,
+              sync: bool = True, buffer_size: int = 0, gzip: bool = False,
+              instanceof_key: EnumLike | None = None, check_references: bool = True,
+              canonical: bool = False) -> bytes: ...
+
+    @overload
+    def write(self, target: str | os.PathLike[str] | IO[bytes], *, version: str | None = None,
+              pretty: bool = False, drop_instanceof: bool = False, strict: bool = False,
+              validate: bool = True, sync: bool = True, buffer_size: int = 0,
+              gzip: bool = False, instanceof_key: EnumLike | None = None,
+              check_references: bool = True, canonical: bool = False) -> None: ...
+
+    def write(self, target: str | os.PathLike[str] | IO[bytes] | None = None, *,
+              version: str | None = None, pretty: bool = False, drop_instanceof: bool = False,
+              strict: bool = False, validate: bool = True, sync: bool = True,
+              buffer_size: int = 0, gzip: bool = False, instanceof_key: EnumLike | None = None,
+              check_references: bool = True, canonical: bool = False) -> bytes | None:
         """Write the model.
 
         *target*: None returns the document as bytes; a path (str or
@@ -1406,7 +1478,7 @@ class Model:
             return w.getvalue() if target is None else None
 
 
-def package_matches(package, type_name):
+def package_matches(package: str | bytes, type_name: str | bytes | Type) -> bool:
     """Whether a type is in a package, as :meth:`Model.filter` matches them
     (C: ``iprof_package_matches``): *package* matches a type named
     *package* or starting with it followed by "." ("com.foo" matches
@@ -1422,12 +1494,13 @@ def package_matches(package, type_name):
     return bool(_lib.lib().iprof_package_matches(pkg, name, len(name)))
 
 
-def _package_array(packages, what):
+def _package_array(packages: Packages,
+                   what: str) -> tuple[ctypes.Array[ctypes.c_char_p] | None, int]:
     """A ctypes array of NUL-terminated package names and its length (the
     array, holding the bytes, must live for the C call)."""
     if isinstance(packages, (str, bytes)):
         packages = [packages]
-    names = []
+    names: list[bytes] = []
     for name in packages:
         b = encode(name)
         if b"\0" in b:
@@ -1438,8 +1511,10 @@ def _package_array(packages, what):
     return (ctypes.c_char_p * len(names))(*names), len(names)
 
 
-def load(source, *, strict=False, check_references=True, chunk_size=0, max_element_size=0,
-         max_depth=0, max_diagnostics=0, threaded=False, salvage=False):
+def load(source: Source, *, strict: bool = False, check_references: bool = True,
+         chunk_size: int = 0, max_element_size: int = 0, max_depth: int = 0,
+         max_diagnostics: SupportsIndex | None = 0, threaded: bool = False,
+         salvage: bool = False) -> Model:
     """Load a profile into a :class:`Model`.
 
     *source*: a path (str or path-like), bytes-like data (the document
@@ -1479,6 +1554,7 @@ def load(source, *, strict=False, check_references=True, chunk_size=0, max_eleme
             if out.value:   # defensive: the C API promises NULL on failure
                 L.iprof_model_free(out.value)
             r.fail(status, _filename(source))
+        assert out.value is not None   # the C API sets it on success
         model = Model._adopt(out.value, r.diagnostics(), r.dropped())
         if salvage:
             model._damage = r.damage()
@@ -1492,12 +1568,12 @@ class Repair(NamedTuple):
     offset just past the last complete element kept, and what was dropped
     as dangling (the dict of :meth:`Model.drop_dangling`)."""
     model: "Model"
-    damage: Optional[Diagnostic]
+    damage: Diagnostic | None
     kept_end: int
-    dropped: Dict[str, int]
+    dropped: dict[str, int]
 
 
-def repair(source, *, threaded=False):
+def repair(source: Source, *, threaded: bool = False) -> Repair:
     """Salvage a damaged profile, as ``iprof repair`` does: load *source*
     strictly with ``salvage=True``, so that everything complete before the
     damage is kept (the first rule violation counts as damage), then drop
@@ -1509,6 +1585,7 @@ def repair(source, *, threaded=False):
     except BaseException:
         model.close()
         raise
+    assert model.kept_end is not None   # set by a salvaging load
     return Repair(model, model.damage, model.kept_end, dropped)
 
 

@@ -1,17 +1,25 @@
 """Streaming reading: callbacks (read) and iterators (stream, iter_entries)."""
+from __future__ import annotations
+
 import ctypes
 import operator
 import os
 import queue
 import threading
 from ctypes import byref, c_void_p
-from typing import List, NamedTuple, Optional, Union
+from typing import (IO, Any, Callable, Iterable, List, NamedTuple, NoReturn, Optional,
+                    SupportsIndex, Tuple, Union)
 
 from . import _lib
 from ._common import Kind, Section, decode, format_ctx, frames_from, is_bytes, is_path, section_of
+from ._common import EnumLike
 from ._errors import Diagnostic, DroppedDiagnostics, Severity, StopRead, check, make_error
 
 _SIZE_MAX = ctypes.c_size_t(-1).value
+
+#: What a read takes: a path, the document's bytes, or a binary file object
+#: (with ``readinto`` or ``read``).
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 
 
 class TypeInfo(NamedTuple):
@@ -25,18 +33,18 @@ class MethodInfo(NamedTuple):
     parameter types...) as type ids."""
     id: int
     name: str
-    signature: tuple
+    signature: Tuple[int, ...]
 
 
 class EntryInfo(NamedTuple):
     """A profile entry as read: frames are (method id, bci) pairs, callee
     first; records the int64 values, exact."""
     kind: Kind
-    frames: list
-    records: list
+    frames: List[Tuple[int, int]]
+    records: List[int]
 
     @property
-    def ctx(self):
+    def ctx(self) -> str:
         """The ctx text, "5:0<3:2"."""
         return format_ctx(self.frames)
 
@@ -57,6 +65,10 @@ class KeyInfo(NamedTuple):
     section: Union[Kind, Section]
 
 
+#: What a :class:`Stream` yields.
+Element = Union[TypeInfo, MethodInfo, EntryInfo, UnknownKey, KeyInfo]
+
+
 class ReadResult(NamedTuple):
     """What :func:`read` returns: the version (None if the read stopped
     before it), the diagnostics of the read (the first *max_diagnostics*),
@@ -72,9 +84,10 @@ class ReadResult(NamedTuple):
 class _Reader:
     """An iprof_reader handle with its options; one per read or load."""
 
-    def __init__(self, strict=False, check_references=True, chunk_size=0,
-                 max_element_size=0, max_depth=0, max_diagnostics=0, threaded=False,
-                 salvage=False):
+    def __init__(self, strict: bool = False, check_references: bool = True, chunk_size: int = 0,
+                 max_element_size: int = 0, max_depth: int = 0,
+                 max_diagnostics: SupportsIndex | None = 0, threaded: bool = False,
+                 salvage: bool = False) -> None:
         self._L = L = _lib.lib()
         opts = _lib.iprof_read_options()
         check(L.iprof_read_options_init(byref(opts), _lib.READ_OPTIONS_VERSION))
@@ -94,39 +107,39 @@ class _Reader:
         opts.max_diagnostics = _max_diagnostics(max_diagnostics)
         ptr = c_void_p()
         check(L.iprof_reader_new(byref(ptr), byref(opts)))
-        self.ptr = ptr.value
-        self.exceptions = []   # raised by Python callbacks during the current call
-        self._keep = []        # ctypes objects that must outlive the current call
+        self.ptr: int | None = ptr.value
+        self.exceptions: list[BaseException] = []   # raised by Python callbacks during the call
+        self._keep: list[Any] = []  # ctypes objects that must outlive the current call
 
-    def close(self):
+    def close(self) -> None:
         if self.ptr:
             self._L.iprof_reader_free(self.ptr)
             self.ptr = None
 
-    def __enter__(self):
+    def __enter__(self) -> _Reader:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def diagnostics(self):
+    def diagnostics(self) -> list[Diagnostic]:
         L = self._L
         return [Diagnostic._from_report(L.iprof_reader_diag(self.ptr, i))
                 for i in range(L.iprof_reader_diag_count(self.ptr))]
 
-    def damage(self):
+    def damage(self) -> Diagnostic | None:
         """The damage a salvaging load stopped at (a :class:`Diagnostic`), or
         None when it read the whole input."""
         report = self._L.iprof_reader_damage(self.ptr)
         return Diagnostic._from_report(report) if report else None
 
-    def dropped(self):
+    def dropped(self) -> DroppedDiagnostics:
         """The diagnostics of the last read beyond max_diagnostics, counted."""
         L = self._L
         return DroppedDiagnostics(L.iprof_reader_diag_dropped(self.ptr, Severity.ERROR),
                                   L.iprof_reader_diag_dropped(self.ptr, Severity.WARNING))
 
-    def fail(self, status, filename):
+    def fail(self, status: int, filename: str | None) -> NoReturn:
         """Raise for a failed read: a Python exception from a callback first,
         else the reader's error report."""
         if self.exceptions:
@@ -136,12 +149,12 @@ class _Reader:
         raise make_error(status, self._L.iprof_reader_error(self.ptr), filename,
                          self.diagnostics(), diagnostics_dropped=self.dropped())
 
-    def guard(self, fn):
+    def guard(self, fn: Callable[..., object]) -> Callable[..., int]:
         """Wrap a Python callback for C: an exception is kept and stops the
         read (non-zero return)."""
         excs = self.exceptions
 
-        def call(*args):
+        def call(*args: Any) -> int:
             try:
                 fn(*args)
                 return 0
@@ -150,11 +163,11 @@ class _Reader:
                 return 1
         return call
 
-    def read_fn(self, fileobj):
+    def read_fn(self, fileobj: Any) -> Any:
         """An iprof_read_fn over a binary file object."""
         readinto = getattr(fileobj, "readinto", None)
 
-        def read(buf, capacity, lenp, _payload):
+        def read(buf: int, capacity: int, lenp: Any, _payload: Any) -> None:
             if readinto is not None:
                 view = memoryview((ctypes.c_char * capacity).from_address(buf)).cast("B")
                 n = readinto(view)
@@ -173,7 +186,7 @@ class _Reader:
         self._keep.append(fn)
         return fn
 
-    def run(self, source, callbacks):
+    def run(self, source: Source, callbacks: _lib.iprof_read_callbacks | None) -> int:
         """Read *source* with the callbacks struct (or None); returns the
         status. The caller handles exceptions and errors."""
         L = self._L
@@ -189,11 +202,11 @@ class _Reader:
                         % type(source).__name__)
 
 
-def _filename(source):
+def _filename(source: Source) -> str | None:
     return os.fsdecode(source) if is_path(source) else None
 
 
-def _max_diagnostics(value):
+def _max_diagnostics(value: SupportsIndex | None) -> int:
     """The C max_diagnostics of the Python option: 0 (the library's
     default, 10000), a positive count, or None for all (SIZE_MAX)."""
     if value is None:
@@ -206,8 +219,9 @@ def _max_diagnostics(value):
     return min(n, _SIZE_MAX)
 
 
-def _reader_kwargs(strict, check_references, chunk_size, max_element_size, max_depth,
-                   max_diagnostics=0):
+def _reader_kwargs(strict: bool, check_references: bool, chunk_size: int,
+                   max_element_size: int, max_depth: int,
+                   max_diagnostics: SupportsIndex | None = 0) -> dict[str, Any]:
     return dict(strict=strict, check_references=check_references, chunk_size=chunk_size,
                 max_element_size=max_element_size, max_depth=max_depth,
                 max_diagnostics=max_diagnostics)
@@ -217,11 +231,20 @@ _ENTRY_FIELDS = ("on_call_count", "on_conditional", "on_virtual_invoke", "on_mon
                  "on_sampling", "on_instanceof")
 
 
-def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None,
-         on_call_count=None, on_conditional=None, on_virtual_invoke=None, on_monitor=None,
-         on_sampling=None, on_instanceof=None, on_unknown=None, on_key=None, strict=False,
-         check_references=True, chunk_size=0, max_element_size=0, max_depth=0,
-         max_diagnostics=0):
+def read(source: Source, *, on_version: Callable[[str], object] | None = None,
+         on_type: Callable[[TypeInfo], object] | None = None,
+         on_method: Callable[[MethodInfo], object] | None = None,
+         on_entry: Callable[[EntryInfo], object] | None = None,
+         on_call_count: Callable[[EntryInfo], object] | None = None,
+         on_conditional: Callable[[EntryInfo], object] | None = None,
+         on_virtual_invoke: Callable[[EntryInfo], object] | None = None,
+         on_monitor: Callable[[EntryInfo], object] | None = None,
+         on_sampling: Callable[[EntryInfo], object] | None = None,
+         on_instanceof: Callable[[EntryInfo], object] | None = None,
+         on_unknown: Callable[[UnknownKey], object] | None = None,
+         on_key: Callable[[KeyInfo], object] | None = None, strict: bool = False,
+         check_references: bool = True, chunk_size: int = 0, max_element_size: int = 0,
+         max_depth: int = 0, max_diagnostics: SupportsIndex | None = 0) -> ReadResult:
     """Read a profile once, calling back for each element in document order.
 
     *source* is a path (str or path-like), bytes-like data or a binary file
@@ -246,43 +269,49 @@ def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None
     """
     per_kind = [on_call_count, on_conditional, on_virtual_invoke, on_monitor, on_sampling,
                 on_instanceof]
-    version = []
+    version: list[str] = []
     with _Reader(**_reader_kwargs(strict, check_references, chunk_size, max_element_size,
                                   max_depth, max_diagnostics)) as r:
         cbs = _lib.iprof_read_callbacks()
         cbs.version = _lib.READ_CALLBACKS_VERSION
-        keep = []
+        keep: list[Any] = []
 
-        def set_cb(field, ctype, fn):
+        def set_cb(field: str, ctype: Any, fn: Callable[..., object]) -> None:
             c = ctype(r.guard(fn))
             keep.append(c)
             setattr(cbs, field, c)
 
-        def v_cb(ptr, n, _p):
+        def v_cb(ptr: int, n: int, _p: Any) -> None:
             text = decode(ctypes.string_at(ptr, n))
             version.append(text)
             if on_version is not None:
                 on_version(text)
         set_cb("on_version", _lib.VERSION_CB, v_cb)
         if on_type is not None:
-            set_cb("on_type", _lib.TYPE_CB, lambda i, p, n, _x: on_type(
+            on_type_fn = on_type   # (mypy 1.0 does not narrow on_type inside the lambda)
+            set_cb("on_type", _lib.TYPE_CB, lambda i, p, n, _x: on_type_fn(
                 TypeInfo(i, decode(ctypes.string_at(p, n)))))
         if on_method is not None:
-            set_cb("on_method", _lib.METHOD_CB, lambda i, p, n, s, sn, _x: on_method(
+            on_method_fn = on_method
+            set_cb("on_method", _lib.METHOD_CB, lambda i, p, n, s, sn, _x: on_method_fn(
                 MethodInfo(i, decode(ctypes.string_at(p, n)), tuple(s[:sn]) if sn else ())))
         for kind in Kind:
             fn = per_kind[kind] or on_entry
             if fn is None:
                 continue
+            entry_fn = fn   # (what mypy 1.0 sees as narrowed in the default below)
 
-            def e_cb(k, fp, fc, rp, rc, _x, fn=fn):
+            def e_cb(k: int, fp: Any, fc: int, rp: Any, rc: int, _x: Any,
+                     fn: Callable[[EntryInfo], object] = entry_fn) -> None:
                 fn(EntryInfo(Kind(k), frames_from(fp, fc), rp[:rc] if rc else []))
             set_cb(_ENTRY_FIELDS[kind], _lib.ENTRY_CB, e_cb)
         if on_unknown is not None:
-            set_cb("on_unknown", _lib.UNKNOWN_CB, lambda k, kn, j, jn, _x: on_unknown(
+            on_unknown_fn = on_unknown
+            set_cb("on_unknown", _lib.UNKNOWN_CB, lambda k, kn, j, jn, _x: on_unknown_fn(
                 UnknownKey(decode(ctypes.string_at(k, kn)), ctypes.string_at(j, jn))))
         if on_key is not None:
-            set_cb("on_key", _lib.KEY_CB, lambda k, kn, sec, _x: on_key(
+            on_key_fn = on_key
+            set_cb("on_key", _lib.KEY_CB, lambda k, kn, sec, _x: on_key_fn(
                 KeyInfo(decode(ctypes.string_at(k, kn)), section_of(sec))))
         status = r.run(source, cbs)
         stopped = False
@@ -296,7 +325,8 @@ def read(source, *, on_version=None, on_type=None, on_method=None, on_entry=None
                           r.dropped())
 
 
-def validate(source, *, strict=False, check_references=True, max_diagnostics=0):
+def validate(source: Source, *, strict: bool = False, check_references: bool = True,
+             max_diagnostics: SupportsIndex | None = 0) -> list[Diagnostic]:
     """Read *source* without callbacks; return its diagnostics (raise
     :class:`Error` if the read fails). The file is valid when this returns
     no diagnostic of severity ERROR and no error was dropped: only the
@@ -310,13 +340,15 @@ def validate(source, *, strict=False, check_references=True, max_diagnostics=0):
 _DONE = object()
 
 
-def _produce(out, stop, size, source, types, methods, kinds, unknown, keys, kwargs):
+def _produce(out: queue.Queue[Any], stop: threading.Event, size: int, source: Source,
+             types: bool, methods: bool, kinds: Iterable[Kind], unknown: bool, keys: bool,
+             kwargs: dict[str, Any]) -> None:
     """The body of a Stream's thread: read, putting batches of items and
     then (_DONE, ("done", ReadResult) or ("error", exception)) into *out*."""
-    pending = []
+    pending: list[Element] = []
     put = out.put
 
-    def emit(item):
+    def emit(item: Element) -> None:
         if stop.is_set():
             raise StopRead()
         pending.append(item)
@@ -324,7 +356,7 @@ def _produce(out, stop, size, source, types, methods, kinds, unknown, keys, kwar
             put(pending[:])
             pending.clear()
 
-    callbacks = {}
+    callbacks: dict[str, Any] = {}
     if types:
         callbacks["on_type"] = emit
     if methods:
@@ -336,7 +368,7 @@ def _produce(out, stop, size, source, types, methods, kinds, unknown, keys, kwar
     if keys:
         callbacks["on_key"] = emit
     try:
-        final = ("done", read(source, **callbacks, **kwargs))
+        final: tuple[str, Any] = ("done", read(source, **callbacks, **kwargs))
     except BaseException as e:  # noqa: B902 - handed to the consumer
         final = ("error", e)
     if pending and not stop.is_set():
@@ -363,23 +395,25 @@ class Stream:
     the end) describe the read.
     """
 
-    def __init__(self, source, *, types=True, methods=True, kinds=None, unknown=False,
-                 keys=False, strict=False, check_references=True, chunk_size=0,
-                 max_element_size=0, max_depth=0, max_diagnostics=0, batch_size=256,
-                 queue_size=16):
+    def __init__(self, source: Source, *, types: bool = True, methods: bool = True,
+                 kinds: EnumLike | Iterable[EnumLike] | None = None, unknown: bool = False,
+                 keys: bool = False, strict: bool = False, check_references: bool = True,
+                 chunk_size: int = 0, max_element_size: int = 0, max_depth: int = 0,
+                 max_diagnostics: SupportsIndex | None = 0, batch_size: int = 256,
+                 queue_size: int = 16) -> None:
         if kinds is None:
             kinds = list(Kind)
         elif isinstance(kinds, (str, int)):
             kinds = [Kind.of(kinds)]
         else:
             kinds = [Kind.of(k) for k in kinds]
-        self.version = None
-        self.diagnostics = []
+        self.version: str | None = None
+        self.diagnostics: list[Diagnostic] = []
         self.diagnostics_dropped = DroppedDiagnostics(0, 0)
         self.stopped = False
-        self._queue = queue.Queue(maxsize=max(1, queue_size))
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=max(1, queue_size))
         self._stop = threading.Event()
-        self._batch = []
+        self._batch: list[Element] = []
         self._pos = 0
         self._finished = False
         self._batch_size = max(1, batch_size)
@@ -396,10 +430,10 @@ class Stream:
             name="iprof-stream", daemon=True)
         self._thread.start()
 
-    def __iter__(self):
+    def __iter__(self) -> Stream:
         return self
 
-    def __next__(self):
+    def __next__(self) -> Element:
         while True:
             if self._pos < len(self._batch):
                 item = self._batch[self._pos]
@@ -413,7 +447,7 @@ class Stream:
                 continue
             self._finish(got[1])
 
-    def _finish(self, final):
+    def _finish(self, final: tuple[str, Any]) -> None:
         self._finished = True
         self._batch, self._pos = [], 0
         self._thread.join()
@@ -422,7 +456,7 @@ class Stream:
             raise value
         self.version, self.diagnostics, self.stopped, self.diagnostics_dropped = value
 
-    def close(self):
+    def close(self) -> None:
         """Stop the read (if still running) and wait for the thread."""
         if self._finished:
             return
@@ -439,26 +473,27 @@ class Stream:
             self.version, self.diagnostics, _, self.diagnostics_dropped = value
             self.stopped = True
 
-    def __enter__(self):
+    def __enter__(self) -> Stream:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:
             pass
 
 
-def stream(source, **kwargs):
+def stream(source: Source, **kwargs: Any) -> Stream:
     """``Stream(source, **kwargs)``: iterate over the elements of a profile
     (see :class:`Stream`)."""
     return Stream(source, **kwargs)
 
 
-def iter_entries(source, kinds=None, **kwargs):
+def iter_entries(source: Source, kinds: EnumLike | Iterable[EnumLike] | None = None,
+                 **kwargs: Any) -> Stream:
     """Iterate over the profile entries of *source* (:class:`EntryInfo`), of
     the given kinds (a kind or an iterable of kinds; all by default). Returns
     a :class:`Stream`; close it (or use ``with``) to stop early."""

@@ -1,10 +1,18 @@
 """The writer: a whole model or element by element, to a path, bytes or a file."""
+from __future__ import annotations
+
 import ctypes
 import os
 from ctypes import byref, c_size_t, c_void_p
+from types import TracebackType
+from typing import IO, TYPE_CHECKING, Any, Iterable, SupportsIndex, Type
+
+if TYPE_CHECKING:
+    from ._common import EnumLike, FramesLike
+    from ._model import Model
 
 from . import _lib
-from ._common import InstanceofKey, Kind, encode, frames_array, int64, int64_array, is_path
+from ._common import InstanceofKey, Kind, encode, frames_array, int64, int64_array
 from ._errors import ClosedError, check, make_error
 
 
@@ -30,16 +38,19 @@ class Writer:
     raises.
     """
 
-    def __init__(self, target=None, *, version=None, pretty=False, drop_instanceof=False,
-                 strict=False, validate=True, sync=True, buffer_size=0, gzip=False,
-                 instanceof_key=None, check_references=True, canonical=False):
+    def __init__(self, target: str | os.PathLike[str] | IO[bytes] | None = None, *,
+                 version: str | None = None, pretty: bool = False,
+                 drop_instanceof: bool = False, strict: bool = False, validate: bool = True,
+                 sync: bool = True, buffer_size: int = 0, gzip: bool = False,
+                 instanceof_key: EnumLike | None = None, check_references: bool = True,
+                 canonical: bool = False) -> None:
         self._L = L = _lib.lib()
-        self._ptr = None
+        self._ptr: int | None = None
         self._begun = False
         self._ended = False
-        self._exceptions = []
+        self._exceptions: list[BaseException] = []
         self._target = target
-        self._filename = os.fsdecode(target) if is_path(target) else None
+        self._filename = os.fsdecode(target) if isinstance(target, (str, os.PathLike)) else None
         opts = _lib.iprof_write_options()
         check(L.iprof_write_options_init(byref(opts), _lib.WRITE_OPTIONS_VERSION))
         flags = 0
@@ -67,13 +78,13 @@ class Writer:
         out = c_void_p()
         if target is None:
             status = L.iprof_writer_new_buffer(byref(out), byref(opts))
-        elif is_path(target):
+        elif isinstance(target, (str, os.PathLike)):
             status = L.iprof_writer_new_path(byref(out), os.fsencode(target), byref(opts))
         elif hasattr(target, "write"):
             write = target.write
             excs = self._exceptions
 
-            def write_fn(data, n, _payload):
+            def write_fn(data: int, n: int, _payload: Any) -> int:
                 try:
                     write(ctypes.string_at(data, n))
                     return 0
@@ -89,12 +100,12 @@ class Writer:
             raise make_error(status, filename=self._filename)
         self._ptr = out.value
 
-    def _p(self):
+    def _p(self) -> int:
         if self._ptr is None:
             raise ClosedError("the writer is closed")
         return self._ptr
 
-    def _check(self, status):
+    def _check(self, status: int) -> None:
         if status == 0:
             return
         if self._exceptions:
@@ -102,24 +113,25 @@ class Writer:
             raise exc
         raise make_error(status, self._L.iprof_writer_error(self._ptr), self._filename)
 
-    def begin(self, version=None):
+    def begin(self, version: str | None = None) -> None:
         """Start the document (*version*: None for the options' version,
         else the latest)."""
         self._check(self._L.iprof_writer_begin(
             self._p(), encode(version) if version is not None else None))
         self._begun = True
 
-    def _auto_begin(self):
+    def _auto_begin(self) -> None:
         if not self._begun:
             self.begin()
 
-    def type(self, type_id, name):
+    def type(self, type_id: SupportsIndex, name: str | bytes) -> None:
         p = self._p()
         self._auto_begin()
         b = encode(name)
         self._check(self._L.iprof_writer_type(p, int64(type_id, "type id"), b, len(b)))
 
-    def method(self, method_id, name, signature):
+    def method(self, method_id: SupportsIndex, name: str | bytes,
+               signature: Iterable[SupportsIndex]) -> None:
         p = self._p()
         self._auto_begin()
         b = encode(name)
@@ -127,7 +139,8 @@ class Writer:
         self._check(self._L.iprof_writer_method(p, int64(method_id, "method id"), b, len(b),
                                                 arr, n))
 
-    def entry(self, kind, frames, records):
+    def entry(self, kind: EnumLike, frames: FramesLike,
+              records: Iterable[SupportsIndex]) -> None:
         """One entry; *frames* as ctx text, a Context or (method id, bci)
         pairs."""
         p = self._p()
@@ -136,7 +149,7 @@ class Writer:
         rarr, rn = int64_array(records, "record")
         self._check(self._L.iprof_writer_entry(p, Kind.of(kind), farr, fn, rarr, rn))
 
-    def unknown(self, key, json):
+    def unknown(self, key: str | bytes, json: str | bytes) -> None:
         """A top-level key the library does not interpret, with its raw JSON
         value (str or bytes: exactly one JSON value, written as given), at
         this point of the document: the open section is closed first, and
@@ -148,7 +161,7 @@ class Writer:
         k, j = encode(key), encode(json)
         self._check(self._L.iprof_writer_unknown(p, k, len(k), j, len(j)))
 
-    def write_model(self, model):
+    def write_model(self, model: Model) -> None:
         """Write a whole model (begin, every element, its unknown top-level
         keys where its file had them, end)."""
         p = self._p()
@@ -156,7 +169,7 @@ class Writer:
         self._check(self._L.iprof_writer_write_model(p, mp))
         self._begun = self._ended = True
 
-    def end(self):
+    def end(self) -> bytes | None:
         """Close the document (a path: sync and rename into place). Returns
         the bytes for a memory writer, else None."""
         p = self._p()
@@ -165,31 +178,32 @@ class Writer:
         self._ended = True
         return self.getvalue() if self._target is None else None
 
-    def getvalue(self):
+    def getvalue(self) -> bytes:
         """Memory writer: the bytes written so far (all after end())."""
         data = c_void_p()
         n = c_size_t()
         self._check(self._L.iprof_writer_buffer(self._p(), byref(data), byref(n)))
-        return ctypes.string_at(data.value, n.value) if n.value else b""
+        return ctypes.string_at(data.value or 0, n.value) if n.value else b""
 
-    def close(self):
+    def close(self) -> None:
         """Free the writer. If end() did not succeed, a path is left as it
         was (the temporary file is removed)."""
         p, self._ptr = self._ptr, None
         if p is not None:
             self._L.iprof_writer_free(p)
 
-    def __enter__(self):
+    def __enter__(self) -> Writer:
         return self
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: Type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         try:
             if exc_type is None and self._ptr is not None and not self._ended:
                 self.end()
         finally:
             self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:

@@ -124,6 +124,32 @@ class DiffTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             iprof.diff(self.a, self.b, top=0)
 
+    def test_staleness(self):
+        # Call counts: half of 0 + 1/8 + 5/8 + 6/8 (total variation of the
+        # shares); the virtual invoke and monitor entries keep their type
+        # shares (types matched by name): 0.
+        with iprof.diff(self.a, self.b) as d:
+            self.assertEqual(d.kind_staleness(Kind.CALL_COUNT), 0.75)
+            self.assertEqual(d.kind_staleness("virtualInvokeProfiles"), 0.0)
+            self.assertEqual(d.kind_staleness(Kind.MONITOR), 0.0)
+            self.assertIsNone(d.kind_staleness(Kind.CONDITIONAL))
+            self.assertEqual(d.staleness, (0.75 + 0.0 + 0.0) / 3)
+            with self.assertRaises(ValueError):
+                d.kind_staleness("no such kind")
+        with iprof.diff(self.b, self.a) as d:               # symmetric
+            self.assertEqual(d.staleness, 0.25)
+        # Receivers moved: B's run:3 sees type A as well now, 4 of 8.
+        self.b.add_entry(Kind.VIRTUAL_INVOKE, "10:3", [7, 4])
+        with iprof.diff(self.a, self.b) as d:
+            self.assertEqual(d.kind_staleness(Kind.VIRTUAL_INVOKE),
+                             (1 - iprof.EXTREMELY_SLOW_PATH_PROBABILITY) * ((0.5 + 0.5) / 2))
+        with iprof.diff(self.a, self.a) as d:
+            self.assertEqual(d.staleness, 0.0)
+        empty = iprof.Model()
+        with iprof.diff(self.a, empty) as d:
+            self.assertEqual(d.staleness, 1.0)
+        empty.close()
+
     def test_same_model(self):
         with iprof.diff(self.a, self.a) as d:
             self.assertEqual((d.methods_only_in_a, d.methods_only_in_b), ([], []))

@@ -239,3 +239,45 @@ class UnknownKeysTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+LEGACY = "legacy-0.2.0.iprof"
+
+
+class LegacyTest(unittest.TestCase):
+    """Format 0.2.0, GraalVM's legacy layout: read into the 1.x model,
+    written back byte for byte, converted to 1.x. The same cases as
+    bindings/rust/iprof/tests/fidelity.rs."""
+
+    def test_read_as_1x_elements(self):
+        with iprof.load(data(LEGACY), strict=True) as m:
+            self.assertEqual(m.version, iprof.FORMAT_0_2_0)
+            self.assertEqual([(e.ctx, e.records) for e in m.call_count],
+                             [("3:0", [1]), ("5:0<3:4", [10]),
+                              ("7:0<5:9<3:-6", [23929230826])])
+            self.assertEqual([e.records for e in m.conditional],
+                             [[6, 0, 9, 12, 1, 1], [20, 0, 3, -5, 0, 2, 30, 1, 0]])
+            self.assertEqual([(e.ctx, e.records) for e in m.monitor], [("0:0", [10, 1, 11, 3])])
+            self.assertEqual(len(m.sampling), 0)
+            self.assertEqual(m.diagnostics, [])
+
+    def test_written_back_and_converted(self):
+        raw = data_bytes(LEGACY)
+        with iprof.load(raw) as m:
+            self.assertEqual(m.write(), raw)
+            up = m.write(version=iprof.FORMAT_1_1_0)
+        self.assertTrue(up.startswith(b'{"version":"1.1.0","types":[{"id":0,"name":"int"}'))
+        with iprof.load(up, strict=True) as m:
+            self.assertEqual(m.version, "1.1.0")
+            self.assertEqual(m.write(version=iprof.FORMAT_0_2_0), raw)
+            m.version = iprof.FORMAT_0_2_0
+            self.assertEqual(m.write(), raw)
+
+    def test_what_0_2_0_cannot_hold(self):
+        with iprof.load(data(LEGACY)) as m:
+            m.add_entry(Kind.SAMPLING, [(3, 1)], [2])
+            with self.assertRaises(iprof.VersionError) as cm:
+                m.write()
+            self.assertEqual(cm.exception.message,
+                             "samplingProfiles are not part of format version 0.2.0")
+            self.assertTrue(m.write(version=iprof.FORMAT_1_0_0).startswith(b'{"version":"1.0.0"'))

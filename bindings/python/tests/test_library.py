@@ -171,9 +171,20 @@ class LibraryTest(unittest.TestCase):
         self.assertEqual((_lib.READ_CALLBACKS_VERSION, _lib.WRITE_OPTIONS_VERSION), (2, 2))
 
     def test_format_constants(self):
-        self.assertEqual((iprof.FORMAT_0_4_0, iprof.FORMAT_1_0_0, iprof.FORMAT_1_1_0,
-                          iprof.FORMAT_LATEST), ("0.4.0", "1.0.0", "1.1.0", "1.1.0"))
+        self.assertEqual((iprof.FORMAT_0_2_0, iprof.FORMAT_0_4_0, iprof.FORMAT_1_0_0,
+                          iprof.FORMAT_1_1_0, iprof.FORMAT_LATEST),
+                         ("0.2.0", "0.4.0", "1.0.0", "1.1.0", "1.1.0"))
         self.assertEqual(iprof.Model().version, iprof.FORMAT_LATEST)
+        # Every IPROF_FORMAT_* of common.h, with its value.
+        header = os.path.join(os.path.dirname(__file__), "..", "..", "..", "include", "iprof",
+                              "common.h")
+        if os.path.isfile(header):
+            with open(header) as f:
+                found = re.findall(r'^#define IPROF_(FORMAT_[0-9_]+) "([0-9.]+)"$', f.read(),
+                                   re.M)
+            self.assertEqual(len(found), 4)
+            for name, value in found:
+                self.assertEqual(getattr(iprof, name), value, name)
 
     def test_ctx_text(self):
         self.assertEqual(iprof.parse_ctx("5:0<3:2"), [(5, 0), (3, 2)])

@@ -8,6 +8,9 @@
 //!    `-liprof` so that a library installed in the default search path
 //!    still links.
 //!
+//! 4. On docs.rs (`DOCS_RS` set) nothing is linked: documentation needs
+//!    no library, and docs.rs has none installed.
+//!
 //! The directory found is exported to dependents as `DEP_IPROF_LIB_DIR`
 //! (thanks to `links = "iprof"`).
 
@@ -21,6 +24,11 @@ fn main() {
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_LIBDIR");
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_SYSROOT_DIR");
+    println!("cargo:rerun-if-env-changed=DOCS_RS");
+
+    if env::var_os("DOCS_RS").is_some() {
+        return;
+    }
 
     if let Some(dir) = env::var_os("IPROF_LIB_DIR").filter(|d| !d.is_empty()) {
         let dir = dir.to_string_lossy().into_owned();

@@ -67,7 +67,9 @@ pub const IPROF_ESTOPPED: c_int = -9;
 pub const IPROF_ESTATE: c_int = -10;
 pub const IPROF_ENOTFOUND: c_int = -11;
 
-/// Format versions (NUL-terminated, for passing to C directly).
+/// Format versions (NUL-terminated, for passing to C directly). 0.2.0 is
+/// GraalVM's legacy layout, read into the same model and written back in it.
+pub const IPROF_FORMAT_0_2_0: &[u8; 6] = b"0.2.0\0";
 pub const IPROF_FORMAT_0_4_0: &[u8; 6] = b"0.4.0\0";
 pub const IPROF_FORMAT_1_0_0: &[u8; 6] = b"1.0.0\0";
 pub const IPROF_FORMAT_1_1_0: &[u8; 6] = b"1.1.0\0";
@@ -806,6 +808,8 @@ extern "C" {
     pub fn iprof_diff_total(diff: *const iprof_diff, side: c_int, kind: c_int) -> u64;
     pub fn iprof_diff_common_total(diff: *const iprof_diff, side: c_int, kind: c_int) -> u64;
     pub fn iprof_diff_overlap(diff: *const iprof_diff, side: c_int, kind: c_int) -> c_double;
+    pub fn iprof_diff_staleness(diff: *const iprof_diff) -> c_double;
+    pub fn iprof_diff_staleness_kind(diff: *const iprof_diff, kind: c_int) -> c_double;
     pub fn iprof_diff_change_count(diff: *const iprof_diff, kind: c_int) -> usize;
     pub fn iprof_diff_change_entry(diff: *const iprof_diff, kind: c_int, index: usize, side: c_int) -> *const iprof_entry;
     pub fn iprof_diff_change_value(diff: *const iprof_diff, kind: c_int, index: usize, side: c_int) -> u64;
@@ -936,7 +940,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 142;
+    const FUNCTION_COUNT: usize = 144;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1078,6 +1082,8 @@ mod tests {
             iprof_diff_total as *const (),
             iprof_diff_common_total as *const (),
             iprof_diff_overlap as *const (),
+            iprof_diff_staleness as *const (),
+            iprof_diff_staleness_kind as *const (),
             iprof_diff_change_count as *const (),
             iprof_diff_change_entry as *const (),
             iprof_diff_change_value as *const (),
@@ -1124,6 +1130,38 @@ mod tests {
         assert!(flags >= 11 && versions >= 6, "{flags} flags, {versions} versions found");
         assert_eq!((IPROF_READ_CALLBACKS_VERSION, IPROF_WRITE_OPTIONS_VERSION), (2, 2));
     }
+    /// Every format version of common.h (`#define IPROF_FORMAT_X_Y_Z "x.y.z"`)
+    /// is declared here with the same value.
+    #[test]
+    fn format_constants_match_the_header() {
+        extern crate std;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
+        let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/common.h")) else {
+            std::println!("SKIP: include/iprof/common.h is not there");
+            return;
+        };
+        let mut found = 0;
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let (Some("#define"), Some(name), Some(value), None) = (words.next(), words.next(), words.next(), words.next())
+            else {
+                continue;
+            };
+            let Some(v) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) else {
+                continue;
+            };
+            if !name.starts_with("IPROF_FORMAT_") {
+                continue;
+            }
+            found += 1;
+            let decl = std::format!("pub const {name}: &[u8; 6] = b\"{v}\\0\";");
+            assert!(src.contains(&decl), "missing or different: {decl}");
+        }
+        assert_eq!(found, 4);
+        assert_eq!(IPROF_FORMAT_0_2_0, b"0.2.0\0");
+    }
+
     /// The constants of analysis.h, the predicate typedefs of model.h and
     /// the values C gives them.
     #[test]

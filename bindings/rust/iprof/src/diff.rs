@@ -188,6 +188,27 @@ impl<'a> Diff<'a> {
         (v >= 0.0).then_some(v)
     }
 
+    // -- staleness -----------------------------------------------------------
+
+    /// How far B's hot behaviour moved from A's, in `0..=1`: 0 when both
+    /// tell GraalVM the same (hotness, branch probabilities, receiver-type
+    /// shares), 1 when they have nothing in common; the mean of
+    /// [`kind_staleness`](Self::kind_staleness) over the kinds where it is
+    /// defined. Symmetric; `include/iprof/diff.h` gives the formula. A CI
+    /// gate fails when it is above a threshold.
+    pub fn staleness(&self) -> f64 {
+        // SAFETY: read-only accessor.
+        unsafe { sys::iprof_diff_staleness(self.ptr()) }
+    }
+
+    /// The part of [`staleness`](Self::staleness) of `kind`, in `0..=1`;
+    /// `None` when neither side has count mass of `kind`.
+    pub fn kind_staleness(&self, kind: Kind) -> Option<f64> {
+        // SAFETY: read-only accessor.
+        let v = unsafe { sys::iprof_diff_staleness_kind(self.ptr(), kind.raw()) };
+        (v >= 0.0).then_some(v)
+    }
+
     // -- changes -------------------------------------------------------------
 
     /// The number of changed entries kept for `kind` (at most

@@ -148,6 +148,11 @@ pub use reader::{Callbacks, DroppedDiagnostics, EntryEvent, Flow, Handler, Inter
 pub use transform::{package_matches, CanonicalOptions, Dangling, FilterOptions, Prune};
 pub use writer::{WriteOptions, Writer};
 
+/// Format version 0.2.0: GraalVM's legacy layout of 2022 (hotnessPoints,
+/// conditionalPoints, invokePoints, monitorsProfile), read into the same
+/// model and written back in its own layout; it has no sampling or
+/// instanceof profiles.
+pub const FORMAT_0_2_0: &str = "0.2.0";
 /// Format version 0.4.0 (the one most GraalVM releases in the wild write).
 pub const FORMAT_0_4_0: &str = "0.4.0";
 /// Format version 1.0.0.

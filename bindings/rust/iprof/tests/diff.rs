@@ -75,6 +75,31 @@ fn methods() {
 }
 
 #[test]
+fn staleness() {
+    // Call counts: half of 0 + 1/8 + 5/8 + 6/8 (total variation of the
+    // shares); the virtual invoke and monitor type shares are the same by
+    // name: 0.
+    let (a, mut b) = (model_a(), model_b());
+    {
+        let d = Diff::new(&a, &b).unwrap();
+        assert_eq!(d.kind_staleness(Kind::CallCount), Some(0.75));
+        assert_eq!(d.kind_staleness(Kind::VirtualInvoke), Some(0.0));
+        assert_eq!(d.kind_staleness(Kind::Monitor), Some(0.0));
+        assert_eq!(d.kind_staleness(Kind::Conditional), None);
+        assert_eq!(d.staleness(), (0.75 + 0.0 + 0.0) / 3.0);
+        assert_eq!(Diff::new(&b, &a).unwrap().staleness(), 0.25); // symmetric
+        assert_eq!(Diff::new(&a, &a).unwrap().staleness(), 0.0);
+    }
+    // Receivers moved: B's run:3 sees type A as well now, 4 of 8.
+    add(&mut b, Kind::VirtualInvoke, "10:3", &[7, 4]);
+    let d = Diff::new(&a, &b).unwrap();
+    assert_eq!(d.kind_staleness(Kind::VirtualInvoke),
+               Some((1.0 - iprof::EXTREMELY_SLOW_PATH_PROBABILITY) * ((0.5 + 0.5) / 2.0)));
+    let empty = Model::new().unwrap();
+    assert_eq!(Diff::new(&a, &empty).unwrap().staleness(), 1.0);
+}
+
+#[test]
 fn contexts_totals_overlap() {
     let (a, b) = (model_a(), model_b());
     let d = Diff::new(&a, &b).unwrap();

@@ -102,7 +102,7 @@ fn missing_file() {
 fn version_errors() {
     let e = Model::load_bytes(common::doc("2.0.0", "}").as_bytes()).unwrap_err();
     assert_eq!((e.status(), e.path(), e.line(), e.column()), (Status::Version, "version", 1, 12));
-    let e = Model::load_bytes(common::doc("0.2.0", "}").as_bytes()).unwrap_err();
+    let e = Model::load_bytes(common::doc("0.1.0", "}").as_bytes()).unwrap_err();
     assert_eq!(e.status(), Status::Version);
     let mut m = Model::new().unwrap();
     assert_eq!(m.set_version("x").unwrap_err().status(), Status::Version);

@@ -278,3 +278,32 @@ fn writer_writes_unknown_keys_where_it_is() {
     w.begin(None).unwrap();
     assert_eq!(w.write_unknown("x", "nope").unwrap_err().status(), Status::Syntax);
 }
+
+const LEGACY: &str = "legacy-0.2.0.iprof";
+
+/// Format 0.2.0, GraalVM's legacy layout: read into the 1.x model, written
+/// back byte for byte, converted to 1.x (as test_fidelity.py's LegacyTest).
+#[test]
+fn legacy_0_2_0_read_written_back_and_converted() {
+    let raw = data(LEGACY);
+    let mut m = Model::load(data_path(LEGACY)).unwrap();
+    assert_eq!(m.version(), iprof::FORMAT_0_2_0);
+    let calls: Vec<_> =
+        m.entries(Kind::CallCount).map(|e| (e.context().to_string(), e.records().to_vec())).collect();
+    assert_eq!(
+        calls,
+        [("3:0".to_string(), vec![1]), ("5:0<3:4".to_string(), vec![10]), ("7:0<5:9<3:-6".to_string(), vec![23929230826])]
+    );
+    assert_eq!(m.entry_at(Kind::Conditional, 1).unwrap().records(), [20, 0, 3, -5, 0, 2, 30, 1, 0]);
+    assert_eq!(m.entry_at(Kind::Monitor, 0).unwrap().context().to_string(), "0:0");
+    assert_eq!(m.entry_at(Kind::Monitor, 0).unwrap().records(), [10, 1, 11, 3]);
+    assert_eq!(m.to_bytes().unwrap(), raw);
+    let up = write(&m, &WriteOptions::new().format_version(iprof::FORMAT_1_1_0));
+    assert!(up.starts_with(br#"{"version":"1.1.0","types":[{"id":0,"name":"int"}"#));
+    let back = Model::load_bytes(&up).unwrap();
+    assert_eq!(write(&back, &WriteOptions::new().format_version(iprof::FORMAT_0_2_0)), raw);
+    // What 0.2.0 cannot hold is refused, not dropped.
+    m.add_entry(Kind::Sampling, &[Frame::new(3, 1)], &[2]).unwrap();
+    let e = m.to_bytes().unwrap_err();
+    assert_eq!((e.status(), e.message()), (Status::Version, "samplingProfiles are not part of format version 0.2.0"));
+}
