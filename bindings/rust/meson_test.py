@@ -22,8 +22,10 @@ failing test program's.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIB = os.path.join(HERE, "..", "..", "examples", "fib.iprof")
@@ -62,8 +64,20 @@ def check_quiet(what, proc):
 def package():
     """cargo package of both crates (iprof depends on iprof-sys, so they are
     packaged together, as cargo publish --workspace would) and docs.rs-like
-    documentation, all offline and without a warning."""
+    documentation, all offline and without a warning. In a CARGO_HOME of
+    its own: the verification unpacks iprof-sys 0.1.0 from a local registry
+    into CARGO_HOME and would reuse a copy left by an earlier run, whatever
+    its sources say now."""
+    home = tempfile.mkdtemp(prefix="iprof-cargo-home-")
+    try:
+        return package_in(home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def package_in(home):
     failed = 0
+    os.environ["CARGO_HOME"] = home
     out = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     failed += check_quiet("cargo package", cargo(
         "package", "--offline", "--workspace", "--allow-dirty", "--no-verify", **out))
