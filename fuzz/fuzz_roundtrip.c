@@ -8,6 +8,10 @@
  * in order). Writing the reloaded model again must give the same bytes.
  * A model that loads strictly must also write with IPROF_WRITE_STRICT
  * (rule and reference checks) and load back strictly, equal.
+ * What a strict salvaging load keeps (IPROF_READ_SALVAGE), once
+ * iprof_model_drop_dangling() has run, must write strictly and load back
+ * strictly, equal (iprof repair's promise); where the input loads strictly
+ * as it is, the salvaged model is that model and no damage is reported.
  */
 #include "fuzz_common.h"
 
@@ -60,6 +64,44 @@ static void roundtrip(iprof_reader *r, const iprof_model *m, unsigned flags)
     free(out);
 }
 
+/* The salvage of the input, checked with the strict reader `strict` and
+ * against `whole`, the strict load of the input (NULL if it failed). */
+static void salvage(iprof_reader *strict, const iprof_model *whole, const uint8_t *data,
+                    size_t size)
+{
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.flags = IPROF_READ_STRICT | IPROF_READ_SALVAGE;
+    iprof_reader *r = NULL;
+    if (iprof_reader_new(&r, &o) != IPROF_OK)
+        FUZZ_FAIL("iprof_reader_new");
+    iprof_model *m = NULL;
+    int rc = iprof_model_load_buffer(&m, r, data, size);
+    const iprof_error *damage = iprof_reader_damage(r);
+    if (rc != IPROF_OK) {
+        FUZZ_ASSERT(m == NULL);
+        fuzz_touch_error(iprof_reader_error(r));
+    } else if (damage) {
+        /* A salvaged load reports its damage as the reader's error too. */
+        FUZZ_ASSERT(iprof_reader_error(r) != NULL);
+        fuzz_touch_error(damage);
+    }
+    if (whole) {
+        if (!m || iprof_reader_damage(r) != NULL)
+            FUZZ_FAIL("salvaging an input that loads strictly: %s",
+                      m ? "damage reported" : "failed");
+        fuzz_assert_models_equal(whole, m);
+    }
+    if (m) {
+        size_t methods, entries[IPROF_KIND_COUNT];
+        rc = iprof_model_drop_dangling(m, &methods, entries);
+        if (rc != IPROF_OK)
+            FUZZ_FAIL("iprof_model_drop_dangling: %s", iprof_status_string(rc));
+        roundtrip(strict, m, IPROF_WRITE_STRICT);
+        iprof_model_free(m);
+    }
+    iprof_reader_free(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > FUZZ_MAX_INPUT)
@@ -106,10 +148,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (iprof_reader_new(&strict, &so) != IPROF_OK)
         FUZZ_FAIL("iprof_reader_new");
     m = load(strict, data, size);
-    if (m) {
+    if (m)
         roundtrip(strict, m, IPROF_WRITE_STRICT);
-        iprof_model_free(m);
-    }
+    salvage(strict, m, data, size);
+    iprof_model_free(m);
     iprof_reader_free(strict);
     iprof_reader_free(r);
     return 0;
