@@ -11,8 +11,14 @@ import shutil
 import subprocess
 import sys
 
-SOURCE = os.path.abspath(os.environ.get('IPROF_SOURCE_DIR')
-                         or os.path.join(os.path.dirname(__file__), '..', '..'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'abi'))
+from abicheck import SOURCE_DIR as SOURCE  # noqa: E402
+
+
+def project_version():
+    """meson.build's project version."""
+    with open(os.path.join(SOURCE, 'meson.build')) as f:
+        return re.search(r"project\('libiprof',[^)]*?version: '([^']+)'", f.read(), re.S).group(1)
 
 
 def block(name):
@@ -29,7 +35,7 @@ def block(name):
 def run_block(name, cwd, env, skip=(), before=None):
     """Run the block's lines in cwd (each must exit 0), minus `sudo `; lines
     starting with one of `skip` are shown, not run; before(line, cwd) is
-    called before each line. Returns the outputs and the last directory."""
+    called before each line. Returns the outputs, one per line run."""
     outputs = []
     for line in block(name):
         if before:
@@ -51,7 +57,7 @@ def run_block(name, cwd, env, skip=(), before=None):
             sys.exit(1)
         cwd = where.strip() or cwd
         outputs.append(out)
-    return outputs, cwd
+    return outputs
 
 
 def copy_tree(dst):

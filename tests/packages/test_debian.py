@@ -36,19 +36,14 @@ sys.path.insert(0, HERE)
 import abicheck as A  # noqa: E402
 import readme  # noqa: E402
 
-SRC = A.SOURCE_DIR
+SRC = readme.SOURCE
 PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof']
 FIB = os.path.join(SRC, 'examples', 'fib.iprof')
 
 
-def project_version():
-    with open(os.path.join(SRC, 'meson.build')) as f:
-        return re.search(r"version: '([^']+)'", f.read()).group(1)
-
-
 def build(tmp, install):
     """The README's apt block in a copy of the tree: the .deb files, by name."""
-    src = os.path.join(tmp, 'libiprof-' + project_version())
+    src = os.path.join(tmp, 'libiprof-' + readme.project_version())
     readme.copy_tree(src)
     env = dict(os.environ, DEB_BUILD_OPTIONS='nocheck parallel=%d' % (os.cpu_count() or 1),
                DEBIAN_FRONTEND='noninteractive', LIBIPROF=src)
@@ -61,7 +56,7 @@ def build(tmp, install):
     readme.run_block('apt', src, env, skip=() if install else ('apt-get',))
     debs = {}
     for name in PACKAGES:
-        found = glob.glob(os.path.join(tmp, '%s_%s_*.deb' % (name, project_version())))
+        found = glob.glob(os.path.join(tmp, '%s_%s_*.deb' % (name, readme.project_version())))
         if len(found) != 1:
             A.fail('dpkg-buildpackage made %s for %s' % (found, name))
         debs[name] = found[0]
@@ -75,7 +70,7 @@ def contents(deb):
 
 
 def check_contents(debs):
-    v = project_version()
+    v = readme.project_version()
     want = {
         'libiprof0': [r'/usr/lib/[^/]+/libiprof\.so\.0$', r'/usr/lib/[^/]+/libiprof\.so\.%s$'
                       % re.escape(v)],
@@ -130,7 +125,7 @@ def use(root, tmp):
                    PYTHONPATH=root + '/usr/lib/python3/dist-packages')
     iprof = root + '/usr/bin/iprof'
     p = A.run([iprof, '--version'], env=env, cwd=tmp)
-    if p.stdout.strip() != 'iprof (libiprof) %s' % project_version():
+    if p.stdout.strip() != 'iprof (libiprof) %s' % readme.project_version():
         A.fail('iprof --version printed %r' % p.stdout)
     p = A.run([iprof, 'stats', FIB], env=env, cwd=tmp)
     if 'version' not in p.stdout:

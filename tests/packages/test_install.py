@@ -14,7 +14,6 @@ written (tests/packages/readme.py) in a copy of the tree:
 """
 import glob
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -34,11 +33,6 @@ fn main() {
     println!("{} {} {}", model.version(), model.type_count(), model.method_count());
 }
 '''
-
-
-def version():
-    with open(os.path.join(readme.SOURCE, 'meson.build')) as f:
-        return re.search(r"version: '([^']+)'", f.read()).group(1)
 
 
 def base_env(tmp, src):
@@ -75,7 +69,7 @@ def from_source(tmp, src, env):
             A.fail('meson install did not install %s' % f)
     run_env = dict(env, LD_LIBRARY_PATH=libdir)
     p = A.run([root + '/usr/local/bin/iprof', '--version'], env=run_env)
-    if p.stdout.strip() != 'iprof (libiprof) %s' % version():
+    if p.stdout.strip() != 'iprof (libiprof) %s' % readme.project_version():
         A.fail('the installed iprof says %r' % p.stdout)
     print('source: installed under %s/usr/local' % root)
     return root, libdir
@@ -94,7 +88,7 @@ def cargo(tmp, env, root, libdir):
             with open(os.path.join(cwd, 'src', 'main.rs'), 'w') as f:
                 f.write(MAIN_RS)
 
-    outs, _ = readme.run_block('cargo', work, dict(env, IPROF_FILE=FIB), before=before)
+    outs = readme.run_block('cargo', work, dict(env, IPROF_FILE=FIB), before=before)
     last = outs[-1].strip().splitlines()[-1] if outs[-1].strip() else ''
     if last.split() != ['1.1.0', '17', '10']:
         A.fail('the Rust consumer printed %r' % outs[-1])
@@ -103,8 +97,8 @@ def cargo(tmp, env, root, libdir):
 
 def pip(tmp, env, libdir):
     env = dict(env, LD_LIBRARY_PATH=libdir)
-    outs, _ = readme.run_block('pip', tmp, env)
-    if outs[-1].strip() != version():
+    outs = readme.run_block('pip', tmp, env)
+    if outs[-1].strip() != readme.project_version():
         A.fail('the venv\'s iprof reports library version %r' % outs[-1])
     py = os.path.join(env['HOME'], '.venvs', 'iprof', 'bin', 'python')
     script = ('import iprof, sys\n'
