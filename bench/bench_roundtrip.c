@@ -212,7 +212,7 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "canonical")) {
         uint64_t written = 0;
         iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
-        wo.flags = IPROF_WRITE_CANONICAL;
+        wo.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED; /* as `iprof convert --canonical` */
         double t0 = bench_now();
         iprof_model *model = load(path, &reader);
         if ((rc = iprof_writer_new_callback(&w, drop, &written, &wo)) != IPROF_OK)

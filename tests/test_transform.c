@@ -79,6 +79,10 @@ static void same_as_canonicalize(iprof_model *m)
     char *before = text(m), *got = canonical_text(m, IPROF_WRITE_NO_VALIDATE);
     char *unchanged = text(m);
     CHECK_EQ_STR(unchanged, before);
+    /* Sorting on a second thread gives the same bytes. */
+    char *threaded = canonical_text(m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_THREADED);
+    CHECK_EQ_STR(threaded, got);
+    free(threaded);
     int rc = iprof_model_canonicalize(m);
     char *want;
     if (rc == IPROF_OK) {
@@ -201,6 +205,83 @@ static void test_canonical_combines_duplicates(void)
                  "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
     free(t);
     iprof_model_free(m);
+}
+
+/* A model large enough for the threaded sorts (thousands of methods and
+ * entries of a kind), in a scrambled order: ids that are not the
+ * canonical ones, names sharing their first 8 bytes, methods differing
+ * only in their signature, repeats of a method under another id, entries
+ * tying on their callee. The canonical write, threaded or not, is what
+ * canonicalizing and writing gives. `sparse` spreads the method ids
+ * (the canonical order then maps them through a hash table, not an
+ * array). */
+enum { TYPES = 300, METHODS = 24000 };
+
+/* The id of the i-th method added: a permutation of 1..METHODS, spread
+ * over 64 bits when sparse. */
+static int64_t method_id(int i, int sparse)
+{
+    int64_t id = (int64_t)(((long)i * 7919) % METHODS) + 1;
+    return sparse ? id * INT64_C(1000000007) : id;
+}
+
+static void check_canonical_large(int sparse)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_set_version(m, "1.1.0"));
+    char name[64];
+    for (int i = 0; i < TYPES; i++) {
+        int id = (i * 37) % TYPES; /* a permutation of 0..TYPES-1 */
+        int len = snprintf(name, sizeof name, "pkg.Type%03d", (i * 101) % TYPES);
+        CHECK_OK(iprof_model_add_type(m, id, name, (size_t)len, NULL));
+    }
+    for (int i = 0; i < METHODS; i++) {
+        int64_t id = method_id(i, sparse);
+        /* Every 5th method repeats the one before under its own id. */
+        int k = i % 5 == 4 ? i - 1 : i;
+        int len = snprintf(name, sizeof name, "methodName%d", (k * 13) % 97);
+        int64_t sig[4] = {(k * 31) % TYPES, (k * 17) % TYPES, k % 3, (k / 97) % TYPES};
+        CHECK_OK(iprof_model_add_method(m, id, name, (size_t)len, sig, 2 + (size_t)(k % 3), NULL));
+    }
+    for (int i = 0; i < 3 * METHODS; i++) {
+        int64_t fr[6] = {method_id((int)(((int64_t)i * 104729) % METHODS), sparse), 0,
+                         method_id((i * 7) % METHODS, sparse), i % 11,
+                         method_id((i * 3) % METHODS, sparse), i % 5};
+        int64_t count = i % 1000;
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, fr, 1 + (size_t)(i % 3), &count, 1));
+        if (i % 4 == 0) {
+            int64_t rec[6] = {i % 9, 1, count, i % 9, 0, count + 1};
+            fr[1] = i % 13;
+            CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, fr, 2, rec, 6));
+        }
+        if (i % 3 == 0) {
+            int64_t rec[4] = {(i * 5) % TYPES, count, (i * 11) % TYPES, 2};
+            fr[1] = i % 7;
+            CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, fr, 1, rec, 4));
+        }
+    }
+    CHECK(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT) > 4096);
+    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK_EQ_STR(threaded, plain);
+    CHECK_OK(iprof_model_canonicalize(m));
+    char *want = text(m);
+    CHECK_EQ_STR(plain, want);
+    /* Distinct methods only (every 5th was a repeat), with ids 1..n. */
+    CHECK_EQ_INT((int)iprof_model_method_count(m), METHODS / 5 * 4);
+    char *again = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK_EQ_STR(again, want);
+    free(plain);
+    free(threaded);
+    free(want);
+    free(again);
+    iprof_model_free(m);
+}
+
+static void test_canonical_large_threaded(void)
+{
+    check_canonical_large(0);
+    check_canonical_large(1);
 }
 
 static void test_canonical_failures_leave_model(void)
@@ -867,6 +948,7 @@ int main(void)
     RUN(test_canonical_combines_duplicates);
     RUN(test_canonical_failures_leave_model);
     RUN(test_canonical_corpus);
+    RUN(test_canonical_large_threaded);
     RUN(test_filter_nothing_prunes);
     RUN(test_filter_keep_package);
     RUN(test_filter_drop_and_longest_match);

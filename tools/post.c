@@ -74,7 +74,7 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     opts.flags = (o->pretty ? IPROF_WRITE_PRETTY : 0u) |
                  (o->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
                  (o->lenient ? IPROF_WRITE_NO_VALIDATE : 0u) |
-                 (o->canonical ? IPROF_WRITE_CANONICAL : 0u);
+                 (o->canonical ? IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED : 0u);
     fflush(stdout);
     int rc = is_stdout(o) ? iprof_writer_new_fd(&w, 1, &opts)
                           : iprof_writer_new_path(&w, o->path, &opts);

@@ -10,6 +10,7 @@
 #ifndef IPI_CANON_H
 #define IPI_CANON_H
 
+#include "job.h"
 #include "model.h"
 
 /* A method in the sort: 16 bytes, so that sorting millions stays in
@@ -23,12 +24,47 @@ typedef struct ipi_canon_meth {
 
 /* An entry in the sort: its callee frame in canonical ids and its
  * callers, inline (ties on the callee are common: no detour through the
- * entry). */
+ * entry). 24 bytes: two kinds are held at once when sorting is threaded.
+ * A canonical method id fits 32 bits (ELIMIT otherwise), as does a
+ * monitor's method, which has a canonical form only as 0 ("0:0"). */
 typedef struct ipi_canon_ent {
-    int64_t method, bci;
+    int64_t bci;
     const iprof_context *callers;
-    size_t index; /* in the kind's entries */
+    uint32_t method;
+    uint32_t index; /* in the kind's entries */
 } ipi_canon_ent;
+
+/* Model method id -> canonical id (0: none). Half the size of an idmap
+ * when the ids are dense, as loads and merges make them: 4 bytes an id. */
+typedef struct ipi_canon_ids {
+    uint32_t *dense; /* dense[id] for 0 <= id < dense_cap */
+    size_t dense_cap;
+    ipi_idmap sparse; /* the other ids, as canonical id cast to a pointer */
+} ipi_canon_ids;
+
+static inline uint32_t ipi_canon_ids_get(const ipi_canon_ids *ids, int64_t id)
+{
+    if (id >= 0 && (uint64_t)id < (uint64_t)ids->dense_cap)
+        return ids->dense[id];
+    return (uint32_t)(uintptr_t)ipi_idmap_get(&ids->sparse, id);
+}
+
+/* What comparing entries of a kind reads: the method map, when the kind's
+ * contexts name methods. */
+typedef struct ipi_canon_frames {
+    const ipi_canon_ids *mmap; /* NULL: the kind's frames are kept as they are */
+} ipi_canon_frames;
+
+/* The sorted entries of one kind. Sorting may run as a job on a second
+ * thread (ipi_canon_presort) while the caller writes what comes before. */
+typedef struct ipi_canon_slot {
+    int kind; /* sorted, or being sorted; -1: none */
+    const iprof_entry *items;
+    ipi_canon_frames frames;
+    ipi_canon_ent *ents, *tmp;
+    size_t count, ents_cap, tmp_cap;
+    ipi_job job;
+} ipi_canon_slot;
 
 /* One entry of the canonical form: frames and records in canonical ids,
  * valid until the next ipi_canon_next. */
@@ -42,22 +78,28 @@ typedef struct ipi_canon_entry {
 typedef struct ipi_canon {
     const iprof_model *m;
     const iprof_allocator *a;
+    int threaded; /* sorts may run on a second thread */
     ipi_idmap tmap; /* model type id -> canonical id + 1 */
-    ipi_idmap mmap; /* model method id -> canonical id */
+    ipi_canon_ids mmap; /* model method id -> canonical id */
     /* The distinct types in order: type i has canonical id i. */
     const iprof_type **types;
     size_t type_count;
-    /* The distinct methods in order: method i has canonical id i + 1. */
-    ipi_canon_meth *meths;
+    /* The distinct methods in order: method i has canonical id i + 1 and
+     * is the model's method order[i]. */
+    uint32_t *order;
+    size_t order_size; /* bytes held at order */
     size_t method_count;
     int64_t *sig; /* ipi_canon_sig's answer */
     size_t sig_cap;
-    /* The kind being walked by ipi_canon_next. */
+    /* The kind being walked by ipi_canon_next, in one of two slots: the
+     * other may be sorting the next kind meanwhile. */
     int kind;
-    ipi_canon_ent *ents;
-    size_t ents_count, ents_cap, next;
-    int64_t *frames;
-    size_t frames_cap;
+    ipi_canon_frames frames;
+    ipi_canon_slot slots[2];
+    ipi_canon_slot *walk;
+    size_t next;
+    int64_t *fr;
+    size_t fr_cap;
     int64_t *recs;
     size_t recs_cap;
 } ipi_canon;
@@ -67,9 +109,11 @@ typedef struct ipi_canon {
 int ipi_canon_check(iprof_model *report, const iprof_model *m);
 
 /* The order of m's types and methods (m checked); IPROF_OK, IPROF_ENOMEM
- * or IPROF_ELIMIT (2^32 methods or types). ipi_canon_free frees what it
- * took, whatever happened. */
-int ipi_canon_start(ipi_canon *c, const iprof_model *m);
+ * or IPROF_ELIMIT (2^32 methods or types). With `threaded`, sorts run on
+ * a second thread beside the calling one (same results); only the calling
+ * thread allocates. ipi_canon_free frees what it took, whatever happened,
+ * and waits for any sort still running. */
+int ipi_canon_start(ipi_canon *c, const iprof_model *m, int threaded);
 void ipi_canon_free(ipi_canon *c);
 
 /* Method i of the canonical order (its id is i + 1), and its signature in
@@ -84,7 +128,13 @@ void ipi_canon_prefetch_method(const ipi_canon *c, size_t i);
  * need only the id map, and a merge of many files has millions. */
 void ipi_canon_methods_done(ipi_canon *c);
 
-/* Sort the entries of a kind, for ipi_canon_next to walk. */
+/* Start sorting the entries of a kind (a job: on the second thread when
+ * threaded), for a later ipi_canon_kind of it; the slot it takes must not
+ * be the one being walked. IPROF_OK, IPROF_ENOMEM or IPROF_ELIMIT (2^32
+ * entries of a kind). */
+int ipi_canon_presort(ipi_canon *c, int kind);
+/* The entries of a kind in order (presorted, or sorted now), for
+ * ipi_canon_next to walk. IPROF_OK, IPROF_ENOMEM or IPROF_ELIMIT. */
 int ipi_canon_kind(ipi_canon *c, int kind);
 /* The next entry of the kind: 1 with *out, 0 after the last, or a
  * failure status (IPROF_ENOMEM, IPROF_ELIMIT). */

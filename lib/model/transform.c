@@ -124,7 +124,7 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
     if ((rc = iprof_model_new(&n, &model->alloc)))
         return ipi_model_fail(model, rc, "out of memory");
     ipi_canon c;
-    rc = ipi_canon_start(&c, model);
+    rc = ipi_canon_start(&c, model, 0);
     if (!rc && (rc = iprof_model_set_version(n, model->version)) == IPROF_EVERSION)
         /* a version only a lenient read accepts: keep it */
         rc = ipi_model_store_version(n, model->version, strlen(model->version));

@@ -34,7 +34,7 @@
 #define ALL_FLAGS                                                                   \
     (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
      IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP |             \
-     IPROF_WRITE_NO_REFERENCES | IPROF_WRITE_CANONICAL)
+     IPROF_WRITE_NO_REFERENCES | IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED)
 
 /* Where the document is: before begin; inside "types", "methods" or an
  * entry section (w->section); between sections with nothing open, after
@@ -1217,9 +1217,15 @@ static int check_canonical(iprof_writer *w, const iprof_model *model)
     return rc;
 }
 
+static int fail_canon(iprof_writer *w, int rc);
+
 static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
 {
     int rc;
+    /* The first kind sorts (threaded: on the second thread) while the
+     * types and methods are written, each next kind while one is. */
+    if (w->nlayout && (rc = ipi_canon_presort(c, w->layout[0])))
+        return fail_canon(w, rc);
     for (size_t i = 0; i < c->type_count; i++)
         if ((rc = iprof_writer_type(w, (int64_t)i, c->types[i]->name->s, c->types[i]->name->len)))
             return rc;
@@ -1238,8 +1244,9 @@ static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
     for (size_t s = 0; s < w->nlayout; s++) {
         int kind = w->layout[s];
         ipi_canon_entry e;
-        if ((rc = ipi_canon_kind(c, kind)))
-            return fail(w, rc, "out of memory");
+        if ((rc = ipi_canon_kind(c, kind)) ||
+            (s + 1 < w->nlayout && (rc = ipi_canon_presort(c, w->layout[s + 1]))))
+            return fail_canon(w, rc);
         while ((rc = ipi_canon_next(c, &e)) == 1)
             if ((rc = iprof_writer_entry(w, kind, e.frames, e.depth, e.records, e.record_count)))
                 return rc;
@@ -1247,6 +1254,11 @@ static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
             return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many records");
     }
     return IPROF_OK;
+}
+
+static int fail_canon(iprof_writer *w, int rc)
+{
+    return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many entries of a kind");
 }
 
 /* What canonicalizing the model and writing it would give. The canonical
@@ -1258,7 +1270,7 @@ static int write_canonical(iprof_writer *w, const iprof_model *model)
     if (rc || (rc = begin_model(w, model)))
         return rc;
     ipi_canon c;
-    if ((rc = ipi_canon_start(&c, model))) {
+    if ((rc = ipi_canon_start(&c, model, (w->flags & IPROF_WRITE_THREADED) != 0))) {
         ipi_canon_free(&c);
         return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many methods or types");
     }

@@ -118,6 +118,7 @@ WRITE_NO_SYNC = 0x10
 WRITE_GZIP = 0x20
 WRITE_NO_REFERENCES = 0x40
 WRITE_CANONICAL = 0x80
+WRITE_THREADED = 0x100
 
 
 class iprof_write_options(Structure):

@@ -43,7 +43,7 @@ class Writer:
                  drop_instanceof: bool = False, strict: bool = False, validate: bool = True,
                  sync: bool = True, buffer_size: int = 0, gzip: bool = False,
                  instanceof_key: EnumLike | None = None, check_references: bool = True,
-                 canonical: bool = False) -> None:
+                 canonical: bool = False, threaded: bool = False) -> None:
         self._L = L = _lib.lib()
         self._ptr: int | None = None
         self._begun = False
@@ -70,6 +70,8 @@ class Writer:
             flags |= _lib.WRITE_GZIP
         if canonical:
             flags |= _lib.WRITE_CANONICAL
+        if threaded:
+            flags |= _lib.WRITE_THREADED
         opts.flags = flags
         self._version = encode(version) if version is not None else None
         opts.format_version = self._version

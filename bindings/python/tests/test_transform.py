@@ -96,6 +96,27 @@ class CanonicalizeTest(unittest.TestCase):
             a.canonicalize()                                  # idempotent
             self.assertEqual(a.write(), once)
 
+    def test_canonical_write(self):
+        """write(canonical=True) gives the canonical bytes without changing
+        the model; threaded=True (sorting on a second thread) the same, on a
+        model large enough for the second thread to run."""
+        with profile(True) as small, iprof.Model() as big:
+            for t in range(200):
+                big.add_type(t, "T%03d" % ((t * 7) % 200))
+            for i in range(9000):
+                big.add_method((i * 7919) % 9000 + 1, "m%d" % (i % 37), [i % 200, (i * 3) % 200])
+            for i in range(9000):
+                big.add_entry(Kind.CALL_COUNT, "%d:0<%d:%d" % ((i * 31) % 9000 + 1, i % 9000 + 1,
+                                                               i % 7), [i])
+            for m in (small, big):
+                before = m.write()
+                got = m.write(canonical=True)
+                self.assertEqual(m.write(canonical=True, threaded=True), got)
+                self.assertEqual(m.write(), before)
+                m.canonicalize()
+                self.assertEqual(m.write(), got)
+            self.assertEqual(json.loads(small.write()), CANONICAL)
+
     def test_invalidates_everything(self):
         with profile(True) as m:
             t, meth, e = m.types[0], m.methods[0], m.call_count[0]

@@ -67,6 +67,12 @@ impl WriteOptions {
     pub fn canonical(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_CANONICAL, on)
     }
+    /// With [`canonical`](WriteOptions::canonical): sort on a second thread
+    /// beside the calling one (`IPROF_WRITE_THREADED`), for the same bytes in
+    /// less wall time. Only the calling thread calls the sink.
+    pub fn threaded(self, on: bool) -> WriteOptions {
+        self.flag(sys::IPROF_WRITE_THREADED, on)
+    }
     /// Skip every check (`IPROF_WRITE_NO_VALIDATE`), for copying leniently
     /// loaded files as they are.
     pub fn no_validate(self, on: bool) -> WriteOptions {

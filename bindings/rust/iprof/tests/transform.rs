@@ -279,3 +279,40 @@ fn gzip_round_trip() {
     assert_eq!(Model::load_bytes(&data[..data.len() / 2]).unwrap_err().status(), Status::Syntax);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `model` written with `opts`.
+fn written(model: &Model, opts: &WriteOptions) -> Vec<u8> {
+    let mut w = Writer::to_memory(opts).unwrap();
+    w.write_model(model).unwrap();
+    w.into_bytes().unwrap()
+}
+
+/// A canonical write gives the canonical bytes without changing the model,
+/// and sorting on a second thread (`threaded`) the same, on a model large
+/// enough for the second thread to run.
+#[test]
+fn canonical_write_threaded_or_not() {
+    let mut big = Model::new().unwrap();
+    for t in 0..200i64 {
+        big.add_type(t, &format!("T{:03}", (t * 7) % 200)).unwrap();
+    }
+    for i in 0..9000i64 {
+        let sig = [i % 200, (i * 3) % 200];
+        big.add_method((i * 7919) % 9000 + 1, &format!("m{}", i % 37), &sig).unwrap();
+    }
+    for i in 0..9000i64 {
+        let c = format!("{}:0<{}:{}", (i * 31) % 9000 + 1, i + 1, i % 7);
+        add(&mut big, Kind::CallCount, &c, &[i]);
+    }
+    let canonical = WriteOptions::new().canonical(true);
+    let small = written(&profile(true), &canonical);
+    assert_eq!(String::from_utf8(small).unwrap(), CANONICAL);
+    for mut m in [profile(true), big] {
+        let before = m.to_bytes().unwrap();
+        let got = written(&m, &canonical);
+        assert_eq!(written(&m, &canonical.clone().threaded(true)), got);
+        assert_eq!(m.to_bytes().unwrap(), before);
+        m.canonicalize().unwrap();
+        assert_eq!(m.to_bytes().unwrap(), got);
+    }
+}

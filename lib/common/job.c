@@ -1,0 +1,36 @@
+/* Jobs on a second thread; see job.h. */
+#include "job.h"
+
+#ifdef IPI_HAVE_THREADS
+static void *run(void *job)
+{
+    ipi_job *j = job;
+    j->fn(j->arg);
+    return NULL;
+}
+#endif
+
+void ipi_job_start(ipi_job *job, void (*fn)(void *arg), void *arg, int threaded)
+{
+    job->fn = fn;
+    job->arg = arg;
+    job->running = 0;
+#ifdef IPI_HAVE_THREADS
+    if (threaded && pthread_create(&job->thread, NULL, run, job) == 0) {
+        job->running = 1;
+        return;
+    }
+#else
+    (void)threaded;
+#endif
+    fn(arg); /* no thread: run it now */
+}
+
+void ipi_job_wait(ipi_job *job)
+{
+#ifdef IPI_HAVE_THREADS
+    if (job->running)
+        pthread_join(job->thread, NULL);
+#endif
+    job->running = 0;
+}

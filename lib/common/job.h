@@ -1,0 +1,31 @@
+/* A job: a function run on a second thread while the caller goes on, or
+ * on the calling thread when threads were not asked for, are not built
+ * in, or cannot be started. Either way ipi_job_wait returns once it has
+ * run, so callers get the same result and need no second path.
+ *
+ * A job must not call the user's allocator or callbacks: those are only
+ * called from the thread that called into the library. */
+#ifndef IPI_JOB_H
+#define IPI_JOB_H
+
+#ifdef IPI_HAVE_THREADS
+#include <pthread.h>
+#endif
+
+typedef struct ipi_job {
+    void (*fn)(void *arg);
+    void *arg;
+    int running; /* on its own thread, not yet waited for */
+#ifdef IPI_HAVE_THREADS
+    pthread_t thread;
+#endif
+} ipi_job;
+
+/* Start fn(arg): on a second thread when `threaded`, else (or when the
+ * thread cannot be created) right here, before returning. */
+void ipi_job_start(ipi_job *job, void (*fn)(void *arg), void *arg, int threaded);
+/* Return once the job has run; nothing for a job that was never started
+ * (a zeroed ipi_job) or was already waited for. */
+void ipi_job_wait(ipi_job *job);
+
+#endif
