@@ -225,10 +225,11 @@ static int64_t method_id(int i, int sparse)
     return sparse ? id * INT64_C(1000000007) : id;
 }
 
-static void check_canonical_large(int sparse)
+/* The large model, through allocator a (NULL: libc). */
+static iprof_model *large_model(int sparse, const iprof_allocator *a)
 {
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_new(&m, a));
     CHECK_OK(iprof_model_set_version(m, "1.1.0"));
     char name[64];
     for (int i = 0; i < TYPES; i++) {
@@ -261,6 +262,12 @@ static void check_canonical_large(int sparse)
             CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, fr, 1, rec, 4));
         }
     }
+    return m;
+}
+
+static void check_canonical_large(int sparse)
+{
+    iprof_model *m = large_model(sparse, NULL);
     CHECK(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT) > 4096);
     char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
     CHECK_EQ_STR(threaded, plain);
@@ -282,6 +289,45 @@ static void test_canonical_large_threaded(void)
 {
     check_canonical_large(0);
     check_canonical_large(1);
+}
+
+/* A threaded canonical write failing at each of its allocations fails
+ * with IPROF_ENOMEM (or, where it can do without, writes the bytes all
+ * the same), leaves the model as it was, waits for its second thread and
+ * leaks nothing; the one that completes writes the bytes. */
+static void test_canonical_threaded_alloc_failure(void)
+{
+    fail_alloc fa = {.fail_at = 0};
+    iprof_allocator a = fail_hook(&fa);
+    iprof_model *m = large_model(0, &a);
+    char *want = canonical_text(m, IPROF_WRITE_THREADED), *before = text(m);
+    long live_blocks = fa.live_blocks, live_bytes = fa.live_bytes;
+    int completed = 0, failures = 0;
+    for (long n = 1; n < 200 && !completed; n++) {
+        fa.fail_at = fa.count + n;
+        char *got = canonical_text(m, IPROF_WRITE_THREADED);
+        completed = !fa.failed;
+        fa.fail_at = 0;
+        fa.failed = 0;
+        if (got[0] == '(') { /* failed */
+            failures++;
+            CHECK_EQ_STR(got, "(out of memory: out of memory)");
+        } else { /* a failure it can do without: shrinking a buffer */
+            CHECK(strcmp(got, want) == 0);
+        }
+        CHECK_EQ_INT(fa.live_blocks, live_blocks);
+        CHECK_EQ_INT(fa.live_bytes, live_bytes);
+        char *after = text(m);
+        CHECK_EQ_STR(after, before);
+        free(after);
+        free(got);
+    }
+    CHECK(completed);
+    CHECK(failures > 5); /* the sorts' scratch, the maps, the slots */
+    free(want);
+    free(before);
+    iprof_model_free(m);
+    CHECK_EQ_INT(fa.live_blocks, 0);
 }
 
 static void test_canonical_failures_leave_model(void)
@@ -949,6 +995,7 @@ int main(void)
     RUN(test_canonical_failures_leave_model);
     RUN(test_canonical_corpus);
     RUN(test_canonical_large_threaded);
+    RUN(test_canonical_threaded_alloc_failure);
     RUN(test_filter_nothing_prunes);
     RUN(test_filter_keep_package);
     RUN(test_filter_drop_and_longest_match);
