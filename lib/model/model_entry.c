@@ -306,17 +306,16 @@ static size_t entry_frames(const iprof_entry *e, int64_t buf[32])
 int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
                          const char *whose)
 {
-    int64_t frames[32];
-    size_t n = entry_frames(e, frames);
+    int64_t frames[32]; /* for the report only: filled on failure */
     int is_type;
     int64_t id;
     /* Frames past the 16 shown are checked too: walk the whole context. */
     const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
     for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent)
         if (!ipi_idmap_get(&m->method_ids, c->method))
-            return fail_ref(report, e->kind, frames, n, 0, c->method, whose);
+            return fail_ref(report, e->kind, frames, entry_frames(e, frames), 0, c->method, whose);
     if (missing_ref(m, e->kind, NULL, 0, e->records, e->record_count, &is_type, &id))
-        return fail_ref(report, e->kind, frames, n, is_type, id, whose);
+        return fail_ref(report, e->kind, frames, entry_frames(e, frames), is_type, id, whose);
     return IPROF_OK;
 }
 
