@@ -175,10 +175,59 @@ static size_t element_count(const iprof_model *m, int which)
     return m->entries[which - IPI_IX_ENTRIES].count;
 }
 
-/* Index the first element per key, in order. The table is reserved for
+/* The name hash of each type id (that of the id's first type; 0: no such
+ * type), when the ids are dense: the keys of a million methods then read
+ * an array instead of a type and its name per signature id, each a cache
+ * miss. *out NULL when sparse or a name hashes to 0; IPROF_OK or
+ * IPROF_ENOMEM. */
+static int type_name_hashes(const iprof_model *m, uint64_t **out, size_t *cap)
+{
+    *out = NULL;
+    *cap = 0;
+    int64_t max = ipi_model_max_id(m, 1);
+    if (max < 0 || (uint64_t)max >= 2 * (uint64_t)m->type_count + 1024)
+        return IPROF_OK;
+    size_t n = (size_t)max + 1;
+    uint64_t *h = ipi_malloc(&m->alloc, n * sizeof *h);
+    if (!h)
+        return IPROF_ENOMEM;
+    memset(h, 0, n * sizeof *h);
+    for (size_t i = 0; i < m->type_count; i++) {
+        const iprof_type *t = m->types[i];
+        if (t->id < 0 || ipi_idmap_get(&m->type_ids, t->id) != t)
+            continue;
+        if (!(h[t->id] = t->name->hash)) {
+            ipi_free(&m->alloc, h, n * sizeof *h);
+            return IPROF_OK;
+        }
+    }
+    *out = h;
+    *cap = n;
+    return IPROF_OK;
+}
+
+/* ipi_method_names_key through type_name_hashes' array. */
+static uint64_t names_key_cached(const uint64_t *th, size_t cap, const iprof_method *x, int *ok)
+{
+    uint64_t h = ipi_hash_combine(x->name->hash, (uint64_t)x->sig_len);
+    for (size_t j = 0; j < x->sig_len; j++) {
+        int64_t id = x->sig[j];
+        uint64_t v = id >= 0 && (uint64_t)id < cap ? th[id] : 0;
+        if (!v) {
+            *ok = 0;
+            return 0;
+        }
+        h = ipi_hash_combine(h, v);
+    }
+    *ok = 1;
+    return h;
+}
+
+/* Index the first element per key, in order (method keys through th, the
+ * type name hashes, when there is one). The table is reserved for
  * every element up front, so inserting cannot fail. Returns the methods
  * left out of IPI_IX_METHOD_NAMES (unresolved signatures). */
-static size_t fill(const iprof_model *m, int which, ipi_htab *t)
+static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t *th, size_t cap)
 {
     size_t unresolved = 0;
     if (which == IPI_IX_TYPE_NAMES) {
@@ -191,7 +240,7 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t)
         for (size_t i = 0; i < m->method_count; i++) {
             const iprof_method *x = m->methods[i];
             int ok;
-            uint64_t h = ipi_method_names_key(m, x, &ok);
+            uint64_t h = th ? names_key_cached(th, cap, x, &ok) : ipi_method_names_key(m, x, &ok);
             if (!ok) {
                 unresolved++;
                 continue;
@@ -243,11 +292,15 @@ static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved)
     if (!t)
         return NULL;
     ipi_htab_init(t);
-    if (ipi_htab_reserve(t, &m->alloc, element_count(m, which))) {
+    uint64_t *th = NULL;
+    size_t cap = 0;
+    if (ipi_htab_reserve(t, &m->alloc, element_count(m, which)) ||
+        (which == IPI_IX_METHOD_NAMES && type_name_hashes(m, &th, &cap))) {
         free_table(m, t);
         return NULL;
     }
-    *unresolved = fill(m, which, t);
+    *unresolved = fill(m, which, t, th, cap);
+    ipi_free(&m->alloc, th, cap * sizeof *th);
     return t;
 }
 
