@@ -223,6 +223,9 @@ static uint64_t names_key_cached(const uint64_t *th, size_t cap, const iprof_met
     return h;
 }
 
+/* How far ahead fill fetches table slots. */
+#define FILL_AHEAD 8
+
 /* Index the first element per key, in order (method keys through th, the
  * type name hashes, when there is one). The table is reserved for
  * every element up front, so inserting cannot fail. Returns the methods
@@ -237,11 +240,23 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t 
                 ipi_htab_insert(t, &m->alloc, x->name->hash, (void *)x);
         }
     } else if (which == IPI_IX_METHOD_NAMES) {
-        for (size_t i = 0; i < m->method_count; i++) {
-            const iprof_method *x = m->methods[i];
-            int ok;
-            uint64_t h = th ? names_key_cached(th, cap, x, &ok) : ipi_method_names_key(m, x, &ok);
-            if (!ok) {
+        /* Keys are computed FILL_AHEAD methods ahead and their slots
+         * fetched: the probe of a large table is a cache miss each. */
+        uint64_t keys[FILL_AHEAD];
+        int oks[FILL_AHEAD];
+        for (size_t i = 0; i < m->method_count + FILL_AHEAD; i++) {
+            if (i < m->method_count) {
+                const iprof_method *a = m->methods[i];
+                size_t k = i % FILL_AHEAD;
+                keys[k] = th ? names_key_cached(th, cap, a, &oks[k])
+                             : ipi_method_names_key(m, a, &oks[k]);
+                ipi_htab_prefetch(t, keys[k]);
+            }
+            if (i < FILL_AHEAD)
+                continue;
+            const iprof_method *x = m->methods[i - FILL_AHEAD];
+            uint64_t h = keys[i % FILL_AHEAD];
+            if (!oks[i % FILL_AHEAD]) {
                 unresolved++;
                 continue;
             }
@@ -271,9 +286,12 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t 
         }
     } else {
         const ipi_entry_list *l = &m->entries[which - IPI_IX_ENTRIES];
-        for (size_t i = 0; i < l->count; i++)
+        for (size_t i = 0; i < l->count; i++) {
+            if (i + FILL_AHEAD < l->count)
+                ipi_htab_prefetch(t, ipi_entry_hash(l->items[i + FILL_AHEAD].ctx));
             if (!probe_entry(t, l, l->items[i].ctx))
                 ipi_htab_insert(t, &m->alloc, ipi_entry_hash(l->items[i].ctx), pos_item(i + 1));
+        }
     }
     return unresolved;
 }
