@@ -496,6 +496,47 @@ out:
     iprof_model_free(dst);
 }
 
+/* A model of n methods over types "T0".."T9" (ids times type_stride),
+ * method i named "m<i % 7>" with a signature of 2 + i % 3 types, under
+ * ids from first_id on. */
+static iprof_model *many_methods(int n, int64_t type_stride, int64_t first_id)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    char name[16];
+    for (int t = 0; t < 10; t++) {
+        int len = snprintf(name, sizeof name, "T%d", t);
+        CHECK_OK(iprof_model_add_type(m, (9 - t) * type_stride, name, (size_t)len, NULL));
+    }
+    for (int i = 0; i < n; i++) {
+        int len = snprintf(name, sizeof name, "m%d", i % 7);
+        int64_t sig[4] = {(i % 10) * type_stride, (i / 10 % 10) * type_stride,
+                          (i / 100 % 10) * type_stride, 3 * type_stride};
+        CHECK_OK(iprof_model_add_method(m, first_id + i, name, (size_t)len, sig, 2 + (size_t)(i % 3),
+                                        NULL));
+    }
+    return m;
+}
+
+/* dst's names index built over hundreds of methods at once (on the first
+ * merge into it), with dense and with sparse type ids: a src naming the
+ * same methods under other ids adds none. */
+static void test_names_index_of_a_large_dst(void)
+{
+    static const int64_t strides[] = {1, INT64_C(1000000007)};
+    for (int k = 0; k < 2; k++) {
+        iprof_model *dst = many_methods(700, strides[k], 1);
+        iprof_model *src = many_methods(700, 1, 5000);
+        size_t before = iprof_model_method_count(dst);
+        CHECK(before > 600); /* distinct (name, signature) pairs */
+        CHECK_OK(iprof_model_merge(dst, src, 1.0));
+        CHECK_EQ_INT(iprof_model_method_count(dst), before);
+        CHECK_EQ_INT(iprof_model_type_count(dst), 10);
+        iprof_model_free(dst);
+        iprof_model_free(src);
+    }
+}
+
 static void test_alloc_failure(void)
 {
     int completed = 0;
@@ -610,6 +651,7 @@ int main(void)
     RUN(test_dangling_src);
     RUN(test_schema);
     RUN(test_names_index_across_merges);
+    RUN(test_names_index_of_a_large_dst);
     RUN(test_alloc_failure);
     RUN(test_corpus);
     return check_done();

@@ -56,6 +56,12 @@ typedef struct stream_merge {
      * draining the builder (on_section); read by it alone. */
     ipi_builder *builder;
     int types_seen, methods_seen, types_final, methods_final;
+    /* Once the types are final: the name hash of the dst type of each
+     * input type id below tmap's dense part (0: none), so that a method's
+     * key reads one small array instead of a type and its name, two cache
+     * misses per signature id. NULL when tmap has no dense part. */
+    uint64_t *thash;
+    size_t thash_cap;
     /* The first entry that breaks a rule: reported (in dst's error) only
      * when no reference dangles, the more basic fault, as merge.c does. */
     int rule_failed;
@@ -75,6 +81,7 @@ static void state_free(stream_merge *s)
     ipi_free(a, s->sig, s->sig_cap * sizeof *s->sig);
     ipi_free(a, s->ids, s->ids_cap * sizeof *s->ids);
     ipi_free(a, s->ready, s->ready_cap * sizeof *s->ready);
+    ipi_free(a, s->thash, s->thash_cap * sizeof *s->thash);
     for (int i = 0; i < 2; i++)
         for (ipi_batch *b = s->deferred[i], *next; b; b = next) {
             next = b->next;
@@ -360,6 +367,20 @@ static int apply_batch(ipi_batch *b, void *payload)
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
     uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
+    if (s->thash) { /* ids below thash_cap are in tmap's dense part */
+        for (size_t i = 0; i < e->n; i++) {
+            int64_t id = e->ids[i];
+            uint64_t v = id >= 0 && (uint64_t)id < s->thash_cap ? s->thash[id] : 0;
+            if (!v)
+                return; /* for the merging thread to defer, or to refuse */
+            h = ipi_hash_combine(h, v);
+        }
+        for (size_t i = 0; i < e->n; i++)
+            e->ids[i] = (int64_t)(uintptr_t)s->tmap.dense[e->ids[i]];
+        *e->key = h;
+        ipi_batch_mark_premapped(b, at);
+        return;
+    }
     for (size_t i = 0; i < e->n; i++)
         if (!ipi_idmap_get(&s->tmap, e->ids[i]))
             return; /* for the merging thread to defer, or to refuse */
@@ -403,6 +424,25 @@ static void on_put(void *payload, ipi_batch *b, size_t at)
 /* ipi_load_hooks.on_section, on the reading thread: when the methods
  * section starts after the types section, or the first profile section
  * after both, wait until what came before is applied. */
+/* The name hashes of the input's types (stream_merge.thash), built when
+ * they are final. IPROF_OK or IPROF_ENOMEM. */
+static int hash_types(stream_merge *s)
+{
+    size_t n = s->tmap.dense_cap;
+    if (!n)
+        return IPROF_OK;
+    uint64_t *h = ipi_malloc(alloc_of(s), n * sizeof *h);
+    if (!h)
+        return IPROF_ENOMEM;
+    for (size_t id = 0; id < n; id++) {
+        const iprof_type *t = s->tmap.dense[id];
+        h[id] = t ? t->name->hash : 0; /* a name hashing to 0: premapped by the slow path */
+    }
+    s->thash = h;
+    s->thash_cap = n;
+    return IPROF_OK;
+}
+
 static int on_section(void *payload, int section)
 {
     stream_merge *s = payload;
@@ -411,7 +451,8 @@ static int on_section(void *payload, int section)
         s->types_seen = 1;
     } else if (section == IPROF_SECTION_METHODS) {
         s->methods_seen = 1;
-        if (s->types_seen && !s->types_final && !(rc = ipi_builder_drain(s->builder)))
+        if (s->types_seen && !s->types_final && !(rc = ipi_builder_drain(s->builder)) &&
+            !(rc = hash_types(s)))
             s->types_final = 1;
     } else if (section < IPROF_KIND_COUNT && s->types_seen && s->methods_seen &&
                !s->methods_final && !(rc = ipi_builder_drain(s->builder))) {

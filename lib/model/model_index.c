@@ -242,12 +242,14 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t 
     } else if (which == IPI_IX_METHOD_NAMES) {
         /* Keys are computed FILL_AHEAD methods ahead and their slots
          * fetched: the probe of a large table is a cache miss each. */
-        uint64_t keys[FILL_AHEAD];
-        int oks[FILL_AHEAD];
+        uint64_t keys[FILL_AHEAD] = {0};
+        int oks[FILL_AHEAD] = {0};
         for (size_t i = 0; i < m->method_count + FILL_AHEAD; i++) {
+            size_t k = i % FILL_AHEAD; /* method i's slot, method i - FILL_AHEAD's until now */
+            uint64_t h = keys[k];
+            int ok = oks[k];
             if (i < m->method_count) {
                 const iprof_method *a = m->methods[i];
-                size_t k = i % FILL_AHEAD;
                 keys[k] = th ? names_key_cached(th, cap, a, &oks[k])
                              : ipi_method_names_key(m, a, &oks[k]);
                 ipi_htab_prefetch(t, keys[k]);
@@ -255,8 +257,7 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t 
             if (i < FILL_AHEAD)
                 continue;
             const iprof_method *x = m->methods[i - FILL_AHEAD];
-            uint64_t h = keys[i % FILL_AHEAD];
-            if (!oks[i % FILL_AHEAD]) {
+            if (!ok) {
                 unresolved++;
                 continue;
             }
