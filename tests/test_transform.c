@@ -330,6 +330,29 @@ static void test_canonical_threaded_alloc_failure(void)
     CHECK_EQ_INT(fa.live_blocks, 0);
 }
 
+/* A leniently read file that repeats a method id: references mean the
+ * first method of the id, in the canonical write as in canonicalize. */
+static void test_canonical_repeated_method_id(void)
+{
+    iprof_model *m = load(
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"z\",\"signature\":[0,0]},{\"id\":1,\"name\":\"a\","
+        "\"signature\":[0,0]},{\"id\":2,\"name\":\"m\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0<2:3\",\"records\":[3]}],"
+        "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+        "\"samplingProfiles\":[]}");
+    char *c = canonical_text(m, IPROF_WRITE_NO_VALIDATE);
+    CHECK_EQ_STR(c, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                    "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},{\"id\":2,"
+                    "\"name\":\"m\",\"signature\":[0,0]},{\"id\":3,\"name\":\"z\",\"signature\":"
+                    "[0,0]}],\"callCountProfiles\":[{\"ctx\":\"3:0<2:3\",\"records\":[3]}],"
+                    "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                    "\"samplingProfiles\":[]}");
+    free(c);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+}
+
 static void test_canonical_failures_leave_model(void)
 {
     const char *dangling =
@@ -995,6 +1018,7 @@ int main(void)
     RUN(test_canonical_failures_leave_model);
     RUN(test_canonical_corpus);
     RUN(test_canonical_large_threaded);
+    RUN(test_canonical_repeated_method_id);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_filter_nothing_prunes);
     RUN(test_filter_keep_package);

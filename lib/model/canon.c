@@ -231,78 +231,120 @@ static int order_types(ipi_canon *c)
     return IPROF_OK;
 }
 
-/* Half of the methods, listed and sorted: one half on a second thread
- * when threaded, the other on the calling one. Listing reads each method
- * and its name, in the model's order. */
-typedef struct meth_half {
+/* Methods are ordered by a counting sort on their declaring type (the
+ * first key, a canonical type id), then a sort of each type's methods on
+ * the other keys: linear in the methods but for the small per-type sorts,
+ * and no pass over all of them in random order. Each pass runs in two
+ * parts, one on a second thread when threaded: the methods split in two
+ * halves (passes one and two), the types where the methods split in two
+ * (pass three). */
+typedef struct meth_part {
     const ipi_canon *c;
     ipi_canon_meth *meths, *tmp;
-    size_t from, to;
-} meth_half;
+    uint32_t *decl;     /* per method, in the model's order */
+    uint32_t *next;     /* per type: the part's count (pass one), then its next slot */
+    const uint32_t *end; /* per type: the end of its methods (pass three) */
+    size_t from, to;    /* methods (passes one, two); types (pass three) */
+} meth_part;
 
-static void sort_half(void *arg)
+static void count_decls(void *arg)
 {
-    meth_half *h = arg;
-    const ipi_canon *c = h->c;
-    for (size_t i = h->from; i < h->to; i++) {
+    meth_part *p = arg;
+    const ipi_canon *c = p->c;
+    for (size_t i = p->from; i < p->to; i++) {
         const iprof_method *x = c->m->methods[i];
-        uint32_t decl = x->sig_len ? (uint32_t)(canon_type(c, x->sig[0]) + 1) : 0;
-        h->meths[i] = (ipi_canon_meth){name_prefix(x->name), decl, (uint32_t)i};
+        uint32_t d = x->sig_len ? (uint32_t)(canon_type(c, x->sig[0]) + 1) : 0;
+        p->decl[i] = d;
+        p->next[d]++;
     }
-    sort_meths(c, h->meths + h->from, h->tmp, h->to - h->from);
 }
 
-/* meths listed and sorted, halves on two threads, then merged; tmp holds
- * count / 2 + 1 items. */
-static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_meth *tmp,
-                         size_t count)
+static void scatter_methods(void *arg)
 {
-    size_t h = count / 2;
-    meth_half lo = {c, meths, tmp, 0, h}, hi = {c, meths, tmp + h / 2 + 1, h, count};
+    meth_part *p = arg;
+    const ipi_canon *c = p->c;
+    for (size_t i = p->from; i < p->to; i++) {
+        uint32_t d = p->decl[i];
+        p->meths[p->next[d]++] = (ipi_canon_meth){name_prefix(c->m->methods[i]->name), d, (uint32_t)i};
+    }
+}
+
+static void sort_types_methods(void *arg)
+{
+    meth_part *p = arg;
+    for (size_t t = p->from; t < p->to; t++) {
+        size_t first = t ? p->end[t - 1] : 0;
+        sort_meths(p->c, p->meths + first, p->tmp, p->end[t] - first);
+    }
+}
+
+/* Run fn on both parts, hi on the second thread when threaded. */
+static void run_parts(const ipi_canon *c, void (*fn)(void *), meth_part *lo, meth_part *hi,
+                      size_t count)
+{
     ipi_job job = {0};
-    ipi_job_start(&job, sort_half, &hi, c->threaded && count > 4096);
-    sort_half(&lo);
+    ipi_job_start(&job, fn, hi, c->threaded && count > 4096);
+    fn(lo);
     ipi_job_wait(&job);
-    sort_meths_merge(c, meths, tmp, h, count);
 }
 
-/* The sorted walk of order_methods reads each method out of the model's
- * order, a miss for its slot in the model's array, its struct and its
- * id's slot in the id map: fetched 24, 16 and 8 methods ahead. */
-static void prefetch_sorted(const ipi_canon *c, const ipi_canon_meth *meths, size_t i,
-                            size_t count)
+/* meths sorted; tmp holds count / 2 + 2 items, next 2 (types + 1) zeros. */
+static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_meth *tmp,
+                         uint32_t *next, size_t count)
 {
-    const iprof_model *m = c->m;
-    if (i + 24 < count)
-        ipi_prefetch(&m->methods[meths[i + 24].index]);
-    if (i + 16 < count)
-        ipi_prefetch(m->methods[meths[i + 16].index]);
-    if (i + 8 < count) {
-        int64_t id = m->methods[meths[i + 8].index]->id;
-        if (id >= 0 && (uint64_t)id < m->method_ids.dense_cap)
-            ipi_prefetch(&m->method_ids.dense[id]);
+    size_t types = c->type_count + 1, h = count / 2;
+    uint32_t *decl = (uint32_t *)(void *)tmp; /* 4 bytes a method: tmp has 8 */
+    meth_part lo = {c, meths, NULL, decl, next, NULL, 0, h};
+    meth_part hi = {c, meths, NULL, decl, next + types, NULL, h, count};
+    run_parts(c, count_decls, &lo, &hi, count);
+    /* Each type's methods: the low half's, then the high half's. */
+    uint32_t at = 0;
+    for (size_t t = 0; t < types; t++) {
+        uint32_t nlo = lo.next[t], nhi = hi.next[t];
+        lo.next[t] = at;
+        hi.next[t] = at + nlo;
+        at += nlo + nhi;
     }
+    run_parts(c, scatter_methods, &lo, &hi, count);
+    /* hi.next[t] is now the end of type t's methods. Split the types
+     * where the methods reach half; each part's scratch holds half of its
+     * methods, the most a sort of one type takes. */
+    size_t split = 0;
+    while (split < types && hi.next[split] < h)
+        split++;
+    size_t n_lo = split < types ? hi.next[split] : count;
+    lo = (meth_part){c, meths, tmp, NULL, NULL, hi.next, 0, split < types ? split + 1 : types};
+    hi = (meth_part){c, meths, tmp + n_lo / 2 + 1, NULL, NULL, hi.next, lo.to, types};
+    run_parts(c, sort_types_methods, &lo, &hi, count);
 }
 
 /* Number the distinct methods of the sorted meths and keep only their
  * indexes, in place: c->order (4 bytes a method instead of 16 for the rest
- * of the walk, which may overlap sorting the entries). */
-static int number_methods(ipi_canon *c, ipi_canon_meth *meths, size_t count)
+ * of the walk, which may overlap sorting the entries). The sorted walk
+ * only scatters each method's canonical id into rank (4 bytes a method,
+ * by its place in the model); the id map is then filled in the model's
+ * order, where methods and their ids lie in sequence: reading each method
+ * in sorted order cost a cache miss or two per method. */
+static int number_methods(ipi_canon *c, ipi_canon_meth *meths, uint32_t *rank, size_t count)
 {
     const iprof_model *m = c->m;
     size_t n = 0; /* distinct methods so far: the last id */
     for (size_t i = 0; i < count; i++) {
         ipi_canon_meth it = meths[i];
-        const iprof_method *x = m->methods[it.index];
-        prefetch_sorted(c, meths, i, count);
         if (n == 0 || cmp_meth(c, &meths[n - 1], &it) != 0)
             meths[n++] = it;
-        /* Only the first method of an id is what references mean. */
-        if (ipi_idmap_get(&m->method_ids, x->id) != x)
+        rank[it.index] = (uint32_t)n;
+    }
+    /* Only the first method of an id is what references mean: every
+     * method when no id repeats. */
+    int repeats = m->method_ids.count != count;
+    for (size_t i = 0; i < count; i++) {
+        const iprof_method *x = m->methods[i];
+        if (repeats && ipi_idmap_get(&m->method_ids, x->id) != x)
             continue;
         if (x->id >= 0 && (uint64_t)x->id < c->mmap.dense_cap)
-            c->mmap.dense[x->id] = (uint32_t)n;
-        else if (ipi_idmap_put(&c->mmap.sparse, c->a, x->id, (void *)(uintptr_t)n))
+            c->mmap.dense[x->id] = rank[i];
+        else if (ipi_idmap_put(&c->mmap.sparse, c->a, x->id, (void *)(uintptr_t)rank[i]))
             return IPROF_ENOMEM;
     }
     /* Index i is written at byte 4 i, within items already read. */
@@ -330,16 +372,22 @@ static int order_methods(ipi_canon *c)
         return IPROF_OK;
     if (count > UINT32_MAX || c->type_count >= UINT32_MAX)
         return IPROF_ELIMIT;
-    size_t tmp_size = (count / 2 + 1) * sizeof(ipi_canon_meth);
+    size_t tmp_size = (count / 2 + 2) * sizeof(ipi_canon_meth);
+    size_t next_size = 2 * (c->type_count + 1) * sizeof(uint32_t);
     ipi_canon_meth *meths = ipi_malloc(c->a, count * sizeof *meths);
     if (!meths)
         return IPROF_ENOMEM;
     c->order = (uint32_t *)(void *)meths; /* freed with c from here on */
     c->order_size = count * sizeof *meths;
     ipi_canon_meth *tmp = ipi_malloc(c->a, tmp_size);
-    if (!tmp)
+    uint32_t *next = tmp ? ipi_malloc(c->a, next_size) : NULL;
+    if (!next) {
+        ipi_free(c->a, tmp, tmp_size);
         return IPROF_ENOMEM;
-    list_methods(c, meths, tmp, count);
+    }
+    memset(next, 0, next_size);
+    list_methods(c, meths, tmp, next, count);
+    ipi_free(c->a, next, next_size);
     ipi_free(c->a, tmp, tmp_size);
     /* Dense for ids up to twice the methods (a gap costs 4 bytes). */
     int64_t max_id = ipi_model_max_id(m, 0);
@@ -351,7 +399,12 @@ static int order_methods(ipi_canon *c)
         }
         memset(c->mmap.dense, 0, c->mmap.dense_cap * sizeof *c->mmap.dense);
     }
-    return number_methods(c, meths, count);
+    uint32_t *rank = ipi_malloc(c->a, count * sizeof *rank);
+    if (!rank)
+        return IPROF_ENOMEM;
+    int rc = number_methods(c, meths, rank, count);
+    ipi_free(c->a, rank, count * sizeof *rank);
+    return rc;
 }
 
 const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i)
