@@ -31,6 +31,10 @@
 
 /* ---- state -------------------------------------------------------------- */
 
+/* stream_merge.mids: no method (yet), or one whose dst id is this very
+ * value (left to the map). */
+#define NO_METHOD INT64_MIN
+
 typedef struct stream_merge {
     iprof_model *dst;
     /* The input's version, unknown keys and instanceof spelling: a model
@@ -62,6 +66,12 @@ typedef struct stream_merge {
      * misses per signature id. NULL when tmap has no dense part. */
     uint64_t *thash;
     size_t thash_cap;
+    /* The dst id of each input method id below mmap's dense part
+     * (NO_METHOD: none yet), kept by the merging thread as it takes the
+     * methods: the reading thread then remaps an entry's frames with one
+     * small read each instead of the map's slot and the method. */
+    int64_t *mids;
+    size_t mids_cap;
     /* The first entry that breaks a rule: reported (in dst's error) only
      * when no reference dangles, the more basic fault, as merge.c does. */
     int rule_failed;
@@ -82,6 +92,7 @@ static void state_free(stream_merge *s)
     ipi_free(a, s->ids, s->ids_cap * sizeof *s->ids);
     ipi_free(a, s->ready, s->ready_cap * sizeof *s->ready);
     ipi_free(a, s->thash, s->thash_cap * sizeof *s->thash);
+    ipi_free(a, s->mids, s->mids_cap * sizeof *s->mids);
     for (int i = 0; i < 2; i++)
         for (ipi_batch *b = s->deferred[i], *next; b; b = next) {
             next = b->next;
@@ -152,6 +163,28 @@ static int take_type(stream_merge *s, const ipi_event *e)
     return ipi_idmap_put(&s->tmap, alloc_of(s), e->id, (void *)t);
 }
 
+/* Keep input method id -> dst id in mids while id is in mmap's dense part
+ * (mids grows with it). IPROF_OK or IPROF_ENOMEM. */
+static int note_method(stream_merge *s, int64_t id, int64_t dst_id)
+{
+    size_t cap = s->mmap.dense_cap;
+    if (id < 0 || (uint64_t)id >= cap)
+        return IPROF_OK;
+    if (cap > s->mids_cap) {
+        int64_t *m = s->mids ? ipi_realloc(alloc_of(s), s->mids, s->mids_cap * sizeof *m,
+                                           cap * sizeof *m)
+                             : ipi_malloc(alloc_of(s), cap * sizeof *m);
+        if (!m)
+            return IPROF_ENOMEM;
+        for (size_t i = s->mids_cap; i < cap; i++)
+            m[i] = NO_METHOD;
+        s->mids = m;
+        s->mids_cap = cap;
+    }
+    s->mids[id] = dst_id;
+    return IPROF_OK;
+}
+
 static int take_method(stream_merge *s, const ipi_event *e)
 {
     if (ipi_grow_array(alloc_of(s), &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
@@ -176,7 +209,21 @@ static int take_method(stream_merge *s, const ipi_event *e)
         return rc;
     if (ipi_idmap_get(&s->mmap, e->id))
         return IPROF_OK;
-    return ipi_idmap_put(&s->mmap, alloc_of(s), e->id, (void *)m);
+    if ((rc = ipi_idmap_put(&s->mmap, alloc_of(s), e->id, (void *)m)))
+        return rc;
+    return note_method(s, e->id, m->id);
+}
+
+/* The first type id of an entry's records the input has not defined (so
+ * far): 1 with *id set, else 0. */
+static int unresolved_types(const stream_merge *s, const ipi_kind_layout *L, const ipi_event *e,
+                            int64_t *id)
+{
+    for (size_t i = (size_t)L->type_slot; L->type_slot >= 0 && i < e->record_count;
+         i += (size_t)L->group)
+        if (!ipi_idmap_get(&s->tmap, (*id = e->records[i])))
+            return 1;
+    return 0;
 }
 
 /* The first id of an entry the input has not defined (so far): 1 with
@@ -189,11 +236,7 @@ static int unresolved(const stream_merge *s, const ipi_kind_layout *L, const ipi
         if (!ipi_idmap_get(&s->mmap, (*id = e->ids[2 * i])))
             return 1;
     *is_type = 1;
-    for (size_t i = (size_t)L->type_slot; L->type_slot >= 0 && i < e->record_count;
-         i += (size_t)L->group)
-        if (!ipi_idmap_get(&s->tmap, (*id = e->records[i])))
-            return 1;
-    return 0;
+    return unresolved_types(s, L, e, id);
 }
 
 /* Whether the entry keeps its kind's rules; the first that does not is
@@ -211,13 +254,9 @@ static int entry_rules_hold(stream_merge *s, const ipi_event *e)
     return 0;
 }
 
-/* An entry whose ids resolve, in dst's ids and scaled counts, with the
- * hashes of its context in dst's ids. Reads only the maps and the scaler:
- * the reading thread does it too (premap_entry). */
-static void remap_in_place(const stream_merge *s, const ipi_kind_layout *L, ipi_event *e)
+/* An entry's records in dst's type ids, with scaled counts. */
+static void remap_records(const stream_merge *s, const ipi_kind_layout *L, ipi_event *e)
 {
-    for (size_t i = 0; L->checks_methods && i < e->n; i++)
-        e->ids[2 * i] = ((const iprof_method *)ipi_idmap_get(&s->mmap, e->ids[2 * i]))->id;
     size_t g = (size_t)L->group;
     for (size_t i = 0; i < e->record_count; i += g) {
         int64_t *r = e->records + i;
@@ -225,6 +264,16 @@ static void remap_in_place(const stream_merge *s, const ipi_kind_layout *L, ipi_
             r[L->type_slot] = ((const iprof_type *)ipi_idmap_get(&s->tmap, r[L->type_slot]))->id;
         r[L->count_slot] = ipi_scale(&s->sc, r[L->count_slot]);
     }
+}
+
+/* An entry whose ids resolve, in dst's ids and scaled counts, with the
+ * hashes of its context in dst's ids. Reads only the maps and the scaler:
+ * the reading thread does it too (premap_entry). */
+static void remap_in_place(const stream_merge *s, const ipi_kind_layout *L, ipi_event *e)
+{
+    for (size_t i = 0; L->checks_methods && i < e->n; i++)
+        e->ids[2 * i] = ((const iprof_method *)ipi_idmap_get(&s->mmap, e->ids[2 * i]))->id;
+    remap_records(s, L, e);
     if (L->checks_methods)
         ipi_context_hashes(e->ids, e->n, e->hashes);
 }
@@ -400,6 +449,22 @@ static void premap_entry(const stream_merge *s, ipi_batch *b, size_t at, ipi_eve
     const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
     int is_type;
     int64_t id;
+    if (L->checks_methods && s->mids) { /* the frames through mids */
+        for (size_t i = 0; i < e->n; i++) {
+            int64_t x = e->ids[2 * i];
+            if (x < 0 || (uint64_t)x >= s->mids_cap || s->mids[x] == NO_METHOD)
+                return; /* for the merging thread to defer, or to refuse */
+        }
+        if (unresolved_types(s, L, e, &id) || e->record_count > IPI_MAX_RECORDS ||
+            ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count) != IPI_RULE_OK)
+            return;
+        for (size_t i = 0; i < e->n; i++)
+            e->ids[2 * i] = s->mids[e->ids[2 * i]];
+        remap_records(s, L, e);
+        ipi_context_hashes(e->ids, e->n, e->hashes);
+        ipi_batch_mark_premapped(b, at);
+        return;
+    }
     if (unresolved(s, L, e, &is_type, &id) || e->record_count > IPI_MAX_RECORDS ||
         ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count) != IPI_RULE_OK)
         return;
