@@ -212,7 +212,8 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "canonical")) {
         uint64_t written = 0;
         iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
-        wo.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED; /* as `iprof convert --canonical` */
+        /* As `iprof convert --canonical` writes. */
+        wo.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED;
         double t0 = bench_now();
         iprof_model *model = load(path, &reader);
         if ((rc = iprof_writer_new_callback(&w, drop, &written, &wo)) != IPROF_OK)

@@ -512,8 +512,8 @@ static iprof_model *many_methods(int n, int64_t type_stride, int64_t first_id)
         int len = snprintf(name, sizeof name, "m%d", i % 7);
         int64_t sig[4] = {(i % 10) * type_stride, (i / 10 % 10) * type_stride,
                           (i / 100 % 10) * type_stride, 3 * type_stride};
-        CHECK_OK(iprof_model_add_method(m, first_id + i, name, (size_t)len, sig, 2 + (size_t)(i % 3),
-                                        NULL));
+        size_t sig_len = 2 + (size_t)(i % 3);
+        CHECK_OK(iprof_model_add_method(m, first_id + i, name, (size_t)len, sig, sig_len, NULL));
     }
     return m;
 }

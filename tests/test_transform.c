@@ -250,7 +250,8 @@ static iprof_model *large_model(int sparse, const iprof_allocator *a)
                          method_id((i * 7) % METHODS, sparse), i % 11,
                          method_id((i * 3) % METHODS, sparse), i % 5};
         int64_t count = i % 1000;
-        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, fr, 1 + (size_t)(i % 3), &count, 1));
+        size_t depth = 1 + (size_t)(i % 3);
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, fr, depth, &count, 1));
         if (i % 4 == 0) {
             int64_t rec[6] = {i % 9, 1, count, i % 9, 0, count + 1};
             fr[1] = i % 13;

@@ -265,7 +265,8 @@ static void scatter_methods(void *arg)
     const ipi_canon *c = p->c;
     for (size_t i = p->from; i < p->to; i++) {
         uint32_t d = p->decl[i];
-        p->meths[p->next[d]++] = (ipi_canon_meth){name_prefix(c->m->methods[i]->name), d, (uint32_t)i};
+        uint64_t prefix = name_prefix(c->m->methods[i]->name);
+        p->meths[p->next[d]++] = (ipi_canon_meth){prefix, d, (uint32_t)i};
     }
 }
 
