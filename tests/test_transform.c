@@ -292,6 +292,56 @@ static void test_canonical_large_threaded(void)
     check_canonical_large(1);
 }
 
+/* A leniently read kind large enough for the threaded sorts, with entries
+ * repeating a context (combined) and an entry of 90,000 records, beside a
+ * kind as large. Threaded or not, the bytes canonicalizing gives. */
+static void test_canonical_threaded_walk_repeats(void)
+{
+    enum { N = 9000 };
+    size_t cap = (size_t)N * 64 + 2000000, len = 0;
+    char *doc = malloc(cap);
+    len += (size_t)snprintf(doc + len, cap - len,
+                            "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                            "\"methods\":[");
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(doc + len, cap - len,
+                                "%s{\"id\":%d,\"name\":\"m%d\",\"signature\":[0,0]}", i ? "," : "",
+                                i + 1, (i * 7919) % N);
+    len += (size_t)snprintf(doc + len, cap - len, "],\"callCountProfiles\":[");
+    for (int i = 0; i < N; i++) {
+        /* Every 97th entry and the 4095th to 4097th repeat a context. */
+        int j = i % 97 == 96 || (i >= 4095 && i <= 4097) ? i / 2 : i; /* the context of j */
+        len += (size_t)snprintf(doc + len, cap - len, "%s{\"ctx\":\"%d:0<%d:%d\",\"records\":[%d]}",
+                                i ? "," : "", j + 1, (j * 31) % N + 1, j % 5, i);
+    }
+    len += (size_t)snprintf(doc + len, cap - len, "],\"conditionalProfiles\":[");
+    for (int i = 0; i < 5000; i++) {
+        len += (size_t)snprintf(doc + len, cap - len, "%s{\"ctx\":\"%d:%d\",\"records\":[",
+                                i ? "," : "", i + 1, i % 9);
+        int groups = i == 2500 ? 30000 : 1; /* 90000 records: more than a chunk */
+        for (int g = 0; g < groups; g++)
+            len += (size_t)snprintf(doc + len, cap - len, "%s%d,%d,%d", g ? "," : "", g, g % 2, i);
+        len += (size_t)snprintf(doc + len, cap - len, "]}");
+    }
+    len += (size_t)snprintf(doc + len, cap - len,
+                            "],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                            "\"samplingProfiles\":[]}");
+    CHECK(len < cap);
+    iprof_model *m = load(doc);
+    CHECK_EQ_INT((int)iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), N); /* repeats kept */
+    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK(strcmp(plain, threaded) == 0);
+    CHECK_OK(iprof_model_canonicalize(m));
+    char *want = text(m);
+    CHECK(strcmp(plain, want) == 0);
+    CHECK(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT) < N); /* combined */
+    free(plain);
+    free(threaded);
+    free(want);
+    free(doc);
+    iprof_model_free(m);
+}
+
 /* A threaded canonical write failing at each of its allocations fails
  * with IPROF_ENOMEM (or, where it can do without, writes the bytes all
  * the same), leaves the model as it was, waits for its second thread and
@@ -1021,6 +1071,7 @@ int main(void)
     RUN(test_canonical_large_threaded);
     RUN(test_canonical_repeated_method_id);
     RUN(test_canonical_threaded_alloc_failure);
+    RUN(test_canonical_threaded_walk_repeats);
     RUN(test_filter_nothing_prunes);
     RUN(test_filter_keep_package);
     RUN(test_filter_drop_and_longest_match);
