@@ -9,30 +9,17 @@
 #include <iprof/transform.h>
 
 #include "model.h"
-#include "rules.h"
 
+/* The reference checks of a strict write (model.c, model_entry.c), as
+ * retain predicates. */
 static int method_whole(const iprof_method *method, void *payload)
 {
-    const iprof_model *m = payload;
-    for (size_t k = 0; k < method->sig_len; k++)
-        if (!iprof_model_type_by_id(m, method->sig[k]))
-            return 0;
-    return 1;
+    return ipi_method_sig_missing(payload, method->sig, method->sig_len) == method->sig_len;
 }
 
 static int entry_whole(const iprof_entry *entry, void *payload)
 {
-    const iprof_model *m = payload;
-    const ipi_kind_layout *lay = ipi_kind_layout_of(entry->kind);
-    if (lay->checks_methods)
-        for (const iprof_context *c = entry->ctx; c; c = c->parent)
-            if (!iprof_model_method_by_id(m, c->method))
-                return 0;
-    if (lay->type_slot >= 0)
-        for (size_t i = (size_t)lay->type_slot; i < entry->record_count; i += (size_t)lay->group)
-            if (!iprof_model_type_by_id(m, entry->records[i]))
-                return 0;
-    return 1;
+    return ipi_entry_refs_ok(payload, entry);
 }
 
 IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,

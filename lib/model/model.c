@@ -103,19 +103,25 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
 
 /* ---- helpers ------------------------------------------------------------ */
 
+size_t ipi_method_sig_missing(const iprof_model *m, const int64_t *sig, size_t sig_len)
+{
+    size_t i = 0;
+    while (i < sig_len && ipi_idmap_get(&m->type_ids, sig[i]))
+        i++;
+    return i;
+}
+
 int ipi_method_check_sig(iprof_model *report, const iprof_model *m, int64_t id,
                          const int64_t *sig, size_t sig_len, const char *whose)
 {
-    for (size_t i = 0; i < sig_len; i++) {
-        if (ipi_idmap_get(&m->type_ids, sig[i]))
-            continue;
-        ipi_subject about = {-1, NULL, 0, &sig[i], &id};
-        return ipi_model_fail_about(report, IPROF_EDANGLING, &about,
-                                    "method %lld: signature type id %lld (signature[%zu]) is not "
-                                    "defined in %s",
-                                    (long long)id, (long long)sig[i], i, whose);
-    }
-    return IPROF_OK;
+    size_t i = ipi_method_sig_missing(m, sig, sig_len);
+    if (i == sig_len)
+        return IPROF_OK;
+    ipi_subject about = {-1, NULL, 0, &sig[i], &id};
+    return ipi_model_fail_about(report, IPROF_EDANGLING, &about,
+                                "method %lld: signature type id %lld (signature[%zu]) is not "
+                                "defined in %s",
+                                (long long)id, (long long)sig[i], i, whose);
 }
 
 /* Make room for one more pointer in a list (no aliasing tricks on the

@@ -175,6 +175,8 @@ int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
  * method id is not defined in m, naming both ids. */
 int ipi_method_check_sig(iprof_model *report, const iprof_model *m, int64_t id,
                          const int64_t *sig, size_t sig_len, const char *whose);
+/* The first signature slot whose type id m does not define, or sig_len. */
+size_t ipi_method_sig_missing(const iprof_model *m, const int64_t *sig, size_t sig_len);
 
 /* The key hash of the method table: interned name and signature ids. */
 uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len);
@@ -325,6 +327,9 @@ int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
  * id (`whose`: "the model merged from", ...). */
 int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
                          const char *whose);
+/* Whether every reference of the entry resolves in m (the same checks,
+ * without a report). */
+int ipi_entry_refs_ok(const iprof_model *m, const iprof_entry *e);
 /* What adding these records at this context would break (kind, frames,
  * rules, references, size), in m's error; IPROF_OK when nothing. */
 int ipi_entry_check_new(iprof_model *m, int kind, const int64_t *frames, size_t frame_count,

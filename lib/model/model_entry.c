@@ -253,6 +253,19 @@ static int missing_ref(const iprof_model *m, int kind, const int64_t *frames, si
     return 0;
 }
 
+/* missing_ref for an entry of m, its whole context walked (frames past
+ * the 16 a report shows are checked too). */
+static int entry_missing_ref(const iprof_model *m, const iprof_entry *e, int *is_type,
+                             int64_t *id)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
+    *is_type = 0;
+    for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent)
+        if (!ipi_idmap_get(&m->method_ids, (*id = c->method)))
+            return 1;
+    return missing_ref(m, e->kind, NULL, 0, e->records, e->record_count, is_type, id);
+}
+
 /* Fail with `status`, naming a reference that does not resolve. */
 static int fail_ref(iprof_model *report, int kind, const int64_t *frames, size_t nframes,
                     int is_type, int64_t id, const char *whose)
@@ -306,17 +319,18 @@ static size_t entry_frames(const iprof_entry *e, int64_t buf[32])
 int ipi_entry_check_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
                          const char *whose)
 {
-    int64_t frames[32]; /* for the report only: filled on failure */
+    int is_type;
+    int64_t id, frames[32]; /* for the report only: filled on failure */
+    if (!entry_missing_ref(m, e, &is_type, &id))
+        return IPROF_OK;
+    return fail_ref(report, e->kind, frames, entry_frames(e, frames), is_type, id, whose);
+}
+
+int ipi_entry_refs_ok(const iprof_model *m, const iprof_entry *e)
+{
     int is_type;
     int64_t id;
-    /* Frames past the 16 shown are checked too: walk the whole context. */
-    const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
-    for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent)
-        if (!ipi_idmap_get(&m->method_ids, c->method))
-            return fail_ref(report, e->kind, frames, entry_frames(e, frames), 0, c->method, whose);
-    if (missing_ref(m, e->kind, NULL, 0, e->records, e->record_count, &is_type, &id))
-        return fail_ref(report, e->kind, frames, entry_frames(e, frames), is_type, id, whose);
-    return IPROF_OK;
+    return !entry_missing_ref(m, e, &is_type, &id);
 }
 
 int ipi_entry_check_type_refs(iprof_model *report, const iprof_model *m, const iprof_entry *e,
