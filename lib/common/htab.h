@@ -51,16 +51,6 @@ static inline void ipi_htab_prefetch(const ipi_htab *t, uint64_t h)
 #endif
 }
 
-/* The item in the home slot of h if that slot holds h, else NULL: a
- * look-ahead's guess at a lookup's first candidate. */
-static inline void *ipi_htab_home(const ipi_htab *t, uint64_t h)
-{
-    if (!t->cap)
-        return NULL;
-    const ipi_htab_slot *s = &t->slots[h & (t->cap - 1)];
-    return s->hash == h ? s->item : NULL;
-}
-
 /* Visit the candidates for hash h: `ipi_htab_for(t, h, it) { if (eq(it)) ... }`. */
 #define ipi_htab_for(t, h, it)                                                           \
     for (size_t ipi_i_ = (t)->cap ? ((h) & ((t)->cap - 1)) : 0, ipi_m_ = (t)->cap - 1; \

@@ -346,42 +346,28 @@ static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
     return IPROF_OK;
 }
 
-/* Pass one's look ahead, in three steps, each reading what the one before
- * brought in (names are what pass one waits for; entries wait in pass
- * two): AHEAD_SLOTS events on, the name slots of the types and methods
- * and a method's slot in dst's names index; half as far, the strings and
- * the index's first candidate method; a quarter as far, the type map
- * slots of that candidate's signature, which the probe compares. */
-#define AHEAD_SIGS (AHEAD_ITEMS / 2)
-
+/* Pass one's look ahead: the name slots of the types and methods
+ * AHEAD_SLOTS events on, the strings they hold half as far (names are
+ * what pass one waits for; entries wait in pass two). */
 typedef struct name_ahead {
     size_t at;
 } name_ahead;
 
-static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int step)
+static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int strings)
 {
     if (a->at >= b->used)
         return;
     ipi_event e;
     a->at = ipi_batch_event_at(b, a->at, &e);
-    if (e.tag != IPI_EV_TYPE && e.tag != IPI_EV_METHOD)
-        return;
-    const ipi_htab *index = ipi_index_built(s->dst, IPI_IX_METHOD_NAMES);
-    int keyed = e.tag == IPI_EV_METHOD && e.premapped && index; /* its key is known */
-    if (step == 0) {
-        ipi_intern_prefetch(&s->dst->names, e.hash);
-        if (keyed)
-            ipi_htab_prefetch(index, *e.key);
-    } else if (step == 1) {
-        ipi_intern_prefetch_str(&s->dst->names, e.hash);
-        if (keyed)
-            ipi_prefetch(ipi_htab_home(index, *e.key));
-    } else if (keyed) {
-        const iprof_method *d = ipi_htab_home(index, *e.key);
-        const ipi_idmap *ids = &s->dst->type_ids;
-        for (size_t j = 0; d && j < d->sig_len && j < 8; j++)
-            if (d->sig[j] >= 0 && (uint64_t)d->sig[j] < ids->dense_cap)
-                ipi_prefetch(&ids->dense[d->sig[j]]);
+    if (e.tag == IPI_EV_TYPE || e.tag == IPI_EV_METHOD) {
+        if (strings) {
+            ipi_intern_prefetch_str(&s->dst->names, e.hash);
+        } else {
+            ipi_intern_prefetch(&s->dst->names, e.hash);
+            const ipi_htab *index = ipi_index_built(s->dst, IPI_IX_METHOD_NAMES);
+            if (e.premapped && index) /* its key is known: the index slot too */
+                ipi_htab_prefetch(index, *e.key);
+        }
     }
 }
 
@@ -390,17 +376,14 @@ static int apply_batch(ipi_batch *b, void *payload)
 {
     stream_merge *s = payload;
     size_t n = 0;
-    name_ahead slots = {0}, strings = {0}, sigs = {0};
+    name_ahead slots = {0}, strings = {0};
     for (int i = 0; i < AHEAD_SLOTS; i++)
         fetch_names(s, b, &slots, 0);
     for (int i = 0; i < AHEAD_ITEMS; i++)
         fetch_names(s, b, &strings, 1);
-    for (int i = 0; i < AHEAD_SIGS; i++)
-        fetch_names(s, b, &sigs, 2);
     for (size_t at = 0, next; at < b->used; at = next) {
         fetch_names(s, b, &slots, 0);
         fetch_names(s, b, &strings, 1);
-        fetch_names(s, b, &sigs, 2);
         ipi_event e;
         next = ipi_batch_event_at(b, at, &e);
         int rc, ready = 0;
