@@ -23,6 +23,7 @@ meson runs it alone (is_parallel: false): while the packages are installed,
 no other test may find the system copy instead of the build's.
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -159,9 +160,11 @@ def use(root, tmp):
         A.fail('python3 imported iprof from elsewhere: %r' % p.stdout)
     if [os.path.realpath(x) for x in lines[1].split()] != [lib]:
         A.fail('python3 loaded %r, not the packaged %s' % (lines[1], lib))
-    want = A.run([iprof, 'stats', '--json', FIB], env=env, quiet=True).stdout
-    if lines[2].split()[0] not in want:
-        A.fail('python3 read version %r; iprof stats says %s' % (lines[2], want[:200]))
+    stats = json.loads(A.run([iprof, 'stats', '--json', FIB], env=env, quiet=True).stdout)
+    want = '%s %d %d' % (stats['version'], stats['types'], stats['methods'])
+    if lines[2] != want or want != '1.1.0 17 10':
+        A.fail('python3 read %r; iprof stats says %r (both should be 1.1.0 17 10)'
+               % (lines[2], want))
     print('python3: iprof from %s loads %s and reads %s' % (lines[0], lines[1], lines[2]))
 
 
