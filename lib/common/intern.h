@@ -3,6 +3,8 @@
 #ifndef IPI_INTERN_H
 #define IPI_INTERN_H
 
+#include <string.h>
+
 #include "arena.h"
 #include "htab.h"
 
@@ -11,6 +13,13 @@ typedef struct ipi_str {
     uint64_t hash;
     char s[]; /* NUL-terminated; may contain NUL bytes */
 } ipi_str;
+
+/* Whether two interned strings, of the same table or of two (two models),
+ * hold the same bytes: their content hashes decide most pairs. */
+static inline int ipi_str_equal(const ipi_str *a, const ipi_str *b)
+{
+    return a == b || (a->len == b->len && a->hash == b->hash && memcmp(a->s, b->s, a->len) == 0);
+}
 
 typedef struct ipi_intern_table {
     ipi_htab tab;

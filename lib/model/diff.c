@@ -68,22 +68,17 @@ static uint64_t count_of(const iprof_entry *e)
 /* ---- method keys -------------------------------------------------------- */
 
 
-static int same_str(const ipi_str *a, const ipi_str *b)
-{
-    return a == b || (a->len == b->len && a->hash == b->hash && memcmp(a->s, b->s, a->len) == 0);
-}
-
 /* Whether x of ma and y of mb have the same key (both resolve: checked by
  * the caller through method_key_hash). */
 static int same_key(const iprof_model *ma, const iprof_method *x, const iprof_model *mb,
                     const iprof_method *y)
 {
-    if (x->sig_len != y->sig_len || !same_str(x->name, y->name))
+    if (x->sig_len != y->sig_len || !ipi_str_equal(x->name, y->name))
         return 0;
     for (size_t i = 0; i < x->sig_len; i++) {
         const iprof_type *tx = ipi_idmap_get(&ma->type_ids, x->sig[i]);
         const iprof_type *ty = ipi_idmap_get(&mb->type_ids, y->sig[i]);
-        if (!same_str(tx->name, ty->name))
+        if (!ipi_str_equal(tx->name, ty->name))
             return 0;
     }
     return 1;

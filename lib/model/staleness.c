@@ -44,11 +44,6 @@ int ipi_stale_has_outcomes(int kind)
 
 /* ---- B's types by A's names ------------------------------------------- */
 
-static int same_name(const ipi_str *x, const ipi_str *y)
-{
-    return x->len == y->len && x->hash == y->hash && memcmp(x->s, y->s, x->len) == 0;
-}
-
 /* b2a_types: every B type id whose (first) type has the name of an A type
  * -> the first such A type. Built on the first type distance. */
 static int map_types(ipi_stale *s)
@@ -69,7 +64,7 @@ static int map_types(ipi_stale *s)
          * first type of that name. */
         ipi_htab_for(&names, y->name->hash, it) {
             x = it;
-            if (same_name(x->name, y->name)) {
+            if (ipi_str_equal(x->name, y->name)) {
                 found = x;
                 break;
             }
