@@ -123,8 +123,8 @@ static void test_legacy(void)
     int64_t *frames = NULL;
     size_t cap = 0, count = 0, err = 0;
     static const char text[] = "40159:0,40315:20,4710:-6";
-    CHECK_EQ_INT(ipi_ctx_parse_legacy(text, strlen(text), &frames, &cap, &count, &err,
-                                      &libc_alloc),
+    CHECK_EQ_INT(ipi_ctx_parse_sep(text, strlen(text), ',', &frames, &cap, &count, &err,
+                                   &libc_alloc),
                  IPI_CTX_OK);
     CHECK_EQ_INT(count, 3);
     static const int64_t want[] = {40159, 0, 40315, 20, 4710, -6};
@@ -135,13 +135,13 @@ static void test_legacy(void)
     CHECK_EQ_MEM(out, len, text, strlen(text));
     len = ipi_ctx_format_sep(out, frames, count, '<');
     CHECK_EQ_MEM(out, len, "40159:0<40315:20<4710:-6", 24);
-    CHECK_EQ_INT(ipi_ctx_parse_legacy("5:0<3:2", 7, &frames, &cap, &count, &err, &libc_alloc),
+    CHECK_EQ_INT(ipi_ctx_parse_sep("5:0<3:2", 7, ',', &frames, &cap, &count, &err, &libc_alloc),
                  IPI_CTX_SYNTAX);
     CHECK_EQ_INT(err, 3);
-    CHECK_EQ_INT(ipi_ctx_parse_legacy("5:0,", 4, &frames, &cap, &count, &err, &libc_alloc),
+    CHECK_EQ_INT(ipi_ctx_parse_sep("5:0,", 4, ',', &frames, &cap, &count, &err, &libc_alloc),
                  IPI_CTX_SYNTAX);
     CHECK_EQ_INT(err, 4);
-    CHECK_EQ_INT(ipi_ctx_parse_legacy("-5:0", 4, &frames, &cap, &count, &err, &libc_alloc),
+    CHECK_EQ_INT(ipi_ctx_parse_sep("-5:0", 4, ',', &frames, &cap, &count, &err, &libc_alloc),
                  IPI_CTX_SYNTAX);
     CHECK_EQ_INT(err, 0);
     free_frames(frames, cap);

@@ -81,10 +81,10 @@ int ipi_ctx_parse(const char *s, size_t len, int64_t **frames, size_t *cap, size
     return parse_frames(s, len, '<', frames, cap, count, err_at, alloc);
 }
 
-int ipi_ctx_parse_legacy(const char *s, size_t len, int64_t **frames, size_t *cap,
-                         size_t *count, size_t *err_at, const iprof_allocator *alloc)
+int ipi_ctx_parse_sep(const char *s, size_t len, char sep, int64_t **frames, size_t *cap,
+                      size_t *count, size_t *err_at, const iprof_allocator *alloc)
 {
-    return parse_frames(s, len, ',', frames, cap, count, err_at, alloc);
+    return parse_frames(s, len, sep, frames, cap, count, err_at, alloc);
 }
 
 size_t ipi_ctx_format(char *out, const int64_t *frames, size_t count)

@@ -21,11 +21,11 @@ enum ipi_ctx_error {
 int ipi_ctx_parse(const char *s, size_t len, int64_t **frames, size_t *cap, size_t *count,
                   size_t *err_at, const iprof_allocator *alloc);
 
-/* The same for the methodBciList of the legacy 0.2.0 layout: the same
- * frames, in the same order (innermost first), joined by ',' instead of
- * '<' ("5:0,3:2"). */
-int ipi_ctx_parse_legacy(const char *s, size_t len, int64_t **frames, size_t *cap,
-                         size_t *count, size_t *err_at, const iprof_allocator *alloc);
+/* The same with another separator: ',' for the methodBciList of the
+ * legacy 0.2.0 layout, the same frames in the same order (innermost
+ * first) joined by ',' instead of '<' ("5:0,3:2"). */
+int ipi_ctx_parse_sep(const char *s, size_t len, char sep, int64_t **frames, size_t *cap,
+                      size_t *count, size_t *err_at, const iprof_allocator *alloc);
 
 /* Upper bound of the text length of count frames. */
 #define IPI_CTX_MAX_CHARS(count) ((count) * (2 * 20 + 2))

@@ -499,10 +499,8 @@ static int parse_ctx(scan *s, const char *text, size_t len)
 {
     size_t err_at = 0;
     iprof_reader *r = s->r;
-    int rc = s->legacy ? ipi_ctx_parse_legacy(text, len, &r->frames, &r->frames_cap,
-                                              &s->nframes, &err_at, &r->alloc)
-                       : ipi_ctx_parse(text, len, &r->frames, &r->frames_cap, &s->nframes,
-                                       &err_at, &r->alloc);
+    int rc = ipi_ctx_parse_sep(text, len, s->legacy ? ',' : '<', &r->frames, &r->frames_cap,
+                               &s->nframes, &err_at, &r->alloc);
     if (rc == IPROF_OK)
         return IPROF_OK;
     if (rc < 0)
