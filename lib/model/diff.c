@@ -100,6 +100,8 @@ typedef struct diff_work {
     ipi_stale stale;
     uint64_t *group[2]; /* per entry index: the counts of its context */
     size_t group_cap[2];
+    size_t *match; /* per A entry index of the kind at hand: its B position (0: none) */
+    size_t match_cap;
 } diff_work;
 
 static void work_free(diff_work *w, size_t bmethods)
@@ -109,6 +111,7 @@ static void work_free(diff_work *w, size_t bmethods)
     ipi_idmap_free(&w->a2b, w->a);
     ipi_free(w->a, w->frames, w->frames_cap * sizeof *w->frames);
     ipi_free(w->a, w->seen, w->seen_size);
+    ipi_free(w->a, w->match, w->match_cap * sizeof *w->match);
     ipi_stale_free(&w->stale);
     for (int s = 0; s < 2; s++)
         ipi_free(w->a, w->group[s], w->group_cap[s] * sizeof(uint64_t));
@@ -323,7 +326,7 @@ static int kind_staleness(diff_work *w, int k)
         const iprof_entry *e = &la->items[i];
         if (ipi_find_entry_pos(A, k, e->ctx) != i + 1)
             continue; /* counted with the first of its context */
-        size_t bpos = match_entry(w, k, e); /* frames sized by compare_kind */
+        size_t bpos = w->match[i]; /* matched by compare_kind */
         const iprof_entry *eb = bpos ? &lb->items[bpos - 1] : NULL;
         uint64_t cb = bpos ? w->group[1][bpos - 1] : 0;
         if (bpos)
@@ -370,7 +373,9 @@ static int compare_kind(diff_work *w, int k)
     for (size_t i = 0; i < lb->count; i++)
         dk->total[1] = add_sat(dk->total[1], count_of(&lb->items[i]));
 
-    /* Pass 2: A's entries against B. */
+    /* Pass 2: A's entries against B, each match kept for the staleness. */
+    if (ipi_grow_array(w->a, &w->match, &w->match_cap, la->count, sizeof *w->match))
+        return IPROF_ENOMEM;
     for (size_t i = 0; i < la->count; i++) {
         const iprof_entry *e = &la->items[i];
         if (2 * e->ctx->depth > w->frames_cap) {
@@ -380,7 +385,7 @@ static int compare_kind(diff_work *w, int k)
             if (rc)
                 return rc;
         }
-        size_t bpos = match_entry(w, k, e);
+        size_t bpos = w->match[i] = match_entry(w, k, e);
         diff_change c;
         memset(&c, 0, sizeof c);
         c.e[0] = e;
