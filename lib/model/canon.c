@@ -231,6 +231,10 @@ static int order_types(ipi_canon *c)
     return IPROF_OK;
 }
 
+/* Fewer items than this are sorted on the calling thread: starting a
+ * thread would cost more than it saves. */
+#define THREAD_MIN 4096
+
 /* Methods are ordered by a counting sort on their declaring type (the
  * first key, a canonical type id), then a sort of each type's methods on
  * the other keys: linear in the methods but for the small per-type sorts,
@@ -284,7 +288,7 @@ static void run_parts(const ipi_canon *c, void (*fn)(void *), meth_part *lo, met
                       size_t count)
 {
     ipi_job job = {0};
-    ipi_job_start(&job, fn, hi, c->threaded && count > 4096);
+    ipi_job_start(&job, fn, hi, c->threaded && count > THREAD_MIN);
     fn(lo);
     ipi_job_wait(&job);
 }
@@ -501,9 +505,15 @@ static void sort_slot(void *arg)
     sort_ents(&s->frames, s->ents, s->tmp, s->count);
 }
 
+/* The slot not being walked: the one a presort takes. */
+static ipi_canon_slot *spare_slot(ipi_canon *c)
+{
+    return &c->slots[c->walk == &c->slots[0]];
+}
+
 int ipi_canon_presort(ipi_canon *c, int kind)
 {
-    ipi_canon_slot *s = &c->slots[c->walk == &c->slots[0]];
+    ipi_canon_slot *s = spare_slot(c);
     ipi_job_wait(&s->job);
     const ipi_entry_list *l = &c->m->entries[kind];
     s->kind = -1;
@@ -516,7 +526,7 @@ int ipi_canon_presort(ipi_canon *c, int kind)
     s->items = l->items;
     s->count = l->count;
     s->frames.mmap = ipi_kind_layout_of(kind)->checks_methods ? &c->mmap : NULL;
-    ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > 4096);
+    ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > THREAD_MIN);
     return IPROF_OK;
 }
 
@@ -529,7 +539,7 @@ int ipi_canon_kind(ipi_canon *c, int kind)
         int rc = ipi_canon_presort(c, kind);
         if (rc)
             return rc;
-        s = &c->slots[c->walk == &c->slots[0]];
+        s = spare_slot(c);
     }
     ipi_job_wait(&s->job);
     /* The walk needs the sorted entries only: their buffer goes now, so

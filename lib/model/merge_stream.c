@@ -68,7 +68,7 @@ typedef struct stream_merge {
     size_t thash_cap;
     /* The dst id of each input method id below mmap's dense part
      * (NO_METHOD: none yet), kept by the merging thread as it takes the
-     * methods: the reading thread then remaps an entry's frames with one
+     * methods: an entry's frames are then remapped (dst_method) with one
      * small read each instead of the map's slot and the method. */
     int64_t *mids;
     size_t mids_cap;
@@ -214,16 +214,18 @@ static int take_method(stream_merge *s, const ipi_event *e)
     return note_method(s, e->id, m->id);
 }
 
-/* The first type id of an entry's records the input has not defined (so
- * far): 1 with *id set, else 0. */
-static int unresolved_types(const stream_merge *s, const ipi_kind_layout *L, const ipi_event *e,
-                            int64_t *id)
+/* Whether the input has defined method id x (so far), with its dst id in
+ * *out: through mids (one small read) when it holds x, else the map. */
+static int dst_method(const stream_merge *s, int64_t x, int64_t *out)
 {
-    for (size_t i = (size_t)L->type_slot; L->type_slot >= 0 && i < e->record_count;
-         i += (size_t)L->group)
-        if (!ipi_idmap_get(&s->tmap, (*id = e->records[i])))
-            return 1;
-    return 0;
+    if (x >= 0 && (uint64_t)x < s->mids_cap && s->mids[x] != NO_METHOD) {
+        *out = s->mids[x];
+        return 1;
+    }
+    const iprof_method *m = ipi_idmap_get(&s->mmap, x);
+    if (m)
+        *out = m->id;
+    return m != NULL;
 }
 
 /* The first id of an entry the input has not defined (so far): 1 with
@@ -231,12 +233,17 @@ static int unresolved_types(const stream_merge *s, const ipi_kind_layout *L, con
 static int unresolved(const stream_merge *s, const ipi_kind_layout *L, const ipi_event *e,
                       int *is_type, int64_t *id)
 {
+    int64_t dst;
     *is_type = 0;
     for (size_t i = 0; L->checks_methods && i < e->n; i++)
-        if (!ipi_idmap_get(&s->mmap, (*id = e->ids[2 * i])))
+        if (!dst_method(s, (*id = e->ids[2 * i]), &dst))
             return 1;
     *is_type = 1;
-    return unresolved_types(s, L, e, id);
+    for (size_t i = (size_t)L->type_slot; L->type_slot >= 0 && i < e->record_count;
+         i += (size_t)L->group)
+        if (!ipi_idmap_get(&s->tmap, (*id = e->records[i])))
+            return 1;
+    return 0;
 }
 
 /* Whether the entry keeps its kind's rules; the first that does not is
@@ -254,9 +261,13 @@ static int entry_rules_hold(stream_merge *s, const ipi_event *e)
     return 0;
 }
 
-/* An entry's records in dst's type ids, with scaled counts. */
-static void remap_records(const stream_merge *s, const ipi_kind_layout *L, ipi_event *e)
+/* An entry whose ids resolve, in dst's ids and scaled counts, with the
+ * hashes of its context in dst's ids. Reads only the maps and the scaler:
+ * the reading thread does it too (premap_entry). */
+static void remap_in_place(const stream_merge *s, const ipi_kind_layout *L, ipi_event *e)
 {
+    for (size_t i = 0; L->checks_methods && i < e->n; i++)
+        dst_method(s, e->ids[2 * i], &e->ids[2 * i]); /* resolves: checked */
     size_t g = (size_t)L->group;
     for (size_t i = 0; i < e->record_count; i += g) {
         int64_t *r = e->records + i;
@@ -264,16 +275,6 @@ static void remap_records(const stream_merge *s, const ipi_kind_layout *L, ipi_e
             r[L->type_slot] = ((const iprof_type *)ipi_idmap_get(&s->tmap, r[L->type_slot]))->id;
         r[L->count_slot] = ipi_scale(&s->sc, r[L->count_slot]);
     }
-}
-
-/* An entry whose ids resolve, in dst's ids and scaled counts, with the
- * hashes of its context in dst's ids. Reads only the maps and the scaler:
- * the reading thread does it too (premap_entry). */
-static void remap_in_place(const stream_merge *s, const ipi_kind_layout *L, ipi_event *e)
-{
-    for (size_t i = 0; L->checks_methods && i < e->n; i++)
-        e->ids[2 * i] = ((const iprof_method *)ipi_idmap_get(&s->mmap, e->ids[2 * i]))->id;
-    remap_records(s, L, e);
     if (L->checks_methods)
         ipi_context_hashes(e->ids, e->n, e->hashes);
 }
@@ -415,21 +416,18 @@ static int apply_batch(ipi_batch *b, void *payload)
  * build). */
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
-    uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
     if (s->thash) { /* ids below thash_cap are in tmap's dense part */
-        for (size_t i = 0; i < e->n; i++) {
-            int64_t id = e->ids[i];
-            uint64_t v = id >= 0 && (uint64_t)id < s->thash_cap ? s->thash[id] : 0;
-            if (!v)
-                return; /* for the merging thread to defer, or to refuse */
-            h = ipi_hash_combine(h, v);
-        }
+        int ok;
+        uint64_t h = ipi_method_names_key_by(e->hash, e->ids, e->n, s->thash, s->thash_cap, &ok);
+        if (!ok)
+            return; /* for the merging thread to defer, or to refuse */
         for (size_t i = 0; i < e->n; i++)
             e->ids[i] = (int64_t)(uintptr_t)s->tmap.dense[e->ids[i]];
         *e->key = h;
         ipi_batch_mark_premapped(b, at);
         return;
     }
+    uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
     for (size_t i = 0; i < e->n; i++)
         if (!ipi_idmap_get(&s->tmap, e->ids[i]))
             return; /* for the merging thread to defer, or to refuse */
@@ -449,22 +447,6 @@ static void premap_entry(const stream_merge *s, ipi_batch *b, size_t at, ipi_eve
     const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
     int is_type;
     int64_t id;
-    if (L->checks_methods && s->mids) { /* the frames through mids */
-        for (size_t i = 0; i < e->n; i++) {
-            int64_t x = e->ids[2 * i];
-            if (x < 0 || (uint64_t)x >= s->mids_cap || s->mids[x] == NO_METHOD)
-                return; /* for the merging thread to defer, or to refuse */
-        }
-        if (unresolved_types(s, L, e, &id) || e->record_count > IPI_MAX_RECORDS ||
-            ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count) != IPI_RULE_OK)
-            return;
-        for (size_t i = 0; i < e->n; i++)
-            e->ids[2 * i] = s->mids[e->ids[2 * i]];
-        remap_records(s, L, e);
-        ipi_context_hashes(e->ids, e->n, e->hashes);
-        ipi_batch_mark_premapped(b, at);
-        return;
-    }
     if (unresolved(s, L, e, &is_type, &id) || e->record_count > IPI_MAX_RECORDS ||
         ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count) != IPI_RULE_OK)
         return;
@@ -486,9 +468,6 @@ static void on_put(void *payload, ipi_batch *b, size_t at)
         premap_entry(s, b, at, &e);
 }
 
-/* ipi_load_hooks.on_section, on the reading thread: when the methods
- * section starts after the types section, or the first profile section
- * after both, wait until what came before is applied. */
 /* The name hashes of the input's types (stream_merge.thash), built when
  * they are final. IPROF_OK or IPROF_ENOMEM. */
 static int hash_types(stream_merge *s)
@@ -508,6 +487,9 @@ static int hash_types(stream_merge *s)
     return IPROF_OK;
 }
 
+/* ipi_load_hooks.on_section, on the reading thread: when the methods
+ * section starts after the types section, or the first profile section
+ * after both, wait until what came before is applied. */
 static int on_section(void *payload, int section)
 {
     stream_merge *s = payload;

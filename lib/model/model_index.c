@@ -206,13 +206,12 @@ static int type_name_hashes(const iprof_model *m, uint64_t **out, size_t *cap)
     return IPROF_OK;
 }
 
-/* ipi_method_names_key through type_name_hashes' array. */
-static uint64_t names_key_cached(const uint64_t *th, size_t cap, const iprof_method *x, int *ok)
+uint64_t ipi_method_names_key_by(uint64_t name_hash, const int64_t *sig, size_t n,
+                                 const uint64_t *th, size_t cap, int *ok)
 {
-    uint64_t h = ipi_hash_combine(x->name->hash, (uint64_t)x->sig_len);
-    for (size_t j = 0; j < x->sig_len; j++) {
-        int64_t id = x->sig[j];
-        uint64_t v = id >= 0 && (uint64_t)id < cap ? th[id] : 0;
+    uint64_t h = ipi_hash_combine(name_hash, (uint64_t)n);
+    for (size_t j = 0; j < n; j++) {
+        uint64_t v = sig[j] >= 0 && (uint64_t)sig[j] < cap ? th[sig[j]] : 0;
         if (!v) {
             *ok = 0;
             return 0;
@@ -250,7 +249,8 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t 
             int ok = oks[k];
             if (i < m->method_count) {
                 const iprof_method *a = m->methods[i];
-                keys[k] = th ? names_key_cached(th, cap, a, &oks[k])
+                keys[k] = th ? ipi_method_names_key_by(a->name->hash, a->sig, a->sig_len, th, cap,
+                                                       &oks[k])
                              : ipi_method_names_key(m, a, &oks[k]);
                 ipi_htab_prefetch(t, keys[k]);
             }

@@ -1217,7 +1217,10 @@ static int check_canonical(iprof_writer *w, const iprof_model *model)
     return rc;
 }
 
-static int fail_canon(iprof_writer *w, int rc);
+static int fail_canon(iprof_writer *w, int rc)
+{
+    return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many entries of a kind");
+}
 
 static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
 {
@@ -1254,11 +1257,6 @@ static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
             return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many records");
     }
     return IPROF_OK;
-}
-
-static int fail_canon(iprof_writer *w, int rc)
-{
-    return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many entries of a kind");
 }
 
 /* What canonicalizing the model and writing it would give. The canonical
