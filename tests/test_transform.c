@@ -25,12 +25,12 @@ static iprof_model *load(const char *json)
     return m;
 }
 
-/* The model minified in GraalVM's layout (lenient), malloc'd and
- * NUL-terminated. */
-static char *text(const iprof_model *m)
+/* The model minified in GraalVM's layout (with these write flags),
+ * malloc'd and NUL-terminated. */
+static char *text_with(const iprof_model *m, unsigned flags)
 {
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = IPROF_WRITE_NO_VALIDATE;
+    o.flags = flags;
     iprof_writer *w = NULL;
     const void *d;
     size_t n = 0;
@@ -43,6 +43,12 @@ static char *text(const iprof_model *m)
     }
     iprof_writer_free(w);
     return out ? out : strdup("(write failed)");
+}
+
+/* The same, lenient. */
+static char *text(const iprof_model *m)
+{
+    return text_with(m, IPROF_WRITE_NO_VALIDATE);
 }
 
 /* The model written with IPROF_WRITE_CANONICAL (and `flags`), or the
@@ -272,6 +278,12 @@ static void check_canonical_large(int sparse)
     CHECK(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT) > 4096);
     char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
     CHECK_EQ_STR(threaded, plain);
+    /* Without IPROF_WRITE_CANONICAL the flag is ignored: the model's order. */
+    char *as_is = text(m);
+    char *as_is_threaded = text_with(m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_THREADED);
+    CHECK(strcmp(as_is, as_is_threaded) == 0 && strcmp(as_is, plain) != 0);
+    free(as_is);
+    free(as_is_threaded);
     CHECK_OK(iprof_model_canonicalize(m));
     char *want = text(m);
     CHECK_EQ_STR(plain, want);
