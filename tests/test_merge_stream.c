@@ -155,35 +155,52 @@ static void test_same_as_model(void)
     same_as_model(SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1, &opts);
 }
 
-/* A leniently loaded dst that repeats a type id under another name: the
- * input's method is keyed by the name it matched, as the model merge
- * keys it (the reading thread hands over types, not ids). */
-static void test_lenient_dst(void)
+/* A leniently loaded dst, src merged into it as the model merge merges
+ * it, with `methods` methods in the end. */
+static void merge_into_lenient(const char *dst, size_t dst_len, const char *src, size_t len,
+                               size_t methods)
 {
-    static const char dup[] =
-        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":0,\"name\":\"B\"}],"
-        "\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[0,0]}],"
-        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
-    static const char src[] =
-        "{\"version\":\"1.0.0\",\"types\":[{\"id\":5,\"name\":\"B\"},{\"id\":6,\"name\":\"A\"}],"
-        "\"methods\":[{\"id\":7,\"name\":\"f\",\"signature\":[5,5]},"
-        "{\"id\":8,\"name\":\"f\",\"signature\":[6,6]}],"
-        "\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[2]},{\"ctx\":\"8:0\",\"records\":[3]}]}";
-    iprof_model *want = load_text(dup, sizeof dup - 1, 0, NULL);
-    iprof_model *m = load_text(src, sizeof src - 1, 0, NULL);
+    iprof_model *want = load_text(dst, dst_len, 0, NULL);
+    iprof_model *m = load_text(src, len, 0, NULL);
     CHECK_OK(iprof_model_merge(want, m, 1.0));
     for (int threaded = 0; threaded < 2; threaded++) {
-        iprof_model *got = load_text(dup, sizeof dup - 1, 0, NULL);
+        iprof_model *got = load_text(dst, dst_len, 0, NULL);
         iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
-        CHECK_OK(iprof_model_merge_buffer(got, r, src, sizeof src - 1, NULL));
+        CHECK_OK(iprof_model_merge_buffer(got, r, src, len, NULL));
         CHECK_EQ_INT(model_diff(got, want), 0);
-        /* f(B, B) is new (dst's f is f(A, A)), f(A, A) adds to dst's. */
-        CHECK_EQ_INT(iprof_model_method_count(got), 2);
+        CHECK_EQ_INT(iprof_model_method_count(got), methods);
         iprof_reader_free(r);
         iprof_model_free(got);
     }
     iprof_model_free(m);
     iprof_model_free(want);
+}
+
+/* Leniently loaded dsts whose types are not one to one: the input's
+ * methods are keyed by the names they matched, not by dst type ids (as
+ * the merge matches them when dst's types are one to one). */
+static void test_lenient_dst(void)
+{
+    static const char src[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":5,\"name\":\"B\"},{\"id\":6,\"name\":\"A\"}],"
+        "\"methods\":[{\"id\":7,\"name\":\"f\",\"signature\":[5,5]},"
+        "{\"id\":8,\"name\":\"f\",\"signature\":[6,6]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[2]},{\"ctx\":\"8:0\",\"records\":[3]}]}";
+    /* Type id 0 repeated under another name: f(B, B) is new (dst's f is
+     * f(A, A): id 0's first type), f(A, A) adds to dst's. */
+    static const char same_id[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":0,\"name\":\"B\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
+    merge_into_lenient(same_id, sizeof same_id - 1, src, sizeof src - 1, 2);
+    /* Name A under two ids: the input's A is dst's first (id 0), and its
+     * f(A, A) still adds to dst's f(1, 1), which has the same names; by
+     * id, 0 is not 1 and f(A, A) would be new. */
+    static const char same_name[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":1,\"name\":\"A\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[1,1]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
+    merge_into_lenient(same_name, sizeof same_name - 1, src, sizeof src - 1, 2);
 }
 
 /* What the merge gives, value by value (not only "as merge_with"). */

@@ -177,6 +177,15 @@ static int merge_types(merge_state *s)
  * (IPI_IX_METHOD_NAMES) from merge to merge, so a merge costs time in
  * proportion to src, not to the profile it grows. */
 
+/* A new method of dst: the source's id when dst does not use it, else
+ * *max + 1; `name` interned in dst, h its key, absent from the index. */
+static int add_method(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,
+                      size_t n, uint64_t h, int64_t *max, const iprof_method **out)
+{
+    int rc = pick_id(&dst->method_ids, id, max, &id);
+    return rc ? rc : ipi_model_push_method_new_key(dst, id, name, ids, n, h, out);
+}
+
 int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
                      const iprof_type *const *sig, size_t n, uint64_t h, int64_t *ids,
                      int64_t *max, const iprof_method **out)
@@ -190,17 +199,26 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
         *out = d;
         return IPROF_OK;
     }
-    int rc = pick_id(&dst->method_ids, id, max, &id);
-    if (rc)
-        return rc;
     for (size_t j = 0; j < n; j++)
         ids[j] = sig[j]->id;
     /* Interned names hash by content, so name's hash serves dst's table;
      * the index takes the method without a second probe. */
     const ipi_str *mine = ipi_intern_hashed(&dst->names, name->s, name->len, name->hash);
-    if (!mine)
+    return mine ? add_method(dst, id, mine, ids, n, h, max, out) : IPROF_ENOMEM;
+}
+
+int ipi_merge_method_ids(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,
+                         size_t n, uint64_t h, int64_t *max, const iprof_method **out)
+{
+    const ipi_htab *index = ipi_index_method_names(dst);
+    if (!index)
         return IPROF_ENOMEM;
-    return ipi_model_push_method_new_key(dst, id, mine, ids, n, h, out);
+    const iprof_method *d = ipi_find_method_by_ids(index, name, ids, n, h);
+    if (d) {
+        *out = d;
+        return IPROF_OK;
+    }
+    return add_method(dst, id, name, ids, n, h, max, out);
 }
 
 static int merge_methods(merge_state *s)

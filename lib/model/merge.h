@@ -26,6 +26,11 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
                      const iprof_type *const *sig, size_t n, uint64_t h, int64_t *ids,
                      int64_t *max, const iprof_method **out);
 
+/* The same when dst's types are one to one (ipi_types_one_to_one): name
+ * interned in dst, the signature as n type ids of dst. */
+int ipi_merge_method_ids(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,
+                         size_t n, uint64_t h, int64_t *max, const iprof_method **out);
+
 /* dst takes src's version when it is higher or dst never had one. */
 int ipi_merge_version(iprof_model *dst, const iprof_model *src);
 

@@ -66,6 +66,12 @@ typedef struct stream_merge {
      * misses per signature id. NULL when tmap has no dense part. */
     uint64_t *thash;
     size_t thash_cap;
+    /* Beside thash when dst's types are one to one (ipi_types_one_to_one):
+     * the dst type id of each, so that a premapped method carries its
+     * signature as dst ids and is matched by comparing ids, not by
+     * reading a type per id (the merging thread's costliest misses).
+     * NULL otherwise: signatures are premapped as dst types. */
+    int64_t *tid;
     /* The dst id of each input method id below mmap's dense part
      * (NO_METHOD: none yet), kept by the merging thread as it takes the
      * methods: an entry's frames are then remapped (dst_method) with one
@@ -92,6 +98,7 @@ static void state_free(stream_merge *s)
     ipi_free(a, s->ids, s->ids_cap * sizeof *s->ids);
     ipi_free(a, s->ready, s->ready_cap * sizeof *s->ready);
     ipi_free(a, s->thash, s->thash_cap * sizeof *s->thash);
+    ipi_free(a, s->tid, s->thash_cap * sizeof *s->tid);
     ipi_free(a, s->mids, s->mids_cap * sizeof *s->mids);
     for (int i = 0; i < 2; i++)
         for (ipi_batch *b = s->deferred[i], *next; b; b = next) {
@@ -191,10 +198,11 @@ static int take_method(stream_merge *s, const ipi_event *e)
         ipi_grow_array(alloc_of(s), &s->ids, &s->ids_cap, e->n, sizeof *s->ids))
         return IPROF_ENOMEM;
     uint64_t h = *e->key;
-    if (e->premapped) { /* dst's types, the key computed (premap_method) */
+    int by_id = e->premapped && s->tid; /* dst's type ids, the key computed */
+    if (e->premapped && !by_id) {       /* dst's types, the key computed */
         for (size_t i = 0; i < e->n; i++)
             s->sig[i] = (const iprof_type *)(uintptr_t)e->ids[i];
-    } else {
+    } else if (!by_id) {
         for (size_t i = 0; i < e->n; i++)
             if (!(s->sig[i] = ipi_idmap_get(&s->tmap, e->ids[i])))
                 return s->final ? dangling(s, e, 1, e->ids[i]) : defer(s, e);
@@ -203,8 +211,9 @@ static int take_method(stream_merge *s, const ipi_event *e)
     const ipi_str *name = ipi_intern_hashed(&s->dst->names, e->name_len ? e->name : "",
                                             e->name_len, e->hash);
     const iprof_method *m;
-    int rc = name ? ipi_merge_method(s->dst, e->id, name, s->sig, e->n, h, s->ids, &s->mmax, &m)
-                  : IPROF_ENOMEM;
+    int rc = !name  ? IPROF_ENOMEM
+             : by_id ? ipi_merge_method_ids(s->dst, e->id, name, e->ids, e->n, h, &s->mmax, &m)
+                     : ipi_merge_method(s->dst, e->id, name, s->sig, e->n, h, s->ids, &s->mmax, &m);
     if (rc)
         return rc;
     if (ipi_idmap_get(&s->mmap, e->id))
@@ -410,8 +419,10 @@ static int apply_batch(ipi_batch *b, void *payload)
 /* ---- the reading thread's share ---------------------------------------- */
 
 /* A method whose signature types are all mapped: its signature as dst's
- * types (pointers in the id slots: a leniently loaded dst may repeat an
- * id, so an id would not say which type the name matched) and its key in
+ * type ids when dst's types are one to one (stream_merge.tid), else as
+ * dst's types (pointers in the id slots: a leniently loaded dst may
+ * repeat an id, so an id would not say which type the name matched) and
+ * its key in
  * the key slot (ipi_method_names_hash_of's, with no array of types to
  * build). */
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
@@ -422,7 +433,7 @@ static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_ev
         if (!ok)
             return; /* for the merging thread to defer, or to refuse */
         for (size_t i = 0; i < e->n; i++)
-            e->ids[i] = (int64_t)(uintptr_t)s->tmap.dense[e->ids[i]];
+            e->ids[i] = s->tid ? s->tid[e->ids[i]] : (int64_t)(uintptr_t)s->tmap.dense[e->ids[i]];
         *e->key = h;
         ipi_batch_mark_premapped(b, at);
         return;
@@ -475,14 +486,22 @@ static int hash_types(stream_merge *s)
     size_t n = s->tmap.dense_cap;
     if (!n)
         return IPROF_OK;
+    int one_to_one = ipi_types_one_to_one(s->dst);
     uint64_t *h = ipi_malloc(alloc_of(s), n * sizeof *h);
-    if (!h)
+    int64_t *ids = one_to_one ? ipi_malloc(alloc_of(s), n * sizeof *ids) : NULL;
+    if (!h || (one_to_one && !ids)) {
+        ipi_free(alloc_of(s), h, n * sizeof *h);
+        ipi_free(alloc_of(s), ids, n * sizeof *ids);
         return IPROF_ENOMEM;
+    }
     for (size_t id = 0; id < n; id++) {
         const iprof_type *t = s->tmap.dense[id];
         h[id] = t ? t->name->hash : 0; /* a name hashing to 0: premapped by the slow path */
+        if (ids)
+            ids[id] = t ? t->id : 0;
     }
     s->thash = h;
+    s->tid = ids;
     s->thash_cap = n;
     return IPROF_OK;
 }

@@ -307,6 +307,14 @@ const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_hta
                                              const ipi_str *name,
                                              const iprof_type *const *sig, size_t n,
                                              uint64_t h);
+/* Whether m's types pair names and ids one to one (no name or id used
+ * twice): then a signature type matches by name exactly when it matches
+ * by id (0 as well when its names index cannot be built). */
+int ipi_types_one_to_one(const iprof_model *m);
+/* ipi_find_method_by_names for such an m, name interned in m and the
+ * signature as n type ids of m: ids compared, no type read. */
+const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str *name,
+                                           const int64_t *sig, size_t n, uint64_t h);
 /* IPI_IX_METHOD_NAMES, built now if needed (a mutation-side index: only
  * merge uses it); NULL when out of memory. */
 const ipi_htab *ipi_index_method_names(iprof_model *m);

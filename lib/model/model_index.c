@@ -121,6 +121,27 @@ const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_hta
     return NULL;
 }
 
+int ipi_types_one_to_one(const iprof_model *m)
+{
+    const ipi_htab *names = ipi_index_get(m, IPI_IX_TYPE_NAMES);
+    /* The names index holds each name's first type; the id map each
+     * id's. */
+    return names && names->count == m->type_count && m->type_ids.count == m->type_count;
+}
+
+const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str *name,
+                                           const int64_t *sig, size_t n, uint64_t h)
+{
+    void *it;
+    ipi_htab_for(index, h, it)
+    {
+        const iprof_method *d = it;
+        if (d->name == name && d->sig_len == n && memcmp(d->sig, sig, n * sizeof *sig) == 0)
+            return d;
+    }
+    return NULL;
+}
+
 int ipi_index_reserve_method_names(iprof_model *m)
 {
     ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
