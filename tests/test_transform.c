@@ -354,6 +354,118 @@ static void test_canonical_threaded_walk_repeats(void)
     iprof_model_free(m);
 }
 
+/* Appends what a writer gives to a growing string. */
+typedef struct grow {
+    char *p;
+    size_t len, cap;
+} grow;
+
+static int grow_put(const void *data, size_t len, void *payload)
+{
+    grow *g = payload;
+    if (g->len + len + 1 > g->cap) {
+        g->cap = (g->len + len + 1) * 2;
+        g->p = realloc(g->p, g->cap);
+        CHECK(g->p != NULL);
+    }
+    memcpy(g->p + g->len, data, len);
+    g->len += len;
+    g->p[g->len] = '\0';
+    return 0;
+}
+
+/* The canonical form written through a callback with a small buffer, so
+ * that formatted parts go to the sink between flushes. */
+static char *canonical_through_callback(const iprof_model *m, unsigned flags)
+{
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_CANONICAL | flags;
+    o.buffer_size = 4096;
+    grow g = {NULL, 0, 0};
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_callback(&w, grow_put, &g, &o));
+    CHECK_OK(iprof_writer_write_model(w, m));
+    iprof_writer_free(w);
+    return g.p;
+}
+
+/* Sections long enough for a threaded canonical write to format ranges of
+ * them on its second thread (8192 elements a range, 1 MiB a buffer). The
+ * calling thread writes [0, 8192), a job the next range, which stops at
+ * the first element it leaves to the calling thread; that one goes on
+ * from there for 8192 elements, and so on. Placed so that each range
+ * meets one: a run of entries with one context across the first range's
+ * end (the job starts after it) and another in the job's range, a
+ * context 70 frames deep, 300 records; methods with long names filling
+ * the job's buffer; a range the job does whole. The calling thread's own
+ * ranges hold 90,000 records, a name of 5,000 bytes and a signature of
+ * 300 ids. Threaded or not, through a memory or a callback sink: the
+ * bytes canonicalizing gives. */
+static void test_canonical_threaded_parts(void)
+{
+    enum { N = 45000, RUN1 = 8191, RUN2 = 8998, DEEP = 17996, WIDE = 26996, HUGE = 100 };
+    size_t cap = (size_t)N * 260 + 4000000, len = 0;
+    char *doc = malloc(cap);
+    len += (size_t)snprintf(doc + len, cap - len,
+                            "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                            "\"methods\":[");
+    char pad[141];
+    memset(pad, 'p', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    /* Names sort as i ("m" and 5 digits), those of the first job's range
+     * 140 bytes longer; ids scrambled. */
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(doc + len, cap - len,
+                                "%s{\"id\":%d,\"name\":\"m%05d%s\",\"signature\":[0,0]}",
+                                i ? "," : "", (int)((i * 7919L) % N) + 1, i,
+                                i >= 8192 && i < 2 * 8192 ? pad : "");
+    len += (size_t)snprintf(doc + len, cap - len, ",{\"id\":%d,\"name\":\"z", N + 1);
+    memset(doc + len, 'z', 5000);
+    len += 5000;
+    len += (size_t)snprintf(doc + len, cap - len,
+                            "\",\"signature\":[0,0]},{\"id\":%d,\"name\":\"y\",\"signature\":[0",
+                            N + 2);
+    for (int k = 1; k < 300; k++)
+        len += (size_t)snprintf(doc + len, cap - len, ",0");
+    len += (size_t)snprintf(doc + len, cap - len, "]}],\"conditionalProfiles\":[");
+    /* An entry per method, in canonical order: the i-th method's is at
+     * i + 2 for each run of three before it. */
+    for (int i = 0; i < N; i++) {
+        int id = (int)((i * 7919L) % N) + 1;
+        int repeats = i == RUN1 || i == RUN2 ? 3 : 1;
+        int groups = i == HUGE ? 30000 : i == WIDE ? 100 : 1;
+        for (int r = 0; r < repeats; r++) {
+            len += (size_t)snprintf(doc + len, cap - len, "%s{\"ctx\":\"%d:0", i || r ? "," : "",
+                                    id);
+            for (int d = 1; i == DEEP && d < 70; d++)
+                len += (size_t)snprintf(doc + len, cap - len, "<%d:%d", d, d);
+            len += (size_t)snprintf(doc + len, cap - len, "\",\"records\":[");
+            for (int g = 0; g < groups; g++)
+                len += (size_t)snprintf(doc + len, cap - len, "%s%d,%d,%d", g ? "," : "",
+                                        groups - g, g % 2, i + r);
+            len += (size_t)snprintf(doc + len, cap - len, "]}");
+        }
+        CHECK(len + 1000000 < cap);
+    }
+    len += (size_t)snprintf(doc + len, cap - len, "]}");
+    CHECK(len < cap);
+    iprof_model *m = load(doc);
+    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
+    char *called = canonical_through_callback(m, IPROF_WRITE_THREADED);
+    CHECK(strcmp(plain, threaded) == 0);
+    CHECK(strcmp(plain, called) == 0);
+    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_EQ_INT((int)iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), N);
+    char *want = text(m);
+    CHECK(strcmp(plain, want) == 0);
+    free(plain);
+    free(threaded);
+    free(called);
+    free(want);
+    free(doc);
+    iprof_model_free(m);
+}
+
 /* A threaded canonical write failing at each of its allocations fails
  * with IPROF_ENOMEM (or, where it can do without, writes the bytes all
  * the same), leaves the model as it was, waits for its second thread and
@@ -1084,6 +1196,7 @@ int main(void)
     RUN(test_canonical_repeated_method_id);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
+    RUN(test_canonical_threaded_parts);
     RUN(test_filter_nothing_prunes);
     RUN(test_filter_keep_package);
     RUN(test_filter_drop_and_longest_match);

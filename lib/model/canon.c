@@ -448,13 +448,19 @@ void ipi_canon_prefetch_method(const ipi_canon *c, size_t i)
     }
 }
 
+void ipi_canon_sig_into(const ipi_canon *c, size_t i, int64_t *out)
+{
+    const iprof_method *x = ipi_canon_method(c, i);
+    for (size_t k = 0; k < x->sig_len; k++)
+        out[k] = canon_type(c, x->sig[k]);
+}
+
 const int64_t *ipi_canon_sig(ipi_canon *c, size_t i)
 {
     const iprof_method *x = ipi_canon_method(c, i);
     if (ipi_grow_array(c->a, &c->sig, &c->sig_cap, x->sig_len + 1, sizeof *c->sig))
         return NULL;
-    for (size_t k = 0; k < x->sig_len; k++)
-        c->sig[k] = canon_type(c, x->sig[k]);
+    ipi_canon_sig_into(c, i, c->sig);
     return c->sig;
 }
 
@@ -569,11 +575,10 @@ static void map_records(const ipi_canon *c, const ipi_kind_layout *L, const ipro
  * the entry, its context nodes, its records and the id map slot of each
  * caller's method. Fetched 16, 8 and 4 entries ahead, each step reading
  * what the step before brought in. */
-static void prefetch_entry(const ipi_canon *c)
+static void prefetch_entry(const ipi_canon *c, size_t i)
 {
     const ipi_canon_slot *s = c->walk;
     const ipi_canon_ent *ents = s->ents;
-    size_t i = c->next;
     if (i + 16 < s->count) {
         ipi_prefetch(&s->items[ents[i + 16].index]);
         ipi_prefetch(ents[i + 16].callers);
@@ -593,6 +598,16 @@ static void prefetch_entry(const ipi_canon *c)
             ipi_prefetch(&mmap->dense[p->method]);
 }
 
+/* An entry's frames in canonical ids, callee first, at fr. */
+static void canon_frames(const ipi_canon *c, const iprof_entry *e, int64_t *fr)
+{
+    size_t d = 0;
+    for (const iprof_context *x = e->ctx; x; x = x->parent, d++) {
+        fr[2 * d] = frame_method(&c->frames, x);
+        fr[2 * d + 1] = x->bci;
+    }
+}
+
 int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
 {
     const ipi_canon_slot *s = c->walk;
@@ -601,7 +616,7 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     const ipi_kind_layout *L = ipi_kind_layout_of(c->kind);
     const iprof_entry *items = s->items;
     const ipi_canon_ent *ents = s->ents;
-    prefetch_entry(c);
+    prefetch_entry(c, c->next);
     size_t first = c->next, end = first + 1, most = 0;
     size_t total = items[ents[first].index].record_count;
     /* Entries with equal frames (repeats a lenient read kept) become one. */
@@ -630,11 +645,36 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     size_t depth = head->ctx->depth;
     if (ipi_grow_array(c->a, &c->fr, &c->fr_cap, 2 * depth, sizeof *c->fr))
         return IPROF_ENOMEM;
-    size_t d = 0;
-    for (const iprof_context *x = head->ctx; x; x = x->parent, d++) {
-        c->fr[2 * d] = frame_method(&c->frames, x);
-        c->fr[2 * d + 1] = x->bci;
-    }
+    canon_frames(c, head, c->fr);
     *out = (ipi_canon_entry){c->fr, depth, c->recs, sort_records(c->kind, c->recs, count)};
     return 1;
+}
+
+size_t ipi_canon_run_start(const ipi_canon *c, size_t i)
+{
+    const ipi_canon_slot *s = c->walk;
+    while (i > 0 && i < s->count && cmp_entry(&c->frames, &s->ents[i - 1], &s->ents[i]) == 0)
+        i++;
+    return i < s->count ? i : s->count;
+}
+
+int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_depth,
+                       int64_t *recs, size_t max_records, ipi_canon_entry *out)
+{
+    const ipi_canon_slot *s = c->walk;
+    const ipi_canon_ent *ents = s->ents;
+    prefetch_entry(c, i);
+    const iprof_entry *e = &s->items[ents[i].index];
+    if (e->ctx->depth > max_depth || e->record_count > max_records ||
+        (i + 1 < s->count && cmp_entry(&c->frames, &ents[i], &ents[i + 1]) == 0))
+        return 0;
+    map_records(c, ipi_kind_layout_of(c->kind), e, recs);
+    canon_frames(c, e, fr);
+    *out = (ipi_canon_entry){fr, e->ctx->depth, recs, sort_records(c->kind, recs, e->record_count)};
+    return 1;
+}
+
+void ipi_canon_skip(ipi_canon *c, size_t i)
+{
+    c->next = i;
 }

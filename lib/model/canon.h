@@ -121,6 +121,9 @@ void ipi_canon_free(ipi_canon *c);
  * memory). */
 const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i);
 const int64_t *ipi_canon_sig(ipi_canon *c, size_t i);
+/* The same signature into out (room for the method's sig_len ids):
+ * reads only, so a job may call it while the calling thread walks. */
+void ipi_canon_sig_into(const ipi_canon *c, size_t i, int64_t *out);
 /* Ask the cache for the methods after method i (a hint, for loops over
  * the methods). */
 void ipi_canon_prefetch_method(const ipi_canon *c, size_t i);
@@ -139,5 +142,20 @@ int ipi_canon_kind(ipi_canon *c, int kind);
 /* The next entry of the kind: 1 with *out, 0 after the last, or a
  * failure status (IPROF_ENOMEM, IPROF_ELIMIT). */
 int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out);
+
+/* Walking the kind in two ranges at once (a job formats one while the
+ * calling thread walks the one before). The walk's position is c->next;
+ * ipi_canon_next called below a run start never goes past it. */
+/* The first index >= i where a run of equal frames starts (i itself
+ * unless entry i - 1 has its frames), or the entry count. */
+size_t ipi_canon_run_start(const ipi_canon *c, size_t i);
+/* Entry i when it stands alone: no next entry with equal frames (i must
+ * be a run start), depth <= max_depth and records <= max_records. Then 1,
+ * *out with its frames at fr and its sorted records at recs; else 0 (for
+ * ipi_canon_next to take). Reads only: a job may call it. */
+int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_depth,
+                       int64_t *recs, size_t max_records, ipi_canon_entry *out);
+/* Go on from entry i (a run start), those before it taken. */
+void ipi_canon_skip(ipi_canon *c, size_t i);
 
 #endif

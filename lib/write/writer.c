@@ -93,6 +93,10 @@ struct iprof_writer {
     ipi_idmap type_ids, method_ids; /* STRICT: ids written so far */
     int64_t *scratch;               /* write_model: frames of one context */
     size_t scratch_cap;             /* in int64 values */
+    /* A writer formatting part of a section into its own buffer on a
+     * second thread (format_part): make_room fails, so it never flushes
+     * and never allocates. */
+    int part;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -201,6 +205,8 @@ static int flush(iprof_writer *w)
  * the buffer if n exceeds it). */
 static int make_room(iprof_writer *w, size_t n)
 {
+    if (w->part) /* a part has no sink: its job leaves the element */
+        return IPROF_ELIMIT;
     if (w->direct) {
         if (n > SIZE_MAX - w->pos || ipi_sink_mem_reserve(&w->sink, w->pos + n))
             return IPROF_ENOMEM;
@@ -1222,7 +1228,198 @@ static int fail_canon(iprof_writer *w, int rc)
     return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many entries of a kind");
 }
 
-static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
+/* ---- formatting on two threads (IPROF_WRITE_THREADED) ---- */
+
+/* A section of a canonical write is cut in ranges of PART_ELEMS elements:
+ * while the calling thread writes one, a job formats the next into a part
+ * (a buffer of PART_BYTES), which the calling thread then passes on. The
+ * job takes small elements only, in order, and stops at the first it
+ * cannot take (too large, breaking a rule, the buffer full): the calling
+ * thread goes on from there, so the bytes are those of one thread. */
+#define PART_ELEMS 8192
+#define PART_BYTES ((size_t)1 << 20)
+#define PART_VALUES 256 /* signature ids or records */
+#define PART_FRAMES 64
+
+typedef struct part {
+    iprof_writer w; /* formatting state only: w.part set, its own buffer */
+    const ipi_canon *c;
+    int kind;              /* entries of the kind being walked; -1: methods */
+    size_t from, to, done; /* the range; how many of it were formatted */
+    ipi_job job;
+    int64_t vals[PART_VALUES];
+    int64_t fr[2 * PART_FRAMES];
+} part;
+
+/* Method i or entry i into the part: 1, or 0 (nothing written) when it is
+ * the calling thread's. Room is not checked first: the part's make_room
+ * fails, and the element is cut off. */
+static int part_method(part *p, size_t i)
+{
+    ipi_canon_prefetch_method(p->c, i);
+    const iprof_method *x = ipi_canon_method(p->c, i);
+    if (x->sig_len > PART_VALUES)
+        return 0;
+    ipi_canon_sig_into(p->c, i, p->vals);
+    size_t pos = p->w.pos;
+    if (write_method(&p->w, (int64_t)i + 1, x->name->s, x->name->len, p->vals, x->sig_len)) {
+        p->w.pos = pos;
+        return 0;
+    }
+    return 1;
+}
+
+static int part_entry(part *p, size_t i)
+{
+    ipi_canon_entry e;
+    if (!ipi_canon_entry_at(p->c, i, p->fr, PART_FRAMES, p->vals, PART_VALUES, &e) ||
+        ipi_rule_check_entry(p->kind, e.frames, e.depth, e.records, e.record_count) !=
+            IPI_RULE_OK)
+        return 0;
+    size_t pos = p->w.pos;
+    if (write_entry(&p->w, e.frames, e.depth, e.records, e.record_count)) {
+        p->w.pos = pos;
+        return 0;
+    }
+    return 1;
+}
+
+/* The job: only reads the canonical order and writes its own part. */
+static void format_part(void *arg)
+{
+    part *p = arg;
+    size_t i = p->from;
+    while (i < p->to && (p->kind < 0 ? part_method(p, i) : part_entry(p, i)))
+        i++;
+    p->done = i - p->from;
+}
+
+static void start_part(const iprof_writer *w, part *p, int kind, size_t from, size_t to)
+{
+    p->w.pos = 0;
+    p->w.count = 1; /* never a section's first element: a separator first */
+    p->w.pretty = w->pretty;
+    p->w.legacy = w->legacy;
+    p->kind = kind;
+    p->from = from;
+    p->to = to;
+    p->done = 0;
+    ipi_job_start(&p->job, format_part, p, 1);
+}
+
+/* Wait for the part and pass its bytes on. */
+static int put_part(iprof_writer *w, part *p)
+{
+    ipi_job_wait(&p->job);
+    size_t n = p->w.pos;
+    w->count += p->done;
+    if (!n)
+        return IPROF_OK;
+    if (w->direct) {
+        ENSURE(w, n);
+        memcpy(w->buf + w->pos, p->w.buf, n);
+        w->pos += n;
+        return IPROF_OK;
+    }
+    int rc = flush(w);
+    return rc ? rc : ipi_sink_write(&w->sink, p->w.buf, n, &w->err);
+}
+
+/* A part for a threaded write, NULL otherwise or when out of memory (the
+ * write then goes on one thread). */
+static part *new_part(iprof_writer *w, const ipi_canon *c)
+{
+    if (!(w->flags & IPROF_WRITE_THREADED))
+        return NULL;
+    part *p = ipi_malloc(&w->alloc, sizeof *p);
+    char *buf = p ? ipi_malloc(&w->alloc, PART_BYTES) : NULL;
+    if (!buf) {
+        ipi_free(&w->alloc, p, sizeof *p);
+        return NULL;
+    }
+    memset(p, 0, sizeof *p);
+    p->w.part = 1;
+    p->w.buf = buf;
+    p->w.cap = PART_BYTES;
+    p->c = c;
+    return p;
+}
+
+static void free_part(iprof_writer *w, part *p)
+{
+    if (!p)
+        return;
+    ipi_free(&w->alloc, p->w.buf, PART_BYTES);
+    ipi_free(&w->alloc, p, sizeof *p);
+}
+
+/* Methods [from, to) on the calling thread. */
+static int write_methods(iprof_writer *w, ipi_canon *c, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        /* The order is not the model's: fetch the methods ahead. */
+        ipi_canon_prefetch_method(c, i);
+        const iprof_method *x = ipi_canon_method(c, i);
+        const int64_t *sig = ipi_canon_sig(c, i);
+        if (!sig)
+            return fail(w, IPROF_ENOMEM, "out of memory");
+        int rc = iprof_writer_method(w, (int64_t)i + 1, x->name->s, x->name->len, sig,
+                                     x->sig_len);
+        if (rc)
+            return rc;
+    }
+    return IPROF_OK;
+}
+
+/* The walk's entries up to index `to` (a run start) on the calling
+ * thread. */
+static int write_entries(iprof_writer *w, ipi_canon *c, int kind, size_t to)
+{
+    while (c->next < to) {
+        ipi_canon_entry e;
+        int rc = ipi_canon_next(c, &e); /* not 0: to is at most the count */
+        if (rc != 1)
+            return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many records");
+        if ((rc = iprof_writer_entry(w, kind, e.frames, e.depth, e.records, e.record_count)))
+            return rc;
+    }
+    return IPROF_OK;
+}
+
+/* The n methods (kind -1) or the n entries of the kind being walked, a
+ * part formatting each next range when there is one. */
+static int write_split(iprof_writer *w, ipi_canon *c, part *p, int kind, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t a = !p || n - i <= PART_ELEMS ? n : i + PART_ELEMS;
+        if (kind >= 0)
+            a = ipi_canon_run_start(c, a);
+        if (a < n)
+            start_part(w, p, kind, a, n - a <= PART_ELEMS ? n : a + PART_ELEMS);
+        int rc = kind < 0 ? write_methods(w, c, i, a) : write_entries(w, c, kind, a);
+        if (a < n) {
+            int prc = put_part(w, p); /* waited for even after a failure */
+            if (!rc && prc)
+                rc = fail_rc(w, prc);
+        }
+        if (rc)
+            return rc;
+        i = a < n ? a + p->done : n;
+        if (kind >= 0)
+            ipi_canon_skip(c, i);
+    }
+    return IPROF_OK;
+}
+
+/* Whether a kind's entries may be formatted by a part: the kind has a
+ * section of its own (not 0.2.0's one monitor object, not dropped). */
+static int kind_splits(const iprof_writer *w, int kind)
+{
+    return w->kind_pos[kind] >= 0 && !(w->legacy && kind == IPROF_KIND_MONITOR);
+}
+
+static int write_canonical_elements(iprof_writer *w, ipi_canon *c, part *p)
 {
     int rc;
     /* The first kind sorts (threaded: on the second thread) while the
@@ -1232,29 +1429,17 @@ static int write_canonical_elements(iprof_writer *w, ipi_canon *c)
     for (size_t i = 0; i < c->type_count; i++)
         if ((rc = iprof_writer_type(w, (int64_t)i, c->types[i]->name->s, c->types[i]->name->len)))
             return rc;
-    for (size_t i = 0; i < c->method_count; i++) {
-        /* The order is not the model's: fetch the methods ahead. */
-        ipi_canon_prefetch_method(c, i);
-        const iprof_method *x = ipi_canon_method(c, i);
-        const int64_t *sig = ipi_canon_sig(c, i);
-        if (!sig)
-            return fail(w, IPROF_ENOMEM, "out of memory");
-        if ((rc = iprof_writer_method(w, (int64_t)i + 1, x->name->s, x->name->len, sig,
-                                      x->sig_len)))
-            return rc;
-    }
+    if ((rc = write_split(w, c, p, -1, c->method_count)))
+        return rc;
     ipi_canon_methods_done(c);
     for (size_t s = 0; s < w->nlayout; s++) {
         int kind = w->layout[s];
-        ipi_canon_entry e;
         if ((rc = ipi_canon_kind(c, kind)) ||
             (s + 1 < w->nlayout && (rc = ipi_canon_presort(c, w->layout[s + 1]))))
             return fail_canon(w, rc);
-        while ((rc = ipi_canon_next(c, &e)) == 1)
-            if ((rc = iprof_writer_entry(w, kind, e.frames, e.depth, e.records, e.record_count)))
-                return rc;
-        if (rc)
-            return fail(w, rc, rc == IPROF_ENOMEM ? "out of memory" : "too many records");
+        size_t n = iprof_model_entry_count(c->m, kind);
+        if ((rc = write_split(w, c, kind_splits(w, kind) ? p : NULL, kind, n)))
+            return rc;
     }
     return IPROF_OK;
 }
@@ -1280,7 +1465,9 @@ static int write_canonical(iprof_writer *w, const iprof_model *model)
             return fail_short_signature(w, i);
         }
     w->check_refs = 0; /* no per-element id tables */
-    rc = write_canonical_elements(w, &c);
+    part *p = new_part(w, &c);
+    rc = write_canonical_elements(w, &c, p);
+    free_part(w, p);
     ipi_canon_free(&c);
     if (rc || (rc = canonical_unknowns(w, model)))
         return rc;
