@@ -1470,7 +1470,7 @@ class Model:
         canonical form, the bytes :meth:`canonicalize` and a write would
         give, without changing the model (raising as :meth:`canonicalize`
         does when it has none); with ``threaded=True``
-        (IPROF_WRITE_THREADED) it sorts on a second thread, for the same
+        (IPROF_WRITE_THREADED) it sorts and formats on a second thread, for the same
         bytes in less time.
         """
         from ._writer import Writer

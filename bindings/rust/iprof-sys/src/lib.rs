@@ -398,7 +398,7 @@ pub const IPROF_WRITE_GZIP: c_uint = 0x20;
 pub const IPROF_WRITE_NO_REFERENCES: c_uint = 0x40;
 /// `write_model` writes the model's canonical form, without changing it.
 pub const IPROF_WRITE_CANONICAL: c_uint = 0x80;
-/// With `IPROF_WRITE_CANONICAL`: sort on a second thread (same bytes).
+/// With `IPROF_WRITE_CANONICAL`: sort and format on a second thread (same bytes).
 pub const IPROF_WRITE_THREADED: c_uint = 0x100;
 /// Version 2 added `instanceof_key`.
 pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 2;

@@ -67,7 +67,7 @@ impl WriteOptions {
     pub fn canonical(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_CANONICAL, on)
     }
-    /// With [`canonical`](WriteOptions::canonical): sort on a second thread
+    /// With [`canonical`](WriteOptions::canonical): sort and format on a second thread
     /// beside the calling one (`IPROF_WRITE_THREADED`), for the same bytes in
     /// less wall time. Only the calling thread calls the sink.
     pub fn threaded(self, on: bool) -> WriteOptions {
