@@ -50,6 +50,8 @@ typedef struct stream_merge {
     size_t ids_cap;
     size_t *ready; /* pass two: offsets of the batch's remapped entries */
     size_t ready_cap;
+    const iprof_context **ctxs; /* pass two: their contexts in dst */
+    size_t ctxs_cap;
     ipi_batch *deferred[2], *deferred_tail[2]; /* methods, entries waiting for ids */
     int final;              /* replaying the deferred: nothing waits again */
     /* The reading thread's share. Once the types (then the methods) are
@@ -97,6 +99,7 @@ static void state_free(stream_merge *s)
     ipi_free(a, s->sig, s->sig_cap * sizeof *s->sig);
     ipi_free(a, s->ids, s->ids_cap * sizeof *s->ids);
     ipi_free(a, s->ready, s->ready_cap * sizeof *s->ready);
+    ipi_free(a, s->ctxs, s->ctxs_cap * sizeof *s->ctxs);
     ipi_free(a, s->thash, s->thash_cap * sizeof *s->thash);
     ipi_free(a, s->tid, s->thash_cap * sizeof *s->tid);
     ipi_free(a, s->mids, s->mids_cap * sizeof *s->mids);
@@ -338,18 +341,34 @@ static void fetch_ahead(const stream_merge *s, ipi_batch *b, size_t i, size_t n,
         ipi_context_prefetch(s->dst, e.hashes, k);
 }
 
+/* Pass two: the contexts of the batch's remapped entries first (their
+ * nodes fetched ahead from the hashes), then the entries, the slots of
+ * their contexts in dst's entry indexes fetched ahead (a context is known
+ * only once interned). */
 static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
 {
     iprof_model *dst = s->dst;
+    if (ipi_grow_array(alloc_of(s), &s->ctxs, &s->ctxs_cap, n, sizeof *s->ctxs))
+        return IPROF_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         fetch_ahead(s, b, i + AHEAD_SLOTS, n, 0);
         fetch_ahead(s, b, i + AHEAD_ITEMS, n, 1);
         ipi_event e;
         ipi_batch_event_at(b, s->ready[i], &e);
-        const iprof_context *ctx = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes);
-        int rc = ctx ? ipi_entry_merge_at(dst, e.tag, ctx, e.records, e.record_count,
-                                          ipi_journal_entry, &s->j)
-                     : IPROF_ENOMEM;
+        if (!(s->ctxs[i] = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes)))
+            return IPROF_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ipi_event e;
+        if (i + AHEAD_SLOTS < n) {
+            ipi_batch_event_at(b, s->ready[i + AHEAD_SLOTS], &e);
+            const ipi_htab *t = ipi_index_built(dst, IPI_IX_ENTRIES + e.tag);
+            if (t)
+                ipi_htab_prefetch(t, ipi_entry_hash(s->ctxs[i + AHEAD_SLOTS]));
+        }
+        ipi_batch_event_at(b, s->ready[i], &e);
+        int rc = ipi_entry_merge_at(dst, e.tag, s->ctxs[i], e.records, e.record_count,
+                                    ipi_journal_entry, &s->j);
         if (rc)
             return rc;
     }
