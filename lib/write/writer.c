@@ -1307,10 +1307,9 @@ static void start_part(const iprof_writer *w, part *p, int kind, size_t from, si
     ipi_job_start(&p->job, format_part, p, 1);
 }
 
-/* Wait for the part and pass its bytes on. */
+/* Pass the bytes of a part that has run on. */
 static int put_part(iprof_writer *w, part *p)
 {
-    ipi_job_wait(&p->job);
     size_t n = p->w.pos;
     w->count += p->done;
     if (!n)
@@ -1399,9 +1398,9 @@ static int write_split(iprof_writer *w, ipi_canon *c, part *p, int kind, size_t 
             start_part(w, p, kind, a, n - a <= PART_ELEMS ? n : a + PART_ELEMS);
         int rc = kind < 0 ? write_methods(w, c, i, a) : write_entries(w, c, kind, a);
         if (a < n) {
-            int prc = put_part(w, p); /* waited for even after a failure */
-            if (!rc && prc)
-                rc = fail_rc(w, prc);
+            ipi_job_wait(&p->job); /* even after a failure: the job reads c */
+            if (!rc && (rc = put_part(w, p)))
+                rc = fail_rc(w, rc);
         }
         if (rc)
             return rc;
