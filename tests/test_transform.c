@@ -466,6 +466,47 @@ static void test_canonical_threaded_parts(void)
     iprof_model_free(m);
 }
 
+/* A callback that takes `left` bytes, then fails. */
+typedef struct limited {
+    size_t left, took;
+} limited;
+
+static int limited_put(const void *data, size_t len, void *payload)
+{
+    (void)data;
+    limited *l = payload;
+    if (len > l->left)
+        return 7;
+    l->left -= len;
+    l->took += len;
+    return 0;
+}
+
+/* A threaded canonical write whose sink fails part of the way (before,
+ * at and after the passing on of a formatted range) fails with IPROF_EIO
+ * naming the callback, takes nothing more, and leaves no thread behind. */
+static void test_canonical_threaded_sink_failure(void)
+{
+    iprof_model *m = large_model(0, NULL);
+    char *want = canonical_text(m, IPROF_WRITE_THREADED);
+    size_t total = strlen(want);
+    for (size_t k = 1; k < 8; k++) {
+        limited l = {total * k / 8, 0};
+        iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+        o.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED;
+        o.buffer_size = 4096;
+        iprof_writer *w = NULL;
+        CHECK_OK(iprof_writer_new_callback(&w, limited_put, &l, &o));
+        CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EIO);
+        CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "write callback failed") != NULL);
+        CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EIO); /* sticky */
+        CHECK(l.took <= total * k / 8);
+        iprof_writer_free(w);
+    }
+    free(want);
+    iprof_model_free(m);
+}
+
 /* A threaded canonical write failing at each of its allocations fails
  * with IPROF_ENOMEM (or, where it can do without, writes the bytes all
  * the same), leaves the model as it was, waits for its second thread and
@@ -1197,6 +1238,7 @@ int main(void)
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);
+    RUN(test_canonical_threaded_sink_failure);
     RUN(test_filter_nothing_prunes);
     RUN(test_filter_keep_package);
     RUN(test_filter_drop_and_longest_match);
