@@ -2,6 +2,8 @@
  * prefetched; see load_batch.h. */
 #include "load_batch.h"
 
+#include <stddef.h>
+
 #include "alloc.h"
 #include "hash.h"
 
@@ -188,27 +190,40 @@ static int apply_one(iprof_model *m, const unsigned char *p, const ev *e)
 
 size_t ipi_batch_event_at(ipi_batch *b, size_t at, ipi_event *out)
 {
+    /* The header's fields read one by one from the batch: copying it
+     * whole to the stack and reading it back stalls on store forwarding,
+     * and a streaming merge decodes each event several times. */
     unsigned char *p = b->data + at, *body = p + sizeof(ev);
-    ev e = head_of(p);
-    uint32_t raw;
-    memcpy(&raw, p, sizeof raw);
-    memset(out, 0, sizeof *out);
-    out->tag = (int)e.tag;
+    uint32_t raw, n;
+    uint64_t len;
+    memcpy(&raw, p + offsetof(ev, tag), sizeof raw);
+    memcpy(&n, p + offsetof(ev, n), sizeof n);
+    memcpy(&len, p + offsetof(ev, len), sizeof len);
+    uint32_t tag = raw & ~PREMAPPED;
+    out->tag = (int)tag;
     out->premapped = (raw & PREMAPPED) != 0;
-    out->n = e.n;
+    out->n = n;
     out->ids = (int64_t *)(void *)body;
-    if (e.tag >= EV_VERSION) {
-        out->id = e.id;
-        out->key = (uint64_t *)(void *)(body + (size_t)e.n * 8);
-        out->name = (const char *)body + (size_t)e.n * 8 + 8;
-        out->name_len = e.len;
-        out->hash = e.hash;
-    } else {
-        out->hashes = (uint64_t *)(void *)(body + (size_t)e.n * 16);
-        out->records = (int64_t *)(void *)(body + (size_t)e.n * 24);
-        out->record_count = e.len;
+    if (tag >= EV_VERSION) {
+        memcpy(&out->id, p + offsetof(ev, id), sizeof out->id);
+        memcpy(&out->hash, p + offsetof(ev, hash), sizeof out->hash);
+        out->key = (uint64_t *)(void *)(body + (size_t)n * 8);
+        out->name = (const char *)body + (size_t)n * 8 + 8;
+        out->name_len = len;
+        out->hashes = NULL;
+        out->records = NULL;
+        out->record_count = 0;
+        return at + sizeof(ev) + (size_t)n * 8 + 8 + PAD8(len);
     }
-    return at + size_of(&e);
+    out->id = 0;
+    out->hash = 0;
+    out->key = NULL;
+    out->name = NULL;
+    out->name_len = 0;
+    out->hashes = (uint64_t *)(void *)(body + (size_t)n * 16);
+    out->records = (int64_t *)(void *)(body + (size_t)n * 24);
+    out->record_count = len;
+    return at + sizeof(ev) + ((size_t)n * 3 + len) * 8;
 }
 
 void ipi_batch_mark_premapped(ipi_batch *b, size_t at)
