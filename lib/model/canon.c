@@ -23,24 +23,42 @@ static int cmp_i64(int64_t a, int64_t b)
     return a < b ? -1 : a > b;
 }
 
-static int cmp_type_ptr(const void *pa, const void *pb)
-{
-    const iprof_type *a = *(const iprof_type *const *)pa, *b = *(const iprof_type *const *)pb;
-    return cmp_str(a->name, b->name);
-}
-
-/* The first 8 bytes of a name as a big-endian number (zeros past its
- * end): comparing two of them orders as memcmp of the prefixes does, and
- * a shorter name padded with zeros still sorts first or ties, never after
- * (a tie falls back to cmp_str). */
-static uint64_t name_prefix(const ipi_str *s)
+/* Bytes [from, from + 8) of a name as a big-endian number (zeros past
+ * its end): comparing two of them orders as memcmp of those bytes does,
+ * and a shorter name padded with zeros still sorts first or ties, never
+ * after (a tie falls back to cmp_str). */
+static uint64_t name_bytes(const ipi_str *s, size_t from)
 {
     unsigned char b[8] = {0};
-    memcpy(b, s->s, s->len < 8 ? s->len : 8);
+    if (s->len > from)
+        memcpy(b, s->s + from, s->len - from < 8 ? s->len - from : 8);
     uint64_t v = 0;
     for (int i = 0; i < 8; i++)
         v = v << 8 | b[i];
     return v;
+}
+
+static uint64_t name_prefix(const ipi_str *s)
+{
+    return name_bytes(s, 0);
+}
+
+/* A type in the sort: its name's first 16 bytes inline, so that most
+ * comparisons read no string (type names share package prefixes, often
+ * longer than 8 bytes). */
+typedef struct type_key {
+    uint64_t hi, lo;
+    const iprof_type *t;
+} type_key;
+
+static int cmp_type_key(const ipi_canon *c, const type_key *a, const type_key *b)
+{
+    (void)c;
+    if (a->hi != b->hi)
+        return a->hi < b->hi ? -1 : 1;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return cmp_str(a->t->name, b->t->name);
 }
 
 static int64_t canon_type(const ipi_canon *c, int64_t old)
@@ -126,6 +144,7 @@ static int cmp_entry(const ipi_canon_frames *f, const ipi_canon_ent *a, const ip
     }
 
 DEFINE_SORT(sort_meths, ipi_canon, ipi_canon_meth, cmp_meth)
+DEFINE_SORT(sort_type_keys, ipi_canon, type_key, cmp_type_key)
 DEFINE_SORT(sort_ents, ipi_canon_frames, ipi_canon_ent, cmp_entry)
 
 /* Record groups: every slot but the count is the key, in slot order. The
@@ -206,34 +225,71 @@ int ipi_canon_check(iprof_model *report, const iprof_model *m)
 
 /* ---- types and methods -------------------------------------------------- */
 
-static int order_types(ipi_canon *c)
+/* Half of the type keys, sorted on a job. */
+typedef struct type_half {
+    const ipi_canon *c;
+    type_key *keys, *tmp;
+    size_t n;
+} type_half;
+
+static void sort_type_half(void *arg)
 {
-    const iprof_model *m = c->m;
-    size_t count = m->type_count;
-    if (!count)
-        return IPROF_OK;
-    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)) ||
-        ipi_idmap_size_for(&c->tmap, c->a, ipi_model_max_id(m, 1), count))
-        return IPROF_ENOMEM;
-    memcpy(c->types, m->types, count * sizeof *c->types);
-    qsort(c->types, count, sizeof *c->types, cmp_type_ptr);
-    size_t n = 0; /* distinct names so far: the next id */
-    for (size_t i = 0; i < count; i++) {
-        const iprof_type *t = c->types[i];
-        if (n == 0 || cmp_str(c->types[n - 1]->name, t->name) != 0)
-            c->types[n++] = t;
-        /* Only the first type of an id is what references mean. */
-        if (ipi_idmap_get(&m->type_ids, t->id) == t &&
-            ipi_idmap_put(&c->tmap, c->a, t->id, (void *)(intptr_t)n))
-            return IPROF_ENOMEM;
-    }
-    c->type_count = n;
-    return IPROF_OK;
+    type_half *h = arg;
+    sort_type_keys(h->c, h->keys, h->tmp, h->n);
 }
 
 /* Fewer items than this are sorted on the calling thread: starting a
  * thread would cost more than it saves. */
 #define THREAD_MIN 4096
+
+/* keys sorted; tmp holds count / 2 + 2 of them. Threaded, each half on
+ * its own thread, then merged. */
+static void sort_types(const ipi_canon *c, type_key *keys, type_key *tmp, size_t count)
+{
+    size_t h = count / 2;
+    type_half lo = {c, keys, tmp, h}, hi = {c, keys + h, tmp + h / 2 + 1, count - h};
+    ipi_job job = {0};
+    ipi_job_start(&job, sort_type_half, &hi, c->threaded && count > THREAD_MIN);
+    sort_type_half(&lo);
+    ipi_job_wait(&job);
+    sort_type_keys_merge(c, keys, tmp, h, count);
+}
+
+static int order_types(ipi_canon *c)
+{
+    const iprof_model *m = c->m;
+    size_t count = m->type_count, tmp_count = count / 2 + 2;
+    if (!count)
+        return IPROF_OK;
+    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)) ||
+        ipi_idmap_size_for(&c->tmap, c->a, ipi_model_max_id(m, 1), count))
+        return IPROF_ENOMEM;
+    type_key *keys = ipi_malloc(c->a, count * sizeof *keys);
+    type_key *tmp = keys ? ipi_malloc(c->a, tmp_count * sizeof *tmp) : NULL;
+    if (!tmp) {
+        ipi_free(c->a, keys, count * sizeof *keys);
+        return IPROF_ENOMEM;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const iprof_type *t = m->types[i];
+        keys[i] = (type_key){name_bytes(t->name, 0), name_bytes(t->name, 8), t};
+    }
+    sort_types(c, keys, tmp, count);
+    ipi_free(c->a, tmp, tmp_count * sizeof *tmp);
+    size_t n = 0; /* distinct names so far: the next id */
+    int rc = IPROF_OK;
+    for (size_t i = 0; i < count && !rc; i++) {
+        const iprof_type *t = keys[i].t;
+        if (n == 0 || cmp_type_key(c, &keys[i - 1], &keys[i]) != 0)
+            c->types[n++] = t;
+        /* Only the first type of an id is what references mean. */
+        if (ipi_idmap_get(&m->type_ids, t->id) == t)
+            rc = ipi_idmap_put(&c->tmap, c->a, t->id, (void *)(intptr_t)n);
+    }
+    ipi_free(c->a, keys, count * sizeof *keys);
+    c->type_count = n;
+    return rc;
+}
 
 /* Methods are ordered by a counting sort on their declaring type (the
  * first key, a canonical type id), then a sort of each type's methods on
