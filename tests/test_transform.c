@@ -507,6 +507,64 @@ static void test_canonical_threaded_sink_failure(void)
     iprof_model_free(m);
 }
 
+/* Names in byte order, a prefix before the names it starts. */
+static int cmp_bytes(const char *a, size_t na, const char *b, size_t nb)
+{
+    int c = memcmp(a, b, na < nb ? na : nb);
+    return c ? c : (na > nb) - (na < nb);
+}
+
+/* Types enough for the threaded type sort, whose names tie on their
+ * first 16 bytes (the sort's inline key) and differ later, one a prefix
+ * of the others, one with a NUL byte, some repeated under other ids: the
+ * canonical types are every distinct name once, in byte order, with ids
+ * 0..n-1 (checked against the names themselves), threaded or not. */
+static void test_canonical_type_order(void)
+{
+    enum { NTYPES = 6000 };
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_set_version(m, "1.0.0"));
+    char name[80];
+    for (int i = 0; i < NTYPES; i++) {
+        int k = (int)((i * 7919L) % NTYPES);
+        int len = snprintf(name, sizeof name, "com.example.long.pkg.T%05d", k % 5000);
+        CHECK_OK(iprof_model_add_type(m, i, name, (size_t)len, NULL)); /* 1000 repeats */
+    }
+    static const char nul[] = "com.example.long.pkg.T\0x";
+    CHECK_OK(iprof_model_add_type(m, NTYPES, nul, sizeof nul - 1, NULL));
+    CHECK_OK(iprof_model_add_type(m, NTYPES + 1, "com.example.long.pkg.T", 22, NULL));
+    CHECK_OK(iprof_model_add_type(m, NTYPES + 2, "com.example.long.pkg", 20, NULL));
+    int64_t sig[2] = {NTYPES, NTYPES + 1};
+    CHECK_OK(iprof_model_add_method(m, 1, "f", 1, sig, 2, NULL));
+    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK(strcmp(plain, threaded) == 0);
+    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_EQ_INT((int)iprof_model_type_count(m), 5000 + 3);
+    const char *prev = NULL;
+    size_t prev_len = 0;
+    for (size_t i = 0; i < iprof_model_type_count(m); i++) {
+        const iprof_type *t = iprof_model_type_at(m, i);
+        size_t len;
+        const char *n = iprof_type_name(t, &len);
+        CHECK_EQ_INT((int)iprof_type_id(t), (int)i);
+        CHECK(!prev || cmp_bytes(prev, prev_len, n, len) < 0);
+        prev = n;
+        prev_len = len;
+    }
+    size_t len;
+    const char *first = iprof_type_name(iprof_model_type_at(m, 0), &len);
+    CHECK(len == 20 && memcmp(first, "com.example.long.pkg", 20) == 0);
+    const char *third = iprof_type_name(iprof_model_type_at(m, 2), &len);
+    CHECK(len == sizeof nul - 1 && memcmp(third, nul, len) == 0);
+    char *want = text(m);
+    CHECK(strcmp(plain, want) == 0);
+    free(plain);
+    free(threaded);
+    free(want);
+    iprof_model_free(m);
+}
+
 /* A threaded canonical write failing at each of its allocations fails
  * with IPROF_ENOMEM (or, where it can do without, writes the bytes all
  * the same), leaves the model as it was, waits for its second thread and
@@ -1238,6 +1296,7 @@ int main(void)
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);
+    RUN(test_canonical_type_order);
     RUN(test_canonical_threaded_sink_failure);
     RUN(test_filter_nothing_prunes);
     RUN(test_filter_keep_package);
