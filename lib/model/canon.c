@@ -304,6 +304,7 @@ typedef struct meth_part {
     uint32_t *decl;     /* per method, in the model's order */
     uint32_t *next;     /* per type: the part's count (pass one), then its next slot */
     const uint32_t *end; /* per type: the end of its methods (pass three) */
+    uint8_t *same;       /* per sorted method: 1 if equal to the one before */
     size_t from, to;    /* methods (passes one, two); types (pass three) */
 } meth_part;
 
@@ -330,12 +331,16 @@ static void scatter_methods(void *arg)
     }
 }
 
+/* Each type's methods sorted, and those equal to the one before marked
+ * while they are still in the cache (equal methods share their type). */
 static void sort_types_methods(void *arg)
 {
     meth_part *p = arg;
     for (size_t t = p->from; t < p->to; t++) {
         size_t first = t ? p->end[t - 1] : 0;
         sort_meths(p->c, p->meths + first, p->tmp, p->end[t] - first);
+        for (size_t k = first; k < p->end[t]; k++)
+            p->same[k] = k > first && cmp_meth(p->c, &p->meths[k - 1], &p->meths[k]) == 0;
     }
 }
 
@@ -349,14 +354,15 @@ static void run_parts(const ipi_canon *c, void (*fn)(void *), meth_part *lo, met
     ipi_job_wait(&job);
 }
 
-/* meths sorted; tmp holds count / 2 + 2 items, next 2 (types + 1) zeros. */
+/* meths sorted, same[i] set when meths[i] equals meths[i - 1]; tmp holds
+ * count / 2 + 2 items, next 2 (types + 1) zeros. */
 static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_meth *tmp,
-                         uint32_t *next, size_t count)
+                         uint32_t *next, uint8_t *same, size_t count)
 {
     size_t types = c->type_count + 1, h = count / 2;
     uint32_t *decl = (uint32_t *)(void *)tmp; /* 4 bytes a method: tmp has 8 */
-    meth_part lo = {c, meths, NULL, decl, next, NULL, 0, h};
-    meth_part hi = {c, meths, NULL, decl, next + types, NULL, h, count};
+    meth_part lo = {c, meths, NULL, decl, next, NULL, NULL, 0, h};
+    meth_part hi = {c, meths, NULL, decl, next + types, NULL, NULL, h, count};
     run_parts(c, count_decls, &lo, &hi, count);
     /* Each type's methods: the low half's, then the high half's. */
     uint32_t at = 0;
@@ -374,8 +380,8 @@ static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_me
     while (split < types && hi.next[split] < h)
         split++;
     size_t n_lo = split < types ? hi.next[split] : count;
-    lo = (meth_part){c, meths, tmp, NULL, NULL, hi.next, 0, split < types ? split + 1 : types};
-    hi = (meth_part){c, meths, tmp + n_lo / 2 + 1, NULL, NULL, hi.next, lo.to, types};
+    lo = (meth_part){c, meths, tmp, NULL, NULL, hi.next, same, 0, split < types ? split + 1 : types};
+    hi = (meth_part){c, meths, tmp + n_lo / 2 + 1, NULL, NULL, hi.next, same, lo.to, types};
     run_parts(c, sort_types_methods, &lo, &hi, count);
 }
 
@@ -386,13 +392,14 @@ static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_me
  * by its place in the model); the id map is then filled in the model's
  * order, where methods and their ids lie in sequence: reading each method
  * in sorted order cost a cache miss or two per method. */
-static int number_methods(ipi_canon *c, ipi_canon_meth *meths, uint32_t *rank, size_t count)
+static int number_methods(ipi_canon *c, ipi_canon_meth *meths, const uint8_t *same,
+                          uint32_t *rank, size_t count)
 {
     const iprof_model *m = c->m;
     size_t n = 0; /* distinct methods so far: the last id */
     for (size_t i = 0; i < count; i++) {
         ipi_canon_meth it = meths[i];
-        if (n == 0 || cmp_meth(c, &meths[n - 1], &it) != 0)
+        if (n == 0 || !same[i])
             meths[n++] = it;
         rank[it.index] = (uint32_t)n;
     }
@@ -442,12 +449,14 @@ static int order_methods(ipi_canon *c)
     c->order_size = count * sizeof *meths;
     ipi_canon_meth *tmp = ipi_malloc(c->a, tmp_size);
     uint32_t *next = tmp ? ipi_malloc(c->a, next_size) : NULL;
-    if (!next) {
+    uint8_t *same = next ? ipi_malloc(c->a, count) : NULL;
+    if (!same) {
+        ipi_free(c->a, next, next_size);
         ipi_free(c->a, tmp, tmp_size);
         return IPROF_ENOMEM;
     }
     memset(next, 0, next_size);
-    list_methods(c, meths, tmp, next, count);
+    list_methods(c, meths, tmp, next, same, count);
     ipi_free(c->a, next, next_size);
     ipi_free(c->a, tmp, tmp_size);
     /* Dense for ids up to twice the methods (a gap costs 4 bytes). */
@@ -456,15 +465,15 @@ static int order_methods(ipi_canon *c)
         c->mmap.dense_cap = (size_t)max_id + 1;
         if (!(c->mmap.dense = ipi_malloc(c->a, c->mmap.dense_cap * sizeof *c->mmap.dense))) {
             c->mmap.dense_cap = 0;
+            ipi_free(c->a, same, count);
             return IPROF_ENOMEM;
         }
         memset(c->mmap.dense, 0, c->mmap.dense_cap * sizeof *c->mmap.dense);
     }
     uint32_t *rank = ipi_malloc(c->a, count * sizeof *rank);
-    if (!rank)
-        return IPROF_ENOMEM;
-    int rc = number_methods(c, meths, rank, count);
+    int rc = rank ? number_methods(c, meths, same, rank, count) : IPROF_ENOMEM;
     ipi_free(c->a, rank, count * sizeof *rank);
+    ipi_free(c->a, same, count);
     return rc;
 }
 
