@@ -441,9 +441,8 @@ static int apply_batch(ipi_batch *b, void *payload)
  * type ids when dst's types are one to one (stream_merge.tid), else as
  * dst's types (pointers in the id slots: a leniently loaded dst may
  * repeat an id, so an id would not say which type the name matched) and
- * its key in
- * the key slot (ipi_method_names_hash_of's, with no array of types to
- * build). */
+ * its key in the key slot (ipi_method_names_hash_of's, with no array of
+ * types to build). */
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
     if (s->thash) { /* ids below thash_cap are in tmap's dense part */
