@@ -400,7 +400,8 @@ static char *canonical_through_callback(const iprof_model *m, unsigned flags)
  * the job's buffer; a range the job does whole. The calling thread's own
  * ranges hold 90,000 records, a name of 5,000 bytes and a signature of
  * 300 ids. Threaded or not, through a memory or a callback sink: the
- * bytes canonicalizing gives. */
+ * bytes canonicalizing gives. (One kind has entries: no sort runs beside
+ * the writing, which would hold the parts back, so the ranges are these.) */
 static void test_canonical_threaded_parts(void)
 {
     enum { N = 45000, RUN1 = 8191, RUN2 = 8998, DEEP = 17996, WIDE = 26996, HUGE = 100 };

@@ -88,10 +88,10 @@ typedef struct iprof_writer iprof_writer;
 #define IPROF_WRITE_CANONICAL 0x80u
 /** With IPROF_WRITE_CANONICAL: sort and format on a second thread beside
  *  the calling one (the methods in two halves, each kind's entries while
- *  what comes before it is written, and every other range of 8192 methods
- *  or entries formatted into a 1 MiB buffer while the calling thread
- *  writes the range before), so a canonical write of a large model takes
- *  less wall time. The output is the same bytes. Only the calling thread
+ *  what comes before it is written, and, while no sort runs, every other
+ *  range of 8192 methods or entries formatted into a 1 MiB buffer while
+ *  the calling thread writes the range before), so a canonical write of a
+ *  large model takes less wall time. The output is the same bytes. Only the calling thread
  *  calls the allocator and the sink; the second thread only reads the
  *  model, which must not change during the write (as always). Ignored
  *  without IPROF_WRITE_CANONICAL and on builds without threads. */

@@ -574,6 +574,7 @@ static void sort_slot(void *arg)
                                      (uint32_t)frame_method(&s->frames, e->ctx), (uint32_t)i};
     }
     sort_ents(&s->frames, s->ents, s->tmp, s->count);
+    atomic_store_explicit(&s->sorted, 1, memory_order_release);
 }
 
 /* The slot not being walked: the one a presort takes. */
@@ -597,6 +598,7 @@ int ipi_canon_presort(ipi_canon *c, int kind)
     s->items = l->items;
     s->count = l->count;
     s->frames.mmap = ipi_kind_layout_of(kind)->checks_methods ? &c->mmap : NULL;
+    atomic_store_explicit(&s->sorted, 0, memory_order_relaxed);
     ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > THREAD_MIN);
     return IPROF_OK;
 }
@@ -742,4 +744,13 @@ int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_dep
 void ipi_canon_skip(ipi_canon *c, size_t i)
 {
     c->next = i;
+}
+
+int ipi_canon_sorting(const ipi_canon *c)
+{
+    for (int i = 0; i < 2; i++)
+        if (c->slots[i].job.running &&
+            !atomic_load_explicit(&c->slots[i].sorted, memory_order_acquire))
+            return 1;
+    return 0;
 }

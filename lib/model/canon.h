@@ -10,6 +10,8 @@
 #ifndef IPI_CANON_H
 #define IPI_CANON_H
 
+#include <stdatomic.h>
+
 #include "job.h"
 #include "model.h"
 
@@ -64,6 +66,7 @@ typedef struct ipi_canon_slot {
     ipi_canon_ent *ents, *tmp;
     size_t count, ents_cap, tmp_cap;
     ipi_job job;
+    atomic_int sorted; /* set by the sort as it ends */
 } ipi_canon_slot;
 
 /* One entry of the canonical form: frames and records in canonical ids,
@@ -157,5 +160,8 @@ int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_dep
                        int64_t *recs, size_t max_records, ipi_canon_entry *out);
 /* Go on from entry i (a run start), those before it taken. */
 void ipi_canon_skip(ipi_canon *c, size_t i);
+/* Whether a presort is still running (on the second thread): a job
+ * started now would share its core. */
+int ipi_canon_sorting(const ipi_canon *c);
 
 #endif

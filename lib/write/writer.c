@@ -1394,17 +1394,21 @@ static int write_split(iprof_writer *w, ipi_canon *c, part *p, int kind, size_t 
         size_t a = !p || n - i <= PART_ELEMS ? n : i + PART_ELEMS;
         if (kind >= 0)
             a = ipi_canon_run_start(c, a);
-        if (a < n)
+        /* While a sort runs on the second thread, the calling thread
+         * writes alone: a part sharing the sort's core would keep it
+         * waiting. */
+        int split = a < n && !ipi_canon_sorting(c);
+        if (split)
             start_part(w, p, kind, a, n - a <= PART_ELEMS ? n : a + PART_ELEMS);
         int rc = kind < 0 ? write_methods(w, c, i, a) : write_entries(w, c, kind, a);
-        if (a < n) {
+        if (split) {
             ipi_job_wait(&p->job); /* even after a failure: the job reads c */
             if (!rc && (rc = put_part(w, p)))
                 rc = fail_rc(w, rc);
         }
         if (rc)
             return rc;
-        i = a < n ? a + p->done : n;
+        i = split ? a + p->done : a;
         if (kind >= 0)
             ipi_canon_skip(c, i);
     }
