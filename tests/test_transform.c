@@ -304,6 +304,59 @@ static void test_canonical_large_threaded(void)
     check_canonical_large(1);
 }
 
+/* Appends what a writer gives to a growing string. */
+typedef struct grow {
+    char *p;
+    size_t len, cap;
+} grow;
+
+static int grow_put(const void *data, size_t len, void *payload)
+{
+    grow *g = payload;
+    if (g->len + len + 1 > g->cap) {
+        g->cap = (g->len + len + 1) * 2;
+        g->p = realloc(g->p, g->cap);
+        CHECK(g->p != NULL);
+    }
+    memcpy(g->p + g->len, data, len);
+    g->len += len;
+    g->p[g->len] = '\0';
+    return 0;
+}
+
+/* The canonical form written through a callback with a small buffer, so
+ * that formatted parts go to the sink between flushes. */
+static char *canonical_through_callback(const iprof_model *m, unsigned flags)
+{
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = IPROF_WRITE_CANONICAL | flags;
+    o.buffer_size = 4096;
+    grow g = {NULL, 0, 0};
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_callback(&w, grow_put, &g, &o));
+    CHECK_OK(iprof_writer_write_model(w, m));
+    iprof_writer_free(w);
+    return g.p;
+}
+
+/* The canonical form of m written plain, threaded and threaded through
+ * a callback sink: the same bytes; then m canonicalized, whose text is
+ * those bytes too. */
+static void check_canonical_forms(iprof_model *m)
+{
+    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
+    char *called = canonical_through_callback(m, IPROF_WRITE_THREADED);
+    CHECK(strcmp(plain, threaded) == 0);
+    CHECK(strcmp(plain, called) == 0);
+    CHECK_OK(iprof_model_canonicalize(m));
+    char *want = text(m);
+    CHECK(strcmp(plain, want) == 0);
+    free(plain);
+    free(threaded);
+    free(called);
+    free(want);
+}
+
 /* A leniently read kind large enough for the threaded sorts, with entries
  * repeating a context (combined) and an entry of 90,000 records, beside a
  * kind as large. Threaded or not, the bytes canonicalizing gives. */
@@ -341,52 +394,10 @@ static void test_canonical_threaded_walk_repeats(void)
     CHECK(len < cap);
     iprof_model *m = load(doc);
     CHECK_EQ_INT((int)iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), N); /* repeats kept */
-    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
-    CHECK(strcmp(plain, threaded) == 0);
-    CHECK_OK(iprof_model_canonicalize(m));
-    char *want = text(m);
-    CHECK(strcmp(plain, want) == 0);
+    check_canonical_forms(m);
     CHECK(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT) < N); /* combined */
-    free(plain);
-    free(threaded);
-    free(want);
     free(doc);
     iprof_model_free(m);
-}
-
-/* Appends what a writer gives to a growing string. */
-typedef struct grow {
-    char *p;
-    size_t len, cap;
-} grow;
-
-static int grow_put(const void *data, size_t len, void *payload)
-{
-    grow *g = payload;
-    if (g->len + len + 1 > g->cap) {
-        g->cap = (g->len + len + 1) * 2;
-        g->p = realloc(g->p, g->cap);
-        CHECK(g->p != NULL);
-    }
-    memcpy(g->p + g->len, data, len);
-    g->len += len;
-    g->p[g->len] = '\0';
-    return 0;
-}
-
-/* The canonical form written through a callback with a small buffer, so
- * that formatted parts go to the sink between flushes. */
-static char *canonical_through_callback(const iprof_model *m, unsigned flags)
-{
-    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = IPROF_WRITE_CANONICAL | flags;
-    o.buffer_size = 4096;
-    grow g = {NULL, 0, 0};
-    iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_callback(&w, grow_put, &g, &o));
-    CHECK_OK(iprof_writer_write_model(w, m));
-    iprof_writer_free(w);
-    return g.p;
 }
 
 /* Sections long enough for a threaded canonical write to format ranges of
@@ -451,18 +462,8 @@ static void test_canonical_threaded_parts(void)
     len += (size_t)snprintf(doc + len, cap - len, "]}");
     CHECK(len < cap);
     iprof_model *m = load(doc);
-    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
-    char *called = canonical_through_callback(m, IPROF_WRITE_THREADED);
-    CHECK(strcmp(plain, threaded) == 0);
-    CHECK(strcmp(plain, called) == 0);
-    CHECK_OK(iprof_model_canonicalize(m));
+    check_canonical_forms(m);
     CHECK_EQ_INT((int)iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), N);
-    char *want = text(m);
-    CHECK(strcmp(plain, want) == 0);
-    free(plain);
-    free(threaded);
-    free(called);
-    free(want);
     free(doc);
     iprof_model_free(m);
 }
@@ -538,9 +539,7 @@ static void test_canonical_type_order(void)
     CHECK_OK(iprof_model_add_type(m, NTYPES + 2, "com.example.long.pkg", 20, NULL));
     int64_t sig[2] = {NTYPES, NTYPES + 1};
     CHECK_OK(iprof_model_add_method(m, 1, "f", 1, sig, 2, NULL));
-    char *plain = canonical_text(m, 0), *threaded = canonical_text(m, IPROF_WRITE_THREADED);
-    CHECK(strcmp(plain, threaded) == 0);
-    CHECK_OK(iprof_model_canonicalize(m));
+    check_canonical_forms(m);
     CHECK_EQ_INT((int)iprof_model_type_count(m), 5000 + 3);
     const char *prev = NULL;
     size_t prev_len = 0;
@@ -558,11 +557,6 @@ static void test_canonical_type_order(void)
     CHECK(len == 20 && memcmp(first, "com.example.long.pkg", 20) == 0);
     const char *third = iprof_type_name(iprof_model_type_at(m, 2), &len);
     CHECK(len == sizeof nul - 1 && memcmp(third, nul, len) == 0);
-    char *want = text(m);
-    CHECK(strcmp(plain, want) == 0);
-    free(plain);
-    free(threaded);
-    free(want);
     iprof_model_free(m);
 }
 

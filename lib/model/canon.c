@@ -324,7 +324,7 @@ static void scatter_methods(void *arg)
 {
     meth_part *p = arg;
     const ipi_canon *c = p->c;
-    const iprof_method *const *methods = c->m->methods;
+    iprof_method *const *methods = c->m->methods;
     for (size_t i = p->from; i < p->to; i++) {
         /* Each name a miss (interned apart from its method): fetched
          * ahead, its method first. */
