@@ -333,7 +333,7 @@ static void scatter_methods(void *arg)
         if (i + 8 < p->to)
             ipi_prefetch(methods[i + 8]->name);
         uint32_t d = p->decl[i];
-        uint64_t prefix = name_prefix(c->m->methods[i]->name);
+        uint64_t prefix = name_prefix(methods[i]->name);
         p->meths[p->next[d]++] = (ipi_canon_meth){prefix, d, (uint32_t)i};
     }
 }
