@@ -53,10 +53,13 @@ static char *text(const iprof_model *m)
 
 /* The model written with IPROF_WRITE_CANONICAL (and `flags`), or the
  * status and message of the failed write as "(status: message)". */
-static char *canonical_text(const iprof_model *m, unsigned flags)
+/* The canonical form of m written with flags (and, non-NULL, in version),
+ * or "(status: message)". */
+static char *canonical_text_in(const iprof_model *m, unsigned flags, const char *version)
 {
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_CANONICAL | flags;
+    o.format_version = version;
     iprof_writer *w = NULL;
     const void *d;
     size_t n = 0;
@@ -75,6 +78,11 @@ static char *canonical_text(const iprof_model *m, unsigned flags)
     }
     iprof_writer_free(w);
     return out;
+}
+
+static char *canonical_text(const iprof_model *m, unsigned flags)
+{
+    return canonical_text_in(m, flags, NULL);
 }
 
 /* A canonical write of m gives what canonicalizing m and writing it gives
@@ -348,6 +356,18 @@ static void check_canonical_forms(iprof_model *m)
     char *called = canonical_through_callback(m, IPROF_WRITE_THREADED);
     CHECK(strcmp(plain, threaded) == 0);
     CHECK(strcmp(plain, called) == 0);
+    /* Pretty, and in GraalVM's 0.2.0 layout: the parts format as the
+     * writer does. */
+    static const unsigned pretty = IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF;
+    for (int legacy = 0; legacy < 2; legacy++) {
+        const char *v = legacy ? "0.2.0" : NULL;
+        char *one = canonical_text_in(m, pretty, v);
+        char *two = canonical_text_in(m, pretty | IPROF_WRITE_THREADED, v);
+        CHECK(one[0] == '{' && strcmp(one, two) == 0); /* written, not refused */
+        CHECK(!legacy || strstr(one, "\"methodName\"") != NULL);
+        free(one);
+        free(two);
+    }
     CHECK_OK(iprof_model_canonicalize(m));
     char *want = text(m);
     CHECK(strcmp(plain, want) == 0);
