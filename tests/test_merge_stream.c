@@ -407,6 +407,62 @@ static char *many_batches(size_t *len)
     return t.s;
 }
 
+/* A profile of 300 types (ids spaced by `stride`, numbered from `base`)
+ * and the methods m<first> .. m<last> with two-type signatures, one
+ * call-count entry each. */
+static char *methods_text(int64_t stride, int64_t base, int first, int last, size_t *len)
+{
+    check_text t = {0};
+    tx_add(&t, "{\"version\":\"1.0.0\",\"types\":[");
+    for (int i = 0; i < 300; i++)
+        tx_add(&t, "%s{\"id\":%lld,\"name\":\"T%d\"}", i ? "," : "",
+               (long long)(base + i * stride), i);
+    tx_add(&t, "],\"methods\":[");
+    for (int i = first; i <= last; i++)
+        tx_add(&t, "%s{\"id\":%d,\"name\":\"m%d\",\"signature\":[%lld,%lld]}",
+               i > first ? "," : "", i, i, (long long)(base + (i % 300) * stride),
+               (long long)(base + ((i * 7) % 300) * stride));
+    tx_add(&t, "],\"callCountProfiles\":[");
+    for (int i = first; i <= last; i++)
+        tx_add(&t, "%s{\"ctx\":\"%d:0\",\"records\":[%d]}", i > first ? "," : "", i, i);
+    tx_add(&t, "]}");
+    *len = t.len;
+    return t.s;
+}
+
+/* A dst of 6,000 methods, large enough for its names index to be keyed
+ * on two threads by a threaded merge, its type ids dense or sparse (keys
+ * through an array of type name hashes, or through the types): the
+ * input's 3,000 methods of the same names and signatures add to them,
+ * its 3,000 others are new, threaded or not, as the model merge has it. */
+static void test_large_dst(void)
+{
+    static const int64_t strides[] = {1, INT64_C(1000000007)};
+    for (int k = 0; k < 2; k++) {
+        size_t dlen, slen;
+        char *dtext = methods_text(strides[k], 0, 1, 6000, &dlen);
+        char *stext = methods_text(1, 500, 3001, 9000, &slen);
+        iprof_model *want = load_text(dtext, dlen, 0, NULL);
+        iprof_model *src = load_text(stext, slen, 0, NULL);
+        CHECK_OK(iprof_model_merge(want, src, 1.0));
+        CHECK_EQ_INT(iprof_model_method_count(want), 9000);
+        for (int threaded = 0; threaded < 2; threaded++) {
+            iprof_model *got = load_text(dtext, dlen, 0, NULL);
+            iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
+            CHECK_OK(iprof_model_merge_buffer(got, r, stext, slen, NULL));
+            CHECK_EQ_INT(iprof_model_method_count(got), 9000);
+            CHECK_EQ_INT(iprof_model_entry_count(got, IPROF_KIND_CALL_COUNT), 9000);
+            CHECK_EQ_INT(model_diff(got, want), 0);
+            iprof_reader_free(r);
+            iprof_model_free(got);
+        }
+        iprof_model_free(src);
+        iprof_model_free(want);
+        free(dtext);
+        free(stext);
+    }
+}
+
 /* Threaded, the reading thread and the merging thread both allocate: fail
  * the Nth allocation (only it, or every one from it on) for N = 1, 2, ...
  * until a merge needs no failure. Each ends with IPROF_ENOMEM and dst as it
@@ -498,6 +554,7 @@ int main(void)
     RUN(test_same_as_model);
     RUN(test_values);
     RUN(test_lenient_dst);
+    RUN(test_large_dst);
     RUN(test_truncated);
     RUN(test_refused);
     RUN(test_alloc_failure);

@@ -569,7 +569,8 @@ static int finish(stream_merge *s, int drop)
     return rc ? rc : ipi_unknown_take(s->dst, s->side, drop);
 }
 
-static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *opts)
+static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *opts,
+                 int threaded)
 {
     memset(s, 0, sizeof *s);
     s->dst = dst;
@@ -582,8 +583,10 @@ static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *o
     if (!rc)
         rc = iprof_model_new(&s->side, &dst->alloc);
     /* The lookups of every batch need these; built here, they cannot fail
-     * half-way through one. */
-    if (!rc && (!ipi_index_get(dst, IPI_IX_TYPE_NAMES) || !ipi_index_method_names(dst)))
+     * half-way through one (the names index on two threads when the read
+     * is: the reading thread has nothing to do yet). */
+    if (!rc &&
+        (!ipi_index_get(dst, IPI_IX_TYPE_NAMES) || !ipi_index_method_names(dst, threaded)))
         rc = IPROF_ENOMEM;
     for (int k = 0; !rc && k < IPROF_KIND_COUNT; k++)
         if (!ipi_index_get(dst, IPI_IX_ENTRIES + k))
@@ -608,8 +611,8 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     if (rc)
         return rc;
     stream_merge s;
-    rc = start(&s, dst, opts);
     int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
+    rc = start(&s, dst, opts, threaded);
     ipi_builder *b = rc ? NULL : ipi_builder_start(&dst->alloc, apply_batch, &s, threaded);
     if (!rc && !b)
         rc = IPROF_ENOMEM;

@@ -316,8 +316,9 @@ int ipi_types_one_to_one(const iprof_model *m);
 const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str *name,
                                            const int64_t *sig, size_t n, uint64_t h);
 /* IPI_IX_METHOD_NAMES, built now if needed (a mutation-side index: only
- * merge uses it); NULL when out of memory. */
-const ipi_htab *ipi_index_method_names(iprof_model *m);
+ * merge uses it; with `threaded`, its keys computed on two threads);
+ * NULL when out of memory. */
+const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded);
 /* Keep IPI_IX_METHOD_NAMES current after a method was appended to m (no
  * allocation: the caller reserved one slot); and after a type was added. */
 int ipi_index_reserve_method_names(iprof_model *m);

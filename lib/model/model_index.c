@@ -14,6 +14,7 @@
 #include "model.h"
 
 #include "hash.h"
+#include "job.h"
 
 uint64_t ipi_entry_hash(const iprof_context *ctx)
 {
@@ -246,11 +247,61 @@ uint64_t ipi_method_names_key_by(uint64_t name_hash, const int64_t *sig, size_t 
 /* How far ahead fill fetches table slots. */
 #define FILL_AHEAD 8
 
+/* The names keys of m's methods [from, to), through th (the type name
+ * hashes, NULL: the types themselves). A job: on a second thread, the
+ * other half of the methods. */
+typedef struct method_keys {
+    const iprof_model *m;
+    const uint64_t *th;
+    size_t cap; /* of th */
+    uint64_t *keys;
+    unsigned char *ok; /* 0: a signature type id does not resolve */
+    size_t from, to;
+} method_keys;
+
+static void compute_keys(void *arg)
+{
+    method_keys *k = arg;
+    const iprof_model *m = k->m;
+    for (size_t i = k->from; i < k->to; i++) {
+        /* Each name a miss: fetched ahead, its method first. */
+        if (i + 2 * FILL_AHEAD < k->to)
+            ipi_prefetch(m->methods[i + 2 * FILL_AHEAD]);
+        if (i + FILL_AHEAD < k->to)
+            ipi_prefetch(m->methods[i + FILL_AHEAD]->name);
+        const iprof_method *a = m->methods[i];
+        int ok;
+        k->keys[i] = k->th ? ipi_method_names_key_by(a->name->hash, a->sig, a->sig_len, k->th,
+                                                     k->cap, &ok)
+                           : ipi_method_names_key(m, a, &ok);
+        k->ok[i] = (unsigned char)ok;
+    }
+}
+
+/* Fewer methods than this are keyed on the calling thread alone. */
+#define KEYS_THREAD_MIN 4096
+
+/* Every method's key in k (keys and ok allocated), on two threads when
+ * threaded. */
+static void method_keys_all(method_keys *k, int threaded)
+{
+    size_t n = k->m->method_count, h = n / 2;
+    method_keys hi = *k;
+    hi.from = h;
+    hi.to = n;
+    k->from = 0;
+    k->to = h;
+    ipi_job job = {0};
+    ipi_job_start(&job, compute_keys, &hi, threaded && n > KEYS_THREAD_MIN);
+    compute_keys(k);
+    ipi_job_wait(&job);
+}
+
 /* Index the first element per key, in order (method keys through th, the
  * type name hashes, when there is one). The table is reserved for
  * every element up front, so inserting cannot fail. Returns the methods
  * left out of IPI_IX_METHOD_NAMES (unresolved signatures). */
-static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t *th, size_t cap)
+static size_t fill(const iprof_model *m, int which, ipi_htab *t, const method_keys *k)
 {
     size_t unresolved = 0;
     if (which == IPI_IX_TYPE_NAMES) {
@@ -260,25 +311,14 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const uint64_t 
                 ipi_htab_insert(t, &m->alloc, x->name->hash, (void *)x);
         }
     } else if (which == IPI_IX_METHOD_NAMES) {
-        /* Keys are computed FILL_AHEAD methods ahead and their slots
-         * fetched: the probe of a large table is a cache miss each. */
-        uint64_t keys[FILL_AHEAD] = {0};
-        int oks[FILL_AHEAD] = {0};
-        for (size_t i = 0; i < m->method_count + FILL_AHEAD; i++) {
-            size_t k = i % FILL_AHEAD; /* method i's slot, method i - FILL_AHEAD's until now */
-            uint64_t h = keys[k];
-            int ok = oks[k];
-            if (i < m->method_count) {
-                const iprof_method *a = m->methods[i];
-                keys[k] = th ? ipi_method_names_key_by(a->name->hash, a->sig, a->sig_len, th, cap,
-                                                       &oks[k])
-                             : ipi_method_names_key(m, a, &oks[k]);
-                ipi_htab_prefetch(t, keys[k]);
-            }
-            if (i < FILL_AHEAD)
-                continue;
-            const iprof_method *x = m->methods[i - FILL_AHEAD];
-            if (!ok) {
+        /* The keys computed (method_keys), each slot fetched FILL_AHEAD
+         * methods ahead: the probe of a large table is a cache miss each. */
+        for (size_t i = 0; i < m->method_count; i++) {
+            if (i + FILL_AHEAD < m->method_count && k->ok[i + FILL_AHEAD])
+                ipi_htab_prefetch(t, k->keys[i + FILL_AHEAD]);
+            const iprof_method *x = m->methods[i];
+            uint64_t h = k->keys[i];
+            if (!k->ok[i]) {
                 unresolved++;
                 continue;
             }
@@ -326,21 +366,38 @@ static void free_table(const iprof_model *m, ipi_htab *t)
     ipi_free(&m->alloc, t, sizeof *t);
 }
 
-static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved)
+/* The index `which` of m, NULL when out of memory; the names index's keys
+ * computed on two threads when threaded. */
+static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved, int threaded)
 {
     ipi_htab *t = ipi_malloc(&m->alloc, sizeof *t);
     if (!t)
         return NULL;
     ipi_htab_init(t);
-    uint64_t *th = NULL;
-    size_t cap = 0;
-    if (ipi_htab_reserve(t, &m->alloc, element_count(m, which)) ||
-        (which == IPI_IX_METHOD_NAMES && type_name_hashes(m, &th, &cap))) {
+    method_keys k = {m, NULL, 0, NULL, NULL, 0, 0};
+    size_t n = which == IPI_IX_METHOD_NAMES ? m->method_count : 0;
+    int rc = ipi_htab_reserve(t, &m->alloc, element_count(m, which));
+    if (!rc && n) {
+        uint64_t *th;
+        rc = type_name_hashes(m, &th, &k.cap);
+        k.th = th;
+        k.keys = rc ? NULL : ipi_malloc(&m->alloc, n * sizeof *k.keys);
+        k.ok = k.keys ? ipi_malloc(&m->alloc, n) : NULL;
+        if (!rc && !k.ok)
+            rc = IPROF_ENOMEM;
+    }
+    if (!rc) {
+        if (n)
+            method_keys_all(&k, threaded);
+        *unresolved = fill(m, which, t, &k);
+    }
+    ipi_free(&m->alloc, (void *)k.th, k.cap * sizeof *k.th);
+    ipi_free(&m->alloc, k.keys, n * sizeof *k.keys);
+    ipi_free(&m->alloc, k.ok, n);
+    if (rc) {
         free_table(m, t);
         return NULL;
     }
-    *unresolved = fill(m, which, t, th, cap);
-    ipi_free(&m->alloc, th, cap * sizeof *th);
     return t;
 }
 
@@ -353,7 +410,7 @@ const ipi_htab *ipi_index_get(const iprof_model *m, int which)
     if (t)
         return t;
     size_t unresolved;
-    ipi_htab *mine = build(m, which, &unresolved);
+    ipi_htab *mine = build(m, which, &unresolved, 0);
     if (!mine)
         return NULL;
     ipi_htab *expected = NULL;
@@ -364,13 +421,13 @@ const ipi_htab *ipi_index_get(const iprof_model *m, int which)
     return expected;
 }
 
-const ipi_htab *ipi_index_method_names(iprof_model *m)
+const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded)
 {
     ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
     if (t)
         return t;
     size_t unresolved;
-    if (!(t = build(m, IPI_IX_METHOD_NAMES, &unresolved)))
+    if (!(t = build(m, IPI_IX_METHOD_NAMES, &unresolved, threaded)))
         return NULL;
     m->names_unresolved = unresolved;
     atomic_store_explicit(&m->index[IPI_IX_METHOD_NAMES], t, memory_order_relaxed);
