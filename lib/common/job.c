@@ -26,6 +26,14 @@ void ipi_job_start(ipi_job *job, void (*fn)(void *arg), void *arg, int threaded)
     fn(arg); /* no thread: run it now */
 }
 
+void ipi_job_both(void (*fn)(void *arg), void *lo, void *hi, int threaded)
+{
+    ipi_job job;
+    ipi_job_start(&job, fn, hi, threaded);
+    fn(lo);
+    ipi_job_wait(&job);
+}
+
 void ipi_job_wait(ipi_job *job)
 {
 #ifdef IPI_HAVE_THREADS

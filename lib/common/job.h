@@ -28,4 +28,12 @@ void ipi_job_start(ipi_job *job, void (*fn)(void *arg), void *arg, int threaded)
  * (a zeroed ipi_job) or was already waited for. */
 void ipi_job_wait(ipi_job *job);
 
+/* Work on fewer items than this stays on the calling thread: starting a
+ * thread would cost more than it saves. */
+#define IPI_JOB_MIN 4096
+
+/* fn(lo) here and fn(hi) as a job beside it (threaded), both done on
+ * return: a pass split in two parts. */
+void ipi_job_both(void (*fn)(void *arg), void *lo, void *hi, int threaded);
+
 #endif

@@ -238,20 +238,13 @@ static void sort_type_half(void *arg)
     sort_type_keys(h->c, h->keys, h->tmp, h->n);
 }
 
-/* Fewer items than this are sorted on the calling thread: starting a
- * thread would cost more than it saves. */
-#define THREAD_MIN 4096
-
 /* keys sorted; tmp holds count / 2 + 2 of them. Threaded, each half on
  * its own thread, then merged. */
 static void sort_types(const ipi_canon *c, type_key *keys, type_key *tmp, size_t count)
 {
     size_t h = count / 2;
     type_half lo = {c, keys, tmp, h}, hi = {c, keys + h, tmp + h / 2 + 1, count - h};
-    ipi_job job = {0};
-    ipi_job_start(&job, sort_type_half, &hi, c->threaded && count > THREAD_MIN);
-    sort_type_half(&lo);
-    ipi_job_wait(&job);
+    ipi_job_both(sort_type_half, &lo, &hi, c->threaded && count > IPI_JOB_MIN);
     sort_type_keys_merge(c, keys, tmp, h, count);
 }
 
@@ -355,10 +348,7 @@ static void sort_types_methods(void *arg)
 static void run_parts(const ipi_canon *c, void (*fn)(void *), meth_part *lo, meth_part *hi,
                       size_t count)
 {
-    ipi_job job = {0};
-    ipi_job_start(&job, fn, hi, c->threaded && count > THREAD_MIN);
-    fn(lo);
-    ipi_job_wait(&job);
+    ipi_job_both(fn, lo, hi, c->threaded && count > IPI_JOB_MIN);
 }
 
 /* meths sorted, same[i] set when meths[i] equals meths[i - 1]; tmp holds
@@ -542,7 +532,6 @@ int ipi_canon_start(ipi_canon *c, const iprof_model *m, int threaded)
     c->m = m;
     c->a = &m->alloc;
     c->threaded = threaded;
-    c->kind = -1;
     c->slots[0].kind = c->slots[1].kind = -1;
     ipi_idmap_init(&c->tmap);
     ipi_idmap_init(&c->mmap.sparse);
@@ -606,7 +595,7 @@ int ipi_canon_presort(ipi_canon *c, int kind)
     s->count = l->count;
     s->frames.mmap = ipi_kind_layout_of(kind)->checks_methods ? &c->mmap : NULL;
     atomic_store_explicit(&s->sorted, 0, memory_order_relaxed);
-    ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > THREAD_MIN);
+    ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > IPI_JOB_MIN);
     return IPROF_OK;
 }
 
@@ -628,8 +617,6 @@ int ipi_canon_kind(ipi_canon *c, int kind)
     s->tmp = NULL;
     s->tmp_cap = 0;
     c->walk = s;
-    c->kind = kind;
-    c->frames = s->frames;
     c->next = 0;
     return IPROF_OK;
 }
@@ -665,7 +652,7 @@ static void prefetch_entry(const ipi_canon *c, size_t i)
         if (p)
             ipi_prefetch(p->parent);
     }
-    const ipi_canon_ids *mmap = c->frames.mmap;
+    const ipi_canon_ids *mmap = s->frames.mmap;
     const iprof_context *p = i + 4 < s->count ? ents[i + 4].callers : NULL;
     for (int d = 0; p && d < 2 && mmap; d++, p = p->parent)
         if (p->method >= 0 && (uint64_t)p->method < mmap->dense_cap)
@@ -675,9 +662,10 @@ static void prefetch_entry(const ipi_canon *c, size_t i)
 /* An entry's frames in canonical ids, callee first, at fr. */
 static void canon_frames(const ipi_canon *c, const iprof_entry *e, int64_t *fr)
 {
+    const ipi_canon_frames *f = &c->walk->frames;
     size_t d = 0;
     for (const iprof_context *x = e->ctx; x; x = x->parent, d++) {
-        fr[2 * d] = frame_method(&c->frames, x);
+        fr[2 * d] = frame_method(f, x);
         fr[2 * d + 1] = x->bci;
     }
 }
@@ -687,14 +675,14 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     const ipi_canon_slot *s = c->walk;
     if (!s || c->next >= s->count)
         return 0;
-    const ipi_kind_layout *L = ipi_kind_layout_of(c->kind);
+    const ipi_kind_layout *L = ipi_kind_layout_of(s->kind);
     const iprof_entry *items = s->items;
     const ipi_canon_ent *ents = s->ents;
     prefetch_entry(c, c->next);
     size_t first = c->next, end = first + 1, most = 0;
     size_t total = items[ents[first].index].record_count;
     /* Entries with equal frames (repeats a lenient read kept) become one. */
-    while (end < s->count && cmp_entry(&c->frames, &ents[first], &ents[end]) == 0) {
+    while (end < s->count && cmp_entry(&s->frames, &ents[first], &ents[end]) == 0) {
         size_t k = items[ents[end++].index].record_count;
         total += k;
         most = k > most ? k : most;
@@ -711,7 +699,7 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     for (size_t i = first + 1; i < end; i++) {
         const iprof_entry *e = &items[ents[i].index];
         map_records(c, L, e, c->recs + total);
-        int rc = ipi_records_combine(c->a, c->kind, c->recs, &count, c->recs + total,
+        int rc = ipi_records_combine(c->a, s->kind, c->recs, &count, c->recs + total,
                                      e->record_count);
         if (rc)
             return rc;
@@ -720,14 +708,14 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     if (ipi_grow_array(c->a, &c->fr, &c->fr_cap, 2 * depth, sizeof *c->fr))
         return IPROF_ENOMEM;
     canon_frames(c, head, c->fr);
-    *out = (ipi_canon_entry){c->fr, depth, c->recs, sort_records(c->kind, c->recs, count)};
+    *out = (ipi_canon_entry){c->fr, depth, c->recs, sort_records(s->kind, c->recs, count)};
     return 1;
 }
 
 size_t ipi_canon_run_start(const ipi_canon *c, size_t i)
 {
     const ipi_canon_slot *s = c->walk;
-    while (i > 0 && i < s->count && cmp_entry(&c->frames, &s->ents[i - 1], &s->ents[i]) == 0)
+    while (i > 0 && i < s->count && cmp_entry(&s->frames, &s->ents[i - 1], &s->ents[i]) == 0)
         i++;
     return i < s->count ? i : s->count;
 }
@@ -740,11 +728,11 @@ int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_dep
     prefetch_entry(c, i);
     const iprof_entry *e = &s->items[ents[i].index];
     if (e->ctx->depth > max_depth || e->record_count > max_records ||
-        (i + 1 < s->count && cmp_entry(&c->frames, &ents[i], &ents[i + 1]) == 0))
+        (i + 1 < s->count && cmp_entry(&s->frames, &ents[i], &ents[i + 1]) == 0))
         return 0;
-    map_records(c, ipi_kind_layout_of(c->kind), e, recs);
+    map_records(c, ipi_kind_layout_of(s->kind), e, recs);
     canon_frames(c, e, fr);
-    *out = (ipi_canon_entry){fr, e->ctx->depth, recs, sort_records(c->kind, recs, e->record_count)};
+    *out = (ipi_canon_entry){fr, e->ctx->depth, recs, sort_records(s->kind, recs, e->record_count)};
     return 1;
 }
 

@@ -96,10 +96,8 @@ typedef struct ipi_canon {
     size_t sig_cap;
     /* The kind being walked by ipi_canon_next, in one of two slots: the
      * other may be sorting the next kind meanwhile. */
-    int kind;
-    ipi_canon_frames frames;
     ipi_canon_slot slots[2];
-    ipi_canon_slot *walk;
+    ipi_canon_slot *walk; /* NULL before the first ipi_canon_kind */
     size_t next;
     int64_t *fr;
     size_t fr_cap;
@@ -148,9 +146,11 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out);
 
 /* Walking the kind in two ranges at once (a job formats one while the
  * calling thread walks the one before). The walk's position is c->next;
- * ipi_canon_next called below a run start never goes past it. */
-/* The first index >= i where a run of equal frames starts (i itself
- * unless entry i - 1 has its frames), or the entry count. */
+ * ipi_canon_next called below a run start never goes past it.
+ *
+ * ipi_canon_run_start: the first index >= i where a run of equal frames
+ * starts (i itself unless entry i - 1 has its frames), or the entry
+ * count. */
 size_t ipi_canon_run_start(const ipi_canon *c, size_t i);
 /* Entry i when it stands alone: no next entry with equal frames (i must
  * be a run start), depth <= max_depth and records <= max_records. Then 1,

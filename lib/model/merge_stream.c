@@ -197,12 +197,12 @@ static int note_method(stream_merge *s, int64_t id, int64_t dst_id)
 
 static int take_method(stream_merge *s, const ipi_event *e)
 {
-    if (ipi_grow_array(alloc_of(s), &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
-        ipi_grow_array(alloc_of(s), &s->ids, &s->ids_cap, e->n, sizeof *s->ids))
-        return IPROF_ENOMEM;
     uint64_t h = *e->key;
     int by_id = e->premapped && s->tid; /* dst's type ids, the key computed */
-    if (e->premapped && !by_id) {       /* dst's types, the key computed */
+    if (!by_id && (ipi_grow_array(alloc_of(s), &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
+                   ipi_grow_array(alloc_of(s), &s->ids, &s->ids_cap, e->n, sizeof *s->ids)))
+        return IPROF_ENOMEM;
+    if (e->premapped && !by_id) { /* dst's types, the key computed */
         for (size_t i = 0; i < e->n; i++)
             s->sig[i] = (const iprof_type *)(uintptr_t)e->ids[i];
     } else if (!by_id) {

@@ -278,9 +278,6 @@ static void compute_keys(void *arg)
     }
 }
 
-/* Fewer methods than this are keyed on the calling thread alone. */
-#define KEYS_THREAD_MIN 4096
-
 /* Every method's key in k (keys and ok allocated), on two threads when
  * threaded. */
 static void method_keys_all(method_keys *k, int threaded)
@@ -291,10 +288,7 @@ static void method_keys_all(method_keys *k, int threaded)
     hi.to = n;
     k->from = 0;
     k->to = h;
-    ipi_job job = {0};
-    ipi_job_start(&job, compute_keys, &hi, threaded && n > KEYS_THREAD_MIN);
-    compute_keys(k);
-    ipi_job_wait(&job);
+    ipi_job_both(compute_keys, k, &hi, threaded && n > IPI_JOB_MIN);
 }
 
 /* Index the first element per key, in order (method keys through th, the
