@@ -190,6 +190,39 @@ static void test_size_for(void)
     ipi_idmap_free(&m, &failing);
 }
 
+/* The largest key: from either part, after deletions, with negative and
+ * extreme keys; INT64_MIN when empty. */
+static void test_max_key(void)
+{
+    ipi_idmap m;
+    ipi_idmap_init(&m);
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), INT64_MIN);
+    CHECK_OK(ipi_idmap_put(&m, &failing, -7, V(1)));
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), -7);
+    CHECK_OK(ipi_idmap_size_for(&m, &failing, 999, 1000));
+    for (int64_t i = 0; i < 600; i++)
+        CHECK_OK(ipi_idmap_put(&m, &failing, i, V(i)));
+    CHECK(m.dense_cap == 1000);
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), 599); /* the dense part's top is empty */
+    CHECK_OK(ipi_idmap_put(&m, &failing, 5000000, V(2))); /* hash part, above */
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), 5000000);
+    CHECK(ipi_idmap_del(&m, 5000000) == V(2));
+    CHECK_OK(ipi_idmap_put(&m, &failing, 1000, V(3))); /* just past the dense part */
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), 1000);
+    CHECK(ipi_idmap_del(&m, 1000) == V(3));
+    CHECK(ipi_idmap_del(&m, 599) == V(599));
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), 598);
+    CHECK_OK(ipi_idmap_put(&m, &failing, INT64_MAX, V(4)));
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), INT64_MAX);
+    ipi_idmap_clear(&m);
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), INT64_MIN);
+    CHECK_OK(ipi_idmap_put(&m, &failing, INT64_MIN, V(5)));
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), INT64_MIN);
+    CHECK_OK(ipi_idmap_put(&m, &failing, 0, V(6)));
+    CHECK_EQ_INT(ipi_idmap_max_key(&m), 0);
+    ipi_idmap_free(&m, &failing);
+}
+
 int main(void)
 {
     RUN(test_basic);
@@ -198,5 +231,6 @@ int main(void)
     RUN(test_dense);
     RUN(test_failure_keeps_map);
     RUN(test_size_for);
+    RUN(test_max_key);
     return check_done();
 }

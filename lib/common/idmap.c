@@ -36,6 +36,18 @@ void ipi_idmap_clear(ipi_idmap *m)
     m->count = m->hash_count = 0;
 }
 
+int64_t ipi_idmap_max_key(const ipi_idmap *m)
+{
+    int64_t max = INT64_MIN;
+    for (size_t i = 0; m->hash_count && i < m->cap; i++)
+        if (m->vals[i] && m->keys[i] > max)
+            max = m->keys[i];
+    for (size_t i = m->dense_cap; i > 0 && (int64_t)(i - 1) > max; i--)
+        if (m->dense[i - 1])
+            return (int64_t)(i - 1);
+    return max;
+}
+
 static int in_dense(const ipi_idmap *m, int64_t key)
 {
     return key >= 0 && (uint64_t)key < (uint64_t)m->dense_cap;

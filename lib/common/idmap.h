@@ -47,5 +47,9 @@ void ipi_idmap_put_reserved(ipi_idmap *m, int64_t key, void *val);
 /* Remove key; returns the old value or NULL. */
 void *ipi_idmap_del(ipi_idmap *m, int64_t key);
 void ipi_idmap_clear(ipi_idmap *m);
+/* The largest key in the map, INT64_MIN when it is empty: the dense part
+ * read down from its top (it is at most DENSE_SLACK times its keys), the
+ * hash part whole, both in order, never the values. */
+int64_t ipi_idmap_max_key(const ipi_idmap *m);
 
 #endif

@@ -61,13 +61,10 @@ IPROF_API const char *iprof_model_version(const iprof_model *model)
 
 int64_t ipi_model_max_id(const iprof_model *m, int types)
 {
-    int64_t max = INT64_MIN;
-    size_t n = types ? m->type_count : m->method_count;
-    for (size_t i = 0; i < n; i++) {
-        int64_t id = types ? m->types[i]->id : m->methods[i]->id;
-        max = id > max ? id : max;
-    }
-    return max;
+    /* Every id in the list is a key of its map and every key an id in the
+     * list (list_remove, list_rebuild_ids and the journal keep it so): the
+     * map's largest key, without reading a type or method. */
+    return ipi_idmap_max_key(types ? &m->type_ids : &m->method_ids);
 }
 
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
