@@ -649,6 +649,33 @@ static void test_canonical_repeated_method_id(void)
     iprof_model_free(m);
 }
 
+/* Two ids of one method (a lenient read keeps both): contexts whose
+ * callers differ only in which of the two they name are one context in
+ * the canonical form, their records combined; the nodes differ, so the
+ * walk cannot take equal nodes for equal frames here. */
+static void test_canonical_repeated_method_callers(void)
+{
+    iprof_model *m = load(
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},{\"id\":2,\"name\":\"a\","
+        "\"signature\":[0,0]},{\"id\":3,\"name\":\"m\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"3:0<1:5\",\"records\":[3]},"
+        "{\"ctx\":\"3:0<3:5\",\"records\":[1]},{\"ctx\":\"3:0<2:5\",\"records\":[4]}],"
+        "\"conditionalProfiles\":[{\"ctx\":\"3:7<2:1<3:2\",\"records\":[7,0,2]},"
+        "{\"ctx\":\"3:7<1:1<3:2\",\"records\":[7,0,5,8,1,1]}],"
+        "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    char *c = canonical_text(m, 0);
+    CHECK_EQ_STR(c, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                    "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},{\"id\":2,"
+                    "\"name\":\"m\",\"signature\":[0,0]}],\"callCountProfiles\":[{\"ctx\":"
+                    "\"2:0<1:5\",\"records\":[7]},{\"ctx\":\"2:0<2:5\",\"records\":[1]}],"
+                    "\"conditionalProfiles\":[{\"ctx\":\"2:7<1:1<2:2\",\"records\":[7,0,7,8,1,1]}],"
+                    "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(c);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+}
+
 static void test_canonical_failures_leave_model(void)
 {
     const char *dangling =
@@ -1315,6 +1342,7 @@ int main(void)
     RUN(test_canonical_corpus);
     RUN(test_canonical_large_threaded);
     RUN(test_canonical_repeated_method_id);
+    RUN(test_canonical_repeated_method_callers);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);
