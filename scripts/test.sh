@@ -29,7 +29,8 @@ run_suites() {
     else
         meson setup "$build" "$top" -Dwerror=true $setup_args >/dev/null
     fi || { total_failed=$((total_failed + 1)); return; }
-    if ! meson compile -C "$build" >"$build/compile-output.txt" 2>&1; then
+    # shellcheck disable=SC2086 # $compile_targets: several targets, or all
+    if ! meson compile -C "$build" ${compile_targets:-} >"$build/compile-output.txt" 2>&1; then
         cat "$build/compile-output.txt"
         total_failed=$((total_failed + 1))
         return
@@ -59,6 +60,16 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 run_suites "valgrind memcheck" "$top/build-test" -- --setup=valgrind test_corpus test_reader
 # 4. gzip without zlib (-Dzlib=disabled): gzip input and output fail cleanly.
 run_suites "without zlib" "$top/build-nozlib" -Dzlib=disabled -- test_gzip
+# 5. The tests of what runs on two threads (the threaded load, the streaming
+# merge's reading and merging threads, the canonical write's jobs) under
+# ThreadSanitizer; only they are built.
+tsan_tests="test_merge_stream test_load_threaded test_threads test_transform"
+compile_targets=$(for t in $tsan_tests; do printf 'tests/%s ' "$t"; done)
+export TSAN_OPTIONS="halt_on_error=1"
+# shellcheck disable=SC2086
+run_suites "ThreadSanitizer" "$top/build-tsan" -Db_sanitize=thread -Dbuildtype=debugoptimized -- \
+    --no-rebuild $tsan_tests
+unset TSAN_OPTIONS compile_targets
 
 echo "$total_ok passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" -eq 0 ]

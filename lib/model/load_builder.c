@@ -239,6 +239,12 @@ static ipi_batch *failed(ipi_builder *b, int rc, int *status)
     return NULL;
 }
 
+int ipi_builder_fits(const ipi_builder *b, size_t size)
+{
+    const ipi_batch *x = b->filling;
+    return !b->failed && x && x->used + size <= x->cap;
+}
+
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)
 {
     if (b->failed) {

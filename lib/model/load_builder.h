@@ -29,6 +29,10 @@ ipi_builder *ipi_builder_start(const iprof_allocator *a, ipi_apply_fn apply, voi
  * first failure: the events before stay in the model). */
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status);
 
+/* Whether ipi_builder_reserve(b, size) would give the current batch (it
+ * has room), not hand it over. */
+int ipi_builder_fits(const ipi_builder *b, size_t size);
+
 /* Apply every event handed over so far, the current batch's included, and
  * wait until they are applied: afterwards, until the next hand-over, the
  * reading thread may read what the applier wrote. The build's first
@@ -62,6 +66,10 @@ typedef struct ipi_load_hooks {
     void *payload;
     int (*on_section)(void *payload, int section);
     void (*on_put)(void *payload, ipi_batch *b, size_t at);
+    /* Called before the batch being filled may leave the reading thread
+     * (it is full, or the read ends), so that on_put may finish its work
+     * on the batch's events a few events late. */
+    void (*on_flush)(void *payload);
 } ipi_load_hooks;
 
 /* Read src with the reader, handing every version, type, method and entry

@@ -35,6 +35,9 @@
  * value (left to the map). */
 #define NO_METHOD INT64_MIN
 
+/* How many methods later the reading thread premaps a method. */
+#define PREMAP_AHEAD 8
+
 typedef struct stream_merge {
     iprof_model *dst;
     /* The input's version, unknown keys and instanceof spelling: a model
@@ -74,6 +77,13 @@ typedef struct stream_merge {
      * reading a type per id (the merging thread's costliest misses).
      * NULL otherwise: signatures are premapped as dst types. */
     int64_t *tid;
+    /* Methods put in the filling batch whose premap waits (their thash
+     * and tid slots fetched when they were put): premapped PREMAP_AHEAD
+     * methods later, or all at once before the batch can be handed over
+     * (on_flush) or the builder drained (on_section). Reading thread. */
+    ipi_batch *pending_batch;
+    size_t pending[PREMAP_AHEAD];
+    size_t pending_count, pending_first;
     /* The dst id of each input method id below mmap's dense part
      * (NO_METHOD: none yet), kept by the merging thread as it takes the
      * methods: an entry's frames are then remapped (dst_method) with one
@@ -469,6 +479,58 @@ static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_ev
     ipi_batch_mark_premapped(b, at);
 }
 
+/* Fetch the thash and tid slots of a method's signature: its key and
+ * ids a few methods later then read them from the cache. */
+static void prefetch_method_types(const stream_merge *s, const ipi_event *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (e->ids[i] >= 0 && (uint64_t)e->ids[i] < s->thash_cap) {
+            ipi_prefetch(&s->thash[e->ids[i]]);
+            if (s->tid)
+                ipi_prefetch(&s->tid[e->ids[i]]);
+        }
+}
+
+/* Premap the oldest waiting method. */
+static void premap_first(stream_merge *s)
+{
+    ipi_batch *b = s->pending_batch;
+    size_t at = s->pending[s->pending_first];
+    ipi_event e;
+    ipi_batch_event_at(b, at, &e);
+    premap_method(s, b, at, &e);
+    s->pending_first = (s->pending_first + 1) % PREMAP_AHEAD;
+    s->pending_count--;
+}
+
+/* ipi_load_hooks.on_flush, and before the builder is drained: every
+ * waiting method premapped. */
+static void on_flush(void *payload)
+{
+    stream_merge *s = payload;
+    while (s->pending_count)
+        premap_first(s);
+    s->pending_first = 0;
+}
+
+/* A method put at `at` of b: premapped PREMAP_AHEAD methods later, its
+ * type slots fetched now (they miss: thash and tid are 8 bytes an input
+ * type id, a megabyte or more). */
+static void put_method(stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
+{
+    if (!s->thash) {
+        premap_method(s, b, at, e);
+        return;
+    }
+    if (s->pending_batch != b) /* not expected: on_flush runs before a batch leaves */
+        s->pending_count = s->pending_first = 0; /* left to the merging thread */
+    s->pending_batch = b;
+    prefetch_method_types(s, e);
+    if (s->pending_count == PREMAP_AHEAD)
+        premap_first(s);
+    s->pending[(s->pending_first + s->pending_count++) % PREMAP_AHEAD] = at;
+}
+
 /* An entry whose ids all resolve and that keeps its rules: remapped. The
  * others stay as read, for the merging thread to defer or refuse. */
 static void premap_entry(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
@@ -486,13 +548,13 @@ static void premap_entry(const stream_merge *s, ipi_batch *b, size_t at, ipi_eve
 /* ipi_load_hooks.on_put, on the reading thread. */
 static void on_put(void *payload, ipi_batch *b, size_t at)
 {
-    const stream_merge *s = payload;
+    stream_merge *s = payload;
     if (!s->types_final)
         return;
     ipi_event e;
     ipi_batch_event_at(b, at, &e);
     if (e.tag == IPI_EV_METHOD && !s->methods_final)
-        premap_method(s, b, at, &e);
+        put_method(s, b, at, &e);
     else if (e.tag < IPI_EV_VERSION && s->methods_final)
         premap_entry(s, b, at, &e);
 }
@@ -531,6 +593,7 @@ static int on_section(void *payload, int section)
 {
     stream_merge *s = payload;
     int rc = IPROF_OK;
+    on_flush(s); /* a drain hands the filling batch over */
     if (section == IPROF_SECTION_TYPES) {
         s->types_seen = 1;
     } else if (section == IPROF_SECTION_METHODS) {
@@ -619,7 +682,7 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     int ran = !rc, read_failed = 0;
     if (ran) {
         s.builder = b;
-        const ipi_load_hooks hooks = {&s, on_section, on_put};
+        const ipi_load_hooks hooks = {&s, on_section, on_put, on_flush};
         rc = ipi_load_run(reader, src, b, s.side, 1, &hooks);
         /* A failed build leaves the reader's status at IPROF_ESTOPPED (or
          * none), so an equal status means the read failed: its report then

@@ -29,6 +29,8 @@ static void put_done(loader *l, ipi_batch *b, size_t at)
  * for the reader to stop with. */
 static ipi_batch *room(loader *l, size_t size)
 {
+    if (l->hooks && l->hooks->on_flush && !ipi_builder_fits(l->builder, size))
+        l->hooks->on_flush(l->hooks->payload); /* the batch may be handed over */
     return ipi_builder_reserve(l->builder, size, &l->status);
 }
 
@@ -131,6 +133,8 @@ int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *
 {
     loader l = {b, IPROF_OK, extras, -1, hooks};
     int rc = read_into(reader, src, &l);
+    if (hooks && hooks->on_flush)
+        hooks->on_flush(hooks->payload);
     /* A salvaging load keeps the elements the reader handed over before
      * the damage: they are complete, as callbacks see only whole ones. */
     int salvage = rc != IPROF_OK && !l.status && !hooks && ipi_reader_salvageable(reader, rc);
