@@ -224,15 +224,20 @@ fi
 
 # ---- report ------------------------------------------------------------
 awk -v fsize="$fsize" -v smoke="$smoke" -v size="$size" '
-function median(name,   n, i, j, t, a) {
-    n = cnt[name]; if (!n) return ""
-    for (i = 1; i <= n; i++) a[i] = wall[name, i]
+# The median of a[1..n] ("" when n is 0); sorts a.
+function median_of(a, n,   i, j, t) {
+    if (!n) return ""
     for (i = 2; i <= n; i++) { t = a[i]; j = i - 1; while (j > 0 && a[j] > t) { a[j+1] = a[j]; j-- }; a[j+1] = t }
     return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+function median(name,   n, i, a) {
+    n = cnt[name]
+    for (i = 1; i <= n; i++) a[i] = wall[name, i]
+    return median_of(a, n)
+}
 # The median over the rounds of an extra field of a task ("" if absent);
 # field "first_s" is wall - merge_s - write_s (the first load of a merge).
-function xmed(name, key,   n, i, j, t, a) {
+function xmed(name, key,   n, i, a) {
     n = 0
     for (i = 1; i <= cnt[name]; i++) {
         if (key == "first_s") {
@@ -240,9 +245,7 @@ function xmed(name, key,   n, i, j, t, a) {
             a[++n] = wall[name, i] - xv[name, "merge_s", i] - xv[name, "write_s", i]
         } else if (xv[name, key, i] != "") a[++n] = xv[name, key, i]
     }
-    if (!n) return ""
-    for (i = 2; i <= n; i++) { t = a[i]; j = i - 1; while (j > 0 && a[j] > t) { a[j+1] = a[j]; j-- }; a[j+1] = t }
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    return median_of(a, n)
 }
 function maxrss(name,   i, m) { m = 0; for (i = 1; i <= cnt[name]; i++) if (rss[name, i] + 0 > m) m = rss[name, i] + 0; return m }
 function ratio(a, b) { return (a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "-" }

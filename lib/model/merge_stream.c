@@ -522,9 +522,7 @@ static void put_method(stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
         premap_method(s, b, at, e);
         return;
     }
-    if (s->pending_batch != b) /* not expected: on_flush runs before a batch leaves */
-        s->pending_count = s->pending_first = 0; /* left to the merging thread */
-    s->pending_batch = b;
+    s->pending_batch = b; /* the same while methods wait: on_flush ran before a hand-over */
     prefetch_method_types(s, e);
     if (s->pending_count == PREMAP_AHEAD)
         premap_first(s);
