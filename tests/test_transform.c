@@ -676,6 +676,49 @@ static void test_canonical_repeated_method_callers(void)
     iprof_model_free(m);
 }
 
+/* Callers in order: none first, a caller list before its extensions,
+ * bcis as signed numbers at both ends of 32 bits. callCount's frames fit
+ * the walk's flat keys; conditional's have a caller bci beyond 32 bits,
+ * so that kind walks the nodes: both give the same order. */
+static void test_canonical_caller_order(void)
+{
+    iprof_model *m = load(
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":7,\"name\":\"m\",\"signature\":[0,0]},{\"id\":9,\"name\":\"a\","
+        "\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"7:0<9:6\",\"records\":[1]},"
+        "{\"ctx\":\"7:0<9:5<9:1\",\"records\":[2]},{\"ctx\":\"7:0\",\"records\":[3]},"
+        "{\"ctx\":\"7:0<9:5\",\"records\":[4]},{\"ctx\":\"7:0<9:-1\",\"records\":[5]},"
+        "{\"ctx\":\"9:0<7:2147483647\",\"records\":[6]},"
+        "{\"ctx\":\"9:0<7:-2147483648\",\"records\":[7]},"
+        "{\"ctx\":\"7:0<9:5<9:1<7:4\",\"records\":[8]}],"
+        "\"conditionalProfiles\":[{\"ctx\":\"7:1<9:4294967296\",\"records\":[0,0,1]},"
+        "{\"ctx\":\"7:1<9:5\",\"records\":[0,0,2]},{\"ctx\":\"7:1\",\"records\":[0,0,3]},"
+        "{\"ctx\":\"7:1<9:5<9:1\",\"records\":[0,0,4]},"
+        "{\"ctx\":\"7:1<9:-2147483649\",\"records\":[0,0,5]}],"
+        "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    char *c = canonical_text(m, 0);
+    CHECK_EQ_STR(c, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                    "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},{\"id\":2,"
+                    "\"name\":\"m\",\"signature\":[0,0]}],\"callCountProfiles\":["
+                    "{\"ctx\":\"1:0<2:-2147483648\",\"records\":[7]},"
+                    "{\"ctx\":\"1:0<2:2147483647\",\"records\":[6]},"
+                    "{\"ctx\":\"2:0\",\"records\":[3]},{\"ctx\":\"2:0<1:-1\",\"records\":[5]},"
+                    "{\"ctx\":\"2:0<1:5\",\"records\":[4]},"
+                    "{\"ctx\":\"2:0<1:5<1:1\",\"records\":[2]},"
+                    "{\"ctx\":\"2:0<1:5<1:1<2:4\",\"records\":[8]},"
+                    "{\"ctx\":\"2:0<1:6\",\"records\":[1]}],\"conditionalProfiles\":["
+                    "{\"ctx\":\"2:1\",\"records\":[0,0,3]},"
+                    "{\"ctx\":\"2:1<1:-2147483649\",\"records\":[0,0,5]},"
+                    "{\"ctx\":\"2:1<1:5\",\"records\":[0,0,2]},"
+                    "{\"ctx\":\"2:1<1:5<1:1\",\"records\":[0,0,4]},"
+                    "{\"ctx\":\"2:1<1:4294967296\",\"records\":[0,0,1]}],"
+                    "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(c);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+}
+
 static void test_canonical_failures_leave_model(void)
 {
     const char *dangling =
@@ -1343,6 +1386,7 @@ int main(void)
     RUN(test_canonical_large_threaded);
     RUN(test_canonical_repeated_method_id);
     RUN(test_canonical_repeated_method_callers);
+    RUN(test_canonical_caller_order);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);

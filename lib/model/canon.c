@@ -109,6 +109,21 @@ static int cmp_entry(const ipi_canon_frames *f, const ipi_canon_ent *a, const ip
     return x ? 1 : y ? -1 : 0;
 }
 
+/* Whether the walk's entries a and b have equal frames: their flat keys
+ * compared when the kind has them. */
+static int same_frames(const ipi_canon_frames *f, const ipi_canon_ent *a, const ipi_canon_ent *b)
+{
+    if (!f->keys)
+        return cmp_entry(f, a, b) == 0;
+    if (a->method != b->method || a->bci != b->bci || a->off == b->off)
+        return a->method == b->method && a->bci == b->bci && a->off == b->off;
+    if (a->off == IPI_CANON_NO_CALLERS || b->off == IPI_CANON_NO_CALLERS)
+        return 0;
+    for (const uint64_t *p = f->keys + a->off, *q = f->keys + b->off;; p++, q++)
+        if (*p != *q || !(*p & 1))
+            return *p == *q;
+}
+
 /* A stable merge sort of n items of a type, with their comparison inlined
  * and items moved by assignment: qsort's calls through a pointer and byte
  * copies cost as much as the comparisons here. tmp holds n / 2 items;
@@ -539,6 +554,15 @@ int ipi_canon_start(ipi_canon *c, const iprof_model *m, int threaded)
     return rc ? rc : order_methods(c);
 }
 
+/* Free a slot's flat frames once its walk is over. */
+static void drop_keys(const ipi_canon *c, ipi_canon_slot *s)
+{
+    ipi_free(c->a, s->keys, s->keys_cap * sizeof *s->keys);
+    s->keys = NULL;
+    s->keys_cap = 0;
+    s->frames.keys = NULL;
+}
+
 void ipi_canon_free(ipi_canon *c)
 {
     for (int i = 0; i < 2; i++) {
@@ -546,6 +570,7 @@ void ipi_canon_free(ipi_canon *c)
         ipi_job_wait(&s->job);
         ipi_free(c->a, s->ents, s->ents_cap * sizeof *s->ents);
         ipi_free(c->a, s->tmp, s->tmp_cap * sizeof *s->tmp);
+        drop_keys(c, s);
     }
     ipi_idmap_free(&c->tmap, c->a);
     ipi_idmap_free(&c->mmap.sparse, c->a);
@@ -566,11 +591,31 @@ static void sort_slot(void *arg)
     ipi_canon_slot *s = arg;
     for (size_t i = 0; i < s->count; i++) {
         const iprof_entry *e = &s->items[i];
-        s->ents[i] = (ipi_canon_ent){e->ctx->bci, e->ctx->parent,
-                                     (uint32_t)frame_method(&s->frames, e->ctx), (uint32_t)i};
+        s->ents[i] = (ipi_canon_ent){.bci = e->ctx->bci,
+                                     .callers = e->ctx->parent,
+                                     .method = (uint32_t)frame_method(&s->frames, e->ctx),
+                                     .index = (uint32_t)i};
     }
     sort_ents(&s->frames, s->ents, s->tmp, s->count);
     atomic_store_explicit(&s->sorted, 1, memory_order_release);
+}
+
+/* Room for need items of `size` bytes at *arr (holding *cap): kept when
+ * it has it, else exactly need: doubling could hold twice a kind's
+ * entries while the next kind sorts, the canonical write's peak (a merge
+ * of four 100 MB files peaked 2.5 MiB lower). The old items are not
+ * kept. */
+static int fit_array(const iprof_allocator *a, void *arr, size_t *cap, size_t need, size_t size)
+{
+    void *p;
+    memcpy(&p, arr, sizeof p);
+    if (*cap >= need)
+        return IPROF_OK;
+    ipi_free(a, p, *cap * size);
+    p = ipi_malloc(a, need * size);
+    *cap = p ? need : 0;
+    memcpy(arr, &p, sizeof p);
+    return p ? IPROF_OK : IPROF_ENOMEM;
 }
 
 /* The slot not being walked: the one a presort takes. */
@@ -587,16 +632,109 @@ int ipi_canon_presort(ipi_canon *c, int kind)
     s->kind = -1;
     if (l->count > UINT32_MAX)
         return IPROF_ELIMIT;
-    if (ipi_grow_array(c->a, &s->ents, &s->ents_cap, l->count, sizeof *s->ents) ||
-        ipi_grow_array(c->a, &s->tmp, &s->tmp_cap, l->count / 2 + 1, sizeof *s->tmp))
+    if (fit_array(c->a, &s->ents, &s->ents_cap, l->count, sizeof *s->ents) ||
+        fit_array(c->a, &s->tmp, &s->tmp_cap, l->count / 2 + 1, sizeof *s->tmp))
         return IPROF_ENOMEM;
     s->kind = kind;
     s->items = l->items;
     s->count = l->count;
     s->frames.mmap = ipi_kind_layout_of(kind)->checks_methods ? &c->mmap : NULL;
+    s->frames.keys = NULL; /* the sort walks nodes; flat frames come for the walk */
     atomic_store_explicit(&s->sorted, 0, memory_order_relaxed);
     ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > IPI_JOB_MIN);
     return IPROF_OK;
+}
+
+/* ---- flat frames (ipi_canon_frames) -------------------------------------- */
+
+/* A caller frame as a flat key, `more` when callers follow; 0 when out
+ * of the keys' range. */
+static uint64_t frame_key(int64_t method, int64_t bci, int more)
+{
+    if (method < 0 || method >= INT32_MAX || bci < INT32_MIN || bci > INT32_MAX)
+        return 0;
+    return ((uint64_t)method + 1) << 33 | (uint64_t)(bci - (int64_t)INT32_MIN) << 1 |
+           (uint64_t)more;
+}
+
+/* A share of the work of flattening a slot's frames: its entries [from,
+ * to) in the model's order, then its sorted entries [from, to). Jobs:
+ * they write only their own share. */
+typedef struct flat_part {
+    ipi_canon_slot *s;
+    size_t from, to;
+    size_t keys;   /* the keys of its entries: their callers */
+    uint64_t *at;  /* where they go */
+    uint32_t *off; /* by entry: where its keys start */
+    int ok;        /* every frame in range */
+} flat_part;
+
+static void count_keys(void *arg)
+{
+    flat_part *p = arg;
+    const iprof_entry *items = p->s->items;
+    p->keys = 0;
+    for (size_t i = p->from; i < p->to; i++) {
+        if (i + 8 < p->to)
+            ipi_prefetch(items[i + 8].ctx);
+        p->keys += items[i].ctx->depth - 1;
+    }
+}
+
+/* In the model's order the nodes lie about as they were allocated: few
+ * misses, where the sorted order would take one per node. */
+static void fill_keys(void *arg)
+{
+    flat_part *p = arg;
+    const ipi_canon_slot *s = p->s;
+    uint64_t *k = p->at;
+    p->ok = 0;
+    for (size_t i = p->from; i < p->to; i++) {
+        const iprof_context *x = s->items[i].ctx->parent;
+        p->off[i] = x ? (uint32_t)(k - s->keys) : UINT32_MAX;
+        for (; x; x = x->parent)
+            if (!(*k++ = frame_key(frame_method(&s->frames, x), x->bci, x->parent != NULL)))
+                return;
+    }
+    p->ok = 1;
+}
+
+static void set_offsets(void *arg)
+{
+    flat_part *p = arg;
+    ipi_canon_ent *ents = p->s->ents;
+    for (size_t j = p->from; j < p->to; j++) {
+        uint32_t off = p->off[ents[j].index];
+        ents[j].off = off == UINT32_MAX ? IPI_CANON_NO_CALLERS : off;
+    }
+}
+
+/* Give the sorted slot flat frames when they fit (in range, fewer than
+ * 2^32 keys, memory to hold them); else it keeps walking nodes. On two
+ * threads when threaded: each pass split in halves. */
+static void flatten(const ipi_canon *c, ipi_canon_slot *s)
+{
+    size_t n = s->count, h = n / 2;
+    int threaded = c->threaded && n > IPI_JOB_MIN;
+    flat_part lo = {s, 0, h, 0, NULL, NULL, 0}, hi = {s, h, n, 0, NULL, NULL, 0};
+    ipi_job_both(count_keys, &lo, &hi, threaded);
+    size_t keys = lo.keys + hi.keys;
+    if (!n || keys >= UINT32_MAX) /* UINT32_MAX: no callers */
+        return;
+    uint32_t *off = ipi_malloc(c->a, n * sizeof *off);
+    if (!off || fit_array(c->a, &s->keys, &s->keys_cap, keys, sizeof *s->keys)) {
+        ipi_free(c->a, off, n * sizeof *off);
+        return;
+    }
+    lo.off = hi.off = off;
+    lo.at = s->keys;
+    hi.at = s->keys + lo.keys;
+    ipi_job_both(fill_keys, &lo, &hi, threaded);
+    if (lo.ok && hi.ok) { /* the sort is done: the callers' nodes give way */
+        ipi_job_both(set_offsets, &lo, &hi, threaded);
+        s->frames.keys = s->keys;
+    }
+    ipi_free(c->a, off, n * sizeof *off);
 }
 
 int ipi_canon_kind(ipi_canon *c, int kind)
@@ -616,6 +754,12 @@ int ipi_canon_kind(ipi_canon *c, int kind)
     ipi_free(c->a, s->tmp, s->tmp_cap * sizeof *s->tmp);
     s->tmp = NULL;
     s->tmp_cap = 0;
+    /* So do the last walk's flat frames, before this one's are made:
+     * the next kind's sort holds no keys, so that two kinds' never add
+     * up (a merge's memory is the result and 64 MiB). */
+    if (c->walk && c->walk != s)
+        drop_keys(c, c->walk);
+    flatten(c, s);
     c->walk = s;
     c->next = 0;
     return IPROF_OK;
@@ -640,6 +784,16 @@ static void prefetch_entry(const ipi_canon *c, size_t i)
 {
     const ipi_canon_slot *s = c->walk;
     const ipi_canon_ent *ents = s->ents;
+    if (s->frames.keys) { /* the entry and its keys, then its records */
+        if (i + 16 < s->count) {
+            ipi_prefetch(&s->items[ents[i + 16].index]);
+            if (ents[i + 16].off != IPI_CANON_NO_CALLERS)
+                ipi_prefetch(s->frames.keys + ents[i + 16].off);
+        }
+        if (i + 8 < s->count)
+            ipi_prefetch(s->items[ents[i + 8].index].records);
+        return;
+    }
     if (i + 16 < s->count) {
         ipi_prefetch(&s->items[ents[i + 16].index]);
         ipi_prefetch(ents[i + 16].callers);
@@ -659,14 +813,41 @@ static void prefetch_entry(const ipi_canon *c, size_t i)
             ipi_prefetch(&mmap->dense[p->method]);
 }
 
-/* An entry's frames in canonical ids, callee first, at fr. */
-static void canon_frames(const ipi_canon *c, const iprof_entry *e, int64_t *fr)
+/* The depth of the walk's entry x (e in the model). */
+static size_t ent_depth(const ipi_canon *c, const ipi_canon_ent *x, const iprof_entry *e)
+{
+    const uint64_t *k = c->walk->frames.keys;
+    if (!k)
+        return e->ctx->depth;
+    size_t d = 1;
+    if (x->off != IPI_CANON_NO_CALLERS)
+        for (k += x->off, d++; *k & 1; k++)
+            d++;
+    return d;
+}
+
+/* The frames of the walk's entry x (e in the model) in canonical ids,
+ * callee first, at fr. */
+static void canon_frames(const ipi_canon *c, const ipi_canon_ent *x, const iprof_entry *e,
+                         int64_t *fr)
 {
     const ipi_canon_frames *f = &c->walk->frames;
+    if (f->keys) {
+        fr[0] = x->method;
+        fr[1] = x->bci;
+        const uint64_t *k = f->keys + (x->off == IPI_CANON_NO_CALLERS ? 0 : x->off);
+        for (size_t d = 1; x->off != IPI_CANON_NO_CALLERS; k++, d++) {
+            fr[2 * d] = (int64_t)(*k >> 33) - 1;
+            fr[2 * d + 1] = (int64_t)(uint32_t)(*k >> 1) + INT32_MIN;
+            if (!(*k & 1))
+                break;
+        }
+        return;
+    }
     size_t d = 0;
-    for (const iprof_context *x = e->ctx; x; x = x->parent, d++) {
-        fr[2 * d] = frame_method(f, x);
-        fr[2 * d + 1] = x->bci;
+    for (const iprof_context *p = e->ctx; p; p = p->parent, d++) {
+        fr[2 * d] = frame_method(f, p);
+        fr[2 * d + 1] = p->bci;
     }
 }
 
@@ -682,7 +863,7 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     size_t first = c->next, end = first + 1, most = 0;
     size_t total = items[ents[first].index].record_count;
     /* Entries with equal frames (repeats a lenient read kept) become one. */
-    while (end < s->count && cmp_entry(&s->frames, &ents[first], &ents[end]) == 0) {
+    while (end < s->count && same_frames(&s->frames, &ents[first], &ents[end])) {
         size_t k = items[ents[end++].index].record_count;
         total += k;
         most = k > most ? k : most;
@@ -704,10 +885,10 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
         if (rc)
             return rc;
     }
-    size_t depth = head->ctx->depth;
+    size_t depth = ent_depth(c, &ents[first], head);
     if (ipi_grow_array(c->a, &c->fr, &c->fr_cap, 2 * depth, sizeof *c->fr))
         return IPROF_ENOMEM;
-    canon_frames(c, head, c->fr);
+    canon_frames(c, &ents[first], head, c->fr);
     *out = (ipi_canon_entry){c->fr, depth, c->recs, sort_records(s->kind, c->recs, count)};
     return 1;
 }
@@ -715,7 +896,7 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
 size_t ipi_canon_run_start(const ipi_canon *c, size_t i)
 {
     const ipi_canon_slot *s = c->walk;
-    while (i > 0 && i < s->count && cmp_entry(&s->frames, &s->ents[i - 1], &s->ents[i]) == 0)
+    while (i > 0 && i < s->count && same_frames(&s->frames, &s->ents[i - 1], &s->ents[i]))
         i++;
     return i < s->count ? i : s->count;
 }
@@ -727,12 +908,13 @@ int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_dep
     const ipi_canon_ent *ents = s->ents;
     prefetch_entry(c, i);
     const iprof_entry *e = &s->items[ents[i].index];
-    if (e->ctx->depth > max_depth || e->record_count > max_records ||
-        (i + 1 < s->count && cmp_entry(&s->frames, &ents[i], &ents[i + 1]) == 0))
+    size_t depth = ent_depth(c, &ents[i], e);
+    if (depth > max_depth || e->record_count > max_records ||
+        (i + 1 < s->count && same_frames(&s->frames, &ents[i], &ents[i + 1])))
         return 0;
     map_records(c, ipi_kind_layout_of(s->kind), e, recs);
-    canon_frames(c, e, fr);
-    *out = (ipi_canon_entry){fr, e->ctx->depth, recs, sort_records(s->kind, recs, e->record_count)};
+    canon_frames(c, &ents[i], e, fr);
+    *out = (ipi_canon_entry){fr, depth, recs, sort_records(s->kind, recs, e->record_count)};
     return 1;
 }
 

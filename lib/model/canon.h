@@ -31,10 +31,16 @@ typedef struct ipi_canon_meth {
  * monitor's method, which has a canonical form only as 0 ("0:0"). */
 typedef struct ipi_canon_ent {
     int64_t bci;
-    const iprof_context *callers;
+    union {
+        const iprof_context *callers; /* the caller nodes */
+        size_t off; /* with flat frames: the callers' keys at keys + off,
+                     * or IPI_CANON_NO_CALLERS */
+    };
     uint32_t method;
     uint32_t index; /* in the kind's entries */
 } ipi_canon_ent;
+
+#define IPI_CANON_NO_CALLERS SIZE_MAX
 
 /* Model method id -> canonical id (0: none). Half the size of an idmap
  * when the ids are dense, as loads and merges make them: 4 bytes an id. */
@@ -52,9 +58,24 @@ static inline uint32_t ipi_canon_ids_get(const ipi_canon_ids *ids, int64_t id)
 }
 
 /* What comparing entries of a kind reads: the method map, when the kind's
- * contexts name methods. */
+ * contexts name methods, and the callers' frames as flat keys when the
+ * kind has them.
+ *
+ * Flat frames: a caller frame (canonical method m, bci b) is the key
+ * (m + 1) << 33 | (b + 2^31) << 1 | more, `more` set when more callers
+ * follow; an entry's callers are its keys from the callee's caller out
+ * (no key at all when it has none). They are made for the kind being
+ * walked once it is sorted, walking the context nodes in the model's
+ * order (allocation order: few misses), so that the walk in sorted order
+ * reads one short run of keys per entry, for its frames and for the check
+ * for a repeat, instead of a chain of nodes, each a cache miss. 8 bytes a
+ * caller, held only for the kind being walked: the next kind's sort
+ * walks nodes, so that a merge stays within 64 MiB beside its result.
+ * A kind with a frame out of the keys' range (a bci beyond 32 bits, a
+ * method id beyond 31) keeps walking nodes. */
 typedef struct ipi_canon_frames {
     const ipi_canon_ids *mmap; /* NULL: the kind's frames are kept as they are */
+    const uint64_t *keys;      /* NULL: no flat frames, callers are nodes */
 } ipi_canon_frames;
 
 /* The sorted entries of one kind. Sorting may run as a job on a second
@@ -65,6 +86,8 @@ typedef struct ipi_canon_slot {
     ipi_canon_frames frames;
     ipi_canon_ent *ents, *tmp;
     size_t count, ents_cap, tmp_cap;
+    uint64_t *keys; /* flat frames (frames.keys when the kind has them) */
+    size_t keys_cap;
     ipi_job job;
     atomic_int sorted; /* set by the sort as it ends */
 } ipi_canon_slot;
