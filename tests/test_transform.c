@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "check_alloc.h"
+#include "model.h"
 
 static iprof_model *load(const char *json)
 {
@@ -719,6 +720,59 @@ static void test_canonical_caller_order(void)
     iprof_model_free(m);
 }
 
+/* A model of n call-count entries "1:0<1:i", but for entry one_at, whose
+ * records hold two values, and entry bci_at, whose ctx starts at bci 5
+ * (SIZE_MAX: none): two rules broken, told apart by their messages. */
+static iprof_model *load_call_counts(size_t n, size_t one_at, size_t bci_at)
+{
+    size_t cap = 200 + n * 48, len = 0;
+    char *json = malloc(cap);
+    len += (size_t)snprintf(json + len, cap - len,
+                            "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                            "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+                            "\"callCountProfiles\":[");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(json + len, cap - len,
+                                "%s{\"ctx\":\"1:%d<1:%zu\",\"records\":[%s]}", i ? "," : "",
+                                i == bci_at ? 5 : 0, i, i == one_at ? "1,2" : "1");
+    snprintf(json + len, cap - len,
+             "],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+             "\"samplingProfiles\":[]}");
+    iprof_model *m = load(json);
+    free(json);
+    /* The read does not vouch for a profile that breaks a rule: the checks
+     * would then go through every reference, on one thread. Vouched for
+     * here, as a clean read's model is, only the rules are checked. */
+    m->refs_checked = 1;
+    return m;
+}
+
+/* The canonical form's checks run on two threads for a threaded write,
+ * each half of a kind: the fault reported is still the first in the
+ * model's order, whichever half finds one first. */
+static void test_canonical_check_threaded(void)
+{
+    static const char one[] = "records must hold exactly one value";
+    static const char bci[] = "a call-count ctx must start at bci 0";
+    const size_t none = SIZE_MAX;
+    const struct {
+        size_t one_at, bci_at;
+        const char *want; /* NULL: the write succeeds */
+    } cases[] = {{3000, 8000, one}, {8000, 3000, bci}, {none, 8000, bci},
+                 {8000, none, one}, {none, none, NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        iprof_model *m = load_call_counts(10000, cases[i].one_at, cases[i].bci_at);
+        char *c = canonical_text(m, IPROF_WRITE_THREADED);
+        if (cases[i].want)
+            CHECK(strstr(c, cases[i].want) != NULL);
+        else
+            CHECK(strncmp(c, "{\"version\":", 11) == 0);
+        free(c);
+        same_as_canonicalize(m);
+        iprof_model_free(m);
+    }
+}
+
 static void test_canonical_failures_leave_model(void)
 {
     const char *dangling =
@@ -1387,6 +1441,7 @@ int main(void)
     RUN(test_canonical_repeated_method_id);
     RUN(test_canonical_repeated_method_callers);
     RUN(test_canonical_caller_order);
+    RUN(test_canonical_check_threaded);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);

@@ -200,10 +200,48 @@ static size_t sort_records(int kind, int64_t *r, size_t count)
 
 /* ---- checks ------------------------------------------------------------- */
 
-int ipi_canon_check(iprof_model *report, const iprof_model *m)
+/* The first rule the canonical form needs that entry e of a kind breaks,
+ * or IPI_RULE_OK. */
+static int entry_rule(int kind, const iprof_entry *e)
+{
+    int64_t fr[2];
+    /* The rules need the frames only for the first frame's bci (call
+     * count) and the monitor's exact "0:0"; give them the callee frame
+     * and the depth through a short copy. */
+    fr[0] = e->ctx->method;
+    fr[1] = e->ctx->bci;
+    int rule = ipi_rule_check_entry(kind, fr, 1, e->records, e->record_count);
+    if (rule == IPI_RULE_OK && kind == IPROF_KIND_MONITOR && e->ctx->depth != 1)
+        rule = IPI_RULE_MONITOR_CTX;
+    if (rule == IPI_RULE_OK)
+        for (const iprof_context *x = e->ctx; x; x = x->parent)
+            if (x->method < 0)
+                rule = IPI_RULE_NEGATIVE_METHOD;
+    return rule;
+}
+
+/* The entries [from, to) of a kind checked for their rules: the first
+ * that breaks one at bad (to: none). A job: reads only. */
+typedef struct rule_scan {
+    const ipi_entry_list *l;
+    int kind;
+    size_t from, to, bad;
+    int rule;
+} rule_scan;
+
+static void scan_rules(void *arg)
+{
+    rule_scan *r = arg;
+    for (r->bad = r->from; r->bad < r->to; r->bad++)
+        if ((r->rule = entry_rule(r->kind, &r->l->items[r->bad])) != IPI_RULE_OK)
+            return;
+}
+
+int ipi_canon_check(iprof_model *report, const iprof_model *m, int threaded)
 {
     /* A model that vouches for its references (a clean load, checked
-     * edits) needs only the entry rules checked. */
+     * edits) needs only the entry rules checked: on two threads, each
+     * half of a kind, the first fault of the first half reported first. */
     int refs = !m->refs_checked;
     for (size_t i = 0; refs && i < m->method_count; i++) {
         const iprof_method *x = m->methods[i];
@@ -213,24 +251,22 @@ int ipi_canon_check(iprof_model *report, const iprof_model *m)
     }
     for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
         const ipi_entry_list *l = &m->entries[kind];
+        if (!refs) {
+            size_t n = l->count;
+            rule_scan lo = {l, kind, 0, n / 2, 0, IPI_RULE_OK};
+            rule_scan hi = {l, kind, n / 2, n, 0, IPI_RULE_OK};
+            ipi_job_both(scan_rules, &lo, &hi, threaded && n > IPI_JOB_MIN);
+            const rule_scan *r = lo.bad < lo.to ? &lo : hi.bad < hi.to ? &hi : NULL;
+            if (r)
+                return ipi_entry_fail_rule(report, &l->items[r->bad], r->rule, 1);
+            continue;
+        }
         for (size_t i = 0; i < l->count; i++) {
             const iprof_entry *e = &l->items[i];
-            int64_t fr[2];
-            /* The rules need the frames only for the first frame's bci
-             * (call count) and the monitor's exact "0:0"; give them the
-             * callee frame and the depth through a short copy. */
-            fr[0] = e->ctx->method;
-            fr[1] = e->ctx->bci;
-            int rule = ipi_rule_check_entry(kind, fr, 1, e->records, e->record_count);
-            if (rule == IPI_RULE_OK && kind == IPROF_KIND_MONITOR && e->ctx->depth != 1)
-                rule = IPI_RULE_MONITOR_CTX;
-            if (rule == IPI_RULE_OK)
-                for (const iprof_context *x = e->ctx; x; x = x->parent)
-                    if (x->method < 0)
-                        rule = IPI_RULE_NEGATIVE_METHOD;
+            int rule = entry_rule(kind, e);
             if (rule != IPI_RULE_OK)
                 return ipi_entry_fail_rule(report, e, rule, 1);
-            int rc = refs ? ipi_entry_check_refs(report, m, e, "the model") : IPROF_OK;
+            int rc = ipi_entry_check_refs(report, m, e, "the model");
             if (rc)
                 return rc;
         }

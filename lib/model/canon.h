@@ -129,8 +129,10 @@ typedef struct ipi_canon {
 } ipi_canon;
 
 /* Whether m has a canonical form: every reference resolves and every
- * entry's records can be grouped; report's error names what does not. */
-int ipi_canon_check(iprof_model *report, const iprof_model *m);
+ * entry's records can be grouped; report's error names what does not
+ * (the first in the model's order). With `threaded`, a second thread
+ * checks half of the rules. */
+int ipi_canon_check(iprof_model *report, const iprof_model *m, int threaded);
 
 /* The order of m's types and methods (m checked); IPROF_OK, IPROF_ENOMEM
  * or IPROF_ELIMIT (2^32 methods or types). With `threaded`, sorts run on

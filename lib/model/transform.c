@@ -117,7 +117,7 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
     int rc = drop ? IPROF_OK : ipi_unknown_check_combine(model, NULL);
     if (rc)
         return rc;
-    rc = ipi_canon_check(model, model);
+    rc = ipi_canon_check(model, model, 0);
     if (rc)
         return rc;
     iprof_model *n = NULL;

@@ -1214,7 +1214,7 @@ static int check_canonical(iprof_writer *w, const iprof_model *model)
         return fail(w, IPROF_ENOMEM, "out of memory");
     int rc = ipi_unknown_check_keys(report, model);
     if (!rc)
-        rc = ipi_canon_check(report, model);
+        rc = ipi_canon_check(report, model, (w->flags & IPROF_WRITE_THREADED) != 0);
     if (rc) {
         ipi_errbuf_copy(&w->err, iprof_model_error(report));
         w->status = rc;
