@@ -61,9 +61,9 @@ run_suites "valgrind memcheck" "$top/build-test" -- --setup=valgrind test_corpus
 # 4. gzip without zlib (-Dzlib=disabled): gzip input and output fail cleanly.
 run_suites "without zlib" "$top/build-nozlib" -Dzlib=disabled -- test_gzip
 # 5. The tests of what runs on two threads (the threaded load, the streaming
-# merge's reading and merging threads, the canonical write's jobs) under
-# ThreadSanitizer; only they are built.
-tsan_tests="test_merge_stream test_load_threaded test_threads test_transform"
+# merge's reading and merging threads, the canonical write's jobs, the
+# names index filled in halves) under ThreadSanitizer; only they are built.
+tsan_tests="test_merge_stream test_load_threaded test_threads test_transform test_model"
 compile_targets=$(for t in $tsan_tests; do printf 'tests/%s ' "$t"; done)
 export TSAN_OPTIONS="halt_on_error=1"
 # shellcheck disable=SC2086

@@ -513,6 +513,62 @@ static void test_load_example(void)
     iprof_model_free(m);
 }
 
+/* A model of 20000 methods named prefix + (i % 15000), all of signature
+ * (T, T): methods i and i + 15000 share a key. */
+static iprof_model *load_named_methods(const char *prefix)
+{
+    size_t cap = 64 + 20000 * 80, len = 0;
+    char *doc = malloc(cap);
+    len += (size_t)snprintf(doc, cap, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,"
+                                      "\"name\":\"T\"}],\"methods\":[");
+    for (size_t i = 0; i < 20000; i++)
+        len += (size_t)snprintf(doc + len, cap - len,
+                                "%s{\"id\":%zu,\"name\":\"%s%zu\",\"signature\":[0,0]}",
+                                i ? "," : "", i + 1, prefix, i % 15000);
+    snprintf(doc + len, cap - len, "],\"callCountProfiles\":[],\"conditionalProfiles\":[],"
+                                   "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                                   "\"samplingProfiles\":[]}");
+    iprof_model *m = NULL;
+    CHECK_OK(load_doc(&m, doc, 0));
+    free(doc);
+    return m;
+}
+
+/* The names index filled on two threads (each half of the table, a probe
+ * that would cross into the other half left for the calling thread)
+ * indexes what one thread does: each key once, its first method. Names
+ * are varied until probes did cross, so that the hand-over is tried. */
+static void test_names_index_threaded(void)
+{
+    size_t crossed = 0;
+    for (char p = 'a'; p <= 'z' && !crossed; p++) {
+        char prefix[2] = {p, 0};
+        iprof_model *one = load_named_methods(prefix), *two = load_named_methods(prefix);
+        const ipi_htab *t1 = ipi_index_method_names(one, 0), *t2 = ipi_index_method_names(two, 1);
+        CHECK(t1 && t2);
+        if (!t1 || !t2)
+            break;
+        CHECK_EQ_INT((long long)t1->count, 15000);
+        CHECK_EQ_INT((long long)t2->count, 15000);
+        for (size_t i = 0; i < t2->cap; i++) {
+            const iprof_method *x = t2->slots[i].item;
+            size_t home = t2->slots[i].hash & (t2->cap - 1);
+            crossed += x && (home < t2->cap / 2) != (i < t2->cap / 2);
+        }
+        const iprof_type *sig[2] = {iprof_model_type_at(two, 0), iprof_model_type_at(two, 0)};
+        for (size_t i = 0; i < 20000; i++) {
+            const iprof_method *x = iprof_model_method_at(two, i);
+            int ok;
+            uint64_t h = ipi_method_names_key(two, x, &ok);
+            const iprof_method *f = ipi_find_method_by_names(two, t2, x->name, sig, 2, h);
+            CHECK(f && f->id == (int64_t)(i % 15000) + 1);
+        }
+        iprof_model_free(one);
+        iprof_model_free(two);
+    }
+    CHECK(crossed > 0);
+}
+
 /* The lookup indexes by name, method key and context are built on first
  * use (lib/model/model_index.c): a load builds none; when one cannot be built for
  * lack of memory the lookup scans and still answers; once built, adds keep
@@ -832,6 +888,7 @@ int main(void)
     RUN(test_contexts);
     RUN(test_load_example);
     RUN(test_lazy_indexes);
+    RUN(test_names_index_threaded);
     RUN(test_load_duplicates);
     RUN(test_load_errors);
     RUN(test_load_sources);

@@ -291,11 +291,77 @@ static void method_keys_all(method_keys *k, int threaded)
     ipi_job_both(compute_keys, k, &hi, threaded && n > IPI_JOB_MIN);
 }
 
+/* Whether methods d and x have the same names: name and signature type
+ * names. */
+static int same_names(const iprof_model *m, const iprof_method *d, const iprof_method *x)
+{
+    if (d->name != x->name || d->sig_len != x->sig_len)
+        return 0;
+    size_t j = 0;
+    while (j < x->sig_len &&
+           ((const iprof_type *)ipi_idmap_get(&m->type_ids, d->sig[j]))->name ==
+               ((const iprof_type *)ipi_idmap_get(&m->type_ids, x->sig[j]))->name)
+        j++;
+    return j == x->sig_len;
+}
+
+/* k->ok of a method whose insertion a fill_half left for later. */
+#define KEY_DEFERRED 2
+
+/* Half of filling the names index: the methods whose home slot lies in
+ * [lo, hi) of the table, in order, without reading or writing a slot
+ * outside it (a job: the other half is the other thread's); a probe that
+ * would leave it is deferred (KEY_DEFERRED) for the calling thread. A
+ * key's methods share a home, so the first per key is still the one
+ * indexed: a later one with its key reaches the same end and is deferred
+ * after it. */
+typedef struct fill_half {
+    const iprof_model *m;
+    ipi_htab *t;
+    method_keys *k;
+    size_t lo, hi, inserted;
+} fill_half;
+
+static void fill_names_half(void *arg)
+{
+    fill_half *f = arg;
+    const iprof_model *m = f->m;
+    const method_keys *k = f->k;
+    size_t mask = f->t->cap - 1, n = m->method_count;
+    for (size_t i = 0; i < n; i++) {
+        /* Slots fetched ahead: this half's only (the other thread writes
+         * the other's). */
+        if (i + FILL_AHEAD < n) {
+            size_t ahead = k->keys[i + FILL_AHEAD] & mask;
+            if (ahead >= f->lo && ahead < f->hi)
+                ipi_htab_prefetch(f->t, k->keys[i + FILL_AHEAD]);
+        }
+        size_t home = k->keys[i] & mask; /* ok[i] is the other half's to write */
+        if (home < f->lo || home >= f->hi || !k->ok[i])
+            continue;
+        const iprof_method *x = m->methods[i];
+        for (size_t at = home;; at++) {
+            ipi_htab_slot *slot = &f->t->slots[at];
+            if (!slot->item) {
+                *slot = (ipi_htab_slot){k->keys[i], (void *)x};
+                f->inserted++;
+                break;
+            }
+            if (slot->hash == k->keys[i] && same_names(m, slot->item, x))
+                break;
+            if (at + 1 == f->hi) {
+                k->ok[i] = KEY_DEFERRED;
+                break;
+            }
+        }
+    }
+}
+
 /* Index the first element per key, in order (method keys through th, the
  * type name hashes, when there is one). The table is reserved for
  * every element up front, so inserting cannot fail. Returns the methods
  * left out of IPI_IX_METHOD_NAMES (unresolved signatures). */
-static size_t fill(const iprof_model *m, int which, ipi_htab *t, const method_keys *k)
+static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k, int threaded)
 {
     size_t unresolved = 0;
     if (which == IPI_IX_TYPE_NAMES) {
@@ -306,9 +372,18 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const method_ke
         }
     } else if (which == IPI_IX_METHOD_NAMES) {
         /* The keys computed (method_keys), each slot fetched FILL_AHEAD
-         * methods ahead: the probe of a large table is a cache miss each. */
-        for (size_t i = 0; i < m->method_count; i++) {
-            if (i + FILL_AHEAD < m->method_count && k->ok[i + FILL_AHEAD])
+         * methods ahead: the probe of a large table is a cache miss each.
+         * Threaded, each half of the table on its own thread first; what
+         * they defer goes in here, in order. */
+        size_t n = m->method_count, deferred = 0;
+        if (threaded && n > IPI_JOB_MIN && t->cap >= 2) {
+            fill_half lo = {m, t, k, 0, t->cap / 2, 0}, hi = {m, t, k, t->cap / 2, t->cap, 0};
+            ipi_job_both(fill_names_half, &lo, &hi, 1);
+            t->count += lo.inserted + hi.inserted;
+            deferred = KEY_DEFERRED;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (i + FILL_AHEAD < n && k->ok[i + FILL_AHEAD] > (deferred ? 1 : 0))
                 ipi_htab_prefetch(t, k->keys[i + FILL_AHEAD]);
             const iprof_method *x = m->methods[i];
             uint64_t h = k->keys[i];
@@ -316,19 +391,13 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, const method_ke
                 unresolved++;
                 continue;
             }
+            if (deferred && k->ok[i] != deferred)
+                continue; /* taken by a half */
             void *it;
             int seen = 0;
             ipi_htab_for(t, h, it)
             {
-                const iprof_method *d = it;
-                if (d->name == x->name && d->sig_len == x->sig_len) {
-                    size_t j = 0;
-                    while (j < x->sig_len &&
-                           ((const iprof_type *)ipi_idmap_get(&m->type_ids, d->sig[j]))->name ==
-                               ((const iprof_type *)ipi_idmap_get(&m->type_ids, x->sig[j]))->name)
-                        j++;
-                    seen |= j == x->sig_len;
-                }
+                seen |= same_names(m, it, x);
             }
             if (!seen)
                 ipi_htab_insert(t, &m->alloc, h, (void *)x);
@@ -383,7 +452,7 @@ static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved, int 
     if (!rc) {
         if (n)
             method_keys_all(&k, threaded);
-        *unresolved = fill(m, which, t, &k);
+        *unresolved = fill(m, which, t, &k, threaded);
     }
     ipi_free(&m->alloc, (void *)k.th, k.cap * sizeof *k.th);
     ipi_free(&m->alloc, k.keys, n * sizeof *k.keys);
