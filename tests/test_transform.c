@@ -720,6 +720,39 @@ static void test_canonical_caller_order(void)
     iprof_model_free(m);
 }
 
+/* A kind whose entries have no callers has no flat frames (nothing to
+ * chase): its walk, fetching entries ahead, reads their nodes. 40
+ * conditional entries "1:i", listed backwards. */
+static void test_canonical_no_callers(void)
+{
+    char doc[4096], want[4096];
+    size_t len = (size_t)snprintf(doc, sizeof doc,
+                                  "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+                                  "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+                                  "\"callCountProfiles\":[],\"conditionalProfiles\":[");
+    size_t wlen = (size_t)snprintf(want, sizeof want, "%.*s", (int)len, doc);
+    for (int i = 0; i < 40; i++) {
+        len += (size_t)snprintf(doc + len, sizeof doc - len,
+                                "%s{\"ctx\":\"1:%d\",\"records\":[0,0,%d]}", i ? "," : "",
+                                39 - i, 39 - i + 1);
+        wlen += (size_t)snprintf(want + wlen, sizeof want - wlen,
+                                 "%s{\"ctx\":\"1:%d\",\"records\":[0,0,%d]}", i ? "," : "", i,
+                                 i + 1);
+    }
+    static const char tail[] = "],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"
+                               "\"samplingProfiles\":[]}";
+    snprintf(doc + len, sizeof doc - len, "%s", tail);
+    snprintf(want + wlen, sizeof want - wlen, "%s", tail);
+    iprof_model *m = load(doc);
+    char *c = canonical_text(m, 0), *t = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK_EQ_STR(c, want);
+    CHECK_EQ_STR(t, want);
+    free(c);
+    free(t);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+}
+
 /* A model of n call-count entries "1:0<1:i", but for entry one_at, whose
  * records hold two values, and entry bci_at, whose ctx starts at bci 5
  * (SIZE_MAX: none): two rules broken, told apart by their messages. */
@@ -1442,6 +1475,7 @@ int main(void)
     RUN(test_canonical_repeated_method_callers);
     RUN(test_canonical_caller_order);
     RUN(test_canonical_check_threaded);
+    RUN(test_canonical_no_callers);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);

@@ -755,7 +755,7 @@ static void flatten(const ipi_canon *c, ipi_canon_slot *s)
     flat_part lo = {s, 0, h, 0, NULL, NULL, 0}, hi = {s, h, n, 0, NULL, NULL, 0};
     ipi_job_both(count_keys, &lo, &hi, threaded);
     size_t keys = lo.keys + hi.keys;
-    if (!n || keys >= UINT32_MAX) /* UINT32_MAX: no callers */
+    if (!keys || keys >= UINT32_MAX) /* no callers at all: nothing to chase */
         return;
     uint32_t *off = ipi_malloc(c->a, n * sizeof *off);
     if (!off || fit_array(c->a, &s->keys, &s->keys_cap, keys, sizeof *s->keys)) {
@@ -769,6 +769,8 @@ static void flatten(const ipi_canon *c, ipi_canon_slot *s)
     if (lo.ok && hi.ok) { /* the sort is done: the callers' nodes give way */
         ipi_job_both(set_offsets, &lo, &hi, threaded);
         s->frames.keys = s->keys;
+    } else {
+        drop_keys(c, s);
     }
     ipi_free(c->a, off, n * sizeof *off);
 }
