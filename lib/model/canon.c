@@ -873,14 +873,15 @@ static void canon_frames(const ipi_canon *c, const ipi_canon_ent *x, const iprof
     if (f->keys) {
         fr[0] = x->method;
         fr[1] = x->bci;
-        const uint64_t *k = f->keys + (x->off == IPI_CANON_NO_CALLERS ? 0 : x->off);
-        for (size_t d = 1; x->off != IPI_CANON_NO_CALLERS; k++, d++) {
+        if (x->off == IPI_CANON_NO_CALLERS)
+            return;
+        size_t d = 1;
+        for (const uint64_t *k = f->keys + x->off;; k++, d++) { /* frame_key's inverse */
             fr[2 * d] = (int64_t)(*k >> 33) - 1;
             fr[2 * d + 1] = (int64_t)(uint32_t)(*k >> 1) + INT32_MIN;
             if (!(*k & 1))
-                break;
+                return;
         }
-        return;
     }
     size_t d = 0;
     for (const iprof_context *p = e->ctx; p; p = p->parent, d++) {
