@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "check_alloc.h"
+#include "canon.h"
 #include "model.h"
 
 static iprof_model *load(const char *json)
@@ -716,6 +717,61 @@ static void test_canonical_caller_order(void)
                     "{\"ctx\":\"2:1<1:4294967296\",\"records\":[0,0,1]}],"
                     "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}");
     free(c);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+}
+
+/* Which sorts compare flat frames: the first kind's (no kind walked holds
+ * keys), unless a frame is out of its keys' range; then the next kind's,
+ * while the first walks nodes; a kind sorting while a walked kind holds
+ * keys compares nodes, its keys made for its walk. The order and the
+ * exact text are the same whichever way a kind sorts. */
+static void test_canonical_flat_sort(void)
+{
+    iprof_model *m = load(
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":7,\"name\":\"m\",\"signature\":[0,0]},{\"id\":9,\"name\":\"a\","
+        "\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"7:0<9:4294967296\",\"records\":[1]},"
+        "{\"ctx\":\"7:0<9:5\",\"records\":[2]},{\"ctx\":\"7:0\",\"records\":[3]}],"
+        "\"conditionalProfiles\":[{\"ctx\":\"7:1<9:5<7:2\",\"records\":[0,0,1]},"
+        "{\"ctx\":\"7:1<9:5\",\"records\":[0,0,2]},{\"ctx\":\"7:1\",\"records\":[0,0,3]},"
+        "{\"ctx\":\"7:1<9:5<7:1\",\"records\":[0,0,4]},"
+        "{\"ctx\":\"7:1<9:-1\",\"records\":[0,0,5]},{\"ctx\":\"9:1<7:3\",\"records\":[0,0,6]}],"
+        "\"virtualInvokeProfiles\":[{\"ctx\":\"7:2<9:3\",\"records\":[0,1]},"
+        "{\"ctx\":\"7:2<7:3\",\"records\":[0,2]}],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    for (int threaded = 0; threaded < 2; threaded++) {
+        ipi_canon c;
+        CHECK_OK(ipi_canon_start(&c, m, threaded));
+        CHECK_OK(ipi_canon_presort(&c, IPROF_KIND_CALL_COUNT));
+        CHECK_OK(ipi_canon_kind(&c, IPROF_KIND_CALL_COUNT));
+        CHECK(c.walk->flat_sort && !c.walk->frames.keys && !c.walk->keys); /* 2^32 */
+        CHECK_OK(ipi_canon_presort(&c, IPROF_KIND_CONDITIONAL));
+        CHECK_OK(ipi_canon_kind(&c, IPROF_KIND_CONDITIONAL));
+        CHECK(c.walk->flat_sort && c.walk->frames.keys);
+        CHECK_OK(ipi_canon_presort(&c, IPROF_KIND_VIRTUAL_INVOKE));
+        CHECK_OK(ipi_canon_kind(&c, IPROF_KIND_VIRTUAL_INVOKE));
+        CHECK(!c.walk->flat_sort && c.walk->frames.keys);
+        ipi_canon_free(&c);
+    }
+    static const char want[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},{\"id\":2,"
+        "\"name\":\"m\",\"signature\":[0,0]}],\"callCountProfiles\":["
+        "{\"ctx\":\"2:0\",\"records\":[3]},{\"ctx\":\"2:0<1:5\",\"records\":[2]},"
+        "{\"ctx\":\"2:0<1:4294967296\",\"records\":[1]}],\"conditionalProfiles\":["
+        "{\"ctx\":\"1:1<2:3\",\"records\":[0,0,6]},{\"ctx\":\"2:1\",\"records\":[0,0,3]},"
+        "{\"ctx\":\"2:1<1:-1\",\"records\":[0,0,5]},{\"ctx\":\"2:1<1:5\",\"records\":[0,0,2]},"
+        "{\"ctx\":\"2:1<1:5<2:1\",\"records\":[0,0,4]},"
+        "{\"ctx\":\"2:1<1:5<2:2\",\"records\":[0,0,1]}],\"virtualInvokeProfiles\":["
+        "{\"ctx\":\"2:2<1:3\",\"records\":[0,1]},{\"ctx\":\"2:2<2:3\",\"records\":[0,2]}],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    char *c = canonical_text(m, 0), *t = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK_EQ_STR(c, want);
+    CHECK_EQ_STR(t, want);
+    free(c);
+    free(t);
     same_as_canonicalize(m);
     iprof_model_free(m);
 }
@@ -1476,6 +1532,7 @@ int main(void)
     RUN(test_canonical_caller_order);
     RUN(test_canonical_check_threaded);
     RUN(test_canonical_no_callers);
+    RUN(test_canonical_flat_sort);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);

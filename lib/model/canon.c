@@ -109,19 +109,32 @@ static int cmp_entry(const ipi_canon_frames *f, const ipi_canon_ent *a, const ip
     return x ? 1 : y ? -1 : 0;
 }
 
+/* cmp_entry's order for entries with flat frames (canon.h): a key orders
+ * as its frame does, and one that ends (`more` clear) before one that
+ * goes on with the same frame, as a prefix before its extensions. */
+static int cmp_flat(const ipi_canon_frames *f, const ipi_canon_ent *a, const ipi_canon_ent *b)
+{
+    if (a->method != b->method)
+        return a->method < b->method ? -1 : 1;
+    if (a->bci != b->bci)
+        return a->bci < b->bci ? -1 : 1;
+    if (a->off == b->off)
+        return 0;
+    if (a->off == IPI_CANON_NO_CALLERS || b->off == IPI_CANON_NO_CALLERS)
+        return a->off == IPI_CANON_NO_CALLERS ? -1 : 1;
+    for (const uint64_t *p = f->keys + a->off, *q = f->keys + b->off;; p++, q++) {
+        if (*p != *q)
+            return *p < *q ? -1 : 1;
+        if (!(*p & 1))
+            return 0;
+    }
+}
+
 /* Whether the walk's entries a and b have equal frames: their flat keys
  * compared when the kind has them. */
 static int same_frames(const ipi_canon_frames *f, const ipi_canon_ent *a, const ipi_canon_ent *b)
 {
-    if (!f->keys)
-        return cmp_entry(f, a, b) == 0;
-    if (a->method != b->method || a->bci != b->bci || a->off == b->off)
-        return a->method == b->method && a->bci == b->bci && a->off == b->off;
-    if (a->off == IPI_CANON_NO_CALLERS || b->off == IPI_CANON_NO_CALLERS)
-        return 0;
-    for (const uint64_t *p = f->keys + a->off, *q = f->keys + b->off;; p++, q++)
-        if (*p != *q || !(*p & 1))
-            return *p == *q;
+    return (f->keys ? cmp_flat(f, a, b) : cmp_entry(f, a, b)) == 0;
 }
 
 /* A stable merge sort of n items of a type, with their comparison inlined
@@ -161,6 +174,7 @@ static int same_frames(const ipi_canon_frames *f, const ipi_canon_ent *a, const 
 DEFINE_SORT(sort_meths, ipi_canon, ipi_canon_meth, cmp_meth)
 DEFINE_SORT(sort_type_keys, ipi_canon, type_key, cmp_type_key)
 DEFINE_SORT(sort_ents, ipi_canon_frames, ipi_canon_ent, cmp_entry)
+DEFINE_SORT(sort_flat, ipi_canon_frames, ipi_canon_ent, cmp_flat)
 
 /* Record groups: every slot but the count is the key, in slot order. The
  * layouts are (bci, index, count) and (type, count). */
@@ -618,24 +632,6 @@ void ipi_canon_free(ipi_canon *c)
     ipi_free(c->a, c->recs, c->recs_cap * sizeof *c->recs);
 }
 
-/* ---- entries ------------------------------------------------------------ */
-
-/* List a slot's entries and sort them (a job: reads the model and the
- * maps, allocates nothing). */
-static void sort_slot(void *arg)
-{
-    ipi_canon_slot *s = arg;
-    for (size_t i = 0; i < s->count; i++) {
-        const iprof_entry *e = &s->items[i];
-        s->ents[i] = (ipi_canon_ent){.bci = e->ctx->bci,
-                                     .callers = e->ctx->parent,
-                                     .method = (uint32_t)frame_method(&s->frames, e->ctx),
-                                     .index = (uint32_t)i};
-    }
-    sort_ents(&s->frames, s->ents, s->tmp, s->count);
-    atomic_store_explicit(&s->sorted, 1, memory_order_release);
-}
-
 /* Room for need items of `size` bytes at *arr (holding *cap): kept when
  * it has it, else exactly need: doubling could hold twice a kind's
  * entries while the next kind sorts, the canonical write's peak (a merge
@@ -652,33 +648,6 @@ static int fit_array(const iprof_allocator *a, void *arr, size_t *cap, size_t ne
     *cap = p ? need : 0;
     memcpy(arr, &p, sizeof p);
     return p ? IPROF_OK : IPROF_ENOMEM;
-}
-
-/* The slot not being walked: the one a presort takes. */
-static ipi_canon_slot *spare_slot(ipi_canon *c)
-{
-    return &c->slots[c->walk == &c->slots[0]];
-}
-
-int ipi_canon_presort(ipi_canon *c, int kind)
-{
-    ipi_canon_slot *s = spare_slot(c);
-    ipi_job_wait(&s->job);
-    const ipi_entry_list *l = &c->m->entries[kind];
-    s->kind = -1;
-    if (l->count > UINT32_MAX)
-        return IPROF_ELIMIT;
-    if (fit_array(c->a, &s->ents, &s->ents_cap, l->count, sizeof *s->ents) ||
-        fit_array(c->a, &s->tmp, &s->tmp_cap, l->count / 2 + 1, sizeof *s->tmp))
-        return IPROF_ENOMEM;
-    s->kind = kind;
-    s->items = l->items;
-    s->count = l->count;
-    s->frames.mmap = ipi_kind_layout_of(kind)->checks_methods ? &c->mmap : NULL;
-    s->frames.keys = NULL; /* the sort walks nodes; flat frames come for the walk */
-    atomic_store_explicit(&s->sorted, 0, memory_order_relaxed);
-    ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > IPI_JOB_MIN);
-    return IPROF_OK;
 }
 
 /* ---- flat frames (ipi_canon_frames) -------------------------------------- */
@@ -717,6 +686,16 @@ static void count_keys(void *arg)
     }
 }
 
+/* The keys of callers x and those after it at *k, *k moved past them; 0
+ * when a frame is out of range. */
+static int put_keys(const ipi_canon_slot *s, const iprof_context *x, uint64_t **k)
+{
+    for (; x; x = x->parent)
+        if (!(*(*k)++ = frame_key(frame_method(&s->frames, x), x->bci, x->parent != NULL)))
+            return 0;
+    return 1;
+}
+
 /* In the model's order the nodes lie about as they were allocated: few
  * misses, where the sorted order would take one per node. */
 static void fill_keys(void *arg)
@@ -728,11 +707,32 @@ static void fill_keys(void *arg)
     for (size_t i = p->from; i < p->to; i++) {
         const iprof_context *x = s->items[i].ctx->parent;
         p->off[i] = x ? (uint32_t)(k - s->keys) : UINT32_MAX;
-        for (; x; x = x->parent)
-            if (!(*k++ = frame_key(frame_method(&s->frames, x), x->bci, x->parent != NULL)))
-                return;
+        if (!put_keys(s, x, &k))
+            return;
     }
     p->ok = 1;
+}
+
+/* A sort's share of flattening (flat_sort): the slot's entries listed in
+ * the model's order with their callers' keys, frames.keys set; 0 when a
+ * frame is out of range (the entries are then to be listed anew). */
+static int list_flat(ipi_canon_slot *s)
+{
+    uint64_t *k = s->keys;
+    for (size_t i = 0; i < s->count; i++) {
+        if (i + 8 < s->count)
+            ipi_prefetch(s->items[i + 8].ctx);
+        const iprof_entry *e = &s->items[i];
+        const iprof_context *x = e->ctx->parent;
+        s->ents[i] = (ipi_canon_ent){.bci = e->ctx->bci,
+                                     .off = x ? (size_t)(k - s->keys) : IPI_CANON_NO_CALLERS,
+                                     .method = (uint32_t)frame_method(&s->frames, e->ctx),
+                                     .index = (uint32_t)i};
+        if (!put_keys(s, x, &k))
+            return 0;
+    }
+    s->frames.keys = s->keys;
+    return 1;
 }
 
 static void set_offsets(void *arg)
@@ -745,17 +745,39 @@ static void set_offsets(void *arg)
     }
 }
 
+/* The number of keys of a slot's entries (both threads when threaded),
+ * 0 when they have none or too many to flatten. */
+static size_t count_all_keys(const ipi_canon *c, const ipi_canon_slot *s, flat_part *lo,
+                             flat_part *hi)
+{
+    size_t n = s->count, h = n / 2;
+    *lo = (flat_part){(ipi_canon_slot *)s, 0, h, 0, NULL, NULL, 0};
+    *hi = (flat_part){(ipi_canon_slot *)s, h, n, 0, NULL, NULL, 0};
+    ipi_job_both(count_keys, lo, hi, c->threaded && n > IPI_JOB_MIN);
+    size_t keys = lo->keys + hi->keys;
+    return keys < UINT32_MAX ? keys : 0;
+}
+
+/* Room for the flat frames a sort makes itself (flat_sort), when there
+ * are callers and memory: else the sort walks nodes. */
+static void room_for_keys(const ipi_canon *c, ipi_canon_slot *s)
+{
+    flat_part lo, hi;
+    size_t keys = count_all_keys(c, s, &lo, &hi);
+    if (!keys || fit_array(c->a, &s->keys, &s->keys_cap, keys, sizeof *s->keys))
+        drop_keys(c, s);
+}
+
 /* Give the sorted slot flat frames when they fit (in range, fewer than
  * 2^32 keys, memory to hold them); else it keeps walking nodes. On two
  * threads when threaded: each pass split in halves. */
 static void flatten(const ipi_canon *c, ipi_canon_slot *s)
 {
-    size_t n = s->count, h = n / 2;
+    size_t n = s->count;
     int threaded = c->threaded && n > IPI_JOB_MIN;
-    flat_part lo = {s, 0, h, 0, NULL, NULL, 0}, hi = {s, h, n, 0, NULL, NULL, 0};
-    ipi_job_both(count_keys, &lo, &hi, threaded);
-    size_t keys = lo.keys + hi.keys;
-    if (!keys || keys >= UINT32_MAX) /* no callers at all: nothing to chase */
+    flat_part lo, hi;
+    size_t keys = count_all_keys(c, s, &lo, &hi);
+    if (!keys) /* no callers at all: nothing to chase */
         return;
     uint32_t *off = ipi_malloc(c->a, n * sizeof *off);
     if (!off || fit_array(c->a, &s->keys, &s->keys_cap, keys, sizeof *s->keys)) {
@@ -773,6 +795,61 @@ static void flatten(const ipi_canon *c, ipi_canon_slot *s)
         drop_keys(c, s);
     }
     ipi_free(c->a, off, n * sizeof *off);
+}
+
+/* ---- entries ------------------------------------------------------------ */
+
+/* List a slot's entries and sort them, on flat frames when the presort
+ * made room for them and every frame is in range (a job: reads the model
+ * and the maps, writes the slot, allocates nothing). */
+static void sort_slot(void *arg)
+{
+    ipi_canon_slot *s = arg;
+    if (s->keys && list_flat(s)) {
+        sort_flat(&s->frames, s->ents, s->tmp, s->count);
+    } else {
+        for (size_t i = 0; i < s->count; i++) {
+            const iprof_entry *e = &s->items[i];
+            s->ents[i] = (ipi_canon_ent){.bci = e->ctx->bci,
+                                         .callers = e->ctx->parent,
+                                         .method = (uint32_t)frame_method(&s->frames, e->ctx),
+                                         .index = (uint32_t)i};
+        }
+        sort_ents(&s->frames, s->ents, s->tmp, s->count);
+    }
+    atomic_store_explicit(&s->sorted, 1, memory_order_release);
+}
+
+/* The slot not being walked: the one a presort takes. */
+static ipi_canon_slot *spare_slot(ipi_canon *c)
+{
+    return &c->slots[c->walk == &c->slots[0]];
+}
+
+int ipi_canon_presort(ipi_canon *c, int kind)
+{
+    ipi_canon_slot *s = spare_slot(c);
+    ipi_job_wait(&s->job);
+    const ipi_entry_list *l = &c->m->entries[kind];
+    s->kind = -1;
+    if (l->count > UINT32_MAX)
+        return IPROF_ELIMIT;
+    if (fit_array(c->a, &s->ents, &s->ents_cap, l->count, sizeof *s->ents) ||
+        fit_array(c->a, &s->tmp, &s->tmp_cap, l->count / 2 + 1, sizeof *s->tmp))
+        return IPROF_ENOMEM;
+    s->kind = kind;
+    s->items = l->items;
+    s->count = l->count;
+    s->frames.mmap = ipi_kind_layout_of(kind)->checks_methods ? &c->mmap : NULL;
+    s->frames.keys = NULL; /* set by the sort when it made flat frames */
+    /* Flat frames for the sort too when no other kind holds keys (the
+     * first kind: nothing is walked yet); else they come for the walk. */
+    s->flat_sort = !c->slots[s == &c->slots[0]].keys;
+    if (s->flat_sort)
+        room_for_keys(c, s);
+    atomic_store_explicit(&s->sorted, 0, memory_order_relaxed);
+    ipi_job_start(&s->job, sort_slot, s, c->threaded && l->count > IPI_JOB_MIN);
+    return IPROF_OK;
 }
 
 int ipi_canon_kind(ipi_canon *c, int kind)
@@ -797,7 +874,10 @@ int ipi_canon_kind(ipi_canon *c, int kind)
      * up (a merge's memory is the result and 64 MiB). */
     if (c->walk && c->walk != s)
         drop_keys(c, c->walk);
-    flatten(c, s);
+    if (!s->flat_sort)
+        flatten(c, s);
+    else if (!s->frames.keys) /* a frame out of range: the sort walked nodes */
+        drop_keys(c, s);
     c->walk = s;
     c->next = 0;
     return IPROF_OK;

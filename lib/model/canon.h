@@ -69,10 +69,12 @@ static inline uint32_t ipi_canon_ids_get(const ipi_canon_ids *ids, int64_t id)
  * order (allocation order: few misses), so that the walk in sorted order
  * reads one short run of keys per entry, for its frames and for the check
  * for a repeat, instead of a chain of nodes, each a cache miss. 8 bytes a
- * caller, held only for the kind being walked: the next kind's sort
- * walks nodes, so that a merge stays within 64 MiB beside its result.
- * A kind with a frame out of the keys' range (a bci beyond 32 bits, a
- * method id beyond 31) keeps walking nodes. */
+ * caller, held by one kind at a time, so that a merge stays within 64
+ * MiB beside its result: the first kind's sort makes its keys before
+ * sorting (no kind is walked yet) and compares them; each later kind's
+ * sort walks nodes, its keys made for the walk once the kind before has
+ * given its own up. A kind with a frame out of the keys' range (a bci
+ * beyond 32 bits, a method id beyond 31) keeps walking nodes. */
 typedef struct ipi_canon_frames {
     const ipi_canon_ids *mmap; /* NULL: the kind's frames are kept as they are */
     const uint64_t *keys;      /* NULL: no flat frames, callers are nodes */
@@ -88,6 +90,7 @@ typedef struct ipi_canon_slot {
     size_t count, ents_cap, tmp_cap;
     uint64_t *keys; /* flat frames (frames.keys when the kind has them) */
     size_t keys_cap;
+    int flat_sort; /* keys made (or tried) by the sort itself */
     ipi_job job;
     atomic_int sorted; /* set by the sort as it ends */
 } ipi_canon_slot;
