@@ -410,7 +410,7 @@ static void sort_types_methods(void *arg)
 }
 
 /* Run fn on both parts, hi on the second thread when threaded. */
-static void run_parts(const ipi_canon *c, void (*fn)(void *), meth_part *lo, meth_part *hi,
+static void run_parts(const ipi_canon *c, void (*fn)(void *), void *lo, void *hi,
                       size_t count)
 {
     ipi_job_both(fn, lo, hi, c->threaded && count > IPI_JOB_MIN);
@@ -447,28 +447,71 @@ static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_me
     run_parts(c, sort_types_methods, &lo, &hi, count);
 }
 
+/* A half of numbering the methods (number_methods), a job: ranks of the
+ * sorted methods [from, to), whose ids go on from `last`; then the model's
+ * methods [from, to) into the dense id map (ids unique: no repeats),
+ * counting those it leaves to the sparse map. */
+typedef struct number_part {
+    const ipi_canon *c;
+    const ipi_canon_meth *meths;
+    const uint8_t *same;
+    uint32_t *rank;
+    size_t from, to;
+    uint32_t last;
+    size_t sparse;
+} number_part;
+
+static void rank_methods(void *arg)
+{
+    number_part *p = arg;
+    uint32_t n = p->last;
+    for (size_t i = p->from; i < p->to; i++) {
+        n += !p->same[i];
+        p->rank[p->meths[i].index] = n;
+    }
+}
+
+static void map_dense(void *arg)
+{
+    number_part *p = arg;
+    const ipi_canon *c = p->c;
+    p->sparse = 0;
+    for (size_t i = p->from; i < p->to; i++) {
+        if (i + 8 < p->to)
+            ipi_prefetch(c->m->methods[i + 8]);
+        int64_t id = c->m->methods[i]->id;
+        if (id >= 0 && (uint64_t)id < c->mmap.dense_cap)
+            c->mmap.dense[id] = p->rank[i];
+        else
+            p->sparse++;
+    }
+}
+
 /* Number the distinct methods of the sorted meths and keep only their
  * indexes, in place: c->order (4 bytes a method instead of 16 for the rest
  * of the walk, which may overlap sorting the entries). The sorted walk
  * only scatters each method's canonical id into rank (4 bytes a method,
  * by its place in the model); the id map is then filled in the model's
  * order, where methods and their ids lie in sequence: reading each method
- * in sorted order cost a cache miss or two per method. */
+ * in sorted order cost a cache miss or two per method. Both passes in
+ * halves, one on a second thread when threaded, but for a model whose
+ * method ids repeat (only an id's first method is what references mean)
+ * and the ids beyond the dense map (its sparse part allocates). */
 static int number_methods(ipi_canon *c, ipi_canon_meth *meths, const uint8_t *same,
                           uint32_t *rank, size_t count)
 {
     const iprof_model *m = c->m;
-    size_t n = 0; /* distinct methods so far: the last id */
-    for (size_t i = 0; i < count; i++) {
-        ipi_canon_meth it = meths[i];
-        if (n == 0 || !same[i])
-            meths[n++] = it;
-        rank[it.index] = (uint32_t)n;
-    }
-    /* Only the first method of an id is what references mean: every
-     * method when no id repeats. */
+    size_t h = count / 2;
+    uint32_t first = 0; /* distinct methods among the first h (same[0] is 0) */
+    for (size_t i = 0; i < h; i++)
+        first += !same[i];
+    number_part lo = {c, meths, same, rank, 0, h, 0, 0};
+    number_part hi = {c, meths, same, rank, h, count, first, 0};
+    run_parts(c, rank_methods, &lo, &hi, count);
     int repeats = m->method_ids.count != count;
-    for (size_t i = 0; i < count; i++) {
+    if (!repeats)
+        run_parts(c, map_dense, &lo, &hi, count);
+    for (size_t i = 0; (repeats || lo.sparse || hi.sparse) && i < count; i++) {
         const iprof_method *x = m->methods[i];
         if (repeats && ipi_idmap_get(&m->method_ids, x->id) != x)
             continue;
@@ -477,11 +520,14 @@ static int number_methods(ipi_canon *c, ipi_canon_meth *meths, const uint8_t *sa
         else if (ipi_idmap_put(&c->mmap.sparse, c->a, x->id, (void *)(uintptr_t)rank[i]))
             return IPROF_ENOMEM;
     }
-    /* Index i is written at byte 4 i, within items already read. */
+    /* The first of each run of equal methods, its index written at byte
+     * 4 n, within items already read. */
     unsigned char *bytes = (unsigned char *)meths;
-    for (size_t i = 0; i < n; i++) {
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
         uint32_t index = meths[i].index;
-        memcpy(bytes + i * sizeof index, &index, sizeof index);
+        if (!same[i])
+            memcpy(bytes + n++ * sizeof index, &index, sizeof index);
     }
     size_t size = n * sizeof *c->order;
     void *order = ipi_realloc(c->a, meths, c->order_size, size);
