@@ -776,6 +776,73 @@ static void test_canonical_flat_sort(void)
     iprof_model_free(m);
 }
 
+/* Frames a before frames b in canonical order (callee first, a prefix
+ * before its extensions): the reference the sorts are checked against. */
+static int frames_before(const int64_t *a, size_t da, const int64_t *b, size_t db)
+{
+    for (size_t i = 0; i < 2 * da && i < 2 * db; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return da < db;
+}
+
+/* A kind of more than 65536 entries sorts in buckets by method (2^16 of
+ * them, four method ids each here), then each bucket: the walk gives
+ * every entry once, each after the one before, on one thread or two, in
+ * flat frames and in nodes. */
+static void test_canonical_buckets(void)
+{
+    enum { N = 140000, E = 100000 };
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_add_type(m, 0, "T", 1, NULL));
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        int len = snprintf(name, sizeof name, "m%06ld", ((long)(N - 1 - i) * 7919) % N);
+        int64_t sig[2] = {0, 0};
+        CHECK_OK(iprof_model_add_method(m, i + 1, name, (size_t)len, sig, 2, NULL));
+    }
+    for (int j = 0; j < E; j++) {
+        int64_t fr[4] = {((int64_t)j * 104729) % N + 1, 0, ((int64_t)j * 13) % N + 1, j % 5};
+        int64_t count = j;
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, fr, 1 + (size_t)(j % 2), &count, 1));
+        fr[1] = j % 3;
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, fr, 1 + (size_t)(j % 2),
+                                       (int64_t[]){0, 0, count}, 3));
+    }
+    size_t want = iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT);
+    CHECK(want > 65536);
+    for (int threaded = 0; threaded < 2; threaded++) {
+        ipi_canon c;
+        CHECK_OK(ipi_canon_start(&c, m, threaded));
+        CHECK_OK(ipi_canon_presort(&c, IPROF_KIND_CALL_COUNT));
+        CHECK(c.slots[0].buckets != NULL && c.slots[0].shift == 2);
+        for (int kind = 0; kind < 2; kind++) {
+            if (kind)
+                CHECK_OK(ipi_canon_presort(&c, IPROF_KIND_CONDITIONAL));
+            CHECK_OK(ipi_canon_kind(&c, kind));
+            CHECK(kind ? !c.walk->flat_sort : c.walk->flat_sort && c.walk->frames.keys);
+            int64_t prev[4];
+            size_t prev_depth = 0, walked = 0, ordered = 0;
+            ipi_canon_entry e;
+            while (ipi_canon_next(&c, &e) == 1) {
+                ordered += !walked || frames_before(prev, prev_depth, e.frames, e.depth);
+                walked++;
+                memcpy(prev, e.frames, 2 * e.depth * sizeof *prev);
+                prev_depth = e.depth;
+            }
+            CHECK_EQ_INT((int)walked, (int)want);
+            CHECK_EQ_INT((int)ordered, (int)want);
+        }
+        ipi_canon_free(&c);
+    }
+    char *plain = canonical_text(m, 0), *two = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK_EQ_STR(two, plain);
+    free(plain);
+    free(two);
+    iprof_model_free(m);
+}
+
 /* A kind whose entries have no callers has no flat frames (nothing to
  * chase): its walk, fetching entries ahead, reads their nodes. 40
  * conditional entries "1:i", listed backwards. */
@@ -1533,6 +1600,7 @@ int main(void)
     RUN(test_canonical_check_threaded);
     RUN(test_canonical_no_callers);
     RUN(test_canonical_flat_sort);
+    RUN(test_canonical_buckets);
     RUN(test_canonical_threaded_alloc_failure);
     RUN(test_canonical_threaded_walk_repeats);
     RUN(test_canonical_threaded_parts);

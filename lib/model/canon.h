@@ -88,6 +88,12 @@ typedef struct ipi_canon_slot {
     ipi_canon_frames frames;
     ipi_canon_ent *ents, *tmp;
     size_t count, ents_cap, tmp_cap;
+    /* A large kind of canonical method ids sorts in buckets by method
+     * first (canon.c, bucket_ents): their bounds, NULL when it does not;
+     * a method's bucket is its id >> shift. */
+    uint32_t *buckets;
+    size_t buckets_cap;
+    unsigned shift;
     uint64_t *keys; /* flat frames (frames.keys when the kind has them) */
     size_t keys_cap;
     int flat_sort; /* keys made (or tried) by the sort itself */
@@ -118,6 +124,8 @@ typedef struct ipi_canon {
     uint32_t *order;
     size_t order_size; /* bytes held at order */
     size_t method_count;
+    size_t method_ids; /* canonical method ids are 1..method_ids (kept
+                        * once the order is freed) */
     int64_t *sig; /* ipi_canon_sig's answer */
     size_t sig_cap;
     /* The kind being walked by ipi_canon_next, in one of two slots: the
