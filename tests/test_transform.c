@@ -721,6 +721,19 @@ static void test_canonical_caller_order(void)
     iprof_model_free(m);
 }
 
+/* m's canonical text is want, on one thread and two, and what
+ * canonicalizing gives; frees m. */
+static void check_canonical_text(iprof_model *m, const char *want)
+{
+    char *c = canonical_text(m, 0), *t = canonical_text(m, IPROF_WRITE_THREADED);
+    CHECK_EQ_STR(c, want);
+    CHECK_EQ_STR(t, want);
+    free(c);
+    free(t);
+    same_as_canonicalize(m);
+    iprof_model_free(m);
+}
+
 /* Which sorts compare flat frames: the first kind's (no kind walked holds
  * keys), unless a frame is out of its keys' range; then the next kind's,
  * while the first walks nodes; a kind sorting while a walked kind holds
@@ -767,13 +780,7 @@ static void test_canonical_flat_sort(void)
         "{\"ctx\":\"2:1<1:5<2:2\",\"records\":[0,0,1]}],\"virtualInvokeProfiles\":["
         "{\"ctx\":\"2:2<1:3\",\"records\":[0,1]},{\"ctx\":\"2:2<2:3\",\"records\":[0,2]}],"
         "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
-    char *c = canonical_text(m, 0), *t = canonical_text(m, IPROF_WRITE_THREADED);
-    CHECK_EQ_STR(c, want);
-    CHECK_EQ_STR(t, want);
-    free(c);
-    free(t);
-    same_as_canonicalize(m);
-    iprof_model_free(m);
+    check_canonical_text(m, want);
 }
 
 /* Frames a before frames b in canonical order (callee first, a prefix
@@ -867,13 +874,7 @@ static void test_canonical_no_callers(void)
     snprintf(doc + len, sizeof doc - len, "%s", tail);
     snprintf(want + wlen, sizeof want - wlen, "%s", tail);
     iprof_model *m = load(doc);
-    char *c = canonical_text(m, 0), *t = canonical_text(m, IPROF_WRITE_THREADED);
-    CHECK_EQ_STR(c, want);
-    CHECK_EQ_STR(t, want);
-    free(c);
-    free(t);
-    same_as_canonicalize(m);
-    iprof_model_free(m);
+    check_canonical_text(m, want);
 }
 
 /* A model of n call-count entries "1:0<1:i", but for entry one_at, whose
