@@ -89,7 +89,7 @@ typedef struct ipi_canon_slot {
     ipi_canon_ent *ents, *tmp;
     size_t count, ents_cap, tmp_cap;
     /* A large kind of canonical method ids sorts in buckets by method
-     * first (canon.c, bucket_ents): their bounds, NULL when it does not;
+     * first (canon.c, place_entries): their bounds, NULL when it does not;
      * a method's bucket is its id >> shift. */
     uint32_t *buckets;
     size_t buckets_cap;

@@ -375,24 +375,22 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k,
          * methods ahead: the probe of a large table is a cache miss each.
          * Threaded, each half of the table on its own thread first; what
          * they defer goes in here, in order. */
-        size_t n = m->method_count, deferred = 0;
+        size_t n = m->method_count;
+        int take = 1; /* the k->ok of the methods inserted here */
         if (threaded && n > IPI_JOB_MIN && t->cap >= 2) {
             fill_half lo = {m, t, k, 0, t->cap / 2, 0}, hi = {m, t, k, t->cap / 2, t->cap, 0};
             ipi_job_both(fill_names_half, &lo, &hi, 1);
             t->count += lo.inserted + hi.inserted;
-            deferred = KEY_DEFERRED;
+            take = KEY_DEFERRED; /* the others were taken by a half */
         }
         for (size_t i = 0; i < n; i++) {
-            if (i + FILL_AHEAD < n && k->ok[i + FILL_AHEAD] > (deferred ? 1 : 0))
+            if (i + FILL_AHEAD < n && k->ok[i + FILL_AHEAD] == take)
                 ipi_htab_prefetch(t, k->keys[i + FILL_AHEAD]);
             const iprof_method *x = m->methods[i];
             uint64_t h = k->keys[i];
-            if (!k->ok[i]) {
-                unresolved++;
+            unresolved += !k->ok[i];
+            if (k->ok[i] != take)
                 continue;
-            }
-            if (deferred && k->ok[i] != deferred)
-                continue; /* taken by a half */
             void *it;
             int seen = 0;
             ipi_htab_for(t, h, it)
