@@ -13,6 +13,8 @@
 
 #include <iprof/iprof.h>
 
+#include "model.h" /* merge_paths: which fast paths a merge took */
+
 /* dst: types 0 A, 1 B, 2 C; methods 10 A.f(B), 11 A.g(C); entries. */
 static const char DST[] =
     "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":1,\"name\":\"B\"},"
@@ -114,8 +116,10 @@ static char *temp_file(const char *text, size_t len)
 }
 
 /* Every source, unthreaded and threaded, with the given options: dst
- * equals load + merge. */
-static void same_as_model(const char *src, size_t len, const iprof_merge_options *opts)
+ * equals load + merge, with `methods` methods and `entries` entries of
+ * src premapped by the reading thread's hooks (merge_paths). */
+static void same_as_model(const char *src, size_t len, const iprof_merge_options *opts,
+                          size_t methods, size_t entries)
 {
     iprof_model *want = merged_by_model(src, len, 0, opts);
     const char *path = temp_file(src, len);
@@ -138,6 +142,9 @@ static void same_as_model(const char *src, size_t len, const iprof_merge_options
             }
             CHECK_OK(rc);
             CHECK_EQ_INT(model_diff(dst, want), 0);
+            CHECK_EQ_INT((long long)dst->merge_paths.methods_premapped, (long long)methods);
+            CHECK_EQ_INT((long long)dst->merge_paths.methods_by_id, (long long)methods);
+            CHECK_EQ_INT((long long)dst->merge_paths.entries_premapped, (long long)entries);
             iprof_model_free(dst);
             iprof_reader_free(r);
         }
@@ -148,11 +155,13 @@ static void same_as_model(const char *src, size_t len, const iprof_merge_options
 static void test_same_as_model(void)
 {
     iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
-    same_as_model(SRC, sizeof SRC - 1, &opts);
+    same_as_model(SRC, sizeof SRC - 1, &opts, 2, 7);
     opts.weight = 2.5;
     opts.rounding = IPROF_ROUND_NEAREST_EVEN;
-    same_as_model(SRC, sizeof SRC - 1, &opts);
-    same_as_model(SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1, &opts);
+    same_as_model(SRC, sizeof SRC - 1, &opts, 2, 7);
+    /* Every reference before its definition: the merging thread waits
+     * for the ids and maps them itself. */
+    same_as_model(SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1, &opts, 0, 0);
 }
 
 /* A leniently loaded dst, src merged into it as the model merge merges
@@ -434,14 +443,19 @@ static char *methods_text(int64_t stride, int64_t base, int first, int last, siz
  * on two threads by a threaded merge, its type ids dense or sparse (keys
  * through an array of type name hashes, or through the types): the
  * input's 3,000 methods of the same names and signatures add to them,
- * its 3,000 others are new, threaded or not, as the model merge has it. */
+ * its 3,000 others are new, threaded or not, as the model merge has it.
+ * Every method and entry of the input is premapped by the reading
+ * thread's hooks (merge_paths), its methods matched by dst's type ids
+ * when the input's type ids are dense, by dst's types when they are
+ * sparse. */
 static void test_large_dst(void)
 {
-    static const int64_t strides[] = {1, INT64_C(1000000007)};
-    for (int k = 0; k < 2; k++) {
+    static const int64_t strides[][2] = {{1, 1}, {INT64_C(1000000007), 1},
+                                         {1, INT64_C(1000000007)}};
+    for (int k = 0; k < 3; k++) {
         size_t dlen, slen;
-        char *dtext = methods_text(strides[k], 0, 1, 6000, &dlen);
-        char *stext = methods_text(1, 500, 3001, 9000, &slen);
+        char *dtext = methods_text(strides[k][0], 0, 1, 6000, &dlen);
+        char *stext = methods_text(strides[k][1], 500, 3001, 9000, &slen);
         iprof_model *want = load_text(dtext, dlen, 0, NULL);
         iprof_model *src = load_text(stext, slen, 0, NULL);
         CHECK_OK(iprof_model_merge(want, src, 1.0));
@@ -453,6 +467,9 @@ static void test_large_dst(void)
             CHECK_EQ_INT(iprof_model_method_count(got), 9000);
             CHECK_EQ_INT(iprof_model_entry_count(got, IPROF_KIND_CALL_COUNT), 9000);
             CHECK_EQ_INT(model_diff(got, want), 0);
+            CHECK_EQ_INT((long long)got->merge_paths.methods_premapped, 6000);
+            CHECK_EQ_INT((long long)got->merge_paths.methods_by_id, strides[k][1] == 1 ? 6000 : 0);
+            CHECK_EQ_INT((long long)got->merge_paths.entries_premapped, 6000);
             iprof_reader_free(r);
             iprof_model_free(got);
         }

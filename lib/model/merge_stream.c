@@ -94,6 +94,7 @@ typedef struct stream_merge {
      * when no reference dangles, the more basic fault, as merge.c does. */
     int rule_failed;
     ipi_journal j;
+    ipi_merge_paths paths; /* counted by the merging thread; dst's at the end */
 } stream_merge;
 
 static const iprof_allocator *alloc_of(const stream_merge *s)
@@ -209,6 +210,8 @@ static int take_method(stream_merge *s, const ipi_event *e)
 {
     uint64_t h = *e->key;
     int by_id = e->premapped && s->tid; /* dst's type ids, the key computed */
+    s->paths.methods_premapped += e->premapped != 0;
+    s->paths.methods_by_id += by_id;
     if (!by_id && (ipi_grow_array(alloc_of(s), &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
                    ipi_grow_array(alloc_of(s), &s->ids, &s->ids_cap, e->n, sizeof *s->ids)))
         return IPROF_ENOMEM;
@@ -321,6 +324,8 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
                                     (size_t)IPI_MAX_RECORDS);
     if (!e->premapped)
         remap_in_place(s, L, e);
+    else
+        s->paths.entries_premapped++;
     /* In dst's ids the entry may break a rule it kept in the input's (a
      * leniently loaded dst with a negative method id): refused, as adding
      * it to dst would be. */
@@ -703,6 +708,7 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
             ipi_reader_replace_error(reader, IPROF_ESTOPPED, dst->error.message);
         ipi_journal_undo(&s.j, dst);
     }
+    dst->merge_paths = s.paths;
     state_free(&s);
     return rc;
 }

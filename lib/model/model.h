@@ -104,6 +104,15 @@ typedef struct ipi_layout_extras {
     int instanceof_key; /* IPROF_INSTANCEOF_KEY_*; AUTO when none was read */
 } ipi_layout_extras;
 
+/* What the last streaming merge into a model took its fast paths for
+ * (merge_stream.c): the input's methods and entries the reading thread
+ * had premapped, and of those methods the ones matched by dst's type ids.
+ * A merge gives the same result without them, only slower; tests read
+ * these to see the paths taken. */
+typedef struct ipi_merge_paths {
+    size_t methods_premapped, methods_by_id, entries_premapped;
+} ipi_merge_paths;
+
 struct iprof_model {
     iprof_allocator alloc; /* the user's, copied */
     ipi_arena arena;
@@ -138,6 +147,7 @@ struct iprof_model {
     size_t names_unresolved;
 
     ipi_layout_extras extras;
+    ipi_merge_paths merge_paths; /* of the last streaming merge into it */
     ipi_errbuf error; /* the last failed operation's report (iprof_model_error) */
 };
 
