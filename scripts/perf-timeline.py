@@ -58,19 +58,20 @@ def timeline(rows, window, top=3):
     names = thread_names(rows)
     t0 = rows[0][1]
     buckets = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
+    kernel = collections.Counter()  # (window, thread) -> the kernel's samples
     for tid, t, ip, sym in rows:
-        b = buckets[int((t - t0) / window)][names[tid]]
-        b[sym] += 1
-        b[None] += ip >= KERNEL  # the kernel's samples, under a key no symbol has
+        key = int((t - t0) / window), names[tid]
+        buckets[key[0]][key[1]][sym] += 1
+        kernel[key] += ip >= KERNEL
     out = []
     for b in sorted(buckets):
         parts = []
         for name in THREADS:
             c = buckets[b][name]
-            kernel = c.pop(None, 0)
+            k = kernel[b, name]
             n = sum(c.values())
             hot = ",".join("%s:%d" % (s[:24], v) for s, v in c.most_common(top))
-            parts.append("%s=%d k%d%% [%s]" % (name, n, 100 * kernel // n if n else 0, hot))
+            parts.append("%s=%d k%d%% [%s]" % (name, n, 100 * k // n if n else 0, hot))
         out.append("%6.2f %s" % (b * window, "  ".join(parts)))
     return out
 
