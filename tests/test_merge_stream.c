@@ -447,7 +447,7 @@ static char *methods_text(int64_t stride, int64_t base, int first, int last, siz
  * Every method and entry of the input is premapped by the reading
  * thread's hooks (merge_paths), its methods matched by dst's type ids
  * when the input's type ids are dense, by dst's types when they are
- * sparse. */
+ * sparse; a threaded merge fills dst's names index on two threads. */
 static void test_large_dst(void)
 {
     static const int64_t strides[][2] = {{1, 1}, {INT64_C(1000000007), 1},
@@ -460,6 +460,12 @@ static void test_large_dst(void)
         iprof_model *src = load_text(stext, slen, 0, NULL);
         CHECK_OK(iprof_model_merge(want, src, 1.0));
         CHECK_EQ_INT(iprof_model_method_count(want), 9000);
+        /* What the names index's two-thread fill takes of dst's methods. */
+        iprof_model *keyed = load_text(dtext, dlen, 0, NULL);
+        size_t halves = 0;
+        CHECK(ipi_index_method_names(keyed, 1, &halves) != NULL);
+        CHECK(halves > 5000 && halves <= 6000);
+        iprof_model_free(keyed);
         for (int threaded = 0; threaded < 2; threaded++) {
             iprof_model *got = load_text(dtext, dlen, 0, NULL);
             iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
@@ -470,6 +476,8 @@ static void test_large_dst(void)
             CHECK_EQ_INT((long long)got->merge_paths.methods_premapped, 6000);
             CHECK_EQ_INT((long long)got->merge_paths.methods_by_id, strides[k][1] == 1 ? 6000 : 0);
             CHECK_EQ_INT((long long)got->merge_paths.entries_premapped, 6000);
+            CHECK_EQ_INT((long long)got->merge_paths.names_by_halves,
+                         threaded ? (long long)halves : 0);
             iprof_reader_free(r);
             iprof_model_free(got);
         }

@@ -537,17 +537,25 @@ static iprof_model *load_named_methods(const char *prefix)
 /* The names index filled on two threads (each half of the table, a probe
  * that would cross into the other half left for the calling thread)
  * indexes what one thread does: each key once, its first method. Names
- * are varied until probes did cross, so that the hand-over is tried. */
+ * are varied until probes did cross, so that the hand-over is tried.
+ * The halves took every method whose slot lies in its home's half (the
+ * calling thread, the others), so a fill that fell back to one thread
+ * fails the count. */
 static void test_names_index_threaded(void)
 {
     size_t crossed = 0;
     for (char p = 'a'; p <= 'z' && !crossed; p++) {
         char prefix[2] = {p, 0};
         iprof_model *one = load_named_methods(prefix), *two = load_named_methods(prefix);
-        const ipi_htab *t1 = ipi_index_method_names(one, 0), *t2 = ipi_index_method_names(two, 1);
+        size_t halves1 = 1, halves2 = 0, again = 1;
+        const ipi_htab *t1 = ipi_index_method_names(one, 0, &halves1),
+                       *t2 = ipi_index_method_names(two, 1, &halves2);
         CHECK(t1 && t2);
         if (!t1 || !t2)
             break;
+        CHECK(ipi_index_method_names(two, 1, &again) == t2); /* built: no fill */
+        CHECK_EQ_INT((long long)again, 0);
+        CHECK_EQ_INT((long long)halves1, 0);
         CHECK_EQ_INT((long long)t1->count, 15000);
         CHECK_EQ_INT((long long)t2->count, 15000);
         for (size_t i = 0; i < t2->cap; i++) {
@@ -555,6 +563,7 @@ static void test_names_index_threaded(void)
             size_t home = t2->slots[i].hash & (t2->cap - 1);
             crossed += x && (home < t2->cap / 2) != (i < t2->cap / 2);
         }
+        CHECK_EQ_INT((long long)halves2, 15000 - (long long)crossed);
         const iprof_type *sig[2] = {iprof_model_type_at(two, 0), iprof_model_type_at(two, 0)};
         for (size_t i = 0; i < 20000; i++) {
             const iprof_method *x = iprof_model_method_at(two, i);

@@ -191,7 +191,7 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
                      int64_t *max, const iprof_method **out)
 {
     /* Fetched each time: adding a method may (rarely) drop the index. */
-    const ipi_htab *index = ipi_index_method_names(dst, 0);
+    const ipi_htab *index = ipi_index_method_names(dst, 0, NULL);
     if (!index)
         return IPROF_ENOMEM;
     const iprof_method *d = ipi_find_method_by_names(dst, index, name, sig, n, h);
@@ -210,7 +210,7 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
 int ipi_merge_method_ids(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,
                          size_t n, uint64_t h, int64_t *max, const iprof_method **out)
 {
-    const ipi_htab *index = ipi_index_method_names(dst, 0);
+    const ipi_htab *index = ipi_index_method_names(dst, 0, NULL);
     if (!index)
         return IPROF_ENOMEM;
     const iprof_method *d = ipi_find_method_by_ids(index, name, ids, n, h);
@@ -226,7 +226,7 @@ static int merge_methods(merge_state *s)
     int64_t max = ipi_model_max_id(s->dst, 0);
     /* Built even when src has no methods: dst keeps it from merge to merge. */
     if (ipi_idmap_reserve(&s->mmap, s->a, s->src->method_count) ||
-        !ipi_index_method_names(s->dst, 0))
+        !ipi_index_method_names(s->dst, 0, NULL))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->method_count; i++) {
         const iprof_method *x = s->src->methods[i], *d;

@@ -651,8 +651,8 @@ static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *o
     /* The lookups of every batch need these; built here, they cannot fail
      * half-way through one (the names index on two threads when the read
      * is: the reading thread has nothing to do yet). */
-    if (!rc &&
-        (!ipi_index_get(dst, IPI_IX_TYPE_NAMES) || !ipi_index_method_names(dst, threaded)))
+    if (!rc && (!ipi_index_get(dst, IPI_IX_TYPE_NAMES) ||
+                !ipi_index_method_names(dst, threaded, &s->paths.names_by_halves)))
         rc = IPROF_ENOMEM;
     for (int k = 0; !rc && k < IPROF_KIND_COUNT; k++)
         if (!ipi_index_get(dst, IPI_IX_ENTRIES + k))

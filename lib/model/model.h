@@ -106,11 +106,13 @@ typedef struct ipi_layout_extras {
 
 /* What the last streaming merge into a model took its fast paths for
  * (merge_stream.c): the input's methods and entries the reading thread
- * had premapped, and of those methods the ones matched by dst's type ids.
- * A merge gives the same result without them, only slower; tests read
- * these to see the paths taken. */
+ * had premapped, and of those methods the ones matched by dst's type ids;
+ * when it built dst's names index, the methods the index's two-thread
+ * fill took (ipi_index_method_names). A merge gives the same result
+ * without them, only slower; tests read these to see the paths taken. */
 typedef struct ipi_merge_paths {
     size_t methods_premapped, methods_by_id, entries_premapped;
+    size_t names_by_halves;
 } ipi_merge_paths;
 
 struct iprof_model {
@@ -326,9 +328,11 @@ int ipi_types_one_to_one(const iprof_model *m);
 const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str *name,
                                            const int64_t *sig, size_t n, uint64_t h);
 /* IPI_IX_METHOD_NAMES, built now if needed (a mutation-side index: only
- * merge uses it; with `threaded`, its keys computed on two threads);
- * NULL when out of memory. */
-const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded);
+ * merge uses it; with `threaded`, its keys computed and its table filled
+ * on two threads); NULL when out of memory. *by_halves (may be NULL): the
+ * methods the two threads' halves of the table took, 0 when the index
+ * was built before or on one thread (tests read it to see the path). */
+const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves);
 /* Keep IPI_IX_METHOD_NAMES current after a method was appended to m (no
  * allocation: the caller reserved one slot); and after a type was added. */
 int ipi_index_reserve_method_names(iprof_model *m);

@@ -360,8 +360,11 @@ static void fill_names_half(void *arg)
 /* Index the first element per key, in order (method keys through th, the
  * type name hashes, when there is one). The table is reserved for
  * every element up front, so inserting cannot fail. Returns the methods
- * left out of IPI_IX_METHOD_NAMES (unresolved signatures). */
-static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k, int threaded)
+ * left out of IPI_IX_METHOD_NAMES (unresolved signatures); *by_halves,
+ * the methods the two halves of a threaded fill inserted (set only when
+ * they ran). */
+static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k, int threaded,
+                   size_t *by_halves)
 {
     size_t unresolved = 0;
     if (which == IPI_IX_TYPE_NAMES) {
@@ -381,6 +384,7 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k,
             fill_half lo = {m, t, k, 0, t->cap / 2, 0}, hi = {m, t, k, t->cap / 2, t->cap, 0};
             ipi_job_both(fill_names_half, &lo, &hi, 1);
             t->count += lo.inserted + hi.inserted;
+            *by_halves = lo.inserted + hi.inserted;
             take = KEY_DEFERRED; /* the others were taken by a half */
         }
         for (size_t i = 0; i < n; i++) {
@@ -428,9 +432,12 @@ static void free_table(const iprof_model *m, ipi_htab *t)
 }
 
 /* The index `which` of m, NULL when out of memory; the names index's keys
- * computed on two threads when threaded. */
-static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved, int threaded)
+ * computed and its table filled on two threads when threaded (*by_halves:
+ * the methods the fill's halves took, 0 when it ran on one thread). */
+static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved, int threaded,
+                       size_t *by_halves)
 {
+    *by_halves = 0;
     ipi_htab *t = ipi_malloc(&m->alloc, sizeof *t);
     if (!t)
         return NULL;
@@ -450,7 +457,7 @@ static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved, int 
     if (!rc) {
         if (n)
             method_keys_all(&k, threaded);
-        *unresolved = fill(m, which, t, &k, threaded);
+        *unresolved = fill(m, which, t, &k, threaded, by_halves);
     }
     ipi_free(&m->alloc, (void *)k.th, k.cap * sizeof *k.th);
     ipi_free(&m->alloc, k.keys, n * sizeof *k.keys);
@@ -470,8 +477,8 @@ const ipi_htab *ipi_index_get(const iprof_model *m, int which)
     ipi_htab *t = atomic_load_explicit(slot, memory_order_acquire);
     if (t)
         return t;
-    size_t unresolved;
-    ipi_htab *mine = build(m, which, &unresolved, 0);
+    size_t unresolved, by_halves;
+    ipi_htab *mine = build(m, which, &unresolved, 0, &by_halves);
     if (!mine)
         return NULL;
     ipi_htab *expected = NULL;
@@ -482,13 +489,16 @@ const ipi_htab *ipi_index_get(const iprof_model *m, int which)
     return expected;
 }
 
-const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded)
+const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves)
 {
+    size_t unused;
+    by_halves = by_halves ? by_halves : &unused;
+    *by_halves = 0;
     ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
     if (t)
         return t;
     size_t unresolved;
-    if (!(t = build(m, IPI_IX_METHOD_NAMES, &unresolved, threaded)))
+    if (!(t = build(m, IPI_IX_METHOD_NAMES, &unresolved, threaded, by_halves)))
         return NULL;
     m->names_unresolved = unresolved;
     atomic_store_explicit(&m->index[IPI_IX_METHOD_NAMES], t, memory_order_relaxed);
