@@ -29,8 +29,10 @@ access ever touches memory the C side has freed:
 from __future__ import annotations
 
 import ctypes
+import numbers
 import operator
 import os
+from contextlib import contextmanager
 from collections.abc import Sequence
 from typing import NamedTuple
 from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
@@ -656,6 +658,7 @@ class Model:
         self._method_gen = 0
         self._ctx_gen = 0
         self._mutations = 0
+        self._busy = 0          # C calls running that call back into Python
         self._diagnostics = diagnostics
         self._dropped = dropped
         self._damage: Diagnostic | None = None
@@ -676,6 +679,28 @@ class Model:
             raise ClosedError("the model is closed")
         return p
 
+    def _pw(self) -> int:
+        """The pointer, for a change: refused (:class:`StateError`) while a
+        write or merge of this model is calling back into Python, as the C
+        call is still walking the model."""
+        p = self._p()
+        if self._busy:
+            raise make_error(Status.ESTATE, message="the model is being written or merged "
+                             "into: it cannot change until that call returns")
+        return p
+
+    @contextmanager
+    def _in_use(self) -> Iterator[int]:
+        """Mark the model busy for a C call that runs Python callbacks
+        (a writer's file object, a merge's reader): they may read it, not
+        change or close it."""
+        p = self._p()
+        self._busy += 1
+        try:
+            yield p
+        finally:
+            self._busy -= 1
+
     # -- lifetime ------------------------------------------------------------
 
     def close(self) -> None:
@@ -683,6 +708,9 @@ class Model:
         (accesses raise :class:`ClosedError`). Closing twice is a no-op."""
         p = getattr(self, "_ptr", None)
         if p is not None:
+            if getattr(self, "_busy", 0):
+                raise make_error(Status.ESTATE, message="the model is being written or merged "
+                                 "into: it cannot be closed until that call returns")
             self._ptr = None
             self._L.iprof_model_free(p)
 
@@ -719,9 +747,9 @@ class Model:
 
     @version.setter
     def version(self, value: str | bytes) -> None:
-        p = self._p()
+        p = self._pw()
         self._mutations += 1
-        check(self._L.iprof_model_set_version(p, encode(value)))
+        self._check(self._L.iprof_model_set_version(p, encode(value)))
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -754,7 +782,7 @@ class Model:
         dict ``{"methods": n, "callCountProfiles": n, ...}`` (every kind's
         JSON key). Invalidates Method objects and the Entry objects of every
         kind."""
-        p = self._p()
+        p = self._pw()
         methods = ctypes.c_size_t()
         entries = (ctypes.c_size_t * len(Kind))()
         self._method_gen += 1
@@ -787,9 +815,9 @@ class Model:
     @instanceof_key.setter
     def instanceof_key(self, value: EnumLike | None) -> None:
         spelling = InstanceofKey.of(value)
-        p = self._p()
+        p = self._pw()
         self._mutations += 1
-        check(self._L.iprof_model_set_instanceof_key(p, spelling))
+        self._check(self._L.iprof_model_set_instanceof_key(p, spelling))
 
     @property
     def unknown_keys(self) -> list[UnknownKey]:
@@ -911,7 +939,7 @@ class Model:
         library interprets, :class:`JSONSyntaxError` for a value that is not
         one JSON value."""
         k, j = encode(key), encode(json)
-        p = self._p()
+        p = self._pw()
         self._mutations += 1
         self._check(self._L.iprof_model_add_unknown(p, k, len(k), j, len(j)))
 
@@ -919,7 +947,7 @@ class Model:
         """Remove every unknown top-level key named *key*;
         :class:`NotFoundError` if there is none."""
         k = encode(key)
-        p = self._p()
+        p = self._pw()
         self._mutations += 1
         check(self._L.iprof_model_remove_unknown(p, k, len(k)),
               "the model keeps no unknown key %r" % (key,))
@@ -932,7 +960,7 @@ class Model:
 
     def clear_unknown(self) -> None:
         """Remove every unknown top-level key."""
-        p = self._p()
+        p = self._pw()
         self._mutations += 1
         self._L.iprof_model_clear_unknown(p)
 
@@ -941,7 +969,7 @@ class Model:
         is taken."""
         b = encode(name)
         out = c_void_p()
-        p = self._p()
+        p = self._pw()
         self._mutations += 1
         self._check(self._L.iprof_model_add_type(p, int64(type_id, "type id"), b, len(b),
                                                  byref(out)))
@@ -953,7 +981,7 @@ class Model:
         Invalidates every Type object of this model."""
         type_id = (self._own(type_, Type).id if isinstance(type_, Type)
                    else int64(type_, "type id"))
-        p = self._p()
+        p = self._pw()
         self._type_gen += 1
         self._mutations += 1
         self._check(self._L.iprof_model_remove_type(p, type_id))
@@ -966,7 +994,7 @@ class Model:
         b = encode(name)
         arr, n = int64_array(signature, "type id")
         out = c_void_p()
-        p = self._p()
+        p = self._pw()
         self._mutations += 1
         self._check(self._L.iprof_model_add_method(p, int64(method_id, "method id"), b,
                                                    len(b), arr, n, byref(out)))
@@ -978,7 +1006,7 @@ class Model:
         absent. Invalidates every Method object of this model."""
         method_id = (self._own(method, Method).id if isinstance(method, Method)
                      else int64(method, "method id"))
-        p = self._p()
+        p = self._pw()
         self._method_gen += 1
         self._mutations += 1
         self._check(self._L.iprof_model_remove_method(p, method_id))
@@ -991,7 +1019,7 @@ class Model:
         kind = Kind.of(kind)
         farr, fn = frames_array(frames)
         rarr, rn = int64_array(records, "record")
-        p = self._p()
+        p = self._pw()
         self._entry_gen[kind] += 1
         self._mutations += 1
         self._check(self._L.iprof_model_add_entry(p, kind, farr, fn, rarr, rn))
@@ -1012,7 +1040,7 @@ class Model:
         else:
             kind = Kind.of(kind_or_entry)
         farr, fn = frames_array(frames)
-        p = self._p()
+        p = self._pw()
         self._entry_gen[kind] += 1
         self._mutations += 1
         self._check(self._L.iprof_model_remove_entry(p, kind, farr, fn))
@@ -1022,9 +1050,9 @@ class Model:
         # The predicate runs first, on an unchanged model, so that it may
         # read anything and an exception from it changes nothing; the C
         # filter then only tests the pointers it selected.
-        before = (list(self._entry_gen), self._type_gen, self._method_gen)
+        before = (list(self._entry_gen), self._type_gen, self._method_gen, self._ptr)
         kept = {item._ptr for item in items if keep(item)}
-        if (list(self._entry_gen), self._type_gen, self._method_gen) != before:
+        if (list(self._entry_gen), self._type_gen, self._method_gen, self._ptr) != before:
             raise StaleError("the model changed inside a retain predicate")
         pred = _lib.MODEL_ENTRY_PRED(lambda ptr, _payload: 1 if ptr in kept else 0)
         self._mutations += 1
@@ -1035,7 +1063,7 @@ class Model:
         true. *keep* runs on every entry before anything changes, so an
         exception from it leaves the model as it was."""
         kind = Kind.of(kind)
-        p = self._p()
+        p = self._pw()
 
         def run(cb: Any) -> int:
             self._entry_gen[Kind.of(kind)] += 1
@@ -1044,7 +1072,7 @@ class Model:
 
     def retain_types(self, keep: Callable[[Type], object]) -> None:
         """Keep only the types for which ``keep(type)`` is true."""
-        p = self._p()
+        p = self._pw()
 
         def run(cb: Any) -> int:
             self._type_gen += 1
@@ -1053,7 +1081,7 @@ class Model:
 
     def retain_methods(self, keep: Callable[[Method], object]) -> None:
         """Keep only the methods for which ``keep(method)`` is true."""
-        p = self._p()
+        p = self._pw()
 
         def run(cb: Any) -> int:
             self._method_gen += 1
@@ -1072,7 +1100,7 @@ class Model:
         Method and Entry object of this model."""
         method_id = (self._own(method, Method).id if isinstance(method, Method)
                      else int64(method, "method id"))
-        p = self._p()
+        p = self._pw()
         self._method_gen += 1
         for k in Kind:
             self._entry_gen[k] += 1
@@ -1091,7 +1119,7 @@ class Model:
         was; it must not change the model (:class:`StaleError`).
         Invalidates the Entry objects of the kinds filtered."""
         kinds = list(Kind) if kind is None else [Kind.of(kind)]
-        L, p = self._L, self._p()
+        L, p = self._L, self._pw()
         before = self._gens()
         verdict: dict[tuple[int, int], bool] = {}
         seen: set[int] = set()
@@ -1129,7 +1157,7 @@ class Model:
         kind = Kind.of(kind)
         farr, fn = frames_array(frames)
         rarr, rn = int64_array(records, "record")
-        p = self._p()
+        p = self._pw()
         self._entry_gen[kind] += 1
         self._mutations += 1
         self._check(self._L.iprof_model_set_entry_records(p, kind, farr, fn, rarr, rn))
@@ -1157,7 +1185,7 @@ class Model:
         else v * 2 for i, v in enumerate(r)])`` doubles the counts of
         every conditional entry."""
         kind = Kind.of(kind)
-        p = self._p()
+        p = self._pw()
         before = self._gens()
         new: list[ctypes.Array[c_int64]] = []
         for entry in Entries(self, kind):
@@ -1205,7 +1233,7 @@ class Model:
         kinds = list(Kind) if kind is None else [Kind.of(kind)]
         rounding = Rounding.of(rounding)
         weight = float(weight)
-        p = self._p()
+        p = self._pw()
         for k in kinds:
             self._entry_gen[k] += 1
         self._mutations += 1
@@ -1244,7 +1272,7 @@ class Model:
             raise TypeError("merge() needs a Model, not %s" % type(other).__name__)
         if other is self:
             raise ValueError("cannot merge a model into itself")
-        p, q = self._p(), other._p()
+        p, q = self._pw(), other._p()
         opts = self._merge_options(weight, drop_unknown, rounding)
         self._check(self._L.iprof_model_merge_with(p, q, byref(opts)))
 
@@ -1252,7 +1280,10 @@ class Model:
                        rounding: EnumLike) -> _lib.iprof_merge_options:
         """The C merge options; the model's Entry objects are invalidated
         (a merge changes entries)."""
-        weight = float(weight)
+        given: object = weight                    # as called, whatever the annotation says
+        if isinstance(given, bool) or not isinstance(given, numbers.Real):
+            raise TypeError("weight must be a number, not %s" % type(given).__name__)
+        weight = float(given)
         rounding = Rounding.of(rounding)
         opts = _lib.iprof_merge_options()
         check(self._L.iprof_merge_options_init(byref(opts), _lib.MERGE_OPTIONS_VERSION))
@@ -1286,9 +1317,9 @@ class Model:
         ``offset``, ``path`` and ``filename``); a failed merge raises as
         :meth:`merge` does (:class:`DanglingReferenceError` for references
         the input does not define, :class:`SchemaError` ...)."""
-        p = self._p()
+        self._pw()
         opts = self._merge_options(weight, drop_unknown, rounding)
-        with _Reader(threaded=threaded,
+        with self._in_use() as p, _Reader(threaded=threaded,
                      **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
                                       max_depth, 0)) as r:
             L = r._L
@@ -1335,7 +1366,7 @@ class Model:
         stale (:class:`StaleError`). Raises :class:`DanglingReferenceError`
         or :class:`SchemaError` (leniently loaded models only, or an unknown
         key holding data), leaving the model unchanged."""
-        p = self._p()
+        p = self._pw()
         self._invalidate_all(contexts=True)
         flags = _lib.CANONICAL_DROP_UNKNOWN if drop_unknown else 0
         self._check(self._L.iprof_model_canonicalize_flags(p, flags))
@@ -1394,7 +1425,7 @@ class Model:
             if int(max_depth) < 0:
                 raise ValueError("max_depth must be >= 0")
             opts.max_depth = int(max_depth)
-        p = self._p()
+        p = self._pw()
         self._invalidate_all(contexts=False)
         self._check(L.iprof_model_filter(p, byref(opts)))
 
@@ -1408,7 +1439,7 @@ class Model:
         scalar). Ids are not changed. Invalidates the Type (Method) objects
         when types (methods) are pruned."""
         what = (_lib.PRUNE_METHODS if methods else 0) | (_lib.PRUNE_TYPES if types else 0)
-        p = self._p()
+        p = self._pw()
         if methods:
             self._method_gen += 1
         if types:

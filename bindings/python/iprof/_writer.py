@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import ctypes
+import errno
+import io
 import os
 from ctypes import byref, c_size_t, c_void_p
 from types import TracebackType
@@ -13,7 +15,7 @@ if TYPE_CHECKING:
 
 from . import _lib
 from ._common import InstanceofKey, Kind, encode, frames_array, int64, int64_array
-from ._errors import ClosedError, check, make_error
+from ._errors import ClosedError, Status, check, make_error
 
 
 class Writer:
@@ -49,6 +51,11 @@ class Writer:
         self._begun = False
         self._ended = False
         self._exceptions: list[BaseException] = []
+        # Set while the target's write runs inside a C call of this writer:
+        # the writer then refuses every call (closing it would free what
+        # the C call is using). A list, so that the callback holds no
+        # reference to the writer.
+        self._in_sink = [False]
         self._target = target
         self._filename = os.fsdecode(target) if isinstance(target, (str, os.PathLike)) else None
         opts = _lib.iprof_write_options()
@@ -85,14 +92,32 @@ class Writer:
         elif hasattr(target, "write"):
             write = target.write
             excs = self._exceptions
+            in_sink = self._in_sink
+            # A raw file may take part of the bytes (an int below their
+            # length: the rest is written again) or, non-blocking, none
+            # (None: an error, as the bytes would be lost); other file
+            # objects take all (their write may return None).
+            raw = isinstance(target, io.RawIOBase)
 
             def write_fn(data: int, n: int, _payload: Any) -> int:
+                in_sink[0] = True
                 try:
-                    write(ctypes.string_at(data, n))
+                    chunk = ctypes.string_at(data, n)
+                    while chunk:
+                        done: object = write(chunk)  # file objects differ
+                        if not raw and not isinstance(done, int):
+                            break
+                        if not isinstance(done, int) or done <= 0 or done > len(chunk):
+                            raise OSError(errno.EAGAIN if done is None else errno.EIO,
+                                          "the file object's write took %r of %d bytes"
+                                          % (done, len(chunk)))
+                        chunk = chunk[done:]
                     return 0
                 except BaseException as e:  # noqa: B902 - re-raised by _check
                     excs.append(e)
                     return 1
+                finally:
+                    in_sink[0] = False
             self._write_fn = _lib.WRITE_FN(write_fn)
             status = L.iprof_writer_new_callback(byref(out), self._write_fn, None, byref(opts))
         else:
@@ -105,7 +130,13 @@ class Writer:
     def _p(self) -> int:
         if self._ptr is None:
             raise ClosedError("the writer is closed")
+        self._refuse_in_sink("used")
         return self._ptr
+
+    def _refuse_in_sink(self, what: str) -> None:
+        if getattr(self, "_in_sink", [False])[0]:
+            raise make_error(Status.ESTATE, message="the writer cannot be %s from its own "
+                             "file object's write" % what)
 
     def _check(self, status: int) -> None:
         if status == 0:
@@ -167,8 +198,10 @@ class Writer:
         """Write a whole model (begin, every element, its unknown top-level
         keys where its file had them, end)."""
         p = self._p()
-        mp = model._p()
-        self._check(self._L.iprof_writer_write_model(p, mp))
+        # The target's write may run Python code meanwhile: it may read
+        # the model, not change or close it.
+        with model._in_use() as mp:
+            self._check(self._L.iprof_writer_write_model(p, mp))
         self._begun = self._ended = True
 
     def end(self) -> bytes | None:
@@ -190,6 +223,8 @@ class Writer:
     def close(self) -> None:
         """Free the writer. If end() did not succeed, a path is left as it
         was (the temporary file is removed)."""
+        if self._ptr is not None:
+            self._refuse_in_sink("closed")
         p, self._ptr = self._ptr, None
         if p is not None:
             self._L.iprof_writer_free(p)

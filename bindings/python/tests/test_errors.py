@@ -72,8 +72,9 @@ class ErrorTest(unittest.TestCase):
         self.assertEqual((cm.exception.path, cm.exception.line, cm.exception.column),
                          ("version", 1, 12))
         with iprof.Model() as m:
-            with self.assertRaises(iprof.VersionError):
+            with self.assertRaises(iprof.VersionError) as cm:
                 m.version = "x"
+            self.assertEqual(cm.exception.message, 'malformed format version "x"')
             m.version = "1.0.0"
             self.assertEqual(m.version, "1.0.0")
 

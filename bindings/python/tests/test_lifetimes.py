@@ -60,6 +60,75 @@ class ClosedTest(unittest.TestCase):
             a.merge(b)
         a.close()
 
+    def test_close_inside_retain(self):
+        """A retain predicate that closes the model: StaleError, and the C
+        filter never runs on the freed model."""
+        for retain in (lambda m, f: m.retain_entries(Kind.CALL_COUNT, f),
+                       lambda m, f: m.retain_types(f), lambda m, f: m.retain_methods(f)):
+            m = iprof.load(FIB)
+            with self.assertRaises(iprof.StaleError):
+                retain(m, lambda item: m.close() or True)
+            self.assertTrue(m.closed)
+
+    def test_no_change_inside_write(self):
+        """While a write calls the target's write, the model may be read,
+        not changed or closed (StateError), and the writer not used or
+        closed: the C call is still walking both. The write then fails with
+        that error and the model is as it was."""
+        m = iprof.load(FIB)
+        self.addCleanup(m.close)
+        want = m.write()
+        changes = [m.close, lambda: m.add_type(9999, "X"), lambda: setattr(m, "version", "1.0.0"),
+                   lambda: m.retain_types(lambda t: True), lambda: m.scale(2.0),
+                   lambda: m.merge(iprof.load(FIB))]
+        for i, change in enumerate(changes):
+            seen = []
+
+            class Sink:
+                def write(self, data):
+                    seen.append(len(m.types))          # reading is fine
+                    change()
+            with self.assertRaises(iprof.StateError, msg="change %d" % i) as cm:
+                m.write(Sink())
+            self.assertIn("cannot", str(cm.exception))
+            self.assertEqual(seen, [len(m.types)])
+            self.assertFalse(m.closed)
+            self.assertEqual(m.write(), want)
+        for what in ("close", "end"):
+            holder = []
+
+            class WriterSink:
+                def write(self, data):
+                    getattr(holder[0], what)()
+            w = iprof.Writer(WriterSink())
+            holder.append(w)
+            with self.assertRaises(iprof.StateError):
+                w.write_model(m)
+            w.close()                                  # outside the sink: fine
+            self.assertEqual(m.write(), want)
+
+    def test_no_change_inside_merge_from(self):
+        """merge_from reading a file object that closes or changes the
+        model: StateError, nothing merged."""
+        with open(FIB, "rb") as f:
+            data = f.read()
+        m = iprof.load(FIB)
+        self.addCleanup(m.close)
+        want = m.write()
+        for change in (m.close, lambda: m.add_type(9999, "X")):
+            class Source:
+                def __init__(self):
+                    self.at = 0
+
+                def read(self, n=-1):
+                    change()
+                    return b""
+            with self.assertRaises(iprof.StateError):
+                m.merge_from(Source())
+            self.assertEqual(m.write(), want)
+        m.merge_from(data)                            # the guard is released
+        self.assertNotEqual(m.write(), want)
+
     def test_gc_frees_model_after_objects(self):
         m = iprof.load(FIB)
         ref = weakref.ref(m)

@@ -119,6 +119,62 @@ class MutationTest(unittest.TestCase):
                 m.write(Broken())
             self.assertEqual(str(cm.exception), "disk full")
 
+    def test_write_partial_writes(self):
+        """A raw file object that takes a few bytes at a time gets them all;
+        one that takes none (a full non-blocking pipe) fails the write
+        instead of losing bytes; a plain object whose write returns None
+        takes everything."""
+        class Trickle(io.RawIOBase):
+            def __init__(self, step):
+                self.step, self.got, self.offered = step, bytearray(), []
+
+            def writable(self):
+                return True
+
+            def write(self, data):
+                self.offered.append(len(data))
+                n = min(self.step, len(data))
+                self.got += bytes(data[:n])
+                return n
+
+        class Blocked(io.RawIOBase):
+            def writable(self):
+                return True
+
+            def write(self, data):
+                return None
+
+        class Plain:
+            def __init__(self):
+                self.parts = []
+
+            def write(self, data):
+                self.parts.append(data)
+
+        with iprof.load(FIB) as m:
+            want = m.write()
+            sink = Trickle(7)
+            m.write(sink, buffer_size=64)
+            self.assertEqual(bytes(sink.got), want)
+            # Each call after a short one offers the rest of the bytes.
+            self.assertTrue(len(sink.offered) > len(want) // 7)
+            for a, b in zip(sink.offered, sink.offered[1:]):
+                self.assertTrue(a <= 7 or b == a - 7, (a, b))
+            with self.assertRaises(BlockingIOError):
+                m.write(Blocked())
+            plain = Plain()
+            m.write(plain)
+            self.assertEqual(b"".join(plain.parts), want)
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        big = iprof.Model()
+        self.addCleanup(big.close)
+        for i in range(20000):
+            big.add_type(i, "T%d" % i)
+        with os.fdopen(w, "wb", buffering=0) as f, self.assertRaises(BlockingIOError):
+            big.write(f)
+        os.close(r)
+
     def test_writer_streaming(self):
         with iprof.Writer(version="1.0.0") as w:
             w.type(0, "void")
@@ -178,6 +234,10 @@ class MutationTest(unittest.TestCase):
                     ma.merge(mb, bad)
             with self.assertRaises(TypeError):
                 ma.merge(b)
+            for bad in ("2", None, True):
+                with self.assertRaises(TypeError):
+                    ma.merge(mb, bad)
+            self.assertEqual([e.records for e in ma.call_count], [[14], [7]])
 
     def test_merge_from(self):
         """merge_from streams a source into the model: the same as loading

@@ -116,7 +116,8 @@ impl Model {
     pub fn set_version(&mut self, version: &str) -> Result<()> {
         let version = c_string("version", version)?;
         // SAFETY: exclusive access; the string outlives the call.
-        check(unsafe { sys::iprof_model_set_version(self.raw.as_ptr(), version.as_ptr()) })
+        let rc = unsafe { sys::iprof_model_set_version(self.raw.as_ptr(), version.as_ptr()) };
+        self.result(rc)
     }
 
     // -- types -------------------------------------------------------------
@@ -599,7 +600,10 @@ impl Model {
     /// ([`Status::NotFound`](crate::Status::NotFound) if there is none).
     pub fn remove_unknown(&mut self, key: &str) -> Result<()> {
         // SAFETY: exclusive access: no borrowed key or value is alive.
-        check(unsafe { sys::iprof_model_remove_unknown(self.mut_ptr(), key.as_ptr().cast(), key.len()) })
+        let rc = unsafe {
+            sys::iprof_model_remove_unknown(self.mut_ptr(), key.as_ptr().cast(), key.len())
+        };
+        self.result(rc)
     }
 
     /// Build every lookup index now (`iprof_model_build_indexes`), so that

@@ -105,7 +105,8 @@ fn version_errors() {
     let e = Model::load_bytes(common::doc("0.1.0", "}").as_bytes()).unwrap_err();
     assert_eq!(e.status(), Status::Version);
     let mut m = Model::new().unwrap();
-    assert_eq!(m.set_version("x").unwrap_err().status(), Status::Version);
+    let e = m.set_version("x").unwrap_err();
+    assert_eq!((e.status(), e.message()), (Status::Version, "malformed format version \"x\""));
     m.set_version("1.0.0").unwrap();
     assert_eq!(m.version(), "1.0.0");
 }
