@@ -440,6 +440,53 @@ static void test_unknown_keys_and_escaped_member_keys(void)
     iprof_reader_free(r);
 }
 
+/* Keys no element has are not read, so they are dropped: each element
+ * with any says so once, as a warning at its first such key (also in
+ * strict mode, which they do not fail, and however the input is cut into
+ * chunks, which restarts elements), in the 1.x and the 0.2.0 layouts. */
+static void test_unknown_member_keys_warned(void)
+{
+    const char *doc = "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":1,"
+                      "\"x\\u0041\":[1,{\"a\":2}],\"name\":\"B\",\"extra\":1,\"more\":null}],"
+                      "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0],\"ctx\":1}],"
+                      "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1],\"note\":\"x\"}]}";
+    static const char *const want[][3] = {
+        {"types[1]", "1:57", "unknown key \"x\\u0041\" (and 2 more) in a type: not read, so it "
+                             "is dropped"},
+        {"methods[0]", "1:162", "unknown key \"ctx\" in a method: not read, so it is dropped"},
+        {"callCountProfiles[0]", "1:220", "unknown key \"note\" in an entry: not read, so it is "
+                                          "dropped"},
+    };
+    static const size_t chunks[] = {0, 1, 2, 7, 64};
+    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+        iprof_reader *r = new_reader(IPROF_READ_STRICT, chunks[c]);
+        trickle t = {doc, strlen(doc), 0, 3, -1};
+        CHECK_OK(chunks[c] ? iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL)
+                           : iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
+        CHECK_EQ_INT(iprof_reader_diag_count(r), 3);
+        for (size_t i = 0; i < 3 && i < iprof_reader_diag_count(r); i++) {
+            const iprof_error *w = iprof_reader_diag(r, i);
+            char at[32];
+            snprintf(at, sizeof at, "%llu:%llu", (unsigned long long)iprof_error_line(w),
+                     (unsigned long long)iprof_error_column(w));
+            CHECK_EQ_INT(iprof_error_severity(w), IPROF_SEVERITY_WARNING);
+            CHECK_EQ_INT(iprof_error_status(w), IPROF_ESCHEMA);
+            CHECK_EQ_STR(iprof_error_path(w), want[i][0]);
+            CHECK_EQ_STR(at, want[i][1]);
+            CHECK_EQ_STR(iprof_error_message(w), want[i][2]);
+        }
+        iprof_reader_free(r);
+    }
+    const char *old = "{\"version\":\"0.2.0\",\"types\":[{\"id\":0,\"typeName\":\"A\","
+                         "\"name\":\"A\"}],\"methods\":[]}";
+    iprof_reader *r = new_reader(0, 0);
+    CHECK_OK(iprof_reader_read_buffer(r, old, strlen(old), NULL, NULL));
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    CHECK_EQ_STR(iprof_error_message(iprof_reader_diag(r, 0)),
+                 "unknown key \"name\" in a type: not read, so it is dropped");
+    iprof_reader_free(r);
+}
+
 static void test_stop(void)
 {
     iprof_reader *r = new_reader(0, 0);
@@ -763,6 +810,7 @@ int main(void)
     RUN(test_positions);
     RUN(test_document_shapes);
     RUN(test_unknown_keys_and_escaped_member_keys);
+    RUN(test_unknown_member_keys_warned);
     RUN(test_stop);
     RUN(test_fd_and_path_sources);
     RUN(test_limits);

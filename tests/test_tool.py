@@ -354,6 +354,29 @@ class Cat(ToolCase):
         for name in ("graal-1.0.0.iprof", "graal-0.4.0.iprof"):
             self.expect(["cat", name], 0, data(name))
 
+    def test_dropped_element_keys_said(self):
+        """Keys no element has are not read: the copy lacks them, and stderr
+        says so per element (the first three, then how many), for a model
+        load and a streaming merge alike; `validate` lists them all."""
+        types = ",".join('{"id":%d,"name":"T%d"%s}' % (i, i, ',"x%d":1' % i if i else "")
+                         for i in range(6))
+        doc = ('{"version":"1.0.0","types":[%s],"methods":[],"callCountProfiles":[],'
+               '"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+               '"samplingProfiles":[]}' % types).encode()
+        want = doc
+        for i in range(1, 6):
+            want = want.replace(b',"x%d":1' % i, b"")
+        said = "".join("<stdin>:1:%d: types[%d]: warning: unknown key \"x%d\" in a type: not "
+                       "read, so it is dropped\n"
+                       % (doc.index(b'"x%d"' % i) + 1, i, i) for i in range(1, 4))
+        self.expect(["cat", "-"], 0, want, said + "<stdin>: 5 elements had keys dropped in all "
+                    "('iprof validate' lists them)\n", stdin=doc)
+        code, out, err = run("merge", "graal-1.0.0.iprof", "-", stdin=doc)
+        self.assertEqual((code, err.count("warning: unknown key")), (0, 3), err)
+        self.assertIn("<stdin>: 5 elements had keys dropped", err)
+        code, out, err = run("validate", "-", stdin=doc)
+        self.assertEqual((code, err.count("warning: unknown key")), (0, 5), err)
+
     def test_stdin_stdout(self):
         self.expect(["cat", "-", "-o", "-"], 0, data("graal-1.0.0.iprof"),
                     stdin=data("graal-1.0.0.iprof"))

@@ -139,8 +139,12 @@ int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
                         iprof_reader *reader, const char *file)
 {
     int rc = read_counted_file(p, label, reader, file, out, NULL, NULL);
-    if (rc == IPROF_OK)
+    if (rc == IPROF_OK) {
+        if (iprof_reader_diag_count(reader))
+            progress_bar_end(p);
+        report_dropped(file, reader);
         return TOOL_EXIT_OK;
+    }
     progress_bar_end(p);
     report_read(file, reader, rc);
     return exit_code_of(rc);
@@ -153,9 +157,11 @@ int progress_merge_model(progress_bar *p, const char *label, iprof_model *dst,
     int rc = read_counted_file(p, label, reader, file, NULL, dst, opts);
     const iprof_error *err = iprof_reader_error(reader);
     *read_failed = rc != IPROF_OK && err && iprof_error_status(err) == rc;
-    if (rc != IPROF_OK)
+    if (rc != IPROF_OK || iprof_reader_diag_count(reader))
         progress_bar_end(p);
     if (*read_failed)
         report_read(file, reader, rc);
+    else
+        report_dropped(file, reader);
     return rc;
 }

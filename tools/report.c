@@ -54,6 +54,25 @@ void report_read(const char *file, const iprof_reader *reader, int status)
         fprintf(stderr, "%s:0:0: -: %s\n", display_name(file), iprof_status_string(status));
 }
 
+void report_dropped(const char *file, const iprof_reader *reader)
+{
+    size_t n = iprof_reader_diag_count(reader), shown = 0, all = 0;
+    for (size_t i = 0; i < n; i++) {
+        const iprof_error *d = iprof_reader_diag(reader, i);
+        /* An element's warnings have an element's path: "types[3]". */
+        if (iprof_error_severity(d) != IPROF_SEVERITY_WARNING || !strchr(iprof_error_path(d), '['))
+            continue;
+        all++;
+        if (shown < 3) {
+            report_error(file, d);
+            shown++;
+        }
+    }
+    if (all > shown)
+        fprintf(stderr, "%s: %zu elements had keys dropped in all ('iprof validate' lists them)\n",
+                display_name(file), all);
+}
+
 void report_plain(const char *cmd, const char *name, const char *fmt, ...)
 {
     va_list ap;
@@ -97,8 +116,10 @@ int load_model(iprof_model **out, iprof_reader *reader, const char *file)
 {
     int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(out, reader, 0)
                                     : iprof_model_load_path(out, reader, file);
-    if (rc == IPROF_OK)
+    if (rc == IPROF_OK) {
+        report_dropped(file, reader);
         return TOOL_EXIT_OK;
+    }
     report_read(file, reader, rc);
     return exit_code_of(rc);
 }

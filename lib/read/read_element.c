@@ -5,6 +5,7 @@
  * whole element) on anything unusual and the general parser starts the
  * element over; member values go through the same parse_member either
  * way, so a value's error is the same on both. */
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -562,6 +563,28 @@ static const char *element_noun(int section)
     return section == SEC_TYPES ? "type" : section == SEC_METHODS ? "method" : "entry";
 }
 
+/* Keys no element has are not read, so a model (and every rewrite of the
+ * file) drops them. Said once per
+ * element, as a warning at the first such key, once the element is
+ * whole (a restarted element would say it twice). */
+static int warn_unknown_members(scan *s, size_t key_at, size_t count, const char *end)
+{
+    const char *k = WIN(s) + key_at, *after = k, *err = k, *why = NULL;
+    int escaped;
+    size_t len = 0;
+    if (ipi_json_scan_string(k, end, &after, &escaped, &err, &why) == IPI_JSON_OK)
+        len = (size_t)(after - k) - 2;
+    char more[48] = "";
+    if (count > 1)
+        snprintf(more, sizeof more, " (and %zu more)", count - 1);
+    return ipi_scan_violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_WARNING, key_at,
+                              "unknown key \"%.*s\"%s in %s %s: not read, so it is dropped",
+                              (int)(len > 64 ? 64 : len), k + 1, more,
+                              s->at.section == SEC_TYPES || s->at.section == SEC_METHODS ? "a"
+                                                                                         : "an",
+                              element_noun(s->at.section));
+}
+
 /* Forget what an earlier attempt at the element left: a restarted element
  * (more input was needed, or the fast path gave up) must not keep its
  * numbers, frames, field or array index. */
@@ -597,6 +620,7 @@ int ipi_scan_element(scan *s, const char **pp, const char *end)
         return fast;
     p = ipi_json_skip_ws(WIN(s) + s->el_start + 1, end); /* over, on the general loop */
     start_element(s);
+    size_t unknown_at = 0, unknown = 0; /* keys no element has */
     if (*p != '}') {
         for (;;) {
             const char *key_at = p, *q;
@@ -611,6 +635,8 @@ int ipi_scan_element(scan *s, const char **pp, const char *end)
                     return rc;
                 m = s->legacy ? legacy_member_of(s->at.section, key, key_len)
                               : member_of(s->at.section, key, key_len);
+                if (!m && !unknown++)
+                    unknown_at = IDX(s, key_at);
             }
             if (m & got)
                 return ipi_scan_fail(s, IPROF_ESCHEMA, IDX(s, key_at), "duplicate key \"%s\"",
@@ -639,6 +665,11 @@ int ipi_scan_element(scan *s, const char **pp, const char *end)
                        : miss & M_CTX ? M_CTX : M_REC;
         return ipi_scan_fail(s, IPROF_ESCHEMA, s->el_start, "%s is missing \"%s\"",
                     element_noun(s->at.section), member_name(s, first));
+    }
+    if (unknown) {
+        int rc = warn_unknown_members(s, unknown_at, unknown, end);
+        if (rc)
+            return rc;
     }
     *pp = p + 1;
     return IPROF_OK;
