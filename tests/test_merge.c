@@ -125,13 +125,17 @@ static iprof_model *make_src(void)
 /* ---- the merged version ------------------------------------------------- */
 
 /* The highest version of the inputs: a new model takes its first input's,
- * a higher input raises it, a lower one leaves it. */
+ * a higher input raises it, a lower one leaves it. Equal versions spelled
+ * differently (leading zeros) give the plainest spelling in either order,
+ * so that the merge does not depend on the order of its inputs. */
 static void test_version(void)
 {
     static const char *const cases[][3] = {
         /* dst (NULL: a new model), src, merged */
         {NULL, "0.4.0", "0.4.0"},  {NULL, "1.1.0", "1.1.0"},  {"0.4.0", "1.0.0", "1.0.0"},
         {"1.1.0", "1.0.0", "1.1.0"}, {"1.0.0", "1.0.5", "1.0.5"}, {"1.0.5", "1.0.0", "1.0.5"},
+        {"01.0.0", "1.0.0", "1.0.0"}, {"1.0.0", "01.0.0", "1.0.0"}, {"1.00.0", "1.0.00", "1.0.00"},
+        {"1.0.00", "1.00.0", "1.0.00"}, {"1.1.0", "01.1.00", "1.1.0"},
     };
     for (size_t i = 0; i < N(cases); i++) {
         iprof_model *dst, *src;

@@ -8,6 +8,7 @@ import gzip
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -151,6 +152,27 @@ class Repair(unittest.TestCase):
         code, out, err = run("repair", path, "-o", path)
         self.assertEqual((code, err), (1, ""))
         self.assertEqual(read(path), TRUNCATED_OUT)
+        # The report counts the input as it was, not the output that
+        # replaced it (which is shorter: bytes lost once wrapped around).
+        self.assertEqual(out.decode(), TRUNCATED.replace("repair-truncated.iprof", path))
+        intact = os.path.join(self.tmp, "intact.iprof")
+        shutil.copy(os.path.join(DATA, "graal-1.0.0.iprof"), intact)
+        code, out, err = run("repair", intact, "-o", intact, "--json")
+        doc = json.loads(out)
+        self.assertEqual((code, err, doc["input_bytes"], doc["bytes_lost"]), (0, "", 480, 0))
+
+    def test_stdout_by_its_name(self):
+        # -o /dev/stdout (or the file stdout goes to) writes where stdout
+        # does: the report goes to standard error, as with -o -.
+        for name in ("/dev/stdout", "/proc/self/fd/1"):
+            code, out, err = run("repair", "repair-truncated.iprof", "-o", name)
+            self.assertEqual((code, out, err), (1, TRUNCATED_OUT, TRUNCATED), name)
+        path = os.path.join(self.tmp, "out.iprof")
+        with open(path, "wb") as f:
+            p = subprocess.run([tooltest.IPROF, "repair", "repair-truncated.iprof", "-o", path],
+                               cwd=DATA, stdout=f, stderr=subprocess.PIPE)
+        self.assertEqual((p.returncode, p.stderr.decode(), read(path)),
+                         (1, TRUNCATED, TRUNCATED_OUT))
 
     def test_usage(self):
         code, out, err = run("repair", "repair-truncated.iprof")

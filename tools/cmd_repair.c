@@ -85,6 +85,12 @@ static int64_t input_size(const char *file)
     return size;
 }
 
+/* The input's bytes after the last complete element (input_bytes >= 0). */
+static uint64_t bytes_lost(const repair_report *r)
+{
+    return (uint64_t)r->input_bytes > r->kept_end ? (uint64_t)r->input_bytes - r->kept_end : 0;
+}
+
 static void print_text(FILE *out, const repair_report *r)
 {
     const iprof_model *m = r->model;
@@ -107,8 +113,7 @@ static void print_text(FILE *out, const repair_report *r)
         fprintf(out, ", %zu %s", r->dropped[k], iprof_kind_name(k));
     fprintf(out, "\nlast complete element ends at offset %" PRIu64, r->kept_end);
     if (r->input_bytes >= 0)
-        fprintf(out, "; bytes lost: %" PRIu64 " of %" PRId64,
-                (uint64_t)r->input_bytes - r->kept_end, r->input_bytes);
+        fprintf(out, "; bytes lost: %" PRIu64 " of %" PRId64, bytes_lost(r), r->input_bytes);
     fputc('\n', out);
 }
 
@@ -135,7 +140,7 @@ static void print_json(FILE *out, const repair_report *r)
     fprintf(out, ", \"kept_end\": %" PRIu64, r->kept_end);
     if (r->input_bytes >= 0)
         fprintf(out, ", \"input_bytes\": %" PRId64 ", \"bytes_lost\": %" PRIu64, r->input_bytes,
-                (uint64_t)r->input_bytes - r->kept_end);
+                bytes_lost(r));
     else
         fprintf(out, ", \"input_bytes\": null, \"bytes_lost\": null");
     fprintf(out, ", \"version\": ");
@@ -197,15 +202,17 @@ static int run(const char *file, const char *out_path, int json)
     post_output o = {out_path, NULL, 0, 0, 0, 0, NULL};
     progress_bar bar;
     memset(&bar, 0, sizeof bar);
+    /* Measured before the output is written: it may replace the input. */
+    r.input_bytes = input_size(file);
+    /* The report goes where the profile does not. */
+    FILE *out = outfile_shares_stdout(out_path) ? stderr : stdout;
     if (code == TOOL_EXIT_OK)
         code = post_write(CMD, &o, model, &bar);
     if (code == TOOL_EXIT_OK) {
         r.file = display_name(file);
         r.damage = iprof_reader_damage(reader);
         r.kept_end = iprof_reader_kept_end(reader);
-        r.input_bytes = input_size(file);
         r.model = model;
-        FILE *out = outfile_is_stdout(out_path) ? stderr : stdout;
         if (json)
             print_json(out, &r);
         else

@@ -16,6 +16,15 @@ int outfile_is_stdout(const char *path)
     return !path || strcmp(path, "-") == 0;
 }
 
+int outfile_shares_stdout(const char *path)
+{
+    if (outfile_is_stdout(path))
+        return 1;
+    struct stat out, at;
+    return fstat(1, &out) == 0 && stat(path, &at) == 0 && out.st_dev == at.st_dev &&
+           out.st_ino == at.st_ino;
+}
+
 static void fail(const char *cmd, const char *path, const char *what, int err)
 {
     fprintf(stderr, "%s: %s: %s%s%s\n", cmd, path, what, err ? ": " : "",

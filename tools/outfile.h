@@ -20,6 +20,10 @@ typedef struct outfile {
 
 /* Whether OUT means standard output (NULL or "-"). */
 int outfile_is_stdout(const char *path);
+/* Whether writing OUT writes where standard output goes: "-", or a path
+ * naming the same file (/dev/stdout, /dev/fd/1, the file stdout was
+ * redirected to), so that a report meant for stdout goes elsewhere. */
+int outfile_shares_stdout(const char *path);
 /* Open OUT ("-" or NULL: standard output). 0, or -1 after printing
  * "CMD: OUT: message" on stderr. */
 int outfile_open(outfile *o, const char *cmd, const char *path);

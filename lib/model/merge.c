@@ -303,8 +303,11 @@ static int merge_entries(merge_state *s, ipi_journal *j)
 /* ---- merge -------------------------------------------------------------- */
 
 /* The merged model has the highest version of its inputs: src's when dst
- * never had one of its own (a new model), or when src's is higher. A
- * version that does not parse stays as it is. */
+ * never had one of its own (a new model), or when src's is higher. Equal
+ * versions spelled differently ("01.0.0", "1.0.0") give the shorter
+ * spelling, then the lower in byte order, so that the merge does not
+ * depend on the order of its inputs. A version that does not parse stays
+ * as it is. */
 int ipi_merge_version(iprof_model *dst, const iprof_model *src)
 {
     ipi_fmtver d, s;
@@ -312,10 +315,14 @@ int ipi_merge_version(iprof_model *dst, const iprof_model *src)
         ipi_version_parse(src->version, strlen(src->version), &s) != IPROF_OK)
         return IPROF_OK;
     int higher = !dst->version_set;
-    if (!higher && ipi_version_parse(dst->version, strlen(dst->version), &d) == IPROF_OK)
+    if (!higher && ipi_version_parse(dst->version, strlen(dst->version), &d) == IPROF_OK) {
+        size_t sl = strlen(src->version), dl = strlen(dst->version);
         higher = s.major != d.major   ? s.major > d.major
                  : s.minor != d.minor ? s.minor > d.minor
-                                      : s.patch > d.patch;
+                 : s.patch != d.patch ? s.patch > d.patch
+                 : sl != dl           ? sl < dl
+                                      : strcmp(src->version, dst->version) < 0;
+    }
     return higher ? ipi_model_store_version(dst, src->version, strlen(src->version)) : IPROF_OK;
 }
 
