@@ -116,6 +116,22 @@ class Output(unittest.TestCase):
                 self.assertIn("symbolic links", err)
         self.assertEqual(sorted(os.listdir(self.dir)), ["d", "loop_a", "loop_b"])
 
+    def test_reports_refuse_a_compressed_name(self):
+        # A profile named *.gz is compressed; a report is text and refuses
+        # the name instead of writing text under it.
+        code, out, err = run("cat", SRC, "-o", self.path("p.iprof.gz"))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(self.read("p.iprof.gz")[:2], b"\x1f\x8b")
+        for args in (["flame", SRC], ["export", "--format", "speedscope", SRC], ["coverage", SRC],
+                     ["show", SRC, "com.example.Main.main"]):
+            with self.subTest(args[0]):
+                code, out, err = run(*args, "-o", self.path("r.gz"))
+                self.assertEqual((code, out), (2, b""), err)
+                self.assertEqual(err, "iprof %s: %s: reports are written as text, not "
+                                 "compressed: name OUT without .gz, or pipe -o - through gzip\n"
+                                 % (args[0], self.path("r.gz")))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["p.iprof.gz"])
+
     def test_unprivileged_link_into_a_protected_file(self):
         if os.geteuid() != 0:
             user_env = None

@@ -115,6 +115,14 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         o->fp = stdout;
         return 0;
     }
+    /* Profiles named *.gz are written compressed (the library's writer);
+     * a report there would be text under a compressed name. */
+    size_t n = strlen(path);
+    if (n >= 3 && strcmp(path + n - 3, ".gz") == 0) {
+        fail(cmd, path, "reports are written as text, not compressed: name OUT without .gz, "
+                        "or pipe -o - through gzip", 0);
+        return -1;
+    }
     o->path = path;
     char *target = final_target(path);
     if (!target) {

@@ -24,7 +24,8 @@ int outfile_is_stdout(const char *path);
  * naming the same file (/dev/stdout, /dev/fd/1, the file stdout was
  * redirected to), so that a report meant for stdout goes elsewhere. */
 int outfile_shares_stdout(const char *path);
-/* Open OUT ("-" or NULL: standard output). 0, or -1 after printing
+/* Open OUT ("-" or NULL: standard output) for a report; an OUT ending in
+ * .gz is refused (reports are not compressed). 0, or -1 after printing
  * "CMD: OUT: message" on stderr. */
 int outfile_open(outfile *o, const char *cmd, const char *path);
 /* Flush, sync and rename into place. 0, or -1 after printing why (the
