@@ -377,6 +377,31 @@ class Cat(ToolCase):
         code, out, err = run("validate", "-", stdin=doc)
         self.assertEqual((code, err.count("warning: unknown key")), (0, 5), err)
 
+    def test_control_characters_in_names_shown_as_question_marks(self):
+        """Names may hold any character ("\\u0000", tab, newline): the copy
+        keeps them; reports no longer cut a name at its NUL (shown as '?'),
+        text reports show the other control characters as '?' (flame's
+        folded lines, as spaces) and JSON reports escape them."""
+        doc = (b'{"version":"1.0.0","types":[{"id":0,"name":"a\\u0000b"},{"id":1,"name":'
+               b'"void"}],"methods":[{"id":1,"name":"n\\tz\\n","signature":[0,1]}],'
+               b'"callCountProfiles":[{"ctx":"1:0","records":[5]}],"conditionalProfiles":[],'
+               b'"virtualInvokeProfiles":[],"monitorProfiles":[],"samplingProfiles":[{"ctx":'
+               b'"1:3","records":[2]}]}')
+        self.expect(["cat", "-"], 0, doc, stdin=doc)
+        self.expect(["flame", "-"], 0, b"a?b.n z  2\n", stdin=doc)
+        code, out, err = run("stats", "-", stdin=doc)
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(b"  5  a?b.n?z? (id 1)\n", out)
+        code, out, err = run("stats", "--json", "-", stdin=doc)
+        self.assertEqual(json.loads(out)["hottestMethods"][0]["name"], "a?b.n\tz\n")
+        code, out, err = run("coverage", "--lcov", "-", "-", stdin=doc)
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(b"\nFN:1,n?z?()\nFNDA:5,n?z?()\n", out)
+        code, out, err = run("show", "-", "a", stdin=doc)
+        self.assertEqual((code, err), (0, ""))
+        self.assertTrue(out.startswith(b"a?b.n?z? (id 1): 2 contexts\n  a?b.n?z?:0  (1:0)\n"),
+                        out)
+
     def test_stdin_stdout(self):
         self.expect(["cat", "-", "-o", "-"], 0, data("graal-1.0.0.iprof"),
                     stdin=data("graal-1.0.0.iprof"))

@@ -79,7 +79,7 @@ static char *method_text(const iprof_model *m, const iprof_method *x)
     char *s = malloc(len);
     if (!s)
         return NULL;
-    iprof_model_method_describe(m, x, s, n + 1);
+    no_nul(s, iprof_model_method_describe(m, x, s, n + 1));
     size_t at = n;
     s[at++] = '(';
     for (size_t i = 2; i < sig_len; i++) {
@@ -130,7 +130,9 @@ static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
             char *t = method_text(m[s], iprof_diff_method_only_at(d, s, i));
             if (!t)
                 return -1;
-            fprintf(out, "  only in %c: %s\n", s ? 'B' : 'A', t);
+            fprintf(out, "  only in %c: ", s ? 'B' : 'A');
+            put_text(out, t);
+            fputc('\n', out);
             free(t);
         }
         if (n > top)

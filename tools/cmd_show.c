@@ -153,7 +153,9 @@ static int show_types(show *s, int kind, const iprof_entry *e)
             json_double(s->out, s->probs[i]);
             fputc('}', s->out);
         } else {
-            fprintf(s->out, "%s%s %.9g", i ? ", " : "", name, s->probs[i]);
+            fputs(i ? ", " : "", s->out);
+            put_text(s->out, name);
+            fprintf(s->out, " %.9g", s->probs[i]);
         }
     }
     if (s->json)
@@ -237,7 +239,8 @@ static void context_header(show *s, const iprof_context *ctx, int first)
 {
     char frames[4096], describe[4096];
     iprof_context_format(ctx, frames, sizeof frames);
-    iprof_model_context_describe(s->model, ctx, describe, sizeof describe);
+    size_t len = iprof_model_context_describe(s->model, ctx, describe, sizeof describe);
+    no_nul(describe, len < sizeof describe ? len : sizeof describe - 1);
     if (s->json) {
         fputs(first ? "\n      {\"context\": " : "]},\n      {\"context\": ", s->out);
         json_string(s->out, frames);
@@ -245,14 +248,17 @@ static void context_header(show *s, const iprof_context *ctx, int first)
         json_string(s->out, describe);
         fputs(", \"entries\": [", s->out);
     } else {
-        fprintf(s->out, "  %s  (%s)\n", describe, frames);
+        fputs("  ", s->out);
+        put_text(s->out, describe);
+        fprintf(s->out, "  (%s)\n", frames);
     }
 }
 
 static int show_method(show *s, const iprof_method *x, int first_method)
 {
     char name[4096];
-    iprof_model_method_describe(s->model, x, name, sizeof name);
+    size_t len = iprof_model_method_describe(s->model, x, name, sizeof name);
+    no_nul(name, len < sizeof name ? len : sizeof name - 1);
     item *items;
     size_t n;
     if (items_of(s->model, iprof_method_id(x), &items, &n))
@@ -264,8 +270,10 @@ static int show_method(show *s, const iprof_method *x, int first_method)
         json_string(s->out, name);
         fputs(", \"contexts\": [", s->out);
     } else {
-        fprintf(s->out, "%s%s (id %lld): %zu context%s\n", first_method ? "" : "\n", name,
-                (long long)iprof_method_id(x), nctx, nctx == 1 ? "" : "s");
+        fputs(first_method ? "" : "\n", s->out);
+        put_text(s->out, name);
+        fprintf(s->out, " (id %lld): %zu context%s\n", (long long)iprof_method_id(x), nctx,
+                nctx == 1 ? "" : "s");
     }
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "lcov.h"
+#include "tool.h"
 
 void lcov_write(FILE *out, const lcov_fn *fns, size_t n)
 {
@@ -14,10 +15,17 @@ void lcov_write(FILE *out, const lcov_fn *fns, size_t n)
         for (const char *s = fns[i].cls; *s; s++)
             putc(*s == '.' ? '/' : *s == '\n' ? ' ' : *s, out);
         fputs(".java\n", out);
-        for (size_t k = i; k < j; k++)
-            fprintf(out, "FN:%zu,%s\n", fns[k].line, fns[k].name);
-        for (size_t k = i; k < j; k++)
-            fprintf(out, "FNDA:%s,%s\n", fns[k].hits, fns[k].name);
+        /* A line each: a name's control characters as '?'. */
+        for (size_t k = i; k < j; k++) {
+            fprintf(out, "FN:%zu,", fns[k].line);
+            put_text(out, fns[k].name);
+            fputc('\n', out);
+        }
+        for (size_t k = i; k < j; k++) {
+            fprintf(out, "FNDA:%s,", fns[k].hits);
+            put_text(out, fns[k].name);
+            fputc('\n', out);
+        }
         fprintf(out, "FNF:%zu\nFNH:%zu\n", j - i, ran);
         for (size_t k = i; k < j; k++)
             fprintf(out, "DA:%zu,%s\n", fns[k].line, fns[k].hits);

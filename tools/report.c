@@ -13,6 +13,20 @@ const char *display_name(const char *file)
     return strcmp(file, "-") == 0 ? "<stdin>" : file;
 }
 
+char *no_nul(char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\0')
+            s[i] = '?';
+    return s;
+}
+
+void put_text(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
 char *method_label(const iprof_model *model, int64_t id)
 {
     const iprof_method *m = iprof_model_method_by_id(model, id);
@@ -26,7 +40,7 @@ char *method_label(const iprof_model *model, int64_t id)
         memcpy(buf, probe, len + 1);
     else
         iprof_model_method_describe(model, m, buf, len + 1);
-    return buf;
+    return no_nul(buf, len);
 }
 
 void report_error(const char *file, const iprof_error *err)

@@ -34,9 +34,11 @@ void stats_print_text(FILE *out, const stats *st)
         int w = (int)strlen(total_format(&st->top[i].calls, buf));
         width = w > width ? w : width;
     }
-    for (size_t i = 0; i < st->top_count; i++)
-        fprintf(out, "  %*s  %s (id %lld)\n", width, total_format(&st->top[i].calls, buf),
-                st->top[i].name, (long long)st->top[i].id);
+    for (size_t i = 0; i < st->top_count; i++) {
+        fprintf(out, "  %*s  ", width, total_format(&st->top[i].calls, buf));
+        put_text(out, st->top[i].name);
+        fprintf(out, " (id %lld)\n", (long long)st->top[i].id);
+    }
 }
 
 static void json_kinds(FILE *out, const char *key, const stats *st, int totals)

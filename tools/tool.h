@@ -141,6 +141,13 @@ const char *display_name(const char *file);
 /* A method as people read it (iprof_model_method_describe), "?ID" for an
  * id the model does not define; malloc'd, NULL when out of memory. */
 char *method_label(const iprof_model *model, int64_t id);
+/* A name's "\u0000" in the first len bytes of s becomes '?', so that the
+ * C string is not cut there (JSON output escapes the other control
+ * characters). Returns s. */
+char *no_nul(char *s, size_t len);
+/* Write s on a line of text: control characters (tab, newline, ...)
+ * as '?'. */
+void put_text(FILE *out, const char *s);
 /* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr. */
 void report_error(const char *file, const iprof_error *err);
 /* Print every diagnostic of the reader's last read, then its error if
