@@ -55,7 +55,7 @@ reachable but never run (4):
   com.example.App.work(long):int
   java.lang.Object.toString():java.lang.String
 
-profiled but no longer reachable (2), hottest first:
+profiled but no longer reachable (2), by call count, then samples:
              4  com.example.Old.gone(int[]):void
              9  com.example.App.removed(java.lang.String):void
 """
@@ -71,7 +71,7 @@ reachable but never run (4):
   com.example.App.fresh(int,long):void
   ... and 3 more (--top 0 lists all)
 
-profiled but no longer reachable (2), hottest first:
+profiled but no longer reachable (2), by call count, then samples:
              4  com.example.Old.gone(int[]):void
   ... and 1 more (--top 0 lists all)
 """

@@ -74,8 +74,10 @@ const tool_command filter_command = {
              "[--top-percent X] [--kinds K,...] [--prune] [--max-depth N]\n"
              "FILE [-o OUT]",
     .summary = "a smaller profile",
-    .about = "Make a profile smaller: drop entries, then the methods and types that\n"
-             "nothing refers to any more.",
+    .about = "Make a profile smaller: drop entries, then every method no remaining\n"
+             "entry mentions and every type nothing remaining mentions (also without\n"
+             "options: a file of types only, or of methods no entry mentions, loses\n"
+             "them).",
     .opts = filter_opts,
     .notes = "Monitor entries have no method and are not judged by package. The steps\n"
              "run in the order kinds, packages, --min-count (and --prune), --top-percent,\n"

@@ -415,7 +415,7 @@ static int print_text(FILE *out, const fit *f, size_t top)
                 pct(f->sites_profiled, f->nsites), f->sites_profiled, f->nsites);
     fprintf(out, "\nreachable but never run (%zu):\n", nr);
     print_capped(out, not_run, nr, top, 0);
-    fprintf(out, "\nprofiled but no longer reachable (%zu), hottest first:\n", nu);
+    fprintf(out, "\nprofiled but no longer reachable (%zu), by call count, then samples:\n", nu);
     print_capped(out, gone, nu, top, 1);
     free(not_run);
     free(gone);
