@@ -25,6 +25,16 @@ import tooltest  # noqa: E402
 from tooltest import CORPUS, DATA, HERE, IPROF, SOURCE, corpus_file, run  # noqa: E402
 
 
+def read_past(name, n):
+    """The line a command prints after reading NAME leniently past n rule
+    violations."""
+    return ("%s: warning: read past %d rule violation%s ('iprof validate' lists them; --strict "
+            "refuses the file)\n" % (name, n, "" if n == 1 else "s"))
+
+
+RULES_BROKEN = read_past("rules-broken.iprof", 7)
+
+
 def data(name):
     with open(os.path.join(DATA, name), "rb") as f:
         return f.read()
@@ -261,7 +271,7 @@ class Stats(ToolCase):
 
     def test_lenient_file(self):
         code, out, err = run("stats", "--json", "rules-broken.iprof")
-        self.assertEqual((code, err), (0, ""))
+        self.assertEqual((code, err), (0, RULES_BROKEN))
         st = json.loads(out)
         self.assertEqual(st["diagnostics"], 7)
         self.assertEqual(st["entries"]["callCountProfiles"], 2)
@@ -472,11 +482,11 @@ class Cat(ToolCase):
         # Loaded leniently, written without validation: the data stay.
         # Its instanceof profiles do not fit its version 1.0.0: dropped only
         # when asked, or kept by converting to 1.1.0.
-        self.expect(["cat", "rules-broken.iprof"], 1, "",
+        self.expect(["cat", "rules-broken.iprof"], 1, "", RULES_BROKEN +
                     "iprof cat: rules-broken.iprof: has instanceof profiles, which version "
                     "1.0.0 cannot hold (use --drop-instanceof to drop them, or --to 1.1.0)\n")
         code, out, err = run("cat", "rules-broken.iprof", "--drop-instanceof")
-        self.assertEqual((code, err), (0, ""))
+        self.assertEqual((code, err), (0, RULES_BROKEN))
         doc = json.loads(out)
         self.assertEqual(doc["version"], "1.0.0")
         self.assertNotIn("instanceofProfiles", doc)
@@ -485,7 +495,7 @@ class Cat(ToolCase):
         self.assertEqual(doc["monitorProfiles"], [{"ctx": "1:0", "records": [0, 1]}])
         self.assertEqual(doc["methods"][1], {"id": 2, "name": "short", "signature": [0]})
         code, out, err = run("cat", "rules-broken.iprof", "--to", "1.1.0")
-        self.assertEqual((code, err), (0, ""))
+        self.assertEqual((code, err), (0, RULES_BROKEN))
         self.assertEqual(json.loads(out)["instanceofProfiles"],
                          [{"ctx": "1:1", "records": [0, 1]}])
         # --strict refuses the file.
@@ -502,7 +512,9 @@ class Cat(ToolCase):
         for name in names:
             path = corpus_file(name)
             code, out, err = run("cat", path)
-            self.assertEqual((code, err), (0, ""), name)
+            # The placeholders file breaks rules GraalVM does not check.
+            self.assertEqual((code, err), (0, read_past(path, 39278) if "placeholders" in name
+                                           else ""), name)
             with open(path, "rb") as f:
                 self.assertTrue(out == f.read(), "%s: cat output differs" % name)
 

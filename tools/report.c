@@ -85,6 +85,13 @@ void report_dropped(const char *file, const iprof_reader *reader)
     if (all > shown)
         fprintf(stderr, "%s: %zu elements had keys dropped in all ('iprof validate' lists them)\n",
                 display_name(file), all);
+    size_t errors = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR);
+    for (size_t i = 0; i < n; i++)
+        errors += iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_ERROR;
+    if (errors)
+        fprintf(stderr, "%s: warning: read past %zu rule violation%s ('iprof validate' lists "
+                "them; --strict refuses the file)\n", display_name(file), errors,
+                errors == 1 ? "" : "s");
 }
 
 void report_plain(const char *cmd, const char *name, const char *fmt, ...)

@@ -155,10 +155,10 @@ void report_error(const char *file, const iprof_error *err);
 void report_read(const char *file, const iprof_reader *reader, int status);
 /* After a read that succeeded: its warnings about elements (keys no
  * element has, which the read dropped), the first three and how many in
- * all, on stderr, so that nothing a command writes or shows from a file
- * loses them silently. Other diagnostics stay with `iprof validate`:
- * unknown top-level keys are kept, and a lenient read's rule violations
- * are what it is asked to read past. */
+ * all, and how many rule violations a lenient read went past (one line),
+ * on stderr, so that nothing a command writes or shows from a file hides
+ * what it lost or what was wrong with it. Unknown top-level keys are
+ * kept: those stay with `iprof validate`. */
 void report_dropped(const char *file, const iprof_reader *reader);
 /* Print a failure without a position: "iprof CMD: NAME: message". */
 void report_plain(const char *cmd, const char *name, const char *fmt, ...)
