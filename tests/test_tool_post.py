@@ -115,8 +115,10 @@ class CommandLine(ToolCase):
         self.expect(["convert", "--to", "2.0.0", "post-a.iprof"], 2,
                     err="iprof convert: unknown version '2.0.0' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)"
                         + hint % "convert")
-        self.expect(["merge", "--weight", "post-a.iprof=-1", "post-a.iprof"], 2,
-                    err="iprof merge: bad weight '-1': a number >= 0 is needed" + hint % "merge")
+        for bad in ("-1", "0x10", "inf", "nan", "1,5", ""):
+            self.expect(["merge", "--weight", "post-a.iprof=" + bad, "post-a.iprof"], 2,
+                        err="iprof merge: bad weight '%s': a number >= 0 is needed" % bad
+                        + hint % "merge")
         self.expect(["merge", "--weight", "post-a.iprof", "post-a.iprof"], 2,
                     err="iprof merge: --weight needs FILE=W, not 'post-a.iprof'" + hint % "merge")
         self.expect(["merge", "--weight", "post-x.iprof=2", "post-a.iprof"], 2,
@@ -278,8 +280,8 @@ class Merge(ToolCase):
     def test_dangling_input(self):
         self.expect(["merge", "post-a.iprof", "rules-broken.iprof"], 1,
                     err=RULES_BROKEN + "iprof merge: rules-broken.iprof: refers to types or "
-                    "methods it does not "
-                    "define; cannot merge it\n")
+                    "methods it does not define (callCountProfiles entry: method id 9 is not "
+                    "defined in the profile merged from); cannot merge it\n")
 
 
 # GraalVM 25's files (tests/data/README.md): instanceOfProfiles; unknown
@@ -935,8 +937,10 @@ class Corpus(ToolCase):
         (a,) = corpus_files(CORPUS_NAMES[0])
         code, out, err = run("merge", a)
         self.assertEqual((code, out), (1, b""))
-        self.assertTrue(err.endswith("refers to types or methods it does not define; "
-                                     "cannot merge it\n"), err[-300:])
+        self.assertTrue(err.endswith("refers to types or methods it does not define "
+                                     "(callCountProfiles entry: method id 1666 is not defined "
+                                     "in the profile merged from); cannot merge it\n"),
+                        err[-300:])
 
 
 if __name__ == "__main__":

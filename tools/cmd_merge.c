@@ -185,7 +185,9 @@ static int add_weight(merge_args *m, const char *spec)
     char *end;
     errno = 0;
     double w = strtod(eq + 1, &end);
-    if (!eq[1] || *end || errno || !isfinite(w) || w < 0)
+    /* A decimal number: strtod also reads hexadecimal ("0x10"). */
+    if (!eq[1] || *end || errno || !isfinite(w) || w < 0 ||
+        strspn(eq + 1, "0123456789.eE+-") != strlen(eq + 1))
         return usage_error(CMD, "bad weight '%s': a number >= 0 is needed", eq + 1);
     weight *n = realloc(m->weights, (m->nweights + 1) * sizeof *n);
     if (!n)
@@ -272,7 +274,8 @@ static void report_merge_failure(const input *in, const iprof_model *acc, int rc
 {
     if (rc == IPROF_EDANGLING)
         report_plain(CMD, display_name(in->path),
-                     "refers to types or methods it does not define; cannot merge it");
+                     "refers to types or methods it does not define (%s); cannot merge it",
+                     iprof_error_message(iprof_model_error(acc)));
     else
         report_plain(CMD, display_name(in->path), "cannot merge: %s%s",
                      iprof_error_message(iprof_model_error(acc)), post_unknown_hint(acc));

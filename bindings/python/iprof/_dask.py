@@ -21,9 +21,9 @@ import os
 import stat
 import uuid
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Iterable, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, FrozenSet, Iterable, Sequence, Tuple, Union
 
-from ._common import InstanceofKey
+from ._common import FORMAT_LATEST, InstanceofKey
 from ._lib import gzip_supported
 from ._model import Model
 from ._common import EnumLike
@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from dask.bag import Bag
 
 #: What a task hands up: the final document (bytes) at the root, else the
-#: canonical gzip bytes and the instanceof spelling; None for no input.
-_Result = Union[bytes, Tuple[bytes, int], None]
+#: canonical gzip bytes, the instanceof spelling, the format version and
+#: the weight keys its inputs used (a bag's); None for no input.
+_Result = Union[bytes, Tuple[bytes, int, str, FrozenSet[str]], None]
 
 __all__ = ["dask_merge"]
 
@@ -57,19 +58,31 @@ class _Options:
 
 
 class _Final:
-    """How the root writes the result (``iprof merge``'s output options)."""
-    __slots__ = ("pretty", "instanceof_key", "gzip")
+    """How the root writes the result (``iprof merge``'s output options),
+    and the weight keys of a bag, which only the root can check all
+    inputs against."""
+    __slots__ = ("pretty", "instanceof_key", "gzip", "weight_keys")
 
-    def __init__(self, pretty: bool, instanceof_key: EnumLike | None, gzip: bool) -> None:
+    def __init__(self, pretty: bool, instanceof_key: EnumLike | None, gzip: bool,
+                 weight_keys: FrozenSet[str] = frozenset()) -> None:
         self.pretty = pretty
         self.instanceof_key = instanceof_key
         self.gzip = gzip
+        self.weight_keys = weight_keys
 
-    def __getstate__(self) -> tuple[bool, EnumLike | None, bool]:
-        return (self.pretty, self.instanceof_key, self.gzip)
+    def __getstate__(self) -> tuple[bool, EnumLike | None, bool, FrozenSet[str]]:
+        return (self.pretty, self.instanceof_key, self.gzip, self.weight_keys)
 
-    def __setstate__(self, state: tuple[bool, EnumLike | None, bool]) -> None:
-        self.pretty, self.instanceof_key, self.gzip = state
+    def __setstate__(self, state: tuple[bool, EnumLike | None, bool, FrozenSet[str]]) -> None:
+        self.pretty, self.instanceof_key, self.gzip, self.weight_keys = state
+
+
+def _version_key(v: str) -> tuple[int, int, int, int, tuple[int, ...]]:
+    """Orders versions as a merge chooses between them: the highest
+    MAJOR.MINOR.PATCH, then the shorter spelling, then the lower in byte
+    order (lib/model/merge.c, ipi_merge_version)."""
+    major, minor, patch = (int(x) for x in v.split("."))
+    return (major, minor, patch, -len(v), tuple(-b for b in v.encode()))
 
 
 def _import_dask() -> ModuleType:
@@ -152,9 +165,12 @@ def _expand(items: Iterable[Any],
     return out, used
 
 
-def _payload(model: Model, opts: _Options, final: _Final | None) -> _Result:
+def _payload(model: Model, opts: _Options, final: _Final | None,
+             used: FrozenSet[str]) -> _Result:
     """The canonical form of *model*: the final document (bytes) for the
-    root, else (gzip bytes, instanceof spelling) for the next level.
+    root (which checks that every weight key of a bag named an input: those
+    *used* below it), else (gzip bytes, instanceof spelling, version, used)
+    for the next level.
 
     The bytes are compressed by Python's zlib at *opts.compresslevel* (1 by
     default: 4 times faster than the library's level 6 for 20% more bytes;
@@ -162,46 +178,54 @@ def _payload(model: Model, opts: _Options, final: _Final | None) -> _Result:
     beside the bytes because a written file cannot say AUTO (a model whose
     inputs had no instanceof key: the writer spells it GraalVM's way), and
     the next level sets the combined spelling of its children so that they
-    combine as in one ``iprof merge``."""
+    combine as in one ``iprof merge``. So does the version: the bytes are
+    written at the latest version, which holds whatever a lenient read
+    took (instanceof entries in a file that says 1.0.0), and the next level
+    sets the highest of its children's versions, as one merge would."""
     # threaded: the canonical sorts take the worker's second core, if any
     # (the bytes are the same).
     if final is not None:
+        for key in sorted(final.weight_keys - used):
+            raise ValueError("weight names no input: %r" % key)
         return model.write(pretty=final.pretty, instanceof_key=final.instanceof_key,
                            gzip=final.gzip, canonical=True, threaded=True)
-    data = model.write(canonical=True, threaded=True)
+    data = model.write(canonical=True, threaded=True, version=FORMAT_LATEST)
     if opts.compresslevel:
         data = gzip_module.compress(data, compresslevel=opts.compresslevel, mtime=0)
-    return (data, int(model.instanceof_key))
+    return (data, int(model.instanceof_key), model.version, used)
 
 
 def _merge_leaf(items: Iterable[Any], weights: dict[str, Any] | None, opts: _Options,
                 final: _Final | None) -> _Result:
     """A leaf task: merge a partition of inputs into a new model."""
-    pairs, _ = _expand(items, weights)
+    pairs, used = _expand(items, weights)
     if not pairs:
         return None
     with Model() as acc:
         for path, w in pairs:
             acc.merge_from(path, w, strict=opts.strict, drop_unknown=opts.drop_unknown,
                            threaded=opts.threaded)
-        return _payload(acc, opts, final)
+        return _payload(acc, opts, final, frozenset(used))
 
 
 def _merge_inner(children: Sequence[Any], opts: _Options,
                  final: _Final | None) -> _Result:
     """An inner task: merge the canonical results of its children
-    ((gzip bytes, instanceof spelling) pairs, or None for no input)."""
+    ((gzip bytes, instanceof spelling, version, weight keys used), or None
+    for no input)."""
     children = [c for c in children if c is not None]
     if not children:
         return None
     with Model() as acc:
-        for data, _ in children:
+        for data, _, _, _ in children:
             acc.merge_from(data, threaded=opts.threaded)
         # A merge keeps the spelling of either side when the other has none
         # and takes CAMEL when they differ: the highest of AUTO < LOWER <
         # CAMEL, whatever the order. The children's own, not their bytes'.
-        acc.instanceof_key = InstanceofKey(max(spelling for _, spelling in children))
-        return _payload(acc, opts, final)
+        acc.instanceof_key = InstanceofKey(max(spelling for _, spelling, _, _ in children))
+        acc.version = max((version for _, _, version, _ in children), key=_version_key)
+        used = frozenset().union(*(u for _, _, _, u in children))
+        return _payload(acc, opts, final, used)
 
 
 def _write_atomic(path: str, data: bytes) -> None:
@@ -347,6 +371,9 @@ def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
             parts = paths.to_delayed()
             if not parts:
                 raise ValueError("no input")
+            # Which keys name an input only the root knows (the bag is read
+            # by the tasks): it checks them.
+            final.weight_keys = frozenset(os.fspath(k) for k in (weights or {}))
             level = [delayed(_merge_leaf, pure=False)(
                          part, shared, opts, final if len(parts) == 1 else None,
                          dask_key_name="iprof-leaf-%s-%d" % (tag, i))

@@ -920,17 +920,18 @@ class Model:
 
     # -- mutation ------------------------------------------------------------
 
-    def _check(self, status: int) -> None:
+    def _check(self, status: int, filename: str | None = None) -> None:
         """Raise for a failed model operation with the model's report of
         why: its message and what it is about (kind, context, type id,
-        method id). Only a report of this very failure is used (a call that
-        sets none would leave an older one)."""
+        method id), and *filename*, the input it came from, if any. Only a
+        report of this very failure is used (a call that sets none would
+        leave an older one)."""
         if status != 0:
             L = self._L
             report = L.iprof_model_error(self._ptr)
             if report and L.iprof_error_status(report) != status:
                 report = None
-            raise make_error(status, report)
+            raise make_error(status, report, filename)
 
     def add_unknown(self, key: str | bytes, json: str | bytes) -> None:
         """Add a top-level key the library does not interpret, with its raw
@@ -1338,7 +1339,7 @@ class Model:
             if status != 0 and (r.exceptions or
                                 (report and L.iprof_error_status(report) == status)):
                 r.fail(status, _filename(source))
-            self._check(status)
+            self._check(status, _filename(source))
 
     def _invalidate_all(self, contexts: bool) -> None:
         for k in Kind:

@@ -218,6 +218,54 @@ class SynchronousTest(Needs, unittest.TestCase):
     def test_a_bag_on_the_synchronous_scheduler(self):
         bag = dask_bag.from_sequence(FILES, npartitions=3)
         self.assertEqual(self.merge(bag, fan_in=2), command_merge(FILES))
+        # A weight key no input of the bag has fails, as for a list (the
+        # root, which sees every input, checks); one that does is fine.
+        weights = {FILES[2]: 2}
+        self.assertEqual(self.merge(bag, weights=weights, fan_in=2),
+                         command_merge(FILES, weights))
+        for parts in (1, 3):
+            bag = dask_bag.from_sequence(FILES, npartitions=parts)
+            with self.assertRaisesRegex(ValueError, "weight names no input: 'typo.iprof'"):
+                self.merge(bag, weights={FILES[2]: 2, "typo.iprof": 5}, fan_in=2)
+
+    def test_a_lenient_leaf_newer_than_its_version(self):
+        # A file that says 1.0.0 but holds instanceof entries (read
+        # leniently): its leaf cannot write it at 1.0.0; the intermediate is
+        # written at the latest version and carries 1.0.0 beside it, so any
+        # tree gives the command's bytes, version included.
+        with tempfile.TemporaryDirectory() as d:
+            old = os.path.join(d, "old.iprof")
+            with open(support.data("small-1.1.0.iprof"), "rb") as f:
+                data = f.read()
+            self.assertIn(b'"version": "1.1.0"', data)
+            with open(old, "wb") as f:
+                f.write(data.replace(b'"version": "1.1.0"', b'"version": "1.0.0"', 1))
+            plain = os.path.join(d, "plain.iprof")
+            with open(plain, "wb") as f:
+                f.write(support.doc(version="01.0.0", types=[(0, "A"), (1, "void")],
+                                    methods=[(1, "m", [0, 1])],
+                                    callCountProfiles=[("1:0", [5])]))
+            for files in ([old, FILES[2]], [FILES[0], old, FILES[2]], [plain, FILES[0]],
+                          [FILES[0], plain, FILES[1]]):
+                want = command_merge(files)
+                for size in (1, 2):
+                    with self.subTest(files=[os.path.basename(f) for f in files], size=size):
+                        self.assertEqual(self.merge(files, partition_size=size, fan_in=2),
+                                         want)
+
+    def test_a_merge_error_names_its_file(self):
+        # Not a read error (those name their file already): a reference to
+        # a method the input does not define, found by the merge.
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "dangling.iprof")
+            with open(bad, "wb") as f:
+                f.write(support.doc(version="1.0.0", types=[(0, "A"), (1, "void")],
+                                    methods=[(1, "m", [0, 1])],
+                                    callCountProfiles=[("999999:0", [5])]))
+            with self.assertRaises(iprof.DanglingReferenceError) as cm:
+                self.merge(FILES[:2] + [bad] + FILES[2:4], partition_size=1, fan_in=2)
+            self.assertEqual(cm.exception.filename, bad)
+            self.assertIn(bad, str(cm.exception))
 
     def test_bad_arguments_and_inputs(self):
         with self.assertRaisesRegex(ValueError, "fan_in"):
