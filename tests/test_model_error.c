@@ -54,6 +54,27 @@ static void test_types_and_methods(void)
     check_report(m, IPROF_ENOTFOUND, "no type with id 9", -1, "", &nine, NULL);
     CHECK_EQ_INT(iprof_model_remove_method(m, 4), IPROF_ENOTFOUND);
     check_report(m, IPROF_ENOTFOUND, "no method with id 4", -1, "", NULL, &four);
+    /* Names that are not UTF-8 (a stray continuation byte, an overlong
+     * form, a surrogate, a cut sequence, above U+10FFFF) would make the
+     * file unreadable: refused, the model unchanged. */
+    static const char *const bad[] = {"\xff", "a\x80", "\xc0\xaf", "\xed\xa0\x80", "\xe2\x82",
+                                      "\xf4\x90\x80\x80"};
+    const int64_t five = 5;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_EQ_INT(iprof_model_add_type(m, 5, bad[i], strlen(bad[i]), NULL), IPROF_EINVAL);
+        check_report(m, IPROF_EINVAL, "type 5: the name is not valid UTF-8", -1, "", &five,
+                     NULL);
+        CHECK_EQ_INT(iprof_model_add_method(m, 5, bad[i], strlen(bad[i]), sig, 1, NULL),
+                     IPROF_EINVAL);
+        check_report(m, IPROF_EINVAL, "method 5: the name is not valid UTF-8", -1, "", NULL,
+                     &five);
+        CHECK_EQ_INT(iprof_model_add_unknown(m, bad[i], strlen(bad[i]), "1", 1), IPROF_EINVAL);
+        CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)), "the key is not valid UTF-8");
+    }
+    CHECK_EQ_INT(iprof_model_type_count(m), 1);
+    CHECK_EQ_INT(iprof_model_method_count(m), 1);
+    CHECK_EQ_INT(iprof_model_unknown_count(m), 0);
+    CHECK_OK(iprof_model_add_type(m, 5, "\xc3\xa9\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf", 10, NULL));
     /* Success clears it. */
     CHECK_OK(iprof_model_add_type(m, 9, "U", 1, NULL));
     CHECK(iprof_model_error(m) == NULL);

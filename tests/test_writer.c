@@ -519,17 +519,28 @@ static size_t ref_escape(char *out, const unsigned char *s, size_t n)
  * scans, next to bytes that must pass (0x20, 0x7f, 0x80-0xff, '/'). */
 static void test_escapes_random(void)
 {
+    /* Bytes >= 0x80 come as whole UTF-8 sequences (names must be valid
+     * UTF-8): 0x80 stands for U+00E9, 0xff for U+20AC, 0xdc for U+1F600. */
     static const unsigned char alphabet[] = {'a', '"', '\\', 0, 0x1f, 0x20, 0x7f, 0x80, 0xff,
-                                             '/', '\n', 0x21, 0x5b, 0x5d, 0xdc, 0xa2, 0x1b};
+                                             '/', '\n', 0x21, 0x5b, 0x5d, 0xdc, 0x1b};
     unsigned seed = 12345;
-    char expect[4096], name[80];
+    char expect[4096], name[320];
     for (int round = 0; round < 3000; round++) {
-        size_t n = (size_t)(round % 70);
-        for (size_t i = 0; i < n; i++) {
+        size_t n = 0;
+        for (int i = 0; i < round % 70; i++) {
             seed = seed * 1103515245u + 12345u;
             unsigned r = (seed >> 16) % 64;
             /* mostly plain letters, so that whole plain words occur */
-            name[i] = (char)(r < 40 ? 'a' + (int)(r % 26) : alphabet[r % sizeof alphabet]);
+            unsigned char c = r < 40 ? (unsigned char)('a' + (int)(r % 26))
+                                     : alphabet[r % sizeof alphabet];
+            const char *seq = c == 0x80 ? "\xc3\xa9" : c == 0xff ? "\xe2\x82\xac"
+                            : c == 0xdc ? "\xf0\x9f\x98\x80" : NULL;
+            if (seq) {
+                memcpy(name + n, seq, strlen(seq));
+                n += strlen(seq);
+            } else {
+                name[n++] = (char)c;
+            }
         }
         iprof_writer *w = mem_writer(0, NULL);
         CHECK_OK(iprof_writer_begin(w, "1.0.0"));
@@ -544,6 +555,38 @@ static void test_escapes_random(void)
         expect[el++] = '}';
         CHECK(l == hl + el && memcmp(d, head, hl) == 0 &&
               memcmp((const char *)d + hl, expect, el) == 0);
+        iprof_writer_free(w);
+    }
+}
+
+/* A name (or unknown key) that is not UTF-8 is refused, even unchecked
+ * (IPROF_WRITE_NO_VALIDATE): the document would not be JSON. */
+static void test_names_must_be_utf8(void)
+{
+    static const int64_t sig[] = {0, 0};
+    for (int unchecked = 0; unchecked < 2; unchecked++) {
+        iprof_write_options o;
+        CHECK_OK(iprof_write_options_init(&o, IPROF_WRITE_OPTIONS_VERSION));
+        o.flags = unchecked ? IPROF_WRITE_NO_VALIDATE : 0;
+        iprof_writer *w;
+        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+        CHECK_EQ_INT(iprof_writer_type(w, 0, "A\xff", 2), IPROF_EINVAL);
+        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                     "type 0: the name is not valid UTF-8");
+        iprof_writer_free(w);
+        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+        CHECK_OK(iprof_writer_type(w, 0, "\xc3\xa9", 2));
+        CHECK_EQ_INT(iprof_writer_method(w, 1, "\xed\xa0\x80", 3, sig, 2), IPROF_EINVAL);
+        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                     "method 1: the name is not valid UTF-8");
+        iprof_writer_free(w);
+        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_begin(w, "1.0.0"));
+        CHECK_EQ_INT(iprof_writer_unknown(w, "x\xc0\xaf", 3, "1", 1), IPROF_EINVAL);
+        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                     "unknown key: the key is not valid UTF-8");
         iprof_writer_free(w);
     }
 }
@@ -1878,6 +1921,7 @@ int main(void)
     RUN(test_versions);
     RUN(test_escapes);
     RUN(test_escapes_random);
+    RUN(test_names_must_be_utf8);
     RUN(test_int64_extremes);
     RUN(test_section_skipping);
     RUN(test_order_violations);

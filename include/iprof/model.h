@@ -489,7 +489,8 @@ IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
  * @param name_len the length of @p name.
  * @param[out] out receives the new type (owned by the model) if not NULL.
  * @retval IPROF_OK success.
- * @retval IPROF_EINVAL the id is taken, or a NULL argument.
+ * @retval IPROF_EINVAL the id is taken, a NULL argument, or a name that is
+ *         not valid UTF-8 (it could not be written).
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.
  */
@@ -518,7 +519,8 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id);
  * @param signature_len the number of ids.
  * @param[out] out receives the new method (owned by the model) if not NULL.
  * @retval IPROF_OK success.
- * @retval IPROF_EINVAL the id is taken, or a NULL argument.
+ * @retval IPROF_EINVAL the id is taken, a NULL argument, or a name that is
+ *         not valid UTF-8 (it could not be written).
  * @retval IPROF_EDANGLING a signature type id is not a type of the model.
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.
@@ -784,8 +786,9 @@ IPROF_API int iprof_model_unknown_at(const iprof_model *model, size_t index, con
  *        allowed (copied, written as given).
  * @param json_len its length.
  * @retval IPROF_OK success.
- * @retval IPROF_EINVAL a NULL argument, or a key the library interprets
- *         ("version", "types", a profile section in either spelling).
+ * @retval IPROF_EINVAL a NULL argument, a key the library interprets
+ *         ("version", "types", a profile section in either spelling), or a
+ *         key that is not valid UTF-8.
  * @retval IPROF_ESYNTAX @p json is not one JSON value.
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.

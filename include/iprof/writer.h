@@ -259,7 +259,8 @@ IPROF_API int iprof_writer_begin(iprof_writer *writer, const char *format_versio
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
  * @retval IPROF_EIO the sink failed.
  * @retval IPROF_ENOMEM allocation failed.
- * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid (a name
+ *         that is not valid UTF-8, even with IPROF_WRITE_NO_VALIDATE).
  * @return after a failure, every later call returns the same status;
  *         iprof_writer_error() describes it.
  * @threadsafety Needs exclusive access to @p writer.
@@ -281,7 +282,8 @@ IPROF_API int iprof_writer_type(iprof_writer *writer, int64_t id, const char *na
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
  * @retval IPROF_EIO the sink failed.
  * @retval IPROF_ENOMEM allocation failed.
- * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid.
+ * @retval IPROF_EINVAL @p writer is NULL or an argument is invalid (a name
+ *         that is not valid UTF-8, even with IPROF_WRITE_NO_VALIDATE).
  * @return after a failure, every later call returns the same status;
  *         iprof_writer_error() describes it.
  * @threadsafety Needs exclusive access to @p writer.
@@ -357,7 +359,8 @@ IPROF_API int iprof_writer_end(iprof_writer *writer);
  * @retval IPROF_ESTATE before begin or after end.
  * @retval IPROF_EIO the sink failed.
  * @retval IPROF_ENOMEM allocation failed.
- * @retval IPROF_EINVAL a NULL argument or a known key.
+ * @retval IPROF_EINVAL a NULL argument, a known key or a key that is not
+ *         valid UTF-8.
  * @return after a failure, every later call returns the same status;
  *         iprof_writer_error() describes it.
  * @threadsafety Needs exclusive access to @p writer.

@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include "hash.h"
+#include "json.h"
 #include "numfmt.h"
 #include "version.h"
 
@@ -282,6 +283,9 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
     if (!name && name_len)
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type %lld: the name is NULL",
                                     (long long)id);
+    if (name_len && !ipi_utf8_valid(name, name_len))
+        return ipi_model_fail_about(model, IPROF_EINVAL, &about,
+                                    "type %lld: the name is not valid UTF-8", (long long)id);
     if (ipi_idmap_get(&model->type_ids, id))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type id %lld is taken",
                                     (long long)id);
@@ -480,6 +484,9 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
     if ((!name && name_len) || (!signature && signature_len))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about,
                                     "method %lld: the name or the signature is NULL", (long long)id);
+    if (name_len && !ipi_utf8_valid(name, name_len))
+        return ipi_model_fail_about(model, IPROF_EINVAL, &about,
+                                    "method %lld: the name is not valid UTF-8", (long long)id);
     if (ipi_idmap_get(&model->method_ids, id))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "method id %lld is taken",
                                     (long long)id);

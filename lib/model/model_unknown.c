@@ -109,6 +109,8 @@ IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_
         return ipi_model_fail(model, IPROF_EINVAL,
                               "\"%.*s\" is a key the library interprets, not an unknown one",
                               shown(key_len), key);
+    if (!ipi_utf8_valid(key, key_len))
+        return ipi_model_fail(model, IPROF_EINVAL, "the key is not valid UTF-8");
     int rc = ipi_json_check_one(&model->alloc, json, json_len);
     if (rc == IPROF_ESYNTAX)
         return ipi_model_fail(model, rc, "the value of \"%.*s\" is not one JSON value",

@@ -70,6 +70,22 @@ static int utf8_sequence(const unsigned char *p, const unsigned char *end)
     return n;
 }
 
+int ipi_utf8_valid(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        int n = utf8_sequence(p, end);
+        if (n <= 0)
+            return 0;
+        p += n;
+    }
+    return 1;
+}
+
 /* Check the escape at p (p[0] == '\\'); returns its length, 0 if bad, -1 if
  * cut by end. */
 static int escape_length(const char *p, const char *end, const char **why)

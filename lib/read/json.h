@@ -81,6 +81,11 @@ static inline const char *ipi_json_plain_string(const char *p, const char *end)
 int ipi_json_scan_string(const char *p, const char *end, const char **after, int *escaped,
                          const char **err, const char **why);
 
+/* Whether s[0..len) is valid UTF-8 (no overlong forms, surrogates or
+ * code points above U+10FFFF): what a name must be for its JSON string to
+ * be readable. */
+int ipi_utf8_valid(const char *s, size_t len);
+
 /* Decode a scanned string body [raw, raw+len) with escapes into out, which
  * must hold len + 1 bytes (decoding never grows a string). NUL-terminates;
  * returns the decoded length. */

@@ -870,6 +870,9 @@ IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, s
     }
     if (!name && name_len)
         return fail(w, IPROF_EINVAL, "type name is NULL");
+    /* Never written, checked or not: the file would not be JSON. */
+    if (name_len && !ipi_utf8_valid(name, name_len))
+        return fail(w, IPROF_EINVAL, "type %lld: the name is not valid UTF-8", (long long)id);
     int rc;
     if (w->check_refs) {
         if (ipi_idmap_get(&w->type_ids, id))
@@ -895,6 +898,8 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
         return fail(w, IPROF_ESTATE, "method written %s", state_name(w));
     if (!name && name_len)
         return fail(w, IPROF_EINVAL, "method name is NULL");
+    if (name_len && !ipi_utf8_valid(name, name_len))
+        return fail(w, IPROF_EINVAL, "method %lld: the name is not valid UTF-8", (long long)id);
     if (!signature && signature_len)
         return fail(w, IPROF_EINVAL, "method signature is NULL");
     int rc;
@@ -1050,6 +1055,8 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
         return fail(w, IPROF_ESTATE, "unknown key written %s", state_name(w));
     if ((!key && key_len) || !json)
         return fail(w, IPROF_EINVAL, "unknown key: the key or the JSON is NULL");
+    if (key_len && !ipi_utf8_valid(key, key_len))
+        return fail(w, IPROF_EINVAL, "unknown key: the key is not valid UTF-8");
     if (ipi_is_known_key(key ? key : "", key_len))
         return fail(w, IPROF_EINVAL, "\"%.*s\" is a key the library writes itself",
                     (int)(key_len > 64 ? 64 : key_len), key);
