@@ -2,8 +2,10 @@
  * @file iprof/transform.h
  * @brief Whole-model transformations: the canonical form and filtering.
  *
- * Both work on a model in place and need exclusive access to it. On any
- * failure the model is left unchanged.
+ * Both work on a model in place and need exclusive access to it. Bad
+ * arguments change nothing; out of memory, the canonical form changes
+ * nothing and a filter may be left with some of its steps done, each step
+ * whole: no count a finished filter would keep is lost.
  */
 #ifndef IPROF_TRANSFORM_H
 #define IPROF_TRANSFORM_H

@@ -401,7 +401,9 @@ static int no_journal(void *payload, int kind, size_t pos)
 
 /* Cut the contexts of a kind's entries to their innermost `depth` frames,
  * combining the entries that then coincide: the entries are moved out and
- * added back, each at its cut context. */
+ * added back, each at its cut context. All or nothing: out of memory, the
+ * kind gets its old entries back (their records are in the arena, which
+ * adding the new ones left alone). */
 static int cut_kind(iprof_model *m, int kind, size_t depth)
 {
     ipi_entry_list old = m->entries[kind];
@@ -434,10 +436,13 @@ static int cut_kind(iprof_model *m, int kind, size_t depth)
         rc = ctx ? ipi_entry_merge_at(m, kind, ctx, e->records, e->record_count, no_journal, NULL)
                  : IPROF_ENOMEM;
     }
-    /* Out of memory, the entries not moved back yet are gone: the model is
-     * then partly filtered, as iprof_model_filter() says it may be. */
     ipi_free(&m->alloc, frames, 2 * depth * sizeof *frames);
-    ipi_free(&m->alloc, old.items, old.cap * sizeof *old.items);
+    ipi_entry_list done = rc ? m->entries[kind] : old; /* the list to free */
+    if (rc) {
+        m->entries[kind] = old;
+        ipi_index_drop(m, IPI_IX_ENTRIES + kind); /* it indexed the new list */
+    }
+    ipi_free(&m->alloc, done.items, done.cap * sizeof *done.items);
     return rc;
 }
 
