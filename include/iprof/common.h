@@ -182,9 +182,10 @@ typedef struct iprof_allocator {
  * columns counted in bytes) with the JSON path of the element
  * ("methods[12].signature[1]", "conditionalProfiles[3].ctx"). Reports are
  * owned by the handle that produced them and live until that handle is
- * freed or starts its next operation. Errors that have no input position
- * (an allocation failure, a writer misuse) report offset, line and column 0
- * and an empty path. Opaque.
+ * freed or starts its next operation. A read's I/O error reports where the
+ * parser stood, or line 1, column 1 (docs/api.md). Errors that have no input
+ * position (an allocation failure, a writer misuse) report offset, line
+ * and column 0 and an empty path. Opaque.
  *
  * The iprof_error_* accessors only read the report: they may be called
  * from any thread while the handle that owns it is not in use.
