@@ -1,7 +1,7 @@
 /**
  * @file iprof/iprof.h
  * @brief libiprof: read, write, model and merge GraalVM Native Image PGO
- * profiles (.iprof files, format versions 0.4.0, 1.0.0 and 1.1.0).
+ * profiles (.iprof files, format versions 0.2.0, 0.4.0, 1.0.0 and 1.1.0).
  *
  * Include this header to get the whole API:
  *   common.h  status codes, allocator, errors, kinds, versions

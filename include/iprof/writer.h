@@ -235,8 +235,11 @@ IPROF_API void iprof_writer_free(iprof_writer *writer);
  *        IPROF_FORMAT_0_2_0 (GraalVM's legacy layout: keys typeName,
  *        methodName, hotnessPoints, conditionalPoints, invokePoints,
  *        methodBciList, one monitorsProfile object; no sampling or
- *        instanceof section), _0_4_0, _1_0_0 or _1_1_0; NULL means the
- *        options' version, or IPROF_FORMAT_LATEST if that is NULL too.
+ *        instanceof section), _0_4_0, _1_0_0 or _1_1_0; another 0.x (x >= 3)
+ *        or 1.x version is written in the layout of the nearest of those
+ *        (0.4.0, 1.0.0; 1.1.0 from 1.1 on), as files of such versions are
+ *        read; NULL means the options' version, or IPROF_FORMAT_LATEST if
+ *        that is NULL too.
  * @retval IPROF_OK success.
  * @retval IPROF_EVERSION a version this writer cannot write.
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
