@@ -106,8 +106,9 @@ static int compute(stats *st, const iprof_model *model, const iprof_reader *read
     st->model = model;
     st->types = iprof_model_type_count(model);
     st->methods = iprof_model_method_count(model);
-    /* Past the reader's cap, diagnostics are counted, not kept. */
-    st->diagnostics = iprof_reader_diag_count(reader) + iprof_reader_diag_dropped(reader, -1);
+    size_t errors, warnings;
+    count_diagnostics(reader, &errors, &warnings);
+    st->diagnostics = errors + warnings;
     for (w.kind = 0; w.kind < IPROF_KIND_COUNT && !w.oom; w.kind++) {
         st->entries[w.kind] = iprof_model_entry_count(model, w.kind);
         iprof_model_foreach_entry(model, w.kind, visit_entry, &w);

@@ -50,16 +50,9 @@ static const char *plural(size_t n, const char *word)
 /* Print the verdict of one file on stdout; returns its exit code. */
 static int verdict(const char *file, const iprof_reader *reader, int status)
 {
-    /* Past the reader's cap, diagnostics are counted, not kept. */
-    size_t errors = (status != IPROF_OK) + iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR);
-    size_t warnings = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_WARNING);
-    size_t n = iprof_reader_diag_count(reader);
-    for (size_t i = 0; i < n; i++) {
-        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_WARNING)
-            warnings++;
-        else
-            errors++;
-    }
+    size_t errors, warnings;
+    count_diagnostics(reader, &errors, &warnings);
+    errors += status != IPROF_OK;
     const char *name = display_name(file);
     if (exit_code_of(status) == TOOL_EXIT_USAGE) {
         printf("%s: unreadable\n", name);

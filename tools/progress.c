@@ -142,7 +142,7 @@ int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
     if (rc == IPROF_OK) {
         if (iprof_reader_diag_count(reader))
             progress_bar_end(p);
-        report_dropped(file, reader);
+        report_read_warnings(file, reader);
         return TOOL_EXIT_OK;
     }
     progress_bar_end(p);
@@ -162,6 +162,6 @@ int progress_merge_model(progress_bar *p, const char *label, iprof_model *dst,
     if (*read_failed)
         report_read(file, reader, rc);
     else
-        report_dropped(file, reader);
+        report_read_warnings(file, reader);
     return rc;
 }

@@ -68,7 +68,21 @@ void report_read(const char *file, const iprof_reader *reader, int status)
         fprintf(stderr, "%s:0:0: -: %s\n", display_name(file), iprof_status_string(status));
 }
 
-void report_dropped(const char *file, const iprof_reader *reader)
+void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warnings)
+{
+    /* Past the reader's cap, diagnostics are counted, not kept. */
+    *errors = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR);
+    *warnings = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_WARNING);
+    size_t n = iprof_reader_diag_count(reader);
+    for (size_t i = 0; i < n; i++) {
+        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_WARNING)
+            ++*warnings;
+        else
+            ++*errors;
+    }
+}
+
+void report_read_warnings(const char *file, const iprof_reader *reader)
 {
     size_t n = iprof_reader_diag_count(reader), shown = 0, all = 0;
     for (size_t i = 0; i < n; i++) {
@@ -85,9 +99,8 @@ void report_dropped(const char *file, const iprof_reader *reader)
     if (all > shown)
         fprintf(stderr, "%s: %zu elements had keys dropped in all ('iprof validate' lists them)\n",
                 display_name(file), all);
-    size_t errors = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR);
-    for (size_t i = 0; i < n; i++)
-        errors += iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_ERROR;
+    size_t errors, warnings;
+    count_diagnostics(reader, &errors, &warnings);
     if (errors)
         fprintf(stderr, "%s: warning: read past %zu rule violation%s ('iprof validate' lists "
                 "them; --strict refuses the file)\n", display_name(file), errors,
@@ -138,7 +151,7 @@ int load_model(iprof_model **out, iprof_reader *reader, const char *file)
     int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(out, reader, 0)
                                     : iprof_model_load_path(out, reader, file);
     if (rc == IPROF_OK) {
-        report_dropped(file, reader);
+        report_read_warnings(file, reader);
         return TOOL_EXIT_OK;
     }
     report_read(file, reader, rc);

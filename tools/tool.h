@@ -159,7 +159,10 @@ void report_read(const char *file, const iprof_reader *reader, int status);
  * on stderr, so that nothing a command writes or shows from a file hides
  * what it lost or what was wrong with it. Unknown top-level keys are
  * kept: those stay with `iprof validate`. */
-void report_dropped(const char *file, const iprof_reader *reader);
+void report_read_warnings(const char *file, const iprof_reader *reader);
+/* The errors and warnings of the reader's last read, those past its cap
+ * included. */
+void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warnings);
 /* Print a failure without a position: "iprof CMD: NAME: message". */
 void report_plain(const char *cmd, const char *name, const char *fmt, ...)
 #if defined(__GNUC__)
