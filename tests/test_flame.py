@@ -112,9 +112,9 @@ class CommandLine(FlameCase):
         self.expect(["flame", "syntax-error.iprof"], 1, "",
                     "syntax-error.iprof:5:3: types[1]: expected a value after ','\n")
         self.expect(["flame", "no-such.iprof"], 2, "",
-                    "no-such.iprof:0:0: -: cannot open no-such.iprof: No such file or "
+                    "no-such.iprof: cannot open no-such.iprof: No such file or "
                     "directory\n")
-        self.expect(["flame", "."], 2, "", ".:0:0: -: cannot read .: it is a directory\n")
+        self.expect(["flame", "."], 2, "", ".: cannot read .: it is a directory\n")
 
     @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
     def test_stdout_write_error(self):

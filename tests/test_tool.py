@@ -144,7 +144,7 @@ class CommandLine(ToolCase):
 # validate
 
 # The library's messages, as the reader words them (lib/read/reader.c).
-MISSING = "{0}:0:0: -: cannot open {0}: No such file or directory\n"
+MISSING = "{0}: cannot open {0}: No such file or directory\n"
 
 
 class Validate(ToolCase):

@@ -136,7 +136,7 @@ class CommandLine(ToolCase):
                     err="iprof filter: bad --min-count 'x': an integer >= 0 is needed"
                         + hint % "filter")
         self.expect(["merge", "missing.iprof"], 2,
-                    err="missing.iprof:0:0: -: cannot open missing.iprof: "
+                    err="missing.iprof: cannot open missing.iprof: "
                         "No such file or directory\n")
 
 

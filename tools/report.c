@@ -49,9 +49,13 @@ void report_error(const char *file, const iprof_error *err)
     const char *msg = iprof_error_message(err);
     if (!*msg)
         msg = iprof_status_string(iprof_error_status(err));
-    fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s%s\n", display_name(file),
-            iprof_error_line(err), iprof_error_column(err), *path ? path : "-",
-            iprof_error_severity(err) == IPROF_SEVERITY_WARNING ? "warning: " : "", msg);
+    const char *warning = iprof_error_severity(err) == IPROF_SEVERITY_WARNING ? "warning: " : "";
+    if (iprof_error_line(err) == 0) /* no position: a file that cannot be opened or read */
+        fprintf(stderr, "%s: %s%s%s%s\n", display_name(file), path, *path ? ": " : "", warning,
+                msg);
+    else
+        fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s%s\n", display_name(file),
+                iprof_error_line(err), iprof_error_column(err), *path ? path : "-", warning, msg);
 }
 
 void report_read(const char *file, const iprof_reader *reader, int status)
@@ -65,7 +69,7 @@ void report_read(const char *file, const iprof_reader *reader, int status)
     if (err)
         report_error(file, err);
     else /* every failed read sets an error; this is a fallback */
-        fprintf(stderr, "%s:0:0: -: %s\n", display_name(file), iprof_status_string(status));
+        fprintf(stderr, "%s: %s\n", display_name(file), iprof_status_string(status));
 }
 
 void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warnings)
