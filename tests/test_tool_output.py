@@ -130,6 +130,18 @@ class Output(unittest.TestCase):
                 self.assertEqual(err, "iprof %s: %s: reports are written as text, not "
                                  "compressed: name OUT without .gz, or pipe -o - through gzip\n"
                                  % (args[0], self.path("r.gz")))
+        # Refused before any input is read: a missing input is not reached.
+        missing = self.path("missing.iprof")
+        for args in (["flame", missing, "-o"], ["export", "--format", "firefox", missing, "-o"],
+                     ["coverage", missing, "-o"], ["coverage", missing, "--lcov"],
+                     ["show", missing, "m", "-o"], ["diff", missing, missing, "-o"],
+                     ["fit", missing, missing, "-o"], ["fit", missing, missing, "--lcov"]):
+            with self.subTest(args):
+                code, out, err = run(*args, self.path("r.gz"))
+                self.assertEqual((code, out), (2, b""), err)
+                self.assertEqual(err, "iprof %s: %s: reports are written as text, not "
+                                 "compressed: name OUT without .gz, or pipe -o - through gzip\n"
+                                 % (args[0], self.path("r.gz")))
         self.assertEqual(sorted(os.listdir(self.dir)), ["p.iprof.gz"])
 
     def test_unprivileged_link_into_a_protected_file(self):

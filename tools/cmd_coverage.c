@@ -286,6 +286,8 @@ int cmd_coverage(int argc, char **argv)
     int done, code = parse(&a, argc, argv, &done);
     if (done)
         return code;
+    if (outfile_check_report(CMD, a.out) != 0 || outfile_check_report(CMD, a.lcov) != 0)
+        return TOOL_EXIT_USAGE;
     iprof_reader *reader = open_reader(CMD, a.strict);
     if (!reader)
         return TOOL_EXIT_USAGE;

@@ -355,6 +355,8 @@ int cmd_diff(int argc, char **argv)
     int done, code = parse(&c, argc, argv, &done);
     if (done)
         return code;
+    if (outfile_check_report(CMD, c.out) != 0)
+        return TOOL_EXIT_USAGE;
     iprof_reader *reader = open_reader(CMD, c.strict);
     if (!reader)
         return TOOL_EXIT_USAGE;

@@ -93,6 +93,8 @@ int cmd_export(int argc, char **argv)
     int done, code = parse(&x, argc, argv, &done);
     if (done)
         return code;
+    if (outfile_check_report(CMD, x.out) != 0)
+        return TOOL_EXIT_USAGE;
     progress_bar prog = {0};
     iprof_reader *reader = open_reader(CMD, 0);
     iprof_model *model = NULL;

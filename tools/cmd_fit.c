@@ -618,6 +618,8 @@ int cmd_fit(int argc, char **argv)
     int done, code = parse(&a, argc, argv, &done);
     if (done)
         return code;
+    if (outfile_check_report(CMD, a.out) != 0 || outfile_check_report(CMD, a.lcov) != 0)
+        return TOOL_EXIT_USAGE;
     fit f;
     memset(&f, 0, sizeof f);
     f.profile = display_name(a.profile);

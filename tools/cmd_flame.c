@@ -106,6 +106,8 @@ int cmd_flame(int argc, char **argv)
     int done, code = parse(&f, argc, argv, &done);
     if (done)
         return code;
+    if (outfile_check_report(CMD, f.out) != 0)
+        return TOOL_EXIT_USAGE;
     progress_bar prog = {0};
     iprof_reader *reader = open_reader(CMD, 0);
     iprof_model *model = NULL;

@@ -343,6 +343,8 @@ int cmd_show(int argc, char **argv)
     }
     if (!method)
         return usage_error(CMD, file ? "no METHOD given" : "no FILE and METHOD given");
+    if (outfile_check_report(CMD, out) != 0)
+        return TOOL_EXIT_USAGE;
     iprof_reader *reader = open_reader(CMD, strict);
     iprof_model *model = NULL;
     progress_bar bar = {0};

@@ -108,6 +108,19 @@ static int open_in_place(outfile *o, const char *cmd, const char *target)
     return 0;
 }
 
+int outfile_check_report(const char *cmd, const char *path)
+{
+    /* Profiles named *.gz are written compressed (the library's writer);
+     * a report there would be text under a compressed name. */
+    size_t n = path ? strlen(path) : 0;
+    if (n >= 3 && strcmp(path + n - 3, ".gz") == 0) {
+        fail(cmd, path, "reports are written as text, not compressed: name OUT without .gz, "
+                        "or pipe -o - through gzip", 0);
+        return -1;
+    }
+    return 0;
+}
+
 int outfile_open(outfile *o, const char *cmd, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -115,14 +128,8 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         o->fp = stdout;
         return 0;
     }
-    /* Profiles named *.gz are written compressed (the library's writer);
-     * a report there would be text under a compressed name. */
-    size_t n = strlen(path);
-    if (n >= 3 && strcmp(path + n - 3, ".gz") == 0) {
-        fail(cmd, path, "reports are written as text, not compressed: name OUT without .gz, "
-                        "or pipe -o - through gzip", 0);
+    if (outfile_check_report(cmd, path) != 0)
         return -1;
-    }
     o->path = path;
     char *target = final_target(path);
     if (!target) {

@@ -24,6 +24,10 @@ int outfile_is_stdout(const char *path);
  * naming the same file (/dev/stdout, /dev/fd/1, the file stdout was
  * redirected to), so that a report meant for stdout goes elsewhere. */
 int outfile_shares_stdout(const char *path);
+/* Whether OUT (NULL: standard output) may take a report: one ending in
+ * .gz may not (reports are not compressed). Commands ask before reading
+ * their inputs. 0, or -1 after printing "CMD: OUT: message" on stderr. */
+int outfile_check_report(const char *cmd, const char *path);
 /* Open OUT ("-" or NULL: standard output) for a report; an OUT ending in
  * .gz is refused (reports are not compressed). 0, or -1 after printing
  * "CMD: OUT: message" on stderr. */
