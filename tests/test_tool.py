@@ -407,7 +407,12 @@ class Cat(ToolCase):
         code, out, err = run("coverage", "--lcov", "-", "-", stdin=doc)
         self.assertEqual((code, err), (0, ""))
         self.assertIn(b"\nFN:1,n?z?()\nFNDA:5,n?z?()\n", out)
+        self.assertTrue(out.startswith(b"TN:\nSF:a?b.java\n"), out)
+        code, out, err = run("coverage", "-", stdin=doc)
+        self.assertIn(b"\na?b ", out)
         code, out, err = run("show", "-", "a", stdin=doc)
+        self.assertEqual((code, out), (1, b""))  # not the whole name
+        code, out, err = run("show", "-", "a?b.n\tz\n", stdin=doc)
         self.assertEqual((code, err), (0, ""))
         self.assertTrue(out.startswith(b"a?b.n?z? (id 1): 2 contexts\n  a?b.n?z?:0  (1:0)\n"),
                         out)

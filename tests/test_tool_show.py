@@ -89,6 +89,33 @@ class Show(unittest.TestCase):
         code, out, err = run("show", "syntax-error.iprof", "a.b")
         self.assertEqual((code, out), (1, b""))
 
+    def test_whole_name(self):
+        # A name is matched whole: "T.a" is not the method "a\u0000b", and
+        # a name longer than any buffer is still found.
+        import os
+        import tempfile
+        long = "x" * 5000
+        doc = {"version": "1.0.0", "types": [{"id": 0, "name": "T"}, {"id": 1, "name": "void"}],
+               "methods": [{"id": 1, "name": "a\u0000b", "signature": [0, 1]},
+                           {"id": 2, "name": long, "signature": [0, 1]}],
+               "callCountProfiles": [{"ctx": "1:0", "records": [7]}, {"ctx": "2:0", "records": [9]}],
+               "conditionalProfiles": [], "virtualInvokeProfiles": [], "monitorProfiles": [],
+               "samplingProfiles": []}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "nul.iprof")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            self.expect(["show", path, "T.a"], 1, "",
+                        "iprof show: %s: has no method T.a\n" % path)
+            self.expect(["show", path, "T.a?"], 1, "",
+                        "iprof show: %s: has no method T.a?\n" % path)
+            code, out, err = run("show", "--json", path, "T.a?b")  # a NUL shows as '?'
+            self.assertEqual([m["id"] for m in json.loads(out)["methods"]], [1])
+            code, out, err = run("show", "--json", path, "T." + long)
+            self.assertEqual((code, err), (0, ""))
+            got = json.loads(out)["methods"]
+            self.assertEqual([(m["id"], m["contexts"][0]["context"]) for m in got], [(2, "2:0")])
+
     def test_output_file(self):
         import os
         import tempfile

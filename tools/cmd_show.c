@@ -288,21 +288,40 @@ static int show_method(show *s, const iprof_method *x, int first_method)
     return rc;
 }
 
+/* Whether "Type.name" (len bytes) is @p want, all of it. A NUL, which no
+ * argument can hold, is matched by the '?' reports show for it: "a?b" is
+ * the method "a\u0000b", and "a" is not. */
+static int same_name(const char *name, const char *want, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (name[i] != want[i] && !(name[i] == '\0' && want[i] == '?'))
+            return 0;
+    return 1;
+}
+
 /* Whether method x is "Type.name" (what iprof_model_method_describe says). */
-static int matches(const iprof_model *m, const iprof_method *x, const char *want)
+static int matches(const iprof_model *m, const iprof_method *x, const char *want, size_t want_len)
 {
     char name[4096];
     size_t len = iprof_model_method_describe(m, x, name, sizeof name);
-    return len < sizeof name && strcmp(name, want) == 0;
+    if (len != want_len)
+        return 0;
+    if (len < sizeof name)
+        return same_name(name, want, len);
+    char *big = malloc(len + 1); /* a longer name than the stack buffer takes */
+    int same = big && iprof_model_method_describe(m, x, big, len + 1) == len &&
+               same_name(big, want, len);
+    free(big);
+    return same;
 }
 
 /* 1 when methods were shown, 0 when none is named so (nothing printed),
  * -1 when out of memory. */
 static int show_all(show *s, const char *file, const char *method)
 {
-    size_t count = iprof_model_method_count(s->model), found = 0;
+    size_t count = iprof_model_method_count(s->model), found = 0, len = strlen(method);
     for (size_t i = 0; i < count && !found; i++)
-        found = (size_t)matches(s->model, iprof_model_method_at(s->model, i), method);
+        found = (size_t)matches(s->model, iprof_model_method_at(s->model, i), method, len);
     if (!found)
         return 0;
     found = 0;
@@ -313,7 +332,7 @@ static int show_all(show *s, const char *file, const char *method)
     }
     for (size_t i = 0; i < count; i++) {
         const iprof_method *x = iprof_model_method_at(s->model, i);
-        if (matches(s->model, x, method) && show_method(s, x, found++ == 0))
+        if (matches(s->model, x, method, len) && show_method(s, x, found++ == 0))
             return -1;
     }
     if (s->json)

@@ -66,8 +66,10 @@ static char *method_name(const iprof_model *model, const iprof_method *x)
 
 void cov_free(cov *c)
 {
-    for (size_t i = 0; i < c->n; i++)
+    for (size_t i = 0; i < c->n; i++) {
         free(c->m[i].name);
+        free(c->m[i].cls_copy);
+    }
     free(c->m);
     free(c->by_id);
     free(c->by_class);
@@ -98,8 +100,18 @@ int cov_compute(cov *c, const iprof_model *model, progress_bar *bar, const char 
         size_t sig_len;
         const int64_t *sig = iprof_method_signature(m->x, &sig_len);
         const iprof_type *t = sig_len ? iprof_model_type_by_id(model, sig[0]) : NULL;
+        size_t cls_len;
         if (t) {
-            m->cls = iprof_type_name(t, NULL);
+            m->cls = iprof_type_name(t, &cls_len);
+            /* Classes are compared and printed as C strings: a NUL would
+             * cut "a\u0000b" to "a" and join it with class "a". */
+            if (memchr(m->cls, '\0', cls_len)) {
+                m->cls_copy = malloc(cls_len + 1);
+                if (!m->cls_copy)
+                    return -1;
+                memcpy(m->cls_copy, m->cls, cls_len + 1);
+                m->cls = no_nul(m->cls_copy, cls_len);
+            }
         } else {
             snprintf(m->clsbuf, sizeof m->clsbuf, "?%" PRId64, sig_len ? sig[0] : 0);
             m->cls = m->clsbuf;

@@ -20,6 +20,7 @@ typedef struct cov_method {
     size_t order;        /* file order */
     const char *cls;     /* declaring type name, or clsbuf */
     char clsbuf[24];     /* "?ID" */
+    char *cls_copy;      /* a name holding NULs, with '?' for them (malloc'd) */
     char *name;          /* "name(param, ...)", malloc'd */
     tool_total calls, samples;
     int ran;
