@@ -126,6 +126,14 @@ static void test_conditional(void)
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, g, 1, NULL, 0));
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, g, 1, a, N(a)));
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), 2);
+    /* A new entry keeps a key repeated in its records, as a load keeps a
+     * file's; adding to it sums into the first of them. */
+    static const int64_t h[] = {2, 41}, twice[] = {5, 0, 1, 5, 0, 2}, more[] = {5, 0, 10};
+    static const int64_t summed[] = {5, 0, 11, 5, 0, 2};
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, h, 1, twice, N(twice)));
+    CHECK(has_records(m, IPROF_KIND_CONDITIONAL, h, 1, twice, N(twice)));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, h, 1, more, N(more)));
+    CHECK(has_records(m, IPROF_KIND_CONDITIONAL, h, 1, summed, N(summed)));
     iprof_model_free(m);
 }
 

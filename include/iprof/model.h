@@ -546,11 +546,13 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id);
  * exists, the records are combined by the kind's meaning: call count and
  * sampling counts are summed; conditional triples are matched by
  * (bci, index) and their counts summed; virtual invoke, monitor and
- * instanceof pairs are matched by type id and their counts summed. New
- * triples and pairs are appended. Sums saturate at INT64_MAX (and at
- * INT64_MIN: counts may be negative). Saturation makes sums depend on their
- * order only when a sum passes the int64 range and counts of both signs
- * meet in it (GraalVM writes no negative counts).
+ * instanceof pairs are matched by type id and their counts summed (into
+ * the first match when the entry repeats a key). New triples and pairs are
+ * appended. A new entry keeps its records as given, repeated keys too (as
+ * a load keeps a file's; the canonical form combines them). Sums saturate
+ * at INT64_MAX (and at INT64_MIN: counts may be negative). Saturation makes
+ * sums depend on their order only when a sum passes the int64 range and
+ * counts of both signs meet in it (GraalVM writes no negative counts).
  *
  * Fails, changing nothing, with IPROF_ESCHEMA when the records or the
  * context break the kind's rules, IPROF_EDANGLING when a method id of the
