@@ -279,7 +279,9 @@ class Merge(ToolCase):
 
     def test_dangling_input(self):
         self.expect(["merge", "post-a.iprof", "rules-broken.iprof"], 1,
-                    err=RULES_BROKEN + "iprof merge: rules-broken.iprof: refers to types or "
+                    err=RULES_BROKEN + "rules-broken.iprof:13:13: callCountProfiles[1].ctx: "
+                    "method id 9 is not defined\n"  # where the reference is
+                    "iprof merge: rules-broken.iprof: refers to types or "
                     "methods it does not define (callCountProfiles entry: method id 9 is not "
                     "defined in the profile merged from); cannot merge it\n")
 

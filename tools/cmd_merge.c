@@ -270,8 +270,21 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
 }
 
 /* Why the merge of an input failed (not its read: progress.c said that). */
-static void report_merge_failure(const input *in, const iprof_model *acc, int rc)
+static void report_merge_failure(const input *in, const iprof_model *acc, int rc,
+                                 const iprof_reader *reader)
 {
+    if (rc == IPROF_EDANGLING) {
+        /* The merge names the first reference still unresolved at the end;
+         * the lenient read kept where each one is. */
+        size_t n = iprof_reader_diag_count(reader), shown = 0;
+        for (size_t i = 0; i < n && shown < 3; i++) {
+            const iprof_error *d = iprof_reader_diag(reader, i);
+            if (iprof_error_status(d) == IPROF_EDANGLING) {
+                report_error(in->path, d);
+                shown++;
+            }
+        }
+    }
     if (rc == IPROF_EDANGLING)
         report_plain(CMD, display_name(in->path),
                      "refers to types or methods it does not define (%s); cannot merge it",
@@ -294,7 +307,7 @@ static int merge_loaded(merge_args *m, const input *in, iprof_reader *reader, ip
     int rc = iprof_model_merge(acc, src, weight_of(m, in));
     if (rc != IPROF_OK) {
         progress_bar_end(bar);
-        report_merge_failure(in, acc, rc);
+        report_merge_failure(in, acc, rc, reader);
     }
     iprof_model_free(src);
     return exit_code_of(rc);
@@ -310,7 +323,7 @@ static int merge_streamed(merge_args *m, const input *in, iprof_reader *reader, 
     int read_failed;
     int rc = progress_merge_model(bar, label, acc, reader, in->path, &opts, &read_failed);
     if (rc != IPROF_OK && !read_failed)
-        report_merge_failure(in, acc, rc);
+        report_merge_failure(in, acc, rc, reader);
     return exit_code_of(rc);
 }
 
