@@ -310,6 +310,27 @@ static void test_merge(void)
     CHECK(o.weight == 1.0 && o.flags == 0);
     iprof_model_free(plain);
     iprof_model_free(empty);
+
+    /* A merge that drops dst's keys and then fails keeps them: the drop
+     * comes last. Here no id above INT64_MAX is free for a new type. */
+    dst = load(doc_unknown);
+    size_t keys = iprof_model_unknown_count(dst);
+    CHECK(keys > 0);
+    CHECK_OK(iprof_model_add_type(dst, INT64_MAX, "Zzz", 3, NULL));
+    iprof_model *fresh;
+    CHECK_OK(iprof_model_new(&fresh, NULL));
+    CHECK_OK(iprof_model_add_type(fresh, 0, "brand.New", 9, NULL));
+    o = (iprof_merge_options)IPROF_MERGE_OPTIONS_INIT;
+    o.flags = IPROF_MERGE_DROP_UNKNOWN;
+    CHECK_EQ_INT(iprof_model_merge_with(dst, fresh, &o), IPROF_ELIMIT);
+    CHECK_EQ_INT(iprof_model_unknown_count(dst), keys);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+                 "type \"brand.New\" (id 0 of the source): that id is taken and none above "
+                 "9223372036854775807 is free in the model merged into");
+    int64_t id = -1;
+    CHECK_OK(iprof_error_type_id(iprof_model_error(dst), &id));
+    CHECK_EQ_INT(id, 0);
+    iprof_model_free(fresh);
     iprof_model_free(src);
     iprof_model_free(dst);
 }

@@ -116,12 +116,22 @@ int ipi_merge_check_groups(iprof_model *dst)
 /* ---- ids ---------------------------------------------------------------- */
 
 /* The src id if dst does not use it, else one above the largest id (kept
- * up to date in *max as ids are taken). */
-static int pick_id(const ipi_idmap *ids, int64_t want, int64_t *max, int64_t *out)
+ * up to date in *max as ids are taken). A type's (is_type) or method's
+ * name says which element found no free id. */
+static int pick_id(iprof_model *dst, int is_type, const ipi_str *name, int64_t want,
+                   int64_t *max, int64_t *out)
 {
+    const ipi_idmap *ids = is_type ? &dst->type_ids : &dst->method_ids;
     if (ipi_idmap_get(ids, want)) {
-        if (*max == INT64_MAX)
-            return IPROF_ELIMIT;
+        if (*max == INT64_MAX) {
+            ipi_subject about = {-1, NULL, 0, is_type ? &want : NULL, is_type ? NULL : &want};
+            return ipi_model_fail_about(dst, IPROF_ELIMIT, &about,
+                                        "%s \"%.64s\" (id %lld of the source): that id is "
+                                        "taken and none above %lld is free in the model "
+                                        "merged into",
+                                        is_type ? "type" : "method", name->s, (long long)want,
+                                        (long long)INT64_MAX);
+        }
         want = *max + 1;
     }
     if (want > *max)
@@ -137,7 +147,7 @@ int ipi_merge_type(iprof_model *dst, int64_t id, const ipi_str *name, int64_t *m
 {
     const iprof_type *dt = ipi_find_type_by_name(dst, name);
     if (!dt) {
-        int rc = pick_id(&dst->type_ids, id, max, &id);
+        int rc = pick_id(dst, 1, name, id, max, &id);
         if (!rc)
             rc = ipi_model_push_type_str(dst, id, name, &dt);
         if (rc)
@@ -182,7 +192,7 @@ static int merge_types(merge_state *s)
 static int add_method(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,
                       size_t n, uint64_t h, int64_t *max, const iprof_method **out)
 {
-    int rc = pick_id(&dst->method_ids, id, max, &id);
+    int rc = pick_id(dst, 0, name, id, max, &id);
     return rc ? rc : ipi_model_push_method_new_key(dst, id, name, ids, n, h, out);
 }
 
@@ -395,8 +405,6 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     if (journalled)
         rc = ipi_journal_start(&j, dst);
     if (!rc)
-        rc = ipi_unknown_take(dst, src, drop);
-    if (!rc)
         rc = merge_types(&s);
     if (!rc)
         rc = merge_methods(&s);
@@ -404,6 +412,9 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
         rc = merge_entries(&s, &j);
     if (!rc)
         rc = ipi_merge_version(dst, src);
+    /* Last: dropping dst's keys cannot be undone, and nothing fails after. */
+    if (!rc)
+        rc = ipi_unknown_take(dst, src, drop);
     if (!rc)
         dst->refs_checked &= src->refs_checked; /* src's methods come as they are */
     if (rc && journalled)
