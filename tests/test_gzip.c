@@ -350,6 +350,53 @@ static void test_corrupt_and_truncated(void)
     free(gz);
 }
 
+/* Damage met after the whole text came out (a bad CRC, garbage after the
+ * member): the error sits at the end of the text, whatever the read sizes
+ * and sources, and a lenient read keeps everything before it. */
+static void test_damage_after_the_text(void)
+{
+    if (!iprof_gzip_supported())
+        SKIP("built without zlib");
+    size_t len;
+    char *doc = big_document(&len);
+    membuf gz = gz_of(doc, len);
+    char *bad = malloc(gz.len + 7);
+    memcpy(bad, gz.p, gz.len);
+    for (int variant = 0; variant < 2; variant++) {
+        size_t blen = gz.len;
+        const char *want = "corrupt gzip data: incorrect data check";
+        if (variant == 0) {
+            bad[gz.len - 8] ^= 1; /* the CRC */
+        } else {
+            memcpy(bad, gz.p, gz.len);
+            memcpy(bad + gz.len, "garbage", 7);
+            blen += 7;
+            want = "corrupt gzip data after the first member: incorrect header check";
+        }
+        static const size_t chunks[] = {1, 7, 4096, 65536, (size_t)1 << 20, (size_t)1 << 26};
+        for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+            iprof_reader *r = reader_with_chunk(chunks[c]);
+            trickle t = {bad, blen, 0, chunks[c] < 4096 ? 4096 : chunks[c]};
+            int rc = c % 2 ? iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL)
+                           : iprof_reader_read_buffer(r, bad, blen, NULL, NULL);
+            CHECK_EQ_INT(rc, IPROF_ESYNTAX);
+            const iprof_error *e = iprof_reader_error(r);
+            CHECK_EQ_STR(iprof_error_message(e), want);
+            CHECK_EQ_INT(iprof_error_offset(e), len);
+            iprof_reader_free(r);
+        }
+    }
+    /* One byte per read: the magic is still seen, plain text still read. */
+    iprof_reader *r = reader_with_chunk(1);
+    CHECK_OK(iprof_reader_read_buffer(r, gz.p, gz.len, NULL, NULL));
+    CHECK_OK(iprof_reader_read_path(r, data_path("graal-1.0.0.iprof.gz"), NULL, NULL));
+    CHECK_OK(iprof_reader_read_path(r, data_path("graal-1.0.0.iprof"), NULL, NULL));
+    iprof_reader_free(r);
+    free(bad);
+    free(gz.p);
+    free(doc);
+}
+
 static void test_concatenated_members(void)
 {
     if (!iprof_gzip_supported())
@@ -559,6 +606,7 @@ int main(void)
     RUN(test_bounded_memory);
     RUN(test_positions_are_decompressed);
     RUN(test_corrupt_and_truncated);
+    RUN(test_damage_after_the_text);
     RUN(test_concatenated_members);
     RUN(test_write_buffer_and_callback);
     RUN(test_write_path);

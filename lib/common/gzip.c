@@ -61,6 +61,7 @@ struct ipi_gzin {
     int member_done; /* the current member ended: a new one or the end follows */
     int done;        /* the stream ended for good */
     unsigned members;
+    int pending;     /* a failure met after bytes handed over: the next read's */
     char msg[160];
 };
 
@@ -124,12 +125,9 @@ static int pull(ipi_gzin *g, ipi_gz_raw_read raw, void *ctx)
     return IPROF_OK;
 }
 
-int ipi_gzin_read(ipi_gzin *g, char *out, size_t room, size_t *got, ipi_gz_raw_read raw,
-                  void *ctx)
+static int inflate_some(ipi_gzin *g, char *out, size_t room, size_t *got, ipi_gz_raw_read raw,
+                        void *ctx)
 {
-    *got = 0;
-    if (room > UINT32_MAX)
-        room = UINT32_MAX;
     while (!g->done && *got < room) {
         int rc = pull(g, raw, ctx);
         if (rc)
@@ -147,8 +145,6 @@ int ipi_gzin_read(ipi_gzin *g, char *out, size_t room, size_t *got, ipi_gz_raw_r
             g->member_done = 0;
         }
         if (!g->z.avail_in && g->raw_eof) {
-            if (*got) /* hand over what came before; fail on the next call */
-                break;
             return gz_fail(g, IPROF_ESYNTAX,
                            "truncated gzip data: the compressed input ends inside a "
                            "member%s", "");
@@ -177,6 +173,25 @@ int ipi_gzin_read(ipi_gzin *g, char *out, size_t room, size_t *got, ipi_gz_raw_r
         }
     }
     return IPROF_OK;
+}
+
+int ipi_gzin_read(ipi_gzin *g, char *out, size_t room, size_t *got, ipi_gz_raw_read raw,
+                  void *ctx)
+{
+    *got = 0;
+    if (g->pending)
+        return g->pending;
+    if (room > UINT32_MAX)
+        room = UINT32_MAX;
+    int rc = inflate_some(g, out, room, got, raw, ctx);
+    /* Damage (corrupt or truncated data, a failed raw read) met after some
+     * bytes came out: hand those over, fail on the next call, so that the
+     * error sits where the good text ends whatever the read sizes. */
+    if (rc && *got) {
+        g->pending = rc;
+        return IPROF_OK;
+    }
+    return rc;
 }
 
 const char *ipi_gzin_message(const ipi_gzin *g)

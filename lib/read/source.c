@@ -51,6 +51,12 @@ void ipi_source_close(ipi_source *s)
 /* One raw read into buf[0, room); sets *got (0 at end of input). */
 static int read_raw(ipi_source *s, char *buf, size_t room, size_t *got)
 {
+    if (s->held && room) { /* the byte sniff() had no room for */
+        buf[0] = s->held_byte;
+        s->held = 0;
+        *got = 1;
+        return IPROF_OK;
+    }
     if (s->mem) {
         size_t n = s->mem_len - s->mem_pos < room ? s->mem_len - s->mem_pos : room;
         memcpy(buf, s->mem + s->mem_pos, n);
@@ -88,16 +94,27 @@ static int sniff(ipi_source *s, char *buf, size_t room, size_t *got)
     s->sniffed = 1;
     size_t have = 0;
     int rc;
-    /* Two bytes decide; a callback may hand them over one at a time. */
+    /* Two bytes decide; a callback may hand them over one at a time, and a
+     * window of one byte (chunk_size 1) holds the second back. */
+    char head[2];
+    char *to = room < 2 ? head : buf;
+    size_t want = room < 2 ? 2 : room;
     do {
         size_t n = 0;
-        if ((rc = read_raw(s, buf + have, room - have, &n)))
+        if ((rc = read_raw(s, to + have, want - have, &n)))
             return rc;
         if (n == 0)
             break;
         have += n;
-    } while (have < 2 && have < room);
-    if (!ipi_gzip_magic(buf, have)) {
+    } while (have < 2);
+    if (!ipi_gzip_magic(to, have)) {
+        if (to == head) {
+            *got = have < room ? have : room;
+            memcpy(buf, head, *got);
+            s->held = have > *got;
+            s->held_byte = head[1];
+            return IPROF_OK;
+        }
         *got = have;
         return IPROF_OK;
     }
@@ -105,7 +122,7 @@ static int sniff(ipi_source *s, char *buf, size_t room, size_t *got)
         s->message = IPI_GZIP_UNSUPPORTED;
         return IPROF_EIO;
     }
-    if ((rc = ipi_gzin_new(&s->gz, s->alloc, s->chunk, buf, have))) {
+    if ((rc = ipi_gzin_new(&s->gz, s->alloc, s->chunk, to, have))) {
         s->message = "out of memory setting up gzip decompression";
         return rc;
     }

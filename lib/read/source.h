@@ -31,6 +31,8 @@ typedef struct ipi_source {
     const char *mem;         /* raw bytes of a gzip memory buffer, or NULL */
     size_t mem_len, mem_pos;
     int sniffed;             /* the first bytes were checked */
+    int held;                /* sniff() kept held_byte for the next read */
+    char held_byte;
     ipi_gzin *gz;            /* the decoder, or NULL */
     const char *message;     /* why a gzip read failed (static or gz's), or NULL */
     int deferred;            /* a failure met after this refill's bytes: the
