@@ -86,6 +86,26 @@ class Output(unittest.TestCase):
                 self.assertEqual(self.read("log"), b"before;" + want)
                 self.assertTrue(os.path.islink("/dev/stdout"))
 
+    def test_descriptor_written_at_its_offset(self):
+        # -o /dev/fd/3 writes at the descriptor's offset (here 0, over what
+        # the file held) and leaves the caller's descriptor as it was (no
+        # O_APPEND added to the file description it shares).
+        import fcntl
+        for args, want in COMMANDS:
+            with self.subTest(args[0]):
+                log = self.path("log")
+                with open(log, "wb") as f:
+                    f.write(b"X" * 5000)
+                fd = os.open(log, os.O_RDWR)
+                try:
+                    p = subprocess.run([IPROF] + args + ["-o", "/dev/fd/%d" % fd],
+                                       pass_fds=(fd,), stderr=subprocess.PIPE)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    self.assertFalse(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND)
+                finally:
+                    os.close(fd)
+                self.assertEqual(self.read("log"), want + b"X" * (5000 - len(want)))
+
     def test_device_and_fifo(self):
         for args, want in COMMANDS:
             with self.subTest(args[0]):

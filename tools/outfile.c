@@ -97,7 +97,9 @@ static int open_in_place(outfile *o, const char *cmd, const char *target)
         return 0;
     }
     int copy = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
-    o->fp = fd >= 0 ? (copy >= 0 ? fdopen(copy, "ab") : NULL) : fopen(target, "wb");
+    /* "w" on a descriptor neither truncates nor, as "a" would, sets O_APPEND
+     * on the file description the caller shares: the bytes go at its offset. */
+    o->fp = fd >= 0 ? (copy >= 0 ? fdopen(copy, "wb") : NULL) : fopen(target, "wb");
     if (!o->fp) {
         fail(cmd, o->path, "cannot open", errno);
         if (copy >= 0)
