@@ -235,6 +235,22 @@ class Merge(ToolCase):
                                "--weight", os.path.join(d, "post-a.iprof") + "=1", d))
         cc = {e["ctx"]: e["records"] for e in w["callCountProfiles"]}
         self.assertEqual(cc["4:0<1:5"], [10 + 2 * 5])
+        # The output in a DIR operand is last run's result: not merged again
+        # (twice the counts on every run), whichever side of DIR -o is.
+        out = os.path.join(d, "merged.iprof")
+        for args in (["-o", out, d], [d, "-o", out], [d, "-o", out]):
+            code, stdout, err = run("merge", *args)
+            self.assertEqual((code, stdout), (0, b""), err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), want)
+        self.assertEqual(err, "iprof merge: %s: not merged: it is the output (-o)\n" % out)
+        # Named as a FILE it is merged, as asked.
+        code, stdout, err = run("merge", out, "post-a.iprof", "-o", out)
+        self.assertEqual((code, err), (0, ""))
+        twice = json.loads(self.ok("cat", out))
+        self.assertEqual({e["ctx"]: e["records"] for e in twice["callCountProfiles"]}["4:0<1:5"],
+                         [10 + 5 + 10])
+        os.unlink(out)
         empty = os.path.join(self.tmp, "empty")
         os.mkdir(empty)
         self.expect(["merge", empty], 2,
@@ -856,9 +872,9 @@ class Gzip(ToolCase):
             f.write(raw[:-8] + bytes([raw[-8] ^ 1]) + raw[-7:])
         self.assertEqual(run("validate", bad),
                          (1, ("%s: invalid (1 error)\n" % bad).encode(),
-                          # where the reader was when the damage was found:
-                          # the whole small file inflates in one step
-                          "%s:1:1: -: corrupt gzip data: incorrect data check\n" % bad))
+                          # where the text inflated before the damage ends
+                          # (the end of the file's 30 lines)
+                          "%s:31:1: -: corrupt gzip data: incorrect data check\n" % bad))
         cut = os.path.join(self.tmp, "cut.iprof.gz")
         with open(cut, "wb") as f:
             f.write(raw[:len(raw) // 2])

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "outfile.h"
 #include "post.h"
 
 #define CMD "iprof merge"
@@ -220,6 +221,28 @@ static double weight_of(merge_args *m, const input *in)
     return best ? best->w : 1.0;
 }
 
+/* OUT found in a DIR operand is last run's result: merging it again would
+ * count its inputs twice, so it is left out (named on stderr). A FILE
+ * operand naming OUT is merged, as asked. */
+static void skip_output(merge_args *m)
+{
+    struct stat out, st;
+    if (outfile_is_stdout(m->out) || stat(m->out, &out) != 0)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < m->ninputs; i++) {
+        input *in = &m->inputs[i];
+        if (strcmp(in->from, in->path) != 0 && /* a DIR's member */
+            stat(in->path, &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) {
+            fprintf(stderr, "%s: %s: not merged: it is the output (-o)\n", CMD, in->path);
+            free(in->path);
+            continue;
+        }
+        m->inputs[kept++] = *in;
+    }
+    m->ninputs = kept;
+}
+
 static int parse(merge_args *m, int argc, char **argv, int *done)
 {
     tool_args a;
@@ -260,6 +283,9 @@ static int parse(merge_args *m, int argc, char **argv, int *done)
     }
     if (!m->ninputs)
         return usage_error(CMD, "no FILE or DIR given");
+    skip_output(m);
+    if (!m->ninputs)
+        return usage_error(CMD, "no input left: the only file is the output (-o)");
     for (size_t i = 0; i < m->ninputs; i++)
         weight_of(m, &m->inputs[i]);
     for (size_t i = 0; i < m->nweights; i++)
