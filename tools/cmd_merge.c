@@ -47,8 +47,8 @@ const tool_command merge_command = {
     .about = "Merge profiles into one, as native-image-configure merge-pgo-profiles does:\n"
              "types by name, methods by name and signature, counts summed.",
     .opts = merge_opts,
-    .notes = "A DIR stands for its *.iprof and *.iprof.gz files; FILE '-' is standard\n"
-             "input; .gz inputs are read transparently. Each input is merged into the\n"
+    .notes = "A DIR stands for its *.iprof and *.iprof.gz files but OUT; FILE '-' is\n"
+             "standard input; .gz inputs are read transparently. Each input is merged into the\n"
              "result as it is read (no copy of it is held). The result is written in\n"
              "canonical form (see 'iprof convert --canonical') and the highest format\n"
              "version of the inputs, so the same inputs in any order give the same bytes.\n"
