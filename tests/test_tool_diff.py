@@ -758,6 +758,20 @@ class CoverageTest(unittest.TestCase):
             with open(info) as f:
                 self.assertEqual(f.read(), LCOV)
             self.assertEqual(os.listdir(tmp), ["c.info"])
+            # One file for both would keep the report and lose the LCOV.
+            hint = "Try 'iprof coverage --help' for more information.\n"
+            self.assertEqual(run("coverage", "--lcov", info, "-o", info, "coverage-small.iprof"),
+                             (2, "", "iprof coverage: --lcov %s and -o %s name the same file\n"
+                              % (info, info) + hint))
+            link = os.path.join(tmp, "link.info")
+            os.symlink(info, link)
+            self.assertEqual(run("coverage", "--lcov", info, "-o", link, "coverage-small.iprof")[0],
+                             2)
+            self.assertEqual(run("coverage", "--lcov", "-", "-o", "/dev/stdout",
+                                 "coverage-small.iprof")[0], 2)
+        # LCOV to standard output by another name: the report is not mixed in.
+        self.assertEqual(run("coverage", "--lcov", "/dev/stdout", "coverage-small.iprof"),
+                         (0, LCOV, ""))
         with open(os.path.join(DATA, "coverage-small.iprof"), "rb") as f:
             self.assertEqual(run("coverage", "--lcov", "-", "-", stdin=f.read()), (0, LCOV, ""))
 

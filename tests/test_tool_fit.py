@@ -297,6 +297,8 @@ class FitTest(unittest.TestCase):
                          (2, "", "iprof fit: CALLTREE cannot be standard input (PROFILE can)\n" + hint))
         self.assertEqual(fit("--lcov", "-", "-o", "-", PROFILE, CSV), (2, "", (
             "iprof fit: --lcov - and -o - both want standard output\n" + hint)))
+        self.assertEqual(fit("--lcov", "x.info", "-o", "x.info", PROFILE, CSV), (2, "", (
+            "iprof fit: --lcov x.info and -o x.info name the same file\n" + hint)))
         self.assertEqual(fit(PROFILE, "absent.csv"),
                          (2, "", "iprof fit: absent.csv: No such file or directory\n"))
         code, out, err = fit("syntax-error.iprof", CSV)

@@ -259,6 +259,9 @@ static int parse(cov_args *c, int argc, char **argv, int *done)
         return usage_error(CMD, "no FILE given");
     if (c->lcov && c->out && outfile_is_stdout(c->lcov) && outfile_is_stdout(c->out))
         return usage_error(CMD, "--lcov - and -o - both want standard output");
+    /* One file would get the report and lose the tracefile. */
+    if (c->lcov && c->out && outfile_same(c->lcov, c->out))
+        return usage_error(CMD, "--lcov %s and -o %s name the same file", c->lcov, c->out);
     *done = 0;
     return TOOL_EXIT_OK;
 }
@@ -312,7 +315,7 @@ int cmd_coverage(int argc, char **argv)
                                   "that ran but were not sampled count as not run");
     if (code == TOOL_EXIT_OK && a.lcov && write_to(a.lcov, &c, 0) != 0)
         code = TOOL_EXIT_USAGE;
-    if (code == TOOL_EXIT_OK && !(a.lcov && outfile_is_stdout(a.lcov) && !a.out) &&
+    if (code == TOOL_EXIT_OK && !(a.lcov && outfile_shares_stdout(a.lcov) && !a.out) &&
         write_to(a.out, &c, a.json ? 2 : 1) != 0)
         code = TOOL_EXIT_USAGE;
     cov_free(&c);

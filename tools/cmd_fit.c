@@ -569,6 +569,9 @@ static int parse(fit_args *a, int argc, char **argv, int *done)
         return usage_error(CMD, "CALLTREE cannot be standard input (PROFILE can)");
     if (a->lcov && a->out && outfile_is_stdout(a->lcov) && outfile_is_stdout(a->out))
         return usage_error(CMD, "--lcov - and -o - both want standard output");
+    /* One file would get the report and lose the tracefile. */
+    if (a->lcov && a->out && outfile_same(a->lcov, a->out))
+        return usage_error(CMD, "--lcov %s and -o %s name the same file", a->lcov, a->out);
     *done = 0;
     return TOOL_EXIT_OK;
 }
@@ -646,7 +649,7 @@ int cmd_fit(int argc, char **argv)
     progress_bar_end(&bar);
     if (code == TOOL_EXIT_OK && a.lcov && write_to(a.lcov, &f, WRITE_LCOV, a.top) != 0)
         code = TOOL_EXIT_USAGE;
-    if (code == TOOL_EXIT_OK && !(a.lcov && outfile_is_stdout(a.lcov) && !a.out) &&
+    if (code == TOOL_EXIT_OK && !(a.lcov && outfile_shares_stdout(a.lcov) && !a.out) &&
         write_to(a.out, &f, a.json ? WRITE_JSON : WRITE_TEXT, a.top) != 0)
         code = TOOL_EXIT_USAGE;
     fit_free(&f);

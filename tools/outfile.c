@@ -25,6 +25,17 @@ int outfile_shares_stdout(const char *path)
            out.st_ino == at.st_ino;
 }
 
+int outfile_same(const char *a, const char *b)
+{
+    if (outfile_shares_stdout(a) && outfile_shares_stdout(b))
+        return 1;
+    if (outfile_is_stdout(a) || outfile_is_stdout(b))
+        return 0;
+    struct stat x, y;
+    return strcmp(a, b) == 0 ||
+           (stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino);
+}
+
 static void fail(const char *cmd, const char *path, const char *what, int err)
 {
     fprintf(stderr, "%s: %s: %s%s%s\n", cmd, path, what, err ? ": " : "",

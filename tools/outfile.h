@@ -24,6 +24,9 @@ int outfile_is_stdout(const char *path);
  * naming the same file (/dev/stdout, /dev/fd/1, the file stdout was
  * redirected to), so that a report meant for stdout goes elsewhere. */
 int outfile_shares_stdout(const char *path);
+/* Whether two OUTs are one file: both standard output (by any name), the
+ * same path, or paths of one existing file. */
+int outfile_same(const char *a, const char *b);
 /* Whether OUT (NULL: standard output) may take a report: one ending in
  * .gz may not (reports are not compressed). Commands ask before reading
  * their inputs. 0, or -1 after printing "CMD: OUT: message" on stderr. */
