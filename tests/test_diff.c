@@ -256,6 +256,36 @@ static void test_self_and_empty(void)
     iprof_model_free(a);
 }
 
+/* The monitor's "0:0" names no method, even where method 0 exists: it
+ * matches "0:0" in the other model whatever method 0 is there. */
+static void test_monitor_dummy_ctx(void)
+{
+    iprof_model *a = NULL, *b = NULL;
+    CHECK_OK(iprof_model_new(&a, NULL));
+    add_type(a, 0, "T");
+    const int64_t sig[] = {0};
+    add_method(a, 0, "zz", sig, 1);
+    add_method(a, 1, "m", sig, 1);
+    const int64_t mon0[] = {0, 0}, mon[] = {0, 3}, m0[] = {1, 0}, one[] = {1};
+    add_entry(a, IPROF_KIND_MONITOR, mon0, 1, mon, N(mon));
+    add_entry(a, IPROF_KIND_CALL_COUNT, m0, 1, one, 1);
+    /* b: the same profile, its methods renumbered (m 1, zz 2). */
+    CHECK_OK(iprof_model_new(&b, NULL));
+    CHECK_OK(iprof_model_merge(b, a, 1.0));
+    CHECK_OK(iprof_model_canonicalize(b));
+    CHECK_EQ_STR(iprof_method_name(iprof_model_method_by_id(b, 2), NULL), "zz");
+    iprof_diff *d = NULL;
+    CHECK_OK(iprof_diff_new(&d, a, b, NULL));
+    CHECK_EQ_INT(iprof_diff_context_common_count(d, IPROF_DIFF_A, IPROF_KIND_MONITOR), 1);
+    CHECK_EQ_INT(iprof_diff_context_only_count(d, IPROF_DIFF_B, IPROF_KIND_MONITOR), 0);
+    CHECK(iprof_diff_overlap(d, IPROF_DIFF_A, IPROF_KIND_MONITOR) == 1.0);
+    CHECK(iprof_diff_staleness_kind(d, IPROF_KIND_MONITOR) == 0.0);
+    CHECK(iprof_diff_staleness(d) == 0.0);
+    iprof_diff_free(d);
+    iprof_model_free(a);
+    iprof_model_free(b);
+}
+
 static void test_arguments(void)
 {
     iprof_model *a = NULL;
@@ -348,6 +378,7 @@ int main(void)
 {
     RUN(test_values);
     RUN(test_self_and_empty);
+    RUN(test_monitor_dummy_ctx);
     RUN(test_arguments);
     RUN(test_alloc_failure);
     return check_done();

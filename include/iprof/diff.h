@@ -16,9 +16,9 @@
  * signature names a type id that model does not define has no key and
  * matches nothing. A context of A matches a context of B when both have
  * the same depth and, frame by frame, the same bci and matching methods; a
- * frame's method id that is not a method of A (the monitor profiles'
- * dummy "0:0", a dangling id kept by a lenient read) matches the same id
- * in B. Entries of the same kind are matched by their contexts. Where a
+ * frame's method id that is not a method of A (a dangling id kept by a
+ * lenient read) matches the same id in B, and so does the monitor
+ * profiles' dummy "0:0", whatever method 0 is. Entries of the same kind are matched by their contexts. Where a
  * model holds several methods with one key or several entries of one kind
  * with one context (possible after a lenient read), the first one in file
  * order is matched; the others count as unmatched.

@@ -200,7 +200,9 @@ static size_t match_entry(diff_work *w, int k, const iprof_entry *e)
     size_t i = 0;
     for (const iprof_context *c = e->ctx; c; c = c->parent, i += 2) {
         int64_t id = c->method;
-        if (ipi_idmap_get(&A->method_ids, id)) {
+        /* A monitor ctx is the dummy "0:0": method 0 there is no method,
+         * even in a model whose method 0 exists. */
+        if (k != IPROF_KIND_MONITOR && ipi_idmap_get(&A->method_ids, id)) {
             const iprof_method *y = ipi_idmap_get(&w->a2b, id);
             if (!y)
                 return 0;
