@@ -58,7 +58,9 @@ static void clean_dir(const char *dir)
     closedir(d);
 }
 
-/* Number of entries in dir whose name contains ".tmp.". */
+/* Number of temporary files of dir: those named ".iprof-PID-N.tmp" there
+ * and the unnamed ones (O_TMPFILE) this process has open in it, which
+ * /proc shows as "DIR/#INODE (deleted)". */
 static int count_tmp(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -67,8 +69,20 @@ static int count_tmp(const char *dir)
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d)))
-        if (strstr(e->d_name, ".tmp."))
+        if (strncmp(e->d_name, ".iprof-", 7) == 0 && strstr(e->d_name, ".tmp"))
             n++;
+    closedir(d);
+    if (!(d = opendir("/proc/self/fd")))
+        return n;
+    char link[600], want[600];
+    int wn = snprintf(want, sizeof want, "%s/#", dir);
+    while ((e = readdir(d))) {
+        char fdpath[300];
+        snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%s", e->d_name);
+        ssize_t len = readlink(fdpath, link, sizeof link - 1);
+        if (len > wn && strncmp(link, want, (size_t)wn) == 0)
+            n++;
+    }
     closedir(d);
     return n;
 }
@@ -289,7 +303,7 @@ static void test_path_replace(void)
     /* A taken temporary name is skipped, not clobbered. */
     CHECK_OK(put_file(target, "old", 0644));
     char taken[600];
-    snprintf(taken, sizeof taken, "%s.tmp.%ld.0", target, (long)getpid());
+    snprintf(taken, sizeof taken, "%s/.iprof-%ld-0.tmp", tmpdir, (long)getpid());
     CHECK_OK(put_file(taken, "someone else's", 0644));
     iprof_writer *w = NULL;
     CHECK_OK(iprof_writer_new_path(&w, target, NULL));
@@ -298,6 +312,112 @@ static void test_path_replace(void)
     CHECK(file_is(target, doc10));
     CHECK(file_is(taken, "someone else's"));
     CHECK_EQ_INT(count_tmp(tmpdir), 1);
+    clean_dir(tmpdir);
+}
+
+/* As root, a replaced file keeps its owner and group; a name as long as
+ * a file system allows (255 bytes) can be replaced, the temporary file's
+ * name being short whatever the target's. */
+static void test_path_owner_and_long_name(void)
+{
+    char target[600], name[256];
+    memset(name, 'n', 255);
+    name[255] = '\0';
+    path_in(target, sizeof target, name);
+    CHECK_OK(put_file(target, "old", 0640));
+    int root = geteuid() == 0;
+    if (root)
+        CHECK_OK(chown(target, 65534, 65534));
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+    CHECK_OK(write_doc10(w));
+    CHECK(iprof_writer_error(w) == NULL);
+    iprof_writer_free(w);
+    CHECK(file_is(target, doc10));
+    struct stat st;
+    CHECK_OK(stat(target, &st));
+    CHECK_EQ_INT(st.st_mode & 07777, 0640);
+    if (root)
+        CHECK(st.st_uid == 65534 && st.st_gid == 65534);
+    CHECK_EQ_INT(count_tmp(tmpdir), 0);
+    clean_dir(tmpdir);
+}
+
+/* A read-only file of the user's is refused, as a plain open for writing
+ * would refuse it, though its directory would let a rename replace it. */
+static int read_only_checks(const char *dir, const char *target)
+{
+    int failed = 0;
+    iprof_writer *w = NULL;
+    failed |= iprof_writer_new_path(&w, target, NULL) != IPROF_OK;
+    failed |= write_doc10(w) != IPROF_EIO;
+    const iprof_error *e = iprof_writer_error(w);
+    failed |= !e || strstr(iprof_error_message(e), "Permission denied") == NULL;
+    iprof_writer_free(w);
+    failed |= !file_is(target, "mine, read-only");
+    failed |= count_tmp(dir) != 0;
+    return failed;
+}
+
+static void test_path_read_only_file(void)
+{
+    char dir[512], target[600];
+    snprintf(dir, sizeof dir, "%s/mine", tmpdir);
+    snprintf(target, sizeof target, "%s/mine/t.iprof", tmpdir);
+    CHECK_OK(mkdir(dir, 0755));
+    CHECK_OK(put_file(target, "mine, read-only", 0444));
+    int skipped = 0;
+    if (geteuid() != 0) {
+        CHECK(!read_only_checks(dir, target));
+    } else {
+        CHECK_OK(chown(dir, 65534, 65534));
+        CHECK_OK(chown(target, 65534, 65534));
+        chmod(tmpdir, 0755);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(77);
+            _exit(read_only_checks(dir, target) ? 1 : 0);
+        }
+        int status = 0;
+        CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+        skipped = WIFEXITED(status) && WEXITSTATUS(status) == 77;
+        CHECK(WIFEXITED(status) && (skipped || WEXITSTATUS(status) == 0));
+        chmod(tmpdir, 0700);
+    }
+    CHECK(file_is(target, "mine, read-only"));
+    clean_dir(tmpdir);
+    if (skipped)
+        SKIP("cannot drop root privileges");
+}
+
+/* A process that dies while writing leaves no temporary file behind. */
+static void test_path_killed_midway(void)
+{
+    char target[512];
+    path_in(target, sizeof target, "killed.iprof");
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        iprof_writer *w = NULL;
+        if (iprof_writer_new_path(&w, target, NULL) || iprof_writer_begin(w, "1.0.0") ||
+            iprof_writer_type(w, 0, "int", 3))
+            _exit(1);
+        raise(SIGKILL);
+        _exit(2);
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    CHECK(access(target, F_OK) != 0);
+    DIR *d = opendir(tmpdir);
+    int entries = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        entries += e->d_name[0] != '.' || strncmp(e->d_name, ".iprof-", 7) == 0;
+    if (d)
+        closedir(d);
+    CHECK_EQ_INT(entries, 0);
     clean_dir(tmpdir);
 }
 
@@ -661,6 +781,9 @@ int main(void)
     RUN(test_sink_primitives);
     RUN(test_path_new_file);
     RUN(test_path_replace);
+    RUN(test_path_owner_and_long_name);
+    RUN(test_path_killed_midway);
+    RUN(test_path_read_only_file);
     RUN(test_path_failures);
     RUN(test_path_write_fails_midway);
     RUN(test_path_unwritable_dir);

@@ -164,21 +164,67 @@ class Output(unittest.TestCase):
                                  % (args[0], self.path("r.gz")))
         self.assertEqual(sorted(os.listdir(self.dir)), ["p.iprof.gz"])
 
-    def test_unprivileged_link_into_a_protected_file(self):
+    def as_nobody(self):
+        """The command prefix and environment that run as nobody (root), or
+        as we are (another user)."""
         if os.geteuid() != 0:
-            user_env = None
-            prefix = []
-        else:
-            runuser = shutil.which("runuser") or shutil.which("setpriv")
-            try:
-                pwd.getpwnam("nobody")
-            except KeyError:
-                runuser = None
-            if not runuser:
-                self.skipTest("cannot run a command as nobody")
-            prefix = ([runuser, "-u", "nobody", "--"] if runuser.endswith("runuser") else
-                      [runuser, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
-            user_env = dict(os.environ)
+            return [], None
+        runuser = shutil.which("runuser") or shutil.which("setpriv")
+        try:
+            pwd.getpwnam("nobody")
+        except KeyError:
+            runuser = None
+        if not runuser:
+            self.skipTest("cannot run a command as nobody")
+        prefix = ([runuser, "-u", "nobody", "--"] if runuser.endswith("runuser") else
+                  [runuser, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        return prefix, dict(os.environ)
+
+    def test_read_only_file_of_ones_own(self):
+        # A read-only file is refused, as `>` would refuse it, though its
+        # directory would let a rename replace it.
+        prefix, user_env = self.as_nobody()
+        mine = self.path("mine")
+        os.mkdir(mine)
+        target = os.path.join(mine, "ro.iprof")
+        with open(target, "wb") as f:
+            f.write(b"read-only")
+        os.chmod(target, 0o444)
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam("nobody")
+            os.chown(mine, nobody.pw_uid, nobody.pw_gid)
+            os.chown(target, nobody.pw_uid, nobody.pw_gid)
+        os.chmod(self.dir, 0o755)
+        for args, _ in COMMANDS:
+            with self.subTest(args[0]):
+                p = subprocess.run(prefix + [IPROF] + args + ["-o", target], env=user_env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(b"Permission denied", p.stderr)
+                with open(target, "rb") as f:
+                    self.assertEqual(f.read(), b"read-only")
+                self.assertEqual(os.listdir(mine), ["ro.iprof"])
+
+    def test_longest_name_and_owner(self):
+        # A 255-byte name can be replaced (the temporary name is short); as
+        # root, a replaced file keeps its owner and group.
+        target = self.path("n" * 249 + ".iprof")
+        for args, want in COMMANDS:
+            with self.subTest(args[0]):
+                with open(target, "wb") as f:
+                    f.write(b"old")
+                if os.geteuid() == 0:
+                    os.chown(target, 65534, 65534)
+                code, out, err = run(*args, "-o", target)
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(self.read(os.path.basename(target)), want)
+                if os.geteuid() == 0:
+                    st = os.stat(target)
+                    self.assertEqual((st.st_uid, st.st_gid), (65534, 65534))
+                self.assertEqual(os.listdir(self.dir), [os.path.basename(target)])
+
+    def test_unprivileged_link_into_a_protected_file(self):
+        prefix, user_env = self.as_nobody()
         protected = self.path("protected")
         os.mkdir(protected)
         target = os.path.join(protected, "theirs.iprof")

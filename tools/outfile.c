@@ -137,6 +137,7 @@ int outfile_check_report(const char *cmd, const char *path)
 int outfile_open(outfile *o, const char *cmd, const char *path)
 {
     memset(o, 0, sizeof *o);
+    o->rep.fd = -1;
     if (outfile_is_stdout(path)) {
         o->fp = stdout;
         return 0;
@@ -162,33 +163,17 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         return -1;
     }
     o->target = target;
-    size_t len = strlen(target);
-    o->tmp = malloc(len + sizeof ".tmpXXXXXX");
-    if (!o->tmp) {
-        fail(cmd, path, "out of memory", 0);
-        outfile_abort(o);
-        return -1;
-    }
-    memcpy(o->tmp, target, len);
-    memcpy(o->tmp + len, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        fail(cmd, path, "cannot create the output file", errno);
-        free(o->tmp);
-        o->tmp = NULL;
-        outfile_abort(o);
-        return -1;
-    }
-    /* mkstemp makes the file 0600: a replaced file keeps its mode, a new
-     * one gets the usual 0666 less umask. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
-    o->fp = fdopen(fd, "wb");
+    const char *what = NULL;
+    int e = ipi_replace_open(&o->rep, target, &what);
+    int copy = e ? -1 : dup(o->rep.fd); /* the stream's own: fclose leaves rep's */
+    o->fp = copy >= 0 ? fdopen(copy, "wb") : NULL;
     if (!o->fp) {
-        fail(cmd, path, "cannot create the output file", errno);
-        close(fd);
-        unlink(o->tmp);
+        if (!e) {
+            e = errno;
+            if (copy >= 0)
+                close(copy);
+        }
+        fail(cmd, path, "cannot create the output file", e);
         outfile_abort(o);
         return -1;
     }
@@ -200,33 +185,27 @@ int outfile_commit(outfile *o, const char *cmd)
     if (!o->path) /* main() flushes stdout and reports its errors (finish_stdout) */
         return 0;
     int err = 0;
+    const char *what = "cannot write"; /* or the commit's step */
     if (fflush(o->fp) != 0 || ferror(o->fp))
         err = errno ? errno : EIO;
-    else if (!o->in_place && fsync(fileno(o->fp)) != 0)
-        err = errno;
     if (o->fp != stderr && fclose(o->fp) != 0 && !err)
         err = errno ? errno : EIO;
     o->fp = NULL;
-    if (!err && !o->in_place && rename(o->tmp, o->target) != 0)
-        err = errno;
-    if (err) {
-        fail(cmd, o->path, "cannot write", err);
-        if (o->tmp)
-            unlink(o->tmp);
-    }
+    if (!err && !o->in_place)
+        err = ipi_replace_commit(&o->rep, o->target, 1, &what);
+    if (err)
+        fail(cmd, o->path, what, err);
     outfile_abort(o);
     return err ? -1 : 0;
 }
 
 void outfile_abort(outfile *o)
 {
-    if (o->path && o->fp) {
-        if (o->fp != stderr)
-            fclose(o->fp);
-        if (o->tmp)
-            unlink(o->tmp);
-    }
-    free(o->tmp);
+    if (o->path && o->fp && o->fp != stderr)
+        fclose(o->fp);
+    if (o->path && !o->in_place)
+        ipi_replace_abort(&o->rep);
     free(o->target);
     memset(o, 0, sizeof *o);
+    o->rep.fd = -1;
 }

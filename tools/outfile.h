@@ -1,7 +1,8 @@
 /* Output of the viewer subcommands (flame, export, diff, coverage):
  * standard output, or a file written atomically (a temporary file in the
  * same directory, synced and renamed over OUT; on failure OUT is untouched
- * and the temporary file removed). Symlinks are followed to the file they
+ * and the temporary file removed: lib/common/replace.h, the library's
+ * own way, compiled in). Symlinks are followed to the file they
  * name, which is the one replaced; a character device, a FIFO or one of
  * our descriptors (/dev/stdout, /dev/fd/N) is written in place. */
 #ifndef IPROF_TOOL_OUTFILE_H
@@ -10,11 +11,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "replace.h"
+
 typedef struct outfile {
     FILE *fp;          /* where to write */
     const char *path;  /* OUT, or NULL for standard output */
     char *target;      /* the file OUT's symlinks finally name (malloc'd) */
-    char *tmp;         /* the temporary file's path (malloc'd) */
+    ipi_replace rep;   /* the temporary file (rep.fd >= 0 while open) */
     int in_place;      /* a device, FIFO or descriptor: no temporary file */
 } outfile;
 

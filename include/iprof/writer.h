@@ -148,6 +148,13 @@ typedef int (*iprof_write_fn)(const void *data, size_t len, void *payload);
  * later call when that fails. A @p path ending in ".gz" is written
  * gzip-compressed, as with IPROF_WRITE_GZIP.
  *
+ * The temporary file has no name until then where the system allows
+ * (Linux's O_TMPFILE), so a process killed mid-write leaves nothing
+ * behind; elsewhere it is ".iprof-PID-N.tmp". A file that exists must be
+ * writable by the caller, as for a plain open() (a read-only file is
+ * refused with IPROF_EIO, "Permission denied"); its replacement keeps its
+ * mode and, where the caller may set them, its owner and group.
+ *
  * A symlink (or a chain of them) is followed to the file it finally names:
  * that file is replaced, in its own directory and keeping its mode, and
  * the links stay links (a dangling link gets its target created). What is

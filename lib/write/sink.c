@@ -33,6 +33,7 @@ static void init_common(ipi_sink *s, const iprof_allocator *a, int kind)
     s->kind = kind;
     s->alloc = a;
     s->fd = -1;
+    s->rep.fd = -1;
 }
 
 int ipi_sink_init_path(ipi_sink *s, const iprof_allocator *a, const char *path, int sync)
@@ -67,19 +68,14 @@ void ipi_sink_init_callback(ipi_sink *s, const iprof_allocator *a, iprof_write_f
     s->payload = payload;
 }
 
-/* Remove the temporary file of a path sink that did not commit. */
+/* Close what a path sink opened; remove the temporary file if it did not
+ * commit. */
 static void discard_tmp(ipi_sink *s)
 {
-    if (s->fd >= 0) {
+    if (s->through && s->fd >= 0)
         close(s->fd);
-        s->fd = -1;
-    }
-    if (s->tmp_path) {
-        if (!s->committed)
-            unlink(s->tmp_path);
-        ipi_free(s->alloc, s->tmp_path, s->tmp_size);
-        s->tmp_path = NULL;
-    }
+    s->fd = -1;
+    ipi_replace_abort(&s->rep);
 }
 
 /* The descriptor a path names, for the paths that stand for one of the
@@ -202,7 +198,7 @@ static int open_target(ipi_sink *s, ipi_errbuf *eb)
 
 int ipi_sink_open(ipi_sink *s, ipi_errbuf *eb)
 {
-    if (s->kind != IPI_SINK_PATH || s->tmp_path || s->through || s->committed)
+    if (s->kind != IPI_SINK_PATH || s->rep.fd >= 0 || s->through || s->committed)
         return IPROF_OK;
     int rc = s->target ? IPROF_OK : open_target(s, eb);
     if (rc) { /* resolved again, and refused again, if asked again */
@@ -211,36 +207,13 @@ int ipi_sink_open(ipi_sink *s, ipi_errbuf *eb)
     }
     if (rc || s->through)
         return rc;
-    size_t size = s->target_size + 48; /* ".tmp." pid "." n */
-    char *tmp = ipi_malloc(s->alloc, size);
-    if (!tmp)
-        return ipi_errbuf_set(eb, IPROF_ENOMEM, "out of memory");
-    long pid = (long)getpid();
-    int fd = -1;
-    for (unsigned n = 0;;) {
-        snprintf(tmp, size, "%s.tmp.%ld.%u", s->target, pid, n);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0)
-            break;
-        int e = errno;
-        if (e == EINTR)
-            continue;
-        if (e != EEXIST || ++n >= 10000) {
-            ipi_free(s->alloc, tmp, size);
-            return io_error(eb, e, "cannot create a temporary file next to", s->path);
-        }
-    }
-    s->fd = fd;
-    s->tmp_path = tmp;
-    s->tmp_size = size;
-    /* Replacing a file keeps its permissions; a new one gets 0666 & ~umask. */
-    struct stat st;
-    if (stat(s->target, &st) == 0 && S_ISREG(st.st_mode) &&
-        fchmod(fd, st.st_mode & 07777) != 0) {
-        int e = errno;
-        discard_tmp(s);
-        return io_error(eb, e, "cannot set the mode of the temporary file for", s->path);
-    }
+    /* Replacing a file keeps its mode (and owner where permitted); a new
+     * one gets 0666 & ~umask (replace.h). */
+    const char *what = NULL;
+    int e = ipi_replace_open(&s->rep, s->target, &what);
+    if (e)
+        return io_error(eb, e, what, s->path);
+    s->fd = s->rep.fd;
     return IPROF_OK;
 }
 
@@ -297,7 +270,7 @@ static int raw_write(ipi_sink *s, const void *data, size_t len, ipi_errbuf *eb)
                 return rc;
         }
         if (write_fd(s->fd, data, len, &err))
-            return io_error(eb, err, "cannot write", s->through ? s->path : s->tmp_path);
+            return io_error(eb, err, "cannot write", s->path);
         return IPROF_OK;
     case IPI_SINK_FD:
         if (write_fd(s->fd, data, len, &err))
@@ -405,46 +378,11 @@ int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb)
         s->committed = 1;
         return close(fd) != 0 ? io_error(eb, errno, "cannot close", s->path) : IPROF_OK;
     }
-    if (s->sync && fsync(s->fd) != 0) {
-        rc = io_error(eb, errno, "cannot sync", s->tmp_path);
-        discard_tmp(s);
-        return rc;
-    }
-    int fd = s->fd;
-    s->fd = -1;
-    if (close(fd) != 0) {
-        rc = io_error(eb, errno, "cannot close", s->tmp_path);
-        discard_tmp(s);
-        return rc;
-    }
-    if (rename(s->tmp_path, s->target) != 0) {
-        rc = io_error(eb, errno, "cannot rename the temporary file to", s->target);
-        discard_tmp(s);
-        return rc;
-    }
-    s->committed = 1;
-    discard_tmp(s);
-    if (!s->sync)
-        return IPROF_OK;
-    /* Make the rename durable. The file is in place whatever happens here;
-     * file systems that cannot sync a directory are not an error. */
-    size_t dsize = 0;
-    char *dir = dir_of(s->alloc, s->target, &dsize);
-    if (!dir)
-        return ipi_errbuf_set(eb, IPROF_ENOMEM, "out of memory");
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    rc = IPROF_OK;
-    if (dfd >= 0) {
-        if (fsync(dfd) != 0 && errno != EINVAL && errno != EROFS && errno != EBADF
-#ifdef ENOTSUP
-            && errno != ENOTSUP
-#endif
-        )
-            rc = io_error(eb, errno, "cannot sync the directory", dir);
-        close(dfd);
-    }
-    ipi_free(s->alloc, dir, dsize);
-    return rc;
+    const char *what = NULL;
+    s->fd = -1; /* the replacement's: closed by the commit */
+    int e = ipi_replace_commit(&s->rep, s->target, s->sync, &what);
+    s->committed = s->rep.done; /* in place, though its directory's sync may have failed */
+    return e ? io_error(eb, e, what, s->committed ? s->target : s->path) : IPROF_OK;
 }
 
 void ipi_sink_close(ipi_sink *s)

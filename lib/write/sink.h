@@ -19,6 +19,7 @@
 
 #include "error.h"
 #include "gzip.h"
+#include "replace.h"
 
 enum ipi_sink_kind {
     IPI_SINK_PATH = 0,
@@ -33,8 +34,7 @@ typedef struct ipi_sink {
     /* path */
     char *path;     /* the target, NUL-terminated */
     size_t path_size;
-    char *tmp_path; /* the temporary file, NULL until opened */
-    size_t tmp_size;
+    ipi_replace rep; /* the temporary file (rep.fd >= 0 once opened) */
     char *target;   /* the file the path finally names (symlinks followed) */
     size_t target_size;
     int through;    /* written straight to a device, FIFO or descriptor */

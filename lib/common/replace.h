@@ -1,0 +1,42 @@
+/* Replacing a file atomically: a temporary file beside it, renamed over it
+ * once complete. Used by the writer's path sink and, compiled into the
+ * command as its own copy, by the reports of `iprof` (tools/outfile.c):
+ * one way of replacing a file for both. Plain libc; no allocation.
+ *
+ * The temporary file has no name while it is written where the system
+ * allows (Linux's O_TMPFILE, linked in at the commit), so a process killed
+ * mid-write leaves nothing behind; elsewhere it is ".iprof-PID-N.tmp" in
+ * the target's directory (short, whatever the target's name). A target
+ * that exists must be writable by the caller, as for a plain open(); its
+ * mode and, where permitted, owner and group pass to the new file, which
+ * is created readable by its owner only until then. */
+#ifndef IPI_REPLACE_H
+#define IPI_REPLACE_H
+
+#include <stddef.h>
+
+/* Paths longer than this cannot be opened anyway (Linux's PATH_MAX). */
+#define IPI_REPLACE_PATH_MAX 4096
+
+typedef struct ipi_replace {
+    int fd;   /* the temporary file, -1 when none */
+    int anon; /* not linked yet (O_TMPFILE) */
+    int done; /* renamed into place */
+    char tmp[IPI_REPLACE_PATH_MAX + 64]; /* its name once it has one, else "" */
+} ipi_replace;
+
+/* Create the temporary file for @p target (symlinks already followed; it
+ * need not exist). 0, or an errno value with *what saying which step
+ * failed ("cannot create a temporary file next to", ...), nothing left. */
+int ipi_replace_open(ipi_replace *r, const char *target, const char **what);
+
+/* Put the written temporary file in place of @p target (with @p sync:
+ * fsync'ed, and the directory after the rename). Closes it either way. 0,
+ * or an errno value with *what set; the target is then as it was, unless
+ * only the directory's sync failed (r->done says the file is in place). */
+int ipi_replace_commit(ipi_replace *r, const char *target, int sync, const char **what);
+
+/* Give up: close and remove the temporary file. Idempotent. */
+void ipi_replace_abort(ipi_replace *r);
+
+#endif /* IPI_REPLACE_H */
