@@ -707,8 +707,21 @@ class Filter(ToolCase):
         self.assertEqual((code, stdout), (0, b""))
         with open(out, "rb") as f:
             self.assertEqual(f.read(), want)
-        self.assertEqual(err, "iprof filter: %s: %d -> %d bytes (%+.1f%%)\n" % (
-            src, len(doc), len(want), 100.0 * (len(want) - len(doc)) / len(doc)))
+        sizes = "iprof filter: %s: %d -> %d bytes (%+.1f%%)\n" % (
+            src, len(doc), len(want), 100.0 * (len(want) - len(doc)) / len(doc))
+        self.assertEqual(err, sizes)
+        # Appended to a file through /dev/stdout: the bytes of this output.
+        log = os.path.join(self.tmp, "log")
+        with open(log, "wb") as f:
+            f.write(b"before;")
+        with open(log, "ab") as f:
+            p = subprocess.run([IPROF, "filter", "--prune", src, "-o", "/dev/stdout"],
+                               stdout=f, stderr=subprocess.PIPE)
+        self.assertEqual((p.returncode, p.stderr.decode()), (0, sizes))
+        # Compressed bytes against text say nothing: no line.
+        need_gzip()
+        code, stdout, err = run("filter", "--prune", src, "-o", out + ".gz")
+        self.assertEqual((code, stdout, err), (0, b"", ""))
 
     def test_min_count(self):
         self.expect(["filter", "--min-count", "20", "post-filter.iprof"], 0,

@@ -8,6 +8,7 @@
  * share of each kind's total; then the methods and types nothing refers
  * to any more are dropped. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,15 +230,30 @@ static long long file_bytes(const char *file)
     return rc == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
 
+/* Whether a regular file starts with gzip's magic (read without moving
+ * a shared offset: standard input may be the file). */
+static int gzip_file(const char *file)
+{
+    int fd = strcmp(file, "-") == 0 ? 0 : open(file, O_RDONLY | O_CLOEXEC);
+    unsigned char m[2] = {0, 0};
+    ssize_t n = fd >= 0 ? pread(fd, m, 2, 0) : -1;
+    if (fd > 0)
+        close(fd);
+    return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
 /* Where the output starts: 0 for a file, the offset of standard output
- * when it is a regular file, else -1. */
+ * (by any name) when it is a regular file, else -1. */
 static long long output_offset(const post_output *o)
 {
-    if (!outfile_is_stdout(o->path))
+    if (!outfile_shares_stdout(o->path))
         return 0;
     struct stat st;
     if (fstat(1, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
+    int flags = fcntl(1, F_GETFL);
+    if (flags >= 0 && (flags & O_APPEND)) /* written at the end, wherever the offset is */
+        return (long long)st.st_size;
     off_t at = lseek(1, 0, SEEK_CUR);
     return at < 0 ? -1 : (long long)at;
 }
@@ -246,7 +262,7 @@ static void report_sizes(const char *file, long long before, long long start,
                          const post_output *o)
 {
     long long after = -1;
-    if (start >= 0 && !outfile_is_stdout(o->path)) {
+    if (start >= 0 && !outfile_shares_stdout(o->path)) {
         after = file_bytes(o->path);
     } else if (start >= 0) {
         off_t at = lseek(1, 0, SEEK_CUR);
@@ -254,6 +270,9 @@ static void report_sizes(const char *file, long long before, long long start,
     }
     if (before <= 0 || after < 0)
         return; /* a pipe on either side: nothing to compare */
+    /* Compressed bytes against text would say nothing of what was cut. */
+    if (gzip_file(file) != (!outfile_shares_stdout(o->path) && gzip_file(o->path)))
+        return;
     report_plain(CMD, display_name(file), "%lld -> %lld bytes (%+.1f%%)", before, after,
                  100.0 * ((double)after - (double)before) / (double)before);
 }
