@@ -546,6 +546,41 @@ static void test_limits(void)
     trickle t = {doc, strlen(doc), 0, 1000, -1};
     CHECK_EQ_INT(iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL), IPROF_ELIMIT);
     iprof_reader_free(r);
+    /* The same report from memory and from streams of any chunk size: at
+     * the element, with its path (not a field a restart left), also when
+     * the element holds an error past the limit ("x", an unknown key's
+     * "[1,]") that a read from memory would reach first. */
+    for (int variant = 0; variant < 3; variant++) {
+        size_t n = 150000, cap = 3 * n + 200, len = 0;
+        char *sig = malloc(cap);
+        const char *head = variant == 2 ? "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"u\":"
+                                        : "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":"
+                                          "\"int\"}],\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":";
+        size_t start = variant == 2 ? strlen(head) : strlen(head) - strlen("{\"id\":1,\"name\":\"m\",\"signature\":");
+        len += (size_t)snprintf(sig + len, cap - len, "%s[", head);
+        for (size_t i = 0; i < n; i++)
+            len += (size_t)snprintf(sig + len, cap - len, i ? ",0" : "0");
+        len += (size_t)snprintf(sig + len, cap - len, "%s", variant == 0   ? "]}]}"
+                                                            : variant == 1 ? ",\"x\"]}]}"
+                                                                           : ",]}");
+        iprof_read_options lo = IPROF_READ_OPTIONS_INIT;
+        lo.max_element_size = 100000;
+        static const size_t chunks[] = {0, 4096, 65536};
+        for (int how = 0; how < 4; how++) {
+            lo.chunk_size = how ? chunks[how - 1] : 0;
+            CHECK_OK(iprof_reader_new(&r, &lo));
+            trickle ts = {sig, len, 0, 65536, -1};
+            int rc = how ? iprof_reader_read_callback(r, trickle_read, &ts, NULL, NULL)
+                         : iprof_reader_read_buffer(r, sig, len, NULL, NULL);
+            CHECK_EQ_INT(rc, IPROF_ELIMIT);
+            const iprof_error *e = iprof_reader_error(r);
+            CHECK_EQ_INT(iprof_error_offset(e), start);
+            CHECK_EQ_STR(iprof_error_path(e), variant == 2 ? "u" : "methods[0]");
+            CHECK_EQ_STR(iprof_error_message(e), "an element is larger than the limit of 100000 bytes");
+            iprof_reader_free(r);
+        }
+        free(sig);
+    }
     /* 10^6 nested arrays in an unknown key, streamed in small chunks. */
     size_t depth = 1000000;
     const char *head = "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"deep\":";

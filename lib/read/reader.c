@@ -157,6 +157,22 @@ static int check_size(scan *s, size_t from, size_t to)
                 s->r->max_element);
 }
 
+/* An element whose error lies past the size limit is reported as too
+ * large, from memory as from a stream (whose window stops at the limit
+ * before the parse gets there). The element's path, not a field's. */
+static int limit_first(scan *s, size_t el_start, int rc)
+{
+    if (rc != IPROF_ESYNTAX && rc != IPROF_ESCHEMA && rc != IPROF_ELIMIT)
+        return rc;
+    if (!s->r->error.set ||
+        s->r->error.err.offset <= s->src.base + el_start + s->r->max_element)
+        return rc;
+    s->at.field = F_NONE;
+    s->at.sub = -1;
+    return ipi_scan_fail(s, IPROF_ELIMIT, el_start,
+                         "an element is larger than the limit of %zu bytes", s->r->max_element);
+}
+
 static int process_version(scan *s, const char *text, size_t len, size_t at)
 {
     snprintf(s->version_text, sizeof s->version_text, "%.*s", (int)(len > 40 ? 40 : len), text);
@@ -324,7 +340,7 @@ static int legacy_monitors(scan *s, const char **pp, const char *end)
 {
     int rc = ipi_scan_element(s, pp, end);
     if (rc != IPROF_OK)
-        return rc;
+        return limit_first(s, s->el_start, rc);
     if ((rc = check_size(s, s->el_start, IDX(s, *pp))) != IPROF_OK)
         return rc;
     s->done |= SEC_BIT(IPROF_KIND_MONITOR);
@@ -363,7 +379,7 @@ static int step_value(scan *s)
         if (rc == IPI_JSON_MORE)
             return MORE;
         if (rc)
-            return ipi_scan_json_fail(s, rc, err, why);
+            return limit_first(s, IDX(s, p), ipi_scan_json_fail(s, rc, err, why));
         s->el_start = IDX(s, p);
         if ((rc = check_size(s, s->el_start, IDX(s, after))) != IPROF_OK)
             return rc;
@@ -426,7 +442,7 @@ static int step_element(scan *s)
         return IPROF_OK;
     }
     if ((rc = ipi_scan_element(s, &p, end)) != IPROF_OK)
-        return rc;
+        return limit_first(s, s->el_start, rc);
     if ((rc = check_size(s, s->el_start, IDX(s, p))) != IPROF_OK)
         return rc;
     if (s->at.section == SEC_TYPES)
@@ -531,9 +547,12 @@ static int step(scan *s)
 
 static int source_fail(scan *s, int rc)
 {
-    if (rc == IPROF_ELIMIT)
+    if (rc == IPROF_ELIMIT) { /* the element's path, not the field a restart left */
+        s->at.field = F_NONE;
+        s->at.sub = -1;
         return ipi_scan_fail(s, rc, s->pos, "an element is larger than the limit of %zu bytes",
-                    s->r->max_element);
+                             s->r->max_element);
+    }
     if (s->src.message) /* gzip: corrupt, truncated, unsupported, no memory; the
                          * damage starts after the bytes inflated */
         return ipi_scan_fail(s, rc, rc == IPROF_ESYNTAX ? s->src.len : s->pos, "%s",
