@@ -605,6 +605,35 @@ static void test_limits(void)
     free(big);
 }
 
+/* Messages and paths quote long input cut at a character, marked "...":
+ * never half of a UTF-8 sequence. */
+static void test_quotes_cut_whole(void)
+{
+    char e30[128] = "", u100[256] = "", doc[1024];
+    for (int i = 0; i < 40; i++)
+        strcat(e30, "\xc3\xa9"); /* é */
+    for (int i = 0; i < 100; i++)
+        strcat(u100, "\xc3\xbc"); /* ü */
+    snprintf(doc, sizeof doc, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"%s\":1,"
+             "\"samplingProfiles\":[{\"ctx\":\"1:0<1%s\",\"records\":[1]}]}", u100, e30);
+    iprof_reader *r = new_reader(0, 0);
+    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL), IPROF_ESCHEMA);
+    char want[512] = "invalid ctx \"1:0<1";
+    for (int i = 0; i < 29; i++) /* 5 + 58 bytes: the 30th would pass 64 */
+        strcat(want, "\xc3\xa9");
+    strcat(want, "...\" at character 6: expected method:bci pairs joined by '<'");
+    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), want);
+    /* The unknown key's warning and its path. */
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    const iprof_error *d = iprof_reader_diag(r, 0);
+    snprintf(want, sizeof want, "unknown top-level key \"%.64s...\": not interpreted, kept as is "
+             "by models", u100);
+    CHECK_EQ_STR(iprof_error_message(d), want);
+    snprintf(want, sizeof want, "%.190s", u100); /* 95 of them: the 96th would pass 191 */
+    CHECK_EQ_STR(iprof_error_path(d), want);
+    iprof_reader_free(r);
+}
+
 static void test_deferred_checks(void)
 {
     /* Entries before methods: references wait for the methods. */
@@ -849,6 +878,7 @@ int main(void)
     RUN(test_stop);
     RUN(test_fd_and_path_sources);
     RUN(test_limits);
+    RUN(test_quotes_cut_whole);
     RUN(test_deferred_checks);
     RUN(test_reuse_and_arguments);
     RUN(test_allocation_failure);

@@ -1437,6 +1437,44 @@ static void test_filter_max_depth(void)
     free(t);
     free(before);
     iprof_model_free(m);
+    /* A kind to cut with an entry of no whole triples (kept by a lenient
+     * load) fails before anything changes, the other filters too; a kind
+     * that `kinds` drops, or an entry an earlier filter drops, is not cut,
+     * so not refused. */
+    static const char *const broken =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[0,0]},"
+        "{\"id\":2,\"name\":\"b\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0<2:5\",\"records\":[1]},"
+        "{\"ctx\":\"2:0\",\"records\":[9]}],"
+        "\"conditionalProfiles\":[{\"ctx\":\"1:3<2:5\",\"records\":[3,0,5,1]}],"
+        "\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    o.max_depth = 1;
+    o.min_count = 2;
+    m = load(broken);
+    before = text(m);
+    CHECK_EQ_INT(iprof_model_filter(m, &o), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                 "conditionalProfiles entry: records: records must be (bci, index, count) "
+                 "triples, so its records cannot be grouped");
+    t = text(m);
+    CHECK_EQ_STR(t, before);
+    free(t);
+    free(before);
+    o.top_percent = 50; /* keeps it too (5 of 5 in its kind) */
+    CHECK_EQ_INT(iprof_model_filter(m, &o), IPROF_ESCHEMA);
+    o.min_count = 6; /* drops it: its total is 5 */
+    CHECK_OK(iprof_model_filter(m, &o));
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), 0);
+    iprof_model_free(m);
+    m = load(broken);
+    o.min_count = 2;
+    o.top_percent = 0;
+    o.kinds = IPROF_KIND_BIT(IPROF_KIND_CALL_COUNT);
+    CHECK_OK(iprof_model_filter(m, &o));
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 1);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), 0);
+    iprof_model_free(m);
 }
 
 /* The cut under allocation failure: every failure is IPROF_ENOMEM, the

@@ -50,6 +50,20 @@ void ipi_errbuf_copy(ipi_errbuf *eb, const iprof_error *e);
 /* The error, or NULL when none is set. */
 const iprof_error *ipi_errbuf_get(const ipi_errbuf *eb);
 
+/* How many of the len bytes of s a message quotes when it quotes at most
+ * max: never part of a UTF-8 sequence (the cut backs up to its lead byte).
+ * A message adds IPI_CUT(len, max), "...", when it is cut. */
+static inline int ipi_excerpt(const char *s, size_t len, size_t max)
+{
+    if (len <= max)
+        return (int)len;
+    size_t n = max;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return (int)n;
+}
+#define IPI_CUT(len, max) ((len) > (max) ? "..." : "")
+
 /* Diagnostics: a list of reports whose strings live in an arena. */
 typedef struct ipi_diags {
     iprof_error *items;

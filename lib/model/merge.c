@@ -126,10 +126,12 @@ static int pick_id(iprof_model *dst, int is_type, const ipi_str *name, int64_t w
         if (*max == INT64_MAX) {
             ipi_subject about = {-1, NULL, 0, is_type ? &want : NULL, is_type ? NULL : &want};
             return ipi_model_fail_about(dst, IPROF_ELIMIT, &about,
-                                        "%s \"%.64s\" (id %lld of the source): that id is "
+                                        "%s \"%.*s%s\" (id %lld of the source): that id is "
                                         "taken and none above %lld is free in the model "
                                         "merged into",
-                                        is_type ? "type" : "method", name->s, (long long)want,
+                                        is_type ? "type" : "method",
+                                        ipi_excerpt(name->s, name->len, 64), name->s,
+                                        IPI_CUT(name->len, 64), (long long)want,
                                         (long long)INT64_MAX);
         }
         want = *max + 1;

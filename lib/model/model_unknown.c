@@ -214,15 +214,17 @@ static int check_side(iprof_model *m, const iprof_model *side, const char *whose
         const ipi_unknown *u = &side->extras.items[i];
         if (!ipi_unknown_is_plain(u))
             return ipi_model_fail(m, IPROF_ESCHEMA,
-                                  "unknown key \"%.64s\" of %s holds data whose ids cannot be "
-                                  "renumbered or combined",
-                                  u->key, whose);
+                                  "unknown key \"%.*s%s\" of %s holds data whose ids cannot "
+                                  "be renumbered or combined",
+                                  ipi_excerpt(u->key, u->key_len, 64), u->key,
+                                  IPI_CUT(u->key_len, 64), whose);
         const ipi_unknown *other = find_key(side, u);
         if (other != u && !same_value(other, u))
             return ipi_model_fail(m, IPROF_ESCHEMA,
-                                  "unknown key \"%.64s\" of %s occurs twice with different "
+                                  "unknown key \"%.*s%s\" of %s occurs twice with different "
                                   "values",
-                                  u->key, whose);
+                                  ipi_excerpt(u->key, u->key_len, 64), u->key,
+                                  IPI_CUT(u->key_len, 64), whose);
     }
     return IPROF_OK;
 }
@@ -241,8 +243,10 @@ int ipi_unknown_check_combine(iprof_model *m, const iprof_model *src)
         const ipi_unknown *u = &src->extras.items[i], *mine = find_key(m, u);
         if (mine && !same_value(mine, u))
             return ipi_model_fail(m, IPROF_ESCHEMA,
-                                  "unknown key \"%.64s\" has different values in the two models",
-                                  u->key);
+                                  "unknown key \"%.*s%s\" has different values in the two "
+                                  "models",
+                                  ipi_excerpt(u->key, u->key_len, 64), u->key,
+                                  IPI_CUT(u->key_len, 64));
     }
     return IPROF_OK;
 }

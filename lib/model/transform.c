@@ -174,6 +174,7 @@ typedef struct filter_state {
     const iprof_filter_options *o;
     int64_t threshold; /* top percent: the kind's t */
     int keep_all, keep_nothing;
+    int by_package; /* keep or drop packages given */
 } filter_state;
 
 /* The length of package p without a trailing '.'; whether it matches the
@@ -274,33 +275,53 @@ static int cmp_desc(const void *pa, const void *pb)
     return (a < b) - (a > b);
 }
 
-static int filter_top(iprof_model *m, filter_state *st, int kind)
+/* Whether an entry passes the filters that come before the top percent
+ * (packages, minimum count). */
+static int before_top(const iprof_entry *e, filter_state *st)
+{
+    return (!st->by_package || keep_by_package(e, st)) &&
+           (st->o->min_count <= 0 || keep_min_count(e, st));
+}
+
+/* The top percent's threshold of a kind into st, over its entries (or,
+ * with `ahead`, over those that will pass the filters before it). */
+static int top_threshold(iprof_model *m, filter_state *st, int kind, int ahead)
 {
     const ipi_entry_list *l = &m->entries[kind];
-    if (!l->count)
-        return IPROF_OK;
-    int64_t *tot = ipi_malloc(&m->alloc, l->count * sizeof *tot);
+    int64_t *tot = ipi_malloc(&m->alloc, (l->count ? l->count : 1) * sizeof *tot);
     if (!tot)
         return IPROF_ENOMEM;
     long double sum = 0;
+    size_t n = 0;
     for (size_t i = 0; i < l->count; i++) {
-        tot[i] = iprof_entry_total(&l->items[i]);
-        if (tot[i] > 0)
-            sum += (long double)tot[i];
+        if (ahead && !before_top(&l->items[i], st))
+            continue;
+        tot[n] = iprof_entry_total(&l->items[i]);
+        if (tot[n] > 0)
+            sum += (long double)tot[n];
+        n++;
     }
-    qsort(tot, l->count, sizeof *tot, cmp_desc);
+    qsort(tot, n, sizeof *tot, cmp_desc);
     long double pct = st->o->top_percent >= 100 ? 100.0L : (long double)st->o->top_percent;
     long double target = sum * pct / 100.0L, run = 0;
     st->keep_nothing = sum == 0;
     st->threshold = INT64_MAX;
-    for (size_t i = 0; i < l->count && !st->keep_nothing && tot[i] > 0; i++) {
+    for (size_t i = 0; i < n && !st->keep_nothing && tot[i] > 0; i++) {
         run += (long double)tot[i];
         st->threshold = tot[i];
         if (run >= target)
             break;
     }
-    ipi_free(&m->alloc, tot, l->count * sizeof *tot);
-    return iprof_model_retain_entries(m, kind, keep_top, st);
+    ipi_free(&m->alloc, tot, (l->count ? l->count : 1) * sizeof *tot);
+    return IPROF_OK;
+}
+
+static int filter_top(iprof_model *m, filter_state *st, int kind)
+{
+    if (!m->entries[kind].count)
+        return IPROF_OK;
+    int rc = top_threshold(m, st, kind, 0);
+    return rc ? rc : iprof_model_retain_entries(m, kind, keep_top, st);
 }
 
 static int keep_marked_method(const iprof_method *x, void *payload)
@@ -404,20 +425,53 @@ static int no_journal(void *payload, int kind, size_t pos)
  * added back, each at its cut context. All or nothing: out of memory, the
  * kind gets its old entries back (their records are in the arena, which
  * adding the new ones left alone). */
+static int needs_cut(const iprof_model *m, int kind, size_t depth)
+{
+    const ipi_entry_list *l = &m->entries[kind];
+    for (size_t i = 0; i < l->count; i++)
+        if (l->items[i].ctx->depth > depth)
+            return 1;
+    return 0;
+}
+
+/* A kind that will be cut must have whole groups in every entry to combine
+ * them (a lenient load may keep others). Checked before the filter changes
+ * anything, over the entries the filters before the cut will keep. */
+static int check_cuts(iprof_model *m, filter_state *st, size_t depth)
+{
+    unsigned kinds = st->o->kinds;
+    for (int kind = 0; depth && kind < IPROF_KIND_COUNT; kind++) {
+        size_t g = (size_t)ipi_kind_layout_of(kind)->group;
+        const ipi_entry_list *l = &m->entries[kind];
+        size_t i = 0;
+        while (i < l->count && l->items[i].record_count % g == 0)
+            i++;
+        if (i == l->count || (kinds && !(kinds & IPROF_KIND_BIT(kind))))
+            continue; /* the usual case: nothing to refuse */
+        int rc = st->o->top_percent > 0 ? top_threshold(m, st, kind, 1) : IPROF_OK;
+        if (rc)
+            return rc;
+        const iprof_entry *bad = NULL;
+        size_t deepest = 0;
+        for (i = 0; i < l->count; i++) {
+            const iprof_entry *e = &l->items[i];
+            if (!before_top(e, st) || (st->o->top_percent > 0 && !keep_top(e, st)))
+                continue;
+            deepest = e->ctx->depth > deepest ? e->ctx->depth : deepest;
+            bad = bad || e->record_count % g == 0 ? bad : e;
+        }
+        if (bad && deepest > depth)
+            return ipi_entry_fail_rule(m, bad, g == 3 ? IPI_RULE_RECORDS_TRIPLES
+                                                      : IPI_RULE_RECORDS_PAIRS, 1);
+    }
+    return IPROF_OK;
+}
+
 static int cut_kind(iprof_model *m, int kind, size_t depth)
 {
     ipi_entry_list old = m->entries[kind];
-    size_t deepest = 0;
-    for (size_t i = 0; i < old.count; i++)
-        deepest = old.items[i].ctx->depth > deepest ? old.items[i].ctx->depth : deepest;
-    if (deepest <= depth)
+    if (!needs_cut(m, kind, depth))
         return IPROF_OK;
-    size_t g = (size_t)ipi_kind_layout_of(kind)->group;
-    for (size_t i = 0; i < old.count; i++) /* checked before anything changes */
-        if (old.items[i].record_count % g)
-            return ipi_entry_fail_rule(m, &old.items[i],
-                                       g == 3 ? IPI_RULE_RECORDS_TRIPLES : IPI_RULE_RECORDS_PAIRS,
-                                       1);
     int64_t *frames = ipi_malloc(&m->alloc, 2 * depth * sizeof *frames);
     if (!frames)
         return IPROF_ENOMEM;
@@ -454,11 +508,14 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
     if (!opts)
         opts = &none;
     ipi_errbuf_clear(&model->error);
+    size_t depth = opts->version >= 2 ? opts->max_depth : 0;
+    int by_package = opts->keep_package_count || opts->drop_package_count;
+    filter_state st = {model, opts, 0, 0, 0, by_package};
     int rc = check_options(model, opts);
+    if (!rc)
+        rc = check_cuts(model, &st, depth);
     if (rc)
         return rc;
-    filter_state st = {model, opts, 0, 0, 0};
-    int by_package = opts->keep_package_count || opts->drop_package_count;
     for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
         if (opts->kinds && !(opts->kinds & IPROF_KIND_BIT(kind))) {
             rc = iprof_model_retain_entries(model, kind, keep_none, NULL);
@@ -471,7 +528,6 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
         if (!rc && opts->top_percent > 0)
             rc = filter_top(model, &st, kind);
     }
-    size_t depth = opts->version >= 2 ? opts->max_depth : 0;
     for (int kind = 0; depth && kind < IPROF_KIND_COUNT && !rc; kind++)
         rc = cut_kind(model, kind, depth);
     if (!rc && opts->drop_package_count) /* gone, even if an unknown key stops pruning */

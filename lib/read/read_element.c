@@ -507,12 +507,13 @@ static int parse_ctx(scan *s, const char *text, size_t len)
     if (rc < 0)
         return ipi_scan_fail(s, rc, s->ctx_at, "out of memory");
     if (rc == IPI_CTX_RANGE)
-        return ipi_scan_fail(s, IPROF_ELIMIT, s->ctx_at, "a number in ctx \"%.*s\" does not fit in int64",
-                    (int)(len > 64 ? 64 : len), text);
+        return ipi_scan_fail(s, IPROF_ELIMIT, s->ctx_at,
+                             "a number in ctx \"%.*s%s\" does not fit in int64",
+                             ipi_excerpt(text, len, 64), text, IPI_CUT(len, 64));
     return ipi_scan_fail(s, IPROF_ESCHEMA, s->ctx_at,
-                "invalid %s \"%.*s\" at character %zu: expected method:bci pairs joined by '%c'",
-                s->legacy ? "methodBciList" : "ctx", (int)(len > 64 ? 64 : len), text,
-                err_at + 1, s->legacy ? ',' : '<');
+                "invalid %s \"%.*s%s\" at character %zu: expected method:bci pairs joined by '%c'",
+                s->legacy ? "methodBciList" : "ctx", ipi_excerpt(text, len, 64), text,
+                IPI_CUT(len, 64), err_at + 1, s->legacy ? ',' : '<');
 }
 
 /* One member value of an element; *pp is at the value. */
@@ -578,8 +579,8 @@ static int warn_unknown_members(scan *s, size_t key_at, size_t count, const char
     if (count > 1)
         snprintf(more, sizeof more, " (and %zu more)", count - 1);
     return ipi_scan_violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_WARNING, key_at,
-                              "unknown key \"%.*s\"%s in %s %s: not read, so it is dropped",
-                              (int)(len > 64 ? 64 : len), k + 1, more,
+                              "unknown key \"%.*s%s\"%s in %s %s: not read, so it is dropped",
+                              ipi_excerpt(k + 1, len, 64), k + 1, IPI_CUT(len, 64), more,
                               s->at.section == SEC_TYPES || s->at.section == SEC_METHODS ? "a"
                                                                                          : "an",
                               element_noun(s->at.section));

@@ -79,8 +79,7 @@ void ipi_scan_format_path(const scan *s, const path_pos *at, char *out, size_t c
     if (at->section == SEC_NONE)
         return;
     if (at->section == SEC_UNKNOWN) {
-        snprintf(out, cap, "%.*s", (int)(s->r->key_len < cap ? s->r->key_len : cap - 1),
-                 s->r->key);
+        snprintf(out, cap, "%.*s", ipi_excerpt(s->r->key, s->r->key_len, cap - 1), s->r->key);
         return;
     }
     const char *name = ipi_scan_section_name(s, at->section);

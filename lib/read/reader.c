@@ -319,9 +319,10 @@ static int step_key(scan *s)
             return rc;
         s->seen |= SEC_BIT(sec);
     } else if ((rc = ipi_scan_violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_WARNING, IDX(s, p),
-                               "unknown top-level key \"%.64s\": not interpreted, kept as is "
-                               "by models",
-                               r->key)) != IPROF_OK) {
+                               "unknown top-level key \"%.*s%s\": not interpreted, kept as "
+                               "is by models",
+                               ipi_excerpt(r->key, r->key_len, 64), r->key,
+                               IPI_CUT(r->key_len, 64))) != IPROF_OK) {
         return rc;
     }
     if (s->cb && s->cb->version >= 2 && s->cb->on_key &&
