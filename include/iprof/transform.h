@@ -257,11 +257,11 @@ IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
  *         a NULL package list with a non-zero count, a NULL package,
  *         @c kinds with bits beyond the kinds, or a @c top_percent that is
  *         negative or not a number; the model is unchanged.
- * @retval IPROF_ESCHEMA with @c max_depth, a kind to cut (one that @c kinds
- *         keeps, before the other filters) holds an entry
- *         whose records are not whole (bci, index, count) triples or (type,
- *         count) pairs (a lenient load keeps such entries), so entries
- *         cannot be combined; the model is unchanged.
+ * @retval IPROF_ESCHEMA with @c max_depth, an entry the filters before
+ *         the cut keep, in a kind to cut, has records that are not whole
+ *         (bci, index, count) triples or (type, count) pairs (a lenient
+ *         load keeps such entries), so entries cannot be combined; checked
+ *         first, the model is unchanged.
  * @retval IPROF_ENOMEM allocation failed (the model may be partly
  *         filtered, still consistent).
  * @threadsafety Needs exclusive access to @p model.
