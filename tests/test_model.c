@@ -190,6 +190,12 @@ static void test_types(void)
     CHECK(iprof_model_type_by_name(m, "Other", 5) == NULL);
     CHECK_EQ_INT(iprof_model_add_type(m, 12, NULL, 3, NULL), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_add_type(NULL, 12, "x", 1, NULL), IPROF_EINVAL);
+    /* NULL with length 0 is the empty name (model.h). */
+    const iprof_type *empty = NULL;
+    CHECK_OK(iprof_model_add_type(m, 13, NULL, 0, &empty));
+    size_t elen = 99;
+    CHECK(empty && strcmp(iprof_type_name(empty, &elen), "") == 0 && elen == 0);
+    CHECK_OK(iprof_model_remove_type(m, 13));
 
     /* A repeated name is allowed; the name lookup gives the first, and the
      * two share one interned copy. */

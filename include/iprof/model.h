@@ -485,7 +485,8 @@ IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
  * @brief Add a type.
  * @param model the model.
  * @param id the new type's id.
- * @param name @p name_len bytes (copied, interned).
+ * @param name @p name_len bytes (copied, interned); NULL only with a
+ *        @p name_len of 0 (the empty name).
  * @param name_len the length of @p name.
  * @param[out] out receives the new type (owned by the model) if not NULL.
  * @retval IPROF_OK success.
@@ -513,7 +514,8 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id);
  * @brief Add a method.
  * @param model the model.
  * @param id the new method's id.
- * @param name @p name_len bytes (copied, interned).
+ * @param name @p name_len bytes (copied, interned); NULL only with a
+ *        @p name_len of 0 (the empty name).
  * @param name_len the length of @p name.
  * @param signature declaring type id, return type id, parameter type ids (copied).
  * @param signature_len the number of ids.
