@@ -523,6 +523,28 @@ static void test_write_path(void)
     if (dd)
         closedir(dd);
     CHECK_EQ_INT(files, 2);
+    /* Through links, the name of the file written decides: a plain name
+     * linking to a .gz file gets gzip, a .gz name linking to a plain file
+     * gets text. */
+    char l1[320], l2[320];
+    snprintf(l1, sizeof l1, "%s/to-gz.iprof", dir);
+    snprintf(l2, sizeof l2, "%s/to-plain.iprof.gz", dir);
+    CHECK_OK(symlink("out.iprof.gz", l1));
+    CHECK_OK(symlink("out.iprof", l2));
+    for (int i = 0; i < 2; i++) {
+        w = NULL;
+        CHECK_OK(iprof_writer_new_path(&w, i ? l2 : l1, &o));
+        CHECK_OK(iprof_writer_write_model(w, m));
+        iprof_writer_free(w);
+    }
+    free(g);
+    g = check_read_file(path, &glen);
+    CHECK(g && ipi_gzip_magic(g, glen));
+    free(q);
+    q = check_read_file(plainpath, &ql);
+    CHECK_EQ_MEM(q, q ? ql : 0, plain, plen);
+    unlink(l1);
+    unlink(l2);
     unlink(path);
     unlink(plainpath);
     rmdir(dir);

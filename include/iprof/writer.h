@@ -146,7 +146,9 @@ typedef int (*iprof_write_fn)(const void *data, size_t len, void *payload);
  * document goes to a temporary file in the same directory, synced
  * (unless IPROF_WRITE_NO_SYNC) and renamed over @p path; IPROF_EIO from a
  * later call when that fails. A @p path ending in ".gz" is written
- * gzip-compressed, as with IPROF_WRITE_GZIP.
+ * gzip-compressed, as with IPROF_WRITE_GZIP; through symlinks, the name
+ * of the file they finally name decides (a link "p.iprof" to "p.iprof.gz"
+ * gets gzip, a link "p.gz" to "p.iprof" text).
  *
  * The temporary file has no name until then where the system allows
  * (Linux's O_TMPFILE), so a process killed mid-write leaves nothing

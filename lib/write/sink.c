@@ -333,6 +333,19 @@ int ipi_sink_path_is_gzip(const char *path)
     return n >= 3 && memcmp(path + n - 3, ".gz", 3) == 0;
 }
 
+int ipi_sink_target_is_gzip(ipi_sink *s)
+{
+    if (s->kind != IPI_SINK_PATH)
+        return 0;
+    int fd, gz;
+    if (s->target || resolve_target(s, &fd) != 0) /* the open will say why */
+        return ipi_sink_path_is_gzip(s->target ? s->target : s->path);
+    gz = fd < 0 && ipi_sink_path_is_gzip(s->target);
+    ipi_free(s->alloc, s->target, s->target_size); /* resolved again by the open */
+    s->target = NULL;
+    return gz;
+}
+
 /* The directory part of path ("." for a bare name) into a new string. */
 static char *dir_of(const iprof_allocator *a, const char *path, size_t *size)
 {

@@ -65,6 +65,10 @@ void ipi_sink_init_callback(ipi_sink *s, const iprof_allocator *a, iprof_write_f
 int ipi_sink_gzip(ipi_sink *s, ipi_errbuf *eb);
 /* Whether a path names a gzip file (ends in ".gz"). */
 int ipi_sink_path_is_gzip(const char *path);
+/* Whether a path sink's file is a gzip file: the file its symlinks finally
+ * name ends in ".gz" (the name given when they cannot be followed; not a
+ * descriptor path). */
+int ipi_sink_target_is_gzip(ipi_sink *s);
 
 /* Path sink: create the temporary file (no-op for other sinks and when it
  * is open). 0 or IPROF_EIO/IPROF_ENOMEM with the reason in *eb. */

@@ -724,7 +724,8 @@ IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
         iprof_writer_free(w);
         return IPROF_ENOMEM;
     }
-    if ((w->flags & IPROF_WRITE_GZIP) || ipi_sink_path_is_gzip(path))
+    /* The file written is the one the links name: its name says gzip. */
+    if ((w->flags & IPROF_WRITE_GZIP) || ipi_sink_target_is_gzip(&w->sink))
         setup_gzip(w);
     *out = w;
     return IPROF_OK;
