@@ -634,6 +634,25 @@ static void test_quotes_cut_whole(void)
     iprof_reader_free(r);
 }
 
+/* A recursive ctx naming an undefined method twice is one diagnostic for
+ * it, whether the methods come before or after the entries. */
+static void test_recursive_dangling_once(void)
+{
+    static const char *const docs[] = {
+        "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],"
+        "\"callCountProfiles\":[{\"ctx\":\"7:0<8:1<7:3\",\"records\":[1]}]}",
+        "{\"version\":\"1.0.0\",\"callCountProfiles\":[{\"ctx\":\"7:0<8:1<7:3\","
+        "\"records\":[1]}],\"types\":[],\"methods\":[]}"};
+    for (int i = 0; i < 2; i++) {
+        iprof_reader *r = new_reader(0, 0);
+        CHECK_OK(iprof_reader_read_buffer(r, docs[i], strlen(docs[i]), NULL, NULL));
+        CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
+        CHECK_EQ_STR(iprof_error_message(iprof_reader_diag(r, 0)), "method id 7 is not defined");
+        CHECK_EQ_STR(iprof_error_message(iprof_reader_diag(r, 1)), "method id 8 is not defined");
+        iprof_reader_free(r);
+    }
+}
+
 static void test_deferred_checks(void)
 {
     /* Entries before methods: references wait for the methods. */
@@ -879,6 +898,7 @@ int main(void)
     RUN(test_fd_and_path_sources);
     RUN(test_limits);
     RUN(test_quotes_cut_whole);
+    RUN(test_recursive_dangling_once);
     RUN(test_deferred_checks);
     RUN(test_reuse_and_arguments);
     RUN(test_allocation_failure);

@@ -207,6 +207,16 @@ static inline int ipi_scan_check_signature_refs(scan *s)
     return IPROF_OK;
 }
 
+/* Whether frame i's method id is that of an earlier frame (a recursive
+ * ctx): an unknown id is reported once per ctx. */
+static inline int ipi_scan_frame_repeats(const int64_t *frames, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (frames[2 * j] == frames[2 * i])
+            return 1;
+    return 0;
+}
+
 /* Check the method ids of an entry's ctx and the type ids of its records. */
 static inline int ipi_scan_check_entry_refs(scan *s, int kind)
 {
@@ -218,6 +228,7 @@ static inline int ipi_scan_check_entry_refs(scan *s, int kind)
     if (lay->checks_methods)
         for (size_t i = 0; i < s->nframes; i++)
             if (!ipi_scan_ref_known(s, 0, r->frames[2 * i]) &&
+                !ipi_scan_frame_repeats(r->frames, i) &&
                 (rc = ipi_scan_ref_unknown(s, r->frames[2 * i], 0, F_CTX, s->ctx_at, SIZE_MAX)))
                 return rc;
     if (lay->type_slot >= 0)
