@@ -321,6 +321,22 @@ static const vcase cases[] = {
     {"monitor ctx must be 0:0 (0:0<1:0)", RULE, IPROF_ESCHEMA, "monitorProfiles[0].ctx",
      "|\"0:0<1:0\"", NULL,
      HEAD ",\n\"monitorProfiles\":[{\"ctx\":\"0:0<1:0\",\"records\":[1,5]}]}"},
+    /* The schema spells these zeros exactly (^0:0$, ^[0-9]+:0(<...)*$). */
+    {"monitor ctx must be 0:0 (00:0)", RULE, IPROF_ESCHEMA, "monitorProfiles[0].ctx",
+     "|\"00:0\"", "a monitor ctx must be \"0:0\"",
+     HEAD ",\n\"monitorProfiles\":[{\"ctx\":\"00:0\",\"records\":[1,5]}]}"},
+    {"monitor ctx must be 0:0 (0:-0)", RULE, IPROF_ESCHEMA, "monitorProfiles[0].ctx",
+     "|\"0:-0\"", "a monitor ctx must be \"0:0\"",
+     HEAD ",\n\"monitorProfiles\":[{\"ctx\":\"0:-0\",\"records\":[1,5]}]}"},
+    {"callCount first bci written 0 (1:00)", RULE, IPROF_ESCHEMA, "callCountProfiles[0].ctx",
+     "|\"1:00\"", "a call-count ctx must start at bci 0, written \"0\"",
+     HEAD ",\n\"callCountProfiles\":[{\"ctx\":\"1:00\",\"records\":[1]}]}"},
+    {"callCount first bci written 0 (2:-0<1:4)", RULE, IPROF_ESCHEMA, "callCountProfiles[0].ctx",
+     "|\"2:-0<1:4\"", "a call-count ctx must start at bci 0, written \"0\"",
+     HEAD ",\n\"callCountProfiles\":[{\"ctx\":\"2:-0<1:4\",\"records\":[1]}]}"},
+    {"clean: other numbers may have leading zeros", CLEAN, 0, NULL, NULL, NULL,
+     HEAD ",\n\"callCountProfiles\":[{\"ctx\":\"01:0<2:00\",\"records\":[1]}],"
+          "\"samplingProfiles\":[{\"ctx\":\"1:-0\",\"records\":[1]}]}"},
 
     /* ---- records length rules: offset of the '[' ---- */
     {"callCount records hold one value", RULE, IPROF_ESCHEMA,

@@ -93,12 +93,44 @@ static iprof_entry_cb entry_callback(const iprof_read_callbacks *cb, int kind)
     }
 }
 
+/* The schema spells the fixed zeros of two kinds' ctx exactly: a monitor's
+ * "0:0" and a call count's first bci "0", which "00" or "-0" would parse
+ * to as well. The ctx's text is still in the window; one with escapes is
+ * not judged. The message, or NULL when the spelling is right. */
+static const char *odd_zero_spelling(const scan *s, int kind)
+{
+    if (s->legacy || (kind != IPROF_KIND_CALL_COUNT && kind != IPROF_KIND_MONITOR))
+        return NULL;
+    const char *p = WIN(s) + s->ctx_at, *end = WIN(s) + s->src.len, *q;
+    if (p >= end || *p++ != '"')
+        return NULL;
+    for (q = p; q < end && *q != '"' && *q != '\\'; q++)
+        ;
+    if (q >= end || *q == '\\')
+        return NULL;
+    size_t len = (size_t)(q - p);
+    if (kind == IPROF_KIND_MONITOR)
+        return len == 3 && memcmp(p, "0:0", 3) == 0 ? NULL : "a monitor ctx must be \"0:0\"";
+    const char *bci = memchr(p, ':', len);
+    if (!bci || (bci[1] == '0' && (bci + 2 == q || bci[2] == '<')))
+        return NULL;
+    return "a call-count ctx must start at bci 0, written \"0\"";
+}
+
 static int process_entry(scan *s)
 {
     iprof_reader *r = s->r;
     int kind = s->at.section;
     int rule = ipi_rule_check_entry(kind, r->frames, s->nframes, r->nums, s->nnums);
     int rc;
+    const char *odd = rule == IPI_RULE_OK ? odd_zero_spelling(s, kind) : NULL;
+    if (odd) {
+        s->at.field = F_CTX;
+        rc = ipi_scan_violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_ERROR, s->ctx_at, "%s", odd);
+        s->at.field = F_NONE;
+        if (rc)
+            return rc;
+    }
     if (rule != IPI_RULE_OK) {
         int on_ctx = ipi_rule_is_ctx(rule);
         s->at.field = on_ctx ? F_CTX : F_RECORDS;
