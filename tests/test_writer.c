@@ -267,6 +267,28 @@ static void test_brief_example(void)
                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
                  "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
     iprof_writer_free(w);
+
+    /* A lenient load of a 1.0.0 file with instanceof entries (a warning)
+     * is copied as it is; checked writes refuse them. */
+    static const char lenient[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[],"
+        "\"instanceofProfiles\":[{\"ctx\":\"1:4\",\"records\":[0,3]}]}";
+    iprof_reader *r = NULL;
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    CHECK_OK(iprof_model_load_buffer(&m, r, lenient, strlen(lenient)));
+    w = mem_writer(IPROF_WRITE_NO_VALIDATE, NULL);
+    CHECK_OK(iprof_writer_write_model(w, m));
+    CHECK_DOC(w, lenient);
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EVERSION);
+    iprof_writer_free(w);
+    iprof_model_free(m);
+    iprof_reader_free(r);
 }
 
 static void test_small_documents(void)

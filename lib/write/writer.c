@@ -1175,6 +1175,13 @@ static int begin_model(iprof_writer *w, const iprof_model *model)
         if (w->kind_pos[k] >= 0 || !iprof_model_entry_count(model, k) ||
             (k == IPROF_KIND_INSTANCEOF && (w->flags & IPROF_WRITE_DROP_INSTANCEOF)))
             continue;
+        /* Copying a lenient load as it is: a 1.0.0 file's instanceof
+         * entries (kept with a warning) go last, as the file had them. */
+        if (k == IPROF_KIND_INSTANCEOF && (w->flags & IPROF_WRITE_NO_VALIDATE) && !w->legacy) {
+            w->kind_pos[k] = (int)w->nlayout;
+            w->layout[w->nlayout++] = k;
+            continue;
+        }
         return fail(w, IPROF_EVERSION, "%s are not part of format version %s", kind_key(w, k),
                     w->version);
     }
