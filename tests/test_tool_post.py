@@ -753,6 +753,11 @@ class Filter(ToolCase):
         self.expect(["filter", "--kinds", "callcount,monitor", "post-filter.iprof"], 0, want)
         self.expect(["filter", "--kinds=monitorProfiles,callCountProfiles",
                      "post-filter.iprof"], 0, want)
+        # GraalVM's spelling of the instanceof key as well as the document's.
+        only_iof = self.ok("filter", "--kinds", "instanceofProfiles", "post-filter.iprof")
+        self.assertEqual(self.ok("filter", "--kinds", "instanceOfProfiles", "post-filter.iprof"),
+                         only_iof)
+        self.assertEqual(self.ok("filter", "--kinds", "instanceof", "post-filter.iprof"), only_iof)
 
     def test_combined_canonical_gzip(self):
         need_gzip()

@@ -47,7 +47,7 @@ static const tool_opt filter_opts[] = {
     {"kinds", 0, "K,...", OPT_KINDS,
      "keep only these kinds: callcount, conditional,\n"
      "virtualinvoke, monitor, sampling, instanceof (or their\n"
-     "JSON keys, callCountProfiles, ...)",
+     "JSON keys, callCountProfiles, ..., instanceOfProfiles)",
      "callcount conditional virtualinvoke monitor sampling instanceof"},
     {"prune", 0, NULL, OPT_PRUNE,
      "drop the entries whose total count is 0 (and then, as\n"
@@ -107,7 +107,9 @@ static int kind_of(const char *s, size_t n)
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         if (strlen(iprof_kind_name(k)) == n && memcmp(iprof_kind_name(k), s, n) == 0)
             return k;
-    return -1;
+    /* GraalVM's spelling of the instanceof key, as well as the document's. */
+    const char *camel = iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_CAMEL);
+    return strlen(camel) == n && memcmp(camel, s, n) == 0 ? IPROF_KIND_INSTANCEOF : -1;
 }
 
 static int parse_kinds(const char *v, unsigned *mask)
