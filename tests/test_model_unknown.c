@@ -313,6 +313,7 @@ static void test_merge(void)
 
     /* A merge that drops dst's keys and then fails keeps them: the drop
      * comes last. Here no id above INT64_MAX is free for a new type. */
+    iprof_model_free(dst);
     dst = load(doc_unknown);
     size_t keys = iprof_model_unknown_count(dst);
     CHECK(keys > 0);
