@@ -33,7 +33,8 @@ const tool_command validate_command = {
              "  FILE:LINE:COL: PATH: message\n"
              "  FILE:LINE:COL: PATH: warning: message\n"
              "(PATH is the JSON path of the element, '-' for the whole document;\n"
-             "0:0 when there is no position). A verdict per file goes to stdout:\n"
+             "'FILE: message' when there is no position, as for a file that cannot\n"
+             "be opened). A verdict per file goes to stdout:\n"
              "'FILE: valid', 'FILE: invalid (...)' or 'FILE: unreadable'.",
     .opts = validate_opts,
     .notes = "FILE '-' is standard input. Exit status: 0 if every file is valid,\n"

@@ -234,8 +234,21 @@ static int process_version(scan *s, const char *text, size_t len, size_t at)
             return rc;
         break;
     }
-    default:
+    default: {
+        /* A known version spelled otherwise ("01.0.0"): read as that
+         * version, though readers that match GraalVM's spellings would not. */
+        char plain[72];
+        int n = snprintf(plain, sizeof plain, "%lld.%lld.%lld", (long long)s->version.major,
+                         (long long)s->version.minor, (long long)s->version.patch);
+        int rc = n >= 0 && ((size_t)n != len || memcmp(plain, text, len) != 0)
+                     ? ipi_scan_violation(s, IPROF_EVERSION, IPROF_SEVERITY_WARNING, at,
+                                          "format version %s is spelled with leading zeros, "
+                                          "read as %s", s->version_text, plain)
+                     : IPROF_OK;
+        if (rc)
+            return rc;
         break;
+    }
     }
     if (ipi_version_is_legacy(&s->version)) {
         /* Its keys are read by the version, which GraalVM wrote first. */
