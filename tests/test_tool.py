@@ -119,6 +119,13 @@ class CommandLine(ToolCase):
         self.expect(["cat", "graal-1.0.0.iprof", "-o"], 2, "",
                     "iprof cat: option '-o' needs a value\n"
                     "Try 'iprof cat --help' for more information.\n")
+        for cmd in ("cat", "flame", "merge"):
+            self.expect([cmd, "graal-1.0.0.iprof", "-o", ""], 2, "",
+                        "iprof %s: option '-o' needs a file name, not ''\n"
+                        "Try 'iprof %s --help' for more information.\n" % (cmd, cmd))
+        self.expect(["coverage", "--lcov=", "graal-1.0.0.iprof"], 2, "",
+                    "iprof coverage: option '--lcov=' needs a file name, not ''\n"
+                    "Try 'iprof coverage --help' for more information.\n")
         self.expect(["cat", "graal-1.0.0.iprof", "--to", "2.0.0"], 2, "",
                     "iprof cat: unknown version '2.0.0' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)\n"
                     "Try 'iprof cat --help' for more information.\n")

@@ -70,6 +70,17 @@ static int take_value(tool_args *a, const tool_opt *o, const char *inline_value,
     return o->id;
 }
 
+/* take_value, and a file name is never empty ("-o ''" names no file). */
+static int take_option(tool_args *a, const tool_opt *o, const char *inline_value,
+                       const char *spelled)
+{
+    int id = take_value(a, o, inline_value, spelled);
+    if (id != ARGS_ERROR && !*a->value &&
+        (!strcmp(o->arg, "OUT") || !strcmp(o->arg, "FILE") || !strcmp(o->arg, "DIR")))
+        return usage_error(a->cmd, "option '%s' needs a file name, not ''", spelled), ARGS_ERROR;
+    return id;
+}
+
 static int parse_long(tool_args *a, const tool_opt *opts, const char *arg)
 {
     const char *name = arg + 2, *eq = strchr(name, '=');
@@ -78,7 +89,7 @@ static int parse_long(tool_args *a, const tool_opt *opts, const char *arg)
     if (!o)
         return usage_error(a->cmd, "unknown option '%.*s'", (int)(len + 2), arg), ARGS_ERROR;
     if (o->arg)
-        return take_value(a, o, eq ? eq + 1 : NULL, arg);
+        return take_option(a, o, eq ? eq + 1 : NULL, arg);
     if (eq)
         return usage_error(a->cmd, "option '--%s' takes no value", o->name), ARGS_ERROR;
     a->value = NULL;
@@ -91,7 +102,7 @@ static int parse_short(tool_args *a, const tool_opt *opts, const char *arg)
     if (!o)
         return usage_error(a->cmd, "unknown option '%s'", arg), ARGS_ERROR;
     if (o->arg)
-        return take_value(a, o, arg[2] ? arg + 2 : NULL, arg);
+        return take_option(a, o, arg[2] ? arg + 2 : NULL, arg);
     if (arg[2])
         return usage_error(a->cmd, "unknown option '%s'", arg), ARGS_ERROR;
     a->value = NULL;
