@@ -399,10 +399,8 @@ static int compare_kind(diff_work *w, int k)
             c.count[1] = count_of(c.e[1]);
             dk->common[0]++;
             dk->common_total[0] = add_sat(dk->common_total[0], c.count[0]);
-        } else if (bpos) { /* a second A entry with that context */
-            dk->common[0]++;
-            dk->common_total[0] = add_sat(dk->common_total[0], c.count[0]);
-        } else {
+        } else { /* no match, or a second A entry with that context: unmatched,
+                  * as a second B entry is (diff.h) */
             dk->only[0]++;
         }
         c.share[0] = share_of(c.count[0], dk->total[0]);
