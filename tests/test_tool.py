@@ -287,6 +287,28 @@ class Stats(ToolCase):
                          [{"id": 9, "name": "?9", "callCount": 2},
                           {"id": 1, "name": "int.m", "callCount": 1}])
 
+    def test_totals_exact_then_clamped(self):
+        # Three counts of INT64_MAX and one of -50: the sum passes 2^64, so
+        # the total shown clamps; the -50 is taken off the exact sum, not
+        # off a part already clamped (that showed UINT64_MAX - 50).
+        big = 9223372036854775807
+        doc = json.dumps({"version": "1.0.0", "types": [{"id": 0, "name": "T"}],
+                          "methods": [{"id": 1, "name": "f", "signature": [0, 0]}],
+                          "callCountProfiles": [{"ctx": "1:0", "records": [big]}] * 3 +
+                                               [{"ctx": "1:0", "records": [-50]}],
+                          "conditionalProfiles": [{"ctx": "1:4", "records": [
+                              5, 0, big, 9, 1, big, 3, 0, -3, 4, 0, 10]}]}).encode()
+        code, out, err = run("stats", "--json", "-", stdin=doc)
+        self.assertEqual(code, 0, err)
+        st = json.loads(out)
+        self.assertEqual(st["totals"]["callCountProfiles"], 18446744073709551615)
+        self.assertEqual(st["totals"]["conditionalProfiles"], 18446744073709551615)
+        # Below the clamp, negative counts are taken off exactly.
+        doc = doc.replace(b'"records": [%d]}, {"ctx": "1:0", "records": [-50]' % big,
+                          b'"records": [-50]}, {"ctx": "1:0", "records": [-50]')
+        st = json.loads(run("stats", "--json", "-", stdin=doc)[1])
+        self.assertEqual(st["totals"]["callCountProfiles"], 2 * big - 100)
+
     def test_empty_profile(self):
         code, out, err = run("stats", "-", stdin=b'{"version":"1.0.0","types":[],"methods":[]}')
         self.assertEqual((code, err), (0, ""))

@@ -168,7 +168,7 @@ int cov_compute(cov *c, const iprof_model *model, progress_bar *bar, const char 
 /* Hits as text: calls, else samples, else 1 if it ran. */
 const char *cov_hits(const cov_method *m, char *buf)
 {
-    tool_total zero = {0, 0};
+    tool_total zero = {0, 0, 0, 0};
     if (total_cmp(&m->calls, &zero) > 0)
         return total_format(&m->calls, buf);
     if (total_cmp(&m->samples, &zero) > 0)

@@ -112,7 +112,7 @@ int id_map_add(id_map *m, int64_t id, int64_t v)
         return -1;
     id_total *item = &m->items[m->index.count];
     item->id = id;
-    item->total = (tool_total){0, 0};
+    item->total = (tool_total){0, 0, 0, 0};
     total_add(&item->total, v);
     index_put(&m->index, at);
     return 0;

@@ -193,10 +193,10 @@ void json_double(FILE *out, double v);
 
 /* ---- total.c ----------------------------------------------------------- */
 
-/* The exact sum of int64 counts, kept as a positive and a negative part;
- * each part saturates at UINT64_MAX (never reached by real profiles). */
+/* The exact sum of int64 counts, kept as a positive and a negative part of
+ * 128 bits each (a carry word over a low word); shown clamped. */
 typedef struct tool_total {
-    uint64_t pos, neg;
+    uint64_t pos, neg, pos_hi, neg_hi;
 } tool_total;
 
 void total_add(tool_total *t, int64_t v);

@@ -1,33 +1,36 @@
-/* Sums of int64 counts without 128-bit integers: a positive and a
- * negative part, each a saturating uint64. Real counts are non-negative
- * and far below 2^64 in total, so the sums are exact in practice; a part
- * saturates only after more than two counts of INT64_MAX. */
+/* Sums of int64 counts without 128-bit integer types: a positive and a
+ * negative part, each 128 bits as a carry word and a low word, exact for
+ * any number of counts below 2^64. The value shown is their difference,
+ * its magnitude clamped at UINT64_MAX (README: totals clamp there). */
 #include <inttypes.h>
 
 #include "tool.h"
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
+static void add_part(uint64_t *hi, uint64_t *lo, uint64_t v)
 {
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+    *hi += *lo > UINT64_MAX - v;
+    *lo += v;
 }
 
 void total_add(tool_total *t, int64_t v)
 {
     if (v >= 0)
-        t->pos = sat_add(t->pos, (uint64_t)v);
+        add_part(&t->pos_hi, &t->pos, (uint64_t)v);
     else
-        t->neg = sat_add(t->neg, (uint64_t)0 - (uint64_t)v);
+        add_part(&t->neg_hi, &t->neg, (uint64_t)0 - (uint64_t)v);
 }
 
-/* The value as a sign and a magnitude. */
+/* The value as a sign and a magnitude (clamped at UINT64_MAX). */
 static int split(const tool_total *t, uint64_t *mag)
 {
-    if (t->pos >= t->neg) {
-        *mag = t->pos - t->neg;
-        return *mag ? 1 : 0;
-    }
-    *mag = t->neg - t->pos;
-    return -1;
+    int pos_ge = t->pos_hi != t->neg_hi ? t->pos_hi > t->neg_hi : t->pos >= t->neg;
+    uint64_t ahi = pos_ge ? t->pos_hi : t->neg_hi, alo = pos_ge ? t->pos : t->neg;
+    uint64_t bhi = pos_ge ? t->neg_hi : t->pos_hi, blo = pos_ge ? t->neg : t->pos;
+    uint64_t hi = ahi - bhi - (alo < blo), lo = alo - blo;
+    *mag = hi ? UINT64_MAX : lo;
+    if (!hi && !lo)
+        return 0;
+    return pos_ge ? 1 : -1;
 }
 
 int total_cmp(const tool_total *a, const tool_total *b)
