@@ -145,6 +145,23 @@ class Folded(FlameCase):
         with open(os.path.join(DATA, "flame-small-1.0.0.iprof"), "rb") as f:
             self.expect(["flame", "-"], 0, SMALL, stdin=f.read())
 
+    def test_identical_stacks_sum_past_int64(self):
+        # Two stacks of INT64_MAX summed: 2^64 - 2, in the folded line, the
+        # page's data and both exports (their weights add up to their total).
+        big = 9223372036854775807
+        doc = ('{"version":"1.0.0","types":[{"id":0,"name":"p.A"},{"id":1,"name":"p.B"}],'
+               '"methods":[{"id":1,"name":"m","signature":[0,0]},{"id":3,"name":"k",'
+               '"signature":[1,0]}],"samplingProfiles":[{"ctx":"3:1<3:4<1:2","records":[%d]},'
+               '{"ctx":"3:1<3:4<1:2","records":[%d]}]}' % (big, big)).encode()
+        self.expect(["flame", "-"], 0, "p.A.m;p.B.k;p.B.k %d\n" % (2 * big), stdin=doc)
+        code, out, err = run("export", "--format", "speedscope", "-", stdin=doc)
+        prof = json.loads(out)["profiles"][0]
+        self.assertEqual((code, prof["weights"], prof["endValue"]), (0, [2 * big], 2 * big))
+        code, out, err = run("export", "--format", "firefox", "-", stdin=doc)
+        self.assertEqual(json.loads(out)["threads"][0]["samples"]["weight"], [2 * big])
+        code, out, err = run("flame", "--html", "-", stdin=doc)
+        self.assertIn(b"[%d" % (2 * big), out)
+
     def test_other_files(self):
         # graal-1.0.0.iprof: one sample "2:3<1:-1" (A.n called by A.m).
         self.expect(["flame", "graal-1.0.0.iprof"], 0, "A.m;A.n 4\n")

@@ -97,7 +97,7 @@ static const char *base_name(const char *path)
 static void write_folded(FILE *out, const folded_line *lines, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "%s %lld\n", lines[i].text, (long long)lines[i].count);
+        fprintf(out, "%s %llu\n", lines[i].text, (unsigned long long)lines[i].count);
 }
 
 int cmd_flame(int argc, char **argv)

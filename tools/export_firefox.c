@@ -199,7 +199,7 @@ static void write_thread(FILE *out, const stack_tree *t, const ff_work *w, const
 {
     size_t nf = t->func_count, nfr = w->frame_count, ns = t->count, nsamples = 0;
     for (size_t i = 0; i < ns; i++)
-        nsamples += t->nodes[i].self > 0;
+        nsamples += t->nodes[i].self != 0;
     fprintf(out, "\"threads\":[{\"name\":\"%s\",\"processType\":\"default\",\"processName\":",
             t->kind == IPROF_KIND_SAMPLING ? "Samples" : "Call counts");
     json_string(out, name);
@@ -212,7 +212,7 @@ static void write_thread(FILE *out, const stack_tree *t, const ff_work *w, const
     fputs("\"samples\":{\"stack\":[", out);
     size_t k = 0;
     for (size_t i = 0; i < ns; i++)
-        if (t->nodes[i].self > 0)
+        if (t->nodes[i].self != 0)
             fprintf(out, k++ ? ",%zu" : "%zu", i);
     fputs("],\"time\":[", out);
     for (size_t i = 0; i < nsamples; i++)
@@ -220,8 +220,8 @@ static void write_thread(FILE *out, const stack_tree *t, const ff_work *w, const
     fputs("],\"weight\":[", out);
     k = 0;
     for (size_t i = 0; i < ns; i++)
-        if (t->nodes[i].self > 0)
-            fprintf(out, k++ ? ",%lld" : "%lld", (long long)t->nodes[i].self);
+        if (t->nodes[i].self != 0)
+            fprintf(out, k++ ? ",%llu" : "%llu", (unsigned long long)t->nodes[i].self);
     fprintf(out, "],\"weightType\":\"samples\",\"length\":%zu},\n", nsamples);
     /* stackTable */
     fputs("\"stackTable\":{\"frame\":[", out);

@@ -30,7 +30,7 @@ int export_speedscope(FILE *out, const stack_tree *t, const char *name)
             total_format(&t->total, total));
     int first = 1;
     for (size_t i = 0; i < t->count; i++) {
-        if (t->nodes[i].self <= 0)
+        if (t->nodes[i].self == 0)
             continue;
         size_t depth = stacks_path(t, i, path);
         fputs(first ? "\n[" : ",\n[", out);
@@ -43,9 +43,9 @@ int export_speedscope(FILE *out, const stack_tree *t, const char *name)
     fputs("],\"weights\":[", out);
     first = 1;
     for (size_t i = 0; i < t->count; i++) {
-        if (t->nodes[i].self <= 0)
+        if (t->nodes[i].self == 0)
             continue;
-        fprintf(out, first ? "%lld" : ",%lld", (long long)t->nodes[i].self);
+        fprintf(out, first ? "%llu" : ",%llu", (unsigned long long)t->nodes[i].self);
         first = 0;
     }
     fputs("]}]}\n", out);

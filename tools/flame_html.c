@@ -26,7 +26,7 @@ static void write_data(FILE *out, const stack_tree *t, const folded_line *lines,
     }
     fputs("],\"stacks\":[", out);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, "%s[%lld", i ? ",\n" : "\n", (long long)lines[i].count);
+        fprintf(out, "%s[%llu", i ? ",\n" : "\n", (unsigned long long)lines[i].count);
         for (size_t d = 0; d < lines[i].depth; d++)
             fprintf(out, ",%zu", lines[i].path[d]);
         putc(']', out);

@@ -107,6 +107,12 @@ static int64_t add_sat(int64_t a, int64_t b)
     return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
+/* Stacks' sums: of positive counts, so two of INT64_MAX still fit. */
+static uint64_t add_sat_u(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* Add the stack of one entry. 0, or -1 when out of memory. */
 static int add_entry(stack_tree *t, const iprof_entry *e, int64_t **frames, size_t *frames_cap)
 {
@@ -139,7 +145,7 @@ static int add_entry(stack_tree *t, const iprof_entry *e, int64_t **frames, size
         if (node == STACK_NONE)
             return -1;
     }
-    t->nodes[node].self = add_sat(t->nodes[node].self, count);
+    t->nodes[node].self = add_sat_u(t->nodes[node].self, (uint64_t)count);
     total_add(&t->total, count);
     t->stacks++;
     return 0;
@@ -223,7 +229,7 @@ int stacks_fold(const stack_tree *t, int bci, folded_line **out, size_t *count)
         goto oom;
     size_t k = 0;
     for (size_t i = 0; i < t->count; i++) {
-        if (t->nodes[i].self <= 0)
+        if (t->nodes[i].self == 0)
             continue;
         folded_line *l = &lines[k++];
         l->depth = stacks_path(t, i, path);
@@ -251,7 +257,7 @@ int stacks_fold(const stack_tree *t, int bci, folded_line **out, size_t *count)
     size_t w = 0;
     for (size_t r = 0; r < nlines; r++) {
         if (w && strcmp(lines[w - 1].text, lines[r].text) == 0) {
-            lines[w - 1].count = add_sat(lines[w - 1].count, lines[r].count);
+            lines[w - 1].count = add_sat_u(lines[w - 1].count, lines[r].count);
             free(lines[r].text);
             free(lines[r].path);
         } else {

@@ -26,7 +26,7 @@ typedef struct stack_node {
     size_t parent; /* STACK_NONE for a root frame */
     int64_t method, bci;
     size_t func;   /* index of the method's name (stack_tree.funcs) */
-    int64_t self;  /* the counts of the stacks ending here (saturating) */
+    uint64_t self; /* the counts of the stacks ending here (saturating at UINT64_MAX) */
 } stack_node;
 
 typedef struct stack_func {
@@ -65,7 +65,7 @@ typedef struct folded_line {
     char *text;      /* "a;b;c" (malloc'd) */
     size_t *path;    /* the nodes' func indices, root first (malloc'd) */
     size_t depth;
-    int64_t count;
+    uint64_t count; /* saturating at UINT64_MAX */
 } folded_line;
 
 /* The folded lines of @p t: frame names (":bci" appended if @p bci),
