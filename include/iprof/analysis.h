@@ -52,7 +52,9 @@ extern "C" {
  * of their probabilities. Every record whose bci is not
  * IPROF_INVALID_BRANCH_BCI yields one (bci, probability) pair, in record
  * order: the probability GraalVM gives the successor at that bci. Indexes
- * may be any int64 (GraalVM expects 0 and up).
+ * may be any int64 (GraalVM expects 0 and up). Negative counts (which only
+ * a lenient read keeps) are used as they are, as GraalVM's arithmetic
+ * would use them, so probabilities may then fall outside [0, 1].
  *
  * @param entry a conditional entry (borrowed).
  * @param[out] bcis receives the successors' bcis; also used as scratch
