@@ -184,8 +184,9 @@ typedef struct iprof_allocator {
  * owned by the handle that produced them and live until that handle is
  * freed or starts its next operation. A read's I/O error reports where the
  * parser stood, or line 1, column 1 (docs/api.md). Errors that have no input
- * position (an allocation failure, a writer misuse) report offset, line
- * and column 0 and an empty path. Opaque.
+ * position (a path that cannot be opened, an allocation failure, a writer
+ * misuse) report offset, line and column 0 and an empty path, except a
+ * writer's report about an element, which names it by its path. Opaque.
  *
  * The iprof_error_* accessors only read the report: they may be called
  * from any thread while the handle that owns it is not in use.
@@ -226,8 +227,9 @@ IPROF_API const char *iprof_error_message(const iprof_error *err);
  * @brief The JSON path of the element the report is about.
  * @param err a report (borrowed); NULL is allowed.
  * @return the path ("types[3].name"), never NULL; "" for the whole
- *         document, a report without position, or NULL. Owned by the
- *         report: valid as long as the report is.
+ *         document, a report without position (but a writer's about an
+ *         element), or NULL. Owned by the report: valid as long as the
+ *         report is.
  * @threadsafety Thread-safe while the handle owning @p err is not in use.
  */
 IPROF_API const char *iprof_error_path(const iprof_error *err);
