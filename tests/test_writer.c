@@ -733,6 +733,12 @@ static void test_order_violations(void)
         CHECK_EQ_INT(s_end(w), IPROF_ESTATE);
         iprof_writer_free(w);
     }
+    /* The message says where the writer stood. */
+    iprof_writer *b = mem_writer(0, NULL);
+    CHECK_OK(s_begin(b));
+    CHECK_EQ_INT(s_begin(b), IPROF_ESTATE);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(b)), "begin called after begin");
+    iprof_writer_free(b);
 
     /* Same-kind entries and the in-order sequence are fine. */
     iprof_writer *w = mem_writer(0, NULL);

@@ -803,7 +803,7 @@ static const char *state_name(const iprof_writer *w)
 {
     switch (w->state) {
     case ST_INIT: return "before begin";
-    case ST_BETWEEN: return "after a closed section";
+    case ST_BETWEEN: return w->seq < 0 ? "after begin" : "after a closed section";
     case ST_TYPES: return "in types";
     case ST_METHODS: return "after methods started";
     case ST_ENTRIES: return "after entries started";
