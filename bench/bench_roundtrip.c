@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     int64_t size = bench_file_size(path);
     if (size < 0)
         return 1;
-    iprof_reader *reader;
+    iprof_reader *reader = NULL;
     iprof_writer *w;
     int rc;
     char extra[128];
