@@ -15,6 +15,7 @@ the input paths (a shared file system on a real cluster).
 """
 from __future__ import annotations
 
+import errno
 import gzip as gzip_module
 import math
 import os
@@ -229,10 +230,13 @@ def _merge_inner(children: Sequence[Any], opts: _Options,
 
 
 def _write_atomic(path: str, data: bytes) -> None:
-    """Write *data* to *path* as the library writes a path: a temporary
-    file beside the target (0666 & ~umask, or the mode of the file it
-    replaces), fsync, rename; symlinks followed; a device or FIFO is
-    written in place."""
+    """Write *data* to *path* as the library writes a path (its
+    lib/common/replace.c): symlinks followed, a device or FIFO written in
+    place; else a temporary file beside the target, unnamed where Linux
+    allows (O_TMPFILE, linked in at the end: a killed process leaves none),
+    fsync, rename. A read-only target is refused as open() would refuse
+    it; a replaced file keeps its mode, and its owner and group where
+    permitted."""
     target = os.path.realpath(path)
     try:
         st = os.stat(target)
@@ -242,22 +246,50 @@ def _write_atomic(path: str, data: bytes) -> None:
         with open(target, "wb") as f:
             f.write(data)
         return
+    if st is not None and not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
     directory = os.path.dirname(target) or "."
-    tmp = os.path.join(directory, ".%s.%s.tmp" % (os.path.basename(target), uuid.uuid4().hex))
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    mode = 0o600 if st is not None else 0o666   # private until it has the target's mode
+    tmp = None
+    fd = -1
+    if hasattr(os, "O_TMPFILE") and os.path.isdir("/proc/self/fd"):
+        try:
+            fd = os.open(directory, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, mode)
+        except OSError:
+            fd = -1
+    if fd < 0:
+        tmp = os.path.join(directory, ".iprof-%d-%s.tmp" % (os.getpid(), uuid.uuid4().hex[:8]))
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     try:
         with os.fdopen(fd, "wb") as f:
             if st is not None:
+                try:
+                    os.fchown(f.fileno(), st.st_uid, st.st_gid)
+                except OSError:
+                    try:
+                        os.fchown(f.fileno(), -1, st.st_gid)
+                    except OSError:
+                        pass
                 os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode))
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+            if tmp is None:   # give the unnamed file a name, then rename it
+                name = ".iprof-%d-%s.tmp" % (os.getpid(), uuid.uuid4().hex[:8])
+                dfd = os.open(directory, os.O_RDONLY)
+                try:   # a dir fd makes os.link use linkat(AT_SYMLINK_FOLLOW)
+                    os.link("/proc/self/fd/%d" % f.fileno(), name, dst_dir_fd=dfd,
+                            follow_symlinks=True)
+                finally:
+                    os.close(dfd)
+                tmp = os.path.join(directory, name)
         os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
     dfd = os.open(directory, os.O_RDONLY)
     try:

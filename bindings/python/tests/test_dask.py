@@ -12,6 +12,7 @@ import os
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -198,6 +199,24 @@ class SynchronousTest(Needs, unittest.TestCase):
                     with open(ref, "rb") as f, open(out, "rb") as g:
                         self.assertEqual(f.read(), g.read())
             self.assertEqual(sorted(n for n in os.listdir(d) if n.startswith(".")), [])
+        # Replacing a file as the library does: a 255-byte name (the temporary
+        # name is short), the mode kept, the owner too (as root), nothing
+        # left beside it.
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "n" * 249 + ".iprof")
+            with open(out, "wb") as f:
+                f.write(b"old")
+            os.chmod(out, 0o640)
+            if os.geteuid() == 0:
+                os.chown(out, 65534, 65534)
+            self.assertEqual(self.merge(FILES, out, partition_size=3), out)
+            st = os.stat(out)
+            self.assertEqual(stat.S_IMODE(st.st_mode), 0o640)
+            if os.geteuid() == 0:
+                self.assertEqual((st.st_uid, st.st_gid), (65534, 65534))
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), command_merge(FILES))
+            self.assertEqual(os.listdir(d), [os.path.basename(out)])
         data = self.merge(FILES, gzip=True)
         self.assertEqual(data[:2], b"\x1f\x8b")
         with iprof.load(data) as m:
