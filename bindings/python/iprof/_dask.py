@@ -342,7 +342,8 @@ def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
     Weights are finite numbers >= 0 and apply at the leaves only.
 
     *output*: None returns the merged document as bytes; a path is written
-    atomically (gzip-compressed when it ends in ".gz") and returned.
+    atomically (gzip-compressed when the file it names, symlinks followed,
+    ends in ".gz") and returned.
     *gzip* forces compression either way; *pretty* indents;
     *instanceof_key* spells the instanceof key (as :meth:`Model.write`).
 
@@ -376,8 +377,8 @@ def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
         raise ValueError("fan_in must be >= 2, not %d" % fan_in)
     if partition_size is not None and int(partition_size) < 1:
         raise ValueError("partition_size must be >= 1, not %r" % (partition_size,))
-    if gzip is None:
-        gzip = output is not None and os.fspath(output).endswith(".gz")
+    if gzip is None:   # by the name of the file written, as the library decides
+        gzip = output is not None and os.path.realpath(os.fspath(output)).endswith(".gz")
     final = _Final(bool(pretty), instanceof_key, bool(gzip))
     InstanceofKey.of(instanceof_key)                 # a bad spelling fails here
     if compresslevel is None:

@@ -217,6 +217,11 @@ class SynchronousTest(Needs, unittest.TestCase):
             with open(out, "rb") as f:
                 self.assertEqual(f.read(), command_merge(FILES))
             self.assertEqual(os.listdir(d), [os.path.basename(out)])
+            # Through a link, the name of the file written says gzip.
+            os.symlink("real.iprof.gz", os.path.join(d, "link.iprof"))
+            self.merge(FILES, os.path.join(d, "link.iprof"), partition_size=3)
+            with open(os.path.join(d, "real.iprof.gz"), "rb") as f:
+                self.assertEqual(f.read(2), b"\x1f\x8b")
         data = self.merge(FILES, gzip=True)
         self.assertEqual(data[:2], b"\x1f\x8b")
         with iprof.load(data) as m:
