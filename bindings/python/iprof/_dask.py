@@ -42,20 +42,22 @@ __all__ = ["dask_merge"]
 
 class _Options:
     """What every task needs to know, picklable (shipped with each task)."""
-    __slots__ = ("strict", "drop_unknown", "threaded", "compresslevel")
+    __slots__ = ("strict", "drop_unknown", "threaded", "compresslevel", "output")
 
     def __init__(self, strict: bool, drop_unknown: bool, threaded: bool,
-                 compresslevel: int) -> None:
+                 compresslevel: int, output: Tuple[int, int] | None = None) -> None:
         self.strict = strict
         self.drop_unknown = drop_unknown
         self.threaded = threaded
         self.compresslevel = compresslevel
+        self.output = output   # (st_dev, st_ino) of an existing output file
 
-    def __getstate__(self) -> tuple[bool, bool, bool, int]:
-        return (self.strict, self.drop_unknown, self.threaded, self.compresslevel)
+    def __getstate__(self) -> tuple[bool, bool, bool, int, Tuple[int, int] | None]:
+        return (self.strict, self.drop_unknown, self.threaded, self.compresslevel, self.output)
 
-    def __setstate__(self, state: tuple[bool, bool, bool, int]) -> None:
-        self.strict, self.drop_unknown, self.threaded, self.compresslevel = state
+    def __setstate__(self, state: tuple[bool, bool, bool, int, Tuple[int, int] | None]) -> None:
+        (self.strict, self.drop_unknown, self.threaded, self.compresslevel,
+         self.output) = state
 
 
 class _Final:
@@ -106,10 +108,11 @@ def _check_weight(w: Any, what: str) -> float:
     return w
 
 
-def _dir_members(path: str) -> list[str] | None:
+def _dir_members(path: str, output: Tuple[int, int] | None = None) -> list[str] | None:
     """The *.iprof and *.iprof.gz regular files of a directory, by name
-    (bytewise), as ``iprof merge`` expands a DIR operand; None when *path*
-    is not a directory."""
+    (bytewise), as ``iprof merge`` expands a DIR operand, but the output
+    file (*output*: its device and inode), last run's result, which would
+    count everything again; None when *path* is not a directory."""
     try:
         if not stat.S_ISDIR(os.stat(path).st_mode):
             return None
@@ -124,7 +127,8 @@ def _dir_members(path: str) -> list[str] | None:
     for n in names:
         p = path + sep + n
         try:
-            if stat.S_ISREG(os.stat(p).st_mode):
+            st = os.stat(p)
+            if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) != output:
                 out.append(p)
         except OSError:
             pass
@@ -133,8 +137,8 @@ def _dir_members(path: str) -> list[str] | None:
     return out
 
 
-def _expand(items: Iterable[Any],
-            weights: dict[str, Any] | None) -> tuple[list[tuple[str, float]], set[str]]:
+def _expand(items: Iterable[Any], weights: dict[str, Any] | None,
+            output: Tuple[int, int] | None = None) -> tuple[list[tuple[str, float]], set[str]]:
     """(path, weight) pairs of *items* (paths, or (path, weight) pairs),
     directories expanded; a path's weight is the one *weights* (a dict)
     gives the path, else its directory, else 1, as ``iprof merge --weight``
@@ -150,7 +154,7 @@ def _expand(items: Iterable[Any],
             name = os.fsdecode(name)
         if name == "-":
             raise ValueError("dask_merge reads files: standard input ('-') is not an input")
-        members = _dir_members(name)
+        members = _dir_members(name, output)
         for path in (members if members is not None else [name]):
             if given is not None:
                 w = given
@@ -199,7 +203,7 @@ def _payload(model: Model, opts: _Options, final: _Final | None,
 def _merge_leaf(items: Iterable[Any], weights: dict[str, Any] | None, opts: _Options,
                 final: _Final | None) -> _Result:
     """A leaf task: merge a partition of inputs into a new model."""
-    pairs, used = _expand(items, weights)
+    pairs, used = _expand(items, weights, opts.output)
     if not pairs:
         return None
     with Model() as acc:
@@ -386,7 +390,12 @@ def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
     compresslevel = int(compresslevel)
     if not 0 <= compresslevel <= 9:
         raise ValueError("compresslevel must be 0..9, not %d" % compresslevel)
-    opts = _Options(bool(strict), bool(drop_unknown), bool(threaded), compresslevel)
+    try:
+        st = os.stat(os.fspath(output)) if output is not None else None
+    except OSError:
+        st = None
+    opts = _Options(bool(strict), bool(drop_unknown), bool(threaded), compresslevel,
+                    (st.st_dev, st.st_ino) if st is not None else None)
 
     own_client = None
     if isinstance(client, str):
@@ -421,7 +430,7 @@ def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
                 weights = None
             elif weights is not None:
                 weights = {os.fspath(k): v for k, v in weights.items()}
-            pairs, used = _expand(items, weights)
+            pairs, used = _expand(items, weights, opts.output)
             for key in (weights or {}):
                 if key not in used:
                     raise ValueError("weight names no input: %r" % key)

@@ -148,6 +148,17 @@ class SynchronousTest(Needs, unittest.TestCase):
             want = command_merge([d, FILES[6]], weights)
             self.assertEqual(self.merge([d, FILES[6]], weights=weights, partition_size=2,
                                         fan_in=2), want)
+            # The output in the directory is last run's result: left out, as
+            # the command leaves it out (each rerun counted everything again).
+            out = os.path.join(d, "merged.iprof")
+            plain = command_merge([d])
+            for _ in range(2):
+                self.merge([d], out, partition_size=2)
+                with open(out, "rb") as f:
+                    self.assertEqual(f.read(), plain)
+            self.assertEqual(command_merge([d], extra=["-o", out]), b"")
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), plain)
 
     def test_instanceof_spelling_versions_and_unknown_keys(self):
         # A 1.1.0 file without instanceof key (AUTO) and one spelling it
