@@ -353,11 +353,13 @@ static int step_key(scan *s)
     s->nkeys++;
     int sec = s->legacy ? ipi_legacy_section_of(r->key, r->key_len)
                         : ipi_section_of(r->key, r->key_len);
-    if (sec == IPI_SECTION_MODERN) /* kept, it would clash with the 1.x key it becomes */
+    if (sec == IPI_SECTION_MODERN) { /* kept, it would clash with the 1.x key it becomes */
+        s->at.section = SEC_UNKNOWN; /* the path names the key, as for other keys */
         return ipi_scan_fail(s, IPROF_ESCHEMA, IDX(s, p),
                     "\"%s\" is not a key of format %s: its sections are hotnessPoints, "
                     "conditionalPoints, invokePoints and monitorsProfile",
                     r->key, s->version_text);
+    }
     s->at.section = sec;
     if (sec != SEC_UNKNOWN) {
         if ((rc = check_key_once(s, sec, IDX(s, p))) != IPROF_OK)
