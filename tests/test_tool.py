@@ -308,6 +308,15 @@ class Stats(ToolCase):
                           b'"records": [-50]}, {"ctx": "1:0", "records": [-50]')
         st = json.loads(run("stats", "--json", "-", stdin=doc)[1])
         self.assertEqual(st["totals"]["callCountProfiles"], 2 * big - 100)
+        # Ranked by the exact sums, though both show clamped: method 2's
+        # four counts of INT64_MAX before method 1's three.
+        doc = json.dumps({"version": "1.0.0", "types": [{"id": 0, "name": "T"}],
+                          "methods": [{"id": 1, "name": "f", "signature": [0, 0]},
+                                      {"id": 2, "name": "g", "signature": [0, 0]}],
+                          "callCountProfiles": [{"ctx": "1:0", "records": [big]}] * 3 +
+                                               [{"ctx": "2:0", "records": [big]}] * 4}).encode()
+        st = json.loads(run("stats", "--json", "-", stdin=doc)[1])
+        self.assertEqual([m["id"] for m in st["hottestMethods"]], [2, 1])
 
     def test_empty_profile(self):
         code, out, err = run("stats", "-", stdin=b'{"version":"1.0.0","types":[],"methods":[]}')

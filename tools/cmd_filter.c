@@ -236,10 +236,10 @@ static long long file_bytes(const char *file)
  * a shared offset: standard input may be the file). */
 static int gzip_file(const char *file)
 {
-    int fd = strcmp(file, "-") == 0 ? 0 : open(file, O_RDONLY | O_CLOEXEC);
+    int owned = strcmp(file, "-") != 0, fd = owned ? open(file, O_RDONLY | O_CLOEXEC) : 0;
     unsigned char m[2] = {0, 0};
     ssize_t n = fd >= 0 ? pread(fd, m, 2, 0) : -1;
-    if (fd > 0)
+    if (owned && fd >= 0)
         close(fd);
     return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
 }

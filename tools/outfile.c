@@ -165,7 +165,8 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
     o->target = target;
     const char *what = NULL;
     int e = ipi_replace_open(&o->rep, target, &what);
-    int copy = e ? -1 : dup(o->rep.fd); /* the stream's own: fclose leaves rep's */
+    /* The stream's own descriptor: fclose leaves rep's. */
+    int copy = e ? -1 : fcntl(o->rep.fd, F_DUPFD_CLOEXEC, 0);
     o->fp = copy >= 0 ? fdopen(copy, "wb") : NULL;
     if (!o->fp) {
         if (!e) {

@@ -20,34 +20,37 @@ void total_add(tool_total *t, int64_t v)
         add_part(&t->neg_hi, &t->neg, (uint64_t)0 - (uint64_t)v);
 }
 
-/* The value as a sign and a magnitude (clamped at UINT64_MAX). */
-static int split(const tool_total *t, uint64_t *mag)
+/* The value as a sign and an exact 128-bit magnitude (hi, lo). */
+static int split(const tool_total *t, uint64_t *hi, uint64_t *lo)
 {
     int pos_ge = t->pos_hi != t->neg_hi ? t->pos_hi > t->neg_hi : t->pos >= t->neg;
     uint64_t ahi = pos_ge ? t->pos_hi : t->neg_hi, alo = pos_ge ? t->pos : t->neg;
     uint64_t bhi = pos_ge ? t->neg_hi : t->pos_hi, blo = pos_ge ? t->neg : t->pos;
-    uint64_t hi = ahi - bhi - (alo < blo), lo = alo - blo;
-    *mag = hi ? UINT64_MAX : lo;
-    if (!hi && !lo)
+    *hi = ahi - bhi - (alo < blo);
+    *lo = alo - blo;
+    if (!*hi && !*lo)
         return 0;
     return pos_ge ? 1 : -1;
 }
 
 int total_cmp(const tool_total *a, const tool_total *b)
 {
-    uint64_t ma, mb;
-    int sa = split(a, &ma), sb = split(b, &mb);
+    uint64_t ha, la, hb, lb;
+    int sa = split(a, &ha, &la), sb = split(b, &hb, &lb);
     if (sa != sb)
         return sa < sb ? -1 : 1;
-    if (ma == mb)
+    if (ha == hb && la == lb)
         return 0;
-    return (ma < mb) == (sa > 0) ? -1 : 1;
+    int less = ha != hb ? ha < hb : la < lb; /* by magnitude */
+    return less == (sa > 0) ? -1 : 1;
 }
 
 const char *total_format(const tool_total *t, char *buf)
 {
-    uint64_t mag;
-    int sign = split(t, &mag);
+    uint64_t hi, mag;
+    int sign = split(t, &hi, &mag);
+    if (hi) /* only what is shown clamps */
+        mag = UINT64_MAX;
     snprintf(buf, TOTAL_CHARS, "%s%" PRIu64, sign < 0 ? "-" : "", mag);
     return buf;
 }
