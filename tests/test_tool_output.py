@@ -205,6 +205,34 @@ class Output(unittest.TestCase):
                     self.assertEqual(f.read(), b"read-only")
                 self.assertEqual(os.listdir(mine), ["ro.iprof"])
 
+    def test_when_the_system_refuses_to_link_an_unnamed_file(self):
+        # Some sandboxes refuse linkat() through /proc, which names the
+        # unnamed temporary file at the end: the library tries it first and
+        # writes a named temporary file instead, rather than fail after
+        # writing everything. An LD_PRELOAD shim plays that sandbox.
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if not cc:
+            self.skipTest("no C compiler for the linkat shim")
+        shim_dir = tempfile.mkdtemp(prefix="iprof-shim-")
+        self.addCleanup(shutil.rmtree, shim_dir, True)
+        src, so = os.path.join(shim_dir, "shim.c"), os.path.join(shim_dir, "shim.so")
+        with open(src, "w") as f:
+            f.write("#include <errno.h>\n"
+                    "int linkat(int a, const char *b, int c, const char *d, int e)\n"
+                    "{ (void)a; (void)b; (void)c; (void)d; (void)e; errno = ENOENT; return -1; }\n")
+        subprocess.run([cc, "-shared", "-fPIC", "-o", so, src], check=True)
+        env = dict(os.environ, LD_PRELOAD=so)
+        for args, want in COMMANDS:
+            with self.subTest(args[0]):
+                p = subprocess.run([IPROF] + args + ["-o", self.path("out")], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                if b"does not come first" in p.stderr:
+                    self.skipTest("a sanitizer runtime cannot be preloaded after")
+                self.assertEqual((p.returncode, p.stderr), (0, b""))
+                self.assertEqual(self.read("out"), want)
+                self.assertEqual(os.listdir(self.dir), ["out"])
+                os.unlink(self.path("out"))
+
     def test_longest_name_and_owner(self):
         # A 255-byte name can be replaced (the temporary name is short); as
         # root, a replaced file keeps its owner and group.

@@ -50,15 +50,26 @@ static int fail(ipi_replace *r, const char **what, const char *step, int err)
     return err;
 }
 
-/* Without a name: nothing to remove if the process dies. Needs /proc to
- * be linked in at the commit; 0 when not possible here. */
+static int link_anonymous(ipi_replace *r, const char *dir);
+
+/* Without a name: nothing to remove if the process dies. It is linked in
+ * at the commit through /proc, which some sandboxes refuse: a throwaway
+ * file tries that first (a file once linked cannot be linked again once
+ * unlinked). 0 when not possible here. */
 static int open_anonymous(ipi_replace *r, const char *dir, int mode)
 {
 #ifdef O_TMPFILE
-    if (access("/proc/self/fd", X_OK) == 0) {
-        r->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-        r->anon = r->fd >= 0;
-    }
+    if (access("/proc/self/fd", X_OK) != 0)
+        return 0;
+    r->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    int linkable = r->fd >= 0 && link_anonymous(r, dir) == 0;
+    if (linkable)
+        unlink(r->tmp);
+    r->tmp[0] = '\0';
+    if (r->fd >= 0)
+        close(r->fd);
+    r->fd = linkable ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode) : -1;
+    r->anon = r->fd >= 0;
 #else
     (void)dir, (void)mode;
 #endif
