@@ -20,6 +20,7 @@ import gzip as gzip_module
 import math
 import os
 import stat
+import sys
 import uuid
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, FrozenSet, Iterable, Sequence, Tuple, Union
@@ -233,6 +234,39 @@ def _merge_inner(children: Sequence[Any], opts: _Options,
         return _payload(acc, opts, final, used)
 
 
+def _descriptor_of(path: str) -> int | None:
+    """The descriptor a path names (/dev/stdout, /dev/stderr, /dev/fd/N,
+    /proc/self/fd/N), as the library reads such paths, or None."""
+    if path == "/dev/stdout":
+        return 1
+    if path == "/dev/stderr":
+        return 2
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        num = path[len(prefix):]
+        if path.startswith(prefix) and num.isdigit() and num.isascii() and len(num) <= 6:
+            return int(num)
+    return None
+
+
+def _final_target(path: str) -> tuple[str, int | None]:
+    """The file the symlinks of *path* finally name, and the descriptor when
+    they stop at a path naming one of the process's (which is written at
+    its offset, not replaced), as the library follows them."""
+    cur = path
+    for _ in range(40):
+        fd = _descriptor_of(cur)
+        if fd is not None:
+            return cur, fd
+        try:
+            if not stat.S_ISLNK(os.lstat(cur).st_mode):
+                return cur, None
+        except OSError:
+            return cur, None
+        link = os.readlink(cur)
+        cur = link if link.startswith("/") else os.path.join(os.path.dirname(cur), link)
+    raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), path)
+
+
 def _write_atomic(path: str, data: bytes) -> None:
     """Write *data* to *path* as the library writes a path (its
     lib/common/replace.c): symlinks followed, a device or FIFO written in
@@ -241,7 +275,14 @@ def _write_atomic(path: str, data: bytes) -> None:
     fsync, rename. A read-only target is refused as open() would refuse
     it; a replaced file keeps its mode, and its owner and group where
     permitted."""
-    target = os.path.realpath(path)
+    target, fd = _final_target(path)
+    if fd is not None:   # one of ours: at its offset, as the library writes it
+        if fd in (1, 2):
+            (sys.stdout if fd == 1 else sys.stderr).flush()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        return
     try:
         st = os.stat(target)
     except FileNotFoundError:
@@ -382,7 +423,8 @@ def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
     if partition_size is not None and int(partition_size) < 1:
         raise ValueError("partition_size must be >= 1, not %r" % (partition_size,))
     if gzip is None:   # by the name of the file written, as the library decides
-        gzip = output is not None and os.path.realpath(os.fspath(output)).endswith(".gz")
+        written, through = _final_target(os.fspath(output)) if output is not None else ("", 0)
+        gzip = through is None and written.endswith(".gz")
     final = _Final(bool(pretty), instanceof_key, bool(gzip))
     InstanceofKey.of(instanceof_key)                 # a bad spelling fails here
     if compresslevel is None:

@@ -233,6 +233,18 @@ class SynchronousTest(Needs, unittest.TestCase):
             self.merge(FILES, os.path.join(d, "link.iprof"), partition_size=3)
             with open(os.path.join(d, "real.iprof.gz"), "rb") as f:
                 self.assertEqual(f.read(2), b"\x1f\x8b")
+            # A descriptor's path is written at its offset, as text, whatever
+            # file is behind it (here one named .gz, holding a head).
+            behind = os.path.join(d, "behind.gz")
+            with open(behind, "wb") as f:
+                f.write(b"head;")
+            fd = os.open(behind, os.O_WRONLY | os.O_APPEND)
+            try:
+                self.merge(FILES, "/dev/fd/%d" % fd, partition_size=3)
+            finally:
+                os.close(fd)
+            with open(behind, "rb") as f:
+                self.assertEqual(f.read(), b"head;" + command_merge(FILES))
         data = self.merge(FILES, gzip=True)
         self.assertEqual(data[:2], b"\x1f\x8b")
         with iprof.load(data) as m:
