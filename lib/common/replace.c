@@ -19,8 +19,7 @@
 #define O_DIRECTORY 0
 #endif
 
-/* The directory part of path ("." for a bare name) into dir. */
-static void dir_of(char *dir, const char *path)
+void ipi_replace_dir_of(char *dir, const char *path)
 {
     const char *slash = strrchr(path, '/');
     size_t n;
@@ -90,7 +89,7 @@ int ipi_replace_open(ipi_replace *r, const char *target, const char **what)
      * open for writing would (a read-only file of the user's). */
     if (exists && access(target, W_OK) != 0)
         return fail(r, what, "cannot write", errno);
-    dir_of(dir, target);
+    ipi_replace_dir_of(dir, target);
     /* A replaced file's content may be private: owner-only until its mode
      * is set. A new one gets 0666 less the umask, from the kernel. */
     int mode = exists ? 0600 : 0666;
@@ -156,7 +155,7 @@ static int sync_dir(const char *dir)
 int ipi_replace_commit(ipi_replace *r, const char *target, int sync, const char **what)
 {
     char dir[IPI_REPLACE_PATH_MAX];
-    dir_of(dir, target);
+    ipi_replace_dir_of(dir, target);
     if (sync && fsync(r->fd) != 0)
         return fail(r, what, "cannot sync", errno);
     if (r->anon) {

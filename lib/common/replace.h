@@ -36,6 +36,10 @@ int ipi_replace_open(ipi_replace *r, const char *target, const char **what);
  * only the directory's sync failed (r->done says the file is in place). */
 int ipi_replace_commit(ipi_replace *r, const char *target, int sync, const char **what);
 
+/* The directory part of @p path ("." for a bare name, "/" for "/x") into
+ * @p dir, which holds at least strlen(path) + 2 bytes. */
+void ipi_replace_dir_of(char *dir, const char *path);
+
 /* Give up: close and remove the temporary file. Idempotent. */
 void ipi_replace_abort(ipi_replace *r);
 

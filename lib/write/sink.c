@@ -349,22 +349,10 @@ int ipi_sink_target_is_gzip(ipi_sink *s)
 /* The directory part of path ("." for a bare name) into a new string. */
 static char *dir_of(const iprof_allocator *a, const char *path, size_t *size)
 {
-    const char *slash = strrchr(path, '/');
-    size_t n;
-    if (!slash) {
-        path = ".";
-        n = 1;
-    } else {
-        while (slash > path && slash[-1] == '/')
-            slash--;
-        n = slash == path ? 1 : (size_t)(slash - path);
-    }
-    char *d = ipi_malloc(a, n + 1);
-    if (!d)
-        return NULL;
-    memcpy(d, path, n);
-    d[n] = '\0';
-    *size = n + 1;
+    *size = strlen(path) + 2;
+    char *d = ipi_malloc(a, *size);
+    if (d)
+        ipi_replace_dir_of(d, path);
     return d;
 }
 
