@@ -48,10 +48,11 @@ const tool_command merge_command = {
              "types by name, methods by name and signature, counts summed.",
     .opts = merge_opts,
     .notes = "A DIR stands for its *.iprof and *.iprof.gz files but OUT; FILE '-' is\n"
-             "standard input; .gz inputs are read transparently. Each input is merged into the\n"
-             "result as it is read (no copy of it is held). The result is written in\n"
-             "canonical form (see 'iprof convert --canonical') and the highest format\n"
-             "version of the inputs, so the same inputs in any order give the same bytes.\n"
+             "standard input; .gz inputs are read transparently. Each input is merged\n"
+             "into the result as it is read (no copy of it is held). The result is\n"
+             "written in canonical form (see 'iprof convert --canonical') and the highest\n"
+             "format version of the inputs, so the same inputs in any order give the\n"
+             "same bytes.\n"
              "\n"
              "Exit status: 0 on success, 1 if an input is invalid or cannot be merged,\n"
              "2 on usage or I/O errors.",

@@ -95,26 +95,26 @@ static iprof_entry_cb entry_callback(const iprof_read_callbacks *cb, int kind)
 
 /* The schema spells the fixed zeros of two kinds' ctx exactly: a monitor's
  * "0:0" and a call count's first bci "0", which "00" or "-0" would parse
- * to as well. The ctx's text is still in the window; one with escapes is
- * not judged. The message, or NULL when the spelling is right. */
+ * to as well. The ctx's text is still in the window; only its start is
+ * read (this runs for every call-count entry), and text with escapes there
+ * is not judged. The message, or NULL when the spelling is right. */
 static const char *odd_zero_spelling(const scan *s, int kind)
 {
     if (s->legacy || (kind != IPROF_KIND_CALL_COUNT && kind != IPROF_KIND_MONITOR))
         return NULL;
-    const char *p = WIN(s) + s->ctx_at, *end = WIN(s) + s->src.len, *q;
-    if (p >= end || *p++ != '"')
+    const char *p = WIN(s) + s->ctx_at, *end = WIN(s) + s->src.len, *q = p + 1;
+    if (p >= end || *p != '"')
         return NULL;
-    for (q = p; q < end && *q != '"' && *q != '\\'; q++)
-        ;
-    if (q >= end || *q == '\\')
+    /* The first bci's text, after the first ':' (the rule already checked
+     * that it reads as 0 and, for a monitor, that it is the only frame). */
+    while (q < end && *q != ':' && *q != '"' && *q != '\\')
+        q++;
+    if (end - q < 3 || *q != ':' || q[1] == '\\' || q[2] == '\\')
         return NULL;
-    size_t len = (size_t)(q - p);
-    if (kind == IPROF_KIND_MONITOR)
-        return len == 3 && memcmp(p, "0:0", 3) == 0 ? NULL : "a monitor ctx must be \"0:0\"";
-    const char *bci = memchr(p, ':', len);
-    if (!bci || (bci[1] == '0' && (bci + 2 == q || bci[2] == '<')))
-        return NULL;
-    return "a call-count ctx must start at bci 0, written \"0\"";
+    int zero = q[1] == '0' && (q[2] == '"' || q[2] == '<');
+    if (kind == IPROF_KIND_CALL_COUNT)
+        return zero ? NULL : "a call-count ctx must start at bci 0, written \"0\"";
+    return zero && q == p + 2 && p[1] == '0' ? NULL : "a monitor ctx must be \"0:0\"";
 }
 
 static int process_entry(scan *s)

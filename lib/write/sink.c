@@ -14,9 +14,6 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
-#ifndef O_DIRECTORY
-#define O_DIRECTORY 0
-#endif
 
 static int io_error(ipi_errbuf *eb, int errnum, const char *what, const char *path)
 {
