@@ -421,6 +421,121 @@ static void test_alloc_failure(void)
     CHECK(done);
 }
 
+/* Keys of elements are not read (the reader warns): the model counts the
+ * elements that had them, over loads and merges, and a write refuses to
+ * lose them unless told to drop them, before any byte. */
+#define DOC_UNREAD                                                                          \
+    "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":1,\"name\":\"A\","  \
+    "\"x\\u0041\":[1]}],\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[1,0],\"k\":2}]," \
+    "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[3],\"note\":\"n\"}],"             \
+    "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],\"monitorProfiles\":[],"       \
+    "\"samplingProfiles\":[]}"
+
+/* A source giving 3 bytes a call, so that elements restart. */
+typedef struct trickle {
+    const char *doc;
+    size_t at;
+} trickle;
+
+static int trickle_read(void *buf, size_t cap, size_t *len, void *payload)
+{
+    trickle *t = payload;
+    size_t n = strlen(t->doc + t->at);
+    *len = n < 3 ? n : 3;
+    *len = *len < cap ? *len : cap;
+    memcpy(buf, t->doc + t->at, *len);
+    t->at += *len;
+    return 0;
+}
+
+static void check_unread(const iprof_model *m, size_t want, const char *first)
+{
+    const char *at = "unset";
+    CHECK_EQ_INT(iprof_model_unread_count(m, &at), want);
+    if (first)
+        CHECK_EQ_STR(at ? at : "(null)", first);
+    else
+        CHECK(at == NULL);
+}
+
+static void test_unread_element_keys(void)
+{
+    static const char doc[] = DOC_UNREAD;
+    static const char first[] = "types[1], key \"x\\u0041\"";
+    iprof_model *m = load(doc), *plain = load(doc_plain);
+    check_unread(m, 3, first);
+    check_unread(plain, 0, NULL);
+    CHECK_EQ_INT(iprof_model_unread_count(NULL, NULL), 0);
+
+    /* A write refuses, before any byte, naming the first. */
+    iprof_writer *w = NULL;
+    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+                 "3 elements of the model's input held keys it does not keep (the first: "
+                 "types[1], key \"x\\u0041\"); writing would lose them "
+                 "(IPROF_WRITE_DROP_UNKNOWN writes without them)");
+    const void *data = NULL;
+    size_t len = 1;
+    CHECK_OK(iprof_writer_buffer(w, &data, &len));
+    CHECK_EQ_INT(len, 0);
+    iprof_writer_free(w);
+    CHECK(write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_CANONICAL) == NULL);
+    char *out = write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_DROP_UNKNOWN);
+    CHECK_EQ_STR(out ? out : "(null)",
+                 "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":1,"
+                 "\"name\":\"A\"}],\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[1,0]}],"
+                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[3]}],"
+                 "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                 "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(out);
+
+    /* Merges add their source's count; the first stays the first met. */
+    iprof_model *dst;
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    CHECK_OK(iprof_model_merge(dst, plain, 1.0));
+    check_unread(dst, 0, NULL);
+    CHECK_OK(iprof_model_merge(dst, m, 1.0));
+    check_unread(dst, 3, first);
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    static const char doc2[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\",\"y\":1}],\"methods\":[],"
+        "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    CHECK_OK(iprof_model_merge_buffer(dst, r, doc2, strlen(doc2), NULL));
+    check_unread(dst, 4, first);
+    /* A failed merge adds nothing. */
+    static const char bad[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\",\"y\":1}],\"methods\":[";
+    CHECK_EQ_INT(iprof_model_merge_buffer(dst, r, bad, strlen(bad), NULL), IPROF_ESYNTAX);
+    check_unread(dst, 4, first);
+    iprof_model *fresh;
+    CHECK_OK(iprof_model_new(&fresh, NULL));
+    CHECK_OK(iprof_model_merge_buffer(fresh, r, doc2, strlen(doc2), NULL));
+    check_unread(fresh, 1, "types[0], key \"y\"");
+    iprof_model_free(fresh);
+    /* The canonical form keeps the count. */
+    CHECK_OK(iprof_model_canonicalize(dst));
+    check_unread(dst, 4, first);
+    iprof_model_free(dst);
+
+    /* Counted once per element however the input is cut (restarts). */
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.chunk_size = 1;
+    iprof_reader *small = NULL;
+    CHECK_OK(iprof_reader_new(&small, &o));
+    iprof_model *chunked = NULL;
+    trickle t = {doc, 0};
+    CHECK_OK(iprof_model_load_callback(&chunked, small, trickle_read, &t));
+    check_unread(chunked, 3, first);
+    iprof_model_free(chunked);
+    iprof_reader_free(small);
+    iprof_reader_free(r);
+    iprof_model_free(plain);
+    iprof_model_free(m);
+}
+
 int main(void)
 {
     RUN(test_round_trip);
@@ -431,5 +546,6 @@ int main(void)
     RUN(test_canonicalize);
     RUN(test_canonical_write);
     RUN(test_alloc_failure);
+    RUN(test_unread_element_keys);
     return check_done();
 }

@@ -440,7 +440,7 @@ static void test_unknown_keys_and_escaped_member_keys(void)
     iprof_reader_free(r);
 }
 
-/* Keys no element has are not read, so they are dropped: each element
+/* Keys no element has are not read, so a model lacks them: each element
  * with any says so once, as a warning at its first such key (also in
  * strict mode, which they do not fail, and however the input is cut into
  * chunks, which restarts elements), in the 1.x and the 0.2.0 layouts. */
@@ -451,11 +451,11 @@ static void test_unknown_member_keys_warned(void)
                       "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0],\"ctx\":1}],"
                       "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1],\"note\":\"x\"}]}";
     static const char *const want[][3] = {
-        {"types[1]", "1:57", "unknown key \"x\\u0041\" (and 2 more) in a type: not read, so it "
-                             "is dropped"},
-        {"methods[0]", "1:162", "unknown key \"ctx\" in a method: not read, so it is dropped"},
-        {"callCountProfiles[0]", "1:220", "unknown key \"note\" in an entry: not read, so it is "
-                                          "dropped"},
+        {"types[1]", "1:57", "unknown key \"x\\u0041\" (and 2 more) in a type: not read, so a "
+                             "model does not hold it"},
+        {"methods[0]", "1:162", "unknown key \"ctx\" in a method: not read, so a model does not hold it"},
+        {"callCountProfiles[0]", "1:220", "unknown key \"note\" in an entry: not read, so a model "
+                                          "does not hold it"},
     };
     static const size_t chunks[] = {0, 1, 2, 7, 64};
     for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
@@ -483,7 +483,7 @@ static void test_unknown_member_keys_warned(void)
     CHECK_OK(iprof_reader_read_buffer(r, old, strlen(old), NULL, NULL));
     CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
     CHECK_EQ_STR(iprof_error_message(iprof_reader_diag(r, 0)),
-                 "unknown key \"name\" in a type: not read, so it is dropped");
+                 "unknown key \"name\" in a type: not read, so a model does not hold it");
     iprof_reader_free(r);
 }
 

@@ -1,5 +1,5 @@
 /* iprof cat FILE [-o OUT] [--to VERSION] [--pretty] [--strict]
- *           [--drop-instanceof]
+ *           [--drop-instanceof] [--drop-unknown]
  *
  * Loads the model and writes it back: by default the same version in
  * GraalVM's layout, so a file GraalVM wrote comes back byte for byte. A
@@ -13,7 +13,7 @@
 
 #define CMD "iprof cat"
 
-enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_STRICT, OPT_DROP, OPT_IOF_KEY };
+enum { OPT_OUT = 1, OPT_TO, OPT_PRETTY, OPT_STRICT, OPT_DROP, OPT_IOF_KEY, OPT_DROP_UNKNOWN };
 
 static const tool_opt cat_opts[] = {
     {"output", 'o', "OUT", OPT_OUT,
@@ -30,13 +30,15 @@ static const tool_opt cat_opts[] = {
      "drop instanceof profiles when the output version has\n"
      "none (otherwise writing them fails)", NULL},
     TOOL_OPT_INSTANCEOF_KEY(OPT_IOF_KEY),
+    TOOL_OPT_DROP_UNKNOWN(OPT_DROP_UNKNOWN),
     TOOL_OPT_END,
 };
 
 const tool_command cat_command = {
     .name = "cat",
     .synopsis = "FILE [-o OUT] [--to VERSION] [--pretty] [--strict]\n"
-                "[--drop-instanceof] [--instanceof-key instanceof|instanceOf]",
+                "[--drop-instanceof] [--instanceof-key instanceof|instanceOf]\n"
+                "[--drop-unknown]",
     .brief = "FILE [-o OUT] [--to VERSION] [--pretty] [--drop-instanceof]",
     .summary = "write a profile back, converted if asked",
     .about = "Read an iprof file and write it back: by default in the same version and\n"
@@ -49,7 +51,7 @@ const tool_command cat_command = {
 
 typedef struct cat_args {
     const char *file, *out, *to;
-    int pretty, strict, drop, iof_key;
+    int pretty, strict, drop, iof_key, drop_unknown;
 } cat_args;
 
 
@@ -70,6 +72,7 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
         case OPT_PRETTY: c->pretty = 1; break;
         case OPT_STRICT: c->strict = 1; break;
         case OPT_DROP: c->drop = 1; break;
+        case OPT_DROP_UNKNOWN: c->drop_unknown = 1; break;
         case OPT_IOF_KEY:
             if ((c->iof_key = parse_instanceof_key(CMD, a.value)) < 0)
                 return TOOL_EXIT_USAGE;
@@ -110,6 +113,7 @@ static int write_model(const cat_args *c, const iprof_model *model)
     opts.instanceof_key = c->iof_key;
     opts.flags = (c->pretty ? IPROF_WRITE_PRETTY : 0u) |
                  (c->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
+                 (c->drop_unknown ? IPROF_WRITE_DROP_UNKNOWN : 0u) |
                  (c->strict ? IPROF_WRITE_STRICT : IPROF_WRITE_NO_VALIDATE);
     fflush(stdout);
     int rc = to_stdout(c) ? iprof_writer_new_fd(&w, 1, &opts)
@@ -145,7 +149,7 @@ static int check_instanceof(const cat_args *c, const iprof_model *model)
 
 int cmd_cat(int argc, char **argv)
 {
-    cat_args c = {NULL, NULL, NULL, 0, 0, 0, 0};
+    cat_args c = {NULL, NULL, NULL, 0, 0, 0, 0, 0};
     int done, code = parse(&c, argc, argv, &done);
     if (done)
         return code;
@@ -156,6 +160,8 @@ int cmd_cat(int argc, char **argv)
         code = check_instanceof(&c, model);
     if (code == TOOL_EXIT_OK)
         code = post_check_legacy(CMD, c.file, c.to ? c.to : iprof_model_version(model), model);
+    if (code == TOOL_EXIT_OK)
+        code = post_check_unread(CMD, display_name(c.file), c.drop_unknown, model);
     if (code == TOOL_EXIT_OK)
         code = write_model(&c, model);
     iprof_model_free(model);

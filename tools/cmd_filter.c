@@ -299,8 +299,11 @@ int cmd_filter(int argc, char **argv)
     iprof_reader *reader = open_reader(CMD, 0);
     iprof_model *model = NULL;
     code = reader ? progress_load_model(&bar, label, &model, reader, c.file) : TOOL_EXIT_USAGE;
+    if (code == TOOL_EXIT_OK)
+        code = post_check_unread(CMD, display_name(c.file), c.drop_unknown, model);
     if (code == TOOL_EXIT_OK && c.drop_unknown) /* first: then pruning is free to go on */
         post_drop_unknown(CMD, display_name(c.file), model);
+    c.o.drop_unknown = c.drop_unknown;
     if (code == TOOL_EXIT_OK) {
         progress_bar_start(&bar, CMD ": filtering", 0);
         int rc = iprof_model_filter(model, &c.f);

@@ -51,7 +51,8 @@ const tool_command repair_command = {
              "transparently. Exit status: 0 if FILE was intact, 1 if it was damaged\n"
              "and OUT holds what was salvaged, 3 if nothing could be salvaged (the\n"
              "damage comes before the version; OUT is not written), 2 on usage or\n"
-             "I/O errors.",
+             "I/O errors. Keys of types, methods and entries that iprof does not read\n"
+             "are not in OUT; a line on standard error says how many elements had them.",
     .run = cmd_repair,
 };
 
@@ -199,7 +200,10 @@ static int run(const char *file, const char *out_path, int json)
             code = exit_code_of(rc);
         }
     }
-    post_output o = {out_path, NULL, 0, 0, 0, 0, NULL};
+    /* Salvaging drops what it cannot keep: it says so, as for the damage. */
+    post_output o = {out_path, NULL, 0, 0, 0, 0, NULL, 1};
+    if (code == TOOL_EXIT_OK)
+        code = post_check_unread(CMD, display_name(file), 1, model);
     progress_bar bar;
     memset(&bar, 0, sizeof bar);
     /* Measured before the output is written: it may replace the input. */

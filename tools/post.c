@@ -74,7 +74,8 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     opts.flags = (o->pretty ? IPROF_WRITE_PRETTY : 0u) |
                  (o->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
                  (o->lenient ? IPROF_WRITE_NO_VALIDATE : 0u) |
-                 (o->canonical ? IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED : 0u);
+                 (o->canonical ? IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED : 0u) |
+                 (o->drop_unknown ? IPROF_WRITE_DROP_UNKNOWN : 0u);
     fflush(stdout);
     int rc = is_stdout(o) ? iprof_writer_new_fd(&w, 1, &opts)
                           : iprof_writer_new_path(&w, o->path, &opts);
@@ -91,6 +92,25 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     }
     iprof_writer_free(w);
     return exit_code_of(rc);
+}
+
+int post_check_unread(const char *cmd, const char *name, int drop, const iprof_model *model)
+{
+    const char *first;
+    size_t n = iprof_model_unread_count(model, &first);
+    if (!n)
+        return TOOL_EXIT_OK;
+    const char *s = n == 1 ? "" : "s";
+    if (drop) {
+        report_plain(cmd, name, "dropped the unknown keys of %zu element%s (the first: %s)", n,
+                     s, first);
+        return TOOL_EXIT_OK;
+    }
+    report_plain(cmd, name,
+                 "%zu element%s held keys iprof does not keep (the first: %s); writing "
+                 "would lose them (--drop-unknown writes without them)",
+                 n, s, first);
+    return TOOL_EXIT_INVALID;
 }
 
 void post_drop_unknown(const char *cmd, const char *name, iprof_model *model)

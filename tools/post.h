@@ -15,6 +15,7 @@ typedef struct post_output {
     int iof_key;      /* IPROF_INSTANCEOF_KEY_*: the instanceof key written */
     const char *canonical; /* IPROF_WRITE_CANONICAL when set: the model's name
                               in the messages if it has no canonical form */
+    int drop_unknown; /* IPROF_WRITE_DROP_UNKNOWN (post_check_unread said so) */
 } post_output;
 
 /* Whether @p v is 0.2.0, 0.4.0, 1.0.0 or 1.1.0. */
@@ -35,6 +36,10 @@ int post_check_legacy(const char *cmd, const char *file, const char *target,
  * Returns the exit code after printing any failure. */
 int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar);
+/* Refuse (exit 1, message on stderr) to write a model that lacks keys
+ * some elements of its input held (iprof_model_unread_count()) unless
+ * @p drop; with it, say on stderr what the output will not have. */
+int post_check_unread(const char *cmd, const char *name, int drop, const iprof_model *model);
 /* Drop every unknown top-level key of the model, saying on stderr what
  * was dropped: "CMD: NAME: dropped unknown key "K" (N bytes)". */
 void post_drop_unknown(const char *cmd, const char *name, iprof_model *model);

@@ -101,7 +101,8 @@ void report_read_warnings(const char *file, const iprof_reader *reader)
         }
     }
     if (all > shown)
-        fprintf(stderr, "%s: %zu elements had keys dropped in all ('iprof validate' lists them)\n",
+        fprintf(stderr, "%s: %zu elements had keys iprof does not read in all ('iprof validate' "
+                "lists them)\n",
                 display_name(file), all);
     size_t errors, warnings;
     count_diagnostics(reader, &errors, &warnings);

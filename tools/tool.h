@@ -97,9 +97,10 @@ int parse_instanceof_key(const char *cmd, const char *value);
      "instanceof instanceOf"}
 #define TOOL_OPT_DROP_UNKNOWN(ID)                                                            \
     {"drop-unknown", 0, NULL, (ID),                                                         \
-     "drop the top-level keys iprof does not know, saying so\n"                             \
-     "on stderr (without it, a merge or canonical form\n"                                   \
-     "fails on keys that may hold ids)",                                                    \
+     "drop what iprof cannot keep, saying so on stderr:\n"                                  \
+     "unknown keys of types, methods and entries, which it\n"                               \
+     "does not read, and top-level keys that may hold ids\n"                                \
+     "(without it, writing fails on those)",                                                \
      NULL}
 #define TOOL_OPT_END {NULL, 0, NULL, 0, NULL, NULL}
 

@@ -768,6 +768,23 @@ IPROF_API int iprof_model_scale(iprof_model *model, int kind, double weight, int
  */
 IPROF_API size_t iprof_model_unknown_count(const iprof_model *model);
 /**
+ * @brief How many elements of the model's input held keys it lacks.
+ *
+ * Keys that no type, method or entry has (`{"id":1,"name":"A","x":2}`)
+ * are not read: the reader warns at each such element and the model does
+ * not hold them. The model counts those elements, over every document
+ * loaded or merged into it (a merge adds its source's count), so that
+ * writing it does not lose them unnoticed: iprof_writer_write_model()
+ * fails unless given IPROF_WRITE_DROP_UNKNOWN.
+ * @param model the model; NULL gives 0.
+ * @param[out] first receives where the first of them was, as
+ *        types[3], key "x" (owned by the model, valid until it is
+ *        freed), or NULL when there is none; may be NULL.
+ * @return the number of such elements (saturating at SIZE_MAX).
+ * @threadsafety Reads @p model only.
+ */
+IPROF_API size_t iprof_model_unread_count(const iprof_model *model, const char **first);
+/**
  * @brief One unknown top-level key and its raw JSON value.
  * @param model the model.
  * @param index 0 .. iprof_model_unknown_count() - 1.

@@ -96,6 +96,11 @@ typedef struct iprof_writer iprof_writer;
  *  model, which must not change during the write (as always). Ignored
  *  without IPROF_WRITE_CANONICAL and on builds without threads. */
 #define IPROF_WRITE_THREADED 0x100u
+/** iprof_writer_write_model() writes a model whose input held elements
+ *  with keys the library does not read (iprof_model_unread_count()),
+ *  without them. Otherwise that write fails with IPROF_ESCHEMA before any
+ *  byte is written, naming the first such key, as it would lose them. */
+#define IPROF_WRITE_DROP_UNKNOWN 0x200u
 
 /** The version of iprof_write_options these headers define (2 added
  *  instanceof_key; a version 1 struct is read without it). */
@@ -395,6 +400,9 @@ IPROF_API int iprof_writer_unknown(iprof_writer *writer, const char *key, size_t
  * @retval IPROF_EVERSION, IPROF_ESCHEMA, IPROF_EDANGLING as for the
  *         streaming calls. The version is the options' format_version,
  *         or the model's if NULL.
+ * @retval IPROF_ESCHEMA also, before any byte is written, for a model
+ *         whose input held element keys it lacks
+ *         (iprof_model_unread_count()) unless IPROF_WRITE_DROP_UNKNOWN.
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
  * @retval IPROF_EIO the sink failed.
  * @retval IPROF_ENOMEM allocation failed.

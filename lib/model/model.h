@@ -102,6 +102,12 @@ typedef struct ipi_layout_extras {
     ipi_unknown *items;
     size_t count, cap;
     int instanceof_key; /* IPROF_INSTANCEOF_KEY_*; AUTO when none was read */
+    /* Elements of the documents loaded or merged into the model that held
+     * keys no element has: the reader does not read them, so the model
+     * lacks them and a write refuses unless told to drop them
+     * (IPROF_WRITE_DROP_UNKNOWN). The first one's place, for the error. */
+    size_t unread;
+    char unread_first[IPI_PATH_MAX + 96];
 } ipi_layout_extras;
 
 /* What the last streaming merge into a model took its fast paths for
@@ -218,6 +224,9 @@ int ipi_unknown_check_keys(iprof_model *report, const iprof_model *m);
 /* Take the spelling of src's instanceof key, and src's unknown keys that m
  * lacks (after a successful check); with drop, remove m's instead. */
 int ipi_unknown_take(iprof_model *m, const iprof_model *src, int drop);
+/* Count more elements whose unknown keys m lacks (ipi_layout_extras), the
+ * first at `first` when m had none yet. */
+void ipi_unknown_note_unread(iprof_model *m, size_t count, const char *first);
 
 /* ---- model_error.c ------------------------------------------------------ */
 

@@ -157,6 +157,11 @@ int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *
                                                      ? "out of memory building the model"
                                                      : iprof_status_string(rc));
     }
+    if (rc == IPROF_OK) {
+        const char *first;
+        size_t unread = ipi_reader_unread(reader, &first);
+        ipi_unknown_note_unread(extras, unread, first);
+    }
     return rc;
 }
 

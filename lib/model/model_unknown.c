@@ -10,6 +10,8 @@
  * ([], {} or a scalar, equal wherever the key occurs) and refuse the rest
  * unless asked to drop them.
  */
+#include <stdio.h>
+
 #include "json.h"
 #include "model.h"
 #include "rules.h"
@@ -260,15 +262,35 @@ int ipi_unknown_take(iprof_model *m, const iprof_model *src, int drop)
         *mine = IPROF_INSTANCEOF_KEY_CAMEL; /* inputs disagree: GraalVM's spelling */
     if (drop) {
         ipi_unknown_free_all(m);
-        return IPROF_OK;
+    } else {
+        for (size_t i = 0; i < src->extras.count; i++) {
+            const ipi_unknown *u = &src->extras.items[i];
+            if (find_key(m, u))
+                continue;
+            int rc = ipi_unknown_push(m, u->key, u->key_len, u->json, u->json_len, u->after);
+            if (rc)
+                return rc;
+        }
     }
-    for (size_t i = 0; i < src->extras.count; i++) {
-        const ipi_unknown *u = &src->extras.items[i];
-        if (find_key(m, u))
-            continue;
-        int rc = ipi_unknown_push(m, u->key, u->key_len, u->json, u->json_len, u->after);
-        if (rc)
-            return rc;
-    }
+    /* Last, as nothing fails after it: what src's inputs held and src
+     * lacks, m lacks now too. */
+    ipi_unknown_note_unread(m, src->extras.unread, src->extras.unread_first);
     return IPROF_OK;
+}
+
+void ipi_unknown_note_unread(iprof_model *m, size_t count, const char *first)
+{
+    ipi_layout_extras *x = &m->extras;
+    if (!count)
+        return;
+    if (!x->unread)
+        snprintf(x->unread_first, sizeof x->unread_first, "%s", first);
+    x->unread = count > SIZE_MAX - x->unread ? SIZE_MAX : x->unread + count;
+}
+
+size_t iprof_model_unread_count(const iprof_model *model, const char **first)
+{
+    if (first)
+        *first = model && model->extras.unread ? model->extras.unread_first : NULL;
+    return model ? model->extras.unread : 0;
 }

@@ -722,6 +722,8 @@ static int begin_read(iprof_reader *r, const iprof_read_callbacks *cb)
     r->kept_end = 0;
     r->had_version = 0;
     r->salvaged = 0;
+    r->unread = 0;
+    r->unread_first[0] = '\0';
     if (cb && (cb->version < 1 || cb->version > IPROF_READ_CALLBACKS_VERSION))
         return ipi_errbuf_set(&r->error, IPROF_EINVAL,
                               "unsupported iprof_read_callbacks version %u", cb->version);
@@ -897,6 +899,12 @@ int ipi_reader_salvageable(const iprof_reader *r, int status)
 void ipi_reader_set_salvaged(iprof_reader *r)
 {
     r->salvaged = 1;
+}
+
+size_t ipi_reader_unread(const iprof_reader *r, const char **first)
+{
+    *first = r->unread_first;
+    return r->unread;
 }
 
 void ipi_reader_fail(iprof_reader *r, int status, const char *message)

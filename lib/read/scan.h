@@ -90,6 +90,11 @@ struct iprof_reader {
     uint64_t kept_end;
     int had_version;
     int salvaged;
+    /* Of the last read: the elements whose unknown keys it did not read,
+     * and the first of them ("types[3], key \"x\""), so that a model
+     * loaded from it can refuse to be written without them. */
+    size_t unread;
+    char unread_first[IPI_PATH_MAX + 96];
 };
 
 /* The state of one read. */

@@ -34,7 +34,8 @@
 #define ALL_FLAGS                                                                   \
     (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
      IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP |             \
-     IPROF_WRITE_NO_REFERENCES | IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED)
+     IPROF_WRITE_NO_REFERENCES | IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED |      \
+     IPROF_WRITE_DROP_UNKNOWN)
 
 /* Where the document is: before begin; inside "types", "methods" or an
  * entry section (w->section); between sections with nothing open, after
@@ -1508,6 +1509,15 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         return w->status;
     if (!model)
         return fail(w, IPROF_EINVAL, "the model is NULL");
+    /* The model lacks keys its input had: writing it would lose them. */
+    const char *first;
+    size_t unread = iprof_model_unread_count(model, &first);
+    if (unread && !(w->flags & IPROF_WRITE_DROP_UNKNOWN))
+        return fail(w, IPROF_ESCHEMA,
+                    "%zu element%s of the model's input held keys it does not keep (the "
+                    "first: %s); writing would lose them (IPROF_WRITE_DROP_UNKNOWN writes "
+                    "without them)",
+                    unread, unread == 1 ? "" : "s", first);
     if (w->flags & IPROF_WRITE_CANONICAL)
         return write_canonical(w, model);
     int rc = begin_model(w, model);

@@ -194,8 +194,10 @@ def _payload(model: Model, opts: _Options, final: _Final | None,
         for key in sorted(final.weight_keys - used):
             raise ValueError("weight names no input: %r" % key)
         return model.write(pretty=final.pretty, instanceof_key=final.instanceof_key,
-                           gzip=final.gzip, canonical=True, threaded=True)
-    data = model.write(canonical=True, threaded=True, version=FORMAT_LATEST)
+                           gzip=final.gzip, canonical=True, threaded=True,
+                           drop_unknown=opts.drop_unknown)
+    data = model.write(canonical=True, threaded=True, version=FORMAT_LATEST,
+                       drop_unknown=opts.drop_unknown)
     if opts.compresslevel:
         data = gzip_module.compress(data, compresslevel=opts.compresslevel, mtime=0)
     return (data, int(model.instanceof_key), model.version, used)
@@ -405,7 +407,9 @@ def dask_merge(paths: Iterable[str | os.PathLike[str]] | Bag,
     only, Dask's local schedulers have no retries.
 
     *strict* reads the inputs strictly, *drop_unknown* drops their unknown
-    top-level keys (``iprof merge --strict``, ``--drop-unknown``);
+    top-level keys and the keys of their elements that the library does not
+    read, which otherwise fail the merge (``iprof merge --strict``,
+    ``--drop-unknown``);
     *threaded* merges on a second C thread while reading
     (``merge_from(threaded=True)``). *compresslevel* (0..9) compresses the
     intermediate results (gzip; 0: plain JSON); by default 1, or 0 for a

@@ -119,6 +119,7 @@ WRITE_GZIP = 0x20
 WRITE_NO_REFERENCES = 0x40
 WRITE_CANONICAL = 0x80
 WRITE_THREADED = 0x100
+WRITE_DROP_UNKNOWN = 0x200
 
 
 class iprof_write_options(Structure):
@@ -250,6 +251,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_model_merge_fd": (c_int, [_P, _P, c_int, POINTER(iprof_merge_options)]),
     "iprof_model_merge_callback": (c_int, [_P, _P, READ_FN, _P, POINTER(iprof_merge_options)]),
     "iprof_model_unknown_count": (c_size_t, [_P]),
+    "iprof_model_unread_count": (c_size_t, [_P, POINTER(c_char_p)]),
     "iprof_model_unknown_at": (c_int, [_P, c_size_t, POINTER(_P), c_size_t_p, POINTER(_P),
                                        c_size_t_p]),
     "iprof_model_add_unknown": (c_int, [_P, c_char_p, c_size_t, c_char_p, c_size_t]),

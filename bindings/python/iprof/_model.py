@@ -35,7 +35,7 @@ import os
 from contextlib import contextmanager
 from collections.abc import Sequence
 from typing import NamedTuple
-from ctypes import byref, c_double, c_int64, c_size_t, c_void_p
+from ctypes import byref, c_char_p, c_double, c_int64, c_size_t, c_void_p
 from typing import (IO, Any, Callable, Generic, Iterable, Iterator, SupportsIndex, TypeVar, Union,
                     overload)
 
@@ -838,6 +838,23 @@ class Model:
         return out
 
     @property
+    def unread_count(self) -> int:
+        """How many elements of the documents loaded or merged into the
+        model held keys that no type, method or entry has: the reader does
+        not read them (it warns), so the model lacks them and
+        :meth:`write` refuses unless ``drop_unknown=True``. See
+        :attr:`first_unread` for where the first was."""
+        return int(self._L.iprof_model_unread_count(self._p(), None))
+
+    @property
+    def first_unread(self) -> str | None:
+        """Where the first element counted by :attr:`unread_count` was, as
+        'types[3], key "x"', or None."""
+        first = c_char_p()
+        self._L.iprof_model_unread_count(self._p(), byref(first))
+        return decode(first.value) if first.value is not None else None
+
+    @property
     def types(self) -> Types:
         return Types(self)
 
@@ -1460,7 +1477,8 @@ class Model:
               drop_instanceof: bool = False, strict: bool = False, validate: bool = True,
               sync: bool = True, buffer_size: int = 0, gzip: bool = False,
               instanceof_key: EnumLike | None = None, check_references: bool = True,
-              canonical: bool = False, threaded: bool = False) -> bytes: ...
+              canonical: bool = False, threaded: bool = False,
+              drop_unknown: bool = False) -> bytes: ...
 
     @overload
     def write(self, target: str | os.PathLike[str] | IO[bytes], *, version: str | None = None,
@@ -1468,14 +1486,14 @@ class Model:
               validate: bool = True, sync: bool = True, buffer_size: int = 0,
               gzip: bool = False, instanceof_key: EnumLike | None = None,
               check_references: bool = True, canonical: bool = False,
-              threaded: bool = False) -> None: ...
+              threaded: bool = False, drop_unknown: bool = False) -> None: ...
 
     def write(self, target: str | os.PathLike[str] | IO[bytes] | None = None, *,
               version: str | None = None, pretty: bool = False, drop_instanceof: bool = False,
               strict: bool = False, validate: bool = True, sync: bool = True,
               buffer_size: int = 0, gzip: bool = False, instanceof_key: EnumLike | None = None,
               check_references: bool = True, canonical: bool = False,
-              threaded: bool = False) -> bytes | None:
+              threaded: bool = False, drop_unknown: bool = False) -> bytes | None:
         """Write the model.
 
         *target*: None returns the document as bytes; a path (str or
@@ -1503,14 +1521,18 @@ class Model:
         give, without changing the model (raising as :meth:`canonicalize`
         does when it has none); with ``threaded=True``
         (IPROF_WRITE_THREADED) it sorts and formats on a second thread, for the same
-        bytes in less time.
+        bytes in less time. A model whose input held keys in its types,
+        methods or entries that the library does not read
+        (:attr:`unread_count`) raises :class:`iprof.SchemaError`, as writing
+        would lose them, unless ``drop_unknown=True``
+        (IPROF_WRITE_DROP_UNKNOWN) writes without them.
         """
         from ._writer import Writer
         with Writer(target, version=version, pretty=pretty, drop_instanceof=drop_instanceof,
                     strict=strict, validate=validate, sync=sync, buffer_size=buffer_size,
                     gzip=gzip, instanceof_key=instanceof_key,
                     check_references=check_references, canonical=canonical,
-                    threaded=threaded) as w:
+                    threaded=threaded, drop_unknown=drop_unknown) as w:
             w.write_model(self)
             return w.getvalue() if target is None else None
 

@@ -45,7 +45,8 @@ class Writer:
                  drop_instanceof: bool = False, strict: bool = False, validate: bool = True,
                  sync: bool = True, buffer_size: int = 0, gzip: bool = False,
                  instanceof_key: EnumLike | None = None, check_references: bool = True,
-                 canonical: bool = False, threaded: bool = False) -> None:
+                 canonical: bool = False, threaded: bool = False,
+                 drop_unknown: bool = False) -> None:
         self._L = L = _lib.lib()
         self._ptr: int | None = None
         self._begun = False
@@ -79,6 +80,8 @@ class Writer:
             flags |= _lib.WRITE_CANONICAL
         if threaded:
             flags |= _lib.WRITE_THREADED
+        if drop_unknown:
+            flags |= _lib.WRITE_DROP_UNKNOWN
         opts.flags = flags
         self._version = encode(version) if version is not None else None
         opts.format_version = self._version

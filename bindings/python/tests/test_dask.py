@@ -194,6 +194,20 @@ class SynchronousTest(Needs, unittest.TestCase):
                          command_merge(files, extra=["--drop-unknown"]))
         self.assertEqual(self.merge(FILES[:3], strict=True, threaded=True, partition_size=1),
                          command_merge(FILES[:3], extra=["--strict"]))
+        # Keys of elements, which the library does not read: refused as by
+        # `iprof merge`, unless dropped.
+        with tempfile.TemporaryDirectory() as d:
+            odd = os.path.join(d, "odd.iprof")
+            with open(support.data("graalvm25.iprof"), "rb") as f:
+                raw = f.read()
+            with open(odd, "wb") as f:
+                f.write(raw.replace(b'"name":"int"}', b'"name":"int","x":1}', 1))
+            files = [odd, FILES[0]]
+            with self.assertRaises(iprof.SchemaError) as cm:
+                self.merge(files, partition_size=1)
+            self.assertIn('types[1], key "x"', str(cm.exception))
+            self.assertEqual(self.merge(files, partition_size=1, drop_unknown=True),
+                             command_merge(files, extra=["--drop-unknown"]))
 
     def test_output_options(self):
         with tempfile.TemporaryDirectory() as d:

@@ -244,6 +244,32 @@ if __name__ == "__main__":
 LEGACY = "legacy-0.2.0.iprof"
 
 
+class UnreadElementKeysTest(unittest.TestCase):
+    """Keys of types, methods and entries are not read: the model counts the
+    elements that had them and a write refuses to lose them unless
+    drop_unknown=True (IPROF_WRITE_DROP_UNKNOWN)."""
+
+    def test_write_refuses_unless_dropped(self):
+        raw = data_bytes(PLAIN)
+        doc = raw.replace(b'{"id":3,"name":"com.example.Main"}',
+                          b'{"id":3,"name":"com.example.Main","x":[1]}', 1)
+        self.assertNotEqual(doc, raw)
+        with iprof.load(doc) as m, iprof.load(raw) as plain:
+            self.assertEqual((m.unread_count, m.first_unread), (1, 'types[3], key "x"'))
+            self.assertEqual((plain.unread_count, plain.first_unread), (0, None))
+            for kwargs in ({}, {"canonical": True}):
+                with self.assertRaises(iprof.SchemaError) as cm:
+                    m.write(**kwargs)
+                self.assertIn('1 element of the model\'s input held keys it does not keep '
+                              '(the first: types[3], key "x")', str(cm.exception))
+            self.assertEqual(m.write(drop_unknown=True), raw)
+            plain.merge(m)
+            self.assertEqual(plain.unread_count, 1)
+            with iprof.Writer(drop_unknown=True) as w:
+                w.write_model(m)
+                self.assertEqual(w.getvalue(), raw)
+
+
 class LegacyTest(unittest.TestCase):
     """Format 0.2.0, GraalVM's legacy layout: read into the 1.x model,
     written back byte for byte, converted to 1.x. The same cases as

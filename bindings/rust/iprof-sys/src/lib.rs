@@ -400,6 +400,7 @@ pub const IPROF_WRITE_NO_REFERENCES: c_uint = 0x40;
 pub const IPROF_WRITE_CANONICAL: c_uint = 0x80;
 /// With `IPROF_WRITE_CANONICAL`: sort and format on a second thread (same bytes).
 pub const IPROF_WRITE_THREADED: c_uint = 0x100;
+pub const IPROF_WRITE_DROP_UNKNOWN: c_uint = 0x200;
 /// Version 2 added `instanceof_key`.
 pub const IPROF_WRITE_OPTIONS_VERSION: c_uint = 2;
 
@@ -690,6 +691,7 @@ extern "C" {
 
     // model.h: what the file held beyond the profile
     pub fn iprof_model_unknown_count(model: *const iprof_model) -> usize;
+    pub fn iprof_model_unread_count(model: *const iprof_model, first: *mut *const c_char) -> usize;
     pub fn iprof_model_unknown_at(
         model: *const iprof_model,
         index: usize,
@@ -942,7 +944,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 144;
+    const FUNCTION_COUNT: usize = 145;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1040,6 +1042,7 @@ mod tests {
             iprof_model_merge_fd as *const (),
             iprof_model_merge_callback as *const (),
             iprof_model_unknown_count as *const (),
+            iprof_model_unread_count as *const (),
             iprof_model_unknown_at as *const (),
             iprof_model_add_unknown as *const (),
             iprof_model_remove_unknown as *const (),

@@ -554,6 +554,27 @@ impl Model {
 
     // -- what the file held beyond the profile -----------------------------
 
+    /// How many elements of the documents loaded or merged into the model
+    /// held keys that no type, method or entry has: the reader does not
+    /// read them (it warns), so the model lacks them, and writing it fails
+    /// unless [`WriteOptions::drop_unknown`](crate::WriteOptions::drop_unknown).
+    pub fn unread_count(&self) -> usize {
+        // SAFETY: read-only accessor; NULL first is allowed.
+        unsafe { sys::iprof_model_unread_count(self.ptr(), ptr::null_mut()) }
+    }
+
+    /// Where the first element [`unread_count`](Model::unread_count)
+    /// counts was, as `types[3], key "x"`; `None` when there is none.
+    pub fn first_unread(&self) -> Option<&str> {
+        let mut first = ptr::null();
+        // SAFETY: read-only accessor; the string lives as long as the model
+        // (no call taking &self changes it).
+        unsafe {
+            sys::iprof_model_unread_count(self.ptr(), &mut first);
+            (!first.is_null()).then(|| crate::cstr(first))
+        }
+    }
+
     /// Number of unknown top-level keys the model keeps.
     pub fn unknown_key_count(&self) -> usize {
         // SAFETY: read-only accessor.

@@ -46,6 +46,13 @@ impl WriteOptions {
     pub fn drop_instanceof(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_DROP_INSTANCEOF, on)
     }
+    /// Write a model whose input held keys of types, methods or entries
+    /// that the library does not read ([`Model::unread_count`](crate::Model::unread_count))
+    /// without them, instead of failing with [`Status::Schema`](crate::Status::Schema)
+    /// (`IPROF_WRITE_DROP_UNKNOWN`).
+    pub fn drop_unknown(self, on: bool) -> WriteOptions {
+        self.flag(sys::IPROF_WRITE_DROP_UNKNOWN, on)
+    }
     /// Check what a strict read checks beyond the entry rules: every
     /// referenced method and type id was written, ids are unique,
     /// signatures hold the declaring and return types

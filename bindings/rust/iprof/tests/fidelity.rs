@@ -308,3 +308,29 @@ fn legacy_0_2_0_read_written_back_and_converted() {
     let e = m.to_bytes().unwrap_err();
     assert_eq!((e.status(), e.message()), (Status::Version, "samplingProfiles are not part of format version 0.2.0"));
 }
+
+/// Keys of types, methods and entries are not read: the model counts the
+/// elements that had them, and a write refuses to lose them unless
+/// WriteOptions::drop_unknown (IPROF_WRITE_DROP_UNKNOWN).
+#[test]
+fn write_refuses_unread_element_keys_unless_dropped() {
+    let raw = data(PLAIN);
+    let doc = String::from_utf8(raw.clone())
+        .unwrap()
+        .replacen(r#"{"id":3,"name":"com.example.Main"}"#, r#"{"id":3,"name":"com.example.Main","x":[1]}"#, 1);
+    assert_ne!(doc.as_bytes(), &raw[..]);
+    let m = Model::load_bytes(doc.as_bytes()).unwrap();
+    assert_eq!((m.unread_count(), m.first_unread()), (1, Some(r#"types[3], key "x""#)));
+    let plain = Model::load_bytes(&raw).unwrap();
+    assert_eq!((plain.unread_count(), plain.first_unread()), (0, None));
+    for options in [WriteOptions::new(), WriteOptions::new().canonical(true)] {
+        let mut w = Writer::to_memory(&options).unwrap();
+        let err = w.write_model(&m).unwrap_err();
+        assert_eq!(err.status(), Status::Schema);
+        assert!(err.message().contains(r#"(the first: types[3], key "x")"#), "{}", err.message());
+    }
+    assert_eq!(write(&m, &WriteOptions::new().drop_unknown(true)), raw);
+    let mut dst = Model::new().unwrap();
+    dst.merge(&m, 1.0).unwrap();
+    assert_eq!(dst.unread_count(), 1);
+}
