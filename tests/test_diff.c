@@ -314,6 +314,50 @@ static void test_repeated_context(void)
     iprof_reader_free(r);
 }
 
+/* Two methods of one key in A, one in B: the first of each side match and
+ * A's second is A's only, as a second of B would be B's; swapping A and B
+ * mirrors every count and keeps the staleness: (0.25 + 0.25) / 1 = 0.5. */
+static iprof_model *load_doc(iprof_reader *r, const char *doc)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    return m;
+}
+
+static void test_repeated_method_key(void)
+{
+#define TYPES "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"void\"},{\"id\":1,\"name\":\"Foo\"}],"
+    static const char doc_a[] =
+        TYPES "\"methods\":[{\"id\":1,\"name\":\"bar\",\"signature\":[1,0]},"
+        "{\"id\":2,\"name\":\"bar\",\"signature\":[1,0]}],\"callCountProfiles\":"
+        "[{\"ctx\":\"1:0\",\"records\":[10]},{\"ctx\":\"2:0\",\"records\":[10]}]}";
+    static const char doc_b[] =
+        TYPES "\"methods\":[{\"id\":1,\"name\":\"bar\",\"signature\":[1,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[20]}]}";
+#undef TYPES
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    iprof_model *a = load_doc(r, doc_a), *b = load_doc(r, doc_b);
+    for (int swap = 0; swap < 2 && a && b; swap++) {
+        iprof_diff *d = NULL;
+        CHECK_OK(iprof_diff_new(&d, swap ? b : a, swap ? a : b, NULL));
+        int two = swap ? IPROF_DIFF_B : IPROF_DIFF_A, one = swap ? IPROF_DIFF_A : IPROF_DIFF_B;
+        CHECK_EQ_INT(iprof_diff_method_common_count(d, two), 1);
+        CHECK_EQ_INT(iprof_diff_method_common_count(d, one), 1);
+        CHECK_EQ_INT(iprof_diff_method_only_count(d, two), 1);
+        CHECK_EQ_INT(iprof_diff_method_only_count(d, one), 0);
+        const iprof_method *x = iprof_diff_method_only_at(d, two, 0);
+        CHECK_EQ_INT(x ? iprof_method_id(x) : -1, 2);
+        CHECK_EQ_INT(iprof_diff_context_only_count(d, two, IPROF_KIND_CALL_COUNT), 1);
+        CHECK_EQ_INT(iprof_diff_context_common_count(d, one, IPROF_KIND_CALL_COUNT), 1);
+        CHECK(iprof_diff_staleness(d) == 0.5);
+        iprof_diff_free(d);
+    }
+    iprof_model_free(a);
+    iprof_model_free(b);
+    iprof_reader_free(r);
+}
+
 static void test_arguments(void)
 {
     iprof_model *a = NULL;
@@ -408,6 +452,7 @@ int main(void)
     RUN(test_self_and_empty);
     RUN(test_monitor_dummy_ctx);
     RUN(test_repeated_context);
+    RUN(test_repeated_method_key);
     RUN(test_arguments);
     RUN(test_alloc_failure);
     return check_done();

@@ -172,7 +172,10 @@ static int match_methods(diff_work *w, size_t only_cap[2])
                 }
             }
         }
-        if (!found) {
+        /* A key's first method on each side match; a later one of A is
+         * unmatched, as a later one of B is (symmetric: its ids then map
+         * to no method of B, so no entry of B is matched twice). */
+        if (!found || w->bmatched[found - B->methods]) {
             if (push_only(w, 0, x, &only_cap[0]))
                 return IPROF_ENOMEM;
             continue;
