@@ -107,6 +107,44 @@ static void test_branch_refusals(void)
 
 /* Many indexes, most of them repeated: grouping sorts, so this is fast,
  * and every group's records share its sum. */
+/* Records repeating a (bci, index) count as one with the first, as the
+ * canonical form combines them: the same pairs as the combined records
+ * (with case 30 at 0, so that the clamp counts records), not a pair per
+ * repeat with the index's whole sum. */
+static void test_repeated_records(void)
+{
+#define DOC(R)                                                                              \
+    "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],\"methods\":[{\"id\":1,"   \
+    "\"name\":\"m\",\"signature\":[0,0]}],\"conditionalProfiles\":[{\"ctx\":\"1:4\","        \
+    "\"records\":[" R "]}]}"
+    static const char *const docs[2] = {DOC("3,0,5,7,1,2,3,0,6,30,2,0,3,0,0"),
+                                         DOC("3,0,11,7,1,2,30,2,0")};
+#undef DOC
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    int64_t bcis[2][5];
+    double p[2][5];
+    size_t n[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        iprof_model *m = NULL;
+        CHECK_OK(iprof_model_load_buffer(&m, r, docs[i], strlen(docs[i])));
+        CHECK_OK(iprof_entry_branch_probabilities(only_entry(m, IPROF_KIND_CONDITIONAL), bcis[i],
+                                                  p[i], 5, &n[i]));
+        iprof_model_free(m);
+    }
+    CHECK_EQ_INT(n[0], 3);
+    CHECK_EQ_INT(n[1], 3);
+    for (size_t k = 0; k < 3; k++) {
+        CHECK_EQ_INT(bcis[0][k], bcis[1][k]);
+        CHECK(p[0][k] == p[1][k]);
+    }
+    CHECK_EQ_INT(bcis[0][0], 3);
+    CHECK_EQ_INT(bcis[0][1], 7);
+    CHECK_EQ_INT(bcis[0][2], 30);
+    CHECK(p[0][0] + p[0][1] + p[0][2] > 0.9999999 && p[0][0] + p[0][1] + p[0][2] < 1.0000001);
+    iprof_reader_free(r);
+}
+
 static void test_many_records(void)
 {
     enum { N = 60000 };
@@ -190,6 +228,7 @@ int main(void)
     RUN(test_switch_shared_target);
     RUN(test_branch_refusals);
     RUN(test_many_records);
+    RUN(test_repeated_records);
     RUN(test_type_shares);
     return check_done();
 }

@@ -51,7 +51,10 @@ extern "C" {
  * that they still add up to 1; the records of one index then share the sum
  * of their probabilities. Every record whose bci is not
  * IPROF_INVALID_BRANCH_BCI yields one (bci, probability) pair, in record
- * order: the probability GraalVM gives the successor at that bci. Indexes
+ * order: the probability GraalVM gives the successor at that bci. A record
+ * with the bci and index of an earlier one (GraalVM never writes one; the
+ * canonical form combines them) counts as part of that one and yields no
+ * pair, so an entry gives the pairs of its canonical form. Indexes
  * may be any int64 (GraalVM expects 0 and up). Negative counts (which only
  * a lenient read keeps) are used as they are, as GraalVM's arithmetic
  * would use them, so probabilities may then fall outside [0, 1].

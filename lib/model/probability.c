@@ -15,13 +15,19 @@ typedef struct keyed {
     const int64_t *records;
     size_t group; /* values per record */
     size_t slot;  /* the key's slot in a record */
+    int then_first; /* ties on the key ordered by the record's first value */
 } keyed;
 
-/* Record a before record b: by key, then by position (a stable order). */
+/* Record a before record b: by key (and first value), then by position
+ * (a stable order). */
 static int before(const keyed *k, int64_t a, int64_t b)
 {
     int64_t ka = k->records[(size_t)a * k->group + k->slot];
     int64_t kb = k->records[(size_t)b * k->group + k->slot];
+    if (ka == kb && k->then_first) {
+        ka = k->records[(size_t)a * k->group];
+        kb = k->records[(size_t)b * k->group];
+    }
     return ka != kb ? ka < kb : a < b;
 }
 
@@ -98,20 +104,40 @@ static int check_entry(const iprof_entry *e, int ok_kind, size_t group, size_t c
 
 /* ---- branch probabilities ----------------------------------------------- */
 
+/* A record repeating an earlier one's bci and index: it counts with
+ * that one, as the canonical form combines them, and yields no pair. */
+#define REPEAT (-1.0)
+
+/* Mark each record that repeats an earlier record's (bci, index) with
+ * REPEAT in p, the others 0; idx is scratch. */
+static void mark_repeats(const int64_t *r, int64_t *idx, double *p, size_t n)
+{
+    keyed k = {r, 3, 1, 1};
+    sort_by_key(&k, idx, n);
+    for (size_t i = 0; i < n; i++) {
+        const int64_t *x = r + 3 * (size_t)idx[i], *y = i ? r + 3 * (size_t)idx[i - 1] : NULL;
+        p[idx[i]] = y && x[0] == y[0] && x[1] == y[1] ? REPEAT : 0.0;
+    }
+}
+
 /* 0 probabilities become the extremely slow path's; the others give up
- * that much in proportion, so the sum stays 1 (GraalVM's clamp). */
+ * that much in proportion, so the sum stays 1 (GraalVM's clamp). Repeats
+ * are left out. */
 static void clamp(double *p, size_t n)
 {
     const double eps = IPROF_EXTREMELY_SLOW_PATH_PROBABILITY;
-    size_t zeros = 0;
-    for (size_t i = 0; i < n; i++)
+    size_t zeros = 0, all = 0;
+    for (size_t i = 0; i < n; i++) {
         zeros += p[i] == 0.0;
+        all += p[i] != REPEAT;
+    }
     if (!zeros)
         return;
     double adjustment = (double)zeros * eps;
-    double scale = 1 / (1 - (double)(n - zeros) * eps);
+    double scale = 1 / (1 - (double)(all - zeros) * eps);
     for (size_t i = 0; i < n; i++)
-        p[i] = p[i] == 0.0 ? eps : p[i] - adjustment * (p[i] - eps) * scale;
+        if (p[i] != REPEAT)
+            p[i] = p[i] == 0.0 ? eps : p[i] - adjustment * (p[i] - eps) * scale;
 }
 
 IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t *bcis,
@@ -127,17 +153,23 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
     long double total = count_sum(r, n, 3);
     if (total <= 0)
         return IPROF_ENOTFOUND;
-    keyed k = {r, 3, 1};
+    mark_repeats(r, bcis, probabilities, n);
+    keyed k = {r, 3, 1, 0};
     sort_by_key(&k, bcis, n);
-    /* Each record: its index's sum / (records with the index x total). */
+    /* Each record: its index's sum / (records with the index x total),
+     * a repeat counting with the record it repeats. */
     for (size_t i = 0, end; i < n; i = end) {
         end = group_end(&k, bcis, i, n);
         long double sum = 0;
-        for (size_t j = i; j < end; j++)
+        size_t records = 0;
+        for (size_t j = i; j < end; j++) {
             sum += r[3 * (size_t)bcis[j] + 2];
-        double p = (double)sum / (double)((long double)(end - i) * total);
+            records += probabilities[bcis[j]] != REPEAT;
+        }
+        double p = (double)sum / (double)((long double)records * total);
         for (size_t j = i; j < end; j++)
-            probabilities[bcis[j]] = p;
+            if (probabilities[bcis[j]] != REPEAT)
+                probabilities[bcis[j]] = p;
     }
     clamp(probabilities, n);
     /* The records of an index share the sum of their probabilities,
@@ -146,14 +178,17 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
         end = group_end(&k, bcis, i, n);
         double shared = 0;
         for (size_t j = i; j < end; j++)
-            shared += probabilities[bcis[j]];
+            if (probabilities[bcis[j]] != REPEAT)
+                shared += probabilities[bcis[j]];
         for (size_t j = i; j < end; j++)
-            probabilities[bcis[j]] = shared;
+            if (probabilities[bcis[j]] != REPEAT)
+                probabilities[bcis[j]] = shared;
     }
-    /* One pair per record with a valid bci, in record order. */
+    /* One pair per record with a valid bci, in record order, but for
+     * repeats. */
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {
-        if (r[3 * i] == IPROF_INVALID_BRANCH_BCI)
+        if (r[3 * i] == IPROF_INVALID_BRANCH_BCI || probabilities[i] == REPEAT)
             continue;
         bcis[out] = r[3 * i];
         probabilities[out++] = probabilities[i];
@@ -220,7 +255,7 @@ IPROF_API int iprof_entry_type_shares(const iprof_entry *entry, int64_t *types, 
     long double total = count_sum(r, n, 2);
     if (total < 1)
         total = 1;
-    keyed k = {r, 2, 0};
+    keyed k = {r, 2, 0, 0};
     sort_by_key(&k, types, n);
     /* One output per type; position g <= the group's first sorted
      * position, so writing it never overwrites an index still needed. */
