@@ -659,6 +659,7 @@ class Model:
         self._ctx_gen = 0
         self._mutations = 0
         self._busy = 0          # C calls running that call back into Python
+        self._merging = 0       # of those, merges into the model: no reads either
         self._diagnostics = diagnostics
         self._dropped = dropped
         self._damage: Diagnostic | None = None
@@ -677,6 +678,11 @@ class Model:
         p = self._ptr
         if p is None:
             raise ClosedError("the model is closed")
+        if self._merging:
+            # The C merge changes the model between (or, threaded, during)
+            # the reads it calls back for: it needs the model to itself.
+            raise make_error(Status.ESTATE, message="the model is being merged into: it "
+                             "cannot be used until that call returns")
         return p
 
     def _pw(self) -> int:
@@ -690,16 +696,19 @@ class Model:
         return p
 
     @contextmanager
-    def _in_use(self) -> Iterator[int]:
-        """Mark the model busy for a C call that runs Python callbacks
-        (a writer's file object, a merge's reader): they may read it, not
-        change or close it."""
+    def _in_use(self, merge: bool = False) -> Iterator[int]:
+        """Mark the model busy for a C call that runs Python callbacks (a
+        writer's file object, a merge's reader): they may read it, not
+        change or close it; with *merge* (the call changes it), not even
+        read it."""
         p = self._p()
         self._busy += 1
+        self._merging += merge
         try:
             yield p
         finally:
             self._busy -= 1
+            self._merging -= merge
 
     # -- lifetime ------------------------------------------------------------
 
@@ -974,7 +983,7 @@ class Model:
         """Build every lookup index now (``iprof_model_build_indexes``), so
         that lookups from several threads never allocate. Lookups build
         them on first use otherwise."""
-        self._check(self._L.iprof_model_build_indexes(self._p()))
+        self._check(self._L.iprof_model_build_indexes(self._pw()))
 
     def clear_unknown(self) -> None:
         """Remove every unknown top-level key."""
@@ -1337,9 +1346,9 @@ class Model:
         the input does not define, :class:`SchemaError` ...)."""
         self._pw()
         opts = self._merge_options(weight, drop_unknown, rounding)
-        with self._in_use() as p, _Reader(threaded=threaded,
+        with _Reader(threaded=threaded,
                      **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
-                                      max_depth, 0)) as r:
+                                      max_depth, 0)) as r, self._in_use(merge=True) as p:
             L = r._L
             if is_bytes(source):
                 data = bytes(source)

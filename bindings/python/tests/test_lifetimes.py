@@ -2,6 +2,7 @@
 ClosedError; entries (and entry iterators) raise StaleError after a change
 to their kind; types and methods after removals."""
 import gc
+import itertools
 import unittest
 import weakref
 
@@ -107,15 +108,20 @@ class ClosedTest(unittest.TestCase):
             w.close()                                  # outside the sink: fine
             self.assertEqual(m.write(), want)
 
-    def test_no_change_inside_merge_from(self):
-        """merge_from reading a file object that closes or changes the
-        model: StateError, nothing merged."""
+    def test_no_use_inside_merge_from(self):
+        """merge_from reading a file object that closes, changes or even
+        reads the model (the C merge changes it between reads, and on its
+        own thread with threaded=True): StateError, nothing merged."""
         with open(FIB, "rb") as f:
             data = f.read()
         m = iprof.load(FIB)
         self.addCleanup(m.close)
         want = m.write()
-        for change in (m.close, lambda: m.add_type(9999, "X")):
+        entry = m.call_count[0]
+        uses = (m.close, lambda: m.add_type(9999, "X"), lambda: len(m.types),
+                lambda: entry.total, lambda: list(m.call_count), m.build_indexes,
+                lambda: m.write())
+        for change, threaded in itertools.product(uses, (False, True)):
             class Source:
                 def __init__(self):
                     self.at = 0
@@ -123,10 +129,12 @@ class ClosedTest(unittest.TestCase):
                 def read(self, n=-1):
                     change()
                     return b""
-            with self.assertRaises(iprof.StateError):
-                m.merge_from(Source())
+            with self.assertRaises(iprof.StateError) as cm:
+                m.merge_from(Source(), threaded=threaded)
+            self.assertIn("merged into", str(cm.exception))
             self.assertEqual(m.write(), want)
-        m.merge_from(data)                            # the guard is released
+        self.assertGreater(len(m.types), 0)           # the guard is released
+        m.merge_from(data)
         self.assertNotEqual(m.write(), want)
 
     def test_gc_frees_model_after_objects(self):
