@@ -186,6 +186,18 @@ def int64(value: SupportsIndex, what: str) -> int:
     return v
 
 
+SIZE_MAX = ctypes.c_size_t(-1).value
+
+
+def size_t(value: SupportsIndex, what: str, minimum: int = 0) -> int:
+    """A C size_t option, refused (ValueError) below *minimum* or above
+    SIZE_MAX: ctypes would wrap it silently (2**64 + 1 would become 1)."""
+    v = operator.index(value)
+    if not minimum <= v <= SIZE_MAX:
+        raise ValueError("%s must be between %d and %d, not %d" % (what, minimum, SIZE_MAX, v))
+    return v
+
+
 def int64_array(values: Iterable[SupportsIndex],
                 what: str = "value") -> tuple[ctypes.Array[ctypes.c_int64], int]:
     """A ctypes int64 array of *values* (range-checked) and its length."""

@@ -9,7 +9,7 @@ from typing import Any, SupportsIndex
 from ._common import EnumLike
 
 from . import _lib
-from ._common import Kind
+from ._common import Kind, size_t
 from ._errors import ClosedError, StaleError, check
 from ._model import Method, Model, _snprintf
 
@@ -65,9 +65,7 @@ class Diff:
                             % (type(a).__name__, type(b).__name__))
         self._ptr: int | None = None
         self._L = L = _lib.lib()
-        top = top.__index__()
-        if top < 1:
-            raise ValueError("top must be at least 1, not %d" % top)
+        top = size_t(top, "top", 1)
         opts = _lib.iprof_diff_options()
         check(L.iprof_diff_options_init(byref(opts), _lib.DIFF_OPTIONS_VERSION))
         opts.top = top

@@ -41,7 +41,8 @@ from typing import (IO, Any, Callable, Generic, Iterable, Iterator, SupportsInde
 
 from . import _lib
 from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decode, encode,
-                      frames_array, frames_from, int64, int64_array, is_bytes, is_path)
+                      frames_array, frames_from, int64, int64_array, is_bytes, is_path,
+                      size_t)
 from ._errors import (ClosedError, Diagnostic, DroppedDiagnostics, StaleError, Status, check,
                       make_error)
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
@@ -1449,9 +1450,7 @@ class Model:
         if top_percent is not None:
             opts.top_percent = float(top_percent)
         if max_depth is not None:
-            if int(max_depth) < 0:
-                raise ValueError("max_depth must be >= 0")
-            opts.max_depth = int(max_depth)
+            opts.max_depth = size_t(max_depth, "max_depth")
         p = self._pw()
         self._invalidate_all(contexts=False)
         self._check(L.iprof_model_filter(p, byref(opts)))

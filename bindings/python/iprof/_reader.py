@@ -11,11 +11,12 @@ from typing import (IO, Any, Callable, Iterable, List, NamedTuple, NoReturn, Opt
                     SupportsIndex, Tuple, Union)
 
 from . import _lib
-from ._common import Kind, Section, decode, format_ctx, frames_from, is_bytes, is_path, section_of
+from ._common import (SIZE_MAX, Kind, Section, decode, format_ctx, frames_from, is_bytes, is_path,
+                      section_of, size_t)
 from ._common import EnumLike
 from ._errors import Diagnostic, DroppedDiagnostics, Severity, StopRead, check, make_error
 
-_SIZE_MAX = ctypes.c_size_t(-1).value
+_SIZE_MAX = SIZE_MAX
 
 #: What a read takes: a path, the document's bytes, or a binary file object
 #: (with ``readinto`` or ``read``).
@@ -101,9 +102,9 @@ class _Reader:
         if salvage:
             flags |= _lib.READ_SALVAGE
         opts.flags = flags
-        opts.chunk_size = chunk_size
-        opts.max_element_size = max_element_size
-        opts.max_depth = max_depth
+        opts.chunk_size = size_t(chunk_size, "chunk_size")
+        opts.max_element_size = size_t(max_element_size, "max_element_size")
+        opts.max_depth = size_t(max_depth, "max_depth")
         opts.max_diagnostics = _max_diagnostics(max_diagnostics)
         ptr = c_void_p()
         check(L.iprof_reader_new(byref(ptr), byref(opts)))
@@ -172,15 +173,20 @@ class _Reader:
                 view = memoryview((ctypes.c_char * capacity).from_address(buf)).cast("B")
                 n = readinto(view)
                 view.release()
-                n = n or 0
             else:
                 data = fileobj.read(capacity)
                 if isinstance(data, str):
                     raise TypeError("the file object must be opened in binary mode")
-                n = len(data)
-                if n > capacity:
+                n = None if data is None else len(data)
+                if n is not None and n > capacity:
                     raise ValueError("read() returned more bytes than asked for")
-                ctypes.memmove(buf, data, n)
+                if n:
+                    ctypes.memmove(buf, data, n)
+            if n is None:
+                # A non-blocking stream with no data yet: not the end of
+                # the input, which the read would take it for.
+                raise BlockingIOError("the file object has no data to read yet (non-blocking); "
+                                      "the reader needs a blocking one")
             lenp[0] = n
         fn = _lib.READ_FN(self.guard(read))
         self._keep.append(fn)

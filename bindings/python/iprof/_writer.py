@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ._model import Model
 
 from . import _lib
-from ._common import InstanceofKey, Kind, encode, frames_array, int64, int64_array
+from ._common import InstanceofKey, Kind, encode, frames_array, int64, int64_array, size_t
 from ._errors import ClosedError, Status, check, make_error
 
 
@@ -85,7 +85,7 @@ class Writer:
         opts.flags = flags
         self._version = encode(version) if version is not None else None
         opts.format_version = self._version
-        opts.buffer_size = buffer_size
+        opts.buffer_size = size_t(buffer_size, "buffer_size")
         opts.instanceof_key = InstanceofKey.of(instanceof_key)
         out = c_void_p()
         if target is None:

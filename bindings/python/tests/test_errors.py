@@ -1,5 +1,6 @@
 """Errors: exceptions with status, message, line, column, offset, JSON path
 and file name; diagnostics of lenient and strict loads, and their limit."""
+import io
 import os
 import pickle
 import tempfile
@@ -240,6 +241,82 @@ class ErrorTest(unittest.TestCase):
 # method that is not defined (30 dangling errors): 31 diagnostics.
 MANY = doc(version="1.0.5", callCountProfiles=[("%d:0" % i, [1]) for i in range(1, 31)])
 CLEAN = doc(types=[(0, "int")], methods=[(1, "m", [0, 0])], callCountProfiles=[("1:0", [1])])
+
+
+class SizeOptionTest(unittest.TestCase):
+    """Options that are a C size_t are refused out of its range: ctypes
+    would wrap them (2**64 + 1 became 1, cutting every context to one
+    frame; -1 became "no limit")."""
+
+    def test_out_of_range(self):
+        m = iprof.load(support.FIB)
+        self.addCleanup(m.close)
+        want = m.write()
+        for bad in (-1, 2**64, 2**64 + 1):
+            with self.subTest(bad=bad):
+                with self.assertRaises(ValueError) as cm:
+                    m.filter(max_depth=bad)
+                self.assertIn("max_depth must be between 0 and %d, not %d" % (2**64 - 1, bad),
+                              str(cm.exception))
+                self.assertEqual(m.write(), want)
+                for option in ("chunk_size", "max_element_size", "max_depth"):
+                    with self.assertRaises(ValueError):
+                        iprof.load(support.FIB, **{option: bad})
+                    with self.assertRaises(ValueError):
+                        m.merge_from(support.FIB, **{option: bad})
+                with self.assertRaises(ValueError):
+                    m.write(buffer_size=bad)
+                with self.assertRaises(ValueError):
+                    iprof.diff(m, m, top=bad)
+        with self.assertRaises(ValueError):
+            iprof.diff(m, m, top=0)
+        self.assertEqual(m.write(), want)
+        m.filter(max_depth=2**64 - 1)                 # the largest is a size_t: no cut
+        with iprof.load(support.FIB) as ref:
+            ref.filter()
+            self.assertEqual(m.write(), ref.write())
+
+
+class NonBlockingSourceTest(unittest.TestCase):
+    def test_no_data_yet_is_not_the_end(self):
+        """A non-blocking file object with no data yet (readinto() or read()
+        giving None) fails the read with BlockingIOError; it was taken for
+        the end of the input (a syntax error at its offset, or TypeError)."""
+        with open(support.FIB, "rb") as f:
+            data = f.read()
+
+        class Raw(io.RawIOBase):
+            def __init__(self):
+                self.given = False
+
+            def readable(self):
+                return True
+
+            def readinto(self, b):
+                if self.given:
+                    return None
+                self.given = True
+                b[:10] = data[:10]
+                return 10
+
+        class Plain:
+            def __init__(self):
+                self.given = False
+
+            def read(self, n):
+                if self.given:
+                    return None
+                self.given = True
+                return data[:10]
+        for source in (Raw, Plain):
+            with self.subTest(source=source.__name__):
+                with self.assertRaises(BlockingIOError):
+                    iprof.load(source())
+                with iprof.load(support.FIB) as m:
+                    before = m.write()
+                    with self.assertRaises(BlockingIOError):
+                        m.merge_from(source())
+                    self.assertEqual(m.write(), before)
 
 
 class DiagnosticLimitTest(unittest.TestCase):
