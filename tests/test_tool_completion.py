@@ -72,7 +72,7 @@ class Completion(unittest.TestCase):
     def test_options(self):
         self.assertEqual(self.complete("iprof stats --"), ["--help", "--json", "--strict",
                                                           "--version"])
-        self.assertEqual(self.complete("iprof cat --dr"), ["--drop-instanceof"])
+        self.assertEqual(self.complete("iprof cat --dr"), ["--drop-instanceof", "--drop-unknown"])
         self.assertEqual(self.complete("iprof validate -"), ["--help", "--strict", "--version",
                                                              "-h"])
 

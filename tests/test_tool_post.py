@@ -555,6 +555,16 @@ class ConvertLegacy(ToolCase):
         self.expect(["convert", "--to", "0.3.0", "legacy-0.2.0.iprof"], 2,
                     err="iprof convert: unknown version '0.3.0' (0.2.0, 0.4.0, 1.0.0 or 1.1.0)\n"
                     "Try 'iprof convert --help' for more information.\n")
+        # What the model holds and the version cannot is said of the input,
+        # not of the output (it was "<stdout>").
+        two = (b'{"version":"1.0.0","types":[{"id":0,"name":"T"}],"methods":[],'
+               b'"callCountProfiles":[],"conditionalProfiles":[],"virtualInvokeProfiles":[],'
+               b'"monitorProfiles":[{"ctx":"0:0","records":[0,1]},{"ctx":"0:0","records":'
+               b'[0,2]}],"samplingProfiles":[]}')
+        for cmd in ("cat", "convert"):
+            self.expect([cmd, "--to", "0.2.0", "-"], 1, stdin=two,
+                        err="iprof %s: <stdin>: monitorsProfile[1]: format 0.2.0 holds one "
+                        "monitor profile, not a second monitor entry\n" % cmd)
         # a 1.x profile without sampling or instanceof goes down and up again
         no_sampling = self.ok("filter", "--kinds", "callcount,conditional,virtualinvoke,monitor",
                               "graal-1.0.0.iprof")

@@ -101,7 +101,9 @@ static int write_failed(const cat_args *c, iprof_writer *w, int rc)
     const iprof_error *err = w ? iprof_writer_error(w) : NULL;
     const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
                                                        : iprof_status_string(rc);
-    report_plain(CMD, to_stdout(c) ? "<stdout>" : c->out, "%s", msg);
+    report_plain(CMD, post_about_model(rc) ? display_name(c->file)
+                     : to_stdout(c) ? "<stdout>" : c->out,
+                 "%s", msg);
     return exit_code_of(rc);
 }
 

@@ -59,7 +59,7 @@ int cmd_convert(int argc, char **argv)
 {
     tool_args a;
     const char *file = NULL;
-    post_output o = {NULL, NULL, 0, 0, 1, 0, NULL, 0};
+    post_output o = {NULL, NULL, 0, 0, 1, 0, NULL, 0, NULL};
     int canonical = 0, strict = 0, drop_unknown = 0, opt;
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, convert_opts)) != ARGS_END) {
@@ -105,6 +105,7 @@ int cmd_convert(int argc, char **argv)
     if (code == TOOL_EXIT_OK && drop_unknown)
         post_drop_unknown(CMD, display_name(file), model);
     o.drop_unknown = drop_unknown;
+    o.input = display_name(file);
     if (canonical) /* written so: the model is not changed, nor copied */
         o.canonical = display_name(file);
     if (code == TOOL_EXIT_OK)

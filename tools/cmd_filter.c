@@ -50,8 +50,9 @@ static const tool_opt filter_opts[] = {
      "JSON keys, callCountProfiles, ..., instanceOfProfiles)",
      "callcount conditional virtualinvoke monitor sampling instanceof"},
     {"prune", 0, NULL, OPT_PRUNE,
-     "drop the entries whose total count is 0 (and then, as\n"
-     "always, the methods and types nothing refers to)", NULL},
+     "drop the entries whose total count is 0 or less, as\n"
+     "--min-count 1 does (and then, as always, the methods\n"
+     "and types nothing refers to)", NULL},
     {"max-depth", 0, "N", OPT_MAX_DEPTH,
      "cut every context to its N innermost frames (N >= 1),\n"
      "combining the entries of a kind that then coincide", NULL},
@@ -304,6 +305,7 @@ int cmd_filter(int argc, char **argv)
     if (code == TOOL_EXIT_OK && c.drop_unknown) /* first: then pruning is free to go on */
         post_drop_unknown(CMD, display_name(c.file), model);
     c.o.drop_unknown = c.drop_unknown;
+    c.o.input = display_name(c.file);
     if (code == TOOL_EXIT_OK) {
         progress_bar_start(&bar, CMD ": filtering", 0);
         int rc = iprof_model_filter(model, &c.f);

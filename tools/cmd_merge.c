@@ -392,7 +392,8 @@ int cmd_merge(int argc, char **argv)
     code = merge_all(&m, acc, &bar);
     if (code == TOOL_EXIT_OK) {
         /* Written in canonical form: the result is not copied to sort it. */
-        post_output o = {m.out, NULL, m.pretty, 0, 0, m.iof_key, "<merged>", m.drop_unknown};
+        post_output o = {m.out,    NULL, m.pretty,       0,         0,
+                         m.iof_key, "<merged>", m.drop_unknown, "<merged>"};
         code = post_check_unread(CMD, "<merged>", m.drop_unknown, acc);
         if (code == TOOL_EXIT_OK)
             code = post_write(CMD, &o, acc, &bar);

@@ -201,7 +201,7 @@ static int run(const char *file, const char *out_path, int json)
         }
     }
     /* Salvaging drops what it cannot keep: it says so, as for the damage. */
-    post_output o = {out_path, NULL, 0, 0, 0, 0, NULL, 1};
+    post_output o = {out_path, NULL, 0, 0, 0, 0, NULL, 1, display_name(file)};
     if (code == TOOL_EXIT_OK)
         code = post_check_unread(CMD, display_name(file), 1, model);
     progress_bar bar;

@@ -61,6 +61,12 @@ static void report_not_canonical(const char *cmd, const char *name, int rc,
                                 "kind's rules (read it with 'iprof validate')");
 }
 
+int post_about_model(int rc)
+{
+    return rc == IPROF_ESCHEMA || rc == IPROF_EVERSION || rc == IPROF_EDANGLING ||
+           rc == IPROF_ELIMIT;
+}
+
 int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar)
 {
@@ -88,7 +94,8 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     } else if (rc != IPROF_OK) {
         const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
                                                            : iprof_status_string(rc);
-        report_plain(cmd, is_stdout(o) ? "<stdout>" : o->path, "%s", msg);
+        const char *out = is_stdout(o) ? "<stdout>" : o->path;
+        report_plain(cmd, o->input && post_about_model(rc) ? o->input : out, "%s", msg);
     }
     iprof_writer_free(w);
     return exit_code_of(rc);

@@ -16,6 +16,8 @@ typedef struct post_output {
     const char *canonical; /* IPROF_WRITE_CANONICAL when set: the model's name
                               in the messages if it has no canonical form */
     int drop_unknown; /* IPROF_WRITE_DROP_UNKNOWN (post_check_unread said so) */
+    const char *input; /* the model's name in messages about it (not about
+                          the output), or NULL: the output's */
 } post_output;
 
 /* Whether @p v is 0.2.0, 0.4.0, 1.0.0 or 1.1.0. */
@@ -28,6 +30,9 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
  * legacy 0.2.x layout, which has no place for them, before any output. */
 int post_check_legacy(const char *cmd, const char *file, const char *target,
                       const iprof_model *model);
+/* Whether a failed write's status is about the model (what it holds
+ * cannot be written as asked), so that its message names the input. */
+int post_about_model(int rc);
 /* Write @p model to o->path atomically (a name ending in ".gz" is written
  * gzip-compressed by the library) or to standard output, with a phase
  * "CMD: writing" on @p bar; in canonical form with o->canonical (nothing

@@ -84,7 +84,9 @@ typedef struct iprof_writer iprof_writer;
  *  writing it would give, without changing the model or building a second
  *  one. A model that has no canonical form fails the write with the
  *  status and message canonicalizing it would give (IPROF_EDANGLING,
- *  IPROF_ESCHEMA). Streaming writes ignore the flag. */
+ *  IPROF_ESCHEMA); so does, with IPROF_ESCHEMA, a method whose signature
+ *  lacks the declaring or return type, which canonicalizing keeps but no
+ *  strict read accepts. Streaming writes ignore the flag. */
 #define IPROF_WRITE_CANONICAL 0x80u
 /** With IPROF_WRITE_CANONICAL: sort and format on a second thread beside
  *  the calling one (the methods in two halves, each kind's entries while
