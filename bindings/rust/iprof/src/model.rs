@@ -607,8 +607,8 @@ impl Model {
     /// for a value that is not one JSON value.
     pub fn add_unknown(&mut self, key: &str, json: impl AsRef<[u8]>) -> Result<()> {
         let json = json.as_ref();
-        // The C function names the key in its errors with "%.64s", reading
-        // up to a NUL rather than key_len bytes: pass a NUL-terminated copy.
+        // A NUL-terminated copy: the C function reads key_len bytes (its
+        // messages too), the terminator only keeps any older reading safe.
         let key_z = [key.as_bytes(), b"\0"].concat();
         // SAFETY: exclusive access; arguments outlive the call (copied).
         let rc = unsafe {
