@@ -89,6 +89,19 @@ static inline int fuzz_write_model(const iprof_model *m, unsigned flags, uint8_t
                                    size_t *out_len)
 {
     iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
+    if (iprof_model_unread_count(m, NULL) && !(flags & IPROF_WRITE_DROP_UNKNOWN)) {
+        /* The model lacks keys of its input's elements: a write refuses,
+         * before any byte; told to drop them, it writes. */
+        iprof_writer *refused = NULL;
+        const void *p = NULL;
+        size_t n = 1;
+        wo.flags = flags;
+        FUZZ_ASSERT(iprof_writer_new_buffer(&refused, &wo) == IPROF_OK);
+        FUZZ_ASSERT(iprof_writer_write_model(refused, m) == IPROF_ESCHEMA);
+        FUZZ_ASSERT(iprof_writer_buffer(refused, &p, &n) == IPROF_OK && n == 0);
+        iprof_writer_free(refused);
+        flags |= IPROF_WRITE_DROP_UNKNOWN;
+    }
     wo.flags = flags;
     wo.buffer_size = 64; /* small: exercise the flushes */
     iprof_writer *w = NULL;

@@ -480,6 +480,12 @@ static void test_unread_element_keys(void)
     CHECK_OK(iprof_writer_buffer(w, &data, &len));
     CHECK_EQ_INT(len, 0);
     iprof_writer_free(w);
+    /* A misuse of the writer is said first. */
+    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESTATE);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), "write_model called after begin");
+    iprof_writer_free(w);
     CHECK(write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_CANONICAL) == NULL);
     char *out = write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_DROP_UNKNOWN);
     CHECK_EQ_STR(out ? out : "(null)",
@@ -519,6 +525,24 @@ static void test_unread_element_keys(void)
     CHECK_OK(iprof_model_canonicalize(dst));
     check_unread(dst, 4, first);
     iprof_model_free(dst);
+
+    /* An element a salvaging strict read refuses is not counted: the
+     * model does not hold it at all. */
+    static const char damaged[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\",\"x\":1}],"
+        "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],\"callCountProfiles\":"
+        "[{\"ctx\":\"1:0\",\"records\":[5]},{\"ctx\":\"1:0\",\"records\":[5,6],\"z\":3}]}";
+    iprof_read_options so = IPROF_READ_OPTIONS_INIT;
+    so.flags = IPROF_READ_STRICT | IPROF_READ_SALVAGE;
+    iprof_reader *salvager = NULL;
+    CHECK_OK(iprof_reader_new(&salvager, &so));
+    iprof_model *kept = NULL;
+    CHECK_OK(iprof_model_load_buffer(&kept, salvager, damaged, strlen(damaged)));
+    CHECK(iprof_reader_damage(salvager) != NULL);
+    CHECK_EQ_INT(iprof_model_entry_count(kept, IPROF_KIND_CALL_COUNT), 1);
+    check_unread(kept, 1, "types[0], key \"x\"");
+    iprof_model_free(kept);
+    iprof_reader_free(salvager);
 
     /* Counted once per element however the input is cut (restarts). */
     iprof_read_options o = IPROF_READ_OPTIONS_INIT;

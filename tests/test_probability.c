@@ -105,8 +105,6 @@ static void test_branch_refusals(void)
     iprof_reader_free(r);
 }
 
-/* Many indexes, most of them repeated: grouping sorts, so this is fast,
- * and every group's records share its sum. */
 /* Records repeating a (bci, index) count as one with the first, as the
  * canonical form combines them: the same pairs as the combined records
  * (with case 30 at 0, so that the clamp counts records), not a pair per
@@ -142,9 +140,26 @@ static void test_repeated_records(void)
     CHECK_EQ_INT(bcis[0][1], 7);
     CHECK_EQ_INT(bcis[0][2], 30);
     CHECK(p[0][0] + p[0][1] + p[0][2] > 0.9999999 && p[0][0] + p[0][1] + p[0][2] < 1.0000001);
+    /* A probability of exactly -1 (a negative count of a lenient read) is
+     * a pair like any other, not taken for a repeat. */
+    static const char neg[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],\"methods\":[{\"id\":1,"
+        "\"name\":\"m\",\"signature\":[0,0]}],\"conditionalProfiles\":[{\"ctx\":\"1:4\","
+        "\"records\":[10,0,-1,20,1,2]}]}";
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_load_buffer(&m, r, neg, strlen(neg)));
+    CHECK_OK(iprof_entry_branch_probabilities(only_entry(m, IPROF_KIND_CONDITIONAL), bcis[0], p[0],
+                                              5, &n[0]));
+    CHECK_EQ_INT(n[0], 2);
+    CHECK_EQ_INT(bcis[0][0], 10);
+    CHECK_EQ_INT(bcis[0][1], 20);
+    CHECK(p[0][0] == -1.0 && p[0][1] == 2.0);
+    iprof_model_free(m);
     iprof_reader_free(r);
 }
 
+/* Many indexes, most of them repeated: grouping sorts, so this is fast,
+ * and every group's records share its sum. */
 static void test_many_records(void)
 {
     enum { N = 60000 };

@@ -30,7 +30,10 @@ static const tool_opt cat_opts[] = {
      "drop instanceof profiles when the output version has\n"
      "none (otherwise writing them fails)", NULL},
     TOOL_OPT_INSTANCEOF_KEY(OPT_IOF_KEY),
-    TOOL_OPT_DROP_UNKNOWN(OPT_DROP_UNKNOWN),
+    {"drop-unknown", 0, NULL, OPT_DROP_UNKNOWN,
+     "write without the keys of types, methods and entries\n"
+     "that iprof does not read, saying so on stderr (without\n"
+     "it, such input is refused; top-level keys are copied)", NULL},
     TOOL_OPT_END,
 };
 

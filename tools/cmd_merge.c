@@ -367,6 +367,12 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
                  i + 1, m->ninputs);
         code = m->drop_unknown ? merge_loaded(m, in, reader, acc, bar, label)
                                : merge_streamed(m, in, reader, acc, bar, label);
+        /* Keys the result cannot hold: refused at the first input that
+         * has them, naming it, not after every other input. */
+        if (code == TOOL_EXIT_OK && !m->drop_unknown) {
+            progress_bar_end(bar);
+            code = post_check_unread(CMD, display_name(in->path), 0, acc);
+        }
     }
     iprof_reader_free(reader);
     return code; /* the merged model has the highest input version */

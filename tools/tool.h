@@ -97,10 +97,11 @@ int parse_instanceof_key(const char *cmd, const char *value);
      "instanceof instanceOf"}
 #define TOOL_OPT_DROP_UNKNOWN(ID)                                                            \
     {"drop-unknown", 0, NULL, (ID),                                                         \
-     "drop what iprof cannot keep, saying so on stderr:\n"                                  \
-     "unknown keys of types, methods and entries, which it\n"                               \
-     "does not read, and top-level keys that may hold ids\n"                                \
-     "(without it, writing fails on those)",                                                \
+     "drop what iprof cannot keep, saying so on stderr: keys\n"                             \
+     "of types, methods and entries that it does not read\n"                                \
+     "(without it, such input is refused), and top-level\n"                                 \
+     "keys that may hold ids when merging or writing the\n"                                 \
+     "canonical form (which they fail)",                                                     \
      NULL}
 #define TOOL_OPT_END {NULL, 0, NULL, 0, NULL, NULL}
 

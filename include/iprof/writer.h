@@ -401,9 +401,8 @@ IPROF_API int iprof_writer_unknown(iprof_writer *writer, const char *key, size_t
  * @retval IPROF_OK the document is complete.
  * @retval IPROF_EVERSION, IPROF_ESCHEMA, IPROF_EDANGLING as for the
  *         streaming calls. The version is the options' format_version,
- *         or the model's if NULL.
- * @retval IPROF_ESCHEMA also, before any byte is written, for a model
- *         whose input held element keys it lacks
+ *         or the model's if NULL. IPROF_ESCHEMA also, before any byte is
+ *         written, for a model whose input held element keys it lacks
  *         (iprof_model_unread_count()) unless IPROF_WRITE_DROP_UNKNOWN.
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
  * @retval IPROF_EIO the sink failed.

@@ -9,6 +9,8 @@
  */
 #include <iprof/analysis.h>
 
+#include <math.h>
+
 /* ---- sorting record numbers by key -------------------------------------- */
 
 typedef struct keyed {
@@ -105,8 +107,12 @@ static int check_entry(const iprof_entry *e, int ok_kind, size_t group, size_t c
 /* ---- branch probabilities ----------------------------------------------- */
 
 /* A record repeating an earlier one's bci and index: it counts with
- * that one, as the canonical form combines them, and yields no pair. */
-#define REPEAT (-1.0)
+ * that one, as the canonical form combines them, and yields no pair.
+ * Marked NaN, which no probability is (each index has a record that is
+ * not a repeat, and the total is positive), where any number could be
+ * one (negative counts give probabilities outside [0, 1]). */
+#define REPEAT NAN
+#define IS_REPEAT(p) isnan(p)
 
 /* Mark each record that repeats an earlier record's (bci, index) with
  * REPEAT in p, the others 0; idx is scratch. */
@@ -129,14 +135,14 @@ static void clamp(double *p, size_t n)
     size_t zeros = 0, all = 0;
     for (size_t i = 0; i < n; i++) {
         zeros += p[i] == 0.0;
-        all += p[i] != REPEAT;
+        all += !IS_REPEAT(p[i]);
     }
     if (!zeros)
         return;
     double adjustment = (double)zeros * eps;
     double scale = 1 / (1 - (double)(all - zeros) * eps);
     for (size_t i = 0; i < n; i++)
-        if (p[i] != REPEAT)
+        if (!IS_REPEAT(p[i]))
             p[i] = p[i] == 0.0 ? eps : p[i] - adjustment * (p[i] - eps) * scale;
 }
 
@@ -164,11 +170,11 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
         size_t records = 0;
         for (size_t j = i; j < end; j++) {
             sum += r[3 * (size_t)bcis[j] + 2];
-            records += probabilities[bcis[j]] != REPEAT;
+            records += !IS_REPEAT(probabilities[bcis[j]]);
         }
         double p = (double)sum / (double)((long double)records * total);
         for (size_t j = i; j < end; j++)
-            if (probabilities[bcis[j]] != REPEAT)
+            if (!IS_REPEAT(probabilities[bcis[j]]))
                 probabilities[bcis[j]] = p;
     }
     clamp(probabilities, n);
@@ -178,17 +184,17 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
         end = group_end(&k, bcis, i, n);
         double shared = 0;
         for (size_t j = i; j < end; j++)
-            if (probabilities[bcis[j]] != REPEAT)
+            if (!IS_REPEAT(probabilities[bcis[j]]))
                 shared += probabilities[bcis[j]];
         for (size_t j = i; j < end; j++)
-            if (probabilities[bcis[j]] != REPEAT)
+            if (!IS_REPEAT(probabilities[bcis[j]]))
                 probabilities[bcis[j]] = shared;
     }
     /* One pair per record with a valid bci, in record order, but for
      * repeats. */
     size_t out = 0;
     for (size_t i = 0; i < n; i++) {
-        if (r[3 * i] == IPROF_INVALID_BRANCH_BCI || probabilities[i] == REPEAT)
+        if (r[3 * i] == IPROF_INVALID_BRANCH_BCI || IS_REPEAT(probabilities[i]))
             continue;
         bcis[out] = r[3 * i];
         probabilities[out++] = probabilities[i];

@@ -578,12 +578,11 @@ static int warn_unknown_members(scan *s, size_t key_at, size_t count, const char
     char more[48] = "";
     if (count > 1)
         snprintf(more, sizeof more, " (and %zu more)", count - 1);
-    if (s->r->unread++ == 0) {
-        char path[IPI_PATH_MAX];
-        ipi_scan_format_path(s, &s->at, path, sizeof path);
-        snprintf(s->r->unread_first, sizeof s->r->unread_first, "%s, key \"%.*s%s\"", path,
-                 ipi_excerpt(k + 1, len, 64), k + 1, IPI_CUT(len, 64));
-    }
+    char path[IPI_PATH_MAX];
+    ipi_scan_format_path(s, &s->at, path, sizeof path);
+    snprintf(s->el_unread_at, sizeof s->el_unread_at, "%s, key \"%.*s%s\"", path,
+             ipi_excerpt(k + 1, len, 64), k + 1, IPI_CUT(len, 64));
+    s->el_unread = 1;
     return ipi_scan_violation(s, IPROF_ESCHEMA, IPROF_SEVERITY_WARNING, key_at,
                               "unknown key \"%.*s%s\"%s in %s %s: not read, so a model does not hold it",
                               ipi_excerpt(k + 1, len, 64), k + 1, IPI_CUT(len, 64), more,
@@ -597,6 +596,7 @@ static int warn_unknown_members(scan *s, size_t key_at, size_t count, const char
  * numbers, frames, field or array index. */
 static void start_element(scan *s)
 {
+    s->el_unread = 0;
     s->nnums = 0;
     s->nframes = 0;
     s->at.field = F_NONE;

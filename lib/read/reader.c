@@ -47,11 +47,25 @@ static int stopped(scan *s, const char *which)
     return ipi_scan_fail(s, IPROF_ESTOPPED, s->el_start, "stopped by the %s callback", which);
 }
 
+/* The element passed its checks and is handed over: if it had keys the
+ * reader did not read, the read's count of such elements takes it (an
+ * element a strict or salvaging read refuses is not counted). */
+static void count_unread(scan *s)
+{
+    iprof_reader *r = s->r;
+    if (!s->el_unread)
+        return;
+    s->el_unread = 0;
+    if (r->unread++ == 0)
+        memcpy(r->unread_first, s->el_unread_at, sizeof r->unread_first);
+}
+
 static int process_type(scan *s)
 {
     int rc = ipi_scan_check_unique(s, 1);
     if (rc)
         return rc;
+    count_unread(s);
     if (s->cb && s->cb->on_type && s->cb->on_type(s->id, s->name, s->name_len, s->payload))
         return stopped(s, "on_type");
     return IPROF_OK;
@@ -73,6 +87,7 @@ static int process_method(scan *s)
     }
     if ((rc = ipi_scan_check_signature_refs(s)))
         return rc;
+    count_unread(s);
     if (s->cb && s->cb->on_method &&
         s->cb->on_method(s->id, s->name, s->name_len, r->nums, s->nnums, s->payload))
         return stopped(s, "on_method");
@@ -142,6 +157,7 @@ static int process_entry(scan *s)
     }
     if ((rc = ipi_scan_check_entry_refs(s, kind)))
         return rc;
+    count_unread(s);
     iprof_entry_cb fn = entry_callback(s->cb, kind);
     if (fn && fn(kind, r->frames, s->nframes, r->nums, s->nnums, s->payload))
         return stopped(s, iprof_kind_name(kind));

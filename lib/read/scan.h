@@ -90,9 +90,9 @@ struct iprof_reader {
     uint64_t kept_end;
     int had_version;
     int salvaged;
-    /* Of the last read: the elements whose unknown keys it did not read,
-     * and the first of them ("types[3], key \"x\""), so that a model
-     * loaded from it can refuse to be written without them. */
+    /* Of the last read: the elements handed over whose unknown keys it did
+     * not read, and the first of them ("types[3], key \"x\""), so that a
+     * model loaded from it can refuse to be written without them. */
     size_t unread;
     char unread_first[IPI_PATH_MAX + 96];
 };
@@ -123,6 +123,10 @@ typedef struct scan {
     uint64_t line_pos, line_no, last_nl, base_last_nl;
     /* The element being parsed (window indices). */
     size_t el_start, id_at, name_at, sig_at, ctx_at, rec_at;
+    /* Whether it has keys no element has, and where the first is ("types[3],
+     * key \"x\""): counted in r->unread once the element is handed over. */
+    int el_unread;
+    char el_unread_at[IPI_PATH_MAX + 96];
     int64_t id;
     const char *name;
     size_t name_len, nframes, nnums;

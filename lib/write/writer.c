@@ -1509,6 +1509,8 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         return w->status;
     if (!model)
         return fail(w, IPROF_EINVAL, "the model is NULL");
+    if (w->state != ST_INIT) /* before the checks below: a misuse first */
+        return fail(w, IPROF_ESTATE, "write_model called %s", state_name(w));
     /* The model lacks keys its input had: writing it would lose them. */
     const char *first;
     size_t unread = iprof_model_unread_count(model, &first);

@@ -1346,10 +1346,12 @@ class Model:
         :meth:`merge` does (:class:`DanglingReferenceError` for references
         the input does not define, :class:`SchemaError` ...)."""
         self._pw()
-        opts = self._merge_options(weight, drop_unknown, rounding)
+        # The reader first: its options are checked before the merge's
+        # invalidate this model's objects.
         with _Reader(threaded=threaded,
                      **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
                                       max_depth, 0)) as r, self._in_use(merge=True) as p:
+            opts = self._merge_options(weight, drop_unknown, rounding)
             L = r._L
             if is_bytes(source):
                 data = bytes(source)

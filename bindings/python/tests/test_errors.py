@@ -252,6 +252,7 @@ class SizeOptionTest(unittest.TestCase):
         m = iprof.load(support.FIB)
         self.addCleanup(m.close)
         want = m.write()
+        entry = m.call_count[0]
         for bad in (-1, 2**64, 2**64 + 1):
             with self.subTest(bad=bad):
                 with self.assertRaises(ValueError) as cm:
@@ -271,6 +272,7 @@ class SizeOptionTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             iprof.diff(m, m, top=0)
         self.assertEqual(m.write(), want)
+        self.assertEqual(entry.total, m.call_count[0].total)  # refused options invalidate nothing
         m.filter(max_depth=2**64 - 1)                 # the largest is a size_t: no cut
         with iprof.load(support.FIB) as ref:
             ref.filter()
