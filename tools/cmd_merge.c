@@ -400,9 +400,10 @@ int cmd_merge(int argc, char **argv)
         /* Written in canonical form: the result is not copied to sort it. */
         post_output o = {m.out,    NULL, m.pretty,       0,         0,
                          m.iof_key, "<merged>", m.drop_unknown, "<merged>"};
-        code = post_check_unread(CMD, "<merged>", m.drop_unknown, acc);
-        if (code == TOOL_EXIT_OK)
-            code = post_write(CMD, &o, acc, &bar);
+        /* Without --drop-unknown every input was checked as it came. */
+        if (m.drop_unknown)
+            post_check_unread(CMD, "<merged>", 1, acc);
+        code = post_write(CMD, &o, acc, &bar);
     }
     progress_bar_end(&bar);
     iprof_model_free(acc);

@@ -25,6 +25,9 @@ struct iprof_error {
 
 #define IPI_MESSAGE_MAX 256
 #define IPI_PATH_MAX 192
+/* A path and a key excerpt ("types[3], key \"x\""): where the first
+ * element with keys the reader does not read was. */
+#define IPI_UNREAD_AT_MAX (IPI_PATH_MAX + 96)
 
 /* A handle's current error; err.message and err.path point into the
  * arrays. */

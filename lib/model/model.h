@@ -107,7 +107,7 @@ typedef struct ipi_layout_extras {
      * lacks them and a write refuses unless told to drop them
      * (IPROF_WRITE_DROP_UNKNOWN). The first one's place, for the error. */
     size_t unread;
-    char unread_first[IPI_PATH_MAX + 96];
+    char unread_first[IPI_UNREAD_AT_MAX];
 } ipi_layout_extras;
 
 /* What the last streaming merge into a model took its fast paths for

@@ -94,7 +94,7 @@ struct iprof_reader {
      * not read, and the first of them ("types[3], key \"x\""), so that a
      * model loaded from it can refuse to be written without them. */
     size_t unread;
-    char unread_first[IPI_PATH_MAX + 96];
+    char unread_first[IPI_UNREAD_AT_MAX];
 };
 
 /* The state of one read. */
@@ -126,7 +126,7 @@ typedef struct scan {
     /* Whether it has keys no element has, and where the first is ("types[3],
      * key \"x\""): counted in r->unread once the element is handed over. */
     int el_unread;
-    char el_unread_at[IPI_PATH_MAX + 96];
+    char el_unread_at[IPI_UNREAD_AT_MAX];
     int64_t id;
     const char *name;
     size_t name_len, nframes, nnums;

@@ -16,8 +16,6 @@ from ._common import (SIZE_MAX, Kind, Section, decode, format_ctx, frames_from, 
 from ._common import EnumLike
 from ._errors import Diagnostic, DroppedDiagnostics, Severity, StopRead, check, make_error
 
-_SIZE_MAX = SIZE_MAX
-
 #: What a read takes: a path, the document's bytes, or a binary file object
 #: (with ``readinto`` or ``read``).
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
@@ -216,13 +214,13 @@ def _max_diagnostics(value: SupportsIndex | None) -> int:
     """The C max_diagnostics of the Python option: 0 (the library's
     default, 10000), a positive count, or None for all (SIZE_MAX)."""
     if value is None:
-        return _SIZE_MAX
+        return SIZE_MAX
     if isinstance(value, bool):
         raise TypeError("max_diagnostics must be an int or None, not bool")
     n = operator.index(value)
     if n < 0:
         raise ValueError("max_diagnostics must be >= 0 (or None for all), not %d" % n)
-    return min(n, _SIZE_MAX)
+    return min(n, SIZE_MAX)
 
 
 def _reader_kwargs(strict: bool, check_references: bool, chunk_size: int,
