@@ -99,22 +99,23 @@ static void test_conditional(void)
     CHECK(iprof_entry_records(iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, f, 1), NULL) ==
           before);
     /* Same bci, another index: a new triple, appended in input order; a
-     * key repeated within the input is summed. */
+     * key repeated within the input is a record of its own, as GraalVM
+     * counts it: its second occurrence meets none of the entry's. */
     static const int64_t c[] = {99, 3, 1, 20, 2, 3, 20, 0, 1, 99, 3, 6, -1, 0, 2};
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, c, N(c)));
-    static const int64_t abc[] = {20, 0, 16, 53, 1, 5, 99, 3, 7, 20, 2, 3, -1, 0, 2};
+    static const int64_t abc[] = {20, 0, 16, 53, 1, 5, 99, 3, 1, 20, 2, 3, 99, 3, 6, -1, 0, 2};
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, f, 1, abc, N(abc)));
     /* Index and bci are both part of the key: (1, 20) is not (20, 1). */
     static const int64_t d[] = {1, 20, 9};
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, d, N(d)));
     size_t len;
     iprof_entry_records(iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, f, 1), &len);
-    CHECK_EQ_INT(len, 18);
+    CHECK_EQ_INT(len, 21);
     /* Saturation of one triple's count. */
     static const int64_t big[] = {53, 1, INT64_MAX};
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, big, N(big)));
     const int64_t *r = iprof_entry_records(iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, f, 1), &len);
-    CHECK_EQ_INT(len, 18);
+    CHECK_EQ_INT(len, 21);
     CHECK(r[5] == INT64_MAX && r[2] == 16);
     /* Empty records are allowed and combine with anything. */
     static const int64_t g[] = {2, 40};
@@ -127,13 +128,21 @@ static void test_conditional(void)
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, g, 1, a, N(a)));
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), 2);
     /* A new entry keeps a key repeated in its records, as a load keeps a
-     * file's; adding to it sums into the first of them. */
+     * file's; adding to it, the i-th occurrence of a key meets the i-th,
+     * and occurrences beyond the entry's are appended. */
     static const int64_t h[] = {2, 41}, twice[] = {5, 0, 1, 5, 0, 2}, more[] = {5, 0, 10};
     static const int64_t summed[] = {5, 0, 11, 5, 0, 2};
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, h, 1, twice, N(twice)));
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, h, 1, twice, N(twice)));
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, h, 1, more, N(more)));
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, h, 1, summed, N(summed)));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, h, 1, twice, N(twice)));
+    static const int64_t doubled[] = {5, 0, 12, 5, 0, 4};
+    CHECK(has_records(m, IPROF_KIND_CONDITIONAL, h, 1, doubled, N(doubled)));
+    static const int64_t thrice[] = {7, 1, 9, 5, 0, 1, 5, 0, 1, 5, 0, 1, 7, 1, 8};
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, h, 1, thrice, N(thrice)));
+    static const int64_t tripled[] = {5, 0, 13, 5, 0, 5, 7, 1, 9, 5, 0, 1, 7, 1, 8};
+    CHECK(has_records(m, IPROF_KIND_CONDITIONAL, h, 1, tripled, N(tripled)));
     iprof_model_free(m);
 }
 

@@ -209,13 +209,13 @@ def py_branches(records):
         return None
     triples = [records[i:i + 3] for i in range(0, len(records), 3)]
     total = sum(c for _, _, c in triples)
-    if total <= 0:
+    if total == 0:
         return None
     sums, ns = {}, {}
     for _, k, c in triples:
         sums[k] = sums.get(k, 0) + c
         ns[k] = ns.get(k, 0) + 1
-    p = [sums[k] / (ns[k] * total) for _, k, _ in triples]
+    p = [float(sums[k]) / float(ns[k] * total) for _, k, _ in triples]
     zeros = sum(1 for x in p if x == 0.0)
     if zeros:
         adj, scale = zeros * EPS, 1 / (1 - (len(p) - zeros) * EPS)
@@ -226,7 +226,7 @@ def py_branches(records):
     out = {}
     for b, k, _ in triples:
         if b != -5:
-            out[b] = out.get(b, 0.0) + shared[k]
+            out[b] = shared[k]  # a later record's index wins
     return out
 
 

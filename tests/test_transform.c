@@ -141,7 +141,7 @@ static const char *const PROFILE_B =
     "{\"id\":43,\"name\":\"run\",\"signature\":[7,3,9]}],"
     "\"callCountProfiles\":[{\"ctx\":\"43:0\",\"records\":[2]},{\"ctx\":\"42:0\","
     "\"records\":[5]},{\"ctx\":\"43:0<42:3\",\"records\":[7]}],"
-    "\"conditionalProfiles\":[{\"ctx\":\"40:1\",\"records\":[3,1,1,3,0,6,9,1,4]}],"
+    "\"conditionalProfiles\":[{\"ctx\":\"40:1\",\"records\":[3,0,6,9,1,4,3,1,1]}],"
     "\"virtualInvokeProfiles\":[{\"ctx\":\"40:5\",\"records\":[7,20,5,10]}],"
     "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[7,4,5,3]}],"
     "\"samplingProfiles\":[{\"ctx\":\"41:2\",\"records\":[1]},{\"ctx\":\"41:2<40:4\","
@@ -196,7 +196,8 @@ static void test_canonical_exact(void)
 static void test_canonical_combines_duplicates(void)
 {
     /* Type "T" twice, method T.m()T twice (ids 1 and 2), entries on both,
-     * a record key twice inside one entry. */
+     * a record key twice inside one entry (two records, as GraalVM counts
+     * them: kept, in their order). */
     iprof_model *m = load(
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"},{\"id\":1,\"name\":\"T\"}],"
         "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]},{\"id\":2,\"name\":\"m\","
@@ -216,7 +217,7 @@ static void test_canonical_combines_duplicates(void)
                  "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
                  "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
                  "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[7]}],"
-                 "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[5,0,3,5,1,7]}],"
+                 "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[5,0,1,5,0,2,5,1,7]}],"
                  "\"virtualInvokeProfiles\":[{\"ctx\":\"1:1\",\"records\":[0,3]}],"
                  "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
     free(t);
@@ -930,6 +931,83 @@ static void test_canonical_check_threaded(void)
     }
 }
 
+/* The branch probabilities of every conditional entry of a and b are
+ * the same, bit for bit, bci by bci (entries in the same order; the
+ * pairs in the order of each bci's first record, which sorting changes). */
+static void check_same_probabilities(const iprof_model *a, const iprof_model *b)
+{
+    size_t n = iprof_model_entry_count(a, IPROF_KIND_CONDITIONAL);
+    CHECK_EQ_INT(iprof_model_entry_count(b, IPROF_KIND_CONDITIONAL), n);
+    for (size_t i = 0; i < n; i++) {
+        const iprof_entry *e[2] = {iprof_model_entry_at(a, IPROF_KIND_CONDITIONAL, i),
+                                   iprof_model_entry_at(b, IPROF_KIND_CONDITIONAL, i)};
+        int64_t bcis[2][400];
+        double p[2][400];
+        size_t got[2] = {0, 0};
+        for (int k = 0; k < 2; k++)
+            CHECK_OK(iprof_entry_branch_probabilities(e[k], bcis[k], p[k], 400, &got[k]));
+        CHECK_EQ_INT(got[1], got[0]);
+        int same = got[0] == got[1];
+        for (size_t j = 0; same && j < got[0]; j++) {
+            size_t k = 0;
+            while (k < got[1] && bcis[1][k] != bcis[0][j])
+                k++;
+            same = k < got[1] && p[0][j] == p[1][k];
+        }
+        CHECK(same);
+    }
+}
+
+/* Conditional records are sorted, never combined: a repeated (bci,
+ * index) stays a record of its own in its order, and a bci under two
+ * indexes keeps the index GraalVM gives it (its last record's) last, so
+ * the canonical form tells the compiler what the file tells it. An entry
+ * of 300 triples takes the walk's path, the small one a part's. */
+static void test_canonical_keeps_graalvm_view(void)
+{
+    check_text t = {0};
+    tx_add(&t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+               "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+               "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":"
+               "[3,1,1,-5,0,3,3,0,6,-5,0,2,9,1,4]},{\"ctx\":\"1:3\",\"records\":[");
+    /* bci 40 + i % 7 under index i % 5: bcis under several indexes, keys
+     * repeated, zeros among the counts. */
+    for (int i = 299; i >= 0; i--)
+        tx_add(&t, "%s%d,%d,%d", i == 299 ? "" : ",", i % 3 ? 40 + i % 7 : -5, i % 5,
+               i % 4 ? i : 0);
+    tx_add(&t, "]}],\"virtualInvokeProfiles\":[],\"callCountProfiles\":[],"
+               "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    iprof_model *file = load(t.s), *m = load(t.s);
+    same_as_canonicalize(m); /* canonicalizes m */
+    check_same_probabilities(file, m);
+    int64_t frames[2] = {1, 2};
+    static const int64_t want[] = {-5, 0, 3, -5, 0, 2, 3, 1, 1, 3, 0, 6, 9, 1, 4};
+    size_t len = 0;
+    const int64_t *r =
+        iprof_entry_records(iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, frames, 1), &len);
+    CHECK_EQ_INT(len, 15);
+    CHECK(r && memcmp(r, want, sizeof want) == 0);
+    frames[1] = 3;
+    iprof_entry_records(iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, frames, 1), &len);
+    CHECK_EQ_INT(len, 900);
+    /* Idempotent. */
+    char *once = text(m);
+    CHECK_OK(iprof_model_canonicalize(m));
+    char *twice = text(m);
+    CHECK_EQ_STR(twice, once);
+    free(once);
+    free(twice);
+    /* A merge with itself doubles every count, record by record: the
+     * same probabilities. */
+    iprof_model *copy = load(t.s);
+    free(t.s);
+    CHECK_OK(iprof_model_merge(file, copy, 1.0));
+    check_same_probabilities(file, m);
+    iprof_model_free(copy);
+    iprof_model_free(file);
+    iprof_model_free(m);
+}
+
 static void test_canonical_failures_leave_model(void)
 {
     const char *dangling =
@@ -1640,6 +1718,7 @@ int main(void)
     RUN(test_packages_and_prune);
     RUN(test_drop_package_removes_methods);
     RUN(test_canonical_combines_duplicates);
+    RUN(test_canonical_keeps_graalvm_view);
     RUN(test_canonical_failures_leave_model);
     RUN(test_canonical_corpus);
     RUN(test_canonical_large_threaded);

@@ -1,6 +1,7 @@
 /* The canonical order of a model; see canon.h. */
 #include "canon.h"
 
+#include <iprof/analysis.h>
 #include <stdlib.h>
 
 #include "rules.h"
@@ -178,30 +179,75 @@ DEFINE_SORT(sort_flat, ipi_canon_frames, ipi_canon_ent, cmp_flat)
 
 /* Record groups: every slot but the count is the key, in slot order. The
  * layouts are (bci, index, count) and (type, count). */
-static int cmp_triple(const void *pa, const void *pb)
-{
-    const int64_t *a = pa, *b = pb;
-    int c = cmp_i64(a[0], b[0]);
-    return c ? c : cmp_i64(a[1], b[1]);
-}
-
 static int cmp_pair(const void *pa, const void *pb)
 {
     return cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
 }
 
-/* Sort the groups of records and sum those with equal keys; returns the
- * new record count. */
-static size_t sort_records(int kind, int64_t *r, size_t count)
+/* Conditional triples are sorted, never combined: GraalVM counts every
+ * record, a repeat of a (bci, index) too (docs/format.md). Stable, so that
+ * repeats keep their order (the i-th still meets the i-th in a merge). A
+ * valid bci under several indexes is given its last record's index by
+ * GraalVM: that index's records go last among the bci's, so the sort
+ * keeps what GraalVM computes. */
+typedef struct triple {
+    int64_t v[3];
+} triple;
+
+typedef struct triple_order {
+    int by_bci;     /* 1: by bci alone; 0: by index, `winner` last */
+    int has_winner; /* the bci is valid: its winner's records go last */
+    int64_t winner;
+} triple_order;
+
+static int cmp_triple(const triple_order *o, const triple *a, const triple *b)
+{
+    if (o->by_bci)
+        return cmp_i64(a->v[0], b->v[0]);
+    int wa = o->has_winner && a->v[1] == o->winner, wb = o->has_winner && b->v[1] == o->winner;
+    return wa != wb ? wa - wb : cmp_i64(a->v[1], b->v[1]);
+}
+
+DEFINE_SORT(sort_triple_run, triple_order, triple, cmp_triple)
+
+/* n triples at r in canonical order; tmp holds n / 2 triples. */
+static void sort_triples(int64_t *r, size_t n, int64_t *tmp)
+{
+    triple *t = (triple *)r;
+    triple_order o = {1, 0, 0};
+    sort_triple_run(&o, t, (triple *)tmp, n);
+    o.by_bci = 0;
+    for (size_t i = 0, end; i < n; i = end) {
+        for (end = i + 1; end < n && t[end].v[0] == t[i].v[0]; end++)
+            ;
+        o.has_winner = t[i].v[0] != IPROF_INVALID_BRANCH_BCI;
+        o.winner = t[end - 1].v[1]; /* the bci's last record, still in file order */
+        sort_triple_run(&o, t + i, (triple *)tmp, end - i);
+    }
+}
+
+/* Values of scratch sort_records needs for count records. */
+static size_t sort_scratch(size_t count)
+{
+    return count / 2 + 3;
+}
+
+/* Sort the groups of records (and sum the pairs with equal types) with
+ * sort_scratch(count) values at tmp; returns the new record count. */
+static size_t sort_records(int kind, int64_t *r, size_t count, int64_t *tmp)
 {
     const ipi_kind_layout *L = ipi_kind_layout_of(kind);
     size_t g = (size_t)L->group;
     if (g == 1 || count <= g)
         return count;
-    qsort(r, count / g, g * sizeof *r, g == 3 ? cmp_triple : cmp_pair);
+    if (g == 3) {
+        sort_triples(r, count / 3, tmp);
+        return count;
+    }
+    qsort(r, count / g, g * sizeof *r, cmp_pair);
     size_t out = 0, cs = (size_t)L->count_slot;
     for (size_t i = 0; i < count; i += g) {
-        if (out && (g == 3 ? cmp_triple : cmp_pair)(r + out - g, r + i) == 0) {
+        if (out && cmp_pair(r + out - g, r + i) == 0) {
             r[out - g + cs] = ipi_count_add(r[out - g + cs], r[i + cs]);
             continue;
         }
@@ -1104,8 +1150,10 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     c->next = end;
     if (total > IPI_MAX_RECORDS)
         return IPROF_ELIMIT;
-    /* The combined records, then room for those of the entry being added. */
-    if (ipi_grow_array(c->a, &c->recs, &c->recs_cap, total + most + 1, sizeof *c->recs))
+    /* The combined records, room for those of the entry being added, then
+     * the sort's scratch. */
+    if (ipi_grow_array(c->a, &c->recs, &c->recs_cap, total + most + sort_scratch(total),
+                       sizeof *c->recs))
         return IPROF_ENOMEM;
     const iprof_entry *head = &items[ents[first].index];
     size_t count = head->record_count;
@@ -1122,7 +1170,8 @@ int ipi_canon_next(ipi_canon *c, ipi_canon_entry *out)
     if (ipi_grow_array(c->a, &c->fr, &c->fr_cap, 2 * depth, sizeof *c->fr))
         return IPROF_ENOMEM;
     canon_frames(c, &ents[first], head, c->fr);
-    *out = (ipi_canon_entry){c->fr, depth, c->recs, sort_records(s->kind, c->recs, count)};
+    *out = (ipi_canon_entry){c->fr, depth, c->recs,
+                             sort_records(s->kind, c->recs, count, c->recs + total + most)};
     return 1;
 }
 
@@ -1134,6 +1183,10 @@ size_t ipi_canon_run_start(const ipi_canon *c, size_t i)
     return i < s->count ? i : s->count;
 }
 
+/* The sort's scratch of an entry taken here (on the stack of a job): a
+ * larger one is left to ipi_canon_next. */
+#define ENTRY_AT_SCRATCH 256
+
 int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_depth,
                        int64_t *recs, size_t max_records, ipi_canon_entry *out)
 {
@@ -1142,12 +1195,14 @@ int ipi_canon_entry_at(const ipi_canon *c, size_t i, int64_t *fr, size_t max_dep
     prefetch_entry(c, i);
     const iprof_entry *e = &s->items[ents[i].index];
     size_t depth = ent_depth(c, &ents[i], e);
+    int64_t tmp[ENTRY_AT_SCRATCH];
     if (depth > max_depth || e->record_count > max_records ||
+        sort_scratch(e->record_count) > ENTRY_AT_SCRATCH ||
         (i + 1 < s->count && same_frames(&s->frames, &ents[i], &ents[i + 1])))
         return 0;
     map_records(c, ipi_kind_layout_of(s->kind), e, recs);
     canon_frames(c, &ents[i], e, fr);
-    *out = (ipi_canon_entry){fr, depth, recs, sort_records(s->kind, recs, e->record_count)};
+    *out = (ipi_canon_entry){fr, depth, recs, sort_records(s->kind, recs, e->record_count, tmp)};
     return 1;
 }
 

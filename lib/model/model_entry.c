@@ -75,10 +75,19 @@ int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
 
 /* A small open-addressing table from a group's key (the values other than
  * the count: bci and index, or the type id) to its group position, so
- * combining is linear in the record count. Small tables live on the stack. */
+ * combining is linear in the record count. Small tables live on the stack.
+ *
+ * Conditional triples meet by occurrence: the i-th triple of a (bci,
+ * index) being added meets the i-th of the entry's, further ones are
+ * appended, so that a repeat stays a record of its own (GraalVM counts
+ * each record: docs/format.md). The entry's groups of one key are then
+ * chained through next, and cur walks the chain as they are met. Pairs
+ * meet the first group of their type, repeats of the input too. */
 typedef struct group_slot {
     int64_t k0, k1;
-    size_t pos; /* group position + 1, 0 = empty */
+    size_t pos;  /* first group with the key + 1, 0 = empty */
+    size_t last; /* the key's last group so far (chaining) */
+    size_t cur;  /* the next group to meet + 1, 0 = none left */
 } group_slot;
 
 #define GROUP_STACK_SLOTS 64
@@ -86,11 +95,24 @@ typedef struct group_slot {
 typedef struct group_table {
     group_slot *slots;
     size_t cap;
+    size_t *next; /* by occurrence: next[i] = the next group of i's key + 1, or 0 */
+    size_t next_cap;
     const iprof_allocator *alloc;
     group_slot stack[GROUP_STACK_SLOTS];
+    size_t next_stack[GROUP_STACK_SLOTS];
 } group_table;
 
-static int gtab_init(group_table *t, const iprof_allocator *a, size_t keys)
+static void gtab_free(group_table *t)
+{
+    if (t->slots && t->slots != t->stack)
+        ipi_free(t->alloc, t->slots, t->cap * sizeof(group_slot));
+    if (t->next && t->next != t->next_stack)
+        ipi_free(t->alloc, t->next, t->next_cap * sizeof *t->next);
+}
+
+/* A table for `keys` keys; with `chained` groups chained by occurrence
+ * (next holds one link per group). */
+static int gtab_init(group_table *t, const iprof_allocator *a, size_t keys, size_t chained)
 {
     size_t cap = GROUP_STACK_SLOTS;
     while (cap < keys * 2) {
@@ -101,16 +123,18 @@ static int gtab_init(group_table *t, const iprof_allocator *a, size_t keys)
     t->cap = cap;
     t->alloc = a;
     t->slots = cap == GROUP_STACK_SLOTS ? t->stack : ipi_malloc(a, cap * sizeof(group_slot));
-    if (!t->slots)
+    t->next = NULL;
+    t->next_cap = chained;
+    if (chained <= GROUP_STACK_SLOTS)
+        t->next = chained ? t->next_stack : NULL;
+    else if (chained <= SIZE_MAX / sizeof *t->next)
+        t->next = ipi_malloc(a, chained * sizeof *t->next);
+    if (!t->slots || (chained && !t->next)) {
+        gtab_free(t);
         return IPROF_ENOMEM;
+    }
     memset(t->slots, 0, cap * sizeof(group_slot));
     return IPROF_OK;
-}
-
-static void gtab_free(group_table *t)
-{
-    if (t->slots != t->stack)
-        ipi_free(t->alloc, t->slots, t->cap * sizeof(group_slot));
 }
 
 /* The key of a group: every slot but the count (at most two of them). */
@@ -124,7 +148,7 @@ static void group_key(const ipi_kind_layout *L, const int64_t *g, int64_t *k0, i
     *k1 = k[1];
 }
 
-/* The slot of key: its entry, or the empty slot where it belongs. */
+/* The slot of key (k0, k1): its entry, or the empty slot where it belongs. */
 static group_slot *gtab_slot(group_table *t, int64_t k0, int64_t k1)
 {
     size_t mask = t->cap - 1;
@@ -134,39 +158,85 @@ static group_slot *gtab_slot(group_table *t, int64_t k0, int64_t k1)
     return &t->slots[i];
 }
 
-/* Give the group at g position pos unless its key has one; returns 1 if
- * the key was new. */
+/* Enter the group at g, position pos. Unchained, only a new key takes it
+ * (returns 1); chained, every group joins its key's chain. */
 static int gtab_add(group_table *t, const ipi_kind_layout *L, const int64_t *g, size_t pos)
 {
     int64_t k0, k1;
     group_key(L, g, &k0, &k1);
     group_slot *s = gtab_slot(t, k0, k1);
-    if (s->pos)
+    if (t->next)
+        t->next[pos] = 0;
+    if (s->pos) {
+        if (t->next) {
+            t->next[s->last] = pos + 1;
+            s->last = pos;
+        }
         return 0;
-    s->k0 = k0;
-    s->k1 = k1;
-    s->pos = pos + 1;
+    }
+    *s = (group_slot){k0, k1, pos + 1, pos, pos + 1};
     return 1;
 }
 
-static size_t gtab_pos(group_table *t, const ipi_kind_layout *L, const int64_t *g)
+/* The group that the input group g meets, SIZE_MAX when none: chained,
+ * the next of its key not met yet; else its key's first. */
+static size_t gtab_meet(group_table *t, const ipi_kind_layout *L, const int64_t *g)
 {
     int64_t k0, k1;
     group_key(L, g, &k0, &k1);
-    return gtab_slot(t, k0, k1)->pos - 1;
+    group_slot *s = gtab_slot(t, k0, k1);
+    if (!t->next)
+        return s->pos ? s->pos - 1 : SIZE_MAX;
+    if (!s->cur)
+        return SIZE_MAX;
+    size_t at = s->cur - 1;
+    s->cur = t->next[at];
+    return at;
 }
 
-/* Sum the input groups into the result: a group whose key is new is
- * copied to the next free position (the table gave it that position),
- * else its count is added to the matched group. */
+/* Every chain walked from its start again. */
+static void gtab_rewind(group_table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        t->slots[i].cur = t->slots[i].pos;
+}
+
+/* The table of the `have` groups at out, and how many of the `add` input
+ * groups at in will be new. Unchained, a new input key is entered at the
+ * position it will take, so that its repeats meet it. */
+static int plan_groups(group_table *t, const iprof_allocator *a, int kind, const int64_t *out,
+                       size_t have, const int64_t *in, size_t add, size_t *fresh)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+    size_t g = (size_t)L->group;
+    int chained = kind == IPROF_KIND_CONDITIONAL;
+    if (gtab_init(t, a, have + add, chained ? have : 0))
+        return IPROF_ENOMEM;
+    for (size_t i = 0; i < have; i++)
+        gtab_add(t, L, out + i * g, i);
+    *fresh = 0;
+    for (size_t j = 0; j < add; j++) {
+        if (chained)
+            *fresh += gtab_meet(t, L, in + j * g) == SIZE_MAX;
+        else
+            *fresh += (size_t)gtab_add(t, L, in + j * g, have + *fresh);
+    }
+    if (chained)
+        gtab_rewind(t);
+    return IPROF_OK;
+}
+
+/* Sum the input groups into the result, as planned: a group that meets
+ * none is copied to the next free position, else its count is added to
+ * the group it meets. */
 static void apply_groups(group_table *t, const ipi_kind_layout *L, int64_t *out, size_t next,
                          const int64_t *in, size_t in_groups)
 {
     size_t g = (size_t)L->group, cs = (size_t)L->count_slot;
     for (size_t j = 0; j < in_groups; j++, in += g) {
-        size_t pos = gtab_pos(t, L, in);
-        if (pos == next) {
-            memcpy(out + pos * g, in, g * sizeof *in);
+        size_t pos = gtab_meet(t, L, in);
+        if (pos == SIZE_MAX || pos == next) { /* unchained: a new key planned at next */
+            memcpy(out + next * g, in, g * sizeof *in);
             next++;
         } else {
             out[pos * g + cs] = ipi_count_add(out[pos * g + cs], in[cs]);
@@ -175,25 +245,19 @@ static void apply_groups(group_table *t, const ipi_kind_layout *L, int64_t *out,
 }
 
 /*
- * Combine records into an existing entry. Groups of the input are matched
- * one by one against the entry as it grows, so repeated keys in the input
- * are summed too. Counting new groups first means one arena block when
- * the entry grows, and an in-place sum (no allocation) when it does not.
+ * Combine records into an existing entry. Counting new groups first means
+ * one arena block when the entry grows, and an in-place sum (no
+ * allocation) when it does not.
  */
 static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_t record_count)
 {
     const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
-    size_t g = (size_t)L->group, have = e->record_count / g, add = record_count / g;
+    size_t g = (size_t)L->group, have = e->record_count / g, add = record_count / g, fresh;
     if (e->record_count % g)
         return IPROF_ESCHEMA; /* a leniently loaded entry that cannot be combined */
     group_table t;
-    if (gtab_init(&t, &m->alloc, have + add))
+    if (plan_groups(&t, &m->alloc, e->kind, e->records, have, records, add, &fresh))
         return IPROF_ENOMEM;
-    for (size_t i = 0; i < have; i++)
-        gtab_add(&t, L, e->records + i * g, i);
-    size_t fresh = 0;
-    for (size_t j = 0; j < add; j++)
-        fresh += (size_t)gtab_add(&t, L, records + j * g, have + fresh);
     int64_t *out = e->records;
     int rc = IPROF_OK;
     if (fresh && (have + fresh) * g > IPI_MAX_RECORDS)
@@ -215,17 +279,12 @@ int ipi_records_combine(const iprof_allocator *a, int kind, int64_t *out, size_t
                         const int64_t *add, size_t add_count)
 {
     const ipi_kind_layout *L = ipi_kind_layout_of(kind);
-    size_t g = (size_t)L->group, have = *count / g, more = add_count / g;
+    size_t g = (size_t)L->group, have = *count / g, more = add_count / g, fresh;
     if (*count % g)
         return IPROF_ESCHEMA;
     group_table t;
-    if (gtab_init(&t, a, have + more))
+    if (plan_groups(&t, a, kind, out, have, add, more, &fresh))
         return IPROF_ENOMEM;
-    for (size_t i = 0; i < have; i++)
-        gtab_add(&t, L, out + i * g, i);
-    size_t fresh = 0;
-    for (size_t j = 0; j < more; j++)
-        fresh += (size_t)gtab_add(&t, L, add + j * g, have + fresh);
     apply_groups(&t, L, out, have, add, more);
     *count = (have + fresh) * g;
     gtab_free(&t);

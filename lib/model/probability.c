@@ -3,13 +3,11 @@
  * probabilities of a conditional entry and receiver-type shares of a
  * type-profiling entry (include/iprof/analysis.h has the formulas).
  *
- * Records are grouped by key (branch index, type id) by sorting an index
+ * Records are grouped by key (branch index, bci, type id) by sorting an index
  * permutation held in the caller's output array: no allocation, O(n log n)
  * whatever the keys, so hostile entries cannot make it quadratic.
  */
 #include <iprof/analysis.h>
-
-#include <math.h>
 
 /* ---- sorting record numbers by key -------------------------------------- */
 
@@ -17,19 +15,13 @@ typedef struct keyed {
     const int64_t *records;
     size_t group; /* values per record */
     size_t slot;  /* the key's slot in a record */
-    int then_first; /* ties on the key ordered by the record's first value */
 } keyed;
 
-/* Record a before record b: by key (and first value), then by position
- * (a stable order). */
+/* Record a before record b: by key, then by position (a stable order). */
 static int before(const keyed *k, int64_t a, int64_t b)
 {
     int64_t ka = k->records[(size_t)a * k->group + k->slot];
     int64_t kb = k->records[(size_t)b * k->group + k->slot];
-    if (ka == kb && k->then_first) {
-        ka = k->records[(size_t)a * k->group];
-        kb = k->records[(size_t)b * k->group];
-    }
     return ka != kb ? ka < kb : a < b;
 }
 
@@ -106,46 +98,56 @@ static int check_entry(const iprof_entry *e, int ok_kind, size_t group, size_t c
 
 /* ---- branch probabilities ----------------------------------------------- */
 
-/* A record repeating an earlier one's bci and index: it counts with
- * that one, as the canonical form combines them, and yields no pair.
- * Marked NaN, which no probability is (each index has a record that is
- * not a repeat, and the total is positive), where any number could be
- * one (negative counts give probabilities outside [0, 1]). */
-#define REPEAT NAN
-#define IS_REPEAT(p) isnan(p)
-
-/* Mark each record that repeats an earlier record's (bci, index) with
- * REPEAT in p, the others 0; idx is scratch. */
-static void mark_repeats(const int64_t *r, int64_t *idx, double *p, size_t n)
-{
-    keyed k = {r, 3, 1, 1};
-    sort_by_key(&k, idx, n);
-    for (size_t i = 0; i < n; i++) {
-        const int64_t *x = r + 3 * (size_t)idx[i], *y = i ? r + 3 * (size_t)idx[i - 1] : NULL;
-        p[idx[i]] = y && x[0] == y[0] && x[1] == y[1] ? REPEAT : 0.0;
-    }
-}
-
-/* 0 probabilities become the extremely slow path's; the others give up
- * that much in proportion, so the sum stays 1 (GraalVM's clamp). Repeats
- * are left out. */
+/* GraalVM's clampProbabilities over all n records: 0 probabilities become
+ * the extremely slow path's, the others give up that much in proportion,
+ * so the sum stays 1. In double, in GraalVM's order of operations. */
 static void clamp(double *p, size_t n)
 {
     const double eps = IPROF_EXTREMELY_SLOW_PATH_PROBABILITY;
-    size_t zeros = 0, all = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t zeros = 0;
+    for (size_t i = 0; i < n; i++)
         zeros += p[i] == 0.0;
-        all += !IS_REPEAT(p[i]);
-    }
     if (!zeros)
         return;
     double adjustment = (double)zeros * eps;
-    double scale = 1 / (1 - (double)(all - zeros) * eps);
+    double scale = 1 / (1 - (double)(n - zeros) * eps);
     for (size_t i = 0; i < n; i++)
-        if (!IS_REPEAT(p[i]))
-            p[i] = p[i] == 0.0 ? eps : p[i] - adjustment * (p[i] - eps) * scale;
+        p[i] = p[i] == 0.0 ? eps : p[i] - adjustment * (p[i] - eps) * scale;
 }
 
+/* Heap sort of distinct int64 values, ascending. */
+static void sift_i64(int64_t *v, size_t root, size_t n)
+{
+    for (size_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && v[child] < v[child + 1])
+            child++;
+        if (v[root] >= v[child])
+            return;
+        int64_t t = v[root];
+        v[root] = v[child];
+        v[child] = t;
+    }
+}
+
+static void sort_i64(int64_t *v, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_i64(v, i, n);
+    for (size_t end = n; end-- > 1;) {
+        int64_t t = v[0];
+        v[0] = v[end];
+        v[end] = t;
+        sift_i64(v, 0, end);
+    }
+}
+
+/*
+ * GraalVM's aggregatedProbabilities, step by step (docs/format.md, "What
+ * the compiler is told"): every record counts, repeats of a (bci, index)
+ * included. probabilities[i] is record i's number throughout; bcis holds
+ * record numbers sorted by index, then by bci, then (bci's first record,
+ * last record) pairs, then the result.
+ */
 IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t *bcis,
                                                double *probabilities, size_t capacity,
                                                size_t *count)
@@ -157,49 +159,56 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
         return rc;
     const int64_t *r = iprof_entry_records(entry, NULL);
     long double total = count_sum(r, n, 3);
-    if (total <= 0)
-        return IPROF_ENOTFOUND;
-    mark_repeats(r, bcis, probabilities, n);
-    keyed k = {r, 3, 1, 0};
+    if (total == 0)
+        return IPROF_ENOTFOUND; /* GraalVM's "sum == 0": no profile applied */
+    /* distributeConditionalProbabilities: record i with index k gets
+     * S[k] / (n[k] x T), both integers converted to double, then
+     * clampProbabilities. The sort keeps record order within an index. */
+    keyed k = {r, 3, 1};
     sort_by_key(&k, bcis, n);
-    /* Each record: its index's sum / (records with the index x total),
-     * a repeat counting with the record it repeats. */
     for (size_t i = 0, end; i < n; i = end) {
         end = group_end(&k, bcis, i, n);
         long double sum = 0;
-        size_t records = 0;
-        for (size_t j = i; j < end; j++) {
-            sum += r[3 * (size_t)bcis[j] + 2];
-            records += !IS_REPEAT(probabilities[bcis[j]]);
-        }
-        double p = (double)sum / (double)((long double)records * total);
         for (size_t j = i; j < end; j++)
-            if (!IS_REPEAT(probabilities[bcis[j]]))
-                probabilities[bcis[j]] = p;
+            sum += r[3 * (size_t)bcis[j] + 2];
+        double p = (double)sum / (double)((long double)(end - i) * total);
+        for (size_t j = i; j < end; j++)
+            probabilities[bcis[j]] = p;
     }
     clamp(probabilities, n);
-    /* The records of an index share the sum of their probabilities,
-     * added in record order (the sort kept it within a group). */
+    /* aggregatedProbabilitiesByKey: each index's records' probabilities
+     * added in record order, the sum given to every one of them. */
     for (size_t i = 0, end; i < n; i = end) {
         end = group_end(&k, bcis, i, n);
-        double shared = 0;
+        double shared = probabilities[bcis[i]];
+        for (size_t j = i + 1; j < end; j++)
+            shared += probabilities[bcis[j]];
         for (size_t j = i; j < end; j++)
-            if (!IS_REPEAT(probabilities[bcis[j]]))
-                shared += probabilities[bcis[j]];
-        for (size_t j = i; j < end; j++)
-            if (!IS_REPEAT(probabilities[bcis[j]]))
-                probabilities[bcis[j]] = shared;
+            probabilities[bcis[j]] = shared;
     }
-    /* One pair per record with a valid bci, in record order, but for
-     * repeats. */
-    size_t out = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (r[3 * i] == IPROF_INVALID_BRANCH_BCI || IS_REPEAT(probabilities[i]))
-            continue;
-        bcis[out] = r[3 * i];
-        probabilities[out++] = probabilities[i];
+    /* aggregatedProbabilitiesPerSuccessor: a map from each valid bci to
+     * the number of its last record (a later put wins). Packed as (first
+     * record << 32 | last record), g <= the group's start: written behind
+     * what is still to be read. Record numbers fit 31 bits (an entry holds
+     * fewer than 2^32 values). */
+    keyed b = {r, 3, 0};
+    sort_by_key(&b, bcis, n);
+    size_t g = 0;
+    for (size_t i = 0, end; i < n; i = end) {
+        end = group_end(&b, bcis, i, n);
+        if (r[3 * (size_t)bcis[i]] != IPROF_INVALID_BRANCH_BCI)
+            bcis[g++] = (int64_t)((uint64_t)bcis[i] << 32 | (uint64_t)bcis[end - 1]);
     }
-    *count = out;
+    /* In the order of each bci's first record. The k-th smallest first
+     * record is at least k, and so is its last: writing pair k never
+     * overwrites a probability still to be read. */
+    sort_i64(bcis, g);
+    for (size_t i = 0; i < g; i++) {
+        size_t first = (size_t)((uint64_t)bcis[i] >> 32), last = (size_t)(bcis[i] & 0xffffffff);
+        bcis[i] = r[3 * first];
+        probabilities[i] = probabilities[last];
+    }
+    *count = g;
     return IPROF_OK;
 }
 
@@ -261,7 +270,7 @@ IPROF_API int iprof_entry_type_shares(const iprof_entry *entry, int64_t *types, 
     long double total = count_sum(r, n, 2);
     if (total < 1)
         total = 1;
-    keyed k = {r, 2, 0, 0};
+    keyed k = {r, 2, 0};
     sort_by_key(&k, types, n);
     /* One output per type; position g <= the group's first sorted
      * position, so writing it never overwrites an index still needed. */
