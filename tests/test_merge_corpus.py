@@ -10,7 +10,9 @@ The comparison is by names, never by ids:
   * entries: keyed per kind by the readable ctx, a tuple of (method
     identity, bci) per frame ("0:0" for the monitor's dummy ctx); counts
     combined per kind: call count and sampling summed, conditional per
-    (bci, index), virtual invoke / monitor / instanceof per type NAME; B's
+    (bci, index) and occurrence (the i-th record of a (bci, index) in A
+    meets the i-th in B, further ones are records of their own),
+    virtual invoke / monitor / instanceof per type NAME; B's
     counts multiplied by W first (exact for integral W, within 1 for
     others: "rounded to nearest");
   * order: A's elements keep their order and come first, B's new ones
@@ -92,7 +94,12 @@ class Named:
             if kind in SINGLE_KINDS:
                 recs = [(None, r[0])]
             elif kind == "conditionalProfiles":
-                recs = [((r[i], r[i + 1]), r[i + 2]) for i in range(0, len(r), 3)]
+                # A repeated (bci, index) is a record of its own: keyed by
+                # its occurrence, so that the i-th meets the i-th.
+                recs, seen = [], {}
+                for i in range(0, len(r), 3):
+                    seen[r[i], r[i + 1]] = seen.get((r[i], r[i + 1]), -1) + 1
+                    recs.append(((r[i], r[i + 1], seen[r[i], r[i + 1]]), r[i + 2]))
             else:
                 recs = [(self.tname(r[i]), r[i + 1]) for i in range(0, len(r), 2)]
             out.append((self.ctx_key(kind, e["ctx"]), recs))
@@ -292,6 +299,8 @@ def gen_pair_doc(rng, version):
                 rec = []
                 for idx in rng.sample(range(4), rng.randint(0, 4)):
                     rec += [rng.choice([3, 9, -1]), idx, rng.randint(0, 1000)]
+                for _ in range(rng.randint(0, 3)):  # switch cases sharing a target
+                    rec += [-5, rng.randrange(2), rng.randint(0, 1000)]
             else:
                 rec = []
                 for t in rng.sample(tids, rng.randint(0, min(4, len(tids)))):

@@ -44,20 +44,23 @@ extern "C" {
  * @brief The successor probabilities of a conditional entry, as GraalVM
  *        applies them.
  *
- * The records are (bci, index, count) triples. Counts are summed per index
- * and over the entry; each record gets (the sum of its index) / (records
- * with its index x the entry's sum); probabilities that come out 0 become
+ * The records are (bci, index, count) triples, and every record counts,
+ * one that repeats another's bci and index too (GraalVM writes them for
+ * switch cases that share a target). Counts are summed per index and over
+ * the entry; each record gets (the sum of its index) / (records with its
+ * index x the entry's sum); probabilities that come out 0 become
  * IPROF_EXTREMELY_SLOW_PATH_PROBABILITY and the others are scaled down so
- * that they still add up to 1; the records of one index then share the sum
- * of their probabilities. Every record whose bci is not
- * IPROF_INVALID_BRANCH_BCI yields one (bci, probability) pair, in record
- * order: the probability GraalVM gives the successor at that bci. A record
- * with the bci and index of an earlier one (GraalVM never writes one; the
- * canonical form combines them) counts as part of that one and yields no
- * pair, so an entry gives the pairs of its canonical form. Indexes
- * may be any int64 (GraalVM expects 0 and up). Negative counts (which only
- * a lenient read keeps) are used as they are, as GraalVM's arithmetic
- * would use them, so probabilities may then fall outside [0, 1].
+ * that they still add up to 1; each index then gets the sum of its
+ * records' probabilities, and each bci other than IPROF_INVALID_BRANCH_BCI
+ * the probability of the index of its last record (a bci under two
+ * indexes takes the later one's). One (bci, probability) pair per such
+ * bci, in the order of its first record: the probability GraalVM gives
+ * the successor at that bci (PGOApplyProfilesPhase's
+ * aggregatedProbabilities, bit for bit; docs/format.md has the formula and
+ * its few differences). Indexes may be any int64 (GraalVM expects 0 and
+ * up). Negative counts (which only a lenient read keeps) are used as they
+ * are, as GraalVM's arithmetic would use them, so probabilities may then
+ * fall outside [0, 1].
  *
  * @param entry a conditional entry (borrowed).
  * @param[out] bcis receives the successors' bcis; also used as scratch
@@ -67,8 +70,8 @@ extern "C" {
  * @param[out] count receives the number of pairs (set in every case; the
  *        number of triples when the arrays are too small).
  * @retval IPROF_OK the pairs are written.
- * @retval IPROF_ENOTFOUND the counts add up to 0 (or less): GraalVM applies
- *         no probabilities; *count is 0.
+ * @retval IPROF_ENOTFOUND the counts add up to 0: GraalVM applies no
+ *         probabilities; *count is 0.
  * @retval IPROF_ELIMIT @p capacity is below the number of triples; nothing
  *         is written, *count is the number of triples.
  * @retval IPROF_ESCHEMA the record count is not a multiple of 3.

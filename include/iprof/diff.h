@@ -65,8 +65,8 @@
  *    - conditional: the total variation distance (half the sum of the
  *      absolute differences) between A's and B's successor
  *      probabilities as iprof_entry_branch_probabilities() derives them,
- *      successors matched by bci (probabilities of one bci added up;
- *      the result capped at 1). A branch flipped from always taken to
+ *      successors matched by bci (one probability per bci; the result
+ *      capped at 1). A branch flipped from always taken to
  *      never taken gives 1 - 2 x IPROF_EXTREMELY_SLOW_PATH_PROBABILITY;
  *    - virtual invoke, instanceof and monitor: the total variation
  *      distance between the type profiles GraalVM builds

@@ -547,11 +547,15 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id);
  * Add an entry of @p kind. If an entry of that kind with that context
  * exists, the records are combined by the kind's meaning: call count and
  * sampling counts are summed; conditional triples are matched by
- * (bci, index) and their counts summed; virtual invoke, monitor and
+ * (bci, index) and occurrence, the i-th triple of a (bci, index) given
+ * meeting the i-th of the entry's, and their counts summed (a repeated
+ * triple is a record of its own to GraalVM: see
+ * iprof_entry_branch_probabilities()); virtual invoke, monitor and
  * instanceof pairs are matched by type id and their counts summed (into
- * the first match when the entry repeats a key). New triples and pairs are
- * appended. A new entry keeps its records as given, repeated keys too (as
- * a load keeps a file's; the canonical form combines them). Sums saturate
+ * the first match when the entry or the input repeats a type). Triples
+ * and pairs that meet none are appended in their order. A new entry keeps
+ * its records as given, repeated keys too (as a load keeps a file's; the
+ * canonical form combines repeated types, never triples). Sums saturate
  * at INT64_MAX (and at INT64_MIN: counts may be negative). Saturation makes
  * sums depend on their order only when a sum passes the int64 range and
  * counts of both signs meet in it (GraalVM writes no negative counts).

@@ -43,9 +43,15 @@ extern "C" {
  *   callee outwards, each frame by (method id, bci) with the canonical
  *   method ids (so by method key, then bci), a context before its
  *   extensions by further callers.
- * - Records within an entry: conditional triples sorted by (bci, index);
- *   virtual invoke, monitor and instanceof pairs by type id (so by type
- *   name); call count and sampling entries hold one count.
+ * - Records within an entry: conditional triples sorted by (bci, index),
+ *   stably, none combined (GraalVM counts every record: a repeated
+ *   (bci, index) stays, its occurrences in their order), except that the
+ *   triples of a bci (other than -5) under several indexes put the index
+ *   of its last one last, as GraalVM gives the bci that index's
+ *   probability; so the canonical form tells the compiler what the model
+ *   does (iprof_entry_branch_probabilities()). Virtual invoke, monitor
+ *   and instanceof pairs sorted by type id (so by type name), a type's
+ *   counts summed; call count and sampling entries hold one count.
  * - The version is kept. The section order is the writer's.
  *
  * iprof_model_canonicalize() is idempotent. Type, method, context and

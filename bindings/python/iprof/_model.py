@@ -388,13 +388,16 @@ class Entry:
 
     def branch_probabilities(self) -> list[tuple[int, float]] | None:
         """The successor probabilities GraalVM's PGO derives from this
-        conditional entry: a list of (bci, probability), one per record in
-        record order, except records with bci :data:`INVALID_BRANCH_BCI`
-        (switch cases sharing a target). Counts are summed per branch
-        index; each index gets its share of the entry's sum, a share of 0
-        becomes :data:`EXTREMELY_SLOW_PATH_PROBABILITY` (the others scaled
-        so that they still add up to 1), and the records of one index
-        share its probability. None when the counts add up to 0 or less
+        conditional entry, bit for bit: a list of (bci, probability), one
+        per bci in the order of its first record, except
+        :data:`INVALID_BRANCH_BCI` (switch cases sharing a target). Every
+        record counts, a repeated (bci, index) too: counts are summed per
+        branch index, each record gets its index's sum over (its index's
+        records x the entry's sum), a 0 becomes
+        :data:`EXTREMELY_SLOW_PATH_PROBABILITY` (the others scaled so that
+        they still add up to 1), each index gets the sum of its records'
+        probabilities and each bci its last record's index's (docs/format.md,
+        "What the compiler is told"). None when the counts add up to 0
         (GraalVM applies no probabilities). :class:`InvalidArgumentError`
         for an entry of another kind, :class:`SchemaError` for records that
         are not (bci, index, count) triples (a leniently loaded file)."""

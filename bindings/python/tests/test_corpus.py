@@ -149,17 +149,23 @@ def named(doc):
 
 
 def combine(key, old, new):
-    """add_entry's combining, on name-based records."""
+    """add_entry's combining, on name-based records: a pair meets the first
+    of its type; a triple meets the i-th of its (bci, index) when it is the
+    i-th in new, else it is appended (GraalVM counts every record)."""
     if key in SUM_KINDS:
         return [sat(old[0] + new[0])]
     step = 3 if key == "conditionalProfiles" else 2
     out = list(old)
+    met = {}
     for i in range(0, len(new), step):
         match = tuple(new[i:i + step - 1])
-        for j in range(0, len(out), step):
+        nth = met[match] = met.get(match, -1) + 1 if step == 3 else 0
+        for j in range(0, len(old), step):
             if tuple(out[j:j + step - 1]) == match:
-                out[j + step - 1] = sat(out[j + step - 1] + new[i + step - 1])
-                break
+                if nth == 0:
+                    out[j + step - 1] = sat(out[j + step - 1] + new[i + step - 1])
+                    break
+                nth -= 1
         else:
             out.extend(new[i:i + step])
     return out

@@ -29,15 +29,16 @@ impl<'m> Entry<'m> {
     }
 
     /// The successor probabilities GraalVM's PGO derives from this
-    /// conditional entry: `(bci, probability)` for each record in record
-    /// order, except records with bci [`INVALID_BRANCH_BCI`] (switch cases
-    /// sharing a target). Counts are summed per branch index; each index
-    /// gets its share of the entry's sum, a share of 0 becomes
-    /// [`EXTREMELY_SLOW_PATH_PROBABILITY`] (the others scaled so that they
-    /// still add up to 1), and the records of one index share its
-    /// probability.
+    /// conditional entry, bit for bit: `(bci, probability)` for each bci in
+    /// the order of its first record, except [`INVALID_BRANCH_BCI`] (switch
+    /// cases sharing a target). Every record counts, a repeated
+    /// `(bci, index)` too: counts are summed per branch index, each record
+    /// gets its index's sum over (its index's records x the entry's sum), a
+    /// 0 becomes [`EXTREMELY_SLOW_PATH_PROBABILITY`] (the others scaled so
+    /// that they still add up to 1), each index gets the sum of its
+    /// records' probabilities and each bci its last record's index's.
     ///
-    /// `Ok(None)` when the counts add up to 0 or less: GraalVM applies no
+    /// `Ok(None)` when the counts add up to 0: GraalVM applies no
     /// probabilities. [`Status::Invalid`] for an entry of another kind,
     /// [`Status::Schema`] for records that are not `(bci, index, count)`
     /// triples (a leniently loaded file).
