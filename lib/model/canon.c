@@ -221,7 +221,7 @@ static void sort_triples(int64_t *r, size_t n, int64_t *tmp)
         for (end = i + 1; end < n && t[end].v[0] == t[i].v[0]; end++)
             ;
         o.has_winner = t[i].v[0] != IPROF_INVALID_BRANCH_BCI;
-        o.winner = t[end - 1].v[1]; /* the bci's last record, still in file order */
+        o.winner = t[end - 1].v[1]; /* the bci's last record, still in input order */
         sort_triple_run(&o, t + i, (triple *)tmp, end - i);
     }
 }

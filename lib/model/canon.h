@@ -1,7 +1,8 @@
 /* The canonical order of a model (iprof/transform.h): types by name with
  * ids 0..n-1, methods by (declaring type, name, signature) with ids 1..n,
  * the entries of each kind by their frames in those ids (callee first),
- * entries with equal frames combined and records sorted by key.
+ * entries with equal frames combined and records sorted by key (pairs of
+ * one type summed; conditional triples never combined, see canon.c).
  *
  * Computed beside the model, which it does not change: canonicalize builds
  * a new model in this order (transform.c) and a canonical write writes the

@@ -1387,7 +1387,8 @@ class Model:
         ``iprof_model_canonicalize``): types sorted by name with ids 0..n-1,
         methods sorted by key (declaring type name, name, signature type
         names) with ids 1..n, entries of each kind sorted by their frames,
-        records sorted; duplicates combined. Two models of the same profile,
+        records sorted; duplicates combined (a repeated conditional record
+        is kept: GraalVM counts each). Two models of the same profile,
         however numbered and ordered, then write the same bytes.
 
         Unknown top-level keys holding [], {} or a scalar are kept, after

@@ -178,7 +178,8 @@ impl Model {
     /// whatever their ids and order) write the same bytes: types sorted by
     /// name with ids `0..n`, methods sorted by key (declaring type name,
     /// name, signature type names) with ids `1..=n`, entries of each kind
-    /// sorted by their frames, records sorted; duplicates combined.
+    /// sorted by their frames, records sorted; duplicates combined (a
+    /// repeated conditional record is kept: GraalVM counts each).
     /// Idempotent.
     ///
     /// Unknown top-level keys holding `[]`, `{}` or a scalar are kept,
