@@ -80,6 +80,7 @@ static int validate_one(iprof_reader *reader, const char *file)
     size_t dropped = iprof_reader_diag_dropped(reader, -1);
     if (dropped)
         fprintf(stderr, "%s: %zu more diagnostics not shown\n", display_name(file), dropped);
+    report_unread(file, reader); /* the exact number, past the cap too */
     return verdict(file, reader, rc);
 }
 
