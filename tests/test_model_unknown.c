@@ -448,14 +448,21 @@ static int trickle_read(void *buf, size_t cap, size_t *len, void *payload)
     return 0;
 }
 
-static void check_unread(const iprof_model *m, size_t want, const char *first)
+/* A count and its first place (at, "unset" if not set) are as wanted. */
+static void check_count_at(size_t got, const char *at, size_t want, const char *first)
 {
-    const char *at = "unset";
-    CHECK_EQ_INT(iprof_model_unread_count(m, &at), want);
+    CHECK_EQ_INT(got, want);
     if (first)
         CHECK_EQ_STR(at ? at : "(null)", first);
     else
         CHECK(at == NULL);
+}
+
+static void check_unread(const iprof_model *m, size_t want, const char *first)
+{
+    const char *at = "unset";
+    size_t got = iprof_model_unread_count(m, &at);
+    check_count_at(got, at, want, first);
 }
 
 static void test_unread_element_keys(void)
@@ -563,11 +570,8 @@ static void test_unread_element_keys(void)
 static void check_reader_unread(const iprof_reader *r, size_t want, const char *first)
 {
     const char *at = "unset";
-    CHECK_EQ_INT(iprof_reader_unread_count(r, &at), want);
-    if (first)
-        CHECK_EQ_STR(at ? at : "(null)", first);
-    else
-        CHECK(at == NULL);
+    size_t got = iprof_reader_unread_count(r, &at);
+    check_count_at(got, at, want, first);
 }
 
 /* The reader's own count: a streaming read (no model) has it too, past
