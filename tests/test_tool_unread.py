@@ -184,6 +184,19 @@ class UnreadKeys(unittest.TestCase):
         self.assertEqual(lines[3], "dropped (keys iprof does not read): %d elements (the first: "
                          "%s)" % (kept, FIRST))
 
+    def test_a_failed_read_sums_them_up_too(self):
+        """A read that fails lists its other diagnostics and its error, and
+        sums up the elements it read with such keys in the same line."""
+        cut = profile(True)
+        cut = cut[:cut.index(b'{"ctx":"1000:0"') + 5]
+        kept = TYPES + METHODS + 999
+        for args in (["stats"], ["flame"], ["cat"], ["merge"]):
+            code, out, err = run(*args, "-", stdin=cut)
+            self.assertEqual((code, out, err), (1, b"", (
+                "<stdin>: warning: %d elements have keys iprof does not read (the first: %s)\n"
+                "<stdin>:1:%d: callCountProfiles[999]: unexpected end of input\n"
+                % (kept, FIRST, len(cut) + 1))), args)
+
     def test_one_element_and_stdin(self):
         doc = profile(False).replace(b'"name":"T2"', b'"name":"T2","y":{}')
         said = '<stdin>: warning: 1 element has keys iprof does not read (the first: ' \

@@ -156,9 +156,13 @@ char *no_nul(char *s, size_t len);
 void put_text(FILE *out, const char *s);
 /* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr. */
 void report_error(const char *file, const iprof_error *err);
-/* Print every diagnostic of the reader's last read, then its error if
- * @p status is a failure. */
+/* Print the diagnostics of the reader's last read, then its error if
+ * @p status is a failure. The warnings about keys iprof does not read
+ * are summed up in report_unread's line; `iprof validate`, whose job is
+ * to list them, gives @p list_unread. */
 void report_read(const char *file, const iprof_reader *reader, int status);
+void report_read_listing(const char *file, const iprof_reader *reader, int status,
+                         int list_unread);
 /* After a read that succeeded: how many of its elements had keys iprof
  * does not read (report_unread) and how many rule violations a lenient
  * read went past, one line each on stderr, so that nothing a command
