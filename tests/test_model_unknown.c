@@ -448,14 +448,21 @@ static int trickle_read(void *buf, size_t cap, size_t *len, void *payload)
     return 0;
 }
 
-static void check_unread(const iprof_model *m, size_t want, const char *first)
+/* A count and its first place (at, "unset" if not set) are as wanted. */
+static void check_count_at(size_t got, const char *at, size_t want, const char *first)
 {
-    const char *at = "unset";
-    CHECK_EQ_INT(iprof_model_unread_count(m, &at), want);
+    CHECK_EQ_INT(got, want);
     if (first)
         CHECK_EQ_STR(at ? at : "(null)", first);
     else
         CHECK(at == NULL);
+}
+
+static void check_unread(const iprof_model *m, size_t want, const char *first)
+{
+    const char *at = "unset";
+    size_t got = iprof_model_unread_count(m, &at);
+    check_count_at(got, at, want, first);
 }
 
 static void test_unread_element_keys(void)
@@ -560,6 +567,41 @@ static void test_unread_element_keys(void)
     iprof_model_free(m);
 }
 
+static void check_reader_unread(const iprof_reader *r, size_t want, const char *first)
+{
+    const char *at = "unset";
+    size_t got = iprof_reader_unread_count(r, &at);
+    check_count_at(got, at, want, first);
+}
+
+/* The reader's own count: a streaming read (no model) has it too, past
+ * the diagnostics cap, and each read starts it again. */
+static void test_reader_unread_count(void)
+{
+    static const char doc[] = DOC_UNREAD;
+    static const char first[] = "types[1], key \"x\\u0041\"";
+    iprof_read_options o = IPROF_READ_OPTIONS_INIT;
+    o.max_diagnostics = 2;
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, &o));
+    check_reader_unread(r, 0, NULL);
+    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
+    check_reader_unread(r, 3, first);
+    CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
+    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_WARNING), 1);
+    CHECK_EQ_INT(iprof_reader_unread_count(r, NULL), 3);
+    CHECK_OK(iprof_reader_read_buffer(r, doc_plain, strlen(doc_plain), NULL, NULL));
+    check_reader_unread(r, 0, NULL);
+    /* A load's count is the model's. */
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    check_reader_unread(r, 3, first);
+    check_unread(m, 3, first);
+    iprof_model_free(m);
+    iprof_reader_free(r);
+    CHECK_EQ_INT(iprof_reader_unread_count(NULL, NULL), 0);
+}
+
 int main(void)
 {
     RUN(test_round_trip);
@@ -571,5 +613,6 @@ int main(void)
     RUN(test_canonical_write);
     RUN(test_alloc_failure);
     RUN(test_unread_element_keys);
+    RUN(test_reader_unread_count);
     return check_done();
 }

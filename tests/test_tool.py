@@ -402,45 +402,6 @@ class Cat(ToolCase):
         for name in ("graal-1.0.0.iprof", "graal-0.4.0.iprof"):
             self.expect(["cat", name], 0, data(name))
 
-    def test_unread_element_keys_refused_unless_dropped(self):
-        """Keys no element has are not read: stderr says so per element (the
-        first three, then how many), for a model load and a streaming merge
-        alike; `validate` lists them all. A command that would write the
-        model without them refuses, naming the first, unless --drop-unknown,
-        and then says what it dropped."""
-        types = ",".join('{"id":%d,"name":"T%d"%s}' % (i, i, ',"x%d":1' % i if i else "")
-                         for i in range(6))
-        doc = ('{"version":"1.0.0","types":[%s],"methods":[],"callCountProfiles":[],'
-               '"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
-               '"samplingProfiles":[]}' % types).encode()
-        want = doc
-        for i in range(1, 6):
-            want = want.replace(b',"x%d":1' % i, b"")
-        said = "".join("<stdin>:1:%d: types[%d]: warning: unknown key \"x%d\" in a type: not "
-                       "read, so a model does not hold it\n"
-                       % (doc.index(b'"x%d"' % i) + 1, i, i) for i in range(1, 4))
-        said += "<stdin>: 5 elements had keys iprof does not read in all ('iprof validate' lists them)\n"
-        first = 'types[1], key "x1"'
-        self.expect(["cat", "-"], 1, b"", said + "iprof cat: <stdin>: 5 elements held keys iprof "
-                    "does not keep (the first: %s); writing would lose them (--drop-unknown "
-                    "writes without them)\n" % first, stdin=doc)
-        self.expect(["cat", "--drop-unknown", "-"], 0, want, said + "iprof cat: <stdin>: dropped "
-                    "the unknown keys of 5 elements (the first: %s)\n" % first, stdin=doc)
-        for cmd in (["convert", "--to", "1.1.0"], ["filter", "--kinds", "callCountProfiles"],
-                    ["merge", "graal-1.0.0.iprof"]):
-            code, out, err = run(*cmd, "-", stdin=doc)
-            self.assertEqual((code, out, err.count("warning: unknown key")), (1, b"", 3), err)
-            self.assertIn(": 5 elements held keys iprof does not keep (the first: %s)" % first, err)
-            code, out, err = run(*cmd, "--drop-unknown", "-", stdin=doc)
-            self.assertEqual(code, 0, err)
-            self.assertNotIn(b'"x', out)
-            self.assertIn("dropped the unknown keys of 5 elements (the first: %s)" % first, err)
-        code, out, err = run("repair", "-", "-o", "-", stdin=doc)
-        self.assertEqual((code, out), (0, want), err)
-        self.assertIn("dropped the unknown keys of 5 elements", err)
-        code, out, err = run("validate", "-", stdin=doc)
-        self.assertEqual((code, err.count("warning: unknown key")), (0, 5), err)
-
     def test_control_characters_in_names_shown_as_question_marks(self):
         """Names may hold any character ("\\u0000", tab, newline): the copy
         keeps them; reports no longer cut a name at its NUL (shown as '?'),

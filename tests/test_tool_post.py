@@ -358,8 +358,9 @@ class MergeGraalVM25(ToolCase):
         self.assertEqual(self.files(), [])
 
     def test_drop_unknown(self):
-        # Said on stderr key by key; the rest is the merge of graalvm25.iprof.
-        self.expect(["merge", "--drop-unknown", G25_UNKNOWN], 0, G25_CANONICAL,
+        # Said on stderr key by key, and by exit status 4; the rest is the
+        # merge of graalvm25.iprof.
+        self.expect(["merge", "--drop-unknown", G25_UNKNOWN], 4, G25_CANONICAL,
                     DROPPED % ("merge", "merge"))
         self.assertEqual(run("merge", "--drop-unknown", G25_UNKNOWN)[1],
                          self.ok("merge", G25))
@@ -384,7 +385,7 @@ class MergeGraalVM25(ToolCase):
                     err='iprof merge: %s: cannot merge: unknown key "x-tool" has different '
                         'values in the two models (--drop-unknown drops them)\n' % other)
         code, out, err = run("merge", "--drop-unknown", G25_PLAIN, other)
-        self.assertEqual((code, out), (0, self.ok("merge", G25, G25)))
+        self.assertEqual((code, out), (4, self.ok("merge", G25, G25)))
         self.assertEqual(err, (
             'iprof merge: graalvm25-plain-unknown.iprof: dropped unknown key '
             '"virtualInvokeMethodProfiles" (2 bytes)\n'
@@ -595,7 +596,7 @@ class ConvertLegacy(ToolCase):
 class ConvertGraalVM25(ToolCase):
     def test_canonical_unknown_keys(self):
         self.expect(["convert", "--canonical", G25_UNKNOWN], 1, err=CANNOT_CANONICAL % "convert")
-        self.expect(["convert", "--canonical", "--drop-unknown", G25_UNKNOWN], 0, G25_CANONICAL,
+        self.expect(["convert", "--canonical", "--drop-unknown", G25_UNKNOWN], 4, G25_CANONICAL,
                     DROPPED % ("convert", "convert"))
         self.expect(["convert", "--canonical", G25_PLAIN], 0, G25_CANONICAL[:-1] + PLAIN_TAIL)
         self.expect(["convert", "--canonical", G25], 0, G25_CANONICAL)
@@ -608,8 +609,8 @@ class ConvertGraalVM25(ToolCase):
         self.expect(["convert", "--canonical", "-"], 0, sorted_keys, stdin=sorted_keys.encode())
 
     def test_drop_unknown_without_canonical(self):
-        # Dropping is what was asked for, canonical form or not.
-        self.expect(["convert", "--drop-unknown", G25_UNKNOWN], 0, data(G25),
+        # Dropping is what was asked for, canonical form or not (exit 4).
+        self.expect(["convert", "--drop-unknown", G25_UNKNOWN], 4, data(G25),
                     DROPPED % ("convert", "convert"))
 
     def test_canonical_keeps_the_spelling(self):
@@ -821,7 +822,7 @@ class FilterGraalVM25(ToolCase):
         # --drop-unknown drops them first, and then pruning goes on:
         # boolean and Object.equals(), which nothing refers to, go.
         code, out, err = run("filter", "--drop-unknown", G25_UNKNOWN)
-        self.assertEqual((code, err), (0, ""
+        self.assertEqual((code, err), (4, ""
                           "iprof filter: graalvm25-unknown.iprof: dropped unknown key "
                           "\"ceConditionalProfilesV2\" (46 bytes)\n"
                           "iprof filter: graalvm25-unknown.iprof: dropped unknown key "
@@ -849,7 +850,7 @@ class FilterGraalVM25(ToolCase):
             '"records":[20]}],"instanceOfProfiles":[{"ctx":"3:3","records":[0,600,3,400]}]}')
         self.expect(["filter", "--canonical", G25], 0, want)
         self.expect(["filter", "--canonical", G25_UNKNOWN], 1, err=CANNOT_CANONICAL % "filter")
-        self.expect(["filter", "--canonical", "--drop-unknown", G25_UNKNOWN], 0, want,
+        self.expect(["filter", "--canonical", "--drop-unknown", G25_UNKNOWN], 4, want,
                     DROPPED % ("filter", "filter"))
         self.expect(["filter", "--canonical", G25_PLAIN], 0, want[:-1] + PLAIN_TAIL)
 

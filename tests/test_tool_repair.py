@@ -114,7 +114,8 @@ class Repair(unittest.TestCase):
                      "instanceofProfiles": 0},
             "dropped": {"methods": 1, "callCountProfiles": 2, "conditionalProfiles": 0,
                         "virtualInvokeProfiles": 1, "monitorProfiles": 0, "samplingProfiles": 0,
-                        "instanceofProfiles": 0}})
+                        "instanceofProfiles": 0},
+            "unread_dropped": 0, "unread_first": None})
         code, out, err, written = self.repair("graal-1.0.0.iprof", "--json")
         doc = json.loads(out)
         self.assertEqual((code, doc["intact"], doc["damage"], doc["bytes_lost"]),
@@ -182,7 +183,7 @@ class Repair(unittest.TestCase):
         self.assertEqual(run("repair", "a", "b", "-o", "x")[0], 2)
         code, out, err = run("repair", "--help")
         self.assertEqual((code, err), (0, ""))
-        self.assertTrue(out.startswith(b"Usage: iprof repair [--json] FILE -o OUT\n"))
+        self.assertTrue(out.startswith(b"Usage: iprof repair [--json] [--drop-unknown] FILE -o OUT\n"))
         code, out, err, written = self.repair("no-such-file.iprof")
         self.assertEqual((code, written), (2, None))
 

@@ -32,8 +32,9 @@ static const tool_opt cat_opts[] = {
     TOOL_OPT_INSTANCEOF_KEY(OPT_IOF_KEY),
     {"drop-unknown", 0, NULL, OPT_DROP_UNKNOWN,
      "write without the keys of types, methods and entries\n"
-     "that iprof does not read, saying so on stderr (without\n"
-     "it, such input is refused; top-level keys are copied)", NULL},
+     "that iprof does not read, saying so on stderr and with\n"
+     "exit status 4 (without it, such input is refused;\n"
+     "top-level keys are copied)", NULL},
     TOOL_OPT_END,
 };
 
@@ -48,7 +49,8 @@ const tool_command cat_command = {
              "GraalVM's own minified layout, to standard output.",
     .opts = cat_opts,
     .notes = "FILE '-' is standard input. Exit status: 0 on success, 1 if FILE is\n"
-             "invalid or cannot be written as asked, 2 on usage or I/O errors.",
+             "invalid or cannot be written as asked, 2 on usage or I/O errors, 4 if\n"
+             "written without keys --drop-unknown dropped.",
     .run = cmd_cat,
 };
 
@@ -169,6 +171,8 @@ int cmd_cat(int argc, char **argv)
         code = post_check_unread(CMD, display_name(c.file), c.drop_unknown, model);
     if (code == TOOL_EXIT_OK)
         code = write_model(&c, model);
+    if (code == TOOL_EXIT_OK && c.drop_unknown)
+        code = post_dropped(CMD, display_name(c.file), model, 0);
     iprof_model_free(model);
     iprof_reader_free(reader);
     return code;

@@ -52,7 +52,8 @@ const tool_command convert_command = {
     .opts = convert_opts,
     .notes = "FILE '-' is standard input; a gzip-compressed FILE is read transparently.\n"
              "Exit status: 0 on success, 1 if FILE is invalid or cannot be written as\n"
-             "asked, 2 on usage or I/O errors.",
+             "asked, 2 on usage or I/O errors, 4 if written without keys --drop-unknown\n"
+             "dropped.",
     .run = cmd_convert,
 };
 int cmd_convert(int argc, char **argv)
@@ -102,8 +103,9 @@ int cmd_convert(int argc, char **argv)
         code = post_check_legacy(CMD, file, o.to ? o.to : iprof_model_version(model), model);
     if (code == TOOL_EXIT_OK)
         code = post_check_unread(CMD, display_name(file), drop_unknown, model);
+    size_t top_level_dropped = 0;
     if (code == TOOL_EXIT_OK && drop_unknown)
-        post_drop_unknown(CMD, display_name(file), model);
+        top_level_dropped = post_drop_unknown(CMD, display_name(file), model);
     o.drop_unknown = drop_unknown;
     o.input = display_name(file);
     if (canonical) /* written so: the model is not changed, nor copied */
@@ -111,6 +113,8 @@ int cmd_convert(int argc, char **argv)
     if (code == TOOL_EXIT_OK)
         code = post_write(CMD, &o, model, &bar);
     progress_bar_end(&bar);
+    if (code == TOOL_EXIT_OK)
+        code = post_dropped(CMD, display_name(file), model, top_level_dropped);
     iprof_model_free(model);
     iprof_reader_free(reader);
     return code;

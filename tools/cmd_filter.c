@@ -86,7 +86,9 @@ const tool_command filter_command = {
              "--max-depth. With --prune or --max-depth the bytes of FILE and of the\n"
              "output are reported on standard error (when both are files). FILE '-' is\n"
              "standard input; a gzip-compressed FILE is read transparently.\n"
-             "Exit status: 0 on success, 1 if FILE is invalid, 2 on usage or I/O errors.",
+             "Exit status: 0 on success, 1 if FILE is invalid or cannot be written as\n"
+             "asked, 2 on usage or I/O errors, 4 if written without keys --drop-unknown\n"
+             "dropped.",
     .run = cmd_filter,
 };
 static const struct {
@@ -302,8 +304,9 @@ int cmd_filter(int argc, char **argv)
     code = reader ? progress_load_model(&bar, label, &model, reader, c.file) : TOOL_EXIT_USAGE;
     if (code == TOOL_EXIT_OK)
         code = post_check_unread(CMD, display_name(c.file), c.drop_unknown, model);
+    size_t top_level_dropped = 0;
     if (code == TOOL_EXIT_OK && c.drop_unknown) /* first: then pruning is free to go on */
-        post_drop_unknown(CMD, display_name(c.file), model);
+        top_level_dropped = post_drop_unknown(CMD, display_name(c.file), model);
     c.o.drop_unknown = c.drop_unknown;
     c.o.input = display_name(c.file);
     if (code == TOOL_EXIT_OK) {
@@ -323,6 +326,8 @@ int cmd_filter(int argc, char **argv)
     if (code == TOOL_EXIT_OK && (c.prune || c.f.max_depth))
         report_sizes(c.file, before, start, &c.o);
     progress_bar_end(&bar);
+    if (code == TOOL_EXIT_OK)
+        code = post_dropped(CMD, display_name(c.file), model, top_level_dropped);
     iprof_model_free(model);
     iprof_reader_free(reader);
     free(c.keep);

@@ -55,7 +55,7 @@ const tool_command merge_command = {
              "same bytes.\n"
              "\n"
              "Exit status: 0 on success, 1 if an input is invalid or cannot be merged,\n"
-             "2 on usage or I/O errors.",
+             "2 on usage or I/O errors, 4 if written without keys --drop-unknown dropped.",
     .run = cmd_merge,
 };
 typedef struct weight {
@@ -72,6 +72,7 @@ typedef struct input {
 typedef struct merge_args {
     const char *out;
     int pretty, strict, drop_unknown, iof_key;
+    size_t top_level_dropped; /* unknown top-level keys --drop-unknown dropped */
     weight *weights;
     size_t nweights;
     input *inputs;
@@ -330,7 +331,7 @@ static int merge_loaded(merge_args *m, const input *in, iprof_reader *reader, ip
     int code = progress_load_model(bar, label, &src, reader, in->path);
     if (code != TOOL_EXIT_OK)
         return code;
-    post_drop_unknown(CMD, display_name(in->path), src);
+    m->top_level_dropped += post_drop_unknown(CMD, display_name(in->path), src);
     int rc = iprof_model_merge(acc, src, weight_of(m, in));
     if (rc != IPROF_OK) {
         progress_bar_end(bar);
@@ -401,11 +402,12 @@ int cmd_merge(int argc, char **argv)
         post_output o = {m.out,    NULL, m.pretty,       0,         0,
                          m.iof_key, "<merged>", m.drop_unknown, "<merged>"};
         /* Without --drop-unknown every input was checked as it came. */
-        if (m.drop_unknown)
-            post_check_unread(CMD, "<merged>", 1, acc);
         code = post_write(CMD, &o, acc, &bar);
     }
     progress_bar_end(&bar);
+    if (code == TOOL_EXIT_OK)
+        code = post_dropped(CMD, m.out && strcmp(m.out, "-") != 0 ? m.out : "<stdout>", acc,
+                            m.top_level_dropped);
     iprof_model_free(acc);
     free_args(&m);
     return code;

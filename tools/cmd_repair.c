@@ -1,4 +1,4 @@
-/* iprof repair [--json] FILE -o OUT
+/* iprof repair [--json] [--drop-unknown] FILE -o OUT
  *
  * Salvages a damaged profile (a truncated file from a killed instrumented
  * run, a garbage byte in the middle): reads FILE strictly with
@@ -6,10 +6,13 @@
  * drops what refers to types or methods the damage cut off
  * (iprof_model_drop_dangling), and writes the rest, in FILE's version, to
  * OUT, which a strict read accepts. The report says where the damage
- * starts and what was kept, dropped and lost. Exit 0: FILE was intact
- * (OUT is a strict copy); 1: damaged, repaired with losses; 3: nothing to
- * salvage (the damage comes before the version; OUT not written); 2:
- * usage, I/O or memory errors. */
+ * starts and what was kept, dropped and lost. Keys of elements that iprof
+ * does not read are refused unless --drop-unknown (iprof(1), KEYS IPROF
+ * DOES NOT READ). Exit 0: FILE was intact (OUT is a strict copy); 1:
+ * damaged, repaired with losses; 4: not damaged, but OUT lacks the keys
+ * --drop-unknown dropped; 3: OUT not written (nothing to salvage: the
+ * damage comes before the version; or keys iprof does not read without
+ * --drop-unknown); 2: usage, I/O or memory errors. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,19 +26,24 @@
 #define CMD "iprof repair"
 
 enum { EXIT_NOTHING = 3 };
-enum { OPT_OUT = 1, OPT_JSON };
+enum { OPT_OUT = 1, OPT_JSON, OPT_DROP_UNKNOWN };
 
 static const tool_opt repair_opts[] = {
     {"output", 'o', "OUT", OPT_OUT,
      "write to OUT atomically (required; '-': standard\n"
      "output; OUT may be FILE itself)", NULL},
     {"json", 0, NULL, OPT_JSON, "the report as JSON", NULL},
+    {"drop-unknown", 0, NULL, OPT_DROP_UNKNOWN,
+     "write without the keys of types, methods and entries\n"
+     "that iprof does not read, saying so in the report and\n"
+     "with exit status 4 (1 if damaged); without it, such\n"
+     "input is refused (exit status 3)", NULL},
     TOOL_OPT_END,
 };
 
 const tool_command repair_command = {
     .name = "repair",
-    .synopsis = "[--json] FILE -o OUT",
+    .synopsis = "[--json] [--drop-unknown] FILE -o OUT",
     .brief = "[--json] FILE -o OUT",
     .summary = "salvage a truncated or damaged profile",
     .about = "Salvage a damaged profile: keep every element complete before the\n"
@@ -48,11 +56,12 @@ const tool_command repair_command = {
              "was dropped as dangling per kind, and the bytes lost: the input's size\n"
              "minus the end of the last complete element (unknown for gzip input and\n"
              "pipes). FILE '-' is standard input; a gzip-compressed FILE is read\n"
-             "transparently. Exit status: 0 if FILE was intact, 1 if it was damaged\n"
-             "and OUT holds what was salvaged, 3 if nothing could be salvaged (the\n"
-             "damage comes before the version; OUT is not written), 2 on usage or\n"
-             "I/O errors. Keys of types, methods and entries that iprof does not read\n"
-             "are not in OUT; a line on standard error says how many elements had them.",
+             "transparently. Exit status: 0 if FILE was intact (OUT is a strict copy),\n"
+             "1 if it was damaged and OUT holds what was salvaged, 4 if it was not\n"
+             "damaged but OUT lacks the keys --drop-unknown dropped, 3 if OUT is not\n"
+             "written (nothing could be salvaged: the damage comes before the\n"
+             "version; or FILE has keys iprof does not read and --drop-unknown was not\n"
+             "given), 2 on usage or I/O errors.",
     .run = cmd_repair,
 };
 
@@ -64,6 +73,8 @@ typedef struct repair_report {
     const iprof_model *model;      /* what is written */
     size_t dropped_methods;
     size_t dropped[IPROF_KIND_COUNT];
+    size_t unread;                 /* elements whose unread keys are not in OUT */
+    const char *unread_first;      /* the first of them, or NULL */
 } repair_report;
 
 /* The size of the document FILE holds: a regular file's size (standard
@@ -103,6 +114,8 @@ static void print_text(FILE *out, const repair_report *r)
                 iprof_error_column(r->damage),
                 *iprof_error_path(r->damage) ? iprof_error_path(r->damage) : "-",
                 iprof_error_message(r->damage));
+    else if (r->unread)
+        fprintf(out, "not damaged; keys dropped (--drop-unknown)\n");
     else
         fprintf(out, "intact\n");
     fprintf(out, "kept: version %s, %zu types, %zu methods", iprof_model_version(m),
@@ -112,6 +125,9 @@ static void print_text(FILE *out, const repair_report *r)
     fprintf(out, "\ndropped (dangling): %zu methods", r->dropped_methods);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         fprintf(out, ", %zu %s", r->dropped[k], iprof_kind_name(k));
+    if (r->unread)
+        fprintf(out, "\ndropped (keys iprof does not read): %zu element%s (the first: %s)",
+                r->unread, r->unread == 1 ? "" : "s", r->unread_first);
     fprintf(out, "\nlast complete element ends at offset %" PRIu64, r->kept_end);
     if (r->input_bytes >= 0)
         fprintf(out, "; bytes lost: %" PRIu64 " of %" PRId64, bytes_lost(r), r->input_bytes);
@@ -123,7 +139,7 @@ static void print_json(FILE *out, const repair_report *r)
     const iprof_model *m = r->model;
     fprintf(out, "{\"file\": ");
     json_string(out, r->file);
-    fprintf(out, ", \"intact\": %s, \"damage\": ", r->damage ? "false" : "true");
+    fprintf(out, ", \"intact\": %s, \"damage\": ", r->damage || r->unread ? "false" : "true");
     if (r->damage) {
         fprintf(out, "{\"status\": ");
         json_string(out, iprof_status_string(iprof_error_status(r->damage)));
@@ -153,7 +169,12 @@ static void print_json(FILE *out, const repair_report *r)
     fprintf(out, "}, \"dropped\": {\"methods\": %zu", r->dropped_methods);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         fprintf(out, ", \"%s\": %zu", iprof_kind_name(k), r->dropped[k]);
-    fprintf(out, "}}\n");
+    fprintf(out, "}, \"unread_dropped\": %zu, \"unread_first\": ", r->unread);
+    if (r->unread_first)
+        json_string(out, r->unread_first);
+    else
+        fprintf(out, "null");
+    fprintf(out, "}\n");
 }
 
 /* A strict, salvaging reader (threaded: the tool's allocator is libc's). */
@@ -173,9 +194,11 @@ static int salvage(iprof_model **model, iprof_reader *reader, const char *file)
 {
     int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(model, reader, 0)
                                     : iprof_model_load_path(model, reader, file);
-    report_read(file, reader, rc); /* warnings; the error if it failed */
-    if (rc == IPROF_OK)
+    if (rc == IPROF_OK) {
+        report_read_warnings(file, reader);
         return TOOL_EXIT_OK;
+    }
+    report_read(file, reader, rc); /* the diagnostics and the error */
     int code = exit_code_of(rc);
     if (code != TOOL_EXIT_INVALID)
         return code;
@@ -184,7 +207,7 @@ static int salvage(iprof_model **model, iprof_reader *reader, const char *file)
     return EXIT_NOTHING;
 }
 
-static int run(const char *file, const char *out_path, int json)
+static int run(const char *file, const char *out_path, int json, int drop_unknown)
 {
     iprof_reader *reader = salvaging_reader();
     if (!reader)
@@ -200,10 +223,11 @@ static int run(const char *file, const char *out_path, int json)
             code = exit_code_of(rc);
         }
     }
-    /* Salvaging drops what it cannot keep: it says so, as for the damage. */
-    post_output o = {out_path, NULL, 0, 0, 0, 0, NULL, 1, display_name(file)};
-    if (code == TOOL_EXIT_OK)
-        code = post_check_unread(CMD, display_name(file), 1, model);
+    /* Keys iprof does not read: refused, as by every command that writes
+     * a profile (OUT not written), or dropped and said in the report. */
+    post_output o = {out_path, NULL, 0, 0, 0, 0, NULL, drop_unknown, display_name(file)};
+    if (code == TOOL_EXIT_OK && post_check_unread(CMD, display_name(file), drop_unknown, model))
+        code = EXIT_NOTHING;
     progress_bar bar;
     memset(&bar, 0, sizeof bar);
     /* Measured before the output is written: it may replace the input. */
@@ -217,11 +241,13 @@ static int run(const char *file, const char *out_path, int json)
         r.damage = iprof_reader_damage(reader);
         r.kept_end = iprof_reader_kept_end(reader);
         r.model = model;
+        r.unread = iprof_model_unread_count(model, &r.unread_first);
         if (json)
             print_json(out, &r);
         else
             print_text(out, &r);
-        code = finish_stdout(CMD, r.damage ? TOOL_EXIT_INVALID : TOOL_EXIT_OK);
+        code = finish_stdout(CMD, r.damage ? TOOL_EXIT_INVALID
+                                  : r.unread ? TOOL_EXIT_DROPPED : TOOL_EXIT_OK);
     }
     iprof_model_free(model);
     iprof_reader_free(reader);
@@ -232,7 +258,7 @@ int cmd_repair(int argc, char **argv)
 {
     tool_args a;
     const char *file = NULL, *out = NULL;
-    int json = 0, opt;
+    int json = 0, drop_unknown = 0, opt;
     args_init(&a, CMD, argc, argv);
     while ((opt = args_next(&a, repair_opts)) != ARGS_END) {
         switch (opt) {
@@ -241,6 +267,7 @@ int cmd_repair(int argc, char **argv)
         case TOOL_OPT_VERSION: return print_version();
         case OPT_OUT: out = a.value; break;
         case OPT_JSON: json = 1; break;
+        case OPT_DROP_UNKNOWN: drop_unknown = 1; break;
         default:
             if (file)
                 return usage_error(CMD, "only one FILE is allowed");
@@ -251,5 +278,5 @@ int cmd_repair(int argc, char **argv)
         return usage_error(CMD, "no FILE given");
     if (!out)
         return usage_error(CMD, "no OUT given: -o OUT is required ('-': standard output)");
-    return run(file, out, json);
+    return run(file, out, json, drop_unknown);
 }

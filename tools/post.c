@@ -103,30 +103,34 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
 
 int post_check_unread(const char *cmd, const char *name, int drop, const iprof_model *model)
 {
-    const char *first;
-    size_t n = iprof_model_unread_count(model, &first);
-    if (!n)
+    size_t n = iprof_model_unread_count(model, NULL);
+    if (!n || drop)
         return TOOL_EXIT_OK;
-    const char *s = n == 1 ? "" : "s";
-    if (drop) {
-        report_plain(cmd, name, "dropped the unknown keys of %zu element%s (the first: %s)", n,
-                     s, first);
-        return TOOL_EXIT_OK;
-    }
     report_plain(cmd, name,
-                 "%zu element%s held keys iprof does not keep (the first: %s); writing "
-                 "would lose them (--drop-unknown writes without them)",
-                 n, s, first);
+                 "refused: the output would lack the keys of %zu element%s that iprof does "
+                 "not read (--drop-unknown writes without them)",
+                 n, n == 1 ? "" : "s");
     return TOOL_EXIT_INVALID;
 }
 
-void post_drop_unknown(const char *cmd, const char *name, iprof_model *model)
+size_t post_drop_unknown(const char *cmd, const char *name, iprof_model *model)
 {
     const char *key, *json;
-    size_t json_len;
-    for (size_t i = 0; iprof_model_unknown_at(model, i, &key, NULL, &json, &json_len) == 0; i++)
+    size_t json_len, i;
+    for (i = 0; iprof_model_unknown_at(model, i, &key, NULL, &json, &json_len) == 0; i++)
         report_plain(cmd, name, "dropped unknown key \"%s\" (%zu bytes)", key, json_len);
     iprof_model_clear_unknown(model);
+    return i;
+}
+
+int post_dropped(const char *cmd, const char *name, const iprof_model *model,
+                 size_t top_level_dropped)
+{
+    size_t n = iprof_model_unread_count(model, NULL);
+    if (n)
+        report_plain(cmd, name, "written without the keys of %zu element%s that iprof does "
+                     "not read (--drop-unknown)", n, n == 1 ? "" : "s");
+    return n || top_level_dropped ? TOOL_EXIT_DROPPED : TOOL_EXIT_OK;
 }
 
 const char *post_unknown_hint(const iprof_model *model)

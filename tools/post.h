@@ -41,13 +41,23 @@ int post_about_model(int rc);
  * Returns the exit code after printing any failure. */
 int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                progress_bar *bar);
-/* Refuse (exit 1, message on stderr) to write a model that lacks keys
- * some elements of its input held (iprof_model_unread_count()) unless
- * @p drop; with it, say on stderr what the output will not have. */
+/* Keys of types, methods and entries that iprof does not read (iprof(1),
+ * KEYS IPROF DOES NOT READ): a command that writes a profile refuses a
+ * model that lacks some its input held (iprof_model_unread_count())
+ * unless @p drop, before any output. Returns TOOL_EXIT_OK, or
+ * TOOL_EXIT_INVALID after saying why on stderr. */
 int post_check_unread(const char *cmd, const char *name, int drop, const iprof_model *model);
 /* Drop every unknown top-level key of the model, saying on stderr what
- * was dropped: "CMD: NAME: dropped unknown key "K" (N bytes)". */
-void post_drop_unknown(const char *cmd, const char *name, iprof_model *model);
+ * was dropped: "CMD: NAME: dropped unknown key "K" (N bytes)". Returns
+ * how many were dropped. */
+size_t post_drop_unknown(const char *cmd, const char *name, iprof_model *model);
+/* After the model was written with --drop-unknown: the verdict on stderr
+ * when it lacks the keys of elements ("CMD: NAME: written without the keys
+ * of N elements that iprof does not read"), and the exit status:
+ * TOOL_EXIT_DROPPED when those or @p top_level_dropped keys (those
+ * post_drop_unknown dropped) are not in the output, else TOOL_EXIT_OK. */
+int post_dropped(const char *cmd, const char *name, const iprof_model *model,
+                 size_t top_level_dropped);
 /* What to tell the user after a model operation failed: how to go on when
  * unknown keys were the reason, else "". */
 const char *post_unknown_hint(const iprof_model *model);

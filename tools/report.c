@@ -58,11 +58,29 @@ void report_error(const char *file, const iprof_error *err)
                 iprof_error_line(err), iprof_error_column(err), *path ? path : "-", warning, msg);
 }
 
+/* A warning about an element is about keys iprof does not read: the
+ * reader's only warning with an element's path ("types[3]"). */
+static int is_unread_warning(const iprof_error *d)
+{
+    return iprof_error_severity(d) == IPROF_SEVERITY_WARNING && strchr(iprof_error_path(d), '[');
+}
+
 void report_read(const char *file, const iprof_reader *reader, int status)
 {
+    report_read_listing(file, reader, status, 0);
+}
+
+void report_read_listing(const char *file, const iprof_reader *reader, int status,
+                         int list_unread)
+{
     size_t n = iprof_reader_diag_count(reader);
-    for (size_t i = 0; i < n; i++)
-        report_error(file, iprof_reader_diag(reader, i));
+    for (size_t i = 0; i < n; i++) {
+        const iprof_error *d = iprof_reader_diag(reader, i);
+        if (list_unread || !is_unread_warning(d))
+            report_error(file, d);
+    }
+    if (!list_unread)
+        report_unread(file, reader);
     if (status == IPROF_OK)
         return;
     const iprof_error *err = iprof_reader_error(reader);
@@ -86,24 +104,19 @@ void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warni
     }
 }
 
+void report_unread(const char *file, const iprof_reader *reader)
+{
+    const char *first;
+    size_t n = iprof_reader_unread_count(reader, &first);
+    if (n)
+        fprintf(stderr, "%s: warning: %zu element%s %s keys iprof does not read (the first: "
+                "%s)\n", display_name(file), n, n == 1 ? "" : "s", n == 1 ? "has" : "have",
+                first);
+}
+
 void report_read_warnings(const char *file, const iprof_reader *reader)
 {
-    size_t n = iprof_reader_diag_count(reader), shown = 0, all = 0;
-    for (size_t i = 0; i < n; i++) {
-        const iprof_error *d = iprof_reader_diag(reader, i);
-        /* An element's warnings have an element's path: "types[3]". */
-        if (iprof_error_severity(d) != IPROF_SEVERITY_WARNING || !strchr(iprof_error_path(d), '['))
-            continue;
-        all++;
-        if (shown < 3) {
-            report_error(file, d);
-            shown++;
-        }
-    }
-    if (all > shown)
-        fprintf(stderr, "%s: %zu elements had keys iprof does not read in all ('iprof validate' "
-                "lists them)\n",
-                display_name(file), all);
+    report_unread(file, reader);
     size_t errors, warnings;
     count_diagnostics(reader, &errors, &warnings);
     if (errors)

@@ -38,7 +38,11 @@ enum tool_exit {
     TOOL_EXIT_OK = 0,      /* success: the job is done (--help and --version
                             * too), every input is valid */
     TOOL_EXIT_INVALID = 1, /* some input is not a valid profile (or cannot be written as asked) */
-    TOOL_EXIT_USAGE = 2    /* usage error, or an I/O or memory failure */
+    TOOL_EXIT_USAGE = 2,   /* usage error, or an I/O or memory failure */
+    /* 3: repair's "nothing salvaged, OUT not written" (cmd_repair.c) */
+    TOOL_EXIT_DROPPED = 4  /* a profile was written, without keys that
+                            * --drop-unknown dropped (iprof(1), KEYS IPROF
+                            * DOES NOT READ) */
 };
 
 /* ---- args.c ------------------------------------------------------------ */
@@ -97,11 +101,11 @@ int parse_instanceof_key(const char *cmd, const char *value);
      "instanceof instanceOf"}
 #define TOOL_OPT_DROP_UNKNOWN(ID)                                                            \
     {"drop-unknown", 0, NULL, (ID),                                                         \
-     "drop what iprof cannot keep, saying so on stderr: keys\n"                             \
-     "of types, methods and entries that it does not read\n"                                \
-     "(without it, such input is refused), and top-level\n"                                 \
-     "keys that may hold ids when merging or writing the\n"                                 \
-     "canonical form (which they fail)",                                                     \
+     "drop what iprof cannot keep, saying so on stderr and\n"                              \
+     "with exit status 4: keys of types, methods and entries\n"                             \
+     "that it does not read (without it, such input is\n"                                   \
+     "refused), and top-level keys (which may hold ids that\n"                              \
+     "merging or the canonical form would fail on)",                                         \
      NULL}
 #define TOOL_OPT_END {NULL, 0, NULL, 0, NULL, NULL}
 
@@ -152,16 +156,25 @@ char *no_nul(char *s, size_t len);
 void put_text(FILE *out, const char *s);
 /* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr. */
 void report_error(const char *file, const iprof_error *err);
-/* Print every diagnostic of the reader's last read, then its error if
- * @p status is a failure. */
+/* Print the diagnostics of the reader's last read, then its error if
+ * @p status is a failure. The warnings about keys iprof does not read
+ * are summed up in report_unread's line; `iprof validate`, whose job is
+ * to list them, gives @p list_unread. */
 void report_read(const char *file, const iprof_reader *reader, int status);
-/* After a read that succeeded: its warnings about elements (keys no
- * element has, which the read dropped), the first three and how many in
- * all, and how many rule violations a lenient read went past (one line),
- * on stderr, so that nothing a command writes or shows from a file hides
- * what it lost or what was wrong with it. Unknown top-level keys are
- * kept: those stay with `iprof validate`. */
+void report_read_listing(const char *file, const iprof_reader *reader, int status,
+                         int list_unread);
+/* After a read that succeeded: how many of its elements had keys iprof
+ * does not read (report_unread) and how many rule violations a lenient
+ * read went past, one line each on stderr, so that nothing a command
+ * writes or shows from a file hides what it left out or what was wrong
+ * with it. Unknown top-level keys are kept: those stay with
+ * `iprof validate`. */
 void report_read_warnings(const char *file, const iprof_reader *reader);
+/* The one line every command prints after a read whose elements had keys
+ * iprof does not read: their exact number (iprof_reader_unread_count(),
+ * which the diagnostics cap does not stop) and the first; nothing when
+ * there are none. */
+void report_unread(const char *file, const iprof_reader *reader);
 /* The errors and warnings of the reader's last read, those past its cap
  * included. */
 void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warnings);

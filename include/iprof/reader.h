@@ -343,6 +343,24 @@ IPROF_API const iprof_error *iprof_reader_damage(const iprof_reader *reader);
 IPROF_API uint64_t iprof_reader_kept_end(const iprof_reader *reader);
 
 /**
+ * @brief How many elements of the last read held keys it does not read.
+ *
+ * Keys that no type, method or entry has (`{"id":1,"name":"A","x":2}`)
+ * are not read: each such element gets a warning, and the read counts the
+ * elements it handed over that had them (an element a strict or
+ * salvaging read refused is not counted). Unlike the warnings, the count
+ * does not stop at max_diagnostics. A model loaded or merged by the read
+ * adds it to iprof_model_unread_count().
+ * @param reader the reader; NULL gives 0.
+ * @param[out] first receives where the first of them was, as
+ *        types[3], key "x" (owned by the reader: valid until its next read
+ *        or its free), or NULL when there is none; may be NULL.
+ * @return the number of such elements.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
+IPROF_API size_t iprof_reader_unread_count(const iprof_reader *reader, const char **first);
+
+/**
  * @brief The number of diagnostics of the last read.
  * @param reader the reader.
  * @return how many warnings and (lenient mode) rule violations the last

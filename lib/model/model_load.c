@@ -159,7 +159,7 @@ int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *
     }
     if (rc == IPROF_OK) {
         const char *first;
-        size_t unread = ipi_reader_unread(reader, &first);
+        size_t unread = iprof_reader_unread_count(reader, &first);
         ipi_unknown_note_unread(extras, unread, first);
     }
     return rc;

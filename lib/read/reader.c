@@ -917,10 +917,11 @@ void ipi_reader_set_salvaged(iprof_reader *r)
     r->salvaged = 1;
 }
 
-size_t ipi_reader_unread(const iprof_reader *r, const char **first)
+IPROF_API size_t iprof_reader_unread_count(const iprof_reader *reader, const char **first)
 {
-    *first = r->unread_first;
-    return r->unread;
+    if (first)
+        *first = reader && reader->unread ? reader->unread_first : NULL;
+    return reader ? reader->unread : 0;
 }
 
 void ipi_reader_fail(iprof_reader *r, int status, const char *message)

@@ -31,8 +31,4 @@ void ipi_reader_set_salvaged(iprof_reader *r);
  * read. */
 void ipi_reader_fail(iprof_reader *r, int status, const char *message);
 
-/* The elements of the last read whose unknown keys it did not read (they
- * are not in the model), and in *first where the first of them is. */
-size_t ipi_reader_unread(const iprof_reader *r, const char **first);
-
 #endif

@@ -189,6 +189,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_reader_kept_end": (c_uint64, [_P]),
     "iprof_reader_diag_count": (c_size_t, [_P]),
     "iprof_reader_diag_dropped": (c_size_t, [_P, c_int]),
+    "iprof_reader_unread_count": (c_size_t, [_P, POINTER(c_char_p)]),
     "iprof_reader_diag": (_P, [_P, c_size_t]),
     # model.h
     "iprof_model_new": (c_int, [POINTER(_P), POINTER(iprof_allocator)]),

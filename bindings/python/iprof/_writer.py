@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 from . import _lib
 from ._common import InstanceofKey, Kind, encode, frames_array, int64, int64_array, size_t
-from ._errors import ClosedError, Status, check, make_error
+from ._errors import ClosedError, Diagnostic, Status, check, make_error
 
 
 class Writer:
@@ -147,7 +147,15 @@ class Writer:
         if self._exceptions:
             exc = self._exceptions.pop(0)
             raise exc
-        raise make_error(status, self._L.iprof_writer_error(self._ptr), self._filename)
+        report = self._L.iprof_writer_error(self._ptr)
+        # A model whose input had keys the library does not read is refused
+        # unless drop_unknown=True: the message names the keyword, not the
+        # C flag (a failed writer repeats its error at every later call).
+        message = None
+        if report:
+            message = Diagnostic._from_report(report).message.replace(
+                "IPROF_WRITE_DROP_UNKNOWN", "drop_unknown=True")
+        raise make_error(status, report, self._filename, message=message)
 
     def begin(self, version: str | None = None) -> None:
         """Start the document (*version*: None for the options' version,

@@ -257,11 +257,22 @@ class UnreadElementKeysTest(unittest.TestCase):
         with iprof.load(doc) as m, iprof.load(raw) as plain:
             self.assertEqual((m.unread_count, m.first_unread), (1, 'types[3], key "x"'))
             self.assertEqual((plain.unread_count, plain.first_unread), (0, None))
+            # The message names the keyword, not the C flag.
+            want = ('1 element of the model\'s input held keys it does not keep (the first: '
+                    'types[3], key "x"); writing would lose them (drop_unknown=True writes '
+                    'without them)')
             for kwargs in ({}, {"canonical": True}):
                 with self.assertRaises(iprof.SchemaError) as cm:
                     m.write(**kwargs)
-                self.assertIn('1 element of the model\'s input held keys it does not keep '
-                              '(the first: types[3], key "x")', str(cm.exception))
+                self.assertEqual(cm.exception.message, want)
+                self.assertIn(want, str(cm.exception))
+            # Writer's too, and a failed writer repeats it at later calls.
+            w = iprof.Writer()
+            for call in (lambda: w.write_model(m), w.end):
+                with self.assertRaises(iprof.SchemaError) as cm:
+                    call()
+                self.assertEqual(cm.exception.message, want)
+            w.close()
             self.assertEqual(m.write(drop_unknown=True), raw)
             plain.merge(m)
             self.assertEqual(plain.unread_count, 1)

@@ -491,6 +491,7 @@ extern "C" {
     pub fn iprof_reader_kept_end(reader: *const iprof_reader) -> u64;
     pub fn iprof_reader_diag_count(reader: *const iprof_reader) -> usize;
     pub fn iprof_reader_diag_dropped(reader: *const iprof_reader, severity: c_int) -> usize;
+    pub fn iprof_reader_unread_count(reader: *const iprof_reader, first: *mut *const c_char) -> usize;
     pub fn iprof_reader_diag(reader: *const iprof_reader, index: usize) -> *const iprof_error;
 
     // model.h: creating and loading
@@ -944,7 +945,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 145;
+    const FUNCTION_COUNT: usize = 146;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -977,6 +978,7 @@ mod tests {
             iprof_reader_error as *const (),
             iprof_reader_diag_count as *const (),
             iprof_reader_diag_dropped as *const (),
+            iprof_reader_unread_count as *const (),
             iprof_reader_damage as *const (),
             iprof_reader_kept_end as *const (),
             iprof_reader_diag as *const (),

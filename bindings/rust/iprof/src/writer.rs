@@ -24,6 +24,14 @@ pub struct WriteOptions {
     instanceof_key: InstanceofKey,
 }
 
+/// A writer's error as Rust spells it: a model whose input had keys the
+/// library does not read is refused unless [`WriteOptions::drop_unknown`],
+/// and the message names that option, not the C flag.
+fn spelled(mut err: Error) -> Error {
+    err.message = err.message.replace("IPROF_WRITE_DROP_UNKNOWN", "WriteOptions::drop_unknown(true)");
+    err
+}
+
 impl WriteOptions {
     /// The defaults.
     pub fn new() -> WriteOptions {
@@ -256,7 +264,7 @@ impl<'a> Writer<'a> {
             return Ok(());
         }
         // SAFETY: the writer is alive; the report is copied.
-        let mut err = unsafe { Error::from_raw_or_code(sys::iprof_writer_error(self.raw.as_ptr()), rc) };
+        let mut err = spelled(unsafe { Error::from_raw_or_code(sys::iprof_writer_error(self.raw.as_ptr()), rc) });
         if let Some(file) = &self.file {
             err = err.in_file(file);
         }
@@ -367,7 +375,7 @@ impl<'a> Writer<'a> {
         // SAFETY: the writer is alive; the report is copied.
         unsafe {
             let err = sys::iprof_writer_error(self.raw.as_ptr());
-            (!err.is_null()).then(|| Error::from_raw(err))
+            (!err.is_null()).then(|| spelled(Error::from_raw(err)))
         }
     }
 

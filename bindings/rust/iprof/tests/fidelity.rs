@@ -327,7 +327,13 @@ fn write_refuses_unread_element_keys_unless_dropped() {
         let mut w = Writer::to_memory(&options).unwrap();
         let err = w.write_model(&m).unwrap_err();
         assert_eq!(err.status(), Status::Schema);
-        assert!(err.message().contains(r#"(the first: types[3], key "x")"#), "{}", err.message());
+        // The message names the builder's option, not the C flag.
+        assert_eq!(
+            err.message(),
+            r#"1 element of the model's input held keys it does not keep (the first: types[3], key "x"); writing would lose them (WriteOptions::drop_unknown(true) writes without them)"#
+        );
+        assert_eq!(w.error().map(|e| e.message().to_owned()), Some(err.message().to_owned()));
+        assert_eq!(w.end().unwrap_err().message(), err.message());
     }
     assert_eq!(write(&m, &WriteOptions::new().drop_unknown(true)), raw);
     let mut dst = Model::new().unwrap();
