@@ -297,7 +297,8 @@ impl Model {
 
     /// Add an entry. If an entry of that kind and context exists, the
     /// records are combined by the kind's meaning (counts summed, pairs
-    /// matched by type, triples by (bci, index), saturating at `i64::MAX`).
+    /// matched by type, triples by (bci, index) and occurrence, the i-th
+    /// meeting the i-th, saturating at `i64::MAX`).
     /// Fails changing nothing: [`Status::Schema`](crate::Status::Schema) (rules),
     /// [`Status::Dangling`](crate::Status::Dangling) (unknown method or type ids),
     /// [`Status::Invalid`](crate::Status::Invalid) (no frames). The error
