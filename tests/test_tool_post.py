@@ -135,9 +135,9 @@ class CommandLine(ToolCase):
         self.expect(["filter", "--min-count", "x", "post-filter.iprof"], 2,
                     err="iprof filter: bad --min-count 'x': an integer >= 0 is needed"
                         + hint % "filter")
+        # named once (issue 30, item 6)
         self.expect(["merge", "missing.iprof"], 2,
-                    err="missing.iprof: cannot open missing.iprof: "
-                        "No such file or directory\n")
+                    err="missing.iprof: cannot open: No such file or directory\n")
 
 
 # ---------------------------------------------------------------------------
@@ -877,6 +877,12 @@ class FilterGraalVM25(ToolCase):
 # ---------------------------------------------------------------------------
 # gzip through validate and cat
 
+# What a command says after the reader's report of a damaged or cut-short
+# FILE (issue 30, item 6): NAME, then FILE as a shell word.
+REPAIR_HINT = ("%s: damaged or cut short; to save what comes before the damage: "
+               "iprof repair %s -o OUT\n")
+
+
 class Gzip(ToolCase):
     def test_validate_and_cat(self):
         need_gzip()
@@ -917,6 +923,8 @@ class Gzip(ToolCase):
                          (1, ("%s: invalid (1 error)\n" % bad).encode(),
                           # where the text inflated before the damage ends
                           # (the end of the file's 30 lines)
+                          # (all of it inflated, outside any element: no
+                          # hint of 'iprof repair')
                           "%s:31:1: -: corrupt gzip data: incorrect data check\n" % bad))
         cut = os.path.join(self.tmp, "cut.iprof.gz")
         with open(cut, "wb") as f:
@@ -924,7 +932,107 @@ class Gzip(ToolCase):
         code, out, err = run("validate", cut)
         self.assertEqual((code, out), (1, ("%s: invalid (1 error)\n" % cut).encode()))
         self.assertTrue(err.startswith(cut + ":") and err.endswith(
-            ": truncated gzip data: the compressed input ends inside a member\n"), err)
+            ": truncated gzip data: the compressed input ends inside a member\n"
+            + REPAIR_HINT % (cut, cut)), err)
+
+
+# ---------------------------------------------------------------------------
+# Messages of every command (issue 30, item 6)
+
+TRUNCATED = "repair-truncated.iprof"
+TRUNCATED_READ = ("repair-truncated.iprof:1:421: monitorProfiles[0].records[0]: unexpected "
+                  "end of input\n")
+# Every command that reads a profile, FILE where it goes.
+READERS = [["validate", "FILE"], ["stats", "FILE"], ["cat", "FILE"], ["flame", "FILE"],
+           ["export", "--format", "speedscope", "FILE"], ["convert", "FILE"],
+           ["filter", "FILE"], ["merge", "FILE"], ["merge", "show.iprof", "FILE"],
+           ["diff", "FILE", "show.iprof"], ["diff", "show.iprof", "FILE"],
+           ["coverage", "FILE"], ["show", "FILE", "x"],
+           ["fit", "FILE", "fit-call_tree_methods.csv"]]
+
+
+def operands(args, file):
+    return [file if a == "FILE" else a for a in args]
+
+
+class Messages(ToolCase):
+    def test_truncated_suggests_repair(self):
+        """The reader's report, then the command's line with the repair
+        command (shell-quoted); repair itself says what it kept."""
+        for args in READERS:
+            code, out, err = run(*operands(args, TRUNCATED))
+            self.assertEqual((code, err), (1, TRUNCATED_READ + REPAIR_HINT % (TRUNCATED,
+                                                                              TRUNCATED)), args)
+        self.expect(["stats", "-"], 1, "", TRUNCATED_READ.replace(TRUNCATED, "<stdin>") +
+                    REPAIR_HINT % ("<stdin>", "-"), stdin=data(TRUNCATED))
+        odd = os.path.join(self.tmp, "it's a.iprof")
+        with open(odd, "wb") as f:
+            f.write(data(TRUNCATED))
+        code, out, err = run("stats", odd)
+        self.assertEqual((code, err.splitlines()[-1]), (1, (
+            "%s: damaged or cut short; to save what comes before the damage: iprof repair "
+            "'%s' -o OUT" % (odd, odd.replace("'", "'\\''")))))
+        code, out, err = run("repair", TRUNCATED, "-o", os.path.join(self.tmp, "r.iprof"))
+        self.assertEqual(code, 1)
+        self.assertNotIn("iprof repair ", err)
+        # Damage before the version: nothing to save, no suggestion; nor for
+        # an empty input.
+        self.expect(["stats", "repair-noversion.iprof"], 1, "",
+                    "repair-noversion.iprof:1:48: version: unexpected end of input\n")
+        self.expect(["stats", "-"], 1, "", "<stdin>:1:1: -: unexpected end of input\n",
+                    stdin=b"")
+
+    def test_missing_file_named_once(self):
+        for args in READERS + [["repair", "FILE", "-o", "out.iprof"]]:
+            code, out, err = run(*operands(args, "no-such.iprof"))
+            self.assertEqual((code, err), (2, "no-such.iprof: cannot open: No such file or "
+                                              "directory\n"), args)
+        self.expect(["fit", "fit.iprof", "no-such.csv"], 2, "",
+                    "iprof fit: no-such.csv: No such file or directory\n")
+        self.expect(["stats", "."], 2, "", ".: cannot read: it is a directory\n")
+        # An output that cannot be made: named once too.
+        bad = os.path.join(self.tmp, "no-dir", "x.iprof")
+        for cmd in (["cat"], ["convert"], ["filter"], ["merge"], ["repair"]):
+            self.expect(cmd + ["show.iprof", "-o", bad], 2, "", "iprof %s: %s: cannot create a "
+                        "temporary file next to it: No such file or directory\n" % (cmd[0], bad))
+
+    def test_merge_names_the_input(self):
+        """What merge says of an input's content names that input, never
+        "<merged>"."""
+        unread = os.path.join(self.tmp, "unread.iprof")
+        with open(unread, "wb") as f:
+            f.write(b'{"version":"1.0.0","types":[{"id":0,"name":"T","extra":1}],"methods":'
+                    b'[{"id":1,"name":"m","signature":[0,0]}],"callCountProfiles":[{"ctx":'
+                    b'"1:0","records":[5]}],"conditionalProfiles":[],"virtualInvokeProfiles":'
+                    b'[],"monitorProfiles":[],"samplingProfiles":[]}')
+        code, out, err = run("merge", "--drop-unknown", "show.iprof", unread)
+        self.assertEqual((code, err), (0, (
+            '%s:1:48: types[0]: warning: unknown key "extra" in a type: not read, so a model '
+            'does not hold it\n'
+            'iprof merge: %s: dropped the unknown keys of 1 element (the first: types[0], key '
+            '"extra")\n') % (unread, unread)))
+        # Instanceof entries (kept by a lenient read of a 1.0.0 file) in a
+        # result of version 1.0.0: refused, naming the file they came from.
+        iof = os.path.join(self.tmp, "iof.iprof")
+        with open(iof, "wb") as f:
+            f.write(b'{"version":"1.0.0","types":[{"id":0,"name":"T"}],"methods":[{"id":1,'
+                    b'"name":"m","signature":[0,0]}],"callCountProfiles":[],'
+                    b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+                    b'"samplingProfiles":[],"instanceofProfiles":[{"ctx":"1:0","records":[0,3]}]}')
+        plain = os.path.join(self.tmp, "plain.iprof")
+        with open(plain, "wb") as f:
+            f.write(b'{"version":"1.0.0","types":[],"methods":[],"callCountProfiles":[],'
+                    b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+                    b'"samplingProfiles":[]}')
+        lenient = ("%s: warning: read past 1 rule violation ('iprof validate' lists them; "
+                   "--strict refuses the file)\n" % iof)
+        self.expect(["merge", plain, iof], 1, "", lenient + (
+            "iprof merge: %s: has instanceof profiles, which version 1.0.0 (the highest of the "
+            "inputs) cannot hold ('iprof convert --to 1.1.0' it first)\n" % iof))
+        # A 1.1.0 input makes the result 1.1.0: nothing to refuse.
+        code, out, err = run("merge", iof, "show.iprof")
+        self.assertEqual((code, err), (0, lenient))
+        self.assertEqual(json.loads(out)["version"], "1.1.0")
 
 
 # ---------------------------------------------------------------------------

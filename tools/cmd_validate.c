@@ -76,7 +76,7 @@ static int validate_one(iprof_reader *reader, const char *file)
     int rc = strcmp(file, "-") == 0 ? iprof_reader_read_fd(reader, 0, NULL, NULL)
                                     : iprof_reader_read_path(reader, file, NULL, NULL);
     fflush(stdout); /* keep stdout and stderr in order on a terminal */
-    report_read(file, reader, rc);
+    report_load(file, reader, rc);
     size_t dropped = iprof_reader_diag_dropped(reader, -1);
     if (dropped)
         fprintf(stderr, "%s: %zu more diagnostics not shown\n", display_name(file), dropped);

@@ -150,11 +150,24 @@ char *no_nul(char *s, size_t len);
 /* Write s on a line of text: control characters (tab, newline, ...)
  * as '?'. */
 void put_text(FILE *out, const char *s);
-/* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr. */
+/* @p msg, printed after "NAME: ", without its own mention of @p name
+ * (" NAME" or " \"NAME\"" before a ':' or the end), so that a file is
+ * named once: "x: cannot open: ..." where the library says "cannot open
+ * x: ...", "next to it" where it says "next to \"x\"". Into @p buf (@p
+ * cap bytes); @p msg itself when it has no such mention or @p buf is too
+ * small. */
+const char *name_once(char *buf, size_t cap, const char *msg, const char *name);
+/* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr
+ * ("FILE: message" without a position, naming FILE once). */
 void report_error(const char *file, const iprof_error *err);
 /* Print every diagnostic of the reader's last read, then its error if
  * @p status is a failure. */
 void report_read(const char *file, const iprof_reader *reader, int status);
+/* report_read() of a command's input, and for damaged or cut-short input
+ * (IPROF_ESYNTAX inside an element past the version, where repair has
+ * something to save) a line with the 'iprof repair' command that saves
+ * what comes before the damage. */
+void report_load(const char *file, const iprof_reader *reader, int status);
 /* After a read that succeeded: its warnings about elements (keys no
  * element has, which the read dropped), the first three and how many in
  * all, and how many rule violations a lenient read went past (one line),
