@@ -150,8 +150,9 @@ class CommandLine(ToolCase):
 # ---------------------------------------------------------------------------
 # validate
 
-# The library's messages, as the reader words them (lib/read/reader.c).
-MISSING = "{0}: cannot open {0}: No such file or directory\n"
+# A missing file, named once: the reader's "cannot open FILE: ..." after
+# "FILE: " would name it twice (issue 30, item 6).
+MISSING = "{0}: cannot open: No such file or directory\n"
 
 
 class Validate(ToolCase):
@@ -169,7 +170,7 @@ class Validate(ToolCase):
 
     def test_stdin(self):
         self.expect(["validate", "-"], 0, "<stdin>: valid\n", stdin=data("graal-1.0.0.iprof"))
-        self.expect(["validate", "-"], 1, "<stdin>: invalid (1 error)\n", SYNTAX % "<stdin>",
+        self.expect(["validate", "-"], 1, "<stdin>: invalid (1 error)\n", syntax("<stdin>", "-"),
                     stdin=data("syntax-error.iprof"))
 
     def test_lenient_rules(self):
@@ -184,7 +185,7 @@ class Validate(ToolCase):
         for flags in ([], ["--strict"]):
             self.expect(["validate"] + flags + ["syntax-error.iprof"], 1,
                         "syntax-error.iprof: invalid (1 error)\n",
-                        SYNTAX % "syntax-error.iprof")
+                        syntax("syntax-error.iprof"))
 
     def test_fatal_schema(self):
         self.expect(["validate", "bad-ctx.iprof"], 1, "bad-ctx.iprof: invalid (1 error)\n",
@@ -207,10 +208,10 @@ class Validate(ToolCase):
                      "future-1.2.0.iprof"], 2,
                     "graal-1.0.0.iprof: valid\nsyntax-error.iprof: invalid (1 error)\n"
                     "no-such.iprof: unreadable\nfuture-1.2.0.iprof: valid (1 warning)\n",
-                    SYNTAX % "syntax-error.iprof" + MISSING.format("no-such.iprof") + FUTURE)
+                    syntax("syntax-error.iprof") + MISSING.format("no-such.iprof") + FUTURE)
         self.expect(["validate", "syntax-error.iprof", "small-1.1.0.iprof"], 1,
                     "syntax-error.iprof: invalid (1 error)\nsmall-1.1.0.iprof: valid\n",
-                    SYNTAX % "syntax-error.iprof")
+                    syntax("syntax-error.iprof"))
 
 
 # ---------------------------------------------------------------------------
@@ -329,7 +330,7 @@ class Stats(ToolCase):
         self.assertEqual(json.loads(out)["hottestMethods"], [])
 
     def test_errors(self):
-        self.expect(["stats", "syntax-error.iprof"], 1, "", SYNTAX % "syntax-error.iprof")
+        self.expect(["stats", "syntax-error.iprof"], 1, "", syntax("syntax-error.iprof"))
         self.expect(["stats", "--strict", "rules-broken.iprof"], 1, "", RULES_STRICT)
         self.expect(["stats", "no-such.iprof"], 2, "", MISSING.format("no-such.iprof"))
 
@@ -421,7 +422,7 @@ class Cat(ToolCase):
         self.assertEqual(json.loads(out)["hottestMethods"][0]["name"], "a?b.n\tz\n")
         code, out, err = run("coverage", "--lcov", "-", "-", stdin=doc)
         self.assertEqual((code, err), (0, ""))
-        self.assertIn(b"\nFN:1,n?z?()\nFNDA:5,n?z?()\n", out)
+        self.assertIn(b"\nFN:1,n?z?(): void\nFNDA:5,n?z?(): void\n", out)
         self.assertTrue(out.startswith(b"TN:\nSF:a?b.java\n"), out)
         code, out, err = run("coverage", "-", stdin=doc)
         self.assertIn(b"\na?b ", out)
@@ -483,7 +484,7 @@ class Cat(ToolCase):
             self.assertEqual(open(out, "rb").read(), data("graal-0.4.0.iprof"))
             # A failed conversion leaves the previous file as it was.
             self.expect(["cat", "syntax-error.iprof", "--output", out], 1, "",
-                        SYNTAX % "syntax-error.iprof")
+                        syntax("syntax-error.iprof"))
             self.assertEqual(open(out, "rb").read(), data("graal-0.4.0.iprof"))
             self.assertEqual(os.listdir(tmp), ["out.iprof"])
             # Converting a file in place.
@@ -810,7 +811,13 @@ class Docs(unittest.TestCase):
 # ---------------------------------------------------------------------------
 # Expected reports (after the classes that use them, for readability there)
 
-SYNTAX = "%s:5:3: types[1]: expected a value after ','\n"
+def syntax(name, operand=None):
+    """The reader's report of syntax-error.iprof, then the command's line
+    saying that 'iprof repair' saves what comes before the damage (issue 30,
+    item 6); @p operand is the FILE operand when not the name ('-')."""
+    return ("%s:5:3: types[1]: expected a value after ','\n" % name +
+            "%s: damaged or cut short; to save what comes before the damage: iprof repair %s "
+            "-o OUT\n" % (name, operand or name))
 RULES_LENIENT = """\
 rules-broken.iprof:5:12: types[1].id: duplicate type id 0
 rules-broken.iprof:9:45: methods[1].signature: signature must hold the declaring and return type ids

@@ -386,10 +386,10 @@ com.example.util.Strings                                  3        1    33.33%
 
 LCOV = """TN:
 SF:Main.java
-FN:1,main(java.lang.String)
-FN:2,unused()
-FNDA:1,main(java.lang.String)
-FNDA:0,unused()
+FN:1,main(java.lang.String): void
+FN:2,unused(): void
+FNDA:1,main(java.lang.String): void
+FNDA:0,unused(): void
 FNF:2
 FNH:1
 DA:1,1
@@ -398,14 +398,14 @@ LF:2
 LH:1
 end_of_record
 SF:com/example/App.java
-FN:1,run()
-FN:2,work(int)
-FN:3,work(int,java.lang.String)
-FN:4,idle()
-FNDA:1,run()
-FNDA:20,work(int)
-FNDA:3,work(int,java.lang.String)
-FNDA:0,idle()
+FN:1,run(): void
+FN:2,work(int): int
+FN:3,work(int; java.lang.String): int
+FN:4,idle(): void
+FNDA:1,run(): void
+FNDA:20,work(int): int
+FNDA:3,work(int; java.lang.String): int
+FNDA:0,idle(): void
 FNF:4
 FNH:3
 DA:1,1
@@ -416,12 +416,12 @@ LF:4
 LH:3
 end_of_record
 SF:com/example/util/Strings.java
-FN:1,trim(java.lang.String)
-FN:2,pad(java.lang.String,int)
-FN:3,<init>()
-FNDA:7,trim(java.lang.String)
-FNDA:0,pad(java.lang.String,int)
-FNDA:0,<init>()
+FN:1,trim(java.lang.String): java.lang.String
+FN:2,pad(java.lang.String; int): java.lang.String
+FN:3,<init>(): void
+FNDA:7,trim(java.lang.String): java.lang.String
+FNDA:0,pad(java.lang.String; int): java.lang.String
+FNDA:0,<init>(): void
 FNF:3
 FNH:1
 DA:1,7
@@ -803,6 +803,86 @@ class CoverageTest(unittest.TestCase):
                     rows[m.group(1)] = tuple(int(m.group(i)) for i in range(2, 6))
             self.assertEqual(rows, {"Main.java": (1, 2, 1, 2), "App.java": (3, 4, 3, 4),
                                     "Strings.java": (1, 3, 1, 3)})
+
+    def genhtml(self):
+        genhtml = shutil.which("genhtml")
+        if not genhtml:
+            if REQUIRE_TOOLS:
+                self.fail("genhtml (Debian package lcov) is not installed")
+            raise unittest.SkipTest("genhtml (Debian package lcov) not installed")
+        return genhtml
+
+    def genhtml_functions(self, info):
+        """genhtml's "functions..: P% (HIT of FOUND functions)", as (hit, found)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([self.genhtml(), "--no-source", "--function-coverage",
+                                "-o", os.path.join(tmp, "html"), info], cwd=tmp,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
+        log = p.stdout.decode("utf-8", "replace")
+        self.assertEqual(p.returncode, 0, log)
+        m = re.search(r"functions\.\.: [0-9.]+% \((\d+) of (\d+) functions\)", log)
+        self.assertIsNotNone(m, log)
+        return int(m.group(1)), int(m.group(2))
+
+    def test_lcov_names_unique(self):
+        """Every method is its own LCOV function (issue 30, item 5): bridge
+        methods (name and parameters equal) differ by return type, no ','
+        (genhtml 1.x ends a name there), and equal signatures get " #LINE"
+        until no two names of a class are equal."""
+        code, out, err = run("coverage", "--lcov", "-", "coverage-names.iprof")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual([x for x in out.splitlines() if x.startswith(("SF:", "FN:", "FNDA:"))], [
+            "SF:com/example/Box.java",
+            "FN:1,get(): java.lang.Object",
+            "FN:2,get(): java.lang.String",
+            "FN:3,put(java.lang.Object; int): void",
+            "FNDA:7,get(): java.lang.Object",
+            "FNDA:7,get(): java.lang.String",
+            "FNDA:0,put(java.lang.Object; int): void",
+            "SF:com/example/Odd.java",
+            "FN:1,d(): void",
+            "FN:2,d(): void #2",
+            "FN:3,d(): void #2 #3",      # its return type is named "void #2"
+            "FNDA:0,d(): void",
+            "FNDA:2,d(): void #2",
+            "FNDA:0,d(): void #2 #3"])
+        with tempfile.TemporaryDirectory() as tmp:
+            info = os.path.join(tmp, "c.info")
+            with open(info, "w") as f:
+                f.write(out)
+            self.assertEqual(self.genhtml_functions(info), (3, 6))
+
+    def test_corpus_lcov_names(self):
+        """On every corpus file: one FN per method, no two alike in a record,
+        none with a ','; genhtml counts jsonata-cli's 43,276 methods (it
+        counted 40,824 when bridge methods shared a name and names held
+        ',')."""
+        corpus_file("jsonata-cli-0.4.0.iprof")  # skips without the corpus
+        for name in sorted(os.listdir(CORPUS)):
+            if not name.endswith(".iprof"):
+                continue
+            path = os.path.join(CORPUS, name)
+            with open(path, encoding="utf-8") as f:
+                methods = len(json.load(f)["methods"])
+            code, out, err = run("coverage", "--lcov", "-", path)
+            self.assertEqual(code, 0, err)
+            names, sf = set(), None
+            for line in out.splitlines():
+                if line.startswith("SF:"):
+                    sf = line
+                elif line.startswith("FN:"):
+                    fn = line.split(",", 1)[1]
+                    self.assertNotIn(",", fn, name)
+                    self.assertNotIn((sf, fn), names, name)
+                    names.add((sf, fn))
+            self.assertEqual(len(names), methods, name)
+            if name == "jsonata-cli-0.4.0.iprof":
+                self.assertEqual(methods, 43276)
+                with tempfile.TemporaryDirectory() as tmp:
+                    info = os.path.join(tmp, "c.info")
+                    with open(info, "w") as f:
+                        f.write(out)
+                    self.assertEqual(self.genhtml_functions(info), (3203, 43276))
 
     def test_help_and_usage(self):
         code, out, err = run("coverage", "--help")

@@ -92,20 +92,20 @@ JSON = """{"profile": "fit.iprof", "callTree": "fit-call_tree_methods.csv", "cal
 
 LCOV = """TN:
 SF:com/example/App.java
-FN:1,main(java.lang.String[])
-FN:2,work(int)
-FN:3,work(int,java.lang.String)
-FN:4,<init>()
-FN:5,idle()
-FN:6,fresh(int,long)
-FN:7,work(long)
-FNDA:1,main(java.lang.String[])
-FNDA:20,work(int)
-FNDA:1,work(int,java.lang.String)
-FNDA:1,<init>()
-FNDA:0,idle()
-FNDA:0,fresh(int,long)
-FNDA:0,work(long)
+FN:1,main(java.lang.String[]): void
+FN:2,work(int): int
+FN:3,work(int; java.lang.String): int
+FN:4,<init>(): void
+FN:5,idle(): void
+FN:6,fresh(int; long): void
+FN:7,work(long): int
+FNDA:1,main(java.lang.String[]): void
+FNDA:20,work(int): int
+FNDA:1,work(int; java.lang.String): int
+FNDA:1,<init>(): void
+FNDA:0,idle(): void
+FNDA:0,fresh(int; long): void
+FNDA:0,work(long): int
 FNF:7
 FNH:4
 DA:1,1
@@ -119,8 +119,8 @@ LF:7
 LH:4
 end_of_record
 SF:com/example/App$$Lambda/0x0000000801234567.java
-FN:1,run()
-FNDA:3,run()
+FN:1,run(): void
+FNDA:3,run(): void
 FNF:1
 FNH:1
 DA:1,3
@@ -128,8 +128,8 @@ LF:1
 LH:1
 end_of_record
 SF:java/lang/Object.java
-FN:1,toString()
-FNDA:0,toString()
+FN:1,toString(): java.lang.String
+FNDA:0,toString(): java.lang.String
 FNF:1
 FNH:0
 DA:1,0

@@ -135,9 +135,9 @@ class CommandLine(ToolCase):
         self.expect(["filter", "--min-count", "x", "post-filter.iprof"], 2,
                     err="iprof filter: bad --min-count 'x': an integer >= 0 is needed"
                         + hint % "filter")
+        # named once (issue 30, item 6)
         self.expect(["merge", "missing.iprof"], 2,
-                    err="missing.iprof: cannot open missing.iprof: "
-                        "No such file or directory\n")
+                    err="missing.iprof: cannot open: No such file or directory\n")
 
 
 # ---------------------------------------------------------------------------
@@ -657,13 +657,19 @@ class Filter(ToolCase):
                          json.loads(data("post-filter.iprof")))
 
     def test_keep_package(self):
-        # com.app: Main and db.Store, not com.apple; the monitor stays
+        # com.app: Main and db.Store, not com.apple; the monitor stays.
+        # Keep packages judge entries: every method and type stays ...
+        entries = ('"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"2:0<1:3",'
+                   '"records":[60]}],"conditionalProfiles":[{"ctx":"2:2<1:3","records":'
+                   '[2,0,7,2,1,3]}],' + VIRTUAL + ',' + MONITOR + ',"samplingProfiles":'
+                   '[{"ctx":"2:4<1:3","records":[10]}],"instanceofProfiles":[]}')
         self.expect(["filter", "--keep-package", "com.app", "post-filter.iprof"], 0,
-                    FILTER_HEAD + '],"methods":[' + M_MAIN + ',' + M_GET + '],'
-                    '"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"2:0<1:3",'
-                    '"records":[60]}],"conditionalProfiles":[{"ctx":"2:2<1:3","records":'
-                    '[2,0,7,2,1,3]}],' + VIRTUAL + ',' + MONITOR + ',"samplingProfiles":'
-                    '[{"ctx":"2:4<1:3","records":[10]}],"instanceofProfiles":[]}')
+                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_GET + ','
+                    + M_BAKE + ',' + M_PUT + '],' + entries)
+        # ... until --prune takes bake and put, which no entry names any
+        # more, then java.lang.Object, which only put named.
+        self.expect(["filter", "--keep-package", "com.app", "--prune", "post-filter.iprof"], 0,
+                    FILTER_HEAD + '],"methods":[' + M_MAIN + ',' + M_GET + '],' + entries)
 
     def test_drop_package_and_longest_match(self):
         self.expect(["filter", "--drop-package", "java.", "post-filter.iprof"], 0,
@@ -673,10 +679,13 @@ class Filter(ToolCase):
                     '"conditionalProfiles":[{"ctx":"2:2<1:3","records":[2,0,7,2,1,3]}],'
                     + VIRTUAL + ',' + MONITOR + ',"samplingProfiles":[{"ctx":"2:4<1:3",'
                     '"records":[10]}],"instanceofProfiles":[{"ctx":"3:1<1:8","records":[5,2]}]}')
-        # com kept, com.app.db dropped (longer), java dropped (unmatched)
+        # com kept, com.app.db dropped (longer): get goes, its type stays (a
+        # virtual invoke record names it); java's entries go (unmatched), not
+        # its method put (keep packages judge entries only)
         self.expect(["filter", "--keep-package", "com", "--drop-package", "com.app.db",
                      "post-filter.iprof"], 0,
-                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_BAKE + '],'
+                    FILTER_HEAD + T_OBJECT + '],"methods":[' + M_MAIN + ',' + M_BAKE + ','
+                    + M_PUT + '],'
                     '"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"3:0<1:8",'
                     '"records":[25]}],"conditionalProfiles":[],' + VIRTUAL + ',' + MONITOR +
                     ',"samplingProfiles":[],"instanceofProfiles":[{"ctx":"3:1<1:8","records":'
@@ -773,7 +782,7 @@ class Filter(ToolCase):
     def test_combined_canonical_gzip(self):
         need_gzip()
         gz = os.path.join(self.tmp, "f.iprof.gz")
-        self.ok("filter", "--kinds", "callcount", "--min-count", "20", "--canonical",
+        self.ok("filter", "--kinds", "callcount", "--min-count", "20", "--prune", "--canonical",
                 "post-filter.iprof", "-o", gz)
         with open(gz, "rb") as f:
             self.assertEqual(
@@ -787,9 +796,9 @@ class Filter(ToolCase):
                 b'"monitorProfiles":[],"samplingProfiles":[],"instanceofProfiles":[]}')
 
 
-# graalvm25-unknown.iprof with call counts only: entries of other kinds gone,
-# then boolean, java.lang.Object and equals() that nothing refers to any
-# more; the unknown keys stay where they were, as they were.
+# graalvm25-unknown.iprof with call counts only, pruned: entries of other
+# kinds gone, then boolean, java.lang.Object and equals() that nothing refers
+# to any more; the unknown keys stay where they were, as they were.
 G25_CALLCOUNT_HEAD = (
     '{"version":"1.1.0","types":[{"id":1,"name":"int"},{"id":3,"name":"com.example.Main"},'
     '{"id":4,"name":"com.example.Shape"},{"id":5,"name":"com.example.Circle"},'
@@ -806,22 +815,27 @@ class FilterGraalVM25(ToolCase):
         whole = data(G25_UNKNOWN).decode()
         head = whole[:whole.index('"callCountProfiles"')] + G25_CALLCOUNT_HEAD[
             G25_CALLCOUNT_HEAD.index('"callCountProfiles"'):]
-        self.expect(["filter", "--kinds", "callcount", G25_UNKNOWN], 0,
+        self.expect(["filter", "--kinds", "callcount", "--prune", G25_UNKNOWN], 0,
                     head +
                     '"ceConditionalProfilesV2":[{"ctx":"2:12","records":[17,0,600,17,1,400]}],'
                     '"virtualInvokeProfiles":[],"virtualInvokeMethodProfiles":[{"ctx":"1:4",'
                     '"records":[3,600,4,400]}],"monitorProfiles":[],"samplingProfiles":[],'
                     '"instanceOfProfiles":[]}')
+        plain_tail = ('"virtualInvokeProfiles":[],"virtualInvokeMethodProfiles":[],'
+                      '"monitorProfiles":[],"samplingProfiles":[],"instanceOfProfiles":[],'
+                      '"x-tool":"iprof-test"}')
+        self.expect(["filter", "--kinds", "callcount", "--prune", G25_PLAIN], 0,
+                    G25_CALLCOUNT_HEAD + plain_tail)
+        # without --prune what nothing refers to stays
+        whole = data(G25_PLAIN).decode()
         self.expect(["filter", "--kinds", "callcount", G25_PLAIN], 0,
-                    G25_CALLCOUNT_HEAD +
-                    '"virtualInvokeProfiles":[],"virtualInvokeMethodProfiles":[],'
-                    '"monitorProfiles":[],"samplingProfiles":[],"instanceOfProfiles":[],'
-                    '"x-tool":"iprof-test"}')
+                    whole[:whole.index('"callCountProfiles"')] + G25_CALLCOUNT_HEAD[
+                        G25_CALLCOUNT_HEAD.index('"callCountProfiles"'):] + plain_tail)
         # no options: a copy (nothing is pruned while such keys are there)
         self.assertEqual(self.ok("filter", G25_UNKNOWN), data(G25_UNKNOWN))
         # --drop-unknown drops them first, and then pruning goes on:
         # boolean and Object.equals(), which nothing refers to, go.
-        code, out, err = run("filter", "--drop-unknown", G25_UNKNOWN)
+        code, out, err = run("filter", "--drop-unknown", "--prune", G25_UNKNOWN)
         self.assertEqual((code, err), (4, ""
                           "iprof filter: graalvm25-unknown.iprof: dropped unknown key "
                           "\"ceConditionalProfilesV2\" (46 bytes)\n"
@@ -833,7 +847,7 @@ class FilterGraalVM25(ToolCase):
         self.assertEqual([m["name"] for m in doc["methods"]].count("equals"), 0)
 
     def test_canonical_unknown_keys(self):
-        # G25_CANONICAL without boolean and Object.equals(), which nothing
+        # G25_CANONICAL pruned of boolean and Object.equals(), which nothing
         # refers to, and renumbered
         want = (
             '{"version":"1.1.0","types":[{"id":0,"name":"com.example.Circle"},{"id":1,"name":'
@@ -848,11 +862,12 @@ class FilterGraalVM25(ToolCase):
             '"records":[0,600,3,400]}],"monitorProfiles":[{"ctx":"0:0","records":[5,7]}],'
             '"samplingProfiles":[{"ctx":"1:2<3:5<2:-6","records":[42]},{"ctx":"4:1<3:9<2:-6",'
             '"records":[20]}],"instanceOfProfiles":[{"ctx":"3:3","records":[0,600,3,400]}]}')
-        self.expect(["filter", "--canonical", G25], 0, want)
-        self.expect(["filter", "--canonical", G25_UNKNOWN], 1, err=CANNOT_CANONICAL % "filter")
-        self.expect(["filter", "--canonical", "--drop-unknown", G25_UNKNOWN], 4, want,
+        self.expect(["filter", "--prune", "--canonical", G25], 0, want)
+        self.expect(["filter", "--prune", "--canonical", G25_UNKNOWN], 1,
+                    err=CANNOT_CANONICAL % "filter")
+        self.expect(["filter", "--prune", "--canonical", "--drop-unknown", G25_UNKNOWN], 4, want,
                     DROPPED % ("filter", "filter"))
-        self.expect(["filter", "--canonical", G25_PLAIN], 0, want[:-1] + PLAIN_TAIL)
+        self.expect(["filter", "--prune", "--canonical", G25_PLAIN], 0, want[:-1] + PLAIN_TAIL)
 
     def test_instanceof_key(self):
         out = self.ok("filter", "--kinds", "instanceof", "--instanceof-key", "instanceof", G25)
@@ -862,6 +877,12 @@ class FilterGraalVM25(ToolCase):
 
 # ---------------------------------------------------------------------------
 # gzip through validate and cat
+
+# What a command says after the reader's report of a damaged or cut-short
+# FILE (issue 30, item 6): NAME, then FILE as a shell word.
+REPAIR_HINT = ("%s: damaged or cut short; to save what comes before the damage: "
+               "iprof repair %s -o OUT\n")
+
 
 class Gzip(ToolCase):
     def test_validate_and_cat(self):
@@ -903,6 +924,8 @@ class Gzip(ToolCase):
                          (1, ("%s: invalid (1 error)\n" % bad).encode(),
                           # where the text inflated before the damage ends
                           # (the end of the file's 30 lines)
+                          # (all of it inflated, outside any element: no
+                          # hint of 'iprof repair')
                           "%s:31:1: -: corrupt gzip data: incorrect data check\n" % bad))
         cut = os.path.join(self.tmp, "cut.iprof.gz")
         with open(cut, "wb") as f:
@@ -910,7 +933,107 @@ class Gzip(ToolCase):
         code, out, err = run("validate", cut)
         self.assertEqual((code, out), (1, ("%s: invalid (1 error)\n" % cut).encode()))
         self.assertTrue(err.startswith(cut + ":") and err.endswith(
-            ": truncated gzip data: the compressed input ends inside a member\n"), err)
+            ": truncated gzip data: the compressed input ends inside a member\n"
+            + REPAIR_HINT % (cut, cut)), err)
+
+
+# ---------------------------------------------------------------------------
+# Messages of every command (issue 30, item 6)
+
+TRUNCATED = "repair-truncated.iprof"
+TRUNCATED_READ = ("repair-truncated.iprof:1:421: monitorProfiles[0].records[0]: unexpected "
+                  "end of input\n")
+# Every command that reads a profile, FILE where it goes.
+READERS = [["validate", "FILE"], ["stats", "FILE"], ["cat", "FILE"], ["flame", "FILE"],
+           ["export", "--format", "speedscope", "FILE"], ["convert", "FILE"],
+           ["filter", "FILE"], ["merge", "FILE"], ["merge", "show.iprof", "FILE"],
+           ["diff", "FILE", "show.iprof"], ["diff", "show.iprof", "FILE"],
+           ["coverage", "FILE"], ["show", "FILE", "x"],
+           ["fit", "FILE", "fit-call_tree_methods.csv"]]
+
+
+def operands(args, file):
+    return [file if a == "FILE" else a for a in args]
+
+
+class Messages(ToolCase):
+    def test_truncated_suggests_repair(self):
+        """The reader's report, then the command's line with the repair
+        command (shell-quoted); repair itself says what it kept."""
+        for args in READERS:
+            code, out, err = run(*operands(args, TRUNCATED))
+            self.assertEqual((code, err), (1, TRUNCATED_READ + REPAIR_HINT % (TRUNCATED,
+                                                                              TRUNCATED)), args)
+        self.expect(["stats", "-"], 1, "", TRUNCATED_READ.replace(TRUNCATED, "<stdin>") +
+                    REPAIR_HINT % ("<stdin>", "-"), stdin=data(TRUNCATED))
+        odd = os.path.join(self.tmp, "it's a.iprof")
+        with open(odd, "wb") as f:
+            f.write(data(TRUNCATED))
+        code, out, err = run("stats", odd)
+        self.assertEqual((code, err.splitlines()[-1]), (1, (
+            "%s: damaged or cut short; to save what comes before the damage: iprof repair "
+            "'%s' -o OUT" % (odd, odd.replace("'", "'\\''")))))
+        code, out, err = run("repair", TRUNCATED, "-o", os.path.join(self.tmp, "r.iprof"))
+        self.assertEqual(code, 1)
+        self.assertNotIn("iprof repair ", err)
+        # Damage before the version: nothing to save, no suggestion; nor for
+        # an empty input.
+        self.expect(["stats", "repair-noversion.iprof"], 1, "",
+                    "repair-noversion.iprof:1:48: version: unexpected end of input\n")
+        self.expect(["stats", "-"], 1, "", "<stdin>:1:1: -: unexpected end of input\n",
+                    stdin=b"")
+
+    def test_missing_file_named_once(self):
+        for args in READERS + [["repair", "FILE", "-o", "out.iprof"]]:
+            code, out, err = run(*operands(args, "no-such.iprof"))
+            self.assertEqual((code, err), (2, "no-such.iprof: cannot open: No such file or "
+                                              "directory\n"), args)
+        self.expect(["fit", "fit.iprof", "no-such.csv"], 2, "",
+                    "iprof fit: no-such.csv: No such file or directory\n")
+        self.expect(["stats", "."], 2, "", ".: cannot read: it is a directory\n")
+        # An output that cannot be made: named once too.
+        bad = os.path.join(self.tmp, "no-dir", "x.iprof")
+        for cmd in (["cat"], ["convert"], ["filter"], ["merge"], ["repair"]):
+            self.expect(cmd + ["show.iprof", "-o", bad], 2, "", "iprof %s: %s: cannot create a "
+                        "temporary file next to it: No such file or directory\n" % (cmd[0], bad))
+
+    def test_merge_names_the_input(self):
+        """What merge says of an input's content names that input, never
+        "<merged>"."""
+        unread = os.path.join(self.tmp, "unread.iprof")
+        with open(unread, "wb") as f:
+            f.write(b'{"version":"1.0.0","types":[{"id":0,"name":"T","extra":1}],"methods":'
+                    b'[{"id":1,"name":"m","signature":[0,0]}],"callCountProfiles":[{"ctx":'
+                    b'"1:0","records":[5]}],"conditionalProfiles":[],"virtualInvokeProfiles":'
+                    b'[],"monitorProfiles":[],"samplingProfiles":[]}')
+        code, out, err = run("merge", "--drop-unknown", "show.iprof", unread)
+        self.assertEqual((code, err), (4, (
+            '%s: warning: 1 element has keys iprof does not read (the first: types[0], key '
+            '"extra")\n'
+            'iprof merge: <stdout>: written without the keys of 1 element that iprof does not '
+            'read (--drop-unknown)\n') % unread))
+        # Instanceof entries (kept by a lenient read of a 1.0.0 file) in a
+        # result of version 1.0.0: refused, naming the file they came from.
+        iof = os.path.join(self.tmp, "iof.iprof")
+        with open(iof, "wb") as f:
+            f.write(b'{"version":"1.0.0","types":[{"id":0,"name":"T"}],"methods":[{"id":1,'
+                    b'"name":"m","signature":[0,0]}],"callCountProfiles":[],'
+                    b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+                    b'"samplingProfiles":[],"instanceofProfiles":[{"ctx":"1:0","records":[0,3]}]}')
+        plain = os.path.join(self.tmp, "plain.iprof")
+        with open(plain, "wb") as f:
+            f.write(b'{"version":"1.0.0","types":[],"methods":[],"callCountProfiles":[],'
+                    b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+                    b'"samplingProfiles":[]}')
+        lenient = ("%s: warning: read past 1 rule violation ('iprof validate' lists them; "
+                   "--strict refuses the file)\n" % iof)
+        self.expect(["merge", plain, iof], 1, "", lenient + (
+            "iprof merge: %s: has instanceof profiles, which version 1.0.0 (the highest of the "
+            "inputs) cannot hold ('iprof convert --to 1.1.0' it first)\n" % iof))
+        # A 1.1.0 input makes the result 1.1.0: nothing to refuse.
+        code, out, err = run("merge", iof, "show.iprof")
+        self.assertEqual((code, err), (0, lenient))
+        self.assertEqual(json.loads(out)["version"], "1.1.0")
 
 
 # ---------------------------------------------------------------------------
@@ -979,6 +1102,54 @@ class Corpus(ToolCase):
         out = self.ok("filter", "--top-percent", "90", a)
         self.assertLess(len(out), os.path.getsize(a))
         self.assertEqual(run("validate", "-", stdin=out)[0], 0)
+
+    def test_filter_drop_package_counts(self):
+        # Issue 30 item 4: --drop-package java.util takes java.util's 8,949
+        # methods and the entries naming them, and the 369 java.util types
+        # nothing left names (636 stay, named by a kept method or record);
+        # every method outside java.util stays, referenced or not (it went
+        # down to 2,699 when the filter pruned too). --prune then removes
+        # the unreferenced. The counts are also computed here, from the JSON.
+        (a,) = corpus_files(CORPUS_NAMES[1])
+        with open(a, encoding="utf-8") as f:
+            src = json.load(f)
+        names = {t["id"]: t["name"] for t in src["types"]}
+
+        def in_util(type_id):
+            name = names.get(type_id, "")
+            return name == "java.util" or name.startswith("java.util.")
+
+        gone = {m["id"] for m in src["methods"] if in_util(m["signature"][0])}
+        kept = {}
+        for key, val in src.items():
+            if key.endswith("Profiles"):
+                kept[key] = [e for e in val if key == "monitorProfiles" or not any(
+                    int(fr.split(":")[0]) in gone for fr in e["ctx"].split("<"))]
+        named = {t for m in src["methods"] if m["id"] not in gone for t in m["signature"]}
+        for key in ("virtualInvokeProfiles", "monitorProfiles"):
+            named.update(t for e in kept[key] for t in e["records"][0::2])
+        types = [t for t in src["types"] if not in_util(t["id"]) or t["id"] in named]
+        self.assertEqual((len(src["methods"]), len(gone), len(src["types"]), len(types)),
+                         (43276, 8949, 5299, 4930))
+
+        out = json.loads(self.ok("filter", "--drop-package", "java.util", a))
+        self.assertEqual(len(out["methods"]), 43276 - 8949)
+        self.assertEqual({m["id"] for m in out["methods"]},
+                         {m["id"] for m in src["methods"]} - gone)
+        self.assertEqual(len(out["types"]), 4930)
+        self.assertEqual({t["id"] for t in out["types"]}, {t["id"] for t in types})
+        self.assertEqual({k: len(v) for k, v in out.items() if k.endswith("Profiles")},
+                         {"monitorProfiles": 1, "virtualInvokeProfiles": 317,
+                          "callCountProfiles": 7467, "conditionalProfiles": 5380,
+                          "samplingProfiles": 150})
+        self.assertEqual({k: len(v) for k, v in out.items() if k.endswith("Profiles")},
+                         {k: len(v) for k, v in kept.items()})
+        # --prune: what no entry names goes too.
+        pruned = json.loads(self.ok("filter", "--drop-package", "java.util", "--prune", a))
+        used = {int(fr.split(":")[0]) for k, v in pruned.items() if k.endswith("Profiles")
+                and k != "monitorProfiles" for e in v for fr in e["ctx"].split("<")}
+        self.assertEqual((len(pruned["methods"]), len(pruned["types"])), (2699, 776))
+        self.assertEqual({m["id"] for m in pruned["methods"]}, used)
 
     def test_dangling_placeholders(self):
         (a,) = corpus_files(CORPUS_NAMES[0])

@@ -195,6 +195,8 @@ class UnreadKeys(unittest.TestCase):
             self.assertEqual((code, out, err), (1, b"", (
                 "<stdin>: warning: %d elements have keys iprof does not read (the first: %s)\n"
                 "<stdin>:1:%d: callCountProfiles[999]: unexpected end of input\n"
+                "<stdin>: damaged or cut short; to save what comes before the damage: "
+                "iprof repair - -o OUT\n"
                 % (kept, FIRST, len(cut) + 1))), args)
 
     def test_one_element_and_stdin(self):

@@ -1283,13 +1283,30 @@ static char *filtered(const iprof_filter_options *o, int expect)
 #define M_B "{\"id\":3,\"name\":\"b\",\"signature\":[3,0]}"
 #define M_X "{\"id\":4,\"name\":\"x\",\"signature\":[4,0,5]}"
 #define MON "\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[1,9]}],"
+/* Every type and method of FILTER_IN: what a filter that drops no package
+ * keeps, whatever refers to them (pruning is iprof_model_prune()'s job). */
+#define ALL_TM "\"types\":[" T_INT "," T_A "," T_I "," T_B "," T_X "," T_O "]," \
+               "\"methods\":[" M_A "," M_I "," M_B "," M_X "],"
 
-static void test_filter_nothing_prunes(void)
+static void test_filter_nothing_changes(void)
 {
-    /* Without filters only unreferenced elements go: here none. */
     char *t = filtered(NULL, IPROF_OK);
     CHECK_EQ_STR(t, FILTER_IN);
     free(t);
+    /* Without options nothing goes, not even what nothing refers to: a
+     * types-only file, a method no entry mentions. */
+    static const char *const unused =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
+        "{\"id\":1,\"name\":\"p.A\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[1,0]}],"
+        "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    iprof_model *m = load(unused);
+    CHECK_OK(iprof_model_filter(m, NULL));
+    t = text(m);
+    CHECK_EQ_STR(t, unused);
+    free(t);
+    iprof_model_free(m);
 }
 
 static void test_filter_keep_package(void)
@@ -1299,10 +1316,10 @@ static void test_filter_keep_package(void)
     o.keep_packages = keep;
     o.keep_package_count = 1;
     char *t = filtered(&o, IPROF_OK);
-    /* com.a and com.a.inner stay; com.ab is not com.a; the monitor stays
-     * with its type 1 (com.a.A). */
-    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "],"
-                 "\"methods\":[" M_A "," M_I "],"
+    /* The entries of com.a and com.a.inner stay; com.ab is not com.a; the
+     * monitor stays. Keep packages judge entries: every method and type
+     * stays, whether a remaining entry names it or not. */
+    CHECK_EQ_STR(t, HEAD ALL_TM
                  "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
                  "\"records\":[30]}],"
                  "\"conditionalProfiles\":[{\"ctx\":\"1:3\",\"records\":[3,0,2,3,1,1]}],"
@@ -1342,7 +1359,11 @@ static void test_filter_drop_and_longest_match(void)
     o.drop_package_count = 0;
     CHECK_OK(iprof_model_filter(m, &o));
     t = text(m);
-    CHECK_EQ_STR(t, HEAD "\"types\":[" T_A "],\"methods\":[],"
+    /* The first pass took com.a.A.a, com.a.inner.I.i and org.x.X.x with
+     * com.a.inner.I (nothing named it); com.a.A (the monitor's record) and
+     * org.x.X (instanceof's) stay. The second drops no package. */
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_B "," T_X "," T_O "],"
+                 "\"methods\":[" M_B "],"
                  "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
                  "\"virtualInvokeProfiles\":[]," MON "\"samplingProfiles\":[],"
                  "\"instanceofProfiles\":[]}");
@@ -1354,12 +1375,14 @@ static void test_filter_drop_and_longest_match(void)
     o.drop_packages = drop;
     o.drop_package_count = 1;
     t = filtered(&o, IPROF_OK);
-    /* com.ab kept (com), com.a dropped, com.a.inner kept (longest), org
-     * dropped (keep packages given, none matches). A dropped package is
+    /* com.ab kept (com), com.a dropped, com.a.inner kept (longest), org's
+     * entries dropped (keep packages given, none matches) but not its
+     * method x (keep packages judge entries only). A dropped package is
      * gone from the file: com.a.A.a goes, and with it 2:0<1:1, whose
-     * callee is kept but whose caller is com.a.A.a. */
-    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "," T_B "," T_X "],"
-                 "\"methods\":[" M_I "," M_B "],"
+     * callee is kept but whose caller is com.a.A.a; its type com.a.A
+     * stays, the monitor's record names it. */
+    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "," T_B "," T_X "," T_O "],"
+                 "\"methods\":[" M_I "," M_B "," M_X "],"
                  "\"callCountProfiles\":[{\"ctx\":\"3:0\",\"records\":[10]}],"
                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[]," MON
                  "\"samplingProfiles\":[{\"ctx\":\"2:1\",\"records\":[4]}],"
@@ -1385,8 +1408,7 @@ static void test_filter_min_count(void)
     free(t);
     o.min_count = 11;
     t = filtered(&o, IPROF_OK);
-    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "],"
-                 "\"methods\":[" M_A "," M_I "],"
+    CHECK_EQ_STR(t, HEAD ALL_TM
                  "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
                  "\"records\":[30]}],"
                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
@@ -1401,7 +1423,7 @@ static void test_filter_top_percent(void)
     /* Call counts 50 30 10 10 (T = 100): 50% needs 50 alone. */
     o.top_percent = 50;
     char *t = filtered(&o, IPROF_OK);
-    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "],\"methods\":[" M_A "],"
+    CHECK_EQ_STR(t, HEAD ALL_TM
                  "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]}],"
                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
                  "\"monitorProfiles\":[],\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
@@ -1420,7 +1442,7 @@ static void test_filter_top_percent(void)
     /* 80% exactly: 50 + 30. */
     o.top_percent = 80;
     t = filtered(&o, IPROF_OK);
-    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_I "],\"methods\":[" M_A "," M_I "],"
+    CHECK_EQ_STR(t, HEAD ALL_TM
                  "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[50]},{\"ctx\":\"2:0<1:1\","
                  "\"records\":[30]}],"
                  "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
@@ -1439,10 +1461,66 @@ static void test_filter_top_percent(void)
     CHECK_OK(iprof_model_filter(m, &all));
     t = text(m);
     CHECK_EQ_STR(t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
-                    "\"methods\":[{\"id\":2,\"name\":\"n\",\"signature\":[0,0]}],"
+                    "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]},"
+                    "{\"id\":2,\"name\":\"n\",\"signature\":[0,0]}],"
                     "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[1]}],"
                     "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
                     "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
+    free(t);
+    iprof_model_free(m);
+}
+
+/* A filter removes what its options name and what would then dangle,
+ * nothing else: dropping package p takes p's methods, the entries naming
+ * them in any frame, and p's types that nothing left names; a method and
+ * types outside p that nothing names stay (pruning removes them), and so
+ * do p's types that a kept signature or record names. */
+static void test_filter_keeps_what_it_does_not_name(void)
+{
+    static const char *const doc =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
+        "{\"id\":1,\"name\":\"p.A\"},{\"id\":2,\"name\":\"p.Arg\"},{\"id\":3,\"name\":\"p.Recv\"},"
+        "{\"id\":4,\"name\":\"q.B\"},{\"id\":5,\"name\":\"r.Unused\"},"
+        "{\"id\":6,\"name\":\"p.sub.Gone\"},{\"id\":7,\"name\":\"q.Only\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"a\",\"signature\":[1,0]},"
+        "{\"id\":2,\"name\":\"b\",\"signature\":[4,0,2]},"
+        "{\"id\":3,\"name\":\"c\",\"signature\":[7,0]},"
+        "{\"id\":4,\"name\":\"d\",\"signature\":[1,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[5]},"
+        "{\"ctx\":\"2:0<1:3\",\"records\":[2]},{\"ctx\":\"1:0\",\"records\":[1]}],"
+        "\"conditionalProfiles\":[],"
+        "\"virtualInvokeProfiles\":[{\"ctx\":\"2:4\",\"records\":[3,7]}],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    static const char *const tail =
+        "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[5]}],"
+        "\"conditionalProfiles\":[],"
+        "\"virtualInvokeProfiles\":[{\"ctx\":\"2:4\",\"records\":[3,7]}],"
+        "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
+    const char *drop[] = {"p"};
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.drop_packages = drop;
+    o.drop_package_count = 1;
+    iprof_model *m = load(doc);
+    CHECK_OK(iprof_model_filter(m, &o));
+    char *t = text(m), want[1024];
+    snprintf(want, sizeof want, "%s%s",
+             "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
+             "{\"id\":2,\"name\":\"p.Arg\"},{\"id\":3,\"name\":\"p.Recv\"},"
+             "{\"id\":4,\"name\":\"q.B\"},{\"id\":5,\"name\":\"r.Unused\"},"
+             "{\"id\":7,\"name\":\"q.Only\"}],"
+             "\"methods\":[{\"id\":2,\"name\":\"b\",\"signature\":[4,0,2]},"
+             "{\"id\":3,\"name\":\"c\",\"signature\":[7,0]}],", tail);
+    CHECK_EQ_STR(t, want);
+    free(t);
+    /* Pruning then takes what nothing names: c, then q.Only and r.Unused. */
+    CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
+    t = text(m);
+    snprintf(want, sizeof want, "%s%s",
+             "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
+             "{\"id\":2,\"name\":\"p.Arg\"},{\"id\":3,\"name\":\"p.Recv\"},"
+             "{\"id\":4,\"name\":\"q.B\"}],"
+             "\"methods\":[{\"id\":2,\"name\":\"b\",\"signature\":[4,0,2]}],", tail);
+    CHECK_EQ_STR(t, want);
     free(t);
     iprof_model_free(m);
 }
@@ -1452,7 +1530,7 @@ static void test_filter_kinds(void)
     iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
     o.kinds = IPROF_KIND_BIT(IPROF_KIND_VIRTUAL_INVOKE) | IPROF_KIND_BIT(IPROF_KIND_MONITOR);
     char *t = filtered(&o, IPROF_OK);
-    CHECK_EQ_STR(t, HEAD "\"types\":[" T_INT "," T_A "," T_X "," T_O "],\"methods\":[" M_X "],"
+    CHECK_EQ_STR(t, HEAD ALL_TM
                  "\"callCountProfiles\":[],\"conditionalProfiles\":[],"
                  "\"virtualInvokeProfiles\":[{\"ctx\":\"4:5\",\"records\":[5,6]}]," MON
                  "\"samplingProfiles\":[],\"instanceofProfiles\":[]}");
@@ -1685,7 +1763,8 @@ static void test_packages_and_prune(void)
     iprof_model_free(m);
 }
 
-/* A drop package takes its methods out even when pruning is held back. */
+/* A drop package takes its methods and unnamed types out even when an
+ * unknown key holds pruning back. */
 static void test_drop_package_removes_methods(void)
 {
     static const char doc[] =
@@ -1703,7 +1782,7 @@ static void test_drop_package_removes_methods(void)
     CHECK_OK(iprof_model_filter(m, &o));
     char *t = text(m);
     CHECK_EQ_STR(t, "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},"
-                    "{\"id\":1,\"name\":\"p.A\"},{\"id\":2,\"name\":\"q.B\"}],"
+                    "{\"id\":2,\"name\":\"q.B\"}],"
                     "\"methods\":[{\"id\":2,\"name\":\"b\",\"signature\":[2,0]}],"
                     "\"callCountProfiles\":[{\"ctx\":\"2:0\",\"records\":[2]}],\"x\":[1],"
                     "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
@@ -1734,7 +1813,8 @@ int main(void)
     RUN(test_canonical_threaded_parts);
     RUN(test_canonical_type_order);
     RUN(test_canonical_threaded_sink_failure);
-    RUN(test_filter_nothing_prunes);
+    RUN(test_filter_nothing_changes);
+    RUN(test_filter_keeps_what_it_does_not_name);
     RUN(test_filter_keep_package);
     RUN(test_filter_drop_and_longest_match);
     RUN(test_filter_min_count);

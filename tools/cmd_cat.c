@@ -106,9 +106,11 @@ static int write_failed(const cat_args *c, iprof_writer *w, int rc)
     const iprof_error *err = w ? iprof_writer_error(w) : NULL;
     const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
                                                        : iprof_status_string(rc);
-    report_plain(CMD, post_about_model(rc) ? display_name(c->file)
-                     : to_stdout(c) ? "<stdout>" : c->out,
-                 "%s", msg);
+    const char *name = post_about_model(rc) ? display_name(c->file)
+                       : to_stdout(c)          ? "<stdout>"
+                                               : c->out;
+    char buf[4096];
+    report_plain(CMD, name, "%s", name_once(buf, sizeof buf, msg, name));
     return exit_code_of(rc);
 }
 
@@ -132,20 +134,13 @@ static int write_model(const cat_args *c, const iprof_model *model)
     return code;
 }
 
-/* Whether a format version holds instanceof profiles (1.1 and later 1.x). */
-static int has_instanceof(const char *version)
-{
-    unsigned long major = 0, minor = 0;
-    return sscanf(version, "%lu.%lu", &major, &minor) == 2 && major == 1 && minor >= 1;
-}
-
 /* Writing instanceof profiles in a version without them would lose them
  * (a 1.0.0 file that has them anyway, or --to 1.0.0): refuse unless asked,
  * before any byte is written. */
 static int check_instanceof(const cat_args *c, const iprof_model *model)
 {
     const char *target = c->to ? c->to : iprof_model_version(model);
-    if (c->drop || has_instanceof(target) ||
+    if (c->drop || post_version_has_instanceof(target) ||
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF) == 0)
         return TOOL_EXIT_OK;
     report_plain(CMD, display_name(c->file),

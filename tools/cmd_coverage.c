@@ -26,7 +26,8 @@ static const tool_opt coverage_opts[] = {
      "also write LCOV to OUT (atomically; '-': standard\n"
      "output instead of the table): one SF record per class\n"
      "(SF:com/foo/Bar.java), FN/FNDA per method with the\n"
-     "method's index in its class as a synthetic line", NULL},
+     "method's index in its class as a synthetic line and\n"
+     "'name(P1; P2): R' as its name", NULL},
     {"strict", 0, NULL, OPT_STRICT, "read with IPROF_READ_STRICT", NULL},
     {"output", 'o', "OUT", OPT_OUT, "write the table to OUT (atomically)", NULL},
     TOOL_OPT_END,
@@ -217,15 +218,16 @@ static int print_lcov(FILE *out, const cov *c)
         const cov_method *m = c->by_class[i];
         fns[i].cls = m->cls;
         fns[i].name = m->name;
+        fns[i].ret = m->ret;
         fns[i].line = m->line;
         fns[i].ran = m->ran;
         const char *h = cov_hits(m, fns[i].hits);
         if (h != fns[i].hits)
             snprintf(fns[i].hits, sizeof fns[i].hits, "%s", h);
     }
-    lcov_write(out, fns, c->n);
+    int rc = lcov_write(out, fns, c->n);
     free(fns);
-    return 0;
+    return rc;
 }
 
 typedef struct cov_args {

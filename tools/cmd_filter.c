@@ -5,8 +5,9 @@
  * Makes a profile smaller with iprof_model_filter (see iprof/transform.h
  * for the exact semantics): entries are dropped by kind, by the package
  * of their callee's declaring type, by a minimum total count and by a
- * share of each kind's total; then the methods and types nothing refers
- * to any more are dropped. */
+ * share of each kind's total; dropped packages lose their methods and
+ * types. What the options do not name stays, referenced or not: --prune
+ * (iprof_model_prune) removes the methods and types nothing refers to. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -33,8 +34,9 @@ static const tool_opt filter_opts[] = {
      "--keep-package given, other entries go", NULL},
     {"drop-package", 0, "P", OPT_DROP_PKG,
      "take package P out of the file (repeatable): its\n"
-     "methods, and every entry that mentions one of them\n"
-     "in any frame, callee or caller\n"
+     "methods, every entry that mentions one of them in\n"
+     "any frame, callee or caller, and its types (but those\n"
+     "a remaining method or record names)\n"
      "A package matches a type named P or P.something; of\n"
      "all matching --keep-package and --drop-package, the\n"
      "longest decides (a method's package is its declaring\n"
@@ -51,8 +53,8 @@ static const tool_opt filter_opts[] = {
      "callcount conditional virtualinvoke monitor sampling instanceof"},
     {"prune", 0, NULL, OPT_PRUNE,
      "drop the entries whose total count is 0 or less, as\n"
-     "--min-count 1 does (and then, as always, the methods\n"
-     "and types nothing refers to)", NULL},
+     "--min-count 1 does, then, last, the methods no entry\n"
+     "mentions and the types nothing mentions", NULL},
     {"max-depth", 0, "N", OPT_MAX_DEPTH,
      "cut every context to its N innermost frames (N >= 1),\n"
      "combining the entries of a kind that then coincide", NULL},
@@ -76,16 +78,17 @@ const tool_command filter_command = {
              "[--top-percent X] [--kinds K,...] [--prune] [--max-depth N]\n"
              "FILE [-o OUT]",
     .summary = "a smaller profile",
-    .about = "Make a profile smaller: drop entries, then every method no remaining\n"
-             "entry mentions and every type nothing remaining mentions (also without\n"
-             "options: a file of types only, or of methods no entry mentions, loses\n"
-             "them).",
+    .about = "Make a profile smaller: drop entries, and the methods and types of\n"
+             "dropped packages. Everything the options do not name stays, referenced\n"
+             "or not (without options the profile is copied); --prune removes the\n"
+             "methods and types nothing refers to.",
     .opts = filter_opts,
     .notes = "Monitor entries have no method and are not judged by package. The steps\n"
              "run in the order kinds, packages, --min-count (and --prune), --top-percent,\n"
-             "--max-depth. With --prune or --max-depth the bytes of FILE and of the\n"
-             "output are reported on standard error (when both are files). FILE '-' is\n"
-             "standard input; a gzip-compressed FILE is read transparently.\n"
+             "--max-depth, then --prune's removal of the unreferenced. With --prune or\n"
+             "--max-depth the bytes of FILE and of the output are reported on standard\n"
+             "error (when both are files). FILE '-' is standard input; a\n"
+             "gzip-compressed FILE is read transparently.\n"
              "Exit status: 0 on success, 1 if FILE is invalid or cannot be written as\n"
              "asked, 2 on usage or I/O errors, 4 if written without keys --drop-unknown\n"
              "dropped.",
@@ -312,6 +315,8 @@ int cmd_filter(int argc, char **argv)
     if (code == TOOL_EXIT_OK) {
         progress_bar_start(&bar, CMD ": filtering", 0);
         int rc = iprof_model_filter(model, &c.f);
+        if (rc == IPROF_OK && c.prune)
+            rc = iprof_model_prune(model, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES);
         progress_bar_end(&bar);
         if (rc != IPROF_OK)
             report_plain(CMD, display_name(c.file), "cannot filter: %s",

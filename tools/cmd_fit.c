@@ -491,16 +491,18 @@ static int print_lcov(FILE *out, const fit *f)
     for (size_t i = 0; i < n; i++) {
         fns[i].cls = v[i]->cls;
         fns[i].name = v[i]->name;
+        /* The key is "Type.name(params):Return", cls and name as written. */
+        fns[i].ret = v[i]->key + strlen(v[i]->cls) + 1 + strlen(v[i]->name) + 1;
         fns[i].line = i && strcmp(v[i - 1]->cls, v[i]->cls) == 0 ? fns[i - 1].line + 1 : 1;
         fns[i].ran = v[i]->ran;
         const char *h = v[i]->ran ? cov_hits(v[i]->prof, fns[i].hits) : "0";
         if (h != fns[i].hits)
             snprintf(fns[i].hits, sizeof fns[i].hits, "%s", h);
     }
-    lcov_write(out, fns, n);
+    int rc = lcov_write(out, fns, n);
     free(fns);
     free(v);
-    return 0;
+    return rc;
 }
 
 enum { WRITE_LCOV, WRITE_TEXT, WRITE_JSON };

@@ -77,6 +77,7 @@ typedef struct merge_args {
     size_t nweights;
     input *inputs;
     size_t ninputs, cap;
+    const char *iof_from; /* the first input that brought instanceof entries */
 } merge_args;
 
 static void free_args(merge_args *m)
@@ -366,8 +367,11 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
         const input *in = &m->inputs[i];
         snprintf(label, sizeof label, "%s: merging %s (%zu/%zu)", CMD, display_name(in->path),
                  i + 1, m->ninputs);
+        size_t iof = iprof_model_entry_count(acc, IPROF_KIND_INSTANCEOF);
         code = m->drop_unknown ? merge_loaded(m, in, reader, acc, bar, label)
                                : merge_streamed(m, in, reader, acc, bar, label);
+        if (!m->iof_from && iprof_model_entry_count(acc, IPROF_KIND_INSTANCEOF) > iof)
+            m->iof_from = in->path;
         /* Keys the result cannot hold: refused at the first input that
          * has them, naming it, not after every other input. */
         if (code == TOOL_EXIT_OK && !m->drop_unknown) {
@@ -377,6 +381,20 @@ static int merge_all(merge_args *m, iprof_model *acc, progress_bar *bar)
     }
     iprof_reader_free(reader);
     return code; /* the merged model has the highest input version */
+}
+
+/* Instanceof entries that the result's version (the highest of the
+ * inputs') has no place for: refused, naming the input they came from (a
+ * lenient read keeps them in a version without them). */
+static int check_instanceof(const merge_args *m, const iprof_model *acc)
+{
+    const char *v = iprof_model_version(acc);
+    if (!m->iof_from || post_version_has_instanceof(v))
+        return TOOL_EXIT_OK;
+    report_plain(CMD, display_name(m->iof_from),
+                 "has instanceof profiles, which version %s (the highest of the inputs) cannot "
+                 "hold ('iprof convert --to 1.1.0' it first)", v);
+    return TOOL_EXIT_INVALID;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -402,7 +420,9 @@ int cmd_merge(int argc, char **argv)
         post_output o = {m.out,    NULL, m.pretty,       0,         0,
                          m.iof_key, "<merged>", m.drop_unknown, "<merged>"};
         /* Without --drop-unknown every input was checked as it came. */
-        code = post_write(CMD, &o, acc, &bar);
+        code = check_instanceof(&m, acc);
+        if (code == TOOL_EXIT_OK)
+            code = post_write(CMD, &o, acc, &bar);
     }
     progress_bar_end(&bar);
     if (code == TOOL_EXIT_OK)

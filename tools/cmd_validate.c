@@ -77,6 +77,7 @@ static int validate_one(iprof_reader *reader, const char *file)
                                     : iprof_reader_read_path(reader, file, NULL, NULL);
     fflush(stdout); /* keep stdout and stderr in order on a terminal */
     report_read_listing(file, reader, rc, 1);
+    report_repair_hint(file, reader, rc);
     size_t dropped = iprof_reader_diag_dropped(reader, -1);
     if (dropped)
         fprintf(stderr, "%s: %zu more diagnostics not shown\n", display_name(file), dropped);

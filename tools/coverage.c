@@ -116,6 +116,13 @@ int cov_compute(cov *c, const iprof_model *model, progress_bar *bar, const char 
             snprintf(m->clsbuf, sizeof m->clsbuf, "?%" PRId64, sig_len ? sig[0] : 0);
             m->cls = m->clsbuf;
         }
+        const iprof_type *r = sig_len > 1 ? iprof_model_type_by_id(model, sig[1]) : NULL;
+        if (r) {
+            m->ret = iprof_type_name(r, NULL);
+        } else if (sig_len > 1) {
+            snprintf(m->retbuf, sizeof m->retbuf, "?%" PRId64, sig[1]);
+            m->ret = m->retbuf;
+        }
         m->name = method_name(model, m->x);
         if (!m->name)
             return -1;

@@ -22,6 +22,8 @@ typedef struct cov_method {
     char clsbuf[24];     /* "?ID" */
     char *cls_copy;      /* a name holding NULs, with '?' for them (malloc'd) */
     char *name;          /* "name(param, ...)", malloc'd */
+    const char *ret;     /* return type name, retbuf ("?ID"), or NULL (none) */
+    char retbuf[24];
     tool_total calls, samples;
     int ran;
     size_t line; /* index in its class, from 1 */

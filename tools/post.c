@@ -10,7 +10,7 @@ int post_known_version(const char *v)
            strcmp(v, IPROF_FORMAT_1_0_0) == 0 || strcmp(v, IPROF_FORMAT_1_1_0) == 0;
 }
 
-static int has_instanceof(const char *version)
+int post_version_has_instanceof(const char *version)
 {
     unsigned long major = 0, minor = 0;
     return sscanf(version, "%lu.%lu", &major, &minor) == 2 && major == 1 && minor >= 1;
@@ -20,7 +20,7 @@ int post_check_instanceof(const char *cmd, const char *file, const post_output *
                           const iprof_model *model)
 {
     const char *target = o->to ? o->to : iprof_model_version(model);
-    if (o->drop || has_instanceof(target) ||
+    if (o->drop || post_version_has_instanceof(target) ||
         iprof_model_entry_count(model, IPROF_KIND_INSTANCEOF) == 0)
         return TOOL_EXIT_OK;
     report_plain(cmd, display_name(file),
@@ -95,7 +95,9 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
         const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
                                                            : iprof_status_string(rc);
         const char *out = is_stdout(o) ? "<stdout>" : o->path;
-        report_plain(cmd, o->input && post_about_model(rc) ? o->input : out, "%s", msg);
+        const char *name = o->input && post_about_model(rc) ? o->input : out;
+        char buf[4096];
+        report_plain(cmd, name, "%s", name_once(buf, sizeof buf, msg, name));
     }
     iprof_writer_free(w);
     return exit_code_of(rc);

@@ -22,6 +22,9 @@ typedef struct post_output {
 
 /* Whether @p v is 0.2.0, 0.4.0, 1.0.0 or 1.1.0. */
 int post_known_version(const char *v);
+/* Whether format version @p version (1.1 or a later 1.x) has instanceof
+ * profiles. */
+int post_version_has_instanceof(const char *version);
 /* Refuse (exit 1, message on stderr) to write instanceof profiles in a
  * version without them unless dropping them was asked for. */
 int post_check_instanceof(const char *cmd, const char *file, const post_output *o,

@@ -146,7 +146,7 @@ int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
         return TOOL_EXIT_OK;
     }
     progress_bar_end(p);
-    report_read(file, reader, rc);
+    report_load(file, reader, rc);
     return exit_code_of(rc);
 }
 
@@ -160,7 +160,7 @@ int progress_merge_model(progress_bar *p, const char *label, iprof_model *dst,
     if (rc != IPROF_OK || iprof_reader_diag_count(reader))
         progress_bar_end(p);
     if (*read_failed)
-        report_read(file, reader, rc);
+        report_load(file, reader, rc);
     else
         report_read_warnings(file, reader);
     return rc;

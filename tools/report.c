@@ -27,6 +27,25 @@ void put_text(FILE *out, const char *s)
         fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
 }
 
+/* A word a shell reads back as @p s: as it is when it holds only
+ * characters no shell treats specially, else in single quotes. */
+static void put_shell_word(FILE *out, const char *s)
+{
+    if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                        "@%+=:,./_-") == strlen(s)) {
+        fputs(s, out);
+        return;
+    }
+    fputc('\'', out);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", out);
+        else
+            fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+    }
+    fputc('\'', out);
+}
+
 char *method_label(const iprof_model *model, int64_t id)
 {
     const iprof_method *m = iprof_model_method_by_id(model, id);
@@ -43,6 +62,34 @@ char *method_label(const iprof_model *model, int64_t id)
     return no_nul(buf, len);
 }
 
+/* Where name is mentioned in msg as lcov.h says, or NULL; *len gets the
+ * length of the mention with its quotes and the space before it. */
+static const char *mention(const char *msg, const char *name, size_t *len)
+{
+    size_t n = strlen(name);
+    for (const char *p = n ? strstr(msg, name) : NULL; p; p = strstr(p + 1, name)) {
+        int quoted = p - msg >= 2 && p[-1] == '"' && p[n] == '"';
+        const char *start = p - 1 - quoted, *end = p + n + quoted;
+        if (start > msg && *start == ' ' && (*end == ':' || !*end)) {
+            *len = (size_t)(end - start);
+            return start;
+        }
+    }
+    return NULL;
+}
+
+const char *name_once(char *buf, size_t cap, const char *msg, const char *name)
+{
+    size_t len;
+    const char *at = mention(msg, name, &len);
+    if (!at)
+        return msg;
+    /* "next to x": a preposition needs its object */
+    int to = at - msg >= 2 && memcmp(at - 2, "to", 2) == 0 && (at - msg == 2 || at[-3] == ' ');
+    int n = snprintf(buf, cap, "%.*s%s%s", (int)(at - msg), msg, to ? " it" : "", at + len);
+    return n >= 0 && (size_t)n < cap ? buf : msg;
+}
+
 void report_error(const char *file, const iprof_error *err)
 {
     const char *path = iprof_error_path(err);
@@ -50,9 +97,10 @@ void report_error(const char *file, const iprof_error *err)
     if (!*msg)
         msg = iprof_status_string(iprof_error_status(err));
     const char *warning = iprof_error_severity(err) == IPROF_SEVERITY_WARNING ? "warning: " : "";
+    char buf[4096];
     if (iprof_error_line(err) == 0) /* no position: a file that cannot be opened or read */
         fprintf(stderr, "%s: %s%s%s%s\n", display_name(file), path, *path ? ": " : "", warning,
-                msg);
+                name_once(buf, sizeof buf, msg, display_name(file)));
     else
         fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s%s\n", display_name(file),
                 iprof_error_line(err), iprof_error_column(err), *path ? path : "-", warning, msg);
@@ -88,6 +136,27 @@ void report_read_listing(const char *file, const iprof_reader *reader, int statu
         report_error(file, err);
     else /* every failed read sets an error; this is a fallback */
         fprintf(stderr, "%s: %s\n", display_name(file), iprof_status_string(status));
+}
+
+void report_load(const char *file, const iprof_reader *reader, int status)
+{
+    report_read(file, reader, status);
+    report_repair_hint(file, reader, status);
+}
+
+void report_repair_hint(const char *file, const iprof_reader *reader, int status)
+{
+    /* Malformed or cut short past its start (a killed instrumented run
+     * leaves such files): what comes before the damage can be saved. */
+    const iprof_error *err = iprof_reader_error(reader);
+    const char *path = err ? iprof_error_path(err) : "";
+    if (status == IPROF_ESYNTAX && err && iprof_error_offset(err) > 0 && *path &&
+        strcmp(path, "version") != 0) { /* cut before the version: nothing to save */
+        fprintf(stderr, "%s: damaged or cut short; to save what comes before the damage: "
+                        "iprof repair ", display_name(file));
+        put_shell_word(stderr, file);
+        fputs(" -o OUT\n", stderr);
+    }
 }
 
 void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warnings)
@@ -172,7 +241,7 @@ int load_model(iprof_model **out, iprof_reader *reader, const char *file)
         report_read_warnings(file, reader);
         return TOOL_EXIT_OK;
     }
-    report_read(file, reader, rc);
+    report_load(file, reader, rc);
     return exit_code_of(rc);
 }
 

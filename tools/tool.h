@@ -154,7 +154,15 @@ char *no_nul(char *s, size_t len);
 /* Write s on a line of text: control characters (tab, newline, ...)
  * as '?'. */
 void put_text(FILE *out, const char *s);
-/* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr. */
+/* @p msg, printed after "NAME: ", without its own mention of @p name
+ * (" NAME" or " \"NAME\"" before a ':' or the end), so that a file is
+ * named once: "x: cannot open: ..." where the library says "cannot open
+ * x: ...", "next to it" where it says "next to \"x\"". Into @p buf (@p
+ * cap bytes); @p msg itself when it has no such mention or @p buf is too
+ * small. */
+const char *name_once(char *buf, size_t cap, const char *msg, const char *name);
+/* Print one report as "FILE:LINE:COL: PATH: [warning: ]message" on stderr
+ * ("FILE: message" without a position, naming FILE once). */
 void report_error(const char *file, const iprof_error *err);
 /* Print the diagnostics of the reader's last read, then its error if
  * @p status is a failure. The warnings about keys iprof does not read
@@ -163,6 +171,12 @@ void report_error(const char *file, const iprof_error *err);
 void report_read(const char *file, const iprof_reader *reader, int status);
 void report_read_listing(const char *file, const iprof_reader *reader, int status,
                          int list_unread);
+/* report_read() of a command's input, then report_repair_hint(). */
+void report_load(const char *file, const iprof_reader *reader, int status);
+/* For damaged or cut-short input (IPROF_ESYNTAX inside an element past
+ * the version, where repair has something to save) a line with the
+ * 'iprof repair' command that saves what comes before the damage. */
+void report_repair_hint(const char *file, const iprof_reader *reader, int status);
 /* After a read that succeeded: how many of its elements had keys iprof
  * does not read (report_unread) and how many rule violations a lenient
  * read went past, one line each on stderr, so that nothing a command

@@ -119,8 +119,10 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
  *
  * Drop packages mean gone from the file: an entry is dropped when any
  * frame of its context, callee or caller, is a method of a dropped
- * package, and the methods of dropped packages are removed (even when
- * pruning is held back by unknown keys). Keep packages judge the callee
+ * package, the methods of dropped packages are removed, and so are the
+ * types of dropped packages that no remaining method's signature and no
+ * remaining record names (those stay: they would dangle); both even when
+ * the model keeps unknown keys. Keep packages judge the callee
  * frame only (the method the profile data belong to): with keep packages,
  * an entry is dropped unless its callee is a method of a kept package; its
  * callers stay whatever their package, as the context the data were seen
@@ -187,7 +189,9 @@ IPROF_API int iprof_package_matches(const char *package, const char *type_name,
  *
  * Nothing is removed while the model keeps an unknown top-level key that
  * may hold ids (anything but [], {} or a scalar), which could name what
- * would go. iprof_model_filter() ends with both.
+ * would go. iprof_model_filter() removes only what its options name: call
+ * this after it for a profile without the unreferenced (`iprof filter
+ * --prune` does).
  * @param model the model.
  * @param what IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES or both.
  * @retval IPROF_OK success; pointers to removed types and methods are
@@ -222,8 +226,8 @@ IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
                                         size_t entries[IPROF_KIND_COUNT]);
 
 /**
- * @brief Drop entries from a model, then the types and methods nothing
- *        references any more: a smaller profile.
+ * @brief Drop entries from a model, and the methods and types of dropped
+ *        packages: a smaller profile.
  *
  * The steps, in this order, each on what the previous ones kept:
  *
@@ -244,20 +248,25 @@ IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
  *    kept (so entries tied at t are all kept, whatever their order), the
  *    rest dropped. X >= 100 keeps every entry with a positive total; a
  *    kind whose T is 0 loses all its entries.
- * 5. Pruning: methods that no remaining entry mentions in any frame are
- *    removed, then types that no remaining method's signature and no
- *    remaining record (virtual invoke, monitor, instanceof type ids)
- *    mentions. This happens even with no filter set, and is skipped
- *    when the model keeps an unknown top-level key that may hold ids
- *    (anything but [], {} or a scalar: see iprof_model_unknown_count()),
- *    since removing a type or method could leave such a key naming it.
+ * 5. Max depth: with @c max_depth, contexts are cut (see
+ *    iprof_filter_options).
+ * 6. Dropped packages: their methods are removed (no remaining entry
+ *    names them), then their types that no remaining method's signature
+ *    and no remaining record (virtual invoke, monitor, instanceof type
+ *    ids) mentions.
+ *
+ * Everything else stays, whether anything refers to it or not: a method
+ * whose entries all went, a type only such methods named, a file of
+ * types only (with no options the model is unchanged). Removing the
+ * unreferenced is iprof_model_prune()'s job; call it afterwards for that.
  *
  * The order of what remains is kept; ids are not changed (call
  * iprof_model_canonicalize() for that). Pointers to removed elements,
  * and entry pointers of changed kinds, are invalid afterwards.
  *
  * @param model the model.
- * @param opts the options (borrowed for the call), or NULL: pruning only.
+ * @param opts the options (borrowed for the call), or NULL: no filter
+ *        (the model is unchanged).
  * @retval IPROF_OK success.
  * @retval IPROF_EINVAL @p model is NULL, @p opts has an unknown version,
  *         a NULL package list with a non-zero count, a NULL package,

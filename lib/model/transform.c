@@ -175,6 +175,7 @@ typedef struct filter_state {
     int64_t threshold; /* top percent: the kind's t */
     int keep_all, keep_nothing;
     int by_package; /* keep or drop packages given */
+    const ipi_idmap *used; /* dropping packages: the types still named */
 } filter_state;
 
 /* The length of package p without a trailing '.'; whether it matches the
@@ -334,6 +335,31 @@ static int keep_marked_type(const iprof_type *t, void *payload)
     return ipi_idmap_get(payload, t->id) != NULL;
 }
 
+/* Mark in `used` the types that the methods' signatures and the entries'
+ * records (virtual invoke, monitor, instanceof type ids) mention. */
+static int mark_used_types(const iprof_model *m, ipi_idmap *used)
+{
+    int rc = IPROF_OK;
+    for (size_t i = 0; i < m->method_count && !rc; i++) {
+        const iprof_method *x = m->methods[i];
+        for (size_t k = 0; k < x->sig_len && !rc; k++)
+            rc = ipi_idmap_put(used, &m->alloc, x->sig[k], (void *)1);
+    }
+    for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
+        const ipi_kind_layout *L = ipi_kind_layout_of(kind);
+        const ipi_entry_list *l = &m->entries[kind];
+        if (L->type_slot < 0)
+            continue;
+        for (size_t i = 0; i < l->count && !rc; i++) {
+            const iprof_entry *e = &l->items[i];
+            for (size_t k = (size_t)L->type_slot; k < e->record_count && !rc;
+                 k += (size_t)L->group)
+                rc = ipi_idmap_put(used, &m->alloc, e->records[k], (void *)1);
+        }
+    }
+    return rc;
+}
+
 /* Remove the methods no entry mentions, then the types nothing mentions. */
 static int prune_unreferenced(iprof_model *m, unsigned what)
 {
@@ -354,28 +380,9 @@ static int prune_unreferenced(iprof_model *m, unsigned what)
     if (!rc && (what & IPROF_PRUNE_METHODS))
         rc = iprof_model_retain_methods(m, keep_marked_method, &used);
     ipi_idmap_clear(&used);
-    if (!(what & IPROF_PRUNE_TYPES)) {
-        ipi_idmap_free(&used, &m->alloc);
-        return rc;
-    }
-    for (size_t i = 0; i < m->method_count && !rc; i++) {
-        const iprof_method *x = m->methods[i];
-        for (size_t k = 0; k < x->sig_len && !rc; k++)
-            rc = ipi_idmap_put(&used, &m->alloc, x->sig[k], (void *)1);
-    }
-    for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
-        const ipi_kind_layout *L = ipi_kind_layout_of(kind);
-        const ipi_entry_list *l = &m->entries[kind];
-        if (L->type_slot < 0)
-            continue;
-        for (size_t i = 0; i < l->count && !rc; i++) {
-            const iprof_entry *e = &l->items[i];
-            for (size_t k = (size_t)L->type_slot; k < e->record_count && !rc;
-                 k += (size_t)L->group)
-                rc = ipi_idmap_put(&used, &m->alloc, e->records[k], (void *)1);
-        }
-    }
-    if (!rc)
+    if (!rc && (what & IPROF_PRUNE_TYPES))
+        rc = mark_used_types(m, &used);
+    if (!rc && (what & IPROF_PRUNE_TYPES))
         rc = iprof_model_retain_types(m, keep_marked_type, &used);
     ipi_idmap_free(&used, &m->alloc);
     return rc;
@@ -386,6 +393,35 @@ static int prune(iprof_model *m, unsigned what)
 {
     int checked = m->refs_checked;
     int rc = prune_unreferenced(m, what);
+    m->refs_checked = checked;
+    return rc;
+}
+
+static int keep_undropped_or_used_type(const iprof_type *t, void *payload)
+{
+    const filter_state *st = payload;
+    return package_decision(st->o, t->name) != 0 || ipi_idmap_get(st->used, t->id) != NULL;
+}
+
+/* Take the dropped packages out: their methods (the entries naming them
+ * are gone), then their types that no remaining method's signature and no
+ * remaining record names (others stay: they would dangle). What the
+ * options do not name stays, referenced or not: that is pruning's job.
+ * Done even when an unknown key holds ids, as asked; nothing left refers
+ * to what goes, so what was checked stays so. */
+static int drop_packages(iprof_model *m, filter_state *st)
+{
+    int checked = m->refs_checked;
+    ipi_idmap used;
+    ipi_idmap_init(&used);
+    st->used = &used;
+    int rc = iprof_model_retain_methods(m, keep_undropped_method, st);
+    if (!rc)
+        rc = mark_used_types(m, &used);
+    if (!rc)
+        rc = iprof_model_retain_types(m, keep_undropped_or_used_type, st);
+    ipi_idmap_free(&used, &m->alloc);
+    st->used = NULL;
     m->refs_checked = checked;
     return rc;
 }
@@ -510,7 +546,7 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
     ipi_errbuf_clear(&model->error);
     size_t depth = opts->version >= 2 ? opts->max_depth : 0;
     int by_package = opts->keep_package_count || opts->drop_package_count;
-    filter_state st = {model, opts, 0, 0, 0, by_package};
+    filter_state st = {model, opts, 0, 0, 0, by_package, NULL};
     int rc = check_options(model, opts);
     if (!rc)
         rc = check_cuts(model, &st, depth);
@@ -530,9 +566,7 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
     }
     for (int kind = 0; depth && kind < IPROF_KIND_COUNT && !rc; kind++)
         rc = cut_kind(model, kind, depth);
-    if (!rc && opts->drop_package_count) /* gone, even if an unknown key stops pruning */
-        rc = iprof_model_retain_methods(model, keep_undropped_method, &st);
-    return rc ? rc : prune(model, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES);
+    return rc || !opts->drop_package_count ? rc : drop_packages(model, &st);
 }
 
 IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what)

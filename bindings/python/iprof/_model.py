@@ -1409,7 +1409,7 @@ class Model:
                min_count: SupportsIndex | None = None, top_percent: float | None = None,
                kinds: EnumLike | Iterable[EnumLike] | None = None,
                max_depth: int | None = None) -> None:
-        """Drop entries, then the methods and types nothing mentions any more
+        """Drop entries, and the methods and types of dropped packages
         (C: ``iprof_model_filter``). In this order:
 
         *kinds*: an iterable of kinds (:class:`Kind`, number, name or JSON
@@ -1420,7 +1420,9 @@ class Model:
         signature, the longest matching package deciding (drop on a tie).
         Dropped packages are gone from the file: an entry goes when any
         frame of its context, callee or caller, is a method of a dropped
-        package, and so do those methods. Keep packages judge the callee
+        package, and so do those methods, then the types of dropped
+        packages that no remaining method signature or record names (those
+        stay: they would dangle). Keep packages judge the callee
         frame only: with keep packages an entry goes unless its callee is a
         method of a kept package (its callers stay). Monitor entries and
         frames of unknown methods are not judged.
@@ -1429,8 +1431,9 @@ class Model:
         percentage of the kind's count mass (ties kept together).
         *max_depth*: then cut every context to its *max_depth* innermost
         frames, combining the entries of a kind that then coincide.
-        Unused methods and types are removed even with no filter set; ids
-        are not changed.
+        Everything the options do not name stays, whether anything refers
+        to it or not (no options: the model is unchanged); :meth:`prune`
+        afterwards removes the unreferenced. Ids are not changed.
 
         Every Type, Method and Entry object taken before becomes stale
         (Contexts stay valid). Raises :class:`InvalidArgumentError` for a

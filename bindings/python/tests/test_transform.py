@@ -147,13 +147,26 @@ class CanonicalizeTest(unittest.TestCase):
             m.canonicalize()
 
 
+ALL_METHODS, ALL_TYPES = [1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5]
+
+
 class FilterTest(unittest.TestCase):
-    def check(self, expected, **opts):
+    def check(self, expected, kept=(ALL_METHODS, ALL_TYPES), **opts):
+        """The filter leaves `expected`'s entries and the methods and types
+        `kept` (all but those of dropped packages that nothing names);
+        prune() then leaves `expected`'s methods and types."""
         with filter_model() as m:
             m.filter(**opts)
+            self.assertEqual(shape(m), expected[:4] + tuple(kept), opts)
+            m.prune()
             self.assertEqual(shape(m), expected, opts)
 
-    def test_no_filter_prunes_only(self):
+    def test_no_filter_changes_nothing(self):
+        # Not even the method and type nothing names (prune's job).
+        with filter_model() as m:
+            before = m.write()
+            m.filter()
+            self.assertEqual(m.write(), before)
         self.check((["1:0", "2:0", "3:0", "4:0<1:2"], ["1:1", "3:1"], 1, 1,
                     [1, 2, 3, 4], [0, 1, 2, 3, 4]))
 
@@ -177,16 +190,20 @@ class FilterTest(unittest.TestCase):
         # the monitor entry is not judged.
         self.check((["1:0", "2:0"], ["1:1"], 1, 1, [1, 2], [0, 1, 2]),
                    keep_packages=["com.foo"])
-        # A dropped package is gone from the file: the org.Y entry goes too,
-        # as its caller m1 is in com.foo (a trailing "." is ignored).
-        self.check((["3:0"], ["3:1"], 1, 0, [3], [0, 3]), drop_packages=["com.foo."])
+        # A dropped package is gone from the file: its methods and types
+        # (nothing left names them), and the org.Y entry too, as its caller
+        # m1 is in com.foo (a trailing "." is ignored); m4, m5 and their
+        # types stay until pruned.
+        self.check((["3:0"], ["3:1"], 1, 0, [3], [0, 3]), ([3, 4, 5], [0, 3, 4, 5]),
+                   drop_packages=["com.foo."])
         # Keep packages judge the callee only: the caller m1 stays.
         self.check((["4:0<1:2"], [], 1, 0, [1, 4], [0, 1, 4]), keep_packages=["org"])
-        # The longest matching package decides.
-        self.check((["2:0"], [], 1, 1, [2], [0, 1, 2]),
+        # The longest matching package decides; com.foo.Bar loses m1 but
+        # stays: the virtual invoke's record names it.
+        self.check((["2:0"], [], 1, 1, [2], [0, 1, 2]), ([2, 3, 4, 5], ALL_TYPES),
                    keep_packages=["com.foo.impl"], drop_packages=["com.foo"])
         self.check((["1:0", "2:0", "3:0"], ["1:1", "3:1"], 1, 1, [1, 2, 3], [0, 1, 2, 3]),
-                   keep_packages=["com"], drop_packages="org")
+                   ([1, 2, 3, 5], [0, 1, 2, 3, 5]), keep_packages=["com"], drop_packages="org")
 
     def test_min_count(self):
         self.check((["1:0", "2:0", "3:0"], [], 0, 0, [1, 2, 3], [0, 1, 2, 3]), min_count=30)
@@ -238,6 +255,8 @@ class FilterTest(unittest.TestCase):
                 with self.assertRaises(iprof.StaleError):
                     get()
             self.assertEqual(str(ctx), "1:0")                 # contexts stay
+            self.assertEqual(shape(m), ([], [], 0, 0, ALL_METHODS, ALL_TYPES))
+            m.prune()
             self.assertEqual(shape(m), ([], [], 0, 0, [], []))
 
 

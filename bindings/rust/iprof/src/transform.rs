@@ -11,8 +11,7 @@ use crate::model::Model;
 use crate::{c_string, Kind};
 
 /// Options of [`Model::filter`]: a builder over `iprof_filter_options`.
-/// The default filters nothing (the filter then only prunes unused methods
-/// and types).
+/// The default filters nothing (the filter then leaves the model as it is).
 ///
 /// ```no_run
 /// # fn main() -> Result<(), iprof::Error> {
@@ -66,8 +65,9 @@ impl FilterOptions {
     }
     /// Take this package out of the file: drop every entry with a frame,
     /// callee or caller, whose method's declaring type is in the package,
-    /// and those methods (see [`keep_package`](Self::keep_package) for the
-    /// matching).
+    /// those methods, and the package's types that no remaining method
+    /// signature or record names (see [`keep_package`](Self::keep_package)
+    /// for the matching).
     pub fn drop_package(mut self, package: &str) -> FilterOptions {
         self.drop.push(package.to_string());
         self
@@ -205,10 +205,13 @@ impl Model {
     }
 
     /// Drop entries by kind, package, minimum count and top percentage (in
-    /// that order; see [`FilterOptions`]), then the methods that no entry
-    /// frame mentions and the types that no method signature or record
-    /// mentions. Ids are not changed ([`canonicalize`](Self::canonicalize)
-    /// renumbers).
+    /// that order; see [`FilterOptions`]), cut contexts to the maximum
+    /// depth, then remove the methods of dropped packages and their types
+    /// that no remaining method signature or record names (those stay:
+    /// they would dangle). Everything the options do not name stays,
+    /// whether anything refers to it or not: [`prune`](Self::prune)
+    /// afterwards removes the unreferenced. Ids are not changed
+    /// ([`canonicalize`](Self::canonicalize) renumbers).
     ///
     /// Fails with [`Status::Invalid`] for an empty kind list, a package
     /// containing NUL or a negative or NaN top percentage, leaving the model

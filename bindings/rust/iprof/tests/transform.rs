@@ -3,7 +3,7 @@
 
 mod common;
 
-use iprof::{FilterOptions, Frame, Kind, Model, Reader, Status, WriteOptions, Writer};
+use iprof::{FilterOptions, Frame, Kind, Model, Prune, Reader, Status, WriteOptions, Writer};
 
 fn ctx(s: &str) -> Vec<Frame> {
     iprof::parse_ctx(s).expect("valid ctx")
@@ -143,16 +143,34 @@ fn s(v: &[&str]) -> Vec<String> {
 /// `Shape` as literals.
 type Expected<'x> = (&'x [&'x str], &'x [&'x str], usize, usize, &'x [i64], &'x [i64]);
 
+const ALL_METHODS: &[i64] = &[1, 2, 3, 4, 5];
+const ALL_TYPES: &[i64] = &[0, 1, 2, 3, 4, 5];
+
+/// The filter leaves `expected`'s entries and the methods and types `kept`
+/// (all but those of dropped packages that nothing names); prune then
+/// leaves `expected`'s methods and types.
 #[track_caller]
-fn check(opts: FilterOptions, expected: Expected<'_>) {
+fn check_kept(opts: FilterOptions, expected: Expected<'_>, kept: (&[i64], &[i64])) {
     let mut m = filter_model();
     m.filter(&opts).unwrap();
     let (cc, sm, mon, vi, methods, types) = expected;
-    assert_eq!(shape(&m), (s(cc), s(sm), mon, vi, methods.to_vec(), types.to_vec()), "{opts:?}");
+    assert_eq!(shape(&m), (s(cc), s(sm), mon, vi, kept.0.to_vec(), kept.1.to_vec()), "{opts:?}");
+    m.prune(Prune::MethodsAndTypes).unwrap();
+    assert_eq!(shape(&m), (s(cc), s(sm), mon, vi, methods.to_vec(), types.to_vec()), "{opts:?} pruned");
+}
+
+#[track_caller]
+fn check(opts: FilterOptions, expected: Expected<'_>) {
+    check_kept(opts, expected, (ALL_METHODS, ALL_TYPES));
 }
 
 #[test]
-fn filter_nothing_prunes_only() {
+fn filter_nothing_changes_nothing() {
+    // Not even the method and type nothing names (prune's job).
+    let mut m = filter_model();
+    let before = m.to_bytes().unwrap();
+    m.filter(&FilterOptions::new()).unwrap();
+    assert_eq!(m.to_bytes().unwrap(), before);
     check(FilterOptions::new(), (&["1:0", "2:0", "3:0", "4:0<1:2"], &["1:1", "3:1"], 1, 1, &[1, 2, 3, 4], &[0, 1, 2, 3, 4]));
 }
 
@@ -178,19 +196,24 @@ fn filter_packages() {
     // com.foo keeps com.foo.Bar and com.foo.impl.Baz, not com.foobar.X;
     // the monitor entry is not judged.
     check(FilterOptions::new().keep_package("com.foo"), (&["1:0", "2:0"], &["1:1"], 1, 1, &[1, 2], &[0, 1, 2]));
-    // A dropped package is gone from the file: the org.Y entry goes too, as
-    // its caller m1 is in com.foo (a trailing "." is ignored).
-    check(FilterOptions::new().drop_package("com.foo."), (&["3:0"], &["3:1"], 1, 0, &[3], &[0, 3]));
+    // A dropped package is gone from the file: its methods and types
+    // (nothing left names them), and the org.Y entry too, as its caller m1
+    // is in com.foo (a trailing "." is ignored); m4, m5 and their types
+    // stay until pruned.
+    check_kept(FilterOptions::new().drop_package("com.foo."), (&["3:0"], &["3:1"], 1, 0, &[3], &[0, 3]), (&[3, 4, 5], &[0, 3, 4, 5]));
     // Keep packages judge the callee only: the caller m1 stays.
     check(FilterOptions::new().keep_package("org"), (&["4:0<1:2"], &[], 1, 0, &[1, 4], &[0, 1, 4]));
-    // The longest matching package decides.
-    check(
+    // The longest matching package decides; com.foo.Bar loses m1 but stays:
+    // the virtual invoke's record names it.
+    check_kept(
         FilterOptions::new().keep_packages(["com.foo.impl"]).drop_packages(vec![String::from("com.foo")]),
         (&["2:0"], &[], 1, 1, &[2], &[0, 1, 2]),
+        (&[2, 3, 4, 5], ALL_TYPES),
     );
-    check(
+    check_kept(
         FilterOptions::new().keep_package("com").drop_package("org"),
         (&["1:0", "2:0", "3:0"], &["1:1", "3:1"], 1, 1, &[1, 2, 3], &[0, 1, 2, 3]),
+        (&[1, 2, 3, 5], &[0, 1, 2, 3, 5]),
     );
 }
 
@@ -223,9 +246,7 @@ fn filter_combined() {
         FilterOptions::new().kinds(&[Kind::CallCount, Kind::Sampling]).keep_package("com.foo").min_count(40).top_percent(60.0),
         (&["1:0"], &[], 0, 0, &[1], &[0, 1]),
     );
-    let mut m = filter_model();
-    m.filter(&FilterOptions::new().min_count(1000)).unwrap();
-    assert_eq!(shape(&m), (vec![], vec![], 0, 0, vec![], vec![]));
+    check(FilterOptions::new().min_count(1000), (&[], &[], 0, 0, &[], &[]));
 }
 
 #[test]
