@@ -23,7 +23,8 @@ def project_version():
         return re.search(r"project\('libiprof',[^)]*?version: '([^']+)'", f.read(), re.S).group(1)
 
 
-def _readme():
+def text():
+    """README.md."""
     with open(os.path.join(SOURCE, 'README.md')) as f:
         return f.read()
 
@@ -33,12 +34,12 @@ def _find(name):
     'run:hello', 'recipe:merge'); a bare name is an install block."""
     if ':' not in name:
         name = 'install:' + name
-    text = _readme()
-    m = re.search(r'<!-- %s -->\n```sh\n(.*?)```\n' % re.escape(name), text, re.S)
+    readme = text()
+    m = re.search(r'<!-- %s -->\n```sh\n(.*?)```\n' % re.escape(name), readme, re.S)
     if not m:
         print('FAIL: README.md has no %s block' % name)
         sys.exit(1)
-    return text, m
+    return readme, m
 
 
 def block_text(name):
@@ -54,8 +55,8 @@ def block(name):
 def output_after(name):
     """The output README.md shows for the block `name`: the plain ``` block
     that follows it."""
-    text, m = _find(name)
-    out = re.match(r'\n*```\n(.*?)```\n', text[m.end():], re.S)
+    readme, m = _find(name)
+    out = re.match(r'\n*```\n(.*?)```\n', readme[m.end():], re.S)
     if not out:
         print('FAIL: README.md shows no output after the %s block' % name)
         sys.exit(1)

@@ -229,6 +229,12 @@ def debian(s):
 
 
 def main():
+    # Every install block of README.md is run here: a new way needs its
+    # session (and test_debian runs the Debian block as root too).
+    ways = set(re.findall(r'^<!-- install:(\S+) -->$', readme.text(), re.M))
+    if ways != {'apt', 'source', 'cargo', 'pip'}:
+        A.fail('README.md\'s install blocks are %s; this test runs apt, source, cargo and pip'
+               % ', '.join(sorted(ways)))
     why = throwaway.why_not()
     if why:
         print('SKIP: ' + why)
