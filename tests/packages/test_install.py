@@ -138,8 +138,8 @@ class Session:
         if p.returncode != 0:
             print(p.stdout[-3000:] + p.stderr[-3000:])
             A.fail('%s: README.md %s exited with %d as written' % (self.name, name, p.returncode))
-        print('   ok, %.0f s; its output ends: ...%s' % (took, tail[-160:].replace('\n', '\n      ')),
-              flush=True)
+        print('   ok, %.0f s; its output ends: ...%s'
+              % (took, tail[-160:].replace('\n', '\n      ')), flush=True)
         return p.stdout
 
     def close(self):

@@ -19,7 +19,8 @@ ENV_MARK = 'IPROF_THROWAWAY_BASE'
 def why_not():
     """Why a throwaway root cannot be made here, or None."""
     if os.geteuid() != 0:
-        return 'not root: the README blocks install into a throwaway root, which needs root (CI runs as root)'
+        return ('not root: the README blocks install into a throwaway root, which needs root '
+                '(CI runs as root)')
     if not shutil.which('unshare') or not shutil.which('chroot'):
         return 'unshare or chroot is missing (util-linux, coreutils)'
     with open('/proc/filesystems') as f:
