@@ -12,6 +12,8 @@ dask_need="$(iprof_pymod dask.bag python3-dask) $(iprof_pymod distributed python
 # pip install of the binding in venvs, offline (test_install, python_test_packaging).
 pip_need="$(iprof_pymod ensurepip python3-venv) $(iprof_pymod pip python3-pip) $(iprof_pymod setuptools python3-setuptools) $(iprof_pymod wheel python3-wheel)"
 iprof_need $zlib_need $dask_need $pip_need mypy:mypy bash:bash valgrind:valgrind abidw:abigail-tools abidiff:abigail-tools doxygen:doxygen clang++:clang g++:g++ readelf:binutils genhtml:lcov chromium:chromium node:nodejs npm:npm dpkg-buildpackage:dpkg-dev dh:debhelper dh_python3:dh-python lintian:lintian || { echo "0 passed, 1 failed"; exit 1; }
+# sudo and runuser for test_install: README.md's install blocks run as a user with sudo too.
+iprof_need sudo:sudo runuser:util-linux unshare:util-linux || { echo "0 passed, 1 failed"; exit 1; }
 
 # Each run: NAME BUILD-DIR MESON-SETUP-OPTIONS -- MESON-TEST-ARGUMENTS.
 # The counts of all runs add up to the closing line.

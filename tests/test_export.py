@@ -361,11 +361,11 @@ class Docs(unittest.TestCase):
                 SOURCE, "docs", "iprof.1")], stderr=subprocess.PIPE)
             self.assertEqual((p.returncode, p.stderr), (0, b""))
 
-    def test_readme_usage_lines(self):
-        with open(os.path.join(SOURCE, "README.md")) as f:
-            readme = f.read()
-        self.assertIn("\niprof flame FILE [--kind sampling|callcount]", readme)
-        self.assertIn("\niprof export --format speedscope|firefox FILE", readme)
+    def test_commands_page_usage_lines(self):
+        with open(os.path.join(SOURCE, "docs", "commands.md")) as f:
+            page = f.read()
+        self.assertIn("\niprof flame FILE [--kind sampling|callcount]", page)
+        self.assertIn("\niprof export --format speedscope|firefox FILE", page)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ skipped. Python standard library only.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -762,13 +763,118 @@ class GraalVM25(ToolCase):
 # ---------------------------------------------------------------------------
 # Documentation
 
+def readme():
+    with open(os.path.join(SOURCE, "README.md")) as f:
+        return f.read()
+
+
+def commands_page():
+    with open(os.path.join(SOURCE, "docs", "commands.md")) as f:
+        return f.read()
+
+
+def man_page():
+    with open(os.path.join(SOURCE, "docs", "iprof.1")) as f:
+        return f.read()
+
+
+def command_table():
+    """{name: [long options]} of every subcommand, from its --help (which
+    tools/help.c prints from the command table)."""
+    code, out, _ = run("--help")
+    section = out.decode().split("Commands:\n", 1)[1].split("\n\n", 1)[0]
+    table = {}
+    for name in re.findall(r"^  (\S+)", section, re.M):
+        code, out, _ = run(name, "--help")
+        opts = re.findall(r"^  (?:-(\w), )?--([\w-]+)", out.decode(), re.M)
+        table[name] = [o for o in opts if o[1] not in ("help", "version")]
+    return table
+
+
 class Docs(unittest.TestCase):
     def test_readme_shows_hello_c(self):
-        with open(os.path.join(SOURCE, "README.md")) as f:
-            readme = f.read()
+        # The C example as it is, and what it prints on examples/fib.iprof.
+        sys.path.insert(0, os.path.join(HERE, "packages"))
+        import readme as blocks
         with open(os.path.join(SOURCE, "examples", "hello.c")) as f:
             hello = f.read()
-        self.assertIn("```c\n" + hello + "```\n", readme)
+        self.assertIn("```c\n" + hello + "```\n", readme())
+        self.assertEqual(blocks.block("run:hello"), [
+            "cc examples/hello.c $(pkg-config --cflags --libs iprof) -o hello",
+            "./hello examples/fib.iprof"])
+        exe = os.path.join(os.environ["IPROF_BUILD_DIR"], "examples", "hello")
+        p = subprocess.run([exe, "examples/fib.iprof"], cwd=SOURCE, stdout=subprocess.PIPE)
+        self.assertEqual((p.returncode, p.stdout.decode()), (0, blocks.output_after("run:hello")))
+
+    def test_readme_recipes(self):
+        # Each recipe of README.md, run as written from the root of a tree
+        # (examples/ and tests/ of this one), with the built iprof first on
+        # PATH: what it prints is what README.md shows, and what it writes
+        # is there.
+        sys.path.insert(0, os.path.join(HERE, "packages"))
+        import readme as blocks
+        env = dict(os.environ, PATH=os.path.dirname(IPROF) + os.pathsep + os.environ["PATH"])
+        results = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for d in ("examples", "tests"):
+                os.symlink(os.path.join(SOURCE, d), os.path.join(tmp, d))
+            for name in ("merge", "gate", "flame"):
+                text = blocks.block_text("recipe:" + name)
+                p = subprocess.run(["sh", "-c", text], cwd=tmp, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                results[name] = (p.returncode, p.stdout.decode(), p.stderr.decode(),
+                                 blocks.output_after("recipe:" + name))
+            # merge: the weighted sum of the runs (1 + 2 x 2 calls of main).
+            code, out, err, shown = results["merge"]
+            self.assertEqual((code, err, out), (0, "", shown))
+            self.assertIn("    call count      5\n", shown)
+            with open(os.path.join(tmp, "merged.iprof")) as f:
+                merged = json.load(f)
+            self.assertEqual(merged["version"], "1.1.0")
+            # gate: exit status 1, the reason on stderr, the report written.
+            code, out, err, shown = results["gate"]
+            self.assertEqual((code, out, err), (1, "", shown))
+            with open(os.path.join(tmp, "staleness.txt")) as f:
+                self.assertIn("Staleness: 0.458929 ", f.read())
+            # flame: the page written, the folded stacks printed.
+            code, out, err, shown = results["flame"]
+            self.assertEqual((code, err, out), (0, "", shown))
+            with open(os.path.join(tmp, "flame.html")) as f:
+                self.assertIn("Fib.fibonacci", f.read())
+
+    def test_commands_page_synopsis_is_the_command_table(self):
+        # docs/commands.md's synopsis is generated from the command table
+        # (scripts/gen-commands.py): a drifted copy fails here.
+        p = subprocess.run([sys.executable, os.path.join(SOURCE, "scripts", "gen-commands.py"),
+                            "--check", IPROF], stdout=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
+
+    def test_every_command_and_option_documented(self):
+        # Every subcommand of the table has its section in docs/commands.md
+        # and the man page, and each of its options is in the man page's
+        # synopsis line and section for it.
+        page, man = commands_page(), man_page()
+        synopsis = man.split("\n.SH SYNOPSIS\n", 1)[1].split("\n.SH ", 1)[0]
+        sections = dict(re.findall(r"\n\.SS (\S+)\n(.*?)(?=\n\.S[SH] )", man, re.S))
+        headings = re.findall(r"^## (.*)$", page, re.M)
+        missing = []
+        for name, opts in command_table().items():
+            if not any("`iprof %s`" % name in h for h in headings):
+                missing.append("docs/commands.md: no section for %s" % name)
+            if name not in sections:
+                missing.append("iprof.1: no .SS %s" % name)
+                continue
+            line = re.search(r"^\.B iprof %s\b(.*?)(?=^\.br$|\Z)" % re.escape(name), synopsis,
+                             re.S | re.M)
+            for short, o in opts:
+                # Written \-\-name in roff; the synopsis may give the short name.
+                spelt = ["\\-\\-" + o.replace("-", "\\-")] + (["\\-" + short] if short else [])
+                if not line or not any(re.search(re.escape(x) + r"(?![\w\\])", line.group(1))
+                                       for x in spelt):
+                    missing.append("iprof.1 SYNOPSIS of %s: --%s" % (name, o))
+                if not re.search(re.escape(spelt[0]) + r"(?![\w\\])", sections[name]):
+                    missing.append("iprof.1 .SS %s: --%s" % (name, o))
+        self.assertEqual(missing, [])
 
     def test_api_shows_the_post_processor(self):
         # docs/api.md shows examples/postprocess.c as it is, and it runs.
@@ -800,12 +906,10 @@ class Docs(unittest.TestCase):
             self.assertEqual(p.returncode, 1)
             self.assertIn(b"syntax-error.iprof:5:3: expected a value after ','", p.stderr)
 
-    def test_readme_shows_stats_output(self):
-        with open(os.path.join(SOURCE, "README.md")) as f:
-            readme = f.read()
+    def test_commands_page_shows_stats_output(self):
         code, out, err = run("stats", "examples/fib.iprof", cwd=SOURCE)
         self.assertEqual((code, err), (0, ""))
-        self.assertIn("```\n" + out.decode() + "```\n", readme)
+        self.assertIn("```\n" + out.decode() + "```\n", commands_page())
 
 
 # ---------------------------------------------------------------------------

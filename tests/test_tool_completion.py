@@ -161,7 +161,7 @@ class SameTable(unittest.TestCase):
             "their largest depth, entries and total count per profile kind, and the\n"
             "10 hottest methods by call count.\n"
             "\n"
-            "  --json      print one JSON object (its keys are listed in README.md)\n"
+            "  --json      print one JSON object (keys in docs/commands.md)\n"
             "  --strict    load in strict mode (fail on the first rule violation)\n"
             "  -h, --help  show this help and exit\n"
             "  --version   show the version and exit\n"

@@ -312,11 +312,11 @@ class DocsTest(unittest.TestCase):
             man = f.read()
         self.assertIn("\n.SS fit\n", man)
         self.assertIn("\n.B iprof fit\n", man)
-        with open(os.path.join(SOURCE, "README.md")) as f:
-            readme = f.read()
+        with open(os.path.join(SOURCE, "docs", "commands.md")) as f:
+            page = f.read()
         self.assertIn("\niprof fit [--json] [--lcov OUT] [--top N] [--strict] [-o OUT] PROFILE "
-                      "CALLTREE\n", readme)
-        self.assertIn("\n### `iprof fit`\n", readme)
+                      "CALLTREE\n", page)
+        self.assertIn("\n## `iprof fit`\n", page)
         code, out, err = run("--help")
         self.assertIn(b"\n  fit [--json] [--lcov OUT] [--top N] PROFILE CALLTREE\n", out)
 

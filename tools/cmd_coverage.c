@@ -21,7 +21,7 @@
 enum { OPT_JSON = 1, OPT_LCOV, OPT_STRICT, OPT_OUT };
 
 static const tool_opt coverage_opts[] = {
-    {"json", 0, NULL, OPT_JSON, "print the table as JSON (keys in README.md)", NULL},
+    {"json", 0, NULL, OPT_JSON, "print the table as JSON (keys in docs/commands.md)", NULL},
     {"lcov", 0, "OUT", OPT_LCOV,
      "also write LCOV to OUT (atomically; '-': standard\n"
      "output instead of the table): one SF record per class\n"

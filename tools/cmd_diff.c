@@ -23,7 +23,7 @@
 enum { OPT_JSON = 1, OPT_TOP, OPT_FAIL_ABOVE, OPT_STRICT, OPT_OUT };
 
 static const tool_opt diff_opts[] = {
-    {"json", 0, NULL, OPT_JSON, "print the report as JSON (keys in README.md)", NULL},
+    {"json", 0, NULL, OPT_JSON, "print the report as JSON (keys in docs/commands.md)", NULL},
     {"top", 0, "N", OPT_TOP,
      "changed entries per kind and method names listed per\n"
      "side (default 10)", NULL},

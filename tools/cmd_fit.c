@@ -38,7 +38,7 @@
 enum { OPT_JSON = 1, OPT_LCOV, OPT_TOP, OPT_STRICT, OPT_OUT };
 
 static const tool_opt fit_opts[] = {
-    {"json", 0, NULL, OPT_JSON, "print everything as JSON (keys in README.md)", NULL},
+    {"json", 0, NULL, OPT_JSON, "print everything as JSON (keys in docs/commands.md)", NULL},
     {"lcov", 0, "OUT", OPT_LCOV,
      "also write LCOV of the reachable methods to OUT (atomically;\n"
      "'-': standard output instead of the report), those never\n"

@@ -16,7 +16,7 @@
 enum { OPT_JSON = 1, OPT_STRICT };
 
 static const tool_opt stats_opts[] = {
-    {"json", 0, NULL, OPT_JSON, "print one JSON object (its keys are listed in README.md)", NULL},
+    {"json", 0, NULL, OPT_JSON, "print one JSON object (keys in docs/commands.md)", NULL},
     {"strict", 0, NULL, OPT_STRICT, "load in strict mode (fail on the first rule violation)",
      NULL},
     TOOL_OPT_END,

@@ -1,5 +1,5 @@
 /* iprof: check, summarise and convert GraalVM Native Image PGO profiles
- * (.iprof files) with libiprof. See README.md, "The iprof command". */
+ * (.iprof files) with libiprof. See docs/commands.md. */
 #include <string.h>
 
 #include "tool.h"

@@ -1,5 +1,5 @@
 /* iprof stats output: human text and JSON (stable keys, documented in
- * README.md and docs/api.md). */
+ * docs/commands.md and docs/api.md). */
 #include <string.h>
 
 #include "tool.h"

@@ -20,8 +20,9 @@
  *               repair (IPROF_READ_SALVAGE)
  *   progress.c  the progress bar on stderr (progress.h)
  *
- * The tool uses only the public API (<iprof/iprof.h>); every message is
- * printed here, never by the library.
+ * The tool uses the public API (<iprof/iprof.h>) and, compiled in, the
+ * library's atomic file replacement (lib/common/replace.c, for outfile.c);
+ * every message is printed here, never by the library.
  */
 #ifndef IPROF_TOOL_H
 #define IPROF_TOOL_H

@@ -1,7 +1,7 @@
 /* Sums of int64 counts without 128-bit integer types: a positive and a
  * negative part, each 128 bits as a carry word and a low word, exact for
  * any number of counts below 2^64. The value shown is their difference,
- * its magnitude clamped at UINT64_MAX (README: totals clamp there). */
+ * its magnitude clamped at UINT64_MAX (docs/commands.md: totals clamp there). */
 #include <inttypes.h>
 
 #include "tool.h"

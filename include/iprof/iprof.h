@@ -13,8 +13,12 @@
  *   analysis.h  what a profile tells the compiler: branch probabilities,
  *             receiver-type shares
  *
- * Conventions: functions are iprof_<object>_<verb>; out parameters come
- * first; handles are opaque and created and freed by the library;
+ * Conventions: functions are iprof_<object>_<verb>; a handle a function
+ * creates comes back through its first parameter
+ * (iprof_model_load_path(&model, reader, path)), every other out parameter
+ * (a length, a count, an id, a caller's array or buffer and its size)
+ * comes after the inputs (iprof_entry_records(entry, &len)); handles are
+ * opaque and created and freed by the library;
  * callbacks take a trailing void *payload; fallible calls return an int
  * status (IPROF_OK or a negative IPROF_E* code). The library has no global
  * state: separate handles may be used from separate threads at once.

@@ -52,12 +52,14 @@ typedef struct iprof_reader iprof_reader;
  *  no id tables). */
 #define IPROF_READ_NO_REFERENCES 0x2u
 
-/** Model loads (iprof_model_load_*) only: build the model on a second
- *  thread while the calling thread reads, so a load of a large file takes
- *  about as long as a scan of it rather than the sum of both. The calling
- *  thread still runs every read callback of the source. The allocator, if
- *  one is given, must be thread-safe: both threads may call it at once.
- *  Ignored by streaming reads and on builds without threads. */
+/** Model loads (iprof_model_load_*) and streaming merges
+ *  (iprof_model_merge_buffer() and its path and fd forms) only: build the
+ *  model, or merge into it, on a second thread while the calling thread
+ *  reads, so a load or merge of a large file takes about as long as a scan
+ *  of it rather than the sum of both. The calling thread still runs every read
+ *  callback of the source. The allocator, if one is given, must be
+ *  thread-safe: both threads may call it at once. Ignored by streaming
+ *  reads (iprof_reader_read_*) and on builds without threads. */
 #define IPROF_READ_THREADED 0x4u
 
 /**

@@ -296,8 +296,9 @@ IPROF_API int iprof_writer_type(iprof_writer *writer, int64_t id, const char *na
  *        parameter types (borrowed for the call).
  * @param signature_len the number of ids in @p signature.
  * @retval IPROF_OK success.
- * @retval IPROF_EDANGLING (IPROF_WRITE_STRICT) a type id that was not
- *         written.
+ * @retval IPROF_EDANGLING a type id that was not written (checked by
+ *         default; not with IPROF_WRITE_NO_REFERENCES or
+ *         IPROF_WRITE_NO_VALIDATE).
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
  * @retval IPROF_EIO the sink failed.
  * @retval IPROF_ENOMEM allocation failed.
@@ -326,8 +327,9 @@ IPROF_API int iprof_writer_method(iprof_writer *writer, int64_t id, const char *
  *         before 1.1.0 (dropped instead with IPROF_WRITE_DROP_INSTANCEOF),
  *         sampling in 0.2.0; or a second monitor entry in 0.2.0, whose
  *         monitorsProfile holds one.
- * @retval IPROF_EDANGLING (IPROF_WRITE_STRICT) a method or type id that
- *         was not written.
+ * @retval IPROF_EDANGLING a method or type id that was not written
+ *         (checked by default; not with IPROF_WRITE_NO_REFERENCES or
+ *         IPROF_WRITE_NO_VALIDATE).
  * @retval IPROF_ESTATE a call out of the streaming order (see above).
  * @retval IPROF_EIO the sink failed.
  * @retval IPROF_ENOMEM allocation failed.

@@ -1,8 +1,9 @@
 /*
- * The model's internal layout, shared by model.c (types, methods, lookups),
- * model_context.c (context interning), model_entry.c (entries), model_load.c
- * (building from the reader) and merge.c. The writer may read these
- * structs directly for speed.
+ * The model's internal layout, shared by every file of lib/model/ that
+ * works on a model (model*.c: types, methods, lookups, contexts, entries,
+ * loading, editing; merge*, canon.h, transform.c, diff.c, staleness.c,
+ * totals.c, dangling.c, ...) and by the writer (lib/write/writer.c), which
+ * reads these structs directly for speed. `grep -l model.h lib` lists them.
  *
  * Memory: everything a model stores per element lives in its arena (types,
  * methods with their signatures, context nodes, entry records, interned

@@ -1,9 +1,11 @@
 """The install commands of README.md ("Installing"), as the tests run them.
 
-Each way is a ```sh block right after a line `<!-- install:NAME -->`.
-run_block() runs its lines one by one with sh in a directory of the test's
-choosing, $LIBIPROF set to the checkout, and `sudo ` dropped where the test
-is root or gives a DESTDIR instead (as documented in the tests).
+Each way is a ```sh block right after a line `<!-- install:NAME -->` (the
+C example's build is `<!-- run:hello -->`, the recipes `<!-- recipe:NAME
+-->`), its output, when README.md shows one, the plain ``` block after it.
+run_block() runs a block as written, as one `sh -e` script, in a directory
+of the test's choosing ($LIBIPROF set to the checkout by the caller);
+test_install.py runs them in a throwaway root (throwaway.py).
 """
 import os
 import re
@@ -21,43 +23,65 @@ def project_version():
         return re.search(r"project\('libiprof',[^)]*?version: '([^']+)'", f.read(), re.S).group(1)
 
 
+def text():
+    """README.md."""
+    with open(os.path.join(SOURCE, 'README.md')) as f:
+        return f.read()
+
+
+def _find(name):
+    """The ```sh block right after `<!-- NAME -->` ('install:source',
+    'run:hello', 'recipe:merge'); a bare name is an install block."""
+    if ':' not in name:
+        name = 'install:' + name
+    readme = text()
+    m = re.search(r'<!-- %s -->\n```sh\n(.*?)```\n' % re.escape(name), readme, re.S)
+    if not m:
+        print('FAIL: README.md has no %s block' % name)
+        sys.exit(1)
+    return readme, m
+
+
+def block_text(name):
+    """The README block `name`, as written."""
+    return _find(name)[1].group(1)
+
+
 def block(name):
     """The command lines of the README block `name`."""
-    with open(os.path.join(SOURCE, 'README.md')) as f:
-        text = f.read()
-    m = re.search(r'<!-- install:%s -->\n```sh\n(.*?)```' % re.escape(name), text, re.S)
-    if not m:
-        print('FAIL: README.md has no install:%s block' % name)
+    return [line for line in block_text(name).splitlines() if line.strip()]
+
+
+def output_after(name):
+    """The output README.md shows for the block `name`: the plain ``` block
+    that follows it."""
+    readme, m = _find(name)
+    out = re.match(r'\n*```\n(.*?)```\n', readme[m.end():], re.S)
+    if not out:
+        print('FAIL: README.md shows no output after the %s block' % name)
         sys.exit(1)
-    return [line for line in m.group(1).splitlines() if line.strip()]
+    return out.group(1)
 
 
-def run_block(name, cwd, env, skip=(), before=None):
-    """Run the block's lines in cwd (each must exit 0), minus `sudo `; lines
-    starting with one of `skip` are shown, not run; before(line, cwd) is
-    called before each line. Returns the outputs, one per line run."""
-    outputs = []
-    for line in block(name):
-        if before:
-            before(line, cwd)
-        cmd = re.sub(r'(^|&& |; )sudo ', r'\1', line)
-        if any(cmd.startswith(s) for s in skip):
+def run_block(name, cwd, env, skip=()):
+    """Run the block as written, as one sh -e script in cwd; lines whose
+    command (after a leading `$sudo `) starts with one of `skip` are shown,
+    not run. Returns its output."""
+    lines = []
+    for line in block_text(name).splitlines():
+        if any(re.sub(r'^\$sudo ', '', line).startswith(s) for s in skip):
             print('(not run here) $ ' + line, flush=True)
-            continue
-        print('$ ' + line, flush=True)
-        # `cd` in a line carries over to the following lines, as in a shell.
-        p = subprocess.run(['sh', '-c', cmd + '\nrc=$?; echo "@@cwd=$PWD"; exit $rc'],
-                           cwd=cwd, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
-        out, _, where = p.stdout.rpartition('@@cwd=')
-        print(out[-4000:], flush=True)
-        if p.returncode != 0:
-            print('FAIL: README install:%s: `%s` exited with %d' % (name, line, p.returncode))
-            sys.exit(1)
-        cwd = where.strip() or cwd
-        outputs.append(out)
-    return outputs
+            line = ': ' + line
+        lines.append(line)
+    print('$ ' + '\n$ '.join(lines), flush=True)
+    p = subprocess.run(['sh', '-e', '-x', '-c', '\n'.join(lines) + '\n'], cwd=cwd, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    print(p.stdout[-4000:], flush=True)
+    if p.returncode != 0:
+        print('FAIL: README %s exited with %d' % (name, p.returncode))
+        sys.exit(1)
+    return p.stdout
 
 
 def copy_tree(dst):

@@ -3,8 +3,8 @@
 
 1. The tracked source tree is copied to a temporary directory (the build
    writes its .deb files beside the tree, never beside the checkout) and
-   the commands of README.md's install:apt block run there, as written but
-   without `sudo` (tests/packages/readme.py): build dependencies,
+   the commands of README.md's install:apt block run there, as written
+   (tests/packages/readme.py; as root its `$sudo` is empty): build dependencies,
    `dpkg-buildpackage -us -uc -b` (DEB_BUILD_OPTIONS=nocheck: the suite
    runs the tests) and `apt-get install ../*.deb` -- the apt-get lines only
    when installing is allowed (4.).

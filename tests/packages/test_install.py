@@ -1,136 +1,273 @@
 #!/usr/bin/env python3
-"""README.md's install:source, install:cargo and install:pip blocks, run as
-written (tests/packages/readme.py) in a copy of the tree:
+"""README.md's install blocks, run exactly as written, into a real system.
 
-1. source: meson setup/compile/install, with DESTDIR set to a throwaway root
-   (the README's `sudo meson install` then needs no root and touches nothing
-   of this machine); the installed command runs, the library, headers,
-   iprof.pc, man page and bash completion are where a user looks.
-2. cargo: a new crate adds iprof by path and runs, linked through pkg-config
-   against the library of 1. (PKG_CONFIG_SYSROOT_DIR); its main.rs, written
-   by the test before `cargo run`, loads examples/fib.iprof ($IPROF_FILE).
-3. pip: a venv under a throwaway $HOME, the binding installed offline with
-   Debian's python3, importing and finding libiprof.so.0 of 1. by its SONAME.
+Every ```sh block of README.md's "Installing" (tests/packages/readme.py)
+and the block that builds and runs the C example (run:hello) are run
+verbatim with sh -e, each in a throwaway root (tests/packages/throwaway.py:
+an overlay over / in a private mount namespace, chrooted into), so that
+/usr/local, /usr, /etc/ld.so.cache and apt's database are written for real
+while this machine stays as it was:
+
+1. as root on a system without sudo: from source, then the C example
+   built with pkg-config and run, the Rust block and the pip block;
+2. as a user with passwordless sudo: the same;
+3. as that user, in a fresh root: the Debian packages, then the C example
+   and Debian's python3 importing the packaged binding.
+
+A root shell keeps this test's PATH (on a machine with pyenv, its python3
+comes first, as for the README's reader); the user gets a login PATH and,
+when rustup lives in root's home, its toolchains. After the blocks: the
+files land where README.md says, the installed `iprof` runs, the example's
+output is the one README.md shows, the new crate uses iprof for real, and
+the venv's binding loads the installed libiprof.so.0 by its SONAME.
+Skipped, saying why, when not root or without unshare or overlayfs.
 """
 import glob
 import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'abi'))
 sys.path.insert(0, HERE)
 import abicheck as A  # noqa: E402
 import readme  # noqa: E402
+import throwaway  # noqa: E402
 
-FIB = os.path.join(readme.SOURCE, 'examples', 'fib.iprof')
+USER = 'newcomer'
+VERSION = readme.project_version()
 MAIN_RS = '''use iprof::Reader;
 
 fn main() {
-    let path = std::env::var("IPROF_FILE").expect("IPROF_FILE: a profile");
-    let model = Reader::new().unwrap().load_path(&path).unwrap();
+    let model = Reader::new().unwrap().load_path("%s").unwrap();
     println!("{} {} {}", model.version(), model.type_count(), model.method_count());
 }
 '''
+PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof']
 
 
-def base_env(tmp, src):
-    # A user's shell: nothing of the build, no pip settings of this machine.
-    env = {k: v for k, v in os.environ.items()
-           if k not in ('IPROF_LIBRARY', 'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH', 'PYTHONPATH',
-                        'IPROF_LIB_DIR', 'CARGO_TARGET_DIR', 'VIRTUAL_ENV', 'IPROF_BUILD_DIR')
-           and not k.startswith('PIP_')}
-    env['PIP_CONFIG_FILE'] = os.devnull
-    # Debian's python3 first: the one with Debian's pip, setuptools and venv.
-    env['PATH'] = '/usr/bin:/bin:' + env.get('PATH', '')
-    env.update(LIBIPROF=src, HOME=os.path.join(tmp, 'home'))
-    os.makedirs(env['HOME'], exist_ok=True)
-    # cargo and rustup live in the real home's ~/.cargo.
-    cargo = shutil.which('cargo', path=os.environ.get('PATH'))
-    if cargo:
-        env['PATH'] = os.path.dirname(cargo) + ':' + env['PATH']
-        env.setdefault('RUSTUP_HOME', os.path.expanduser('~/.rustup'))
-        env.setdefault('CARGO_HOME', os.path.expanduser('~/.cargo'))
-    return env
+class Session:
+    """One throwaway root and who runs the blocks in it."""
+
+    def __init__(self, base, name, as_root):
+        self.name = name
+        self.t = throwaway.ThrowawayRoot(base, name)
+        # The test answers apt's questions (a reader answers at the terminal).
+        with open(self.t.path('/etc/apt/apt.conf.d/99iprof-test'), 'w') as f:
+            f.write('APT::Get::Assume-Yes "true";\n')
+        cargo = shutil.which('cargo')
+        if as_root:
+            self.t.remove_sudo()
+            if self.t.run(['sh', '-c', 'command -v sudo'], env={'PATH': '/usr/bin:/bin'}).stdout:
+                A.fail('%s: sudo is still there' % name)
+            self.user, uid, gid, self.home = None, 0, 0, '/root'
+            path = os.environ.get('PATH', '/usr/sbin:/usr/bin:/sbin:/bin')
+            self.env = {'HOME': '/root', 'USER': 'root', 'LOGNAME': 'root', 'PATH': path}
+            for k in ('PYENV_ROOT', 'RUSTUP_HOME', 'CARGO_HOME'):
+                if k in os.environ:
+                    self.env[k] = os.environ[k]
+        else:
+            self.user = USER
+            uid, gid, self.home = self.t.add_sudoer(USER)
+            path = '/usr/local/bin:/usr/bin:/bin'
+            self.env = {'HOME': self.home, 'USER': USER, 'LOGNAME': USER}
+            if cargo and os.path.realpath(cargo).startswith('/root/'):
+                # rustup in root's home: its toolchains, readable by the user.
+                os.chmod(self.t.path('/root'), 0o755)
+                self.env['RUSTUP_HOME'] = os.environ.get('RUSTUP_HOME', '/root/.rustup')
+                path = os.path.dirname(cargo) + ':' + path
+            self.env['PATH'] = path
+        self.env.update(LANG='C.UTF-8', DEB_BUILD_OPTIONS='nocheck parallel=%d'
+                        % (os.cpu_count() or 1), DEBIAN_FRONTEND='noninteractive')
+        self.clean()
+        # The checkout, as a reader's clone: theirs, in their home.
+        self.src = os.path.join(self.home, 'src', 'libiprof-' + VERSION)
+        readme.copy_tree(self.t.path(self.src))
+        for d, dirs, files in os.walk(self.t.path(os.path.join(self.home, 'src'))):
+            for n in [d] + [os.path.join(d, x) for x in dirs + files]:
+                os.lchown(n, uid, gid)
+        self.env['LIBIPROF'] = self.src
+        who = 'root, no sudo' if as_root else '%s, with sudo' % USER
+        print('== %s: a throwaway root (%s), PATH=%s' % (name, who, self.env['PATH']), flush=True)
+        py = self.sh('command -v python3 || true').strip()
+        print('   python3 on PATH: %s' % (py or 'none'), flush=True)
+
+    def clean(self):
+        """A system without libiprof, whatever this machine has installed (the
+        lower layer is the live /): a leftover would pass for what a block
+        installs, and a cache entry of ldconfig's for what ldconfig adds."""
+        found = [p for p in PACKAGES if self.t.run(
+            ['dpkg-query', '-W', '-f=${Status}', p]).stdout.startswith('install ok')]
+        if found:
+            self.t.run(['dpkg', '--purge'] + found)
+        gone = []
+        for pattern in ('/usr/local/lib/*/libiprof*', '/usr/local/lib/libiprof*',
+                        '/usr/local/lib/*/pkgconfig/iprof.pc', '/usr/local/include/iprof',
+                        '/usr/local/bin/iprof', '/usr/lib/*/libiprof*'):
+            for f in glob.glob(self.t.path(pattern)):
+                gone.append(f)
+                shutil.rmtree(f) if os.path.isdir(f) and not os.path.islink(f) else os.remove(f)
+        if found or gone:
+            print('   removed what this machine had installed: %s'
+                  % ' '.join(found + [f[len(self.t.root):] for f in gone]), flush=True)
+        self.t.run(['ldconfig'])
+
+    def sh(self, script, cwd=None, check=True):
+        p = self.t.run(['sh', '-c', script], self.user, self.env, cwd or self.home)
+        if check and p.returncode != 0:
+            A.fail('%s: `%s` exited with %d:\n%s%s'
+                   % (self.name, script, p.returncode, p.stdout, p.stderr))
+        return p.stdout
+
+    def block(self, name, cwd):
+        """Run README.md's block `name` as written (sh -e -x); its stdout."""
+        text = readme.block_text(name)
+        script = '/tmp/readme-%s.sh' % name.replace(':', '-')
+        with open(self.t.path(script), 'w') as f:
+            f.write(text)
+        os.chmod(self.t.path(script), 0o644)
+        print('$ ' + text.rstrip('\n').replace('\n', '\n$ '), flush=True)
+        started = time.time()
+        p = self.t.run(['sh', '-e', '-x', script], self.user, self.env, cwd)
+        took = time.time() - started
+        tail = (p.stdout + p.stderr)[-3000:]
+        if p.returncode != 0:
+            print(p.stdout[-3000:] + p.stderr[-3000:])
+            A.fail('%s: README.md %s exited with %d as written' % (self.name, name, p.returncode))
+        print('   ok, %.0f s; its output ends: ...%s'
+              % (took, tail[-160:].replace('\n', '\n      ')), flush=True)
+        return p.stdout
+
+    def close(self):
+        self.t.close()
 
 
-def from_source(tmp, src, env):
-    root = os.path.join(tmp, 'root')
-    readme.run_block('source', src, dict(env, DESTDIR=root))
-    libs = glob.glob(root + '/usr/local/lib/*/libiprof.so.0')
+def check_hello(s, libdir):
+    """The C example, built and run as README.md says, prints what README.md
+    shows and loads the library installed in libdir."""
+    out = s.block('run:hello', s.src)
+    if out != readme.output_after('run:hello'):
+        A.fail('%s: the example printed\n%s\nREADME.md shows\n%s'
+               % (s.name, out, readme.output_after('run:hello')))
+    ldd = s.sh('ldd ./hello', cwd=s.src)
+    m = re.search(r'libiprof\.so\.0 => (\S+)', ldd)
+    # /lib is /usr/lib on Debian 12: the same directory, by any name.
+    if not m or s.sh('readlink -f %s' % os.path.dirname(m.group(1))) != \
+            s.sh('readlink -f %s' % libdir):
+        A.fail('%s: ./hello does not load libiprof.so.0 from %s:\n%s' % (s.name, libdir, ldd))
+    print('   the C example runs, loading %s' % m.group(1), flush=True)
+
+
+def from_source(s):
+    s.block('install:source', s.src)
+    libs = glob.glob(s.t.path('/usr/local/lib/*/libiprof.so.0'))
     if len(libs) != 1:
-        A.fail('no libiprof.so.0 under %s/usr/local/lib' % root)
-    libdir = os.path.dirname(libs[0])
+        A.fail('%s: no /usr/local/lib/*/libiprof.so.0 after the source install' % s.name)
+    libdir = '/' + os.path.relpath(os.path.dirname(libs[0]), s.t.root)
     for f in ['/usr/local/include/iprof/iprof.h', '/usr/local/share/man/man1/iprof.1',
               '/usr/local/share/bash-completion/completions/iprof',
-              libdir[len(root):] + '/pkgconfig/iprof.pc', libdir[len(root):] + '/libiprof.a']:
-        if not os.path.exists(root + f):
-            A.fail('meson install did not install %s' % f)
-    run_env = dict(env, LD_LIBRARY_PATH=libdir)
-    p = A.run([root + '/usr/local/bin/iprof', '--version'], env=run_env)
-    if p.stdout.strip() != 'iprof (libiprof) %s' % readme.project_version():
-        A.fail('the installed iprof says %r' % p.stdout)
-    print('source: installed under %s/usr/local' % root)
-    return root, libdir
+              libdir + '/pkgconfig/iprof.pc', libdir + '/libiprof.a']:
+        if not os.path.exists(s.t.path(f)):
+            A.fail('%s: meson install did not install %s' % (s.name, f))
+    where = s.sh('command -v iprof; iprof --version').split('\n')
+    if where[:2] != ['/usr/local/bin/iprof', 'iprof (libiprof) %s' % VERSION]:
+        A.fail('%s: iprof on PATH: %r' % (s.name, where))
+    check_hello(s, libdir)
+    return libdir
 
 
-def cargo(tmp, env, root, libdir):
-    if not shutil.which('cargo', path=env['PATH']):
-        A.fail('cargo is not installed')
-    env = dict(env, PKG_CONFIG_SYSROOT_DIR=root, PKG_CONFIG_LIBDIR=libdir + '/pkgconfig',
-               LD_LIBRARY_PATH=libdir, CARGO_TARGET_DIR=os.path.join(tmp, 'cargo-target'))
-    work = os.path.join(tmp, 'rust')
-    os.makedirs(work)
-
-    def before(line, cwd):
-        if line.startswith('cargo run'):
-            with open(os.path.join(cwd, 'src', 'main.rs'), 'w') as f:
-                f.write(MAIN_RS)
-
-    outs = readme.run_block('cargo', work, dict(env, IPROF_FILE=FIB), before=before)
-    last = outs[-1].strip().splitlines()[-1] if outs[-1].strip() else ''
-    if last.split() != ['1.1.0', '17', '10']:
-        A.fail('the Rust consumer printed %r' % outs[-1])
-    print('cargo: a new crate uses iprof and reads %s' % last)
+def cargo(s):
+    out = s.block('install:cargo', s.home)
+    if out.strip().splitlines()[-1:] != ['Hello, world!']:
+        A.fail('%s: cargo run printed %r' % (s.name, out))
+    # The new crate uses iprof: a main.rs of the reader's, run again.
+    crate = os.path.join(s.home, 'myprof')
+    with open(s.t.path(crate + '/src/main.rs'), 'w') as f:
+        f.write(MAIN_RS % os.path.join(s.src, 'examples', 'fib.iprof'))
+    out = s.sh('cargo run --offline -q', cwd=crate)
+    if out.split() != ['1.1.0', '17', '10']:
+        A.fail('%s: the Rust program printed %r' % (s.name, out))
+    print('   a new crate with iprof reads examples/fib.iprof: %s' % out.strip(), flush=True)
 
 
-def pip(tmp, env, libdir):
-    env = dict(env, LD_LIBRARY_PATH=libdir)
-    outs = readme.run_block('pip', tmp, env)
-    if outs[-1].strip() != readme.project_version():
-        A.fail('the venv\'s iprof reports library version %r' % outs[-1])
-    py = os.path.join(env['HOME'], '.venvs', 'iprof', 'bin', 'python')
-    script = ('import iprof, sys\n'
-              'm = iprof.load(sys.argv[1])\n'
-              'print(iprof.__file__)\n'
-              'maps = open("/proc/self/maps").read()\n'
-              'print(" ".join(sorted({l.split()[-1] for l in maps.splitlines()'
-              ' if "libiprof.so" in l})))\n'
-              'print(m.version, len(m.types), len(m.methods))\n')
-    p = A.run([py, '-c', script, FIB], env=env, cwd=tmp)
-    lines = p.stdout.splitlines()
-    if not lines[0].startswith(os.path.join(env['HOME'], '.venvs', 'iprof')):
-        A.fail('the venv imported iprof from %s' % lines[0])
-    if [os.path.realpath(x) for x in lines[1].split()] != \
-            [os.path.realpath(os.path.join(libdir, 'libiprof.so.0'))]:
-        A.fail('the venv\'s iprof loaded %s, not %s' % (lines[1], libdir))
-    if lines[2].split() != ['1.1.0', '17', '10']:
-        A.fail('the venv\'s iprof read %r' % lines[2])
-    print('pip: %s loads %s' % (lines[0], lines[1]))
+def pip(s, libdir):
+    out = s.block('install:pip', s.home)
+    if out.strip().splitlines()[-1:] != [VERSION]:
+        A.fail('%s: the venv\'s iprof printed %r' % (s.name, out))
+    script = ('import iprof, sys; m = iprof.load(sys.argv[1]); print(iprof.__file__); '
+              'print(" ".join(sorted({l.split()[-1] for l in open("/proc/self/maps")'
+              ' if "libiprof.so" in l}))); print(m.version, len(m.types), len(m.methods))')
+    lines = s.sh('~/.venvs/iprof/bin/python -c \'%s\' "$LIBIPROF/examples/fib.iprof"'
+                 % script).splitlines()
+    if not lines[0].startswith(s.home + '/.venvs/iprof/'):
+        A.fail('%s: the venv imported iprof from %s' % (s.name, lines[0]))
+    real = s.sh('readlink -f %s/libiprof.so.0' % libdir).strip()
+    if lines[1:] != [real, '1.1.0 17 10']:
+        A.fail('%s: the venv\'s iprof loaded and read %r, not %s' % (s.name, lines[1:], real))
+    print('   the venv\'s iprof loads %s' % real, flush=True)
+
+
+def debian(s):
+    s.block('install:apt', s.src)
+    status = s.sh('dpkg-query -W -f=\'${Package} ${Status}\\n\' %s' % ' '.join(PACKAGES))
+    if sorted(status.split('\n')[:4]) != sorted('%s install ok installed' % p for p in PACKAGES):
+        A.fail('%s: after the apt block: %s' % (s.name, status))
+    where = s.sh('command -v iprof; iprof --version').split('\n')
+    if where[:2] != ['/usr/bin/iprof', 'iprof (libiprof) %s' % VERSION]:
+        A.fail('%s: iprof on PATH: %r' % (s.name, where))
+    libdir = os.path.dirname(s.sh('dpkg -L libiprof0 | grep "/libiprof.so.0$"').strip())
+    check_hello(s, libdir)
+    out = s.sh('cd /tmp && /usr/bin/python3 -c "import iprof; print(iprof.__file__, '
+               'iprof.library_version())"')
+    if out.split() != ['/usr/lib/python3/dist-packages/iprof/__init__.py', VERSION]:
+        A.fail('%s: Debian\'s python3 imports %r' % (s.name, out))
+    print('   the packages are installed and used', flush=True)
 
 
 def main():
-    A.need('meson', 'ninja', 'pkg-config', 'cc')
+    # Every install block of README.md is run here: a new way needs its
+    # session (and test_debian runs the Debian block as root too).
+    ways = set(re.findall(r'^<!-- install:(\S+) -->$', readme.text(), re.M))
+    if ways != {'apt', 'source', 'cargo', 'pip'}:
+        A.fail('README.md\'s install blocks are %s; this test runs apt, source, cargo and pip'
+               % ', '.join(sorted(ways)))
+    why = throwaway.why_not()
+    if why:
+        print('SKIP: ' + why)
+        sys.exit(throwaway.SKIP)
+    A.need('meson', 'ninja', 'pkg-config', 'cc', 'cargo', 'sudo', 'runuser', 'dpkg-buildpackage')
     if not os.path.exists('/usr/bin/python3'):
         A.fail('no /usr/bin/python3')
-    with tempfile.TemporaryDirectory(prefix='iprof-install-') as tmp:
-        src = os.path.join(tmp, 'libiprof')
-        readme.copy_tree(src)
-        env = base_env(tmp, src)
-        root, libdir = from_source(tmp, src, env)
-        cargo(tmp, env, root, libdir)
-        pip(tmp, env, libdir)
+    if not os.environ.get(throwaway.ENV_MARK):
+        base = tempfile.mkdtemp(prefix='iprof-install-')
+        try:
+            throwaway.enter_namespace(base)
+        finally:
+            os.rmdir(base)
+    base = throwaway.enter_namespace(None)
+    subprocess.run(['mount', '-t', 'tmpfs', 'tmpfs', base], check=True)
+    only = os.environ.get('IPROF_INSTALL_ONLY')  # by hand: one session, to try it
+    for name, as_root, ways in [('root', True, ('source', 'cargo', 'pip')),
+                                ('user', False, ('source', 'cargo', 'pip')),
+                                ('user-apt', False, ('apt',))]:
+        if only and name != only:
+            continue
+        started = time.time()
+        s = Session(base, name, as_root)
+        try:
+            if 'source' in ways:
+                libdir = from_source(s)
+                cargo(s)
+                pip(s, libdir)
+            else:
+                debian(s)
+        finally:
+            s.close()
+        print('== %s: %.0f s' % (name, time.time() - started), flush=True)
     print('1 passed, 0 failed')
 
 

@@ -51,7 +51,7 @@ class iprof_allocator(Structure):
 READ_OPTIONS_VERSION = 2
 READ_STRICT = 0x1
 READ_NO_REFERENCES = 0x2
-READ_THREADED = 0x4      # model loads only: build on a second thread
+READ_THREADED = 0x4      # model loads, streaming merges: on a second thread
 READ_SALVAGE = 0x8       # model loads only: keep what came before damage
 
 

@@ -204,8 +204,9 @@ impl iprof_filter_options {
 
 pub const IPROF_READ_STRICT: c_uint = 0x1;
 pub const IPROF_READ_NO_REFERENCES: c_uint = 0x2;
-/// Model loads only: build the model on a second thread while the calling
-/// thread reads (the allocator must be thread-safe).
+/// Model loads and streaming merges only: build the model, or merge into it,
+/// on a second thread while the calling thread reads (the allocator must be
+/// thread-safe).
 pub const IPROF_READ_THREADED: c_uint = 0x4;
 /// Model loads only: keep what was read before damage (truncation, a
 /// syntax error, a refused element) after the version, and succeed.
