@@ -776,11 +776,7 @@ class CoverageTest(unittest.TestCase):
             self.assertEqual(run("coverage", "--lcov", "-", "-", stdin=f.read()), (0, LCOV, ""))
 
     def test_genhtml(self):
-        genhtml = shutil.which("genhtml")
-        if not genhtml:
-            if REQUIRE_TOOLS:
-                self.fail("genhtml (Debian package lcov) is not installed")
-            raise unittest.SkipTest("genhtml (Debian package lcov) not installed")
+        genhtml = self.genhtml()
         with tempfile.TemporaryDirectory() as tmp:
             info = os.path.join(tmp, "c.info")
             self.assertEqual(run("coverage", "--lcov", info, "coverage-small.iprof")[0], 0)
@@ -812,9 +808,13 @@ class CoverageTest(unittest.TestCase):
             raise unittest.SkipTest("genhtml (Debian package lcov) not installed")
         return genhtml
 
-    def genhtml_functions(self, info):
-        """genhtml's "functions..: P% (HIT of FOUND functions)", as (hit, found)."""
+    def genhtml_functions(self, lcov):
+        """genhtml's "functions..: P% (HIT of FOUND functions)" for LCOV text,
+        as (hit, found)."""
         with tempfile.TemporaryDirectory() as tmp:
+            info = os.path.join(tmp, "c.info")
+            with open(info, "w") as f:
+                f.write(lcov)
             p = subprocess.run([self.genhtml(), "--no-source", "--function-coverage",
                                 "-o", os.path.join(tmp, "html"), info], cwd=tmp,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
@@ -846,11 +846,7 @@ class CoverageTest(unittest.TestCase):
             "FNDA:0,d(): void",
             "FNDA:2,d(): void #2",
             "FNDA:0,d(): void #2 #3"])
-        with tempfile.TemporaryDirectory() as tmp:
-            info = os.path.join(tmp, "c.info")
-            with open(info, "w") as f:
-                f.write(out)
-            self.assertEqual(self.genhtml_functions(info), (3, 6))
+        self.assertEqual(self.genhtml_functions(out), (3, 6))
 
     def test_corpus_lcov_names(self):
         """On every corpus file: one FN per method, no two alike in a record,
@@ -878,11 +874,7 @@ class CoverageTest(unittest.TestCase):
             self.assertEqual(len(names), methods, name)
             if name == "jsonata-cli-0.4.0.iprof":
                 self.assertEqual(methods, 43276)
-                with tempfile.TemporaryDirectory() as tmp:
-                    info = os.path.join(tmp, "c.info")
-                    with open(info, "w") as f:
-                        f.write(out)
-                    self.assertEqual(self.genhtml_functions(info), (3203, 43276))
+                self.assertEqual(self.genhtml_functions(out), (3203, 43276))
 
     def test_help_and_usage(self):
         code, out, err = run("coverage", "--help")

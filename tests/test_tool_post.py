@@ -957,6 +957,13 @@ def operands(args, file):
 
 
 class Messages(ToolCase):
+    def write(self, name, doc):
+        """A file of the test's own, by path."""
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.write(doc)
+        return path
+
     def test_truncated_suggests_repair(self):
         """The reader's report, then the command's line with the repair
         command (shell-quoted); repair itself says what it kept."""
@@ -966,9 +973,7 @@ class Messages(ToolCase):
                                                                               TRUNCATED)), args)
         self.expect(["stats", "-"], 1, "", TRUNCATED_READ.replace(TRUNCATED, "<stdin>") +
                     REPAIR_HINT % ("<stdin>", "-"), stdin=data(TRUNCATED))
-        odd = os.path.join(self.tmp, "it's a.iprof")
-        with open(odd, "wb") as f:
-            f.write(data(TRUNCATED))
+        odd = self.write("it's a.iprof", data(TRUNCATED))
         code, out, err = run("stats", odd)
         self.assertEqual((code, err.splitlines()[-1]), (1, (
             "%s: damaged or cut short; to save what comes before the damage: iprof repair "
@@ -1000,12 +1005,11 @@ class Messages(ToolCase):
     def test_merge_names_the_input(self):
         """What merge says of an input's content names that input, never
         "<merged>"."""
-        unread = os.path.join(self.tmp, "unread.iprof")
-        with open(unread, "wb") as f:
-            f.write(b'{"version":"1.0.0","types":[{"id":0,"name":"T","extra":1}],"methods":'
-                    b'[{"id":1,"name":"m","signature":[0,0]}],"callCountProfiles":[{"ctx":'
-                    b'"1:0","records":[5]}],"conditionalProfiles":[],"virtualInvokeProfiles":'
-                    b'[],"monitorProfiles":[],"samplingProfiles":[]}')
+        unread = self.write("unread.iprof", (
+            b'{"version":"1.0.0","types":[{"id":0,"name":"T","extra":1}],"methods":[{"id":1,'
+            b'"name":"m","signature":[0,0]}],"callCountProfiles":[{"ctx":"1:0","records":[5]}],'
+            b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+            b'"samplingProfiles":[]}'))
         code, out, err = run("merge", "--drop-unknown", "show.iprof", unread)
         self.assertEqual((code, err), (4, (
             '%s: warning: 1 element has keys iprof does not read (the first: types[0], key '
@@ -1014,17 +1018,15 @@ class Messages(ToolCase):
             'read (--drop-unknown)\n') % unread))
         # Instanceof entries (kept by a lenient read of a 1.0.0 file) in a
         # result of version 1.0.0: refused, naming the file they came from.
-        iof = os.path.join(self.tmp, "iof.iprof")
-        with open(iof, "wb") as f:
-            f.write(b'{"version":"1.0.0","types":[{"id":0,"name":"T"}],"methods":[{"id":1,'
-                    b'"name":"m","signature":[0,0]}],"callCountProfiles":[],'
-                    b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
-                    b'"samplingProfiles":[],"instanceofProfiles":[{"ctx":"1:0","records":[0,3]}]}')
-        plain = os.path.join(self.tmp, "plain.iprof")
-        with open(plain, "wb") as f:
-            f.write(b'{"version":"1.0.0","types":[],"methods":[],"callCountProfiles":[],'
-                    b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
-                    b'"samplingProfiles":[]}')
+        iof = self.write("iof.iprof", (
+            b'{"version":"1.0.0","types":[{"id":0,"name":"T"}],"methods":[{"id":1,"name":"m",'
+            b'"signature":[0,0]}],"callCountProfiles":[],"conditionalProfiles":[],'
+            b'"virtualInvokeProfiles":[],"monitorProfiles":[],"samplingProfiles":[],'
+            b'"instanceofProfiles":[{"ctx":"1:0","records":[0,3]}]}'))
+        plain = self.write("plain.iprof", (
+            b'{"version":"1.0.0","types":[],"methods":[],"callCountProfiles":[],'
+            b'"conditionalProfiles":[],"virtualInvokeProfiles":[],"monitorProfiles":[],'
+            b'"samplingProfiles":[]}'))
         lenient = ("%s: warning: read past 1 rule violation ('iprof validate' lists them; "
                    "--strict refuses the file)\n" % iof)
         self.expect(["merge", plain, iof], 1, "", lenient + (
