@@ -123,7 +123,9 @@ class CommandLine(unittest.TestCase):
 
     def test_invalid_file(self):
         self.expect(["export", "-f", "speedscope", "syntax-error.iprof"], 1, b"",
-                    "syntax-error.iprof:5:3: types[1]: expected a value after ','\n")
+                    "syntax-error.iprof:5:3: types[1]: expected a value after ','\n"
+                    "syntax-error.iprof: damaged or cut short; to save what comes before the "
+                    "damage: iprof repair syntax-error.iprof -o OUT\n")
 
     def test_output_file_and_stdin(self):
         with tempfile.TemporaryDirectory() as tmp:
