@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""README.md's install:source, install:cargo and install:pip blocks, run as
+"""README.md's install:source, install:cargo, install:pip and install:java blocks, run as
 written (tests/packages/readme.py) in a copy of the tree:
 
 1. source: meson setup/compile/install, with DESTDIR set to a throwaway root
@@ -11,10 +11,14 @@ written (tests/packages/readme.py) in a copy of the tree:
    by the test before `cargo run`, loads examples/fib.iprof ($IPROF_FILE).
 3. pip: a venv under a throwaway $HOME, the binding installed offline with
    Debian's python3, importing and finding libiprof.so.0 of 1. by its SONAME.
+4. java: the jar built under the throwaway $HOME and the docs' example run
+   with it, finding libiprof.so.0 of 1. by its SONAME, with JAVA_HOME the
+   JDK 22+ bindings/java/build.sh finds (skipped, saying so, without one).
 """
 import glob
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -120,6 +124,23 @@ def pip(tmp, env, libdir):
     print('pip: %s loads %s' % (lines[0], lines[1]))
 
 
+def java(tmp, env, libdir):
+    p = subprocess.run(['sh', os.path.join(readme.SOURCE, 'bindings', 'java', 'build.sh'), 'jdk'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    if p.returncode != 0:
+        print('SKIP java: %s' % p.stderr.strip())
+        return
+    env = dict(env, LD_LIBRARY_PATH=libdir, JAVA_HOME=p.stdout.strip())
+    work = os.path.join(tmp, 'java')
+    os.makedirs(work)
+    outs = readme.run_block('java', work, env)
+    lines = outs[-1].strip().splitlines()
+    if 'version 1.1.0: 17 types, 10 methods, 9 call counts' not in lines or \
+            lines[-1] != 'written merged.iprof' or not os.path.exists(os.path.join(work, 'merged.iprof')):
+        A.fail('the Java example printed %r' % outs[-1])
+    print('java: the example ran with the jar built in %s' % env['HOME'])
+
+
 def main():
     A.need('meson', 'ninja', 'pkg-config', 'cc')
     if not os.path.exists('/usr/bin/python3'):
@@ -131,6 +152,7 @@ def main():
         root, libdir = from_source(tmp, src, env)
         cargo(tmp, env, root, libdir)
         pip(tmp, env, libdir)
+        java(tmp, env, libdir)
     print('1 passed, 0 failed')
 
 

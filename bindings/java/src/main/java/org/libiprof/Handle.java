@@ -5,12 +5,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * A C handle owned by a Java object: its pointer lives in a shared arena
- * whose closing frees it. Every downcall that is given {@link #ptr()}
- * keeps the arena alive for the call, so a {@code close()} from another
- * thread during a call fails ({@link IllegalStateException}) instead of
- * freeing memory in use, and a call after the close throws instead of
- * touching freed memory.
+ * A C handle owned by a Java object. Its pointer is tied to a shared arena
+ * whose closing frees it (the arena's cleanup), and every use checks the
+ * closed flag first, so a use after {@code close()} throws
+ * {@link ClosedException} instead of touching freed memory. Calls are
+ * given the pointer itself (a segment of the global scope): a segment of
+ * the arena would make every downcall acquire and release the arena (two
+ * atomic operations, contended when several threads read one model),
+ * which per-element accessors cannot afford. So, as in C, closing needs
+ * exclusive access: a close on one thread while another thread is inside
+ * a call on the same handle is a data race, as any change to a model
+ * being read is.
  */
 final class Handle {
     private final Arena arena;
@@ -21,7 +26,8 @@ final class Handle {
     Handle(MemorySegment raw, MethodHandle free, String what) {
         this.arena = Arena.ofShared();
         this.what = what;
-        this.ptr = raw.reinterpret(arena, p -> {
+        this.ptr = raw;
+        raw.reinterpret(arena, p -> {
             try {
                 free.invokeExact(p);
             } catch (Throwable t) {
@@ -36,16 +42,6 @@ final class Handle {
             throw new ClosedException(what);
         }
         return ptr;
-    }
-
-    /** {@return a pointer the C handle owns, tied to its lifetime} */
-    MemorySegment own(MemorySegment p) {
-        return p.reinterpret(arena, null);
-    }
-
-    /** {@return a pointer the C handle owns, {@code size} bytes, tied to its lifetime} */
-    MemorySegment own(MemorySegment p, long size) {
-        return p.reinterpret(size, arena, null);
     }
 
     Arena arena() {

@@ -191,28 +191,33 @@ public final class Model implements AutoCloseable {
         }
     }
 
-    MemorySegment view(Kind kind, MemorySegment raw, long bytes) {
+    /** The arena of the records views of a kind: closed when the kind's entries change. */
+    private Arena viewArena(Kind kind) {
         int k = kind.ordinal();
         if (views[k] == null) {
             views[k] = Arena.ofShared();
         }
-        return raw.reinterpret(bytes, views[k], null).asReadOnly();
+        return views[k];
+    }
+
+    MemorySegment view(Kind kind, MemorySegment raw, long bytes) {
+        return raw.reinterpret(bytes, viewArena(kind), null).asReadOnly();
     }
 
     Type type(MemorySegment raw) {
-        return raw.address() == 0 ? null : new Type(this, h.own(raw));
+        return raw.address() == 0 ? null : new Type(this, raw);
     }
 
     Method method(MemorySegment raw) {
-        return raw.address() == 0 ? null : new Method(this, h.own(raw));
+        return raw.address() == 0 ? null : new Method(this, raw);
     }
 
     Context context(MemorySegment raw) {
-        return raw.address() == 0 ? null : new Context(this, h.own(raw));
+        return raw.address() == 0 ? null : new Context(this, raw);
     }
 
     Entry entry(Kind kind, MemorySegment raw) {
-        return raw.address() == 0 ? null : new Entry(this, kind, h.own(raw));
+        return raw.address() == 0 ? null : new Entry(this, kind, raw);
     }
 
     /** Throw the model's report of a failed operation. */
@@ -639,6 +644,47 @@ public final class Model implements AutoCloseable {
      */
     public Entry findEntry(Kind kind, Context context) {
         return findEntry(kind, context.frames());
+    }
+
+    /** What {@link #visitRecords} calls for each entry. */
+    @FunctionalInterface
+    public interface RecordsVisitor {
+        /**
+         * Called for one entry.
+         * @param index the entry's index in its kind, in file order
+         * @param records its records: a read-only view of {@code JAVA_LONG}s, without a copy,
+         *        valid as the entry is (until a change to entries of the kind, or the close)
+         */
+        void visit(int index, MemorySegment records);
+    }
+
+    /**
+     * Visit the records of every entry of a kind, in file order, without creating an
+     * {@link Entry} per entry: the fast way to read a whole model (two C calls per entry,
+     * linked as critical, and a view of the records in place). The visitor may read the
+     * model, not change or close it ({@link IllegalStateException}).
+     * @param kind the kind
+     * @param visitor called for each entry
+     */
+    public void visitRecords(Kind kind, RecordsVisitor visitor) {
+        MemorySegment p = ptr();
+        int k = kind.code();
+        long[] len = new long[1];
+        MemorySegment lenOut = MemorySegment.ofArray(len);
+        busy++;
+        try {
+            long n = (long) Native.MODEL_ENTRY_COUNT.invokeExact(p, k);
+            Arena va = viewArena(kind);
+            for (long i = 0; i < n; i++) {
+                MemorySegment e = (MemorySegment) Native.MODEL_ENTRY_AT.invokeExact(p, k, i);
+                MemorySegment r = (MemorySegment) Native.ENTRY_RECORDS.invokeExact(e, lenOut);
+                visitor.visit((int) i, r.reinterpret(len[0] * 8, va, null).asReadOnly());
+            }
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        } finally {
+            busy--;
+        }
     }
 
     // ---- edits -------------------------------------------------------------

@@ -90,6 +90,39 @@ class LifetimeTest {
     }
 
     @Test
+    void visitRecordsSeesEveryRecordInPlace() {
+        try (Model m = Model.load(Support.FIB)) {
+            long[] sums = new long[6];
+            MemorySegment[] kept = new MemorySegment[1];
+            for (Kind k : Kind.values()) {
+                m.visitRecords(k, (i, r) -> {
+                    assertTrue(r.isReadOnly());
+                    assertEquals(m.entries(k).get(i).recordCount() * 8L, r.byteSize());
+                    for (long j = 0; j < r.byteSize() / 8; j++) {
+                        sums[k.ordinal()] += r.getAtIndex(ValueLayout.JAVA_LONG, j);
+                    }
+                    kept[0] = r;
+                });
+            }
+            long[] want = new long[6];
+            for (Kind k : Kind.values()) {
+                for (Entry e : m.entries(k)) {
+                    for (long v : e.records()) {
+                        want[k.ordinal()] += v;
+                    }
+                }
+            }
+            assertEquals(java.util.Arrays.toString(want), java.util.Arrays.toString(sums));
+            assertThrows(IllegalStateException.class,
+                    () -> m.visitRecords(Kind.CALL_COUNT, (i, r) -> m.scale(2, null, Rounding.FLOOR)));
+            assertEquals(want[Kind.INSTANCEOF.ordinal()] > 0, kept[0].byteSize() > 0);
+            m.addEntry(Kind.INSTANCEOF, List.of(Frame.of(3, 1)), 11, 1);
+            assertThrows(IllegalStateException.class, () -> kept[0].getAtIndex(ValueLayout.JAVA_LONG, 0),
+                         "a view of a changed kind is unusable");
+        }
+    }
+
+    @Test
     void diffGoesStaleWhenAModelChanges() {
         try (Model a = Model.load(Support.FIB); Model b = Model.load(Support.FIB); Diff d = a.diff(b, 3)) {
             assertEquals(0.0, d.staleness());
