@@ -10,8 +10,9 @@
 #   bindings/java/build.sh jdk           print the JDK found
 #
 # The JDK: $JAVA_HOME, then /usr/lib/jvm/* (newest first), the first whose
-# release is 22 or later (java.lang.foreign is final from 22). Without one,
-# it prints "SKIP: ..." saying what it looked at and exits 77 (skipped).
+# release is 22 or later (java.lang.foreign is final from 22; IPROF_JVM_DIR
+# replaces /usr/lib/jvm). Without one, it prints "SKIP: ..." saying what it
+# looked at and exits 77 (skipped).
 # The tests load the library named by IPROF_LIBRARY (meson sets it to the
 # one just built) and read ../shared/corpus (IPROF_CORPUS_DIR).
 set -eu
@@ -29,7 +30,7 @@ jdk_release() {  # the feature release of a JDK home, or nothing
 
 find_jdk() {
     looked=""
-    for home in ${JAVA_HOME:-} $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+    for home in ${JAVA_HOME:-} $(ls -d "${IPROF_JVM_DIR:-/usr/lib/jvm}"/*/ 2>/dev/null | sort -rV); do
         home=${home%/}
         r=$(jdk_release "$home")
         if [ -n "$r" ] && [ "$r" -ge 22 ]; then
