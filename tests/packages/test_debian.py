@@ -79,7 +79,10 @@ def build(tmp, install):
     env['APT_CONFIG'] = os.path.join(tmp, 'apt.conf')
     with open(env['APT_CONFIG'], 'w') as f:
         f.write('APT::Get::Assume-Yes "true";\n')
-    readme.run_block('apt', src, env, skip=() if install else ('apt-get',))
+    skip = () if install else ('apt-get',)
+    if not JDK:
+        skip += ('apt-get install ../libiprof-java',)
+    readme.run_block('apt', src, env, skip=skip)
     debs = {}
     for name in PACKAGES:
         found = glob.glob(os.path.join(tmp, '%s_%s_*.deb' % (name, readme.project_version())))
