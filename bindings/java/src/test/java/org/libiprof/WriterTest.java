@@ -28,13 +28,16 @@ class WriterTest {
             Path p = tmp.resolve("out.iprof");
             m.write(p, WriteOptions.defaults());
             assertArrayEquals(mem, Files.readAllBytes(p));
-            Path gz = tmp.resolve("out.iprof.gz");
-            m.write(gz, WriteOptions.defaults().withSync(false));
-            byte[] z = Files.readAllBytes(gz);
-            assertEquals(0x1f, z[0] & 0xff);
-            assertEquals(0x8b, z[1] & 0xff);
-            try (Model again = Model.load(gz)) {
-                assertArrayEquals(mem, again.toBytes());
+            if (Iprof.gzipSupported()) {
+                Path gz = tmp.resolve("out.iprof.gz");
+                m.write(gz, WriteOptions.defaults().withSync(false));
+                byte[] z = Files.readAllBytes(gz);
+                assertEquals(0x1f, z[0] & 0xff);
+                assertEquals(0x8b, z[1] & 0xff);
+                try (Model again = Model.load(gz)) {
+                    assertArrayEquals(mem, again.toBytes());
+                }
+                assertArrayEquals(z, m.toBytes(WriteOptions.defaults().withGzip(true)), "the same bytes for any sink");
             }
             String pretty = new String(m.toBytes(WriteOptions.defaults().withPretty(true)), StandardCharsets.UTF_8);
             assertTrue(pretty.lines().count() > 20);
