@@ -158,4 +158,47 @@ class EditTest {
             assertThrows(IllegalArgumentException.class, () -> FilterOptions.defaults().withKinds(Set.of()));
         }
     }
+
+    @Test
+    void dropOptionsAndSalvage() {
+        String doc = "{\"version\": \"1.0.0\", \"types\": [{\"id\": 0, \"name\": \"A\", \"x\": 2}],"
+                + " \"methods\": []}";
+        try (Model m = Model.load(doc.getBytes())) {
+            assertEquals(1, m.unreadCount());
+            IprofException e = assertThrows(IprofException.class, m::toBytes);
+            assertEquals(Status.ESCHEMA, e.status());
+            String out = new String(m.toBytes(WriteOptions.defaults().withDropUnknown(true)));
+            assertEquals("{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"}],\"methods\":[],"
+                    + "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
+                    + "\"monitorProfiles\":[],\"samplingProfiles\":[]}", out);
+        }
+        try (Model m = Model.load(Support.FIB); Model other = Model.load(Support.FIB)) {
+            m.addUnknown("forkProfiles", "[{\"id\": 3}]");
+            IprofException e = assertThrows(IprofException.class, () -> m.canonicalize());
+            assertEquals(Status.ESCHEMA, e.status());
+            assertTrue(e.errorMessage().contains("forkProfiles"), e.errorMessage());
+            e = assertThrows(IprofException.class, () -> other.merge(m, 1));
+            assertEquals(Status.ESCHEMA, e.status());
+            other.merge(m, MergeOptions.defaults().withDropUnknown(true));
+            assertEquals(List.of(), other.unknownKeys());
+            m.canonicalize(true);
+            assertEquals(List.of(), m.unknownKeys());
+        }
+        byte[] whole = m2bytes();
+        byte[] cut = java.util.Arrays.copyOf(whole, whole.length * 2 / 3);
+        assertThrows(IprofException.class, () -> Model.load(cut));
+        try (Model m = Model.load(cut, ReadOptions.defaults().withSalvage(true))) {
+            assertTrue(m.damage() != null, "the damage is reported");
+            assertEquals(Status.ESYNTAX, m.damage().status());
+            assertTrue(m.damage().offset() > 0);
+            m.dropDangling();
+            m.toBytes();
+        }
+    }
+
+    private static byte[] m2bytes() {
+        try (Model m = Model.load(Support.FIB)) {
+            return m.toBytes(WriteOptions.defaults().withPretty(true));
+        }
+    }
 }
