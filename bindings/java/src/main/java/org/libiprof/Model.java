@@ -1216,17 +1216,13 @@ public final class Model implements AutoCloseable {
      * @return how many methods went
      */
     public long dropDangling() {
-        try {
-            long[] methods = new long[1];
+        try (Arena a = Arena.ofConfined()) {
             MemorySegment p = mut();
             methodGen++;
             staleKinds(null);
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment m = a.allocate(ValueLayout.JAVA_LONG);
-                check((int) Native.MODEL_DROP_DANGLING.invokeExact(p, m, MemorySegment.NULL));
-                methods[0] = m.get(ValueLayout.JAVA_LONG, 0);
-            }
-            return methods[0];
+            MemorySegment methods = a.allocate(ValueLayout.JAVA_LONG);
+            check((int) Native.MODEL_DROP_DANGLING.invokeExact(p, methods, MemorySegment.NULL));
+            return methods.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -1252,25 +1248,21 @@ public final class Model implements AutoCloseable {
      * @return the totals
      */
     public List<MethodTotal> methodTotals(Kind kind, int limit) {
-        try {
-            MemorySegment p = ptr();
-            long[] count = new long[1];
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment c = a.allocate(ValueLayout.JAVA_LONG);
-                check((int) Native.MODEL_METHOD_TOTALS.invokeExact(p, kind.code(), MemorySegment.NULL,
-                        MemorySegment.NULL, 0L, c));
-                count[0] = c.get(ValueLayout.JAVA_LONG, 0);
-                long n = limit > 0 ? Math.min(limit, count[0]) : count[0];
-                MemorySegment ids = a.allocate(ValueLayout.JAVA_LONG, Math.max(1, n));
-                MemorySegment totals = a.allocate(ValueLayout.JAVA_LONG, Math.max(1, n));
-                check((int) Native.MODEL_METHOD_TOTALS.invokeExact(p, kind.code(), ids, totals, n, c));
-                List<MethodTotal> out = new ArrayList<>((int) n);
-                for (long i = 0; i < n; i++) {
-                    out.add(new MethodTotal(ids.getAtIndex(ValueLayout.JAVA_LONG, i),
-                                            totals.getAtIndex(ValueLayout.JAVA_LONG, i)));
-                }
-                return out;
+        // At most one method per entry: entryCount bounds the result, so one call does.
+        int entries = entryCount(kind);
+        long cap = limit > 0 ? Math.min(limit, entries) : entries;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ids = a.allocate(ValueLayout.JAVA_LONG, Math.max(1, cap));
+            MemorySegment totals = a.allocate(ValueLayout.JAVA_LONG, Math.max(1, cap));
+            MemorySegment count = a.allocate(ValueLayout.JAVA_LONG);
+            check((int) Native.MODEL_METHOD_TOTALS.invokeExact(ptr(), kind.code(), ids, totals, cap, count));
+            long n = Math.min(cap, count.get(ValueLayout.JAVA_LONG, 0));
+            List<MethodTotal> out = new ArrayList<>((int) n);
+            for (long i = 0; i < n; i++) {
+                out.add(new MethodTotal(ids.getAtIndex(ValueLayout.JAVA_LONG, i),
+                                        totals.getAtIndex(ValueLayout.JAVA_LONG, i)));
             }
+            return out;
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
