@@ -78,7 +78,7 @@ if ! is_our_build "$build"; then
 elif [ "${reconfigure:-0}" -eq 1 ]; then
     meson setup --reconfigure "$build" "$top" >/dev/null || die "meson reconfigure failed"
 fi
-targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge bench/bench_memory tools/iprof"
+targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge bench/bench_memory bench/bench_visit tools/iprof"
 for p in peer_jansson peer_simdjson; do
     ninja -C "$build" -t query "bench/$p" >/dev/null 2>&1 && targets="$targets bench/$p"
 done
@@ -138,6 +138,13 @@ tasks="$tasks roundtrip_file roundtrip_file_threaded write canonical merge2 merg
 [ -x "$B/peer_jansson" ] && tasks="$tasks jansson_load jansson_roundtrip" ||
     say "jansson peer not built: skipped"
 [ -n "$pybin" ] && tasks="$tasks python_load python_roundtrip" || say "python3 missing: skipped"
+# The Java binding (bench/BenchJava.java) against the C loops, when a JDK 22+
+# is found (bindings/java/build.sh jdk) and its jar builds.
+tasks="$tasks visit"
+jdk=$("$top/bindings/java/build.sh" jdk 2>/dev/null) &&
+    "$top/bindings/java/build.sh" jar "$build/java" >/dev/null 2>&1 &&
+    jar=$(ls "$build"/java/iprof-*.jar 2>/dev/null | head -n 1) && [ -n "$jar" ] &&
+    tasks="$tasks java_load java_visit java_entries" || say "no JDK 22 or later: Java tasks skipped"
 
 # run_task NAME: runs one measurement, appends "NAME WALL RSS_KB BYTES EXTRA..."
 run_task() {
@@ -181,6 +188,10 @@ run_task() {
     jansson_roundtrip) set -- "$B/peer_jansson" dump "$file" ;;
     python_load) set -- "$pybin" "$top/bench/peer_python.py" load "$file" ;;
     python_roundtrip) set -- "$pybin" "$top/bench/peer_python.py" dump "$file" ;;
+    visit) set -- "$B/bench_visit" "$file" ;;
+    java_*) set -- env IPROF_LIBRARY="$build/lib/libiprof.so.0" "$jdk/bin/java" \
+                --enable-native-access=org.libiprof -p "$jar" --add-modules org.libiprof \
+                "$top/bench/BenchJava.java" "${name#java_}" "$file" "$top/examples/fib.iprof" ;;
     *) die "unknown task $name" ;;
     esac
     out=$("$@")
@@ -312,6 +323,11 @@ END {
         printf "  %-4s merge of %d peak memory <= result + 64 MiB: %.0f MiB vs %.0f + 64 MiB\n", (pk <= rs + 64 ? "PASS" : "FAIL"), n, pk, rs
         cpu = extra["merge" n, "cpu"]
         printf "  %-4s merge of %d keeps both cores busy (CPU time / wall >= 1.6): %.2f\n", (cpu >= 1.6 ? "PASS" : "FAIL"), n, cpu
+    }
+    if ("java_load" in med) {
+        jl = med["java_load"]; jv = med["java_visit"]; cv = med["visit"]
+        printf "  %-4s Java load <= 1.1 x C load: %.3f s vs %.3f s = x%.2f\n", (jl <= 1.1 * l1 ? "PASS" : "FAIL"), jl, l1, jl / l1
+        printf "  %-4s Java visit of every entry and record <= 2 x C (fastest of 10 passes): %.2f ms vs %.2f ms = x%.2f (first pass %.0f ms vs %.1f ms; through Entry objects %.1f ms = x%.1f)\n", (jv <= 2 * cv ? "PASS" : "FAIL"), jv * 1000, cv * 1000, jv / cv, xmed("java_visit", "first_s") * 1000, xmed("visit", "first_s") * 1000, med["java_entries"] * 1000, med["java_entries"] / cv
     }
     cn = med["canonical"]; r1 = med["roundtrip_mem"]
     printf "  %-4s canonical form <= 1.5 x round trip: %.3f s vs %.3f s = x%.2f\n", (cn <= 1.5 * r1 ? "PASS" : "FAIL"), cn, r1, cn / r1

@@ -10,14 +10,20 @@
    when installing is allowed (4.).
 2. `lintian --fail-on error` on the packages.
 3. What each package holds: the library by its SONAME, the headers, static
-   library and iprof.pc, the command and its man page, the binding.
+   library and iprof.pc, the command and its man page, the bindings.
+   libiprof-java needs a JDK 22 or later to build (bindings/java/build.sh
+   finds one through JAVA_HOME or /usr/lib/jvm; Debian 12 has none): without
+   one the packages are built with DEB_BUILD_PROFILES=nojava and the test
+   says that libiprof-java was skipped.
 4. Installed by the README's `apt-get install` on this machine when it runs
    as root with apt and none of the packages is installed yet -- removed
    again with `apt-get purge` whatever happens -- or else unpacked with
    `dpkg -x` into a throwaway root. Then, with nothing of the build directory in the
    environment: `iprof --version`, a consumer (tests/abi/consumer.c) built
-   with pkg-config alone and run, and a Python import that loads
-   libiprof.so.0 by its SONAME and reads examples/fib.iprof.
+   with pkg-config alone and run, a Python import that loads
+   libiprof.so.0 by its SONAME and reads examples/fib.iprof, and the Java
+   example of docs/bindings.md compiled against the installed jar and run,
+   finding libiprof.so.0 by its SONAME, printing what `iprof stats` says.
 
 meson runs it alone (is_parallel: false): while the packages are installed,
 no other test may find the system copy instead of the build's.
@@ -42,19 +48,41 @@ PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof']
 FIB = os.path.join(SRC, 'examples', 'fib.iprof')
 
 
+def find_jdk():
+    """The JDK 22+ bindings/java/build.sh would use, or None."""
+    p = subprocess.run(['sh', os.path.join(SRC, 'bindings', 'java', 'build.sh'), 'jdk'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    if p.returncode != 0:
+        print(p.stderr.strip() + ': libiprof-java is not built (DEB_BUILD_PROFILES=nojava)')
+        return None
+    return p.stdout.strip()
+
+
+JDK = find_jdk()
+if JDK:
+    PACKAGES.append('libiprof-java')
+
+
 def build(tmp, install):
     """The README's apt block in a copy of the tree: the .deb files, by name."""
     src = os.path.join(tmp, 'libiprof-' + readme.project_version())
     readme.copy_tree(src)
     env = dict(os.environ, DEB_BUILD_OPTIONS='nocheck parallel=%d' % (os.cpu_count() or 1),
                DEBIAN_FRONTEND='noninteractive', LIBIPROF=src)
+    if JDK:
+        env['JAVA_HOME'] = JDK
+    else:
+        env['DEB_BUILD_PROFILES'] = 'nojava'
     for k in ('IPROF_LIBRARY', 'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH', 'CFLAGS', 'LDFLAGS'):
         env.pop(k, None)
     # -y: the README's lines ask; the test answers.
     env['APT_CONFIG'] = os.path.join(tmp, 'apt.conf')
     with open(env['APT_CONFIG'], 'w') as f:
         f.write('APT::Get::Assume-Yes "true";\n')
-    readme.run_block('apt', src, env, skip=() if install else ('apt-get',))
+    skip = () if install else ('apt-get',)
+    if not JDK:
+        skip += ('apt-get install ../libiprof-java',)
+    readme.run_block('apt', src, env, skip=skip)
     debs = {}
     for name in PACKAGES:
         found = glob.glob(os.path.join(tmp, '%s_%s_*.deb' % (name, readme.project_version())))
@@ -81,8 +109,12 @@ def check_contents(debs):
                   r'/usr/share/bash-completion/completions/iprof$'],
         'python3-iprof': [r'/usr/lib/python3/dist-packages/iprof/__init__\.py$',
                           r'/usr/lib/python3/dist-packages/iprof/_lib\.py$'],
+        'libiprof-java': [r'/usr/share/java/iprof-%s\.jar$' % re.escape(v),
+                          r'/usr/share/java/iprof\.jar$'],
     }
     for name, patterns in want.items():
+        if name not in debs:
+            continue
         files = contents(debs[name])
         for pat in patterns:
             if not any(re.match(pat, f) for f in files):
@@ -166,6 +198,27 @@ def use(root, tmp):
         A.fail('python3 read %r; iprof stats says %r (both should be 1.1.0 17 10)'
                % (lines[2], want))
     print('python3: iprof from %s loads %s and reads %s' % (lines[0], lines[1], lines[2]))
+    if JDK:
+        java(root, tmp, env, stats)
+
+
+def java(root, tmp, env, stats):
+    """docs/bindings.md's Java example against the installed jar, as a user builds it."""
+    jar = root + '/usr/share/java/iprof.jar'
+    example = os.path.join(SRC, 'bindings', 'java', 'examples', 'MergeHottest.java')
+    classes = os.path.join(tmp, 'java-classes')
+    A.run([JDK + '/bin/javac', '-p', jar, '--add-modules', 'org.libiprof', '-d', classes, example],
+          env=env)
+    out = os.path.join(tmp, 'merged.iprof')
+    p = A.run([JDK + '/bin/java', '--enable-native-access=org.libiprof', '-p', jar, '--add-modules',
+               'org.libiprof', '-cp', classes, 'MergeHottest', out, FIB, '1'],
+              env=env, cwd=tmp)
+    # No IPROF_LIBRARY in env: the binding finds libiprof.so.0 through the dynamic loader.
+    line = 'version %s: %d types, %d methods, %d call counts' % (
+        stats['version'], stats['types'], stats['methods'], stats['entries']['callCountProfiles'])
+    if line not in p.stdout.splitlines():
+        A.fail('the Java example against %s printed %r, not %r' % (jar, p.stdout, line))
+    print('java: the example compiled against %s reads %s' % (jar, line))
 
 
 def purge():
