@@ -2,6 +2,7 @@
  * (.iprof files) with libiprof. See README.md, "The iprof command". */
 #include <string.h>
 
+#include "platform.h"
 #include "tool.h"
 
 /* Every subcommand, in the order of `iprof --help`. */
@@ -15,6 +16,10 @@ const size_t tool_command_count = sizeof tool_commands / sizeof tool_commands[0]
 
 int main(int argc, char **argv)
 {
+    /* Profiles pass through standard input and output byte for byte
+     * (Windows: no CRLF; elsewhere nothing to do). */
+    ipi_fd_binary(0);
+    ipi_fd_binary(1);
     if (argc < 2) {
         commands_usage(stderr);
         return TOOL_EXIT_USAGE;
