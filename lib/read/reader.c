@@ -833,15 +833,17 @@ IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
         return rc;
     if (!path)
         return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL path");
-    int fd = ipi_open_read(path);
+    int fd = ipi_open_read(path), open_errno = errno;
+    /* Windows opens no directory (EACCES): the same words as elsewhere. */
+    if ((fd >= 0 ? ipi_fd_kind(fd) : ipi_path_kind(path, 1)) == IPI_KIND_DIR) {
+        if (fd >= 0)
+            ipi_fd_close(fd);
+        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot read %s: it is a directory", path);
+    }
     if (fd < 0) {
         char why[128];
         return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot open %s: %s", path,
-                              ipi_strerror(errno, why, sizeof why));
-    }
-    if (ipi_fd_kind(fd) == IPI_KIND_DIR) {
-        ipi_fd_close(fd);
-        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot read %s: it is a directory", path);
+                              ipi_strerror(open_errno, why, sizeof why));
     }
     ipi_source src;
     stream_source(r, &src, fd, NULL, NULL);
