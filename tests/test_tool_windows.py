@@ -56,6 +56,18 @@ def main():
                 failures.append('convert -o %s: not the file byte for byte' % name)
             if [n for n in os.listdir(tmp) if n.startswith('.iprof-')]:
                 failures.append('convert -o %s: a temporary file was left' % name)
+        # A name no single-byte code page spells: the command's arguments
+        # reach the library as UTF-8 (tools/main.c), the library the
+        # system as UTF-16.
+        wide = os.path.join(tmp, 'caf\u00e9-\u732b.iprof')
+        p = run('convert', '-o', wide, os.path.join(corpus, names[0]))
+        if p.returncode != 0 or not os.path.isfile(wide):
+            failures.append('convert -o %s: exit %d: %s' % (ascii(wide), p.returncode, p.stderr))
+        else:
+            p = run('validate', wide)
+            if p.returncode != 0:
+                failures.append('validate %s: exit %d: %s' % (ascii(wide), p.returncode,
+                                                             p.stderr))
     for f in failures:
         print('FAIL:', f)
     print('%d files, %d failures' % (len(names), len(failures)))
