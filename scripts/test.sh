@@ -76,6 +76,40 @@ export TSAN_OPTIONS="halt_on_error=1"
 run_suites "ThreadSanitizer" "$top/build-tsan" -Db_sanitize=thread -Dbuildtype=debugoptimized -- \
     --no-rebuild $tsan_tests
 unset TSAN_OPTIONS compile_targets
+# 6-7. Other systems: only the library, the command and the C tests
+# (suites unit and api) are built; docs/architecture.md, "Platforms".
+c_tests=$(sed -n '/^internal_tests = \[/,/^\]/p;/^api_tests = \[/,/^\]/p' "$top/tests/meson.build" |
+          grep -o "test_[a-z_]*" | sed 's|^|tests/|' | tr '\n' ' ')
+# 6. musl: built with musl-gcc (musl-tools), without zlib (Debian has no
+# zlib for musl), so that static and Alpine-style images can link it.
+if iprof_need musl-gcc:musl-tools; then
+    compile_targets="tools/iprof $c_tests"
+    export CC=musl-gcc
+    run_suites "musl (musl-gcc, without zlib)" "$top/build-musl" -Dzlib=disabled -- \
+        --no-rebuild --suite unit --suite api --timeout-multiplier 3
+    unset CC compile_targets
+else
+    echo "== musl: skipped: musl-tools cannot be installed"
+    total_skipped=$((total_skipped + 1))
+fi
+# 7. Windows: iprof.dll, iprof.exe and the C tests built with mingw-w64
+# (cross/x86_64-w64-mingw32.ini; zlib where a mingw zlib is found, none in
+# Debian) and run under wine64 in a WINEPREFIX of their own; the
+# DLL's exports against libiprof.map (suite windows).
+if iprof_need x86_64-w64-mingw32-gcc-posix:gcc-mingw-w64-x86-64 /usr/lib/wine/wine64:wine64; then
+    compile_targets="tools/iprof $c_tests"
+    # One WINEPREFIX, made before the tests run two at a time (~12 s, once).
+    export IPROF_WINEPREFIX="$top/build-wine-prefix"
+    WINEPREFIX="$IPROF_WINEPREFIX" WINEDEBUG=-all /usr/lib/wine/wine64 wineboot --init \
+        >/dev/null 2>&1
+    run_suites "Windows (mingw-w64, wine64)" "$top/build-win" \
+        --cross-file "$top/cross/x86_64-w64-mingw32.ini" -Dzlib=auto -- \
+        --no-rebuild --suite unit --suite api --suite windows --timeout-multiplier 3
+    unset compile_targets IPROF_WINEPREFIX
+else
+    echo "== Windows: skipped: gcc-mingw-w64-x86-64 or wine64 cannot be installed"
+    total_skipped=$((total_skipped + 1))
+fi
 
 echo "$total_ok passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" -eq 0 ]

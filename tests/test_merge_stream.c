@@ -108,7 +108,7 @@ static char *temp_file(const char *text, size_t len)
 {
     static char path[64];
     snprintf(path, sizeof path, "/tmp/iprof-merge-stream-XXXXXX");
-    int fd = mkstemp(path);
+    int fd = check_mkstemp(path);
     CHECK(fd >= 0);
     CHECK((size_t)write(fd, text, len) == len);
     close(fd);

@@ -737,7 +737,7 @@ static void test_load_sources(void)
     iprof_model_free(m);
 
     char path[] = "/tmp/test_model_XXXXXX";
-    int fd = mkstemp(path);
+    int fd = check_mkstemp(path);
     CHECK(fd >= 0);
     if (fd >= 0) {
         CHECK_EQ_INT(write(fd, EOO, strlen(EOO)), (long long)strlen(EOO));

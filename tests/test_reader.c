@@ -504,7 +504,7 @@ static void test_stop(void)
 static void test_fd_and_path_sources(void)
 {
     char path[] = "/tmp/iprof-test-reader-XXXXXX";
-    int fd = mkstemp(path);
+    int fd = check_mkstemp(path);
     CHECK(fd >= 0);
     CHECK_EQ_INT(write(fd, sample, strlen(sample)), (long long)strlen(sample));
     close(fd);

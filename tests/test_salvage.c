@@ -91,7 +91,7 @@ static int load_cut(iprof_model **m, iprof_reader *r, size_t len, int how)
         return iprof_model_load_callback(m, r, read_chunks, p);
     }
     char path[] = "/tmp/test_salvage_XXXXXX";
-    int fd = mkstemp(path);
+    int fd = check_mkstemp(path);
     CHECK(fd >= 0);
     CHECK_EQ_INT(write(fd, DOC, len), (long long)len);
     lseek(fd, 0, SEEK_SET);

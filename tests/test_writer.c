@@ -1176,7 +1176,7 @@ static void test_callback_sink(void)
 static void test_fd_sink(void)
 {
     char path[] = "/tmp/iprof_test_writer_XXXXXX";
-    int fd = mkstemp(path);
+    int fd = check_mkstemp(path);
     CHECK(fd >= 0);
     if (fd < 0)
         return;
@@ -1211,7 +1211,7 @@ static void test_fd_sink(void)
 
     /* A pipe (partial writes possible) read back completely. */
     int p[2];
-    CHECK_OK(pipe(p));
+    CHECK_OK(check_pipe(p));
     /* A small document fits the pipe buffer. */
     CHECK_OK(iprof_writer_new_fd(&w, p[1], NULL));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));

@@ -233,20 +233,24 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
 /* The size of FILE ("-": standard input) when it is a regular file, else -1. */
 static long long file_bytes(const char *file)
 {
-    struct stat st;
-    int rc = strcmp(file, "-") == 0 ? fstat(0, &st) : stat(file, &st);
-    return rc == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+    if (strcmp(file, "-") == 0)
+        return ipi_fd_size(0);
+    int fd = ipi_open_read(file);
+    long long size = fd >= 0 ? ipi_fd_size(fd) : -1;
+    if (fd >= 0)
+        ipi_fd_close(fd);
+    return size;
 }
 
 /* Whether a regular file starts with gzip's magic (read without moving
  * a shared offset: standard input may be the file). */
 static int gzip_file(const char *file)
 {
-    int owned = strcmp(file, "-") != 0, fd = owned ? open(file, O_RDONLY | O_CLOEXEC) : 0;
+    int owned = strcmp(file, "-") != 0, fd = owned ? ipi_open_read(file) : 0;
     unsigned char m[2] = {0, 0};
-    ssize_t n = fd >= 0 ? pread(fd, m, 2, 0) : -1;
+    ptrdiff_t n = fd >= 0 ? ipi_fd_pread(fd, m, 2, 0) : -1;
     if (owned && fd >= 0)
-        close(fd);
+        ipi_fd_close(fd);
     return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
 }
 
@@ -256,12 +260,11 @@ static long long output_offset(const post_output *o)
 {
     if (!outfile_shares_stdout(o->path))
         return 0;
-    struct stat st;
-    if (fstat(1, &st) != 0 || !S_ISREG(st.st_mode))
+    int64_t size = ipi_fd_size(1);
+    if (size < 0)
         return -1;
-    int flags = fcntl(1, F_GETFL);
-    if (flags >= 0 && (flags & O_APPEND)) /* written at the end, wherever the offset is */
-        return (long long)st.st_size;
+    if (ipi_fd_appends(1)) /* written at the end, wherever the offset is */
+        return (long long)size;
     off_t at = lseek(1, 0, SEEK_CUR);
     return at < 0 ? -1 : (long long)at;
 }

@@ -83,17 +83,15 @@ typedef struct repair_report {
 static int64_t input_size(const char *file)
 {
     int is_stdin = strcmp(file, "-") == 0;
-    int fd = is_stdin ? 0 : open(file, O_RDONLY | O_CLOEXEC);
+    int fd = is_stdin ? 0 : ipi_open_read(file);
     if (fd < 0)
         return -1;
     unsigned char magic[2] = {0, 0};
-    struct stat st;
-    int64_t size = -1;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        !(pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b))
-        size = (int64_t)st.st_size;
+    int64_t size = ipi_fd_size(fd);
+    if (size >= 0 && ipi_fd_pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+        size = -1;
     if (!is_stdin)
-        close(fd);
+        ipi_fd_close(fd);
     return size;
 }
 

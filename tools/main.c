@@ -2,7 +2,33 @@
  * (.iprof files) with libiprof. See docs/commands.md. */
 #include <string.h>
 
+#include "platform.h"
 #include "tool.h"
+
+#ifdef _WIN32
+#include <stdlib.h>
+#include <windows.h>
+#include <shellapi.h>
+
+/* The arguments as UTF-8, the library's encoding of paths: the C runtime's
+ * argv is in the ANSI code page, which cannot spell every file name. Kept
+ * for the life of the process; argv when the conversion fails. */
+static char **utf8_argv(int *argc, char **argv)
+{
+    int n = 0;
+    wchar_t **w = CommandLineToArgvW(GetCommandLineW(), &n);
+    char **out = w && n == *argc ? calloc((size_t)n + 1, sizeof *out) : NULL;
+    for (int i = 0; out && i < n; i++) {
+        int len = WideCharToMultiByte(CP_UTF8, 0, w[i], -1, NULL, 0, NULL, NULL);
+        out[i] = len > 0 ? malloc((size_t)len) : NULL;
+        if (!out[i] || !WideCharToMultiByte(CP_UTF8, 0, w[i], -1, out[i], len, NULL, NULL))
+            out = NULL; /* a few bytes left behind, once, in a failing process */
+    }
+    if (w)
+        LocalFree(w);
+    return out ? out : argv;
+}
+#endif
 
 /* Every subcommand, in the order of `iprof --help`. */
 const tool_command *const tool_commands[] = {
@@ -15,6 +41,13 @@ const size_t tool_command_count = sizeof tool_commands / sizeof tool_commands[0]
 
 int main(int argc, char **argv)
 {
+    /* Profiles pass through standard input and output byte for byte
+     * (Windows: no CRLF; elsewhere nothing to do). */
+    ipi_fd_binary(0);
+    ipi_fd_binary(1);
+#ifdef _WIN32
+    argv = utf8_argv(&argc, argv);
+#endif
     if (argc < 2) {
         commands_usage(stderr);
         return TOOL_EXIT_USAGE;

@@ -2,12 +2,8 @@
  * atomically (through their symlinks), devices, FIFOs and our own
  * descriptors written in place. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "outfile.h"
 
@@ -20,9 +16,7 @@ int outfile_shares_stdout(const char *path)
 {
     if (outfile_is_stdout(path))
         return 1;
-    struct stat out, at;
-    return fstat(1, &out) == 0 && stat(path, &at) == 0 && out.st_dev == at.st_dev &&
-           out.st_ino == at.st_ino;
+    return ipi_fd_same_path(1, path);
 }
 
 int outfile_same(const char *a, const char *b)
@@ -31,9 +25,7 @@ int outfile_same(const char *a, const char *b)
         return 1;
     if (outfile_is_stdout(a) || outfile_is_stdout(b))
         return 0;
-    struct stat x, y;
-    return strcmp(a, b) == 0 ||
-           (stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino);
+    return strcmp(a, b) == 0 || ipi_path_same(a, b);
 }
 
 static void fail(const char *cmd, const char *path, const char *what, int err)
@@ -43,34 +35,24 @@ static void fail(const char *cmd, const char *path, const char *what, int err)
 }
 
 /* Whether a path names one of the process's descriptors (/dev/stdout,
- * /dev/stderr, /dev/fd/N, /proc/self/fd/N): writing there means writing to
- * that descriptor at its offset, not reopening (and truncating) the file
- * behind it. The descriptor, or -1. */
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N; platform.h): writing there
+ * means writing to that descriptor at its offset, not reopening (and
+ * truncating) the file behind it. The descriptor, or -1. */
 static int descriptor_of(const char *path)
 {
-    if (strcmp(path, "/dev/stdout") == 0)
-        return 1;
-    if (strcmp(path, "/dev/stderr") == 0)
-        return 2;
-    const char *num = strncmp(path, "/dev/fd/", 8) == 0          ? path + 8
-                      : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
-                                                                 : NULL;
-    char *end = NULL;
-    long fd = num && *num >= '0' && *num <= '9' ? strtol(num, &end, 10) : -1;
-    return fd >= 0 && fd <= 1000000 && !*end ? (int)fd : -1;
+    return ipi_path_descriptor(path);
 }
 
 /* Where the symlink at cur points, relative to its directory unless
  * absolute (malloc'd), or NULL with errno set. */
 static char *link_target(const char *cur)
 {
-    char link[4096];
-    ssize_t n = readlink(cur, link, sizeof link - 1);
+    char link[IPI_FILE_PATH_MAX];
+    ptrdiff_t n = ipi_path_readlink(cur, link, sizeof link);
     if (n < 0)
         return NULL;
-    link[n] = '\0';
     const char *slash = strrchr(cur, '/');
-    size_t dlen = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+    size_t dlen = ipi_path_is_absolute(link) || !slash ? 0 : (size_t)(slash - cur) + 1;
     char *next = malloc(dlen + (size_t)n + 1);
     if (next) {
         memcpy(next, cur, dlen);
@@ -86,8 +68,7 @@ static char *final_target(const char *path)
 {
     char *cur = strdup(path);
     for (int hops = 0; cur; hops++) {
-        struct stat st;
-        if (descriptor_of(cur) >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+        if (descriptor_of(cur) >= 0 || ipi_path_kind(cur, 0) != IPI_KIND_LINK)
             return cur;
         char *next = hops < 40 ? link_target(cur) : NULL;
         int e = hops < 40 ? errno : ELOOP;
@@ -107,14 +88,14 @@ static int open_in_place(outfile *o, const char *cmd, const char *target)
         o->path = NULL; /* finished like standard output */
         return 0;
     }
-    int copy = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
+    int copy = fd >= 0 ? ipi_fd_dup(fd) : -1;
     /* "w" on a descriptor neither truncates nor, as "a" would, sets O_APPEND
      * on the file description the caller shares: the bytes go at its offset. */
     o->fp = fd >= 0 ? (copy >= 0 ? fdopen(copy, "wb") : NULL) : fopen(target, "wb");
     if (!o->fp) {
         fail(cmd, o->path, "cannot open", errno);
         if (copy >= 0)
-            close(copy);
+            ipi_fd_close(copy);
         return -1;
     }
     o->in_place = 1;
@@ -150,15 +131,14 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
         fail(cmd, path, "cannot follow its symbolic links", errno);
         return -1;
     }
-    struct stat st;
-    int exists = stat(target, &st) == 0;
-    if (descriptor_of(target) >= 0 || (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))) {
+    int kind = ipi_path_kind(target, 1);
+    if (descriptor_of(target) >= 0 || kind == IPI_KIND_CHAR || kind == IPI_KIND_FIFO) {
         int rc = open_in_place(o, cmd, target);
         free(target);
         return rc;
     }
-    if (exists && !S_ISREG(st.st_mode)) {
-        fail(cmd, path, S_ISDIR(st.st_mode) ? "is a directory, not a file" : "is not a file", 0);
+    if (kind != IPI_KIND_NONE && kind != IPI_KIND_FILE) {
+        fail(cmd, path, kind == IPI_KIND_DIR ? "is a directory, not a file" : "is not a file", 0);
         free(target);
         return -1;
     }
@@ -166,13 +146,13 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
     const char *what = NULL;
     int e = ipi_replace_open(&o->rep, target, &what);
     /* The stream's own descriptor: fclose leaves rep's. */
-    int copy = e ? -1 : fcntl(o->rep.fd, F_DUPFD_CLOEXEC, 0);
+    int copy = e ? -1 : ipi_fd_dup(o->rep.fd);
     o->fp = copy >= 0 ? fdopen(copy, "wb") : NULL;
     if (!o->fp) {
         if (!e) {
             e = errno;
             if (copy >= 0)
-                close(copy);
+                ipi_fd_close(copy);
         }
         fail(cmd, path, "cannot create the output file", e);
         outfile_abort(o);

@@ -1,7 +1,7 @@
 /* Output of the viewer subcommands (flame, export, diff, coverage):
  * standard output, or a file written atomically (a temporary file in the
  * same directory, synced and renamed over OUT; on failure OUT is untouched
- * and the temporary file removed: lib/common/replace.h, the library's
+ * and the temporary file removed: lib/platform/replace.h, the library's
  * own way, compiled in). Symlinks are followed to the file they
  * name, which is the one replaced; a character device, a FIFO or one of
  * our descriptors (/dev/stdout, /dev/fd/N) is written in place. */

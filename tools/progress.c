@@ -1,13 +1,12 @@
 /* The progress bar of the long-running subcommands: see progress.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "progress.h"
 #include "tool.h"
 
@@ -96,10 +95,7 @@ typedef struct counted_fd {
 static int read_counted(void *buf, size_t capacity, size_t *len, void *payload)
 {
     counted_fd *s = payload;
-    ssize_t n;
-    do
-        n = read(s->fd, buf, capacity);
-    while (n < 0 && errno == EINTR);
+    ptrdiff_t n = ipi_fd_read(s->fd, buf, capacity);
     if (n < 0)
         return -1;
     *len = (size_t)n;
@@ -117,21 +113,23 @@ static int read_counted_file(progress_bar *p, const char *label, iprof_reader *r
                              const iprof_merge_options *opts)
 {
     int is_stdin = strcmp(file, "-") == 0;
-    int fd = is_stdin ? 0 : open(file, O_RDONLY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    int fd = is_stdin ? 0 : ipi_open_read(file);
+    int kind = fd >= 0 ? ipi_fd_kind(fd) : IPI_KIND_NONE;
+    if (kind == IPI_KIND_NONE || kind == IPI_KIND_DIR) {
         if (fd > 0)
-            close(fd);
+            ipi_fd_close(fd);
         if (!dst)
             return iprof_model_load_path(out, reader, file);
         return iprof_model_merge_path(dst, reader, file, opts);
     }
-    progress_bar_start(p, label, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0);
+    int64_t size = ipi_fd_size(fd);
+    ipi_fd_binary(fd);
+    progress_bar_start(p, label, size > 0 ? (uint64_t)size : 0);
     counted_fd src = {fd, 0, p};
     int rc = dst ? iprof_model_merge_callback(dst, reader, read_counted, &src, opts)
                  : iprof_model_load_callback(out, reader, read_counted, &src);
     if (!is_stdin)
-        close(fd);
+        ipi_fd_close(fd);
     return rc;
 }
 

@@ -22,8 +22,11 @@ extern "C" {
 #endif
 
 /** IPROF_API marks every exported symbol. The library is built with hidden
- *  default visibility, so only what carries this macro is exported. */
-#if defined(IPROF_BUILDING) && defined(__GNUC__)
+ *  default visibility, so only what carries this macro is exported. On
+ *  Windows the DLL's export list (iprof.def, made from libiprof.map) says
+ *  the same and callers link through the import library, so the macro is
+ *  empty there. */
+#if defined(IPROF_BUILDING) && defined(__GNUC__) && !defined(_WIN32)
 #define IPROF_API __attribute__((visibility("default")))
 #else
 #define IPROF_API

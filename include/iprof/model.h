@@ -86,7 +86,8 @@ IPROF_API int iprof_model_load_buffer(iprof_model **out, iprof_reader *reader,
  * @brief Load a model from a file; see iprof_model_load_buffer().
  * @param[out] out receives the model, owned by the caller; NULL on failure.
  * @param reader the reader to read with (borrowed).
- * @param path the file's path (borrowed for the call).
+ * @param path the file's path, UTF-8 (borrowed for the call; docs/api.md,
+ *        "Files, paths and descriptors").
  * @return as iprof_reader_read_path().
  * @threadsafety Needs exclusive access to @p reader.
  */
@@ -95,7 +96,8 @@ IPROF_API int iprof_model_load_path(iprof_model **out, iprof_reader *reader, con
  * @brief Load a model from an open file descriptor (not closed); see iprof_model_load_buffer().
  * @param[out] out receives the model, owned by the caller; NULL on failure.
  * @param reader the reader to read with (borrowed).
- * @param fd a descriptor open for reading (borrowed: not closed).
+ * @param fd a descriptor open for reading (borrowed: not closed); on
+ *        Windows a C runtime descriptor (_open, _fileno), set to binary mode.
  * @return as iprof_reader_read_fd().
  * @threadsafety Needs exclusive access to @p reader.
  */
@@ -1030,7 +1032,8 @@ IPROF_API int iprof_model_merge_buffer(iprof_model *dst, iprof_reader *reader, c
  *        iprof_model_merge_buffer().
  * @param dst the model merged into.
  * @param reader the reader to read with (borrowed for the call).
- * @param path the file's path (borrowed for the call).
+ * @param path the file's path, UTF-8 (borrowed for the call; docs/api.md,
+ *        "Files, paths and descriptors").
  * @param opts the merge options, or NULL for the defaults.
  * @return as iprof_model_merge_buffer() and iprof_reader_read_path().
  * @threadsafety Needs exclusive access to @p dst and @p reader.
@@ -1042,7 +1045,8 @@ IPROF_API int iprof_model_merge_path(iprof_model *dst, iprof_reader *reader, con
  *        @p dst; see iprof_model_merge_buffer().
  * @param dst the model merged into.
  * @param reader the reader to read with (borrowed for the call).
- * @param fd a descriptor open for reading (borrowed: not closed).
+ * @param fd a descriptor open for reading (borrowed: not closed); on
+ *        Windows a C runtime descriptor (_open, _fileno), set to binary mode.
  * @param opts the merge options, or NULL for the defaults.
  * @return as iprof_model_merge_buffer() and iprof_reader_read_fd().
  * @threadsafety Needs exclusive access to @p dst and @p reader.

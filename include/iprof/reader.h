@@ -266,7 +266,9 @@ IPROF_API int iprof_reader_read_buffer(iprof_reader *reader, const void *data, s
 /**
  * @brief Read a file by path, chunk by chunk (chunk_size of the options).
  * @param reader the reader.
- * @param path the file's path (borrowed for the call).
+ * @param path the file's path, UTF-8 (borrowed for the call); on Windows
+ *        converted to UTF-16 for the system (docs/api.md, "Files, paths
+ *        and descriptors").
  * @param callbacks the callbacks (borrowed for the call), or NULL.
  * @param payload passed to every callback as is.
  * @return as iprof_reader_read_buffer(), and IPROF_EIO when the file cannot
@@ -279,7 +281,9 @@ IPROF_API int iprof_reader_read_path(iprof_reader *reader, const char *path,
 /**
  * @brief Read from an open file descriptor up to end of file.
  * @param reader the reader.
- * @param fd a descriptor open for reading; borrowed: not closed.
+ * @param fd a descriptor open for reading; borrowed: not closed. On
+ *        Windows a C runtime descriptor (_open, _fileno, not a HANDLE), set
+ *        to binary mode (_setmode) so that no CRLF translation happens.
  * @param callbacks the callbacks (borrowed for the call), or NULL.
  * @param payload passed to every callback as is.
  * @return as iprof_reader_read_buffer(), and IPROF_EIO when reading fails;

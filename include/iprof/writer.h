@@ -176,7 +176,8 @@ typedef int (*iprof_write_fn)(const void *data, size_t len, void *payload);
  * saying so.
  * @param[out] out receives the writer, owned by the caller (free it with
  *        iprof_writer_free()); NULL on failure.
- * @param path the target (copied).
+ * @param path the target, UTF-8 (copied); on Windows converted to UTF-16
+ *        for the system (docs/api.md, "Files, paths and descriptors").
  * @param opts options, or NULL for the defaults; copied (the allocator
  *        struct too; format_version must stay valid until begin or
  *        write_model), not kept.
@@ -190,7 +191,8 @@ IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
 /**
  * @brief Create a writer to an open file descriptor.
  * @param[out] out receives the writer, owned by the caller; NULL on failure.
- * @param fd a descriptor open for writing; borrowed: not closed, not
+ * @param fd a descriptor open for writing (on Windows a C runtime
+ *        descriptor, set to binary mode); borrowed: not closed, not
  *        synced; must stay open until the writer is freed.
  * @param opts options, or NULL for the defaults; copied (the allocator
  *        struct too; format_version must stay valid until begin or

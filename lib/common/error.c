@@ -198,26 +198,3 @@ int ipi_diags_add(ipi_diags *d, const iprof_error *e)
     slot->has_kind = slot->has_type = slot->has_method = 0;
     return IPROF_OK;
 }
-
-/* strerror_r is the XSI one (int) under _POSIX_C_SOURCE and the GNU one
- * (char *) under _GNU_SOURCE; _Generic picks the matching adapter. */
-static const char *strerror_xsi(int rc, char *buf)
-{
-    return rc == 0 ? buf : "unknown error";
-}
-
-static const char *strerror_gnu(char *rc, char *buf)
-{
-    (void)buf;
-    return rc ? rc : "unknown error";
-}
-
-const char *ipi_strerror(int errnum, char *buf, size_t size)
-{
-    if (!buf || !size)
-        return "unknown error";
-    buf[0] = '\0';
-    const char *s = _Generic(strerror_r(errnum, buf, size), char *: strerror_gnu,
-                             default: strerror_xsi)(strerror_r(errnum, buf, size), buf);
-    return s && *s ? s : "unknown error";
-}

@@ -81,8 +81,7 @@ void ipi_diags_clear(ipi_diags *d);
 /* Append a copy of *e. 0 or IPROF_ENOMEM. */
 int ipi_diags_add(ipi_diags *d, const iprof_error *e);
 
-/* Thread-safe strerror into buf (whichever strerror_r the libc has);
- * returns the message, which may not be buf. */
-const char *ipi_strerror(int errnum, char *buf, size_t size);
+/* ipi_strerror, the message of an errno value, is the platform's. */
+#include "platform.h"
 
 #endif

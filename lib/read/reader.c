@@ -14,13 +14,10 @@
  * reference checks and the reports are beside it (scan.h lists them).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <iprof/reader.h>
 
@@ -836,24 +833,22 @@ IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
         return rc;
     if (!path)
         return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL path");
-    int fd;
-    do
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
+    int fd = ipi_open_read(path), open_errno = errno;
+    /* Windows opens no directory (EACCES): the same words as elsewhere. */
+    if ((fd >= 0 ? ipi_fd_kind(fd) : ipi_path_kind(path, 1)) == IPI_KIND_DIR) {
+        if (fd >= 0)
+            ipi_fd_close(fd);
+        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot read %s: it is a directory", path);
+    }
     if (fd < 0) {
         char why[128];
         return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot open %s: %s", path,
-                              ipi_strerror(errno, why, sizeof why));
-    }
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        return ipi_errbuf_set(&r->error, IPROF_EIO, "cannot read %s: it is a directory", path);
+                              ipi_strerror(open_errno, why, sizeof why));
     }
     ipi_source src;
     stream_source(r, &src, fd, NULL, NULL);
     rc = read_source(r, &src, cb, payload);
-    close(fd);
+    ipi_fd_close(fd);
     return rc;
 }
 

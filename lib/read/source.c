@@ -4,9 +4,9 @@
 
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "alloc.h"
+#include "platform.h"
 
 void ipi_source_init_buffer(ipi_source *s, const void *data, size_t len)
 {
@@ -23,6 +23,8 @@ void ipi_source_init_stream(ipi_source *s, int fd, iprof_read_fn read_fn, void *
 {
     memset(s, 0, sizeof *s);
     s->fd = fd;
+    if (fd >= 0)
+        ipi_fd_binary(fd); /* Windows: no CRLF, no ^Z as the end */
     s->read_fn = read_fn;
     s->read_payload = read_payload;
     s->buf = buf;
@@ -65,10 +67,7 @@ static int read_raw(ipi_source *s, char *buf, size_t room, size_t *got)
         return IPROF_OK;
     }
     if (s->fd >= 0) {
-        ssize_t n;
-        do
-            n = read(s->fd, buf, room);
-        while (n < 0 && errno == EINTR);
+        ptrdiff_t n = ipi_fd_read(s->fd, buf, room);
         if (n < 0) {
             s->err_no = errno;
             return IPROF_EIO;

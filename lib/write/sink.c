@@ -2,18 +2,11 @@
 #include "sink.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include "alloc.h"
-
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
+#include "platform.h"
 
 static int io_error(ipi_errbuf *eb, int errnum, const char *what, const char *path)
 {
@@ -50,6 +43,8 @@ void ipi_sink_init_fd(ipi_sink *s, const iprof_allocator *a, int fd)
 {
     init_common(s, a, IPI_SINK_FD);
     s->fd = fd;
+    if (fd >= 0)
+        ipi_fd_binary(fd); /* Windows: no CRLF */
 }
 
 void ipi_sink_init_mem(ipi_sink *s, const iprof_allocator *a)
@@ -70,47 +65,27 @@ void ipi_sink_init_callback(ipi_sink *s, const iprof_allocator *a, iprof_write_f
 static void discard_tmp(ipi_sink *s)
 {
     if (s->through && s->fd >= 0)
-        close(s->fd);
+        ipi_fd_close(s->fd);
     s->fd = -1;
     ipi_replace_abort(&s->rep);
-}
-
-/* The descriptor a path names, for the paths that stand for one of the
- * process's own (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N):
- * writing there means writing to that descriptor (a new open of the file
- * behind it would start at offset 0 and ignore O_APPEND). -1 otherwise. */
-static int descriptor_of(const char *path)
-{
-    if (strcmp(path, "/dev/stdout") == 0)
-        return 1;
-    if (strcmp(path, "/dev/stderr") == 0)
-        return 2;
-    const char *num = strncmp(path, "/dev/fd/", 8) == 0          ? path + 8
-                      : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
-                                                                 : NULL;
-    if (!num || *num < '0' || *num > '9' || strlen(num) > 6)
-        return -1;
-    int fd = 0;
-    for (; *num >= '0' && *num <= '9'; num++)
-        fd = fd * 10 + (*num - '0');
-    return *num ? -1 : fd;
 }
 
 static char *dir_of(const iprof_allocator *a, const char *path, size_t *size);
 
 /* Where a symlink at `path` points: its text, relative to the link's
- * directory unless absolute. NULL with *err set. */
+ * directory unless absolute (platform.h). NULL with *err set. */
 static char *link_target(const iprof_allocator *a, const char *path, size_t *size, int *err)
 {
-    char buf[4096];
-    ssize_t n = readlink(path, buf, sizeof buf);
-    if (n < 0 || (size_t)n >= sizeof buf) {
-        *err = n < 0 ? errno : ENAMETOOLONG;
+    char buf[IPI_FILE_PATH_MAX];
+    ptrdiff_t n = ipi_path_readlink(path, buf, sizeof buf);
+    if (n < 0) {
+        *err = errno;
         return NULL;
     }
     size_t dsize = 0;
-    char *dir = buf[0] == '/' ? NULL : dir_of(a, path, &dsize);
-    if (buf[0] != '/' && !dir) {
+    int absolute = ipi_path_is_absolute(buf);
+    char *dir = absolute ? NULL : dir_of(a, path, &dsize);
+    if (!absolute && !dir) {
         *err = ENOMEM;
         return NULL;
     }
@@ -137,8 +112,7 @@ static int resolve_target(ipi_sink *s, int *fd_out)
     int err = 0;
     *fd_out = -1;
     for (int hops = 0;; hops++) {
-        struct stat st;
-        if ((*fd_out = descriptor_of(cur)) >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+        if ((*fd_out = ipi_path_descriptor(cur)) >= 0 || ipi_path_kind(cur, 0) != IPI_KIND_LINK)
             break;
         size_t nsize = 0;
         char *next = hops < 40 ? link_target(s->alloc, cur, &nsize, &err) : NULL;
@@ -163,7 +137,7 @@ static int resolve_target(ipi_sink *s, int *fd_out)
  * of the process (dup'ed), a character device or a FIFO. */
 static int open_through(ipi_sink *s, int fd, ipi_errbuf *eb)
 {
-    s->fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : open(s->target, O_WRONLY | O_CLOEXEC);
+    s->fd = fd >= 0 ? ipi_fd_dup(fd) : ipi_open_write(s->target);
     if (s->fd < 0)
         return io_error(eb, errno, "cannot open", s->path);
     s->through = 1;
@@ -180,17 +154,17 @@ static int open_target(ipi_sink *s, ipi_errbuf *eb)
     if (e)
         return e == ENOMEM ? ipi_errbuf_set(eb, IPROF_ENOMEM, "out of memory")
                            : io_error(eb, e, "cannot follow the symbolic links of", s->path);
-    struct stat st;
     if (fd >= 0)
         return open_through(s, fd, eb);
-    if (stat(s->target, &st) != 0 || S_ISREG(st.st_mode))
+    int kind = ipi_path_kind(s->target, 1);
+    if (kind == IPI_KIND_NONE || kind == IPI_KIND_FILE)
         return IPROF_OK;
-    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+    if (kind == IPI_KIND_CHAR || kind == IPI_KIND_FIFO)
         return open_through(s, -1, eb);
     return ipi_errbuf_set(eb, IPROF_EIO, "cannot write \"%s\": it is %s, not a file", s->path,
-                          S_ISDIR(st.st_mode)   ? "a directory"
-                          : S_ISBLK(st.st_mode) ? "a block device"
-                                                : "a socket or other special file");
+                          kind == IPI_KIND_DIR     ? "a directory"
+                          : kind == IPI_KIND_BLOCK ? "a block device"
+                                                   : "a socket or other special file");
 }
 
 int ipi_sink_open(ipi_sink *s, ipi_errbuf *eb)
@@ -218,10 +192,8 @@ static int write_fd(int fd, const char *p, size_t len, int *err)
 {
     while (len) {
         size_t chunk = len > ((size_t)1 << 30) ? ((size_t)1 << 30) : len;
-        ssize_t n = write(fd, p, chunk);
+        ptrdiff_t n = ipi_fd_write(fd, p, chunk);
         if (n < 0) {
-            if (errno == EINTR)
-                continue;
             *err = errno;
             return -1;
         }
@@ -374,7 +346,8 @@ int ipi_sink_commit(ipi_sink *s, ipi_errbuf *eb)
         int fd = s->fd;
         s->fd = -1;
         s->committed = 1;
-        return close(fd) != 0 ? io_error(eb, errno, "cannot close", s->path) : IPROF_OK;
+        int e = ipi_fd_close(fd);
+        return e ? io_error(eb, e, "cannot close", s->path) : IPROF_OK;
     }
     const char *what = NULL;
     s->fd = -1; /* the replacement's: closed by the commit */

@@ -11,14 +11,20 @@ Search order for the shared library (the first that exists wins):
 2. when the package runs from a source tree (``bindings/python/iprof`` of a
    libiprof checkout; never an installed package), a meson build directory:
    ``$IPROF_BUILD_DIR/lib``, then ``build/lib`` of the checkout;
-3. ``ctypes.util.find_library("iprof")``, then ``libiprof.so.0`` through
-   the dynamic loader's normal search.
+3. ``ctypes.util.find_library("iprof")``, then the library's file name on
+   this system (:func:`library_file_names`) through the dynamic loader's
+   normal search.
+
+The file names follow each system's conventions for the library meson
+builds: ``libiprof.so.0`` (Linux and other ELF systems), ``libiprof.0.dylib``
+(macOS, expected to work and not tested), ``iprof.dll`` (Windows).
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
 import os
+import sys
 import threading
 from typing import Any
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64,
@@ -321,6 +327,18 @@ _lib: ctypes.CDLL | None = None
 _lib_path: str | None = None
 
 
+def library_file_names(platform: str = sys.platform) -> list[str]:
+    """The library's file names on *platform* (a ``sys.platform`` value), in
+    the order they are tried: the name meson gives the shared library with
+    the major version these bindings support, then, on macOS, the
+    unversioned link a development install adds."""
+    if platform in ("win32", "cygwin", "msys"):
+        return ["iprof.dll"]
+    if platform == "darwin":
+        return ["libiprof.%d.dylib" % SUPPORTED_MAJOR, "libiprof.dylib"]
+    return ["libiprof.so.%d" % SUPPORTED_MAJOR]
+
+
 def _source_tree_candidates() -> list[str]:
     """Build directories to try when the package runs from a checkout.
 
@@ -339,9 +357,8 @@ def _source_tree_candidates() -> list[str]:
         return []
     out = []
     build = os.environ.get("IPROF_BUILD_DIR")
-    if build:
-        out.append(os.path.join(build, "lib", "libiprof.so.0"))
-    out.append(os.path.join(root, "build", "lib", "libiprof.so.0"))
+    for d in ([build] if build else []) + [os.path.join(root, "build")]:
+        out.extend(os.path.join(d, "lib", name) for name in library_file_names())
     return out
 
 
@@ -413,7 +430,7 @@ def load_library(path: str | os.PathLike[str] | None = None) -> ctypes.CDLL:
         found = ctypes.util.find_library("iprof")
         if found:
             names.append(found)
-        names.append("libiprof.so.0")
+        names.extend(library_file_names())
         errors = []
         for name in names:
             try:

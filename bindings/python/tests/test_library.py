@@ -22,6 +22,17 @@ class LibraryTest(unittest.TestCase):
             # Loading the same library again returns the loaded one.
             self.assertIs(iprof.load_library(env), lib)
 
+    def test_file_names_per_system(self):
+        """Each system's file name for the library meson builds, whatever
+        system runs the test (docs/bindings.md)."""
+        self.assertEqual(_lib.library_file_names("linux"), ["libiprof.so.0"])
+        self.assertEqual(_lib.library_file_names("freebsd14"), ["libiprof.so.0"])
+        self.assertEqual(_lib.library_file_names("darwin"),
+                         ["libiprof.0.dylib", "libiprof.dylib"])
+        self.assertEqual(_lib.library_file_names("win32"), ["iprof.dll"])
+        self.assertEqual(_lib.library_file_names("cygwin"), ["iprof.dll"])
+        self.assertEqual(_lib.library_file_names(), _lib.library_file_names(sys.platform))
+
     def test_search_order(self):
         """Without IPROF_LIBRARY, a package in the source tree uses
         $IPROF_BUILD_DIR/lib/libiprof.so.0; a bad IPROF_LIBRARY fails on

@@ -12,10 +12,16 @@
 //!    no library, and docs.rs has none installed.
 //!
 //! The directory found is exported to dependents as `DEP_IPROF_LIB_DIR`
-//! (thanks to `links = "iprof"`).
+//! (thanks to `links = "iprof"`). The library's file names on the target
+//! system (`src/names.rs`: libiprof.so, libiprof.dylib, iprof.dll.a) are
+//! what `-liprof` finds; an `IPROF_LIB_DIR` holding none of them gets a
+//! warning naming what was looked for.
 
 use std::env;
+use std::path::Path;
 use std::process::Command;
+
+include!("src/names.rs");
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -32,6 +38,11 @@ fn main() {
 
     if let Some(dir) = env::var_os("IPROF_LIB_DIR").filter(|d| !d.is_empty()) {
         let dir = dir.to_string_lossy().into_owned();
+        let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+        let names = library_file_names(&os);
+        if !names.iter().any(|n| Path::new(&dir).join(n).exists()) {
+            println!("cargo:warning=IPROF_LIB_DIR={dir} holds none of {}", names.join(", "));
+        }
         println!("cargo:rustc-link-search=native={dir}");
         println!("cargo:rustc-link-lib=iprof");
         println!("cargo:lib_dir={dir}");

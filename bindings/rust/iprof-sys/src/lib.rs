@@ -831,10 +831,22 @@ extern "C" {
     ) -> usize;
 }
 
+mod names;
+pub use names::library_file_names;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use core::mem::{align_of, offset_of, size_of};
+
+    // Each system's file names, whatever system runs the test.
+    #[test]
+    fn library_file_names_per_system() {
+        assert_eq!(library_file_names("linux"), ["libiprof.so", "libiprof.so.0"]);
+        assert_eq!(library_file_names("freebsd"), ["libiprof.so", "libiprof.so.0"]);
+        assert_eq!(library_file_names("macos"), ["libiprof.dylib", "libiprof.0.dylib"]);
+        assert_eq!(library_file_names("windows"), ["iprof.dll.a", "iprof.dll"]);
+    }
 
     // The layouts of the C structs on LP64 and ILP32 alike: pointers and
     // size_t have the same size on every target libiprof supports.

@@ -1,7 +1,9 @@
 /* Replacing a file atomically: a temporary file beside it, renamed over it
  * once complete. Used by the writer's path sink and, compiled into the
  * command as its own copy, by the reports of `iprof` (tools/outfile.c):
- * one way of replacing a file for both. Plain libc; no allocation.
+ * one way of replacing a file for both. Part of the platform layer
+ * (platform.h): replace_posix.c, described here, and replace_win32.c,
+ * which says how Windows differs. Plain libc; no allocation.
  *
  * The temporary file has no name while it is written where the system
  * allows (Linux's O_TMPFILE, linked in at the commit), so a process killed
@@ -15,8 +17,9 @@
 
 #include <stddef.h>
 
-/* Paths longer than this cannot be opened anyway (Linux's PATH_MAX). */
-#define IPI_REPLACE_PATH_MAX 4096
+#include "platform.h"
+
+#define IPI_REPLACE_PATH_MAX IPI_FILE_PATH_MAX
 
 typedef struct ipi_replace {
     int fd;   /* the temporary file, -1 when none */
