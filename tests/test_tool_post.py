@@ -421,7 +421,7 @@ CANONICAL_A = (
     '{"id":2,"name":"lib.Util"},{"id":3,"name":"void"}],"methods":[{"id":1,"name":"main",'
     '"signature":[0,3]},{"id":2,"name":"<init>","signature":[2,3]},{"id":3,"name":"helper",'
     '"signature":[2,1,1]}],"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"3:0<1:5",'
-    '"records":[10]}],"conditionalProfiles":[{"ctx":"3:3<1:5","records":[3,0,4,3,1,6]}],'
+    '"records":[10]}],"conditionalProfiles":[{"ctx":"3:3<1:5","records":[3,1,6,3,0,4]}],'
     '"virtualInvokeProfiles":[{"ctx":"1:5","records":[2,10]}],"monitorProfiles":[{"ctx":"0:0",'
     '"records":[2,2]}],"samplingProfiles":[{"ctx":"3:3<1:5","records":[5]}]}')
 
