@@ -381,8 +381,9 @@ static void winners_apply(winners *w, int64_t *out, size_t have, size_t n, const
 
 /*
  * Combine records into an existing entry. Counting new groups first means
- * one arena block when the entry grows, and an in-place sum (no
- * allocation) when it does not.
+ * one arena block when the entry grows, and an in-place sum (no arena
+ * block) when it does not; the tables (and, for conditional entries, the
+ * winners' scratch) are allocated before anything changes.
  */
 static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_t record_count)
 {
