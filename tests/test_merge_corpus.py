@@ -140,16 +140,38 @@ def python_merge(a, b, weight):
     entries = {}
     for kind in KINDS:
         d = {}
-        for ck, recs in na.entries(kind):
-            d.setdefault(ck, {})
-            for rk, c in aggregate(recs).items():
-                d[ck][rk] = sat(d[ck].get(rk, 0) + c)
-        for ck, recs in nb.entries(kind):
-            d.setdefault(ck, {})
-            for rk, c in aggregate(recs).items():
-                d[ck][rk] = sat(d[ck].get(rk, 0) + scale(c))
+        for side, scaled in ((na, lambda c: c), (nb, scale)):
+            for ck, recs in side.entries(kind):
+                before = list(d.setdefault(ck, {}))
+                for rk, c in aggregate(recs).items():
+                    d[ck][rk] = sat(d[ck].get(rk, 0) + scaled(c))
+                if kind == "conditionalProfiles" and before and recs:
+                    d[ck] = winners_last(d[ck], before, [k for k, _ in recs])
         entries[kind] = d
     return types, methods, entries
+
+
+def winners_last(combined, before, incoming):
+    """GraalVM gives a valid bci its last triple's index: the combined
+    entry gives it the larger of the entry's (before) and the input's
+    winning index, the last occurrence of that index moving behind the
+    bci's other triples (keys are (bci, index, occurrence))."""
+    def last_index(keys):
+        w = {}
+        for b, i, _ in keys:
+            if b != -5:
+                w[b] = i
+        return w
+    we, wi, cur = last_index(before), last_index(incoming), last_index(combined)
+    want = {b: max(x for x in (we.get(b), wi.get(b)) if x is not None) for b in cur}
+    move, done = set(), set()
+    for k in reversed(list(combined)):
+        b, i, _ = k
+        if b != -5 and b not in done and cur[b] != want[b] and i == want[b]:
+            move.add(k)
+            done.add(b)
+    order = [k for k in combined if k not in move] + [k for k in combined if k in move]
+    return {k: combined[k] for k in order}
 
 
 def result_view(doc):

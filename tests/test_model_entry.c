@@ -100,10 +100,12 @@ static void test_conditional(void)
           before);
     /* Same bci, another index: a new triple, appended in input order; a
      * key repeated within the input is a record of its own, as GraalVM
-     * counts it: its second occurrence meets none of the entry's. */
+     * counts it: its second occurrence meets none of the entry's. Both
+     * sides give bci 20 index 0 (its last triple's), so (20, 0) goes
+     * behind the appended (20, 2). */
     static const int64_t c[] = {99, 3, 1, 20, 2, 3, 20, 0, 1, 99, 3, 6, -1, 0, 2};
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, c, N(c)));
-    static const int64_t abc[] = {20, 0, 16, 53, 1, 5, 99, 3, 1, 20, 2, 3, 99, 3, 6, -1, 0, 2};
+    static const int64_t abc[] = {53, 1, 5, 99, 3, 1, 20, 2, 3, 99, 3, 6, -1, 0, 2, 20, 0, 16};
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, f, 1, abc, N(abc)));
     /* Index and bci are both part of the key: (1, 20) is not (20, 1). */
     static const int64_t d[] = {1, 20, 9};
@@ -116,7 +118,7 @@ static void test_conditional(void)
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, big, N(big)));
     const int64_t *r = iprof_entry_records(iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, f, 1), &len);
     CHECK_EQ_INT(len, 21);
-    CHECK(r[5] == INT64_MAX && r[2] == 16);
+    CHECK(r[2] == INT64_MAX && r[17] == 16);
     /* Empty records are allowed and combine with anything. */
     static const int64_t g[] = {2, 40};
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, g, 1, NULL, 0));
@@ -144,6 +146,41 @@ static void test_conditional(void)
     static const int64_t tripled[] = {5, 0, 13, 5, 0, 5, 7, 1, 9, 5, 0, 1, 7, 1, 8};
     CHECK(has_records(m, IPROF_KIND_CONDITIONAL, h, 1, tripled, N(tripled)));
     iprof_model_free(m);
+}
+
+/* GraalVM gives a valid bci its last triple's index. Combining takes the
+ * larger of the two sides' winners, whichever side came first: an entry
+ * (10,1) and an input (10,0),(10,1) both say index 1, and so does their
+ * sum (appending (10,0) said 0: never taken); sides that disagree give the
+ * larger index in either order. */
+static void test_conditional_winner_any_order(void)
+{
+    static const int64_t one[] = {10, 1, 1, 20, 2, 3}, two[] = {10, 0, 0, 10, 1, 1, 20, 2, 3};
+    static const int64_t sum12[] = {20, 2, 6, 10, 0, 0, 10, 1, 2};
+    static const int64_t sum21[] = {10, 0, 0, 10, 1, 2, 20, 2, 6};
+    static const int64_t up[] = {10, 0, 5, 10, 1, 7}, down[] = {10, 1, 2, 10, 0, 3};
+    static const int64_t both[] = {10, 0, 8, 10, 1, 9};
+    static const int64_t f[] = {3, 4};
+    const int64_t *sides[4][2] = {{one, two}, {two, one}, {up, down}, {down, up}};
+    const size_t len[4][2] = {{6, 9}, {9, 6}, {6, 6}, {6, 6}};
+    const int64_t *want[4] = {sum12, sum21, both, both};
+    double p10[4] = {0, 0, 0, 0};
+    for (int c = 0; c < 4; c++) {
+        iprof_model *m = fixture(NULL);
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, sides[c][0], len[c][0]));
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CONDITIONAL, f, 1, sides[c][1], len[c][1]));
+        CHECK(has_records(m, IPROF_KIND_CONDITIONAL, f, 1, want[c], c < 2 ? 9 : 6));
+        int64_t bcis[3];
+        double p[3];
+        size_t n = 0;
+        CHECK_OK(iprof_entry_branch_probabilities(
+            iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, f, 1), bcis, p, 3, &n));
+        CHECK_EQ_INT(n, c < 2 ? 2 : 1);
+        p10[c] = bcis[0] == 10 ? p[0] : p[1];
+        iprof_model_free(m);
+    }
+    CHECK(p10[0] == p10[1] && p10[0] > 0.2499 && p10[0] < 0.25);
+    CHECK(p10[2] == p10[3] && p10[2] == 9.0 / 17);
 }
 
 static void test_pairs(void)
@@ -545,6 +582,7 @@ int main(void)
     RUN(test_call_count_and_sampling);
     RUN(test_retain_by_frame_and_drop_method);
     RUN(test_conditional);
+    RUN(test_conditional_winner_any_order);
     RUN(test_pairs);
     RUN(test_many_groups);
     RUN(test_rejections);

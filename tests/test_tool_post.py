@@ -165,7 +165,7 @@ MERGED_ABC = """{
     {"ctx": "4:0<1:5", "records": [15]}
   ],
   "conditionalProfiles": [
-    {"ctx": "4:3<1:5", "records": [3, 0, 4, 3, 1, 8, 3, 2, 1]}
+    {"ctx": "4:3<1:5", "records": [3, 0, 4, 3, 2, 1, 3, 1, 8]}
   ],
   "virtualInvokeProfiles": [
     {"ctx": "1:5", "records": [2, 1, 3, 15]}
@@ -212,7 +212,7 @@ class Merge(ToolCase):
         # main: a 1*0.5 -> 1 (half away from zero), b 2*3, c 1; helper: 10*0.5 + 5*3
         self.assertEqual(cc, {"1:0": [8], "2:0": [12], "2:0<1:9": [6], "4:0<1:5": [20]})
         self.assertEqual(out["conditionalProfiles"],
-                         [{"ctx": "4:3<1:5", "records": [3, 0, 2, 3, 1, 9, 3, 2, 3]}])
+                         [{"ctx": "4:3<1:5", "records": [3, 0, 2, 3, 2, 3, 3, 1, 9]}])
         self.assertEqual(out["monitorProfiles"], [{"ctx": "0:0", "records": [2, 21, 3, 1]}])
         # weight 0 keeps the structure, zeroes the counts
         out = json.loads(self.ok("merge", "--weight", "post-d.iprof=0", "post-d.iprof"))
@@ -421,7 +421,7 @@ CANONICAL_A = (
     '{"id":2,"name":"lib.Util"},{"id":3,"name":"void"}],"methods":[{"id":1,"name":"main",'
     '"signature":[0,3]},{"id":2,"name":"<init>","signature":[2,3]},{"id":3,"name":"helper",'
     '"signature":[2,1,1]}],"callCountProfiles":[{"ctx":"1:0","records":[1]},{"ctx":"3:0<1:5",'
-    '"records":[10]}],"conditionalProfiles":[{"ctx":"3:3<1:5","records":[3,0,4,3,1,6]}],'
+    '"records":[10]}],"conditionalProfiles":[{"ctx":"3:3<1:5","records":[3,1,6,3,0,4]}],'
     '"virtualInvokeProfiles":[{"ctx":"1:5","records":[2,10]}],"monitorProfiles":[{"ctx":"0:0",'
     '"records":[2,2]}],"samplingProfiles":[{"ctx":"3:3<1:5","records":[5]}]}')
 

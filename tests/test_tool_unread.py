@@ -199,6 +199,14 @@ class UnreadKeys(unittest.TestCase):
                 "iprof repair - -o OUT\n"
                 % (kept, FIRST, len(cut) + 1))), args)
 
+    def test_the_command_help_names_status_4(self):
+        code, out, err = run("--help")
+        self.assertEqual((code, err), (0, ""))
+        self.assertTrue(out.endswith(
+            b"Exit status:\n0 on success, 1 if a file is invalid, 2 on usage or I/O errors, 3 if\n"
+            b"repair wrote nothing, 4 if a profile was written without keys\n"
+            b"--drop-unknown dropped (iprof(1), EXIT STATUS).\n"), out[-300:])
+
     def test_one_element_and_stdin(self):
         doc = profile(False).replace(b'"name":"T2"', b'"name":"T2","y":{}')
         said = '<stdin>: warning: 1 element has keys iprof does not read (the first: ' \

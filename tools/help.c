@@ -92,6 +92,8 @@ void commands_usage(FILE *out)
           "\n"
           "Run 'iprof COMMAND --help' for the options of a command. FILE '-' is\n"
           "standard input; .iprof.gz files are read transparently. Exit status:\n"
-          "0 on success, 1 if a file is invalid, 2 on usage or I/O errors.\n",
+          "0 on success, 1 if a file is invalid, 2 on usage or I/O errors, 3 if\n"
+          "repair wrote nothing, 4 if a profile was written without keys\n"
+          "--drop-unknown dropped (iprof(1), EXIT STATUS).\n",
           out);
 }

@@ -555,7 +555,11 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id);
  * iprof_entry_branch_probabilities()); virtual invoke, monitor and
  * instanceof pairs are matched by type id and their counts summed (into
  * the first match when the entry or the input repeats a type). Triples
- * and pairs that meet none are appended in their order. A new entry keeps
+ * and pairs that meet none are appended in their order; then a valid bci
+ * that both sides have gets the larger of their winning indexes (GraalVM
+ * gives a bci its last triple's index): the last triple of that index
+ * moves behind the bci's others, so the result does not depend on which
+ * side came first. A new entry keeps
  * its records as given, repeated keys too (as a load keeps a file's; the
  * canonical form combines repeated types, never triples). Sums saturate
  * at INT64_MAX (and at INT64_MIN: counts may be negative). Saturation makes

@@ -2,6 +2,8 @@
  * first entry with it, and adding with the kind's combine semantics. */
 #include "model.h"
 
+#include <iprof/analysis.h>
+
 #include "hash.h"
 #include "rules.h"
 
@@ -244,10 +246,144 @@ static void apply_groups(group_table *t, const ipi_kind_layout *L, int64_t *out,
     }
 }
 
+/* ---- a valid bci's winning index ---------------------------------------- */
+
+/* GraalVM gives a valid bci the probability of its last triple's index
+ * (docs/format.md). Combining keeps the entry's triples and appends those
+ * that meet none, so the bci's last triple, and what the compiler is told,
+ * would depend on which side came first, and could contradict both sides
+ * (an entry (10,1) and an input (10,0),(10,1) both say index 1; appending
+ * (10,0) said 0). The combined bci takes the larger of the two sides'
+ * winning indexes (the one side's where only one has the bci), the same
+ * in any order: the last triple of that index moves behind the bci's
+ * others, every other triple keeping its order (the i-th occurrence of a
+ * (bci, index) stays the i-th). */
+typedef struct bci_slot {
+    int64_t bci, side[2], cur; /* side: the entry's and the input's winner */
+    unsigned char used, has[2], moved;
+} bci_slot;
+
+typedef struct winners {
+    bci_slot *slots; /* NULL: nothing to do (not conditional, or a side empty) */
+    size_t cap, n;   /* n: triples of the result at most */
+    unsigned char *move;
+    int64_t *tmp;
+    const iprof_allocator *alloc;
+} winners;
+
+static void winners_free(winners *w)
+{
+    if (!w->slots)
+        return;
+    ipi_free(w->alloc, w->slots, w->cap * sizeof *w->slots);
+    ipi_free(w->alloc, w->move, w->n);
+    ipi_free(w->alloc, w->tmp, 3 * w->n * sizeof *w->tmp);
+    w->slots = NULL;
+}
+
+/* Everything the reordering needs, before the entry changes: `have`
+ * triples with `add` more, `n` of them in the result at most. */
+static int winners_init(winners *w, const iprof_allocator *a, int kind, size_t have, size_t add,
+                        size_t n)
+{
+    memset(w, 0, sizeof *w);
+    if (kind != IPROF_KIND_CONDITIONAL || !have || !add)
+        return IPROF_OK;
+    size_t cap = 16;
+    while (cap < 2 * (have + add)) {
+        if (cap > SIZE_MAX / 4 / sizeof(bci_slot))
+            return IPROF_ENOMEM;
+        cap *= 2;
+    }
+    if (n > SIZE_MAX / 3 / sizeof(int64_t))
+        return IPROF_ENOMEM;
+    w->alloc = a;
+    w->cap = cap;
+    w->n = n;
+    w->slots = ipi_malloc(a, cap * sizeof *w->slots);
+    w->move = ipi_malloc(a, n);
+    w->tmp = ipi_malloc(a, 3 * n * sizeof *w->tmp);
+    if (!w->slots || !w->move || !w->tmp) {
+        if (w->slots)
+            ipi_free(a, w->slots, cap * sizeof *w->slots);
+        if (w->move)
+            ipi_free(a, w->move, n);
+        if (w->tmp)
+            ipi_free(a, w->tmp, 3 * n * sizeof *w->tmp);
+        w->slots = NULL;
+        return IPROF_ENOMEM;
+    }
+    return IPROF_OK;
+}
+
+static bci_slot *bci_at(winners *w, int64_t bci)
+{
+    size_t mask = w->cap - 1, i = (size_t)ipi_hash_i64(bci) & mask;
+    while (w->slots[i].used && w->slots[i].bci != bci)
+        i = (i + 1) & mask;
+    bci_slot *s = &w->slots[i];
+    if (!s->used)
+        *s = (bci_slot){.bci = bci, .used = 1};
+    return s;
+}
+
+/* Note each valid bci's last index of the n triples at r on `side`. */
+static void note_side(winners *w, int side, const int64_t *r, size_t n)
+{
+    for (size_t j = 0; j < n; j++, r += 3) {
+        if (r[0] == IPROF_INVALID_BRANCH_BCI)
+            continue;
+        bci_slot *s = bci_at(w, r[0]);
+        s->side[side] = r[1];
+        s->has[side] = 1;
+    }
+}
+
+/* The n result triples at out (the entry's `have` first, as they were)
+ * combined from the `add` input triples at in: give each valid bci its
+ * winner last. */
+static void winners_apply(winners *w, int64_t *out, size_t have, size_t n, const int64_t *in,
+                          size_t add)
+{
+    if (!w->slots)
+        return;
+    memset(w->slots, 0, w->cap * sizeof *w->slots);
+    note_side(w, 0, out, have);
+    note_side(w, 1, in, add);
+    for (size_t j = 0; j < n; j++)
+        if (out[3 * j] != IPROF_INVALID_BRANCH_BCI)
+            bci_at(w, out[3 * j])->cur = out[3 * j + 1];
+    size_t moved = 0;
+    for (size_t j = n; j-- > 0;) {
+        w->move[j] = 0;
+        if (out[3 * j] == IPROF_INVALID_BRANCH_BCI)
+            continue;
+        bci_slot *s = bci_at(w, out[3 * j]);
+        int64_t want = !s->has[0]                ? s->side[1]
+                       : !s->has[1]              ? s->side[0]
+                       : s->side[0] > s->side[1] ? s->side[0]
+                                                 : s->side[1];
+        if (s->cur != want && !s->moved && out[3 * j + 1] == want) {
+            w->move[j] = 1;
+            s->moved = 1;
+            moved++;
+        }
+    }
+    if (!moved)
+        return;
+    size_t keep = 0, t = 0;
+    for (size_t j = 0; j < n; j++) {
+        int64_t *dst = w->move[j] ? w->tmp + 3 * t++ : out + 3 * keep++;
+        memmove(dst, out + 3 * j, 3 * sizeof *out);
+    }
+    memcpy(out + 3 * keep, w->tmp, 3 * t * sizeof *out);
+}
+
 /*
  * Combine records into an existing entry. Counting new groups first means
- * one arena block when the entry grows, and an in-place sum (no
- * allocation) when it does not.
+ * one arena block when the entry grows, and an in-place sum (no arena
+ * block) when it does not; the tables (and, for conditional entries, the
+ * winners' scratch) are allocated before anything changes.
  */
 static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_t record_count)
 {
@@ -260,17 +396,21 @@ static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_
         return IPROF_ENOMEM;
     int64_t *out = e->records;
     int rc = IPROF_OK;
+    winners w = {0};
     if (fresh && (have + fresh) * g > IPI_MAX_RECORDS)
         rc = IPROF_ELIMIT;
-    else if (fresh && !(out = ipi_arena_alloc(&m->arena, (have + fresh) * g * sizeof *out)))
+    else if (winners_init(&w, &m->alloc, e->kind, have, add, have + fresh) ||
+             (fresh && !(out = ipi_arena_alloc(&m->arena, (have + fresh) * g * sizeof *out))))
         rc = IPROF_ENOMEM;
     if (rc == IPROF_OK) {
         if (out != e->records)
             memcpy(out, e->records, have * g * sizeof *out);
         apply_groups(&t, L, out, have, records, add);
+        winners_apply(&w, out, have, have + fresh, records, add);
         e->records = out;
         e->record_count = (uint32_t)((have + fresh) * g);
     }
+    winners_free(&w);
     gtab_free(&t);
     return rc;
 }
@@ -285,8 +425,15 @@ int ipi_records_combine(const iprof_allocator *a, int kind, int64_t *out, size_t
     group_table t;
     if (plan_groups(&t, a, kind, out, have, add, more, &fresh))
         return IPROF_ENOMEM;
+    winners w;
+    if (winners_init(&w, a, kind, have, more, have + fresh)) {
+        gtab_free(&t);
+        return IPROF_ENOMEM;
+    }
     apply_groups(&t, L, out, have, add, more);
+    winners_apply(&w, out, have, have + fresh, add, more);
     *count = (have + fresh) * g;
+    winners_free(&w);
     gtab_free(&t);
     return IPROF_OK;
 }
