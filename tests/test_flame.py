@@ -110,11 +110,12 @@ class CommandLine(FlameCase):
 
     def test_invalid_and_missing_files(self):
         self.expect(["flame", "syntax-error.iprof"], 1, "",
-                    "syntax-error.iprof:5:3: types[1]: expected a value after ','\n")
+                    "syntax-error.iprof:5:3: types[1]: expected a value after ','\n"
+                    "syntax-error.iprof: damaged or cut short; to save what comes before the "
+                    "damage: iprof repair syntax-error.iprof -o OUT\n")
         self.expect(["flame", "no-such.iprof"], 2, "",
-                    "no-such.iprof: cannot open no-such.iprof: No such file or "
-                    "directory\n")
-        self.expect(["flame", "."], 2, "", ".: cannot read .: it is a directory\n")
+                    "no-such.iprof: cannot open: No such file or directory\n")
+        self.expect(["flame", "."], 2, "", ".: cannot read: it is a directory\n")
 
     @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
     def test_stdout_write_error(self):
@@ -179,7 +180,9 @@ class Folded(FlameCase):
             self.assertEqual(os.stat(out).st_mode & 0o777, 0o666 & ~current_umask())
             # A failed read leaves OUT as it was.
             self.expect(["flame", "syntax-error.iprof", "-o", out], 1, "",
-                        "syntax-error.iprof:5:3: types[1]: expected a value after ','\n")
+                        "syntax-error.iprof:5:3: types[1]: expected a value after ','\n"
+                        "syntax-error.iprof: damaged or cut short; to save what comes before the "
+                        "damage: iprof repair syntax-error.iprof -o OUT\n")
             with open(out) as f:
                 self.assertEqual(f.read(), SMALL)
             self.assertEqual(os.listdir(tmp), ["out.folded"])

@@ -26,7 +26,7 @@ import ctypes.util
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, List
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int64,
                     c_size_t, c_uint, c_uint64, c_void_p)
 
@@ -355,7 +355,7 @@ def _source_tree_candidates() -> list[str]:
             or not os.path.isfile(os.path.join(root, "meson.build"))
             or not os.path.isfile(os.path.join(root, "include", "iprof", "iprof.h"))):
         return []
-    out = []
+    out: List[str] = []
     build = os.environ.get("IPROF_BUILD_DIR")
     for d in ([build] if build else []) + [os.path.join(root, "build")]:
         out.extend(os.path.join(d, "lib", name) for name in library_file_names())
