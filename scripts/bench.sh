@@ -2,6 +2,7 @@
 # Benchmarks of libiprof against its peers on one generated file.
 #
 #   scripts/bench.sh [--size 100M] [--rounds 5] [--big] [--smoke] [--no-real]
+#                    [--tasks 'TASK ...']
 #
 # Builds an optimised build (build-bench: buildtype=release, b_ndebug=true;
 # or the build dir in $IPROF_BUILD_DIR), generates the input with iprof-gen
@@ -18,7 +19,12 @@
 # size by bench/scale_profile.py: per-round ratios of tasks run one after
 # the other (A B A B), their median and range. yyjson is built from
 # ../shared/peers/yyjson when present (else skipped, saying so); the real
-# profile is skipped when the corpus is absent or with --no-real.
+# profile is skipped when the corpus is absent or with --no-real. Summing
+# every record of the loaded model from Python (Model.columns and numpy,
+# bench/columns_python.py) is compared with the same loop in C
+# (bench_columns), in this thread's CPU time. --tasks runs only the named
+# tasks (e.g. --tasks 'load_threaded yyjson_load'); targets whose tasks did
+# not run are skipped.
 #
 # --smoke: a ~2 MB file, one round, no installation (missing peers are
 # skipped), checks only that every benchmark runs, that the generated files
@@ -33,6 +39,7 @@ rounds=5
 smoke=0
 big=0
 noreal=0
+only=""
 while [ $# -gt 0 ]; do
     case $1 in
     --size) size=$2; shift 2 ;;
@@ -40,7 +47,8 @@ while [ $# -gt 0 ]; do
     --smoke) smoke=1; shift ;;
     --big) big=1; shift ;;
     --no-real) noreal=1; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --tasks) only=$2; shift 2 ;;
+    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -88,7 +96,7 @@ if ! is_our_build "$build"; then
 elif [ "${reconfigure:-0}" -eq 1 ]; then
     meson setup --reconfigure "$build" "$top" >/dev/null || die "meson reconfigure failed"
 fi
-targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge bench/bench_memory tools/iprof"
+targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge bench/bench_columns bench/bench_memory tools/iprof"
 for p in peer_jansson peer_simdjson peer_yyjson; do
     ninja -C "$build" -t query "bench/$p" >/dev/null 2>&1 && targets="$targets bench/$p"
 done
@@ -178,6 +186,22 @@ rtasks="real_load_threaded$(yy real_yyjson_load) real_roundtrip_file_threaded$(y
 [ -x "$B/peer_jansson" ] && tasks="$tasks jansson_load jansson_roundtrip" ||
     say "jansson peer not built: skipped"
 [ -n "$pybin" ] && tasks="$tasks python_load python_roundtrip" || say "python3 missing: skipped"
+# The columns from Python need numpy: the first python3 that imports it.
+pynumpy=""
+for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' >/dev/null 2>&1; then
+        pynumpy=$(command -v "$p"); break
+    fi
+done
+[ -n "$pynumpy" ] && tasks="$tasks columns_c columns_python" ||
+    { tasks="$tasks columns_c"; say "no python3 with numpy: the columns from Python are skipped"; }
+if [ -n "$only" ]; then
+    keep=""
+    for t in $tasks; do
+        case " $only " in *" $t "*) keep="$keep $t" ;; esac
+    done
+    tasks=$keep
+fi
 
 # run_task NAME: runs one measurement, appends "NAME WALL RSS_KB BYTES EXTRA..."
 run_task() {
@@ -230,6 +254,8 @@ run_task() {
     merge4) set -- "$B/bench_merge" "$file" "$m2" "$m3" "$m4" ;;
     simdjson_dom) set -- "$B/peer_simdjson" "$file" ;;
     yyjson_load) set -- "$B/peer_yyjson" load "$file" ;;
+    columns_c) set -- env IPROF_BENCH_THREADED=1 "$B/bench_columns" "$file" ;;
+    columns_python) set -- env IPROF_LIBRARY="$build/lib/libiprof.so" "$pynumpy" "$top/bench/columns_python.py" "$file" ;;
     yyjson_roundtrip) set -- "$B/peer_yyjson" roundtrip "$file" "$cache/rt.$$.json" ;;
     jansson_load) set -- "$B/peer_jansson" load "$file" ;;
     jansson_roundtrip) set -- "$B/peer_jansson" dump "$file" ;;
@@ -277,7 +303,7 @@ if [ $big -eq 1 ]; then
 fi
 
 # ---- report ------------------------------------------------------------
-awk -v fsize="$fsize" -v smoke="$smoke" -v size="$size" '
+awk -v fsize="$fsize" -v smoke="$smoke" -v size="$size" -v only="$only" -v rounds="$rounds" '
 # The median of a[1..n] ("" when n is 0); sorts a.
 function median_of(a, n,   i, j, t) {
     if (!n) return ""
@@ -302,7 +328,7 @@ function xmed(name, key,   n, i, a) {
     return median_of(a, n)
 }
 # A value of a task in round i: its wall time, or its cpu_s field.
-function val(name, i, what) { return what == "cpu" ? xv[name, "cpu_s", i] : wall[name, i] }
+function val(name, i, what) { return what == "cpu" ? xv[name, "cpu_s", i] : what == "kept_cpu" ? xv[name, "kept_cpu_s", i] : wall[name, i] }
 # Ratios a/b of the rounds where both ran (they run one after the other):
 # sets r_med, r_min, r_max, r_n; returns r_med ("" when none).
 function pair(a, b, what,   i, n, r, x) {
@@ -321,7 +347,7 @@ function pair(a, b, what,   i, n, r, x) {
 function target(label, a, b, what, limit,   m) {
     m = pair(a, b, what)
     if (m == "") { printf "  SKIP %s (not measured)\n", label; return }
-    printf "  %-4s %s <= %.2f x: x%.2f (range %.2f-%.2f over %d rounds; medians %.3f s vs %.3f s)\n", (m <= limit ? "PASS" : "FAIL"), label, limit, m, r_min, r_max, r_n, (what == "cpu" ? xmed(a, "cpu_s") : med[a]), (what == "cpu" ? xmed(b, "cpu_s") : med[b])
+    printf "  %-4s %s <= %.2f x: x%.2f (range %.2f-%.2f over %d rounds; medians %.4f s vs %.4f s)\n", (m <= limit ? "PASS" : "FAIL"), label, limit, m, r_min, r_max, r_n, (what == "wall" ? med[a] : xmed(a, what "_s")), (what == "wall" ? med[b] : xmed(b, what "_s"))
 }
 # Issue 32: the model against yyjson on one file (tasks prefixed p).
 function issue32(p, label, fbytes,   lr, yr) {
@@ -361,10 +387,11 @@ END {
             (rs > 0 ? sprintf("%.1f", rs / 1024) : "-"), (yp == "" ? ratio(m, simd) : "-"), ratio(m, med[yp (rt ? "yyjson_roundtrip" : "yyjson_load")]),
             (yp == "" ? ratio(m, rt ? jr : jl) : "-"), (yp == "" ? ratio(m, rt ? pr : pl) : "-"), (rs > 0 ? sprintf("%.2f", rs * 1024 / bytes[n]) : "-")
     }
-    printf "(medians of %d round(s); MB = 10^6 bytes; x peer = time / peer time: jansson and python\n", cnt["load"]
+    printf "(medians of %d round(s); MB = 10^6 bytes; x peer = time / peer time: jansson and python\n", rounds
     printf " rows compare loads with loads and round trips with round trips; RSS = max over rounds;\n"
     printf " CPU = user + system time of the timed span, every thread; real_* rows: the scaled real profile)\n"
     if (smoke) exit 0
+    if (only != "") { issue32_all(); exit 0 }   # the other targets need every task
     printf "\ntargets (file %s, %d bytes):\n", size, fsize
     ld = med["load_threaded"]; l1 = med["load"]; sc = med["scan"]
     if (simd != "") {
@@ -410,6 +437,18 @@ END {
     }
     cn = med["canonical"]; r1 = med["roundtrip_mem"]
     printf "  %-4s canonical form <= 1.5 x round trip: %.3f s vs %.3f s = x%.2f\n", (cn <= 1.5 * r1 ? "PASS" : "FAIL"), cn, r1, cn / r1
+    issue32_all()
+}
+# Issue 32: the columns from Python against C, and the model against yyjson.
+function issue32_all() {
+    if ("columns_c" in med) {
+        printf "\nsumming every record of the loaded model (%s), this thread'"'"'s CPU time:\n", size
+        if ("columns_python" in med) {
+            target("Python (Model.columns + numpy) vs C, columns kept", "columns_python", "columns_c", "kept_cpu", 1.5)
+            target("Python vs C, first call (builds the columns)", "columns_python", "columns_c", "cpu", 1.5)
+        } else printf "  SKIP Python (no python3 with numpy)\n"
+        printf "       C through the per-entry accessors: %.4f s wall; columns kept: %.4f s wall\n", xmed("columns_c", "by_entry_s"), xmed("columns_c", "kept_s")
+    }
     issue32("", "generated " size, fsize)
     if ("real_load_threaded" in med) issue32("real_", "real profile scaled to " size, bytes["real_load_threaded"])
 }' "$results"

@@ -27,11 +27,17 @@ static int reserve(size_t *at, size_t n, size_t size)
     return 1;
 }
 
+/* How far ahead the passes fetch entries' context nodes and records:
+ * both lie scattered in the arena, a cache miss each. */
+#define AHEAD 16
+
 static ipi_columns *build(const iprof_model *m, int kind)
 {
     const ipi_entry_list *l = &m->entries[kind];
     size_t n = l->count, records = 0, frames = 0;
     for (size_t i = 0; i < n; i++) {
+        if (i + AHEAD < n)
+            ipi_prefetch(l->items[i + AHEAD].ctx);
         records += l->items[i].record_count;
         frames += l->items[i].ctx->depth;
     }
@@ -54,6 +60,12 @@ static ipi_columns *build(const iprof_model *m, int kind)
     size_t r = 0, f = 0;
     for (size_t i = 0; i < n; i++) {
         const iprof_entry *e = &l->items[i];
+        if (i + AHEAD < n) {
+            ipi_prefetch(l->items[i + AHEAD].records);
+            ipi_prefetch(l->items[i + AHEAD].ctx);
+            if (l->items[i + AHEAD / 2].ctx->parent)
+                ipi_prefetch(l->items[i + AHEAD / 2].ctx->parent);
+        }
         off[i] = r;
         foff[i] = f;
         ctxs[i] = e->ctx;
