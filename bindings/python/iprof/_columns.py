@@ -91,15 +91,22 @@ class Columns:
 
 
 def columns(model: Model, kind: Kind) -> Columns:
+    # Until the next change the C arrays stay put: the same object serves.
+    kept = model._columns.get(kind)
+    if kept is not None and not _released(kept.records):
+        model._p()
+        return kept
     c = _lib.iprof_columns()
     c.version = _lib.COLUMNS_VERSION
     check(model._L.iprof_model_columns(model._p(), kind, byref(c)))
-    return Columns(model, kind, c)
+    model._columns[kind] = made = Columns(model, kind, c)
+    return made
 
 
 def release_views(model: Model) -> None:
     """Release the views handed out, before a change or close; raise
     StateError when something else still reaches their memory."""
+    model._columns.clear()
     if not model._arrays:
         return
     for v in model._views:

@@ -668,6 +668,7 @@ class Model:
         self._kept_end: int | None = None
         self._views: list[memoryview] = []   # handed out by columns()
         self._arrays: list[Any] = []          # the ctypes arrays under them
+        self._columns: dict[Kind, Columns] = {}  # by kind, until a change
 
     @classmethod
     def _adopt(cls, ptr: int, diagnostics: list[Diagnostic],

@@ -60,12 +60,14 @@ class ColumnsTest(unittest.TestCase):
     def test_change_releases_views(self):
         with sample() as m:
             c = m.columns(Kind.CONDITIONAL)
+            self.assertIs(m.columns("conditionalProfiles"), c)   # kept until a change
             records = c.records
             m.scale(2.0, Kind.CONDITIONAL)
             with self.assertRaises(ValueError):   # released memoryview
                 records.tolist()
             with self.assertRaises(iprof.StateError):
                 c.context(0)
+            self.assertIsNot(m.columns(Kind.CONDITIONAL), c)
             c = m.columns(Kind.CONDITIONAL)
             self.assertEqual(c.records.tolist()[:6], [3, 0, 10, 3, 1, 4])
             m.close()
