@@ -23,7 +23,9 @@
  * free the others). So readers of one model on several threads call the
  * allocator concurrently, which must then be thread-safe (libc's is),
  * unless iprof_model_build_indexes() has built every index before the
- * model is shared: then no reader allocates.
+ * model is shared: then no reader allocates, but for the first
+ * iprof_model_columns() of a kind, which builds and publishes the kind's
+ * columns the same way.
  */
 #ifndef IPROF_MODEL_H
 #define IPROF_MODEL_H
@@ -144,7 +146,8 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version);
  * Lookups by name, method key and context otherwise build their index on
  * first use. Call this before reading one model from several threads when
  * its allocator is not thread-safe. Indexes stay built until a change that
- * invalidates them (a removal, a retain).
+ * invalidates them (a removal, a retain). Columns are not indexes:
+ * iprof_model_columns() still allocates on its first call for a kind.
  * @param model the model.
  * @retval IPROF_OK every index is built.
  * @retval IPROF_ENOMEM an index could not be built (lookups still work,
