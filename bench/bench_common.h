@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 double bench_now(void);
+/* CPU time of this process (user + system, every thread), in seconds. */
+double bench_cpu(void);
 /* ru_maxrss of this process, in KiB */
 long bench_peak_rss_kb(void);
 /* Print the RESULT line; `extra` may be NULL or "key=value ...". */

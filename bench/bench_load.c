@@ -18,7 +18,7 @@ int main(int argc, char **argv)
     if (size < 0)
         return 1;
 
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu();
     iprof_reader *reader = bench_reader_new();
     iprof_model *model;
     int rc = iprof_model_load_path(&model, reader, path);
@@ -27,14 +27,14 @@ int main(int argc, char **argv)
         bench_die("%s: %s: %s (at %s)", path, iprof_status_string(rc),
                   e ? iprof_error_message(e) : "", e ? iprof_error_path(e) : "");
     }
-    double t1 = bench_now();
+    double t1 = bench_now(), c1 = bench_cpu();
 
     size_t entries = 0;
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         entries += iprof_model_entry_count(model, k);
     char extra[200];
-    snprintf(extra, sizeof extra, "types=%zu methods=%zu entries=%zu contexts=%zu",
-             iprof_model_type_count(model), iprof_model_method_count(model), entries,
+    snprintf(extra, sizeof extra, "cpu_s=%.6f types=%zu methods=%zu entries=%zu contexts=%zu",
+             c1 - c0, iprof_model_type_count(model), iprof_model_method_count(model), entries,
              iprof_model_context_count(model));
     bench_result("load", t1 - t0, (uint64_t)size, extra);
     iprof_model_free(model);

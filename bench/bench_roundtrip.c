@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     char extra[128];
 
     if (!strcmp(mode, "mem")) {
-        double t0 = bench_now();
+        double t0 = bench_now(), c0 = bench_cpu();
         iprof_model *model = load(path, &reader);
         if ((rc = iprof_writer_new_buffer(&w, NULL)) != IPROF_OK)
             bench_die("iprof_writer_new_buffer: %s", iprof_status_string(rc));
@@ -160,9 +160,10 @@ int main(int argc, char **argv)
         const void *data;
         size_t len;
         iprof_writer_buffer(w, &data, &len);
-        double t1 = bench_now();
+        double t1 = bench_now(), c1 = bench_cpu();
         long long diff = compare_file(path, data, len);
-        snprintf(extra, sizeof extra, "out_bytes=%zu identical=%s", len, diff < 0 ? "yes" : "no");
+        snprintf(extra, sizeof extra, "cpu_s=%.6f out_bytes=%zu identical=%s", c1 - c0, len,
+                 diff < 0 ? "yes" : "no");
         bench_result("roundtrip_mem", t1 - t0, (uint64_t)size, extra);
         if (diff >= 0) {
             fprintf(stderr, "round trip differs from %s at byte %lld\n", path, diff);
@@ -174,16 +175,17 @@ int main(int argc, char **argv)
         const char *outp = argv[3];
         iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
         wo.flags = IPROF_WRITE_NO_SYNC;
-        double t0 = bench_now();
+        double t0 = bench_now(), c0 = bench_cpu();
         iprof_model *model = load(path, &reader);
         if ((rc = iprof_writer_new_path(&w, outp, &wo)) != IPROF_OK)
             bench_die("iprof_writer_new_path: %s", iprof_status_string(rc));
         if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
             write_failed(w, rc);
         iprof_writer_free(w);
-        double t1 = bench_now();
+        double t1 = bench_now(), c1 = bench_cpu();
         long long diff = compare_files(path, outp);
-        snprintf(extra, sizeof extra, "identical=%s", diff < 0 ? "yes" : "no");
+        snprintf(extra, sizeof extra, "cpu_s=%.6f identical=%s", c1 - c0,
+                 diff < 0 ? "yes" : "no");
         bench_result("roundtrip_file", t1 - t0, (uint64_t)size, extra);
         remove(outp);
         if (diff >= 0) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Benchmarks of libiprof against its peers on one generated file.
 #
-#   scripts/bench.sh [--size 100M] [--rounds 5] [--big] [--smoke]
+#   scripts/bench.sh [--size 100M] [--rounds 5] [--big] [--smoke] [--no-real]
+#                    [--tasks 'TASK ...']
 #
 # Builds an optimised build (build-bench: buildtype=release, b_ndebug=true;
 # or the build dir in $IPROF_BUILD_DIR), generates the input with iprof-gen
@@ -11,6 +12,19 @@
 # round, then prints the medians, the ratios against the peers and the
 # PASS/FAIL of each target. --big adds a streaming scan of a 1 GB file (the
 # bounded-memory claim).
+#
+# Issue 32's targets (model load and round trip against yyjson, peak RSS
+# against the file) are measured on the generated file and on a real
+# profile (../shared/corpus/jsonata-cli-0.4.0.iprof) scaled to the same
+# size by bench/scale_profile.py: per-round ratios of tasks run one after
+# the other (A B A B), their median and range. yyjson is built from
+# ../shared/peers/yyjson when present (else skipped, saying so); the real
+# profile is skipped when the corpus is absent or with --no-real. Summing
+# every record of the loaded model from Python (Model.columns and numpy,
+# bench/columns_python.py) is compared with the same loop in C
+# (bench_columns), in this thread's CPU time. --tasks runs only the named
+# tasks (e.g. --tasks 'load_threaded yyjson_load'); targets whose tasks did
+# not run are skipped.
 #
 # --smoke: a ~2 MB file, one round, no installation (missing peers are
 # skipped), checks only that every benchmark runs, that the generated files
@@ -24,13 +38,17 @@ size=100M
 rounds=5
 smoke=0
 big=0
+noreal=0
+only=""
 while [ $# -gt 0 ]; do
     case $1 in
     --size) size=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --smoke) smoke=1; shift ;;
     --big) big=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-real) noreal=1; shift ;;
+    --tasks) only=$2; shift 2 ;;
+    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -78,8 +96,8 @@ if ! is_our_build "$build"; then
 elif [ "${reconfigure:-0}" -eq 1 ]; then
     meson setup --reconfigure "$build" "$top" >/dev/null || die "meson reconfigure failed"
 fi
-targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge bench/bench_memory bench/bench_visit tools/iprof"
-for p in peer_jansson peer_simdjson; do
+targets="bench/iprof-gen bench/bench_scan bench/bench_load bench/bench_roundtrip bench/bench_merge bench/bench_memory bench/bench_visit bench/bench_columns tools/iprof"
+for p in peer_jansson peer_simdjson peer_yyjson; do
     ninja -C "$build" -t query "bench/$p" >/dev/null 2>&1 && targets="$targets bench/$p"
 done
 # shellcheck disable=SC2086
@@ -111,6 +129,23 @@ m3=$(gen_file "$size" 1.0.0 3) || exit 1
 m4=$(gen_file "$size" 1.0.0 4) || exit 1
 fsize=$(wc -c <"$file" | tr -d ' ')
 
+# A real profile scaled to the generated file's size (about; smoke: 2 copies).
+real=""
+corpus_real=$top/../shared/corpus/jsonata-cli-0.4.0.iprof
+if [ $noreal -eq 0 ] && [ -f "$corpus_real" ] && command -v python3 >/dev/null 2>&1; then
+    rsize=$size
+    [ $smoke -eq 1 ] && rsize=8M
+    real=$cache/jsonata-$rsize-$(cksum <"$top/bench/scale_profile.py" | cut -d' ' -f1).iprof
+    if [ ! -f "$real" ]; then
+        say "scaling $corpus_real to $rsize"
+        python3 "$top/bench/scale_profile.py" --size "$rsize" "$corpus_real" "$real.$$" >&2 &&
+            mv "$real.$$" "$real" || { rm -f "$real.$$"; die "scale_profile.py failed"; }
+    fi
+    rfsize=$(wc -c <"$real" | tr -d ' ')
+elif [ $noreal -eq 0 ]; then
+    say "no ../shared/corpus (or python3): the real profile is skipped"
+fi
+
 failures=0
 fail() { say "FAIL: $*"; failures=$((failures + 1)); }
 
@@ -122,18 +157,31 @@ if [ $smoke -eq 1 ]; then
         "$B/bench_roundtrip" mem "$f" >/dev/null || fail "round trip of $f"
     done
     "$IPROF" validate --strict "$file" >/dev/null 2>&1 || fail "iprof validate --strict $file"
+    if [ -n "$real" ]; then
+        "$IPROF" validate --strict "$real" >/dev/null 2>&1 || fail "iprof validate --strict $real"
+        "$B/bench_roundtrip" mem "$real" >/dev/null || fail "round trip of $real"
+    fi
 fi
 
 # ---- tasks -------------------------------------------------------------
 results=$cache/results.$$
 : >"$results"
-trap 'rm -f "$results" "$cache/rt.$$.iprof"' EXIT
+trap 'rm -f "$results" "$cache/rt.$$.iprof" "$cache/rt.$$.json"' EXIT
 pybin=$(command -v python3 || true)
 time_bin=""
 [ -x /usr/bin/time ] && time_bin=/usr/bin/time
 
-tasks="cat scan scan_norefs load load_threaded roundtrip_mem roundtrip_mem_threaded"
-tasks="$tasks roundtrip_file roundtrip_file_threaded write canonical merge2 merge4"
+# Issue 32's pairs run one after the other: load_threaded yyjson_load,
+# roundtrip_file_threaded yyjson_roundtrip.
+have_yy=0
+[ -x "$B/peer_yyjson" ] && have_yy=1 ||
+    say "yyjson peer not built (no ../shared/peers/yyjson): its comparisons are skipped"
+yy() { [ $have_yy -eq 1 ] && printf ' %s' "$@"; }
+tasks="cat scan scan_norefs load load_threaded$(yy yyjson_load) roundtrip_mem roundtrip_mem_threaded"
+tasks="$tasks roundtrip_file roundtrip_file_threaded$(yy yyjson_roundtrip) write canonical merge2 merge4"
+# The same pairs on the scaled real profile (tasks named real_*).
+rtasks="real_load_threaded$(yy real_yyjson_load) real_roundtrip_file_threaded$(yy real_yyjson_roundtrip)"
+[ -n "$real" ] && tasks="$tasks $rtasks"
 [ -x "$B/peer_simdjson" ] && tasks="$tasks simdjson_dom" || say "simdjson peer not built: skipped"
 [ -x "$B/peer_jansson" ] && tasks="$tasks jansson_load jansson_roundtrip" ||
     say "jansson peer not built: skipped"
@@ -145,6 +193,22 @@ jdk=$("$top/bindings/java/build.sh" jdk 2>/dev/null) &&
     "$top/bindings/java/build.sh" jar "$build/java" >/dev/null 2>&1 &&
     jar=$(ls "$build"/java/iprof-*.jar 2>/dev/null | head -n 1) && [ -n "$jar" ] &&
     tasks="$tasks java_load java_visit java_entries" || say "no JDK 22 or later: Java tasks skipped"
+# The columns from Python need numpy: the first python3 that imports it.
+pynumpy=""
+for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' >/dev/null 2>&1; then
+        pynumpy=$(command -v "$p"); break
+    fi
+done
+[ -n "$pynumpy" ] && tasks="$tasks columns_c columns_python" ||
+    { tasks="$tasks columns_c"; say "no python3 with numpy: the columns from Python are skipped"; }
+if [ -n "$only" ]; then
+    keep=""
+    for t in $tasks; do
+        case " $only " in *" $t "*) keep="$keep $t" ;; esac
+    done
+    tasks=$keep
+fi
 
 # run_task NAME: runs one measurement, appends "NAME WALL RSS_KB BYTES EXTRA..."
 run_task() {
@@ -160,6 +224,18 @@ run_task() {
         rss=$(printf '%s\n' "$out" | sed -n 's/^TIME [^ ]* //p')
         [ -n "$ns" ] || { fail "cat"; return; }
         echo "cat $(awk "BEGIN{printf \"%.6f\", $ns/1e9}") ${rss:--} $fsize" >>"$results"
+        return ;;
+    real_*) # the same task on the scaled real profile (own variables:
+            # run_task's are global and the inner call sets them)
+        rname=$name
+        rbase=${name#real_}
+        rn0=$(wc -l <"$results")
+        keep=$file
+        file=$real
+        run_task "$rbase"
+        file=$keep
+        rn1=$(wc -l <"$results")
+        [ "$rn1" -gt "$rn0" ] && sed -i "${rn1}s/^$rbase /$rname /" "$results"
         return ;;
     *_threaded) # the same program, its loads with IPROF_READ_THREADED
         tname=$name
@@ -184,6 +260,10 @@ run_task() {
     merge2) set -- "$B/bench_merge" "$file" "$m2" ;;
     merge4) set -- "$B/bench_merge" "$file" "$m2" "$m3" "$m4" ;;
     simdjson_dom) set -- "$B/peer_simdjson" "$file" ;;
+    yyjson_load) set -- "$B/peer_yyjson" load "$file" ;;
+    columns_c) set -- env IPROF_BENCH_THREADED=1 "$B/bench_columns" "$file" ;;
+    columns_python) set -- env IPROF_LIBRARY="$build/lib/libiprof.so" "$pynumpy" "$top/bench/columns_python.py" "$file" ;;
+    yyjson_roundtrip) set -- "$B/peer_yyjson" roundtrip "$file" "$cache/rt.$$.json" ;;
     jansson_load) set -- "$B/peer_jansson" load "$file" ;;
     jansson_roundtrip) set -- "$B/peer_jansson" dump "$file" ;;
     python_load) set -- "$pybin" "$top/bench/peer_python.py" load "$file" ;;
@@ -234,7 +314,7 @@ if [ $big -eq 1 ]; then
 fi
 
 # ---- report ------------------------------------------------------------
-awk -v fsize="$fsize" -v smoke="$smoke" -v size="$size" '
+awk -v fsize="$fsize" -v smoke="$smoke" -v size="$size" -v only="$only" -v rounds="$rounds" '
 # The median of a[1..n] ("" when n is 0); sorts a.
 function median_of(a, n,   i, j, t) {
     if (!n) return ""
@@ -258,6 +338,45 @@ function xmed(name, key,   n, i, a) {
     }
     return median_of(a, n)
 }
+# A value of a task in round i: its wall time, or its cpu_s field.
+function val(name, i, what) { return what == "cpu" ? xv[name, "cpu_s", i] : what == "kept_cpu" ? xv[name, "kept_cpu_s", i] : wall[name, i] }
+# Ratios a/b of the rounds where both ran (they run one after the other):
+# sets r_med, r_min, r_max, r_n; returns r_med ("" when none).
+function pair(a, b, what,   i, n, r, x) {
+    n = 0
+    for (i = 1; i <= cnt[a] && i <= cnt[b]; i++)
+        if (val(a, i, what) != "" && val(b, i, what) > 0) {
+            x = val(a, i, what) / val(b, i, what); r[++n] = x
+            if (n == 1 || x < r_min) r_min = x
+            if (n == 1 || x > r_max) r_max = x
+        }
+    r_n = n
+    r_med = median_of(r, n)
+    return r_med
+}
+# One PASS/FAIL line of a ratio against its limit.
+function target(label, a, b, what, limit,   m) {
+    m = pair(a, b, what)
+    if (m == "") { printf "  SKIP %s (not measured)\n", label; return }
+    printf "  %-4s %s <= %.2f x: x%.2f (range %.2f-%.2f over %d rounds; medians %.4f s vs %.4f s)\n", (m <= limit ? "PASS" : "FAIL"), label, limit, m, r_min, r_max, r_n, (what == "wall" ? med[a] : xmed(a, what "_s")), (what == "wall" ? med[b] : xmed(b, what "_s"))
+}
+# Issue 32: the model against yyjson on one file (tasks prefixed p).
+function issue32(p, label, fbytes,   lr, yr) {
+    printf "\ntargets against yyjson (%s, %d bytes):\n", label, fbytes
+    if (!((p "load_threaded") in med)) { printf "  SKIP (not measured)\n"; return }
+    if ((p "yyjson_load") in med) {
+        target("model load (threaded) wall vs yyjson read + walk", p "load_threaded", p "yyjson_load", "wall", 1.0)
+        target("model load (threaded) CPU vs yyjson read + walk", p "load_threaded", p "yyjson_load", "cpu", 1.3)
+        target("round trip (threaded, to a file, as iprof cat) wall vs yyjson read + write", p "roundtrip_file_threaded", p "yyjson_roundtrip", "wall", 1.0)
+        target("round trip (threaded, to a file, as iprof cat) CPU vs yyjson read + write", p "roundtrip_file_threaded", p "yyjson_roundtrip", "cpu", 1.0)
+        yr = maxrss(p "yyjson_load") * 1024
+        printf "       yyjson peak RSS %.1f MiB = %.2f x file; its round trip identical: %s\n", yr / 1048576, yr / fbytes, extra[p "yyjson_roundtrip", "identical"]
+    } else {
+        printf "  SKIP model load and round trip vs yyjson (no yyjson peer)\n"
+    }
+    lr = maxrss(p "load_threaded") * 1024
+    printf "  %-4s model peak RSS <= 1.25 x file: %.1f MiB = %.2f x file\n", (lr <= 1.25 * fbytes ? "PASS" : "FAIL"), lr / 1048576, lr / fbytes
+}
 function maxrss(name,   i, m) { m = 0; for (i = 1; i <= cnt[name]; i++) if (rss[name, i] + 0 > m) m = rss[name, i] + 0; return m }
 function ratio(a, b) { return (a != "" && b != "" && b > 0) ? sprintf("%.2f", a / b) : "-" }
 {
@@ -269,18 +388,21 @@ END {
     for (i = 1; i <= norder; i++) { n = order[i]; med[n] = median(n) }
     simd = med["simdjson_dom"]; jl = med["jansson_load"]; jr = med["jansson_roundtrip"]
     pl = med["python_load"]; pr = med["python_roundtrip"]
-    printf "\n%-24s %10s %9s %10s %9s %9s %9s %9s\n", "task", "wall (s)", "MB/s", "RSS (MiB)", "x simd", "x jansson", "x python", "RSS/file"
+    printf "\n%-30s %10s %9s %8s %10s %9s %9s %9s %9s %9s\n", "task", "wall (s)", "CPU (s)", "MB/s", "RSS (MiB)", "x simd", "x yyjson", "x jansson", "x python", "RSS/file"
     for (i = 1; i <= norder; i++) {
         n = order[i]; m = med[n]
         rt = (n ~ /roundtrip/)
         rs = maxrss(n)
-        printf "%-24s %10.4f %9.1f %10s %9s %9s %9s %9s\n", n, m, (m > 0 ? bytes[n] / m / 1e6 : 0),
-            (rs > 0 ? sprintf("%.1f", rs / 1024) : "-"), ratio(m, simd), ratio(m, rt ? jr : jl),
-            ratio(m, rt ? pr : pl), (rs > 0 ? sprintf("%.2f", rs * 1024 / bytes[n]) : "-")
+        c = xmed(n, "cpu_s"); yp = (n ~ /^real_/) ? "real_" : ""
+        printf "%-30s %10.4f %9s %8.1f %10s %9s %9s %9s %9s %9s\n", n, m, (c != "" ? sprintf("%.4f", c) : "-"), (m > 0 ? bytes[n] / m / 1e6 : 0),
+            (rs > 0 ? sprintf("%.1f", rs / 1024) : "-"), (yp == "" ? ratio(m, simd) : "-"), ratio(m, med[yp (rt ? "yyjson_roundtrip" : "yyjson_load")]),
+            (yp == "" ? ratio(m, rt ? jr : jl) : "-"), (yp == "" ? ratio(m, rt ? pr : pl) : "-"), (rs > 0 ? sprintf("%.2f", rs * 1024 / bytes[n]) : "-")
     }
-    printf "(medians of %d round(s); MB = 10^6 bytes; x peer = time / peer time: jansson and python\n", cnt["load"]
-    printf " rows compare loads with loads and round trips with round trips; RSS = max over rounds)\n"
+    printf "(medians of %d round(s); MB = 10^6 bytes; x peer = time / peer time: jansson and python\n", rounds
+    printf " rows compare loads with loads and round trips with round trips; RSS = max over rounds;\n"
+    printf " CPU = user + system time of the timed span, every thread; real_* rows: the scaled real profile)\n"
     if (smoke) exit 0
+    if (only != "") { issue32_all(); exit 0 }   # the other targets need every task
     printf "\ntargets (file %s, %d bytes):\n", size, fsize
     ld = med["load_threaded"]; l1 = med["load"]; sc = med["scan"]
     if (simd != "") {
@@ -331,6 +453,20 @@ END {
     }
     cn = med["canonical"]; r1 = med["roundtrip_mem"]
     printf "  %-4s canonical form <= 1.5 x round trip: %.3f s vs %.3f s = x%.2f\n", (cn <= 1.5 * r1 ? "PASS" : "FAIL"), cn, r1, cn / r1
+    issue32_all()
+}
+# Issue 32: the columns from Python against C, and the model against yyjson.
+function issue32_all() {
+    if ("columns_c" in med) {
+        printf "\nsumming every record of the loaded model (%s), this thread'"'"'s CPU time:\n", size
+        if ("columns_python" in med) {
+            target("Python (Model.columns + numpy) vs C, columns kept", "columns_python", "columns_c", "kept_cpu", 1.5)
+            target("Python vs C, first call (builds the columns)", "columns_python", "columns_c", "cpu", 1.5)
+        } else printf "  SKIP Python (no python3 with numpy)\n"
+        printf "       C through the per-entry accessors: %.4f s wall; columns kept: %.4f s wall\n", xmed("columns_c", "by_entry_s"), xmed("columns_c", "kept_s")
+    }
+    issue32("", "generated " size, fsize)
+    if ("real_load_threaded" in med) issue32("real_", "real profile scaled to " size, bytes["real_load_threaded"])
 }' "$results"
 
 # Where the model's memory goes (the parts of a loaded model, from its

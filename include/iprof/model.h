@@ -23,7 +23,9 @@
  * free the others). So readers of one model on several threads call the
  * allocator concurrently, which must then be thread-safe (libc's is),
  * unless iprof_model_build_indexes() has built every index before the
- * model is shared: then no reader allocates.
+ * model is shared: then no reader allocates, but for the first
+ * iprof_model_columns() of a kind, which builds and publishes the kind's
+ * columns the same way.
  */
 #ifndef IPROF_MODEL_H
 #define IPROF_MODEL_H
@@ -146,7 +148,8 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version);
  * Lookups by name, method key and context otherwise build their index on
  * first use. Call this before reading one model from several threads when
  * its allocator is not thread-safe. Indexes stay built until a change that
- * invalidates them (a removal, a retain).
+ * invalidates them (a removal, a retain). Columns are not indexes:
+ * iprof_model_columns() still allocates on its first call for a kind.
  * @param model the model.
  * @retval IPROF_OK every index is built.
  * @retval IPROF_ENOMEM an index could not be built (lookups still work,
@@ -414,6 +417,63 @@ IPROF_API const iprof_context *iprof_entry_context(const iprof_entry *entry);
  * @threadsafety Reads the model the object belongs to: any number of threads at once, while nobody changes it.
  */
 IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *len);
+
+/* ------------------------------------------------------------------------ */
+/* Columns: every entry of a kind at once                                   */
+
+/** The version of iprof_columns these headers define. */
+#define IPROF_COLUMNS_VERSION 1
+
+/**
+ * The entries of one kind as columns, filled by iprof_model_columns():
+ * every record in one buffer with offsets, and each entry's context, as
+ * the context node and as its frames in one buffer with offsets. Entry i
+ * is the entry iprof_model_entry_at(model, kind, i). Set version (the
+ * IPROF_COLUMNS_INIT macro does) before the call; the library fills the
+ * members of that version.
+ *
+ * Lifetime: the arrays belong to the model. They are built on the first
+ * call for a kind and kept, so later calls cost nothing; they stay valid
+ * until the next change to entries of the kind (as entry pointers do) or
+ * until the model is freed, whichever comes first. A change to the kind's
+ * entries frees them; the next call builds them again.
+ */
+typedef struct iprof_columns {
+    unsigned int version;          /**< IPROF_COLUMNS_VERSION; set by the caller */
+    int kind;                      /**< the kind (IPROF_KIND_*) */
+    size_t count;                  /**< the number of entries */
+    size_t record_count;           /**< the number of records of all entries */
+    const int64_t *records;        /**< record_count records, entry after entry, each entry's in order */
+    const uint64_t *offsets;       /**< count + 1 offsets: entry i's records are records[offsets[i]] up to, not including, records[offsets[i + 1]]; offsets[count] = record_count */
+    const iprof_context *const *contexts; /**< count contexts: entry i's */
+    size_t frame_count;            /**< the number of frames of all entries' contexts */
+    const int64_t *frames;         /**< 2 * frame_count numbers: each entry's frames as (method id, bci) pairs, callee first, entry after entry */
+    const uint64_t *frame_offsets; /**< count + 1 offsets in frames (pairs): entry i's frames are pairs frame_offsets[i] up to, not including, frame_offsets[i + 1] */
+} iprof_columns;
+
+/** Initialiser of an iprof_columns: this version, nothing filled. */
+#define IPROF_COLUMNS_INIT {IPROF_COLUMNS_VERSION, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL}
+
+/**
+ * @brief Every entry of a kind as columns (see iprof_columns), built on the
+ *        first call for the kind and kept by the model.
+ *
+ * Built in one pass over the kind's entries (a copy of their records and
+ * the frames of their contexts, through the model's allocator) and kept
+ * until entries of the kind change, so bindings can hand the buffers out
+ * without copying (Python: memoryviews for numpy; Rust: slices). Like the
+ * model's lookup indexes, the first call on a model that several threads
+ * read may run on any of them: threads that race build one view each,
+ * publish one and free the others.
+ * @param model the model (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param[in,out] out its version set by the caller (1 .. IPROF_COLUMNS_VERSION); receives the columns, which the model owns (valid until entries of @p kind change or the model is freed).
+ * @retval IPROF_OK @p out is filled (count 0 and empty arrays, not NULL, for a kind without entries).
+ * @retval IPROF_EINVAL a NULL argument, an invalid kind or an unknown version; @p out is unchanged.
+ * @retval IPROF_ENOMEM out of memory; @p out is unchanged and the model too.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it (the first call allocates through the model's allocator, as the lazy indexes do).
+ */
+IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_columns *out);
 
 /* ------------------------------------------------------------------------ */
 /* Iteration by callback                                                    */

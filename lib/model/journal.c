@@ -66,6 +66,7 @@ void ipi_journal_undo(ipi_journal *j, iprof_model *dst)
     for (size_t i = j->saved_count; i-- > 0;) {
         const ipi_saved_entry *s = &j->saved[i];
         iprof_entry *e = &dst->entries[s->kind].items[s->pos];
+        ipi_columns_drop(dst, s->kind);
         if (s->record_count)
             memcpy(s->records, j->vals + s->at, s->record_count * sizeof *j->vals);
         e->records = s->records;

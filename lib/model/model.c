@@ -30,6 +30,8 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     ipi_htab_init(&m->contexts);
     for (int i = 0; i < IPI_IX_COUNT; i++)
         atomic_init(&m->index[i], NULL);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        atomic_init(&m->columns[k], NULL);
     *out = m;
     return IPROF_OK;
 }

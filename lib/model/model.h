@@ -117,6 +117,9 @@ typedef struct ipi_layout_extras {
  * when it built dst's names index, the methods the index's two-thread
  * fill took (ipi_index_method_names). A merge gives the same result
  * without them, only slower; tests read these to see the paths taken. */
+/* The columns of a kind (model_columns.c), built on first use. */
+typedef struct ipi_columns ipi_columns;
+
 typedef struct ipi_merge_paths {
     size_t methods_premapped, methods_by_id, entries_premapped;
     size_t names_by_halves;
@@ -154,6 +157,10 @@ struct iprof_model {
      * did not resolve when it was built or kept up; while there are any, a
      * new type may complete one, so adding a type drops that index. */
     size_t names_unresolved;
+    /* iprof_model_columns() of each kind: NULL until asked for, dropped
+     * when the kind's entries change (ipi_columns_drop). Atomic for the
+     * same reason as index[]. */
+    ipi_columns *_Atomic columns[IPROF_KIND_COUNT];
 
     ipi_layout_extras extras;
     ipi_merge_paths merge_paths; /* of the last streaming merge into it */
@@ -350,6 +357,13 @@ void ipi_index_add_method_names(iprof_model *m, const iprof_method *x);
 /* The same when x's key h is known to be absent from the index. */
 void ipi_index_put_method_names(iprof_model *m, const iprof_method *x, uint64_t h);
 void ipi_index_type_added(iprof_model *m);
+
+/* ---- model_columns.c ---------------------------------------------------- */
+
+/* Free the kind's columns, if built: every change to the kind's entries
+ * (appended, combined, records set or scaled, removed, reordered) calls
+ * this, directly or through ipi_index_drop of the kind's entry index. */
+void ipi_columns_drop(iprof_model *m, int kind);
 
 /* ---- model_entry.c ------------------------------------------------------ */
 

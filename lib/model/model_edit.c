@@ -54,6 +54,7 @@ IPROF_API int iprof_model_set_entry_records(iprof_model *model, int kind, const 
                       : ipi_arena_alloc(&model->arena, record_count * sizeof *records);
     if (!to && record_count)
         return ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
+    ipi_columns_drop(model, kind);
     if (record_count)
         memcpy(to, records, record_count * sizeof *records);
     e->records = to;
@@ -95,6 +96,8 @@ IPROF_API int iprof_model_map_records(iprof_model *model, int kind, iprof_record
         at += e->record_count;
     }
     /* Every entry passed: store. */
+    if (!rc)
+        ipi_columns_drop(model, kind);
     for (size_t i = 0, off = 0; i < l->count && !rc; off += l->items[i++].record_count)
         if (l->items[i].record_count)
             memcpy(l->items[i].records, copy + off, l->items[i].record_count * sizeof *copy);
@@ -119,6 +122,7 @@ IPROF_API int iprof_model_scale(iprof_model *model, int kind, double weight, int
     for (int k = kind < 0 ? 0 : kind; k < (kind < 0 ? IPROF_KIND_COUNT : kind + 1); k++) {
         const ipi_kind_layout *L = ipi_kind_layout_of(k);
         ipi_entry_list *l = &model->entries[k];
+        ipi_columns_drop(model, k);
         for (size_t i = 0; i < l->count; i++) {
             iprof_entry *e = &l->items[i];
             for (size_t j = (size_t)L->count_slot; j < e->record_count; j += (size_t)L->group)

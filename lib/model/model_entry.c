@@ -48,6 +48,7 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
         return IPROF_ENOMEM;
     if (record_count)
         memcpy(copy, records, record_count * sizeof *records);
+    ipi_columns_drop(m, kind);
     iprof_entry *e = &l->items[l->count++];
     e->ctx = ctx;
     e->records = copy;
@@ -403,6 +404,7 @@ static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_
              (fresh && !(out = ipi_arena_alloc(&m->arena, (have + fresh) * g * sizeof *out))))
         rc = IPROF_ENOMEM;
     if (rc == IPROF_OK) {
+        ipi_columns_drop(m, e->kind);
         if (out != e->records)
             memcpy(out, e->records, have * g * sizeof *out);
         apply_groups(&t, L, out, have, records, add);

@@ -512,6 +512,9 @@ ipi_htab *ipi_index_built(iprof_model *m, int which)
 
 void ipi_index_drop(iprof_model *m, int which)
 {
+    /* The entry index goes when positions move: so do the columns. */
+    if (which >= IPI_IX_ENTRIES)
+        ipi_columns_drop(m, which - IPI_IX_ENTRIES);
     free_table(m, atomic_exchange_explicit(&m->index[which], NULL, memory_order_relaxed));
 }
 

@@ -209,7 +209,7 @@ def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', ex
 # abi/libiprof.abignore hides them from abidiff and versioned_struct_changes()
 # checks them.
 VERSIONED_STRUCTS = ('iprof_read_options', 'iprof_read_callbacks', 'iprof_write_options',
-                     'iprof_filter_options', 'iprof_diff_options')
+                     'iprof_filter_options', 'iprof_diff_options', 'iprof_columns')
 
 
 def struct_layouts(abi_xml):

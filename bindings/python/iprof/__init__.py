@@ -27,6 +27,7 @@ from ._errors import (ClosedError, DanglingReferenceError, Diagnostic, DroppedDi
                       status_string)
 from ._lib import LibraryError, gzip_supported, library_path, load_library
 from ._lib import version as library_version
+from ._columns import Columns
 from ._model import (Context, Entries, Entry, Method, Methods, Model, Repair, Type, Types, load,
                      package_matches, repair)
 from ._reader import (EntryInfo, KeyInfo, MethodInfo, ReadResult, Stream, TypeInfo, UnknownKey,
@@ -47,7 +48,7 @@ __all__ = [
     "EXTREMELY_SLOW_PATH_PROBABILITY", "INVALID_BRANCH_BCI",
     # model
     "load", "repair", "Repair", "Model", "Type", "Method", "Context", "Entry", "Types",
-    "Methods", "Entries", "package_matches",
+    "Methods", "Entries", "Columns", "package_matches",
     # streaming
     "read", "validate", "stream", "iter_entries", "Stream", "ReadResult", "TypeInfo",
     "MethodInfo", "EntryInfo", "UnknownKey", "KeyInfo", "StopRead",

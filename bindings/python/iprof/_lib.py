@@ -1,6 +1,6 @@
 """Finding and declaring libiprof (ctypes).
 
-Only scalars, opaque pointers (``c_void_p``) and the seven public structs are
+Only scalars, opaque pointers (``c_void_p``) and the eight public structs are
 mirrored; every function used by the package gets its ``argtypes`` and
 ``restype`` here, in one place.
 
@@ -161,6 +161,16 @@ class iprof_diff_options(Structure):
                 ("allocator", POINTER(iprof_allocator)), ("top", c_size_t)]
 
 
+COLUMNS_VERSION = 1
+
+
+class iprof_columns(Structure):
+    _fields_ = [("version", c_uint), ("kind", c_int), ("count", c_size_t),
+                ("record_count", c_size_t), ("records", c_void_p), ("offsets", c_void_p),
+                ("contexts", c_void_p), ("frame_count", c_size_t), ("frames", c_void_p),
+                ("frame_offsets", c_void_p)]
+
+
 # --------------------------------------------------------------------------
 # Function declarations: name -> (restype, argtypes)
 
@@ -234,6 +244,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_entry_kind": (c_int, [_P]),
     "iprof_entry_context": (_P, [_P]),
     "iprof_entry_records": (c_int64_p, [_P, c_size_t_p]),
+    "iprof_model_columns": (c_int, [_P, c_int, POINTER(iprof_columns)]),
     "iprof_model_add_type": (c_int, [_P, c_int64, c_char_p, c_size_t, POINTER(_P)]),
     "iprof_model_remove_type": (c_int, [_P, c_int64]),
     "iprof_model_add_method": (c_int, [_P, c_int64, c_char_p, c_size_t, c_int64_p, c_size_t,

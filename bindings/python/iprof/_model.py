@@ -46,6 +46,7 @@ from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decod
 from ._errors import (ClosedError, Diagnostic, DroppedDiagnostics, StaleError, Status, check,
                       make_error)
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
+from ._columns import Columns, columns, release_views
 from ._common import EnumLike, FramesLike
 from ._errors import Diagnostic
 from ._reader import Source
@@ -668,6 +669,9 @@ class Model:
         self._dropped = dropped
         self._damage: Diagnostic | None = None
         self._kept_end: int | None = None
+        self._views: list[memoryview] = []   # handed out by columns()
+        self._arrays: list[Any] = []          # the ctypes arrays under them
+        self._columns: dict[Kind, Columns] = {}  # by kind, until a change
 
     @classmethod
     def _adopt(cls, ptr: int, diagnostics: list[Diagnostic],
@@ -697,6 +701,7 @@ class Model:
         if self._busy:
             raise make_error(Status.ESTATE, message="the model is being written or merged "
                              "into: it cannot change until that call returns")
+        release_views(self)   # the change may free the arrays they show
         return p
 
     @contextmanager
@@ -724,6 +729,7 @@ class Model:
             if getattr(self, "_busy", 0):
                 raise make_error(Status.ESTATE, message="the model is being written or merged "
                                  "into: it cannot be closed until that call returns")
+            release_views(self)
             self._ptr = None
             self._L.iprof_model_free(p)
 
@@ -907,6 +913,15 @@ class Model:
     @property
     def instanceof(self) -> Entries:
         return Entries(self, Kind.INSTANCEOF)
+
+    def columns(self, kind: EnumLike) -> Columns:
+        """Every entry of *kind* at once, as read-only memoryviews of the C
+        model's own arrays (C: ``iprof_model_columns``; built on the first
+        call for a kind, then kept): ``numpy.asarray(model.columns(k).records)``
+        is every record without a copy. See :class:`Columns`; the views are
+        released by the next change to the model, which is refused
+        (:class:`StateError`) while a numpy array over them is alive."""
+        return columns(self, Kind.of(kind))
 
     def entries(self) -> Iterator[Entry]:
         """Iterate over the entries of every kind, kind by kind."""

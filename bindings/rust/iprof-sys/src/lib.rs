@@ -385,6 +385,47 @@ impl iprof_merge_options {
     };
 }
 
+/// The version of `struct iprof_columns` these declarations mirror.
+pub const IPROF_COLUMNS_VERSION: c_uint = 1;
+
+/// `struct iprof_columns`: a kind's entries as columns, filled by
+/// `iprof_model_columns`; the arrays belong to the model (valid until the
+/// kind's entries change or the model is freed).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_columns {
+    /// Set by the caller: 1 .. `IPROF_COLUMNS_VERSION`.
+    pub version: c_uint,
+    pub kind: c_int,
+    pub count: usize,
+    pub record_count: usize,
+    pub records: *const i64,
+    /// `count + 1` offsets into `records`.
+    pub offsets: *const u64,
+    pub contexts: *const *const iprof_context,
+    pub frame_count: usize,
+    /// `2 * frame_count` values: (method id, bci) pairs, callee first.
+    pub frames: *const i64,
+    /// `count + 1` offsets into `frames`, in pairs.
+    pub frame_offsets: *const u64,
+}
+
+impl iprof_columns {
+    /// `IPROF_COLUMNS_INIT`.
+    pub const INIT: iprof_columns = iprof_columns {
+        version: IPROF_COLUMNS_VERSION,
+        kind: 0,
+        count: 0,
+        record_count: 0,
+        records: core::ptr::null(),
+        offsets: core::ptr::null(),
+        contexts: core::ptr::null(),
+        frame_count: 0,
+        frames: core::ptr::null(),
+        frame_offsets: core::ptr::null(),
+    };
+}
+
 // -------------------------------------------------------------------------
 // writer.h
 
@@ -580,6 +621,7 @@ extern "C" {
     pub fn iprof_entry_kind(entry: *const iprof_entry) -> c_int;
     pub fn iprof_entry_context(entry: *const iprof_entry) -> *const iprof_context;
     pub fn iprof_entry_records(entry: *const iprof_entry, len: *mut usize) -> *const i64;
+    pub fn iprof_model_columns(model: *const iprof_model, kind: c_int, out: *mut iprof_columns) -> c_int;
 
     // model.h: iteration by callback
     pub fn iprof_model_foreach_type(model: *const iprof_model, cb: iprof_model_type_cb, payload: *mut c_void) -> c_int;
@@ -899,6 +941,21 @@ mod tests {
     }
 
     #[test]
+    fn columns_layout() {
+        assert_eq!(offset_of!(iprof_columns, version), 0);
+        assert_eq!(offset_of!(iprof_columns, kind), 4);
+        assert_eq!(offset_of!(iprof_columns, count), 8);
+        assert_eq!(offset_of!(iprof_columns, record_count), 8 + P);
+        assert_eq!(offset_of!(iprof_columns, records), 8 + 2 * P);
+        assert_eq!(offset_of!(iprof_columns, offsets), 8 + 3 * P);
+        assert_eq!(offset_of!(iprof_columns, contexts), 8 + 4 * P);
+        assert_eq!(offset_of!(iprof_columns, frame_count), 8 + 5 * P);
+        assert_eq!(offset_of!(iprof_columns, frames), 8 + 6 * P);
+        assert_eq!(offset_of!(iprof_columns, frame_offsets), 8 + 7 * P);
+        assert_eq!(size_of::<iprof_columns>(), 8 + 8 * P);
+    }
+
+    #[test]
     fn merge_options_layout() {
         assert_eq!(offset_of!(iprof_merge_options, version), 0);
         assert_eq!(offset_of!(iprof_merge_options, flags), 4);
@@ -1032,6 +1089,7 @@ mod tests {
             iprof_entry_kind as *const (),
             iprof_entry_context as *const (),
             iprof_entry_records as *const (),
+            iprof_model_columns as *const (),
             iprof_model_foreach_type as *const (),
             iprof_model_foreach_method as *const (),
             iprof_model_foreach_entry as *const (),

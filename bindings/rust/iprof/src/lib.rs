@@ -125,6 +125,7 @@
 #![warn(missing_docs)]
 
 mod analysis;
+mod columns;
 mod diff;
 mod error;
 mod model;
@@ -141,6 +142,7 @@ use std::path::Path;
 pub use iprof_sys as sys;
 
 pub use analysis::{EXTREMELY_SLOW_PATH_PROBABILITY, INVALID_BRANCH_BCI};
+pub use columns::Columns;
 pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
 pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Rounding, Type, Types};
