@@ -9,17 +9,24 @@ an overlay over / in a private mount namespace, chrooted into), so that
 while this machine stays as it was:
 
 1. as root on a system without sudo: from source, then the C example
-   built with pkg-config and run, the Rust block and the pip block;
-2. as a user with passwordless sudo: the same;
-3. as that user, in a fresh root: the Debian packages, then the C example
-   and Debian's python3 importing the packaged binding.
+   built with pkg-config and run, the Rust block, the pip block and the
+   Java block (JAVA_HOME set to the JDK 22+ bindings/java/build.sh finds);
+2. as a user with passwordless sudo: the same, the Java block without
+   JAVA_HOME when build.sh finds that JDK under /usr/lib/jvm anyway;
+3. as that user, in a fresh root: the Debian packages (libiprof-java too),
+   then the C example, Debian's python3 importing the packaged binding and
+   a Java program on /usr/share/java/iprof.jar.
+Without a JDK 22 or later the Java block is skipped and the Debian
+packages are built with DEB_BUILD_PROFILES=nojava, saying so.
 
 A root shell keeps this test's PATH (on a machine with pyenv, its python3
 comes first, as for the README's reader); the user gets a login PATH and,
 when rustup lives in root's home, its toolchains. After the blocks: the
 files land where README.md says, the installed `iprof` runs, the example's
-output is the one README.md shows, the new crate uses iprof for real, and
-the venv's binding loads the installed libiprof.so.0 by its SONAME.
+output is the one README.md shows, the new crate uses iprof for real, the
+venv's binding and the jar load the installed libiprof.so.0 by its SONAME,
+and the Java example prints what docs/bindings.md shows and writes the
+bytes `iprof merge` writes.
 Skipped, saying why, when not root or without unshare or overlayfs.
 """
 import glob
@@ -47,13 +54,59 @@ fn main() {
     println!("{} {} {}", model.version(), model.type_count(), model.method_count());
 }
 '''
-PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof']
+PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof', 'libiprof-java']
+# A Java program of the reader's: what it reads, and which jar and libiprof
+# the JVM loaded.
+PROBE_JAVA = '''import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.TreeSet;
+import org.libiprof.Model;
+
+public class Probe {
+    public static void main(String[] args) throws Exception {
+        try (Model m = Model.load(Path.of(args[0]))) {
+            System.out.println(m.version() + " " + m.typeCount() + " " + m.methodCount());
+        }
+        System.out.println(Model.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        TreeSet<String> libs = new TreeSet<>();
+        for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+            if (line.contains("libiprof.so")) {
+                libs.add(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        System.out.println(String.join(" ", libs));
+    }
+}
+'''
+
+
+def find_jdk(env):
+    """The JDK 22+ bindings/java/build.sh finds with `env`, or None (its
+    SKIP line printed)."""
+    p = subprocess.run(['sh', os.path.join(readme.SOURCE, 'bindings', 'java', 'build.sh'), 'jdk'],
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode != 0:
+        print(p.stderr.strip(), flush=True)
+        return None
+    return p.stdout.strip()
+
+
+def docs_java_output():
+    """The output docs/bindings.md shows for MergeHottest.java on fib.iprof
+    with weights 2 and 1."""
+    with open(os.path.join(readme.SOURCE, 'docs', 'bindings.md')) as f:
+        m = re.search(r'MergeHottest\.java merged\.iprof\s+examples/fib\.iprof 2 examples/fib\.iprof 1`\),'
+                      r' it prints:\n\n```\n(.*?)```\n', f.read(), re.S)
+    if not m:
+        A.fail('docs/bindings.md shows no output of MergeHottest.java on fib.iprof x 2, x 1')
+    return m.group(1)
 
 
 class Session:
     """One throwaway root and who runs the blocks in it."""
 
-    def __init__(self, base, name, as_root):
+    def __init__(self, base, name, as_root, jdk=None):
         self.name = name
         self.t = throwaway.ThrowawayRoot(base, name)
         # The test answers apt's questions (a reader answers at the terminal).
@@ -81,6 +134,8 @@ class Session:
                 self.env['RUSTUP_HOME'] = os.environ.get('RUSTUP_HOME', '/root/.rustup')
                 path = os.path.dirname(cargo) + ':' + path
             self.env['PATH'] = path
+        if jdk:
+            self.env['JAVA_HOME'] = jdk
         self.env.update(LANG='C.UTF-8', DEB_BUILD_OPTIONS='nocheck parallel=%d'
                         % (os.cpu_count() or 1), DEBIAN_FRONTEND='noninteractive')
         self.clean()
@@ -107,7 +162,8 @@ class Session:
         gone = []
         for pattern in ('/usr/local/lib/*/libiprof*', '/usr/local/lib/libiprof*',
                         '/usr/local/lib/*/pkgconfig/iprof.pc', '/usr/local/include/iprof',
-                        '/usr/local/bin/iprof', '/usr/lib/*/libiprof*'):
+                        '/usr/local/bin/iprof', '/usr/lib/*/libiprof*',
+                        '/usr/share/java/iprof*.jar'):
             for f in glob.glob(self.t.path(pattern)):
                 gone.append(f)
                 shutil.rmtree(f) if os.path.isdir(f) and not os.path.islink(f) else os.remove(f)
@@ -123,9 +179,16 @@ class Session:
                    % (self.name, script, p.returncode, p.stdout, p.stderr))
         return p.stdout
 
-    def block(self, name, cwd):
-        """Run README.md's block `name` as written (sh -e -x); its stdout."""
+    def block(self, name, cwd, skip=None):
+        """Run README.md's block `name` as written (sh -e -x); its stdout.
+        The line starting with `skip` (the Java package without a JDK 22+)
+        is shown, not run."""
         text = readme.block_text(name)
+        if skip:
+            if text.count('\n' + skip) != 1:
+                A.fail('README.md %s has no line %s' % (name, skip))
+            print('(not run here) $ ' + skip, flush=True)
+            text = text.replace('\n' + skip, '\n: ' + skip)
         script = '/tmp/readme-%s.sh' % name.replace(':', '-')
         with open(self.t.path(script), 'w') as f:
             f.write(text)
@@ -211,10 +274,51 @@ def pip(s, libdir):
     print('   the venv\'s iprof loads %s' % real, flush=True)
 
 
-def debian(s):
-    s.block('install:apt', s.src)
-    status = s.sh('dpkg-query -W -f=\'${Package} ${Status}\\n\' %s' % ' '.join(PACKAGES))
-    if sorted(status.split('\n')[:4]) != sorted('%s install ok installed' % p for p in PACKAGES):
+def java_probe(s, jar, libdir):
+    """A Java program on `jar` reads examples/fib.iprof through the
+    libiprof.so.0 installed in libdir, found by its SONAME."""
+    with open(s.t.path('/tmp/Probe.java'), 'w') as f:
+        f.write(PROBE_JAVA)
+    lines = s.sh('"$JAVA_HOME/bin/java" --enable-native-access=org.libiprof -p %s '
+                 '--add-modules org.libiprof /tmp/Probe.java "$LIBIPROF/examples/fib.iprof"'
+                 % jar).splitlines()
+    real = s.sh('readlink -f %s/libiprof.so.0' % libdir).strip()
+    if lines != ['1.1.0 17 10', jar, real]:
+        A.fail('%s: a Java program on %s read, from the jar and library, %r, not %s'
+               % (s.name, jar, lines, real))
+    print('   a Java program on %s loads %s' % (jar, real), flush=True)
+
+
+def java(s, libdir):
+    """README.md's Java block: the jar built under ~, the docs' example run
+    with it (fib.iprof x 2, x 1), printing what docs/bindings.md shows and
+    writing what `iprof merge` writes."""
+    out = s.block('install:java', s.src)
+    jar = '%s/iprof-java/iprof-%s.jar' % (s.home, VERSION)
+    want = 'built %s\n' % jar + docs_java_output()
+    if out != want:
+        A.fail('%s: the Java block printed\n%s\nnot\n%s' % (s.name, out, want))
+    fib = '"$LIBIPROF/examples/fib.iprof"'
+    if s.sh('iprof merge -w %s=3 %s | cmp - merged.iprof && echo same' % (fib, fib),
+            cwd=s.src) != 'same\n':
+        A.fail('%s: the Java example\'s merged.iprof is not what iprof merge writes' % s.name)
+    print('   the Java example prints what docs/bindings.md shows and writes what '
+          'iprof merge writes', flush=True)
+    if 'JAVA_HOME' not in s.env:
+        s.env['JAVA_HOME'] = find_jdk({'PATH': os.environ.get('PATH', '/usr/bin:/bin')})
+    java_probe(s, jar, libdir)
+
+
+def debian(s, jdk):
+    packages = PACKAGES if jdk else PACKAGES[:-1]
+    if not jdk:
+        print('   libiprof-java is not built (no JDK 22 or later): DEB_BUILD_PROFILES=nojava',
+              flush=True)
+        s.env['DEB_BUILD_PROFILES'] = 'nojava'
+    s.block('install:apt', s.src, skip=None if jdk else '$sudo apt-get install ../libiprof-java')
+    status = s.sh('dpkg-query -W -f=\'${Package} ${Status}\\n\' %s' % ' '.join(packages))
+    if sorted(status.split('\n')[:len(packages)]) != \
+            sorted('%s install ok installed' % p for p in packages):
         A.fail('%s: after the apt block: %s' % (s.name, status))
     where = s.sh('command -v iprof; iprof --version').split('\n')
     if where[:2] != ['/usr/bin/iprof', 'iprof (libiprof) %s' % VERSION]:
@@ -225,6 +329,9 @@ def debian(s):
                'iprof.library_version())"')
     if out.split() != ['/usr/lib/python3/dist-packages/iprof/__init__.py', VERSION]:
         A.fail('%s: Debian\'s python3 imports %r' % (s.name, out))
+    if jdk:
+        s.env['JAVA_HOME'] = jdk
+        java_probe(s, '/usr/share/java/iprof.jar', libdir)
     print('   the packages are installed and used', flush=True)
 
 
@@ -232,8 +339,8 @@ def main():
     # Every install block of README.md is run here: a new way needs its
     # session (and test_debian runs the Debian block as root too).
     ways = set(re.findall(r'^<!-- install:(\S+) -->$', readme.text(), re.M))
-    if ways != {'apt', 'source', 'cargo', 'pip'}:
-        A.fail('README.md\'s install blocks are %s; this test runs apt, source, cargo and pip'
+    if ways != {'apt', 'source', 'cargo', 'pip', 'java'}:
+        A.fail('README.md\'s install blocks are %s; this test runs apt, source, cargo, pip and java'
                % ', '.join(sorted(ways)))
     why = throwaway.why_not()
     if why:
@@ -250,21 +357,31 @@ def main():
             os.rmdir(base)
     base = throwaway.enter_namespace(None)
     subprocess.run(['mount', '-t', 'tmpfs', 'tmpfs', base], check=True)
+    # The reader's JDK: JAVA_HOME names it for root; the user sets none when
+    # build.sh finds the same one under /usr/lib/jvm (README.md says either).
+    jdk = find_jdk(dict(os.environ))
+    if not jdk:
+        print('SKIP the Java block: no JDK 22 or later', flush=True)
+    plain = {k: v for k, v in os.environ.items() if k != 'JAVA_HOME'}
+    user_jdk = None if jdk and find_jdk(plain) == jdk else jdk
     only = os.environ.get('IPROF_INSTALL_ONLY')  # by hand: one session, to try it
-    for name, as_root, ways in [('root', True, ('source', 'cargo', 'pip')),
-                                ('user', False, ('source', 'cargo', 'pip')),
-                                ('user-apt', False, ('apt',))]:
+    for name, as_root, ways, java_home in [
+            ('root', True, ('source', 'cargo', 'pip'), jdk),
+            ('user', False, ('source', 'cargo', 'pip'), user_jdk),
+            ('user-apt', False, ('apt',), user_jdk)]:
         if only and name != only:
             continue
         started = time.time()
-        s = Session(base, name, as_root)
+        s = Session(base, name, as_root, java_home)
         try:
             if 'source' in ways:
                 libdir = from_source(s)
                 cargo(s)
                 pip(s, libdir)
+                if jdk:
+                    java(s, libdir)
             else:
-                debian(s)
+                debian(s, jdk)
         finally:
             s.close()
         print('== %s: %.0f s' % (name, time.time() - started), flush=True)
