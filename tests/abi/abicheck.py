@@ -173,6 +173,11 @@ def classify(rc, report):
     return 'additions'
 
 
+# lib/platform's files for Windows, which lib/meson.build builds there instead
+# of their POSIX pair.
+WINDOWS_ONLY = ('win32.c', 'replace_win32.c')
+
+
 def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', extra=()):
     """Build lib/**/*.c of src_root into out_dir/libiprof.so with cc, the way
     lib/meson.build does (hidden visibility, version script, -g). For
@@ -185,6 +190,8 @@ def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', ex
                       if os.path.isdir(d))
     includes = [a for d in lib_dirs for a in ('-I', d)]
     for c in sorted(glob.glob(os.path.join(src_root, 'lib', '**', '*.c'), recursive=True)):
+        if os.path.basename(c) in WINDOWS_ONLY:  # lib/meson.build picks them on Windows
+            continue
         obj = os.path.join(out_dir, os.path.relpath(c, src_root).replace(os.sep, '_') + '.o')
         objs.append(obj)
         procs.append((c, subprocess.Popen(
