@@ -228,6 +228,15 @@ public final class Model implements AutoCloseable {
         throw error(rc);
     }
 
+    /** A removal's status: false when there was nothing to remove (ENOTFOUND), else checked. */
+    private boolean removed(int rc) {
+        if (rc == Status.ENOTFOUND.code()) {
+            return false;
+        }
+        check(rc);
+        return true;
+    }
+
     IprofException error(int rc) {
         try {
             MemorySegment e = (MemorySegment) Native.MODEL_ERROR.invokeExact(h.ptr());
@@ -385,12 +394,7 @@ public final class Model implements AutoCloseable {
     public boolean removeUnknown(String key) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment k = Native.utf8(a, key);
-            int rc = (int) Native.MODEL_REMOVE_UNKNOWN.invokeExact(mut(), k, Native.len(k));
-            if (rc == Status.ENOTFOUND.code()) {
-                return false;
-            }
-            check(rc);
-            return true;
+            return removed((int) Native.MODEL_REMOVE_UNKNOWN.invokeExact(mut(), k, Native.len(k)));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -778,12 +782,7 @@ public final class Model implements AutoCloseable {
         try {
             MemorySegment p = mut();
             typeGen++;
-            int rc = (int) Native.MODEL_REMOVE_TYPE.invokeExact(p, id);
-            if (rc == Status.ENOTFOUND.code()) {
-                return false;
-            }
-            check(rc);
-            return true;
+            return removed((int) Native.MODEL_REMOVE_TYPE.invokeExact(p, id));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -798,12 +797,7 @@ public final class Model implements AutoCloseable {
         try {
             MemorySegment p = mut();
             methodGen++;
-            int rc = (int) Native.MODEL_REMOVE_METHOD.invokeExact(p, id);
-            if (rc == Status.ENOTFOUND.code()) {
-                return false;
-            }
-            check(rc);
-            return true;
+            return removed((int) Native.MODEL_REMOVE_METHOD.invokeExact(p, id));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -820,12 +814,7 @@ public final class Model implements AutoCloseable {
             MemorySegment f = frames(a, frames);
             MemorySegment p = mut();
             staleKind(kind.ordinal());
-            int rc = (int) Native.MODEL_REMOVE_ENTRY.invokeExact(p, kind.code(), f, (long) frames.size());
-            if (rc == Status.ENOTFOUND.code()) {
-                return false;
-            }
-            check(rc);
-            return true;
+            return removed((int) Native.MODEL_REMOVE_ENTRY.invokeExact(p, kind.code(), f, (long) frames.size()));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
