@@ -3,7 +3,8 @@
  * replaced with no temporary file left, a directory refused, a read-only
  * file refused, UTF-8 paths reaching the system as the same name (on
  * Windows as UTF-16, not through a code page), descriptors written and
- * read in binary mode (no CRLF), and the path rules of replace.h. */
+ * read in binary mode (no CRLF), and the path rules of replace.h (a
+ * target too long refused before anything is created). */
 #include <iprof/iprof.h>
 
 #include <dirent.h>
@@ -246,6 +247,25 @@ static void test_path_rules(void)
 #endif
 }
 
+/* A target too long for a name beside it: refused before anything is
+ * created, the same on every system (replace.c). */
+static void test_replace_too_long(void)
+{
+    static char target[IPI_REPLACE_PATH_MAX + 1];
+    memset(target, 'a', IPI_REPLACE_PATH_MAX);
+    ipi_replace r;
+    r.fd = 5; /* stale values: the open starts afresh */
+    r.done = 1;
+    const char *what = NULL;
+    CHECK_EQ_INT(ipi_replace_open(&r, target, &what), ENAMETOOLONG);
+    CHECK_EQ_STR(what, "cannot write");
+    CHECK_EQ_INT(r.fd, -1);
+    CHECK_EQ_INT(r.done, 0);
+    CHECK_EQ_STR(r.tmp, "");
+    ipi_replace_abort(&r); /* nothing to give up: idempotent */
+    CHECK_EQ_INT(r.fd, -1);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/iprof_test_platform_XXXXXX");
@@ -260,6 +280,7 @@ int main(void)
     RUN(test_invalid_utf8_path);
     RUN(test_descriptor_binary);
     RUN(test_path_rules);
+    RUN(test_replace_too_long);
     rmdir(tmpdir);
     return check_done();
 }

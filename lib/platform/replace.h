@@ -3,7 +3,7 @@
  * command as its own copy, by the reports of `iprof` (tools/outfile.c):
  * one way of replacing a file for both. Part of the platform layer
  * (platform.h): replace_posix.c, described here, and replace_win32.c,
- * which says how Windows differs. Plain libc; no allocation.
+ * which says how Windows differs, with replace.c for what both share. Plain libc; no allocation.
  *
  * The temporary file has no name while it is written where the system
  * allows (Linux's O_TMPFILE, linked in at the commit), so a process killed
@@ -45,5 +45,14 @@ void ipi_replace_dir_of(char *dir, const char *path);
 
 /* Give up: close and remove the temporary file. Idempotent. */
 void ipi_replace_abort(ipi_replace *r);
+
+/* For the systems' files (replace.c). Give up (ipi_replace_abort), set
+ * *what to @p step and return @p err. */
+int ipi_replace_fail(ipi_replace *r, const char **what, const char *step, int err);
+
+/* The start of ipi_replace_open: no temporary file yet; 0, or
+ * ENAMETOOLONG (via ipi_replace_fail) for a @p target too long for
+ * IPI_REPLACE_PATH_MAX. */
+int ipi_replace_begin(ipi_replace *r, const char *target, const char **what);
 
 #endif /* IPI_REPLACE_H */

@@ -42,13 +42,6 @@ static int name_into(ipi_replace *r, const char *dir, unsigned n)
     return len < 0 || (size_t)len >= sizeof r->tmp ? ENAMETOOLONG : 0;
 }
 
-static int fail(ipi_replace *r, const char **what, const char *step, int err)
-{
-    ipi_replace_abort(r);
-    *what = step;
-    return err;
-}
-
 static int link_anonymous(ipi_replace *r, const char *dir);
 
 /* Without a name: nothing to remove if the process dies. It is linked in
@@ -77,18 +70,16 @@ static int open_anonymous(ipi_replace *r, const char *dir, int mode)
 
 int ipi_replace_open(ipi_replace *r, const char *target, const char **what)
 {
-    r->fd = -1;
-    r->anon = r->done = 0;
-    r->tmp[0] = '\0';
+    int err = ipi_replace_begin(r, target, what);
+    if (err)
+        return err;
     char dir[IPI_REPLACE_PATH_MAX];
-    if (strlen(target) >= sizeof dir)
-        return fail(r, what, "cannot write", ENAMETOOLONG);
     struct stat st;
     int exists = stat(target, &st) == 0;
     /* Renaming needs only the directory's permission: refuse what a plain
      * open for writing would (a read-only file of the user's). */
     if (exists && access(target, W_OK) != 0)
-        return fail(r, what, "cannot write", errno);
+        return ipi_replace_fail(r, what, "cannot write", errno);
     ipi_replace_dir_of(dir, target);
     /* A replaced file's content may be private: owner-only until its mode
      * is set. A new one gets 0666 less the umask, from the kernel. */
@@ -97,12 +88,12 @@ int ipi_replace_open(ipi_replace *r, const char *target, const char **what)
         for (unsigned n = 0; r->fd < 0; n++) {
             int e = name_into(r, dir, n);
             if (e)
-                return fail(r, what, "cannot create a temporary file next to", e);
+                return ipi_replace_fail(r, what, "cannot create a temporary file next to", e);
             r->fd = open(r->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
             if (r->fd < 0 && (errno != EEXIST || n >= 10000)) {
                 e = errno;
                 r->tmp[0] = '\0';
-                return fail(r, what, "cannot create a temporary file next to", e);
+                return ipi_replace_fail(r, what, "cannot create a temporary file next to", e);
             }
         }
     }
@@ -112,7 +103,8 @@ int ipi_replace_open(ipi_replace *r, const char *target, const char **what)
         if (fchown(r->fd, st.st_uid, st.st_gid) != 0)
             (void)!fchown(r->fd, (uid_t)-1, st.st_gid);
         if (fchmod(r->fd, st.st_mode & 07777) != 0)
-            return fail(r, what, "cannot set the mode of the temporary file for", errno);
+            return ipi_replace_fail(r, what, "cannot set the mode of the temporary file for",
+                                    errno);
     }
     return 0;
 }
@@ -157,19 +149,19 @@ int ipi_replace_commit(ipi_replace *r, const char *target, int sync, const char 
     char dir[IPI_REPLACE_PATH_MAX];
     ipi_replace_dir_of(dir, target);
     if (sync && fsync(r->fd) != 0)
-        return fail(r, what, "cannot sync", errno);
+        return ipi_replace_fail(r, what, "cannot sync", errno);
     if (r->anon) {
         int e = link_anonymous(r, dir);
         if (e)
-            return fail(r, what, "cannot give the temporary file a name next to", e);
+            return ipi_replace_fail(r, what, "cannot give the temporary file a name next to", e);
         r->anon = 0;
     }
     int fd = r->fd;
     r->fd = -1;
     if (close(fd) != 0)
-        return fail(r, what, "cannot close", errno);
+        return ipi_replace_fail(r, what, "cannot close", errno);
     if (rename(r->tmp, target) != 0)
-        return fail(r, what, "cannot rename the temporary file to", errno);
+        return ipi_replace_fail(r, what, "cannot rename the temporary file to", errno);
     r->tmp[0] = '\0';
     r->done = 1;
     int e = sync ? sync_dir(dir) : 0;

@@ -43,25 +43,16 @@ void ipi_replace_dir_of(char *dir, const char *path)
     dir[n] = '\0';
 }
 
-static int fail(ipi_replace *r, const char **what, const char *step, int err)
-{
-    ipi_replace_abort(r);
-    *what = step;
-    return err;
-}
-
 int ipi_replace_open(ipi_replace *r, const char *target, const char **what)
 {
-    r->fd = -1;
-    r->anon = r->done = 0;
-    r->tmp[0] = '\0';
+    int err = ipi_replace_begin(r, target, what);
+    if (err)
+        return err;
     char dir[IPI_REPLACE_PATH_MAX];
-    if (strlen(target) >= sizeof dir)
-        return fail(r, what, "cannot write", ENAMETOOLONG);
     int exists = ipi_path_kind(target, 1) != IPI_KIND_NONE;
     int e = exists ? ipi_path_writable(target) : 0;
     if (e)
-        return fail(r, what, "cannot write", e);
+        return ipi_replace_fail(r, what, "cannot write", e);
     ipi_replace_dir_of(dir, target);
     for (unsigned n = 0; r->fd < 0; n++) {
         int len = snprintf(r->tmp, sizeof r->tmp, "%s/.iprof-%ld-%u.tmp", dir,
@@ -76,7 +67,7 @@ int ipi_replace_open(ipi_replace *r, const char *target, const char **what)
             e = errno != EEXIST || n >= 10000 ? errno : 0;
         if (e) {
             r->tmp[0] = '\0';
-            return fail(r, what, "cannot create a temporary file next to", e);
+            return ipi_replace_fail(r, what, "cannot create a temporary file next to", e);
         }
     }
     return 0;
@@ -86,19 +77,19 @@ int ipi_replace_commit(ipi_replace *r, const char *target, int sync, const char 
 {
     /* _commit: FlushFileBuffers, the file's data and metadata on disk. */
     if (sync && _commit(r->fd) != 0)
-        return fail(r, what, "cannot sync", errno);
+        return ipi_replace_fail(r, what, "cannot sync", errno);
     int fd = r->fd;
     r->fd = -1;
     if (_close(fd) != 0)
-        return fail(r, what, "cannot close", errno);
+        return ipi_replace_fail(r, what, "cannot close", errno);
     wchar_t to[IPI_WPATH_MAX], from[IPI_WPATH_MAX];
     if (ipi_win_path(target, to, IPI_WPATH_MAX) || ipi_win_path(r->tmp, from, IPI_WPATH_MAX))
-        return fail(r, what, "cannot rename the temporary file to", errno);
+        return ipi_replace_fail(r, what, "cannot rename the temporary file to", errno);
     DWORD attr = GetFileAttributesW(to);
     int replaced = attr != INVALID_FILE_ATTRIBUTES &&
                    ReplaceFileW(to, from, NULL, REPLACEFILE_IGNORE_MERGE_ERRORS, NULL, NULL);
     if (!replaced && !MoveFileExW(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-        return fail(r, what, "cannot rename the temporary file to",
+        return ipi_replace_fail(r, what, "cannot rename the temporary file to",
                     ipi_win_errno(GetLastError()));
     r->tmp[0] = '\0';
     r->done = 1;
