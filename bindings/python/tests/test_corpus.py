@@ -168,7 +168,27 @@ def combine(key, old, new):
                 nth -= 1
         else:
             out.extend(new[i:i + step])
-    return out
+    return settle_winners(old, new, out) if step == 3 else out
+
+
+def last_indexes(rec):
+    """Each valid bci's last record's index: its winner to GraalVM."""
+    return {rec[i]: rec[i + 1] for i in range(0, len(rec), 3) if rec[i] != -5}
+
+
+def settle_winners(old, new, out):
+    """docs/format.md, "Merging branch profiles": a bci both sides have
+    gets the greater of their winners; that index's last record moves to
+    just after the bci's last record."""
+    triples = [out[i:i + 3] for i in range(0, len(out), 3)]
+    wo, wn = last_indexes(old), last_indexes(new)
+    for bci in wo.keys() & wn.keys():
+        win = max(wo[bci], wn[bci])
+        at = [i for i, t in enumerate(triples) if t[0] == bci]
+        if triples[at[-1]][1] != win:
+            w = max(i for i in at if triples[i][1] == win)
+            triples.insert(at[-1], triples.pop(w))
+    return [v for t in triples for v in t]
 
 
 def scale(key, rec, w):
