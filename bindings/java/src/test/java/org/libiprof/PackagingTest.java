@@ -64,6 +64,14 @@ class PackagingTest {
         }
     }
 
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(f);
+            }
+        }
+    }
+
     private static byte[] entry(Path jar, String name) throws IOException {
         try (ZipFile z = new ZipFile(jar.toFile())) {
             ZipEntry e = z.getEntry(name);
@@ -105,28 +113,32 @@ class PackagingTest {
         }
         assertEquals(6, pins, "compiler, resources, jar, install, surefire and exec plugins pinned");
         Path work = Files.createTempDirectory("iprof-mvn");
-        Path copy = work.resolve("java");
-        copyTree(Support.SOURCE.resolve("bindings/java"), copy);
-        Path repo = work.resolve("m2");
-        String out = new String(Support.run(List.of(mvn.toString(), "-o", "-B", "-q",
-                "-f", copy.resolve("pom.xml").toString(), "-s", copy.resolve("maven-debian-settings.xml").toString(),
-                "-Daether.offline.protocols=file", "-Dmaven.repo.local=" + repo, "install"),
-                Map.of("JAVA_HOME", System.getProperty("java.home"))));
-        assertEquals("", out.replaceAll("\u001b\\[[0-9;]*m", "").strip(), "mvn -o install said something");
-        Path dir = repo.resolve("org/libiprof/iprof/" + version);
-        assertEquals(text, Files.readString(dir.resolve("iprof-" + version + ".pom")), "the installed pom");
-        Path jar = dir.resolve("iprof-" + version + ".jar");
-        ModuleDescriptor d = ModuleFinder.of(jar).find("org.libiprof").orElseThrow().descriptor();
-        assertEquals(Set.of("org.libiprof"), d.packages());
-        assertEquals(version, d.rawVersion().orElseThrow());
-        assertEquals(Set.of("org.libiprof"), d.exports().stream().map(ModuleDescriptor.Exports::source)
-                .collect(java.util.stream.Collectors.toSet()));
-        String metadata = "META-INF/native-image/org.libiprof/iprof/reachability-metadata.json";
-        String built = System.getProperty("iprof.test.jar");
-        if (built != null) {
-            assertArrayEquals(entry(Path.of(built), metadata), entry(jar, metadata), "Maven's metadata is build.sh's");
-        } else {
-            assertTrue(entry(jar, metadata).length > 0, metadata);
+        try {
+            Path copy = work.resolve("java");
+            copyTree(Support.SOURCE.resolve("bindings/java"), copy);
+            Path repo = work.resolve("m2");
+            String out = new String(Support.run(List.of(mvn.toString(), "-o", "-B", "-q",
+                    "-f", copy.resolve("pom.xml").toString(), "-s", copy.resolve("maven-debian-settings.xml").toString(),
+                    "-Daether.offline.protocols=file", "-Dmaven.repo.local=" + repo, "install"),
+                    Map.of("JAVA_HOME", System.getProperty("java.home"))));
+            assertEquals("", out.replaceAll("\u001b\\[[0-9;]*m", "").strip(), "mvn -o install said something");
+            Path dir = repo.resolve("org/libiprof/iprof/" + version);
+            assertEquals(text, Files.readString(dir.resolve("iprof-" + version + ".pom")), "the installed pom");
+            Path jar = dir.resolve("iprof-" + version + ".jar");
+            ModuleDescriptor d = ModuleFinder.of(jar).find("org.libiprof").orElseThrow().descriptor();
+            assertEquals(Set.of("org.libiprof"), d.packages());
+            assertEquals(version, d.rawVersion().orElseThrow());
+            assertEquals(Set.of("org.libiprof"), d.exports().stream().map(ModuleDescriptor.Exports::source)
+                    .collect(java.util.stream.Collectors.toSet()));
+            String metadata = "META-INF/native-image/org.libiprof/iprof/reachability-metadata.json";
+            String built = System.getProperty("iprof.test.jar");
+            if (built != null) {
+                assertArrayEquals(entry(Path.of(built), metadata), entry(jar, metadata), "Maven's metadata is build.sh's");
+            } else {
+                assertTrue(entry(jar, metadata).length > 0, metadata);
+            }
+        } finally {
+            deleteTree(work);  // 15 MB of Maven's plugins per run
         }
     }
 }
