@@ -14,10 +14,15 @@ numpy_need=$(iprof_pymod numpy python3-numpy)
 # pip install of the binding in venvs, offline (test_install, python_test_packaging).
 pip_need="$(iprof_pymod ensurepip python3-venv) $(iprof_pymod pip python3-pip) $(iprof_pymod setuptools python3-setuptools) $(iprof_pymod wheel python3-wheel)"
 # The Java binding's JUnit 5 console launcher (a jar, not a command) and Maven
-# (its pom.xml validated offline); the JDK 22+ the Java tests need is not in
+# with the plugins bindings/java/pom.xml pins, from Debian's /usr/share/maven-repo
+# (its `mvn -o install`, PackagingTest); the JDK 22+ the Java tests need is not in
 # Debian 12's apt: they are skipped, saying so, without one (bindings/java/build.sh).
-junit_need=""; [ -f /usr/share/java/junit-platform-console-standalone.jar ] || junit_need="junit5-jar-missing:junit5"
-iprof_need $zlib_need $dask_need $numpy_need $pip_need $junit_need mvn:maven mypy:mypy bash:bash valgrind:valgrind abidw:abigail-tools abidiff:abigail-tools doxygen:doxygen clang++:clang g++:g++ readelf:binutils genhtml:lcov chromium:chromium node:nodejs npm:npm dpkg-buildpackage:dpkg-dev dh:debhelper dh_python3:dh-python lintian:lintian || { echo "0 passed, 1 failed"; exit 1; }
+java_need=""; [ -f /usr/share/java/junit-platform-console-standalone.jar ] || java_need="junit5-jar-missing:junit5"
+for p in compiler:libmaven-compiler-plugin-java resources:libmaven-resources-plugin-java jar:libmaven-jar-plugin-java install:libmaven-install-plugin-java surefire:libsurefire-java; do
+    [ -d "/usr/share/maven-repo/org/apache/maven/plugins/maven-${p%%:*}-plugin" ] || java_need="$java_need maven-${p%%:*}-plugin-missing:${p#*:}"
+done
+[ -d /usr/share/maven-repo/org/codehaus/mojo/exec-maven-plugin ] || java_need="$java_need exec-maven-plugin-missing:libexec-maven-plugin-java"
+iprof_need $zlib_need $dask_need $numpy_need $pip_need $java_need mvn:maven mypy:mypy bash:bash valgrind:valgrind abidw:abigail-tools abidiff:abigail-tools doxygen:doxygen clang++:clang g++:g++ readelf:binutils genhtml:lcov chromium:chromium node:nodejs npm:npm dpkg-buildpackage:dpkg-dev dh:debhelper dh_python3:dh-python lintian:lintian || { echo "0 passed, 1 failed"; exit 1; }
 # sudo and runuser for test_install: README.md's install blocks run as a user with sudo too.
 iprof_need sudo:sudo runuser:util-linux unshare:util-linux || { echo "0 passed, 1 failed"; exit 1; }
 
