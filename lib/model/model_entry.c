@@ -256,7 +256,7 @@ static void apply_groups(group_table *t, const ipi_kind_layout *L, int64_t *out,
  * (an entry (10,1) and an input (10,0),(10,1) both say index 1; appending
  * (10,0) said 0). The combined bci takes the larger of the two sides'
  * winning indexes (the one side's where only one has the bci), the same
- * in any order: the last triple of that index moves behind the bci's
+ * in any order: the last triple of that index moves to the end, behind the bci's
  * others, every other triple keeping its order (the i-th occurrence of a
  * (bci, index) stays the i-th). */
 typedef struct bci_slot {

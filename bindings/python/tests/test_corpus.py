@@ -178,17 +178,19 @@ def last_indexes(rec):
 
 def settle_winners(old, new, out):
     """docs/format.md, "Merging branch profiles": a bci both sides have
-    gets the greater of their winners; that index's last record moves to
-    just after the bci's last record."""
+    gets the greater of their winners; where that is not its last record's
+    index already, that index's last record moves to the end of the entry
+    (several such records keep their order there)."""
     triples = [out[i:i + 3] for i in range(0, len(out), 3)]
     wo, wn = last_indexes(old), last_indexes(new)
+    moved = set()
     for bci in wo.keys() & wn.keys():
         win = max(wo[bci], wn[bci])
         at = [i for i, t in enumerate(triples) if t[0] == bci]
         if triples[at[-1]][1] != win:
-            w = max(i for i in at if triples[i][1] == win)
-            triples.insert(at[-1], triples.pop(w))
-    return [v for t in triples for v in t]
+            moved.add(max(i for i in at if triples[i][1] == win))
+    order = [i for i in range(len(triples)) if i not in moved] + sorted(moved)
+    return [v for i in order for v in triples[i]]
 
 
 def scale(key, rec, w):
