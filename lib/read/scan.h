@@ -171,6 +171,16 @@ int ipi_scan_report_located(scan *s, const iprof_error *e);
 /* Map a JSON scanner result to a failure at `err` (a window pointer). */
 int ipi_scan_json_fail(scan *s, int rc, const char *err, const char *why);
 
+/* ---- read_process.c ----------------------------------------------------- */
+
+/* Hand the parsed element over: its checks, then its callback; a callback
+ * that returns non-zero stops the read (IPROF_ESTOPPED, naming it). */
+int ipi_scan_process_type(scan *s);
+int ipi_scan_process_method(scan *s);
+int ipi_scan_process_entry(scan *s);
+/* The failure of a read that the `which` callback stopped. */
+int ipi_scan_stopped(scan *s, const char *which);
+
 /* ---- read_element.c ----------------------------------------------------- */
 
 /* Parse the object of one element at *pp into the scan's element fields:
