@@ -1,0 +1,212 @@
+/* The writer's options and creation: the options struct's versions, the
+ * allocation of a writer and its buffer, its sinks (path, fd, buffer,
+ * callback, gzip) and its release. */
+#include <iprof/writer.h>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "canon.h" /* the canonical order a canonical write walks */
+#include "model.h" /* write_model reads the model directly where it pays */
+#include "ctx.h"
+#include "error.h"
+#include "idmap.h"
+#include "json.h"
+#include "json_fmt.h"
+#include "numfmt.h"
+#include "rules.h"
+#include "sink.h"
+#include "version.h"
+#include "writer_internal.h"
+
+/* ------------------------------------------------------------------------ */
+/* Options and creation                                                     */
+
+/* The size of each version of iprof_write_options: a caller's struct may
+ * be an older, shorter one. */
+static size_t write_options_size(unsigned int version)
+{
+    return version >= 2 ? sizeof(iprof_write_options)
+                        : offsetof(iprof_write_options, buffer_size) + sizeof(size_t);
+}
+
+IPROF_API int iprof_write_options_init(iprof_write_options *opts, unsigned int version)
+{
+    if (!opts || version == 0 || version > IPROF_WRITE_OPTIONS_VERSION)
+        return IPROF_EINVAL;
+    memset(opts, 0, write_options_size(version));
+    opts->version = version;
+    return IPROF_OK;
+}
+
+/* Allocate a writer with its output buffer; the caller sets up the sink
+ * (a memory sink takes over the buffer). */
+static int writer_create(iprof_writer **out, const iprof_write_options *opts, int mem)
+{
+    static const iprof_write_options defaults = IPROF_WRITE_OPTIONS_INIT;
+    if (!opts)
+        opts = &defaults;
+    if (opts->version == 0 || opts->version > IPROF_WRITE_OPTIONS_VERSION ||
+        (opts->flags & ~ALL_FLAGS))
+        return IPROF_EINVAL;
+    int iof = opts->version >= 2 ? opts->instanceof_key : IPROF_INSTANCEOF_KEY_AUTO;
+    if (iof < IPROF_INSTANCEOF_KEY_AUTO || iof > IPROF_INSTANCEOF_KEY_CAMEL)
+        return IPROF_EINVAL;
+    iprof_allocator a;
+    ipi_allocator_init(&a, opts->allocator);
+    iprof_writer *w = ipi_malloc(&a, sizeof *w);
+    if (!w)
+        return IPROF_ENOMEM;
+    memset(w, 0, sizeof *w);
+    w->alloc = a;
+    ipi_errbuf_clear(&w->err);
+    ipi_idmap_init(&w->type_ids);
+    ipi_idmap_init(&w->method_ids);
+    w->flags = opts->flags;
+    w->pretty = (opts->flags & IPROF_WRITE_PRETTY) != 0;
+    w->state = ST_INIT;
+    w->iof_opt = iof;
+    w->check_refs = (opts->flags & IPROF_WRITE_STRICT) ||
+                    !(opts->flags & (IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_REFERENCES));
+    if (opts->format_version) {
+        size_t n = strlen(opts->format_version) + 1;
+        w->opt_version = ipi_malloc(&w->alloc, n);
+        if (!w->opt_version) {
+            ipi_free(&w->alloc, w, sizeof *w);
+            return IPROF_ENOMEM;
+        }
+        memcpy(w->opt_version, opts->format_version, n);
+        w->opt_version_size = n;
+    }
+    if (!mem) {
+        size_t size = opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER_SIZE;
+        w->buf = ipi_malloc(&w->alloc, size);
+        if (!w->buf) {
+            ipi_free(&w->alloc, w->opt_version, w->opt_version_size);
+            ipi_free(&w->alloc, w, sizeof *w);
+            return IPROF_ENOMEM;
+        }
+        w->cap = size;
+    }
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API void iprof_writer_free(iprof_writer *w)
+{
+    if (!w)
+        return;
+    if (!w->direct)
+        ipi_free(&w->alloc, w->buf, w->cap);
+    ipi_sink_close(&w->sink);
+    ipi_free(&w->alloc, w->opt_version, w->opt_version_size);
+    ipi_idmap_free(&w->type_ids, &w->alloc);
+    ipi_idmap_free(&w->method_ids, &w->alloc);
+    ipi_free(&w->alloc, w->scratch, w->scratch_cap * sizeof *w->scratch);
+    iprof_allocator a = w->alloc;
+    ipi_free(&a, w, sizeof *w);
+}
+
+/* Turn on gzip for the sink. Without zlib the writer is created failed:
+ * its first call returns IPROF_EIO with the reason. */
+static void setup_gzip(iprof_writer *w)
+{
+    int rc = ipi_sink_gzip(&w->sink, &w->err);
+    if (rc)
+        w->status = rc;
+}
+
+IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
+                                    const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    if (!path || !*path)
+        return IPROF_EINVAL;
+    iprof_writer *w;
+    int rc = writer_create(&w, opts, 0);
+    if (rc)
+        return rc;
+    if (ipi_sink_init_path(&w->sink, &w->alloc, path,
+                           (w->flags & IPROF_WRITE_NO_SYNC) == 0)) {
+        iprof_writer_free(w);
+        return IPROF_ENOMEM;
+    }
+    /* The file written is the one the links name: its name says gzip. */
+    if ((w->flags & IPROF_WRITE_GZIP) || ipi_sink_target_is_gzip(&w->sink))
+        setup_gzip(w);
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_new_fd(iprof_writer **out, int fd, const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    if (fd < 0)
+        return IPROF_EINVAL;
+    iprof_writer *w;
+    int rc = writer_create(&w, opts, 0);
+    if (rc)
+        return rc;
+    ipi_sink_init_fd(&w->sink, &w->alloc, fd);
+    if (w->flags & IPROF_WRITE_GZIP)
+        setup_gzip(w);
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    iprof_writer *w;
+    int gz = opts && (opts->flags & IPROF_WRITE_GZIP);
+    int rc = writer_create(&w, opts, !gz);
+    if (rc)
+        return rc;
+    ipi_sink_init_mem(&w->sink, &w->alloc);
+    if (gz) { /* formatted into w->buf, compressed into the sink */
+        setup_gzip(w);
+        *out = w;
+        return IPROF_OK;
+    }
+    w->direct = 1;
+    size_t size = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_MEM_SIZE;
+    if (ipi_sink_mem_reserve(&w->sink, size)) {
+        iprof_writer_free(w);
+        return IPROF_ENOMEM;
+    }
+    w->buf = w->sink.mem;
+    w->cap = w->sink.mem_cap;
+    *out = w;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write_fn,
+                                        void *write_payload, const iprof_write_options *opts)
+{
+    if (!out)
+        return IPROF_EINVAL;
+    *out = NULL;
+    if (!write_fn)
+        return IPROF_EINVAL;
+    iprof_writer *w;
+    int rc = writer_create(&w, opts, 0);
+    if (rc)
+        return rc;
+    ipi_sink_init_callback(&w->sink, &w->alloc, write_fn, write_payload);
+    if (w->flags & IPROF_WRITE_GZIP)
+        setup_gzip(w);
+    *out = w;
+    return IPROF_OK;
+}
+
