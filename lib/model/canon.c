@@ -1,4 +1,5 @@
-/* The canonical order of a model; see canon.h. */
+/* The canonical order of a model's entries (its types' and methods' ids are
+ * canon_methods.c's); see canon.h. */
 #include "canon.h"
 
 #include <iprof/analysis.h>
@@ -7,83 +8,6 @@
 #include "rules.h"
 
 /* ---- comparisons -------------------------------------------------------- */
-
-static int cmp_str(const ipi_str *a, const ipi_str *b)
-{
-    if (a == b)
-        return 0;
-    size_t n = a->len < b->len ? a->len : b->len;
-    int c = n ? memcmp(a->s, b->s, n) : 0;
-    if (c)
-        return c;
-    return a->len < b->len ? -1 : a->len > b->len;
-}
-
-static int cmp_i64(int64_t a, int64_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
-/* Bytes [from, from + 8) of a name as a big-endian number (zeros past
- * its end): comparing two of them orders as memcmp of those bytes does,
- * and a shorter name padded with zeros still sorts first or ties, never
- * after (a tie falls back to cmp_str). */
-static uint64_t name_bytes(const ipi_str *s, size_t from)
-{
-    unsigned char b[8] = {0};
-    if (s->len > from)
-        memcpy(b, s->s + from, s->len - from < 8 ? s->len - from : 8);
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | b[i];
-    return v;
-}
-
-static uint64_t name_prefix(const ipi_str *s)
-{
-    return name_bytes(s, 0);
-}
-
-/* A type in the sort: its name's first 16 bytes inline, so that most
- * comparisons read no string (type names share package prefixes, often
- * longer than 8 bytes). */
-typedef struct type_key {
-    uint64_t hi, lo;
-    const iprof_type *t;
-} type_key;
-
-static int cmp_type_key(const ipi_canon *c, const type_key *a, const type_key *b)
-{
-    (void)c;
-    if (a->hi != b->hi)
-        return a->hi < b->hi ? -1 : 1;
-    if (a->lo != b->lo)
-        return a->lo < b->lo ? -1 : 1;
-    return cmp_str(a->t->name, b->t->name);
-}
-
-static int64_t canon_type(const ipi_canon *c, int64_t old)
-{
-    return (int64_t)(intptr_t)ipi_idmap_get(&c->tmap, old) - 1;
-}
-
-/* Methods by declaring type, name, then the other signature types and the
- * signature's length. */
-static int cmp_meth(const ipi_canon *c, const ipi_canon_meth *a, const ipi_canon_meth *b)
-{
-    if (a->decl != b->decl)
-        return a->decl < b->decl ? -1 : 1;
-    if (a->prefix != b->prefix)
-        return a->prefix < b->prefix ? -1 : 1;
-    const iprof_method *x = c->m->methods[a->index], *y = c->m->methods[b->index];
-    int r = cmp_str(x->name, y->name);
-    if (r)
-        return r;
-    for (size_t i = 1; i < x->sig_len && i < y->sig_len; i++)
-        if ((r = cmp_i64(canon_type(c, x->sig[i]), canon_type(c, y->sig[i]))))
-            return r;
-    return cmp_i64((int64_t)x->sig_len, (int64_t)y->sig_len);
-}
 
 /* A frame's method in canonical ids (kinds whose contexts name methods). */
 static int64_t frame_method(const ipi_canon_frames *f, const iprof_context *x)
@@ -97,14 +21,14 @@ static int cmp_entry(const ipi_canon_frames *f, const ipi_canon_ent *a, const ip
 {
     if (a->method != b->method)
         return a->method < b->method ? -1 : 1;
-    int r = cmp_i64(a->bci, b->bci);
+    int r = ipi_canon_cmp_i64(a->bci, b->bci);
     if (r)
         return r;
     const iprof_context *x = a->callers, *y = b->callers;
     for (; x && y; x = x->parent, y = y->parent) {
         if (x == y)
             return 0; /* one node: the same callers from here on */
-        if ((r = cmp_i64(frame_method(f, x), frame_method(f, y))) || (r = cmp_i64(x->bci, y->bci)))
+        if ((r = ipi_canon_cmp_i64(frame_method(f, x), frame_method(f, y))) || (r = ipi_canon_cmp_i64(x->bci, y->bci)))
             return r;
     }
     return x ? 1 : y ? -1 : 0;
@@ -138,50 +62,14 @@ static int same_frames(const ipi_canon_frames *f, const ipi_canon_ent *a, const 
     return (f->keys ? cmp_flat(f, a, b) : cmp_entry(f, a, b)) == 0;
 }
 
-/* A stable merge sort of n items of a type, with their comparison inlined
- * and items moved by assignment: qsort's calls through a pointer and byte
- * copies cost as much as the comparisons here. tmp holds n / 2 items;
- * name_merge merges the sorted halves a[0, h) and a[h, n). */
-#define DEFINE_SORT(name, Ctx, T, cmp)                                              \
-    static void name##_merge(const Ctx *c, T *a, T *tmp, size_t h, size_t n)       \
-    {                                                                               \
-        if (h == 0 || h == n || cmp(c, &a[h - 1], &a[h]) <= 0)                      \
-            return; /* already in order */                                          \
-        memcpy(tmp, a, h * sizeof *a);                                              \
-        size_t i = 0, j = h, k = 0;                                                 \
-        while (i < h && j < n)                                                      \
-            a[k++] = cmp(c, &a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];                \
-        while (i < h)                                                               \
-            a[k++] = tmp[i++];                                                      \
-    }                                                                               \
-    static void name(const Ctx *c, T *a, T *tmp, size_t n)                         \
-    {                                                                               \
-        if (n <= 16) { /* insertion sort */                                         \
-            for (size_t i = 1; i < n; i++) {                                        \
-                T x = a[i];                                                         \
-                size_t j = i;                                                       \
-                for (; j > 0 && cmp(c, &a[j - 1], &x) > 0; j--)                     \
-                    a[j] = a[j - 1];                                                \
-                a[j] = x;                                                           \
-            }                                                                       \
-            return;                                                                 \
-        }                                                                           \
-        size_t h = n / 2;                                                           \
-        name(c, a, tmp, h);                                                         \
-        name(c, a + h, tmp, n - h);                                                 \
-        name##_merge(c, a, tmp, h, n);                                              \
-    }
-
-DEFINE_SORT(sort_meths, ipi_canon, ipi_canon_meth, cmp_meth)
-DEFINE_SORT(sort_type_keys, ipi_canon, type_key, cmp_type_key)
-DEFINE_SORT(sort_ents, ipi_canon_frames, ipi_canon_ent, cmp_entry)
-DEFINE_SORT(sort_flat, ipi_canon_frames, ipi_canon_ent, cmp_flat)
+IPI_CANON_DEFINE_SORT(sort_ents, ipi_canon_frames, ipi_canon_ent, cmp_entry)
+IPI_CANON_DEFINE_SORT(sort_flat, ipi_canon_frames, ipi_canon_ent, cmp_flat)
 
 /* Record groups: every slot but the count is the key, in slot order. The
  * layouts are (bci, index, count) and (type, count). */
 static int cmp_pair(const void *pa, const void *pb)
 {
-    return cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
+    return ipi_canon_cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
 }
 
 /* Conditional triples are sorted, never combined: GraalVM counts every
@@ -203,12 +91,12 @@ typedef struct triple_order {
 static int cmp_triple(const triple_order *o, const triple *a, const triple *b)
 {
     if (o->by_bci)
-        return cmp_i64(a->v[0], b->v[0]);
+        return ipi_canon_cmp_i64(a->v[0], b->v[0]);
     int wa = o->has_winner && a->v[1] == o->winner, wb = o->has_winner && b->v[1] == o->winner;
-    return wa != wb ? wa - wb : cmp_i64(a->v[1], b->v[1]);
+    return wa != wb ? wa - wb : ipi_canon_cmp_i64(a->v[1], b->v[1]);
 }
 
-DEFINE_SORT(sort_triple_run, triple_order, triple, cmp_triple)
+IPI_CANON_DEFINE_SORT(sort_triple_run, triple_order, triple, cmp_triple)
 
 /* n triples at r in canonical order; tmp holds n / 2 triples. */
 static void sort_triples(int64_t *r, size_t n, int64_t *tmp)
@@ -332,368 +220,6 @@ int ipi_canon_check(iprof_model *report, const iprof_model *m, int threaded)
         }
     }
     return IPROF_OK;
-}
-
-/* ---- types and methods -------------------------------------------------- */
-
-/* Half of the type keys, sorted on a job. */
-typedef struct type_half {
-    const ipi_canon *c;
-    type_key *keys, *tmp;
-    size_t n;
-} type_half;
-
-static void sort_type_half(void *arg)
-{
-    type_half *h = arg;
-    sort_type_keys(h->c, h->keys, h->tmp, h->n);
-}
-
-/* keys sorted; tmp holds count / 2 + 2 of them. Threaded, each half on
- * its own thread, then merged. */
-static void sort_types(const ipi_canon *c, type_key *keys, type_key *tmp, size_t count)
-{
-    size_t h = count / 2;
-    type_half lo = {c, keys, tmp, h}, hi = {c, keys + h, tmp + h / 2 + 1, count - h};
-    ipi_job_both(sort_type_half, &lo, &hi, c->threaded && count > IPI_JOB_MIN);
-    sort_type_keys_merge(c, keys, tmp, h, count);
-}
-
-static int order_types(ipi_canon *c)
-{
-    const iprof_model *m = c->m;
-    size_t count = m->type_count, tmp_count = count / 2 + 2;
-    if (!count)
-        return IPROF_OK;
-    if (!(c->types = ipi_malloc(c->a, count * sizeof *c->types)) ||
-        ipi_idmap_size_for(&c->tmap, c->a, ipi_model_max_id(m, 1), count))
-        return IPROF_ENOMEM;
-    type_key *keys = ipi_malloc(c->a, count * sizeof *keys);
-    type_key *tmp = keys ? ipi_malloc(c->a, tmp_count * sizeof *tmp) : NULL;
-    if (!tmp) {
-        ipi_free(c->a, keys, count * sizeof *keys);
-        return IPROF_ENOMEM;
-    }
-    for (size_t i = 0; i < count; i++) {
-        const iprof_type *t = m->types[i];
-        keys[i] = (type_key){name_bytes(t->name, 0), name_bytes(t->name, 8), t};
-    }
-    sort_types(c, keys, tmp, count);
-    ipi_free(c->a, tmp, tmp_count * sizeof *tmp);
-    size_t n = 0; /* distinct names so far: the next id */
-    int rc = IPROF_OK;
-    for (size_t i = 0; i < count && !rc; i++) {
-        const iprof_type *t = keys[i].t;
-        if (n == 0 || cmp_type_key(c, &keys[i - 1], &keys[i]) != 0)
-            c->types[n++] = t;
-        /* Only the first type of an id is what references mean. */
-        if (ipi_idmap_get(&m->type_ids, t->id) == t)
-            rc = ipi_idmap_put(&c->tmap, c->a, t->id, (void *)(intptr_t)n);
-    }
-    ipi_free(c->a, keys, count * sizeof *keys);
-    c->type_count = n;
-    return rc;
-}
-
-/* Methods are ordered by a counting sort on their declaring type (the
- * first key, a canonical type id), then a sort of each type's methods on
- * the other keys: linear in the methods but for the small per-type sorts,
- * and no pass over all of them in random order. Each pass runs in two
- * parts, one on a second thread when threaded: the methods split in two
- * halves (passes one and two), the types where the methods split in two
- * (pass three). */
-typedef struct meth_part {
-    const ipi_canon *c;
-    ipi_canon_meth *meths, *tmp;
-    uint32_t *decl;     /* per method, in the model's order */
-    uint32_t *next;     /* per type: the part's count (pass one), then its next slot */
-    const uint32_t *end; /* per type: the end of its methods (pass three) */
-    uint8_t *same;       /* per sorted method: 1 if equal to the one before */
-    size_t from, to;    /* methods (passes one, two); types (pass three) */
-} meth_part;
-
-static void count_decls(void *arg)
-{
-    meth_part *p = arg;
-    const ipi_canon *c = p->c;
-    for (size_t i = p->from; i < p->to; i++) {
-        const iprof_method *x = c->m->methods[i];
-        uint32_t d = x->sig_len ? (uint32_t)(canon_type(c, x->sig[0]) + 1) : 0;
-        p->decl[i] = d;
-        p->next[d]++;
-    }
-}
-
-static void scatter_methods(void *arg)
-{
-    meth_part *p = arg;
-    const ipi_canon *c = p->c;
-    iprof_method *const *methods = c->m->methods;
-    for (size_t i = p->from; i < p->to; i++) {
-        /* Each name a miss (interned apart from its method): fetched
-         * ahead, its method first. */
-        if (i + 16 < p->to)
-            ipi_prefetch(methods[i + 16]);
-        if (i + 8 < p->to)
-            ipi_prefetch(methods[i + 8]->name);
-        uint32_t d = p->decl[i];
-        uint64_t prefix = name_prefix(methods[i]->name);
-        p->meths[p->next[d]++] = (ipi_canon_meth){prefix, d, (uint32_t)i};
-    }
-}
-
-/* Each type's methods sorted, and those equal to the one before marked
- * while they are still in the cache (equal methods share their type). */
-static void sort_types_methods(void *arg)
-{
-    meth_part *p = arg;
-    for (size_t t = p->from; t < p->to; t++) {
-        size_t first = t ? p->end[t - 1] : 0;
-        sort_meths(p->c, p->meths + first, p->tmp, p->end[t] - first);
-        for (size_t k = first; k < p->end[t]; k++)
-            p->same[k] = k > first && cmp_meth(p->c, &p->meths[k - 1], &p->meths[k]) == 0;
-    }
-}
-
-/* Run fn on both parts, hi on the second thread when threaded. */
-static void run_parts(const ipi_canon *c, void (*fn)(void *), void *lo, void *hi,
-                      size_t count)
-{
-    ipi_job_both(fn, lo, hi, c->threaded && count > IPI_JOB_MIN);
-}
-
-/* meths sorted, same[i] set when meths[i] equals meths[i - 1]; tmp holds
- * count / 2 + 2 items, next 2 (types + 1) zeros. */
-static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_meth *tmp,
-                         uint32_t *next, uint8_t *same, size_t count)
-{
-    size_t types = c->type_count + 1, h = count / 2;
-    uint32_t *decl = (uint32_t *)(void *)tmp; /* 4 bytes a method: tmp has 8 */
-    meth_part lo = {c, meths, NULL, decl, next, NULL, NULL, 0, h};
-    meth_part hi = {c, meths, NULL, decl, next + types, NULL, NULL, h, count};
-    run_parts(c, count_decls, &lo, &hi, count);
-    /* Each type's methods: the low half's, then the high half's. */
-    uint32_t at = 0;
-    for (size_t t = 0; t < types; t++) {
-        uint32_t nlo = lo.next[t], nhi = hi.next[t];
-        lo.next[t] = at;
-        hi.next[t] = at + nlo;
-        at += nlo + nhi;
-    }
-    run_parts(c, scatter_methods, &lo, &hi, count);
-    /* hi.next[t] is now the end of type t's methods. Split the types
-     * where the methods reach half; each part's scratch holds half of its
-     * methods, the most a sort of one type takes. */
-    size_t split = 0;
-    while (split < types && hi.next[split] < h)
-        split++;
-    size_t n_lo = split < types ? hi.next[split] : count;
-    lo = (meth_part){c, meths, tmp, NULL, NULL, hi.next, same, 0, split < types ? split + 1 : types};
-    hi = (meth_part){c, meths, tmp + n_lo / 2 + 1, NULL, NULL, hi.next, same, lo.to, types};
-    run_parts(c, sort_types_methods, &lo, &hi, count);
-}
-
-/* A half of numbering the methods (number_methods), a job: ranks of the
- * sorted methods [from, to), whose ids go on from `last`; then the model's
- * methods [from, to) into the dense id map (ids unique: no repeats),
- * counting those it leaves to the sparse map. */
-typedef struct number_part {
-    const ipi_canon *c;
-    const ipi_canon_meth *meths;
-    const uint8_t *same;
-    uint32_t *rank;
-    size_t from, to;
-    uint32_t last;
-    size_t sparse;
-} number_part;
-
-static void rank_methods(void *arg)
-{
-    number_part *p = arg;
-    uint32_t n = p->last;
-    for (size_t i = p->from; i < p->to; i++) {
-        n += !p->same[i];
-        p->rank[p->meths[i].index] = n;
-    }
-}
-
-static void map_dense(void *arg)
-{
-    number_part *p = arg;
-    const ipi_canon *c = p->c;
-    p->sparse = 0;
-    for (size_t i = p->from; i < p->to; i++) {
-        if (i + 8 < p->to)
-            ipi_prefetch(c->m->methods[i + 8]);
-        int64_t id = c->m->methods[i]->id;
-        if (id >= 0 && (uint64_t)id < c->mmap.dense_cap)
-            c->mmap.dense[id] = p->rank[i];
-        else
-            p->sparse++;
-    }
-}
-
-/* Number the distinct methods of the sorted meths and keep only their
- * indexes, in place: c->order (4 bytes a method instead of 16 for the rest
- * of the walk, which may overlap sorting the entries). The sorted walk
- * only scatters each method's canonical id into rank (4 bytes a method,
- * by its place in the model); the id map is then filled in the model's
- * order, where methods and their ids lie in sequence: reading each method
- * in sorted order cost a cache miss or two per method. Both passes in
- * halves, one on a second thread when threaded, but for a model whose
- * method ids repeat (only an id's first method is what references mean)
- * and the ids beyond the dense map (its sparse part allocates). */
-static int number_methods(ipi_canon *c, ipi_canon_meth *meths, const uint8_t *same,
-                          uint32_t *rank, size_t count)
-{
-    const iprof_model *m = c->m;
-    size_t h = count / 2;
-    uint32_t first = 0; /* distinct methods among the first h (same[0] is 0) */
-    for (size_t i = 0; i < h; i++)
-        first += !same[i];
-    number_part lo = {c, meths, same, rank, 0, h, 0, 0};
-    number_part hi = {c, meths, same, rank, h, count, first, 0};
-    run_parts(c, rank_methods, &lo, &hi, count);
-    int repeats = m->method_ids.count != count;
-    if (!repeats)
-        run_parts(c, map_dense, &lo, &hi, count);
-    for (size_t i = 0; (repeats || lo.sparse || hi.sparse) && i < count; i++) {
-        const iprof_method *x = m->methods[i];
-        if (repeats && ipi_idmap_get(&m->method_ids, x->id) != x)
-            continue;
-        if (x->id >= 0 && (uint64_t)x->id < c->mmap.dense_cap)
-            c->mmap.dense[x->id] = rank[i];
-        else if (ipi_idmap_put(&c->mmap.sparse, c->a, x->id, (void *)(uintptr_t)rank[i]))
-            return IPROF_ENOMEM;
-    }
-    /* The first of each run of equal methods, its index written at byte
-     * 4 n, within items already read. */
-    unsigned char *bytes = (unsigned char *)meths;
-    size_t n = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t index = meths[i].index;
-        if (!same[i])
-            memcpy(bytes + n++ * sizeof index, &index, sizeof index);
-    }
-    size_t size = n * sizeof *c->order;
-    void *order = ipi_realloc(c->a, meths, c->order_size, size);
-    if (order)
-        c->order_size = size;
-    else
-        order = meths; /* keeps its size */
-    c->order = order;
-    c->method_count = c->method_ids = n;
-    return IPROF_OK;
-}
-
-static int order_methods(ipi_canon *c)
-{
-    const iprof_model *m = c->m;
-    size_t count = m->method_count;
-    if (!count)
-        return IPROF_OK;
-    if (count > UINT32_MAX || c->type_count >= UINT32_MAX)
-        return IPROF_ELIMIT;
-    size_t tmp_size = (count / 2 + 2) * sizeof(ipi_canon_meth);
-    size_t next_size = 2 * (c->type_count + 1) * sizeof(uint32_t);
-    ipi_canon_meth *meths = ipi_malloc(c->a, count * sizeof *meths);
-    if (!meths)
-        return IPROF_ENOMEM;
-    c->order = (uint32_t *)(void *)meths; /* freed with c from here on */
-    c->order_size = count * sizeof *meths;
-    ipi_canon_meth *tmp = ipi_malloc(c->a, tmp_size);
-    uint32_t *next = tmp ? ipi_malloc(c->a, next_size) : NULL;
-    uint8_t *same = next ? ipi_malloc(c->a, count) : NULL;
-    if (!same) {
-        ipi_free(c->a, next, next_size);
-        ipi_free(c->a, tmp, tmp_size);
-        return IPROF_ENOMEM;
-    }
-    memset(next, 0, next_size);
-    list_methods(c, meths, tmp, next, same, count);
-    ipi_free(c->a, next, next_size);
-    ipi_free(c->a, tmp, tmp_size);
-    /* Dense for ids up to twice the methods (a gap costs 4 bytes). */
-    int64_t max_id = ipi_model_max_id(m, 0);
-    if (max_id >= 0 && (uint64_t)max_id < 2 * (uint64_t)count + 1024) {
-        c->mmap.dense_cap = (size_t)max_id + 1;
-        if (!(c->mmap.dense = ipi_malloc(c->a, c->mmap.dense_cap * sizeof *c->mmap.dense))) {
-            c->mmap.dense_cap = 0;
-            ipi_free(c->a, same, count);
-            return IPROF_ENOMEM;
-        }
-        memset(c->mmap.dense, 0, c->mmap.dense_cap * sizeof *c->mmap.dense);
-    }
-    uint32_t *rank = ipi_malloc(c->a, count * sizeof *rank);
-    int rc = rank ? number_methods(c, meths, same, rank, count) : IPROF_ENOMEM;
-    ipi_free(c->a, rank, count * sizeof *rank);
-    ipi_free(c->a, same, count);
-    return rc;
-}
-
-const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i)
-{
-    return c->m->methods[c->order[i]];
-}
-
-void ipi_canon_methods_done(ipi_canon *c)
-{
-    ipi_free(c->a, c->order, c->order_size);
-    c->order = NULL;
-    c->order_size = 0;
-    c->method_count = 0;
-}
-
-/* Methods are walked in an order that is not the model's, each a miss
- * for its slot in the model's array, its struct (two lines with a long
- * signature), its name and the type map's slots of its signature: fetched
- * 24, 16 and 8 methods ahead, each step reading what the step before
- * brought in. */
-void ipi_canon_prefetch_method(const ipi_canon *c, size_t i)
-{
-    if (i + 24 < c->method_count)
-        ipi_prefetch(&c->m->methods[c->order[i + 24]]);
-    if (i + 16 < c->method_count) {
-        const char *x = (const char *)c->m->methods[c->order[i + 16]];
-        ipi_prefetch(x);
-        ipi_prefetch(x + 64);
-    }
-    if (i + 8 < c->method_count) {
-        const iprof_method *x = c->m->methods[c->order[i + 8]];
-        ipi_prefetch(x->name);
-        for (size_t k = 1; k < x->sig_len && k < 8; k++)
-            if (x->sig[k] >= 0 && (uint64_t)x->sig[k] < c->tmap.dense_cap)
-                ipi_prefetch(&c->tmap.dense[x->sig[k]]);
-    }
-}
-
-void ipi_canon_sig_into(const ipi_canon *c, size_t i, int64_t *out)
-{
-    const iprof_method *x = ipi_canon_method(c, i);
-    for (size_t k = 0; k < x->sig_len; k++)
-        out[k] = canon_type(c, x->sig[k]);
-}
-
-const int64_t *ipi_canon_sig(ipi_canon *c, size_t i)
-{
-    const iprof_method *x = ipi_canon_method(c, i);
-    if (ipi_grow_array(c->a, &c->sig, &c->sig_cap, x->sig_len + 1, sizeof *c->sig))
-        return NULL;
-    ipi_canon_sig_into(c, i, c->sig);
-    return c->sig;
-}
-
-int ipi_canon_start(ipi_canon *c, const iprof_model *m, int threaded)
-{
-    memset(c, 0, sizeof *c);
-    c->m = m;
-    c->a = &m->alloc;
-    c->threaded = threaded;
-    c->slots[0].kind = c->slots[1].kind = -1;
-    ipi_idmap_init(&c->tmap);
-    ipi_idmap_init(&c->mmap.sparse);
-    int rc = order_types(c);
-    return rc ? rc : order_methods(c);
 }
 
 /* Free a slot's bucket bounds once it is sorted. */
@@ -1051,7 +577,7 @@ static void map_records(const ipi_canon *c, const ipi_kind_layout *L, const ipro
         memcpy(out, e->records, e->record_count * sizeof *out);
     if (L->type_slot >= 0)
         for (size_t k = (size_t)L->type_slot; k < e->record_count; k += (size_t)L->group)
-            out[k] = canon_type(c, out[k]);
+            out[k] = ipi_canon_type(c, out[k]);
 }
 
 /* Entries are walked in sorted order, not the model's: each a miss for

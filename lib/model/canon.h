@@ -201,4 +201,48 @@ void ipi_canon_skip(ipi_canon *c, size_t i);
  * started now would share its core. */
 int ipi_canon_sorting(const ipi_canon *c);
 
+/* ---- shared by canon.c and canon_methods.c ------------------------------ */
+
+static inline int ipi_canon_cmp_i64(int64_t a, int64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+/* A type's canonical id from its id in the model (canon_methods.c). */
+int64_t ipi_canon_type(const ipi_canon *c, int64_t old);
+
+/* A stable merge sort of n items of a type, with their comparison inlined
+ * and items moved by assignment: qsort's calls through a pointer and byte
+ * copies cost as much as the comparisons here. tmp holds n / 2 items;
+ * name_merge merges the sorted halves a[0, h) and a[h, n). */
+#define IPI_CANON_DEFINE_SORT(name, Ctx, T, cmp)                                    \
+    static void name##_merge(const Ctx *c, T *a, T *tmp, size_t h, size_t n)       \
+    {                                                                               \
+        if (h == 0 || h == n || cmp(c, &a[h - 1], &a[h]) <= 0)                      \
+            return; /* already in order */                                          \
+        memcpy(tmp, a, h * sizeof *a);                                              \
+        size_t i = 0, j = h, k = 0;                                                 \
+        while (i < h && j < n)                                                      \
+            a[k++] = cmp(c, &a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];                \
+        while (i < h)                                                               \
+            a[k++] = tmp[i++];                                                      \
+    }                                                                               \
+    static void name(const Ctx *c, T *a, T *tmp, size_t n)                         \
+    {                                                                               \
+        if (n <= 16) { /* insertion sort */                                         \
+            for (size_t i = 1; i < n; i++) {                                        \
+                T x = a[i];                                                         \
+                size_t j = i;                                                       \
+                for (; j > 0 && cmp(c, &a[j - 1], &x) > 0; j--)                     \
+                    a[j] = a[j - 1];                                                \
+                a[j] = x;                                                           \
+            }                                                                       \
+            return;                                                                 \
+        }                                                                           \
+        size_t h = n / 2;                                                           \
+        name(c, a, tmp, h);                                                         \
+        name(c, a + h, tmp, n - h);                                                 \
+        name##_merge(c, a, tmp, h, n);                                              \
+    }
+
 #endif
