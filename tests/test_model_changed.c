@@ -51,7 +51,7 @@ static void build_all(iprof_model *m)
 
 /* Bits of what is built: index i at bit i, kind k's columns at bit
  * IPI_IX_COUNT + k. */
-static unsigned long built(const iprof_model *m)
+static unsigned long built(iprof_model *m)
 {
     unsigned long b = 0;
     for (int i = 0; i < IPI_IX_COUNT; i++)
