@@ -316,7 +316,7 @@ void ipi_index_free_all(iprof_model *m);
 /* What a change to a model did, for ipi_model_changed. Appending through
  * ipi_model_push_type*, ipi_model_push_method* and the entry appends
  * keeps every index current (each indexes what it appends), so appending
- * says only what else may go stale. */
+ * says only what else may go stale (for methods: nothing). */
 enum {
     /* Types appended (by ipi_model_push_type*): a method left out of the
      * names index for a missing signature type may resolve now. */
@@ -345,8 +345,8 @@ enum {
 /* Say what changed in m: the one place that decides which lazy indexes,
  * columns and the refs_checked mark go stale (model_index.c). kind: the
  * entry kind the ENTRIES and RECORDS flags are about, -1 for every kind
- * (ignored by the others). Every change to a model after it was built
- * calls this, never ipi_columns_drop or an index drop of its own. */
+ * (ignored by the others). Every change to a model calls this rather than
+ * dropping an index or the columns, or clearing the mark, itself. */
 void ipi_model_changed(iprof_model *m, unsigned what, int kind);
 
 /* Keys of the indexes. */
