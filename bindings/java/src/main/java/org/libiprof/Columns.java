@@ -107,7 +107,7 @@ public final class Columns {
     /** Throws when the model closed or the kind's entries changed since. */
     private void check() {
         model.ptr();
-        if (gen != model.kindGen[kind.ordinal()]) {
+        if (!current()) {
             throw new StaleException("these Columns were invalidated by a change to " + kind.key()
                     + "; take them again (Model.columns)");
         }
@@ -203,9 +203,14 @@ public final class Columns {
         return model.context(contexts.getAtIndex(ValueLayout.ADDRESS, i));
     }
 
+    /** {@return true while the kind's entries are those it was taken from} */
+    boolean current() {
+        return gen == model.kindGen[kind.ordinal()];
+    }
+
     /** {@return false once its model is closed or the kind's entries changed} */
     public boolean valid() {
-        return !model.isClosed() && gen == model.kindGen[kind.ordinal()];
+        return !model.isClosed() && current();
     }
 
     /** {@return "Columns(kind: N entries, N records, N frames)"} */

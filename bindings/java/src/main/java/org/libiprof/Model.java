@@ -50,6 +50,8 @@ public final class Model implements AutoCloseable {
     private final Arena[] views = {Arena.ofShared(), Arena.ofShared(), Arena.ofShared(), Arena.ofShared(),
                                    Arena.ofShared(), Arena.ofShared()};
     private final boolean[] viewed = new boolean[6];
+    /** Per kind, the last columns taken: the same object serves until the kind changes. */
+    private final Columns[] columns = new Columns[6];
     private int busy;
     private boolean exclusive;
     private final List<Report> diagnostics;
@@ -710,15 +712,23 @@ public final class Model implements AutoCloseable {
      * its records in one read-only {@code JAVA_LONG} segment with offsets, its contexts'
      * frames in another; the fast way to hand a whole kind to analysis. The C model builds
      * the arrays on the first call for the kind (one pass over its entries) and keeps them
-     * until entries of the kind change, so later calls cost one downcall. They are valid
-     * while the model is open and the kind unchanged; then reading them throws (see
+     * until entries of the kind change; until then this returns the same object. They are
+     * valid while the model is open and the kind unchanged; then reading them throws (see
      * {@link Columns}).
      * @param kind the kind
      * @return the columns ({@code count()} 0 and empty segments for a kind without entries)
      * @throws IprofException ENOMEM when the first call cannot build them
      */
     public Columns columns(Kind kind) {
-        return new Columns(this, kind, ptr());
+        MemorySegment p = ptr();
+        int k = kind.ordinal();
+        // Readers on several threads may each make one: both are valid (final fields), one stays.
+        Columns c = columns[k];
+        if (c == null || !c.current()) {
+            c = new Columns(this, kind, p);
+            columns[k] = c;
+        }
+        return c;
     }
 
     // ---- edits -------------------------------------------------------------

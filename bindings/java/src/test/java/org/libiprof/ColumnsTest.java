@@ -3,6 +3,8 @@ package org.libiprof;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -189,6 +191,8 @@ class ColumnsTest {
             assertTrue(other.valid(), "columns of other kinds stay valid");
             assertEquals(Long.MIN_VALUE + 12, sum(otherRecords));
             Columns again = m.columns(Kind.CONDITIONAL);
+            assertNotSame(c, again, "a change makes new columns");
+            assertSame(again, m.columns(Kind.CONDITIONAL), "kept until the next change");
             assertArrayEquals(new long[] {-1, 0, 20, 8, 1, 6}, longs(again.records()));
             // Every kind of change: an addition, a removal, records set.
             m.addEntry(Kind.CONDITIONAL, List.of(Frame.of(1, 7)), 3, 0, 4);
