@@ -189,8 +189,8 @@ struct iprof_model {
 
     ipi_idmap type_ids;    /* id -> first type */
     ipi_idmap method_ids;  /* id -> first method */
-    ipi_ctx_nodes ctx_nodes;
-    ipi_rtab contexts;     /* node hash -> node index + 1 (model_context.c) */
+    ipi_ctx_nodes ctx_nodes; /* the context nodes (model_context.c) */
+    ipi_rtab contexts;       /* node hash -> node index + 1 */
     /* While a merge runs: every context node it creates, so that a
      * failure can take them out again (journal.c). */
     struct ipi_ctx_log *ctx_log;
@@ -317,11 +317,12 @@ typedef struct ipi_ctx_log {
     size_t count, cap;
 } ipi_ctx_log;
 
+/* A new model's empty nodes and table; freeing them (for model.c). */
 void ipi_context_init(iprof_model *m);
 void ipi_context_free(iprof_model *m);
 
 /* Take the logged nodes out of m's context table, newest first (they stay
- * in the arena, unreachable); frees the log's array. */
+ * in their chunks, unreachable); frees the log's array. */
 void ipi_context_forget(iprof_model *m, ipi_ctx_log *log);
 
 /* The interned node of these frames (interleaved, callee first), created
