@@ -32,7 +32,7 @@ static void raw_put(ipi_rtab *t, uint32_t tag, uint32_t ref)
     t->count++;
 }
 
-int ipi_rtab_reserve(ipi_rtab *t, const iprof_allocator *a, size_t n)
+int ipi_rtab_grow(ipi_rtab *t, const iprof_allocator *a, size_t n)
 {
     if (n > UINT32_MAX - t->count)
         return IPROF_ELIMIT;

@@ -29,9 +29,17 @@ typedef struct ipi_rtab {
 
 void ipi_rtab_init(ipi_rtab *t);
 void ipi_rtab_free(ipi_rtab *t, const iprof_allocator *a);
+/* ipi_rtab_reserve's slow path: grow the table. */
+int ipi_rtab_grow(ipi_rtab *t, const iprof_allocator *a, size_t n);
+
 /* Make room for n more references: IPROF_OK, IPROF_ENOMEM, or
- * IPROF_ELIMIT beyond 2^32 - 1 of them. */
-int ipi_rtab_reserve(ipi_rtab *t, const iprof_allocator *a, size_t n);
+ * IPROF_ELIMIT beyond 2^32 - 1 of them. Inline: interning asks before
+ * every new element. */
+static inline int ipi_rtab_reserve(ipi_rtab *t, const iprof_allocator *a, size_t n)
+{
+    size_t room = t->cap / 4 * 3;
+    return t->count < room && n <= room - t->count ? IPROF_OK : ipi_rtab_grow(t, a, n);
+}
 /* Insert ref (not 0) with hash h into a table with room reserved for it
  * (no duplicate check; cannot fail). */
 void ipi_rtab_put(ipi_rtab *t, uint64_t h, uint32_t ref);
