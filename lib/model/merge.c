@@ -417,8 +417,8 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     /* Last: dropping dst's keys cannot be undone, and nothing fails after. */
     if (!rc)
         rc = ipi_unknown_take(dst, src, drop);
-    if (!rc)
-        dst->refs_checked &= src->refs_checked; /* src's methods come as they are */
+    if (!rc && !src->refs_checked) /* src's methods come as they are */
+        ipi_model_changed(dst, IPI_CHANGED_UNCHECKED, -1);
     if (rc && journalled)
         ipi_journal_undo(&j, dst);
     if (journalled)

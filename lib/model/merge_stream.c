@@ -698,8 +698,8 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     }
     if (!rc)
         rc = finish(&s, (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0);
-    if (!rc)
-        dst->refs_checked &= ipi_reader_vouches(reader);
+    if (!rc && !ipi_reader_vouches(reader))
+        ipi_model_changed(dst, IPI_CHANGED_UNCHECKED, -1);
     if (rc) {
         if (!dst->error.set || dst->error.err.status != rc)
             ipi_model_fail(dst, rc, "%s",

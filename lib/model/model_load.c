@@ -202,7 +202,8 @@ static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *
     }
     /* After damage, references that waited for a later section were
      * never checked: the writer checks them. */
-    m->refs_checked = ipi_reader_vouches(reader) && !iprof_reader_damage(reader);
+    if (!ipi_reader_vouches(reader) || iprof_reader_damage(reader))
+        ipi_model_changed(m, IPI_CHANGED_UNCHECKED, -1); /* a new model's is set */
     *out = m;
     return IPROF_OK;
 }
