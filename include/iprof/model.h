@@ -355,6 +355,9 @@ IPROF_API size_t iprof_model_context_describe(const iprof_model *model,
                                               char *buf, size_t size);
 /**
  * @brief The number of interned context nodes (distinct frame sequences, including caller suffixes).
+ *
+ * At most 4,294,967,295 (a node whose bci does not fit 32 bits counts
+ * twice): an operation that would need more fails with IPROF_ELIMIT.
  * @param model the model (borrowed).
  * @return the count.
  * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.

@@ -370,8 +370,9 @@ static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
         fetch_ahead(s, b, i + AHEAD_ITEMS, n, 1);
         ipi_event e;
         ipi_batch_event_at(b, s->ready[i], &e);
-        if (!(s->ctxs[i] = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes)))
-            return IPROF_ENOMEM;
+        int rc = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes, &s->ctxs[i]);
+        if (rc)
+            return rc;
     }
     for (size_t i = 0; i < n; i++) {
         ipi_event e;

@@ -27,7 +27,7 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     m->refs_checked = 1;               /* nothing to refer to */
     ipi_idmap_init(&m->type_ids);
     ipi_idmap_init(&m->method_ids);
-    ipi_htab_init(&m->contexts);
+    ipi_context_init(m);
     for (int i = 0; i < IPI_IX_COUNT; i++)
         atomic_init(&m->index[i], NULL);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
@@ -43,7 +43,7 @@ IPROF_API void iprof_model_free(iprof_model *model)
     const iprof_allocator *a = &model->alloc;
     ipi_entries_free(model);
     ipi_unknown_free_all(model);
-    ipi_htab_free(&model->contexts, a);
+    ipi_context_free(model);
     ipi_index_free_all(model);
     ipi_idmap_free(&model->method_ids, a);
     ipi_idmap_free(&model->type_ids, a);

@@ -6,9 +6,11 @@
  * reads these structs directly for speed. `grep -l model.h lib` lists them.
  *
  * Memory: everything a model stores per element lives in its arena (types,
- * methods with their signatures, context nodes, entry records, interned
- * names). Outside the arena there are only the growable lists and the hash
- * tables, all allocated through the model's allocator.
+ * methods with their signatures, entry records, interned names), but for
+ * the context nodes, which have chunks of their own (ipi_ctx_nodes) so that
+ * each has a 32-bit index. Outside the arena there are only those chunks,
+ * the growable lists and the hash tables, all allocated through the
+ * model's allocator.
  *
  * Indexes hold the FIRST element per key only: a lenient read may deliver
  * duplicate type/method ids or duplicate contexts within a kind, and
@@ -29,6 +31,7 @@
 #include "htab.h"
 #include "idmap.h"
 #include "intern.h"
+#include "rtab.h"
 
 /* 16 bytes. */
 struct iprof_type {
@@ -44,14 +47,56 @@ struct iprof_method {
     int64_t sig[]; /* declaring type, return type, parameter types */
 };
 
-/* 32 bytes. One node per distinct frame sequence; the node of "5:0<3:2"
- * points to the node of "3:2" as its parent, so callers are shared. */
+/* 24 bytes. One node per distinct frame sequence; the node of "5:0<3:2"
+ * points to the node of "3:2" as its parent, so callers are shared. Nodes
+ * live in m->ctx_nodes. A bci is int64 in the format but fits int32 in
+ * every profile GraalVM writes; one that does not (or is IPI_BCI_WIDE
+ * itself) is stored as IPI_BCI_WIDE with its value in the method field of
+ * the node's next slot, which its chunk keeps for it: read bcis through
+ * ipi_ctx_bci. The depth fits 32 bits as the node count does. */
 struct iprof_context {
     int64_t method;
-    int64_t bci;
     const iprof_context *parent; /* the caller's context, NULL at depth 1 */
-    size_t depth;
+    int32_t bci;                 /* or IPI_BCI_WIDE */
+    uint32_t depth;
 };
+
+#define IPI_BCI_WIDE INT32_MIN
+
+/* A frame's bci as stored in a node: itself, or IPI_BCI_WIDE. */
+static inline int32_t ipi_bci_narrow(int64_t bci)
+{
+    return bci > INT32_MIN && bci <= INT32_MAX ? (int32_t)bci : IPI_BCI_WIDE;
+}
+
+/* A node's bci, exact. */
+static inline int64_t ipi_ctx_bci(const iprof_context *c)
+{
+    return c->bci != IPI_BCI_WIDE ? c->bci : c[1].method;
+}
+
+/* The context nodes: chunks of IPI_CTX_CHUNK slots that never move (a
+ * `const iprof_context *` stays valid, as the API promises), so each node
+ * also has a 32-bit index, and the context table (m->contexts) stores
+ * index + 1 in 8-byte slots. A node with a wide bci takes two slots of
+ * one chunk. Nodes a failed merge created stay, unreachable. */
+#define IPI_CTX_CHUNK_SHIFT 12
+#define IPI_CTX_CHUNK ((size_t)1 << IPI_CTX_CHUNK_SHIFT) /* 96 KiB */
+/* Slots at most: their indexes + 1 must fit the table's 32-bit refs. */
+#define IPI_CTX_MAX_SLOTS ((size_t)UINT32_MAX)
+
+typedef struct ipi_ctx_nodes {
+    iprof_context **chunks;
+    size_t chunk_count, chunk_cap;
+    size_t used; /* slots handed out: indexes 0 .. used - 1 */
+    size_t max;  /* IPI_CTX_MAX_SLOTS; tests lower it to reach the limit */
+} ipi_ctx_nodes;
+
+/* The node at index i (< used). */
+static inline const iprof_context *ipi_ctx_node(const ipi_ctx_nodes *n, size_t i)
+{
+    return &n->chunks[i >> IPI_CTX_CHUNK_SHIFT][i & (IPI_CTX_CHUNK - 1)];
+}
 
 /* 24 bytes; records live in the arena. */
 struct iprof_entry {
@@ -146,7 +191,8 @@ struct iprof_model {
 
     ipi_idmap type_ids;    /* id -> first type */
     ipi_idmap method_ids;  /* id -> first method */
-    ipi_htab contexts;     /* ipi_context_hash -> context node */
+    ipi_ctx_nodes ctx_nodes; /* the context nodes (model_context.c) */
+    ipi_rtab contexts;       /* node hash -> node index + 1 */
     /* While a merge runs: every context node it creates, so that a
      * failure can take them out again (journal.c). */
     struct ipi_ctx_log *ctx_log;
@@ -276,22 +322,30 @@ int ipi_model_fail_about(iprof_model *m, int status, const ipi_subject *about, c
 
 /* ---- model_context.c ---------------------------------------------------- */
 
-/* Context nodes created while m->ctx_log is set, with their hashes. */
+/* Context nodes created while m->ctx_log is set: their table slots (hash
+ * bits and index + 1). */
 typedef struct ipi_ctx_log {
-    ipi_htab_slot *items;
+    ipi_rtab_slot *items;
     size_t count, cap;
 } ipi_ctx_log;
 
+/* A new model's empty nodes and table; freeing them (for model.c). */
+void ipi_context_init(iprof_model *m);
+void ipi_context_free(iprof_model *m);
+
 /* Take the logged nodes out of m's context table, newest first (they stay
- * in the arena, unreachable); frees the log's array. */
+ * in their chunks, unreachable); frees the log's array. */
 void ipi_context_forget(iprof_model *m, ipi_ctx_log *log);
 
 /* The interned node of these frames (interleaved, callee first), created
- * with its missing caller suffixes; NULL when out of memory. */
-const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count);
+ * with its missing caller suffixes, into *out. IPROF_ENOMEM, or
+ * IPROF_ELIMIT (reported in m's error) past IPI_CTX_MAX_SLOTS nodes; the
+ * nodes created before the failure stay interned. */
+int ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count,
+                       const iprof_context **out);
 /* The same with the hashes of its nodes known (ipi_context_hashes). */
-const iprof_context *ipi_context_intern_hashed(iprof_model *m, const int64_t *frames,
-                                               size_t count, const uint64_t *hs);
+int ipi_context_intern_hashed(iprof_model *m, const int64_t *frames, size_t count,
+                              const uint64_t *hs, const iprof_context **out);
 /* hs[k] = the hash of the k-th node from the outermost caller (count of
  * them); pure, so the reading thread can compute them. */
 void ipi_context_hashes(const int64_t *frames, size_t count, uint64_t *hs);

@@ -74,7 +74,7 @@ static ipi_columns *build(const iprof_model *m, int kind)
         r += e->record_count;
         for (const iprof_context *x = e->ctx; x; x = x->parent, f++) {
             fr[2 * f] = x->method;
-            fr[2 * f + 1] = x->bci;
+            fr[2 * f + 1] = ipi_ctx_bci(x);
         }
     }
     off[n] = r;

@@ -17,7 +17,7 @@ static int check_rewritten(iprof_model *m, const iprof_entry *e, const int64_t *
     iprof_entry probe = *e;
     probe.records = (int64_t *)records;
     probe.record_count = (uint32_t)record_count;
-    int64_t callee[2] = {e->ctx->method, e->ctx->bci};
+    int64_t callee[2] = {e->ctx->method, ipi_ctx_bci(e->ctx)};
     int rule = ipi_rule_check_entry(e->kind, callee, 1, records, record_count);
     if (rule != IPI_RULE_OK && !ipi_rule_is_ctx(rule))
         return ipi_entry_fail_rule(m, &probe, rule, 0);

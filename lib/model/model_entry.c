@@ -67,11 +67,10 @@ int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
         return IPROF_ESCHEMA; /* a ctx without frames has no node to stand for it */
     if (record_count > IPI_MAX_RECORDS)
         return IPROF_ELIMIT;
-    const iprof_context *ctx = hs ? ipi_context_intern_hashed(m, frames, frame_count, hs)
-                                  : ipi_context_intern(m, frames, frame_count);
-    if (!ctx)
-        return IPROF_ENOMEM;
-    return append_entry(m, kind, ctx, records, record_count);
+    const iprof_context *ctx;
+    int rc = hs ? ipi_context_intern_hashed(m, frames, frame_count, hs, &ctx)
+                : ipi_context_intern(m, frames, frame_count, &ctx);
+    return rc ? rc : append_entry(m, kind, ctx, records, record_count);
 }
 
 /* ---- combining ---------------------------------------------------------- */
@@ -519,7 +518,7 @@ static size_t entry_frames(const iprof_entry *e, int64_t buf[32])
     size_t n = 0;
     for (const iprof_context *c = e->ctx; c && n < 16; c = c->parent, n++) {
         buf[2 * n] = c->method;
-        buf[2 * n + 1] = c->bci;
+        buf[2 * n + 1] = ipi_ctx_bci(c);
     }
     return n;
 }
@@ -583,9 +582,8 @@ IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t 
     size_t pos = ctx ? ipi_find_entry_pos(model, kind, ctx) : 0;
     if (pos)
         return combine(model, &l->items[pos - 1], records, record_count);
-    if (!ctx && !(ctx = ipi_context_intern(model, frames, frame_count)))
-        return IPROF_ENOMEM;
-    return append_entry(model, kind, ctx, records, record_count);
+    rc = ctx ? IPROF_OK : ipi_context_intern(model, frames, frame_count, &ctx);
+    return rc ? rc : append_entry(model, kind, ctx, records, record_count);
 }
 
 int ipi_entry_merge_at(iprof_model *m, int kind, const iprof_context *ctx,
@@ -670,7 +668,7 @@ static int all_frames_pass(const iprof_entry *e, void *payload)
 {
     const by_frame *b = payload;
     for (const iprof_context *c = e->ctx; c; c = c->parent)
-        if (!b->keep(c->method, c->bci, b->payload))
+        if (!b->keep(c->method, ipi_ctx_bci(c), b->payload))
             return 0;
     return 1;
 }

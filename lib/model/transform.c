@@ -510,12 +510,13 @@ static int cut_kind(iprof_model *m, int kind, size_t depth)
         size_t d = 0;
         for (const iprof_context *x = e->ctx; x && d < depth; x = x->parent, d++) {
             frames[2 * d] = x->method;
-            frames[2 * d + 1] = x->bci;
+            frames[2 * d + 1] = ipi_ctx_bci(x);
         }
-        const iprof_context *ctx =
-            e->ctx->depth <= depth ? e->ctx : ipi_context_intern(m, frames, d);
-        rc = ctx ? ipi_entry_merge_at(m, kind, ctx, e->records, e->record_count, no_journal, NULL)
-                 : IPROF_ENOMEM;
+        const iprof_context *ctx = e->ctx;
+        if (e->ctx->depth > depth)
+            rc = ipi_context_intern(m, frames, d, &ctx);
+        if (!rc)
+            rc = ipi_entry_merge_at(m, kind, ctx, e->records, e->record_count, no_journal, NULL);
     }
     ipi_free(&m->alloc, frames, 2 * depth * sizeof *frames);
     ipi_entry_list done = rc ? m->entries[kind] : old; /* the list to free */
