@@ -6,14 +6,18 @@ it, and every folder of lib/ is a layer. The order is lib/meson.build's
 build compiles each folder with the include directories of its own and the
 lower layers, and this test says which line broke the rule. Also checked
 on small fabricated trees, so that a checker that finds nothing cannot
-pass.
+pass. And the command (tools/) is no layer: it uses the public API only,
+includes no header of lib/ and compiles no file of lib/ (the build's
+compile_commands.json).
 
 Usage: test_layers.py LAYER... (lowest first)
 Environment (set by meson, tests/meson.build):
-  IPROF_SOURCE_DIR  the source tree (lib/)
+  IPROF_SOURCE_DIR  the source tree (lib/, tools/)
+  IPROF_BUILD_DIR   the build (compile_commands.json)
 
 Prints "N passed, N failed" last; exits 1 on failure.
 """
+import json
 import os
 import re
 import sys
@@ -79,12 +83,71 @@ def violations(lib, layers):
     return found
 
 
+def command_violations(source, commands):
+    """What the command takes from lib/: its #include lines naming a header
+    of lib/ (and none of its own), and the files of lib/ among its compile
+    commands (a list of compile_commands.json entries)."""
+    found = []
+    lib_headers = set()
+    for names in headers_by_folder(os.path.join(source, "lib")).values():
+        lib_headers |= names
+    tools = os.path.join(source, "tools")
+    own = set(os.listdir(tools))
+    for f in sorted(own):
+        if not f.endswith((".c", ".h")):
+            continue
+        with open(os.path.join(tools, f), encoding="utf-8") as fh:
+            text = fh.read()
+        for m in INCLUDE.finditer(text):
+            name = m.group(1)
+            if "lib/" in name or (name in lib_headers and name not in own):
+                found.append("tools/%s:%d: includes \"%s\" of lib/" %
+                             (f, text.count("\n", 0, m.start()) + 1, name))
+    lib = os.path.realpath(os.path.join(source, "lib")) + os.sep
+    for c in commands:
+        out = c.get("output", "") or c.get("command", "")
+        if "tools/iprof" not in out.replace("\\", "/"):
+            continue
+        path = os.path.realpath(os.path.join(c["directory"], c["file"]))
+        if path.startswith(lib):
+            found.append("the command compiles lib/%s" % path[len(lib):])
+    return found
+
+
 def make_tree(root, files):
     for rel, text in files.items():
         path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
+
+
+BUILD = os.environ.get("IPROF_BUILD_DIR", "")
+
+
+class Command(unittest.TestCase):
+    def test_command_takes_nothing_from_lib(self):
+        db = os.path.join(BUILD, "compile_commands.json")
+        if not os.path.isfile(db):
+            self.skipTest("no compile_commands.json in IPROF_BUILD_DIR")
+        with open(db, encoding="utf-8") as fh:
+            commands = json.load(fh)
+        # The database is the build's: the command is in it.
+        self.assertTrue(any("tools/iprof" in c.get("output", c.get("command", ""))
+                            for c in commands))
+        self.assertEqual(command_violations(SOURCE, commands), [])
+
+    def test_checker_finds_what_the_command_takes(self):
+        commands = [
+            {"directory": "/b", "file": os.path.join(SOURCE, "lib/platform/replace.c"),
+             "output": "tools/iprof.p/replace.c.o"},
+            {"directory": "/b", "file": os.path.join(SOURCE, "tools/main.c"),
+             "output": "tools/iprof.p/main.c.o"},
+            {"directory": "/b", "file": os.path.join(SOURCE, "lib/read/json.c"),
+             "output": "lib/libiprof_read.a.p/json.c.o"},
+        ]
+        self.assertEqual(command_violations(SOURCE, commands),
+                         ["the command compiles lib/platform/replace.c"])
 
 
 class Layers(unittest.TestCase):

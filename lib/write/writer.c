@@ -368,6 +368,18 @@ static int write_begin(iprof_writer *w, const char *version, size_t len)
     return IPROF_OK;
 }
 
+/* Hand what is buffered to the sink and commit it (a path sink renames
+ * its file into place). */
+static int commit(iprof_writer *w)
+{
+    int rc = ipi_writer_flush(w);
+    if (rc)
+        return rc;
+    if (w->direct)
+        w->sink.mem_len = w->pos;
+    return ipi_sink_commit(&w->sink, &w->err);
+}
+
 static int write_end(iprof_writer *w)
 {
     int rc = ipi_writer_close_through(w, SEQ_ENTRIES + (int)w->nlayout - 1);
@@ -377,11 +389,7 @@ static int write_end(iprof_writer *w)
     char *p = w->buf + w->pos;
     PUT_PIECE(p, w->lay->end);
     w->pos = (size_t)(p - w->buf);
-    if ((rc = ipi_writer_flush(w)))
-        return rc;
-    if (w->direct)
-        w->sink.mem_len = w->pos;
-    return ipi_sink_commit(&w->sink, &w->err);
+    return commit(w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -487,6 +495,7 @@ const char *ipi_writer_state_name(const iprof_writer *w)
     case ST_TYPES: return "in types";
     case ST_METHODS: return "after methods started";
     case ST_ENTRIES: return "after entries started";
+    case ST_RAW: return "after raw bytes";
     default: return "after end";
     }
 }
@@ -667,7 +676,7 @@ IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frame
         return IPROF_EINVAL;
     if (w->status)
         return w->status;
-    if (w->state == ST_INIT || w->state == ST_DONE)
+    if (w->state == ST_INIT || w->state == ST_DONE || w->state == ST_RAW)
         return ipi_writer_fail(w, IPROF_ESTATE, "entry written %s", ipi_writer_state_name(w));
     if (kind < 0 || kind >= IPROF_KIND_COUNT)
         return ipi_writer_fail(w, IPROF_EINVAL, "invalid entry kind %d", kind);
@@ -706,7 +715,7 @@ IPROF_API int iprof_writer_end(iprof_writer *w)
         return w->status;
     if (w->state == ST_INIT || w->state == ST_DONE)
         return ipi_writer_fail(w, IPROF_ESTATE, "end called %s", ipi_writer_state_name(w));
-    int rc = write_end(w);
+    int rc = w->state == ST_RAW ? commit(w) : write_end(w);
     if (rc)
         return ipi_writer_fail_rc(w, rc);
     w->state = ST_DONE;
@@ -730,7 +739,7 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
         return IPROF_EINVAL;
     if (w->status)
         return w->status;
-    if (w->state == ST_INIT || w->state == ST_DONE)
+    if (w->state == ST_INIT || w->state == ST_DONE || w->state == ST_RAW)
         return ipi_writer_fail(w, IPROF_ESTATE, "unknown key written %s", ipi_writer_state_name(w));
     if ((!key && key_len) || !json)
         return ipi_writer_fail(w, IPROF_EINVAL, "unknown key: the key or the JSON is NULL");
@@ -749,6 +758,43 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
                           (int)(key_len > 64 ? 64 : key_len), key)
                    : ipi_writer_fail_rc(w, rc);
     if ((rc = unknown_here(w, key ? key : "", key_len, json, json_len)))
+        return ipi_writer_fail_rc(w, rc);
+    return IPROF_OK;
+}
+
+/* Copy bytes through the buffer, a buffer's worth at a time. */
+static int put_raw(iprof_writer *w, const char *data, size_t len)
+{
+    while (len) {
+        size_t chunk = len > w->cap ? w->cap : len;
+        if (!chunk) /* no buffer yet (an empty memory sink) */
+            chunk = len > DEFAULT_MEM_SIZE ? DEFAULT_MEM_SIZE : len;
+        ENSURE(w, chunk);
+        memcpy(w->buf + w->pos, data, chunk);
+        w->pos += chunk;
+        data += chunk;
+        len -= chunk;
+    }
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_raw(iprof_writer *w, const void *data, size_t len)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state != ST_INIT && w->state != ST_RAW)
+        return ipi_writer_fail(w, IPROF_ESTATE, "raw bytes written %s", ipi_writer_state_name(w));
+    if (!data && len)
+        return ipi_writer_fail(w, IPROF_EINVAL, "raw bytes are NULL");
+    int rc;
+    if (w->state == ST_INIT) { /* a path sink's temporary file, or why not */
+        if ((rc = ipi_sink_open(&w->sink, &w->err)))
+            return ipi_writer_fail_rc(w, rc);
+        w->state = ST_RAW;
+    }
+    if ((rc = put_raw(w, data, len)))
         return ipi_writer_fail_rc(w, rc);
     return IPROF_OK;
 }

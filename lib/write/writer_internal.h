@@ -79,8 +79,9 @@ const ipi_write_layout *ipi_write_layout_of(int legacy, int pretty);
 /* Where the document is: before begin; inside "types", "methods" or an
  * entry section (w->section); between sections with nothing open, after
  * sequence index w->seq (-1: right after the version; an unknown key may
- * be written there); after end. */
-enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_BETWEEN, ST_DONE };
+ * be written there); after end; writing raw bytes instead of a document
+ * (iprof_writer_raw). */
+enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_BETWEEN, ST_DONE, ST_RAW };
 
 /* The sections in document order form a sequence: 0 "types", 1 "methods",
  * then 2 + i for entry section layout[i]. */
