@@ -40,6 +40,17 @@ def headers_by_folder(lib):
     return out
 
 
+def includes(folder):
+    """(file, line, name) of every #include "name" of the C files of folder."""
+    for f in sorted(os.listdir(folder)):
+        if not f.endswith((".c", ".h")):
+            continue
+        with open(os.path.join(folder, f), encoding="utf-8") as fh:
+            text = fh.read()
+        for m in INCLUDE.finditer(text):
+            yield f, text.count("\n", 0, m.start()) + 1, m.group(1)
+
+
 def violations(lib, layers):
     """The broken rules of the tree at lib, as sorted lines of text."""
     found = []
@@ -53,33 +64,24 @@ def violations(lib, layers):
         if not os.path.isdir(path):
             found.append("lib/%s/: a layer without a folder" % d)
             continue
-        for f in sorted(os.listdir(path)):
-            if not f.endswith((".c", ".h")):
-                continue
-            with open(os.path.join(path, f), encoding="utf-8") as fh:
-                text = fh.read()
-            for m in INCLUDE.finditer(text):
-                name = m.group(1)
-                line = text.count("\n", 0, m.start()) + 1
-                where = "lib/%s/%s:%d" % (d, f, line)
-                if "/" in name:
-                    # A relative include ("../common/alloc.h"): the folder it names.
-                    target = os.path.normpath(os.path.join(d, name))
-                    parts = target.split(os.sep)
-                    owner = parts[0] if len(parts) == 2 else None
-                    base = parts[-1]
-                    if owner is None or base not in folders.get(owner, ()):
-                        found.append("%s: \"%s\" is no header of lib/" % (where, name))
-                        continue
-                    owners = [owner]
-                else:
-                    owners = [o for o in layers if name in folders.get(o, ())]
-                    if not owners:
-                        found.append("%s: \"%s\" is no header of lib/" % (where, name))
-                        continue
-                if min(rank.get(o, len(layers)) for o in owners) > rank[d]:
-                    found.append("%s: includes \"%s\" of lib/%s/, a layer above %s" %
-                                 (where, name, owners[0], d))
+        for f, line, name in includes(path):
+            where = "lib/%s/%s:%d" % (d, f, line)
+            if "/" in name:
+                # A relative include ("../common/alloc.h"): the folder it names.
+                parts = os.path.normpath(os.path.join(d, name)).split(os.sep)
+                owner = parts[0] if len(parts) == 2 else None
+                if owner is None or parts[-1] not in folders.get(owner, ()):
+                    found.append("%s: \"%s\" is no header of lib/" % (where, name))
+                    continue
+                owners = [owner]
+            else:
+                owners = [o for o in layers if name in folders.get(o, ())]
+                if not owners:
+                    found.append("%s: \"%s\" is no header of lib/" % (where, name))
+                    continue
+            if min(rank.get(o, len(layers)) for o in owners) > rank[d]:
+                found.append("%s: includes \"%s\" of lib/%s/, a layer above %s" %
+                             (where, name, owners[0], d))
     return found
 
 
@@ -93,16 +95,9 @@ def command_violations(source, commands):
         lib_headers |= names
     tools = os.path.join(source, "tools")
     own = set(os.listdir(tools))
-    for f in sorted(own):
-        if not f.endswith((".c", ".h")):
-            continue
-        with open(os.path.join(tools, f), encoding="utf-8") as fh:
-            text = fh.read()
-        for m in INCLUDE.finditer(text):
-            name = m.group(1)
-            if "lib/" in name or (name in lib_headers and name not in own):
-                found.append("tools/%s:%d: includes \"%s\" of lib/" %
-                             (f, text.count("\n", 0, m.start()) + 1, name))
+    for f, line, name in includes(tools):
+        if "lib/" in name or (name in lib_headers and name not in own):
+            found.append("tools/%s:%d: includes \"%s\" of lib/" % (f, line, name))
     lib = os.path.realpath(os.path.join(source, "lib")) + os.sep
     for c in commands:
         out = c.get("output", "") or c.get("command", "")
