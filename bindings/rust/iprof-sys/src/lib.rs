@@ -792,6 +792,8 @@ extern "C" {
         record_count: usize,
     ) -> c_int;
     pub fn iprof_writer_end(writer: *mut iprof_writer) -> c_int;
+    /// Bytes that are not a profile (a report) through the writer's sink.
+    pub fn iprof_writer_raw(writer: *mut iprof_writer, data: *const c_void, len: usize) -> c_int;
     pub fn iprof_writer_unknown(
         writer: *mut iprof_writer,
         key: *const c_char,
@@ -1015,7 +1017,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 147;
+    const FUNCTION_COUNT: usize = 148;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1134,6 +1136,7 @@ mod tests {
             iprof_writer_method as *const (),
             iprof_writer_entry as *const (),
             iprof_writer_end as *const (),
+            iprof_writer_raw as *const (),
             iprof_writer_unknown as *const (),
             iprof_writer_write_model as *const (),
             iprof_writer_error as *const (),
