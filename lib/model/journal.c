@@ -78,16 +78,9 @@ void ipi_journal_undo(ipi_journal *j, iprof_model *dst)
             ipi_index_drop(dst, IPI_IX_ENTRIES + k);
         }
     /* The ids of what the merge added are fresh (it never takes an id dst
-     * uses): they leave the id maps. */
-    for (size_t i = j->types; i < dst->type_count; i++)
-        if (ipi_idmap_get(&dst->type_ids, dst->types[i]->id) == dst->types[i])
-            ipi_idmap_del(&dst->type_ids, dst->types[i]->id);
-    for (size_t i = j->methods; i < dst->method_count; i++)
-        if (ipi_idmap_get(&dst->method_ids, dst->methods[i]->id) == dst->methods[i])
-            ipi_idmap_del(&dst->method_ids, dst->methods[i]->id);
+     * uses): they leave the id indexes. */
     if (dst->type_count != j->types || dst->method_count != j->methods) {
-        dst->type_count = j->types;
-        dst->method_count = j->methods;
+        ipi_model_truncate(dst, j->types, j->methods);
         ipi_index_drop(dst, IPI_IX_TYPE_NAMES);
         ipi_index_drop(dst, IPI_IX_METHOD_KEYS);
         ipi_index_drop(dst, IPI_IX_METHOD_NAMES);

@@ -14,6 +14,12 @@
  * duplicate type/method ids or duplicate contexts within a kind, and
  * lookups must return the first of them. Removal re-indexes the next
  * element with that key, if any.
+ *
+ * Types and methods by id: ipi_model_type_by_id / ipi_model_method_by_id
+ * below, never the index itself. While the ids are base, base + 1, ... in
+ * list order (real files, the generator, merges that add fresh ids) the
+ * index holds no map and the lookup is the list position id - base; else
+ * it maps ids to 4-byte positions (idpos.h).
  */
 #ifndef IPI_MODEL_H
 #define IPI_MODEL_H
@@ -27,7 +33,7 @@
 #include "arena.h"
 #include "error.h"
 #include "htab.h"
-#include "idmap.h"
+#include "idpos.h"
 #include "intern.h"
 
 /* 16 bytes. */
@@ -142,8 +148,8 @@ struct iprof_model {
     iprof_method **methods;
     size_t method_count, method_cap;
 
-    ipi_idmap type_ids;    /* id -> first type */
-    ipi_idmap method_ids;  /* id -> first method */
+    ipi_idpos type_ids;    /* id -> position of the first type with it */
+    ipi_idpos method_ids;  /* id -> position of the first method with it */
     ipi_htab contexts;     /* ipi_context_hash -> context node */
     /* While a merge runs: every context node it creates, so that a
      * failure can take them out again (journal.c). */
@@ -172,6 +178,31 @@ struct iprof_model {
 #define IPI_MAX_RECORDS ((size_t)UINT32_MAX)
 
 /* ---- model.c ------------------------------------------------------------ */
+
+/* The first type or method with this id, or NULL: O(1), one subtraction
+ * while the ids are in order. */
+static inline iprof_type *ipi_model_type_by_id(const iprof_model *m, int64_t id)
+{
+    uint64_t i = ipi_idpos_get(&m->type_ids, id);
+    return i < m->type_count ? m->types[i] : NULL;
+}
+
+static inline iprof_method *ipi_model_method_by_id(const iprof_model *m, int64_t id)
+{
+    uint64_t i = ipi_idpos_get(&m->method_ids, id);
+    return i < m->method_count ? m->methods[i] : NULL;
+}
+
+/* Whether no type (types != 0) or method id of m is held twice. */
+static inline int ipi_model_ids_unique(const iprof_model *m, int types)
+{
+    return types ? ipi_idpos_distinct(&m->type_ids, m->type_count) == m->type_count
+                 : ipi_idpos_distinct(&m->method_ids, m->method_count) == m->method_count;
+}
+
+/* Keep only the first `types` types and `methods` methods (undoing the
+ * appends of a failed merge: journal.c). Never allocates. */
+void ipi_model_truncate(iprof_model *m, size_t types, size_t methods);
 
 /* Append a type or method without checking ids or references (load keeps
  * duplicates as they come); indexes it if it is the first with its keys. */
