@@ -280,6 +280,26 @@ static void test_failure(void)
     /* Too many positions for 32 bits. */
     CHECK_EQ_INT(ipi_idpos_reserve(&l->x, &failing, IPI_IDPOS_MAX, 1), IPROF_ELIMIT);
     free_list(l);
+
+    /* A shrink the allocator refuses keeps the larger block, and works. */
+    l = new_list();
+    for (int64_t i = 0; i < 1100; i++)
+        CHECK_OK(push(l, i));
+    CHECK(l->x.word_cap > l->x.words);
+    fa.count = 0;
+    fa.fail_at = 1;
+    ipi_idpos_shrink(&l->x, &failing);
+    fa.fail_at = 0;
+    CHECK_EQ_INT(l->x.block_size, (long long)fa.live_bytes);
+    CHECK_EQ_INT(ipi_idpos_bytes(&l->x), l->x.block_size);
+    CHECK(agrees(l));
+    for (int64_t i = 1100; i < 2000; i++)
+        CHECK_OK(push(l, i));
+    CHECK(agrees(l));
+    ipi_idpos_shrink(&l->x, &failing);
+    CHECK_EQ_INT(ipi_idpos_bytes(&l->x), 32 * 12); /* 2000 ids: 32 words */
+    CHECK(agrees(l));
+    free_list(l);
     CHECK_EQ_INT(fa.live_blocks, 0);
 }
 

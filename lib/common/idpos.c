@@ -18,7 +18,9 @@ void ipi_idpos_init(ipi_idpos *x)
     ipi_idmap32_init(&x->map);
 }
 
-/* bits and ranks share one block of word_cap words: bits, then ranks. */
+/* bits and ranks share one block: word_cap words of bits, then the ranks
+ * (a shrink that could not give the block back leaves it larger than
+ * that: block_size says what it is). */
 static size_t block_size(size_t words)
 {
     return words * (sizeof(uint64_t) + sizeof(uint32_t));
@@ -26,14 +28,14 @@ static size_t block_size(size_t words)
 
 static void free_bitmap(ipi_idpos *x, const iprof_allocator *a)
 {
-    ipi_free(a, x->bits, block_size(x->word_cap));
+    ipi_free(a, x->bits, x->block_size);
     x->bits = NULL;
     x->ranks = NULL;
-    x->words = x->word_cap = 0;
+    x->words = x->word_cap = x->block_size = 0;
 }
 
-/* Move the bitmap to a block of ncap >= words words; the old block stays
- * when there is no memory. */
+/* Move the bitmap to a new block of ncap >= words words; the old block
+ * stays when there is no memory. */
 static int move_bitmap(ipi_idpos *x, const iprof_allocator *a, size_t ncap)
 {
     uint64_t *bits = ipi_malloc(a, block_size(ncap));
@@ -44,10 +46,11 @@ static int move_bitmap(ipi_idpos *x, const iprof_allocator *a, size_t ncap)
         memcpy(bits, x->bits, x->words * sizeof *bits);
         memcpy(ranks, x->ranks, x->words * sizeof *ranks);
     }
-    ipi_free(a, x->bits, block_size(x->word_cap));
+    ipi_free(a, x->bits, x->block_size);
     x->bits = bits;
     x->ranks = ranks;
     x->word_cap = ncap;
+    x->block_size = block_size(ncap);
     return IPROF_OK;
 }
 
@@ -211,8 +214,20 @@ void ipi_idpos_truncate(ipi_idpos *x, size_t count, size_t keep, ipi_idpos_id_fn
 
 void ipi_idpos_shrink(ipi_idpos *x, const iprof_allocator *a)
 {
-    if (!x->mapped && x->words && x->word_cap > x->words)
-        (void)move_bitmap(x, a, x->words); /* no memory: the larger block stays */
+    if (x->mapped || !x->words || x->word_cap <= x->words)
+        return;
+    /* The ranks move down behind the bits in use: the block's first
+     * block_size(words) bytes then hold everything, whether or not the
+     * allocator gives back the rest. */
+    memmove(x->bits + x->words, x->ranks, x->words * sizeof *x->ranks);
+    x->ranks = (uint32_t *)(x->bits + x->words);
+    x->word_cap = x->words;
+    uint64_t *bits = ipi_realloc(a, x->bits, x->block_size, block_size(x->words));
+    if (!bits)
+        return; /* the larger block stays */
+    x->bits = bits;
+    x->ranks = (uint32_t *)(bits + x->words);
+    x->block_size = block_size(x->words);
 }
 
 int64_t ipi_idpos_max(const ipi_idpos *x, size_t count)
@@ -229,7 +244,7 @@ size_t ipi_idpos_distinct(const ipi_idpos *x, size_t count)
 
 size_t ipi_idpos_bytes(const ipi_idpos *x)
 {
-    return block_size(x->word_cap) +
+    return x->block_size +
            x->map.dense_cap * sizeof *x->map.dense +
            x->map.cap * (sizeof *x->map.keys + sizeof *x->map.vals);
 }

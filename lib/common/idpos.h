@@ -22,9 +22,10 @@ typedef struct ipi_idpos {
     /* The bitmap: bit d of the words is id base + d. */
     int64_t base;
     int64_t last;    /* the largest id, when any */
-    uint64_t *bits;  /* words of them in use, word_cap allocated */
-    uint32_t *ranks; /* ranks[w]: the ids of words below w */
+    uint64_t *bits;  /* words of them in use, room for word_cap */
+    uint32_t *ranks; /* ranks[w]: the ids of words below w (same block) */
     size_t words, word_cap;
+    size_t block_size; /* bytes of the block holding both */
     ipi_idmap32 map; /* mapped: id -> its first position + 1 */
 } ipi_idpos;
 

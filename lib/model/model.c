@@ -194,6 +194,19 @@ void ipi_model_truncate(iprof_model *m, size_t types, size_t methods)
     m->method_count = methods;
 }
 
+void ipi_model_shrink(iprof_model *m)
+{
+    const iprof_allocator *a = &m->alloc;
+    ipi_shrink_array(a, &m->types, &m->type_cap, m->type_count, sizeof *m->types);
+    ipi_shrink_array(a, &m->methods, &m->method_cap, m->method_count, sizeof *m->methods);
+    ipi_idpos_shrink(&m->type_ids, a);
+    ipi_idpos_shrink(&m->method_ids, a);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        ipi_entry_list *l = &m->entries[k];
+        ipi_shrink_array(a, &l->items, &l->cap, l->count, sizeof *l->items);
+    }
+}
+
 /* Why a push failed, for the public add calls. */
 static const char *push_failure(int rc)
 {

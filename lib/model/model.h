@@ -200,6 +200,10 @@ static inline int ipi_model_ids_unique(const iprof_model *m, int types)
                  : ipi_idpos_distinct(&m->method_ids, m->method_count) == m->method_count;
 }
 
+/* Give back the growth slack of the type, method and entry lists and of
+ * the id indexes, once a load is complete (one realloc each; the larger
+ * block stays when that fails: nothing fails). */
+void ipi_model_shrink(iprof_model *m);
 /* Keep only the first `types` types and `methods` methods (undoing the
  * appends of a failed merge: journal.c). Never allocates. */
 void ipi_model_truncate(iprof_model *m, size_t types, size_t methods);

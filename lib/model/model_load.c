@@ -198,6 +198,7 @@ static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *
     /* After damage, references that waited for a later section were
      * never checked: the writer checks them. */
     m->refs_checked = ipi_reader_vouches(reader) && !iprof_reader_damage(reader);
+    ipi_model_shrink(m); /* the lists grew by steps: their slack goes */
     *out = m;
     return IPROF_OK;
 }
