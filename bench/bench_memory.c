@@ -80,7 +80,7 @@ int main(int argc, char **argv)
         {"methods: id index", idmap_bytes(&m->method_ids)},
         {"types: structs, pointer list, id index",
          type_structs + (double)m->type_cap * sizeof(void *) + idmap_bytes(&m->type_ids)},
-        {"names: interned strings (16 B header + text)", names},
+        {"names: interned strings (8 B header + text)", names},
         {"names: intern table", htab_bytes(&m->names.tab)},
         {"contexts: nodes (32 B)", nodes},
         {"contexts: intern table", htab_bytes(&m->contexts)},

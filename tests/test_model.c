@@ -729,6 +729,18 @@ static void test_id_index(void)
     CHECK(iprof_model_method_by_id(m, 12) == iprof_model_method_at(m, 4));
     CHECK(iprof_model_method_by_id(m, 10) == NULL);
     CHECK(consistent(m));
+    /* Names over 4 GiB - 1 (an interned string's 32-bit length) are refused
+     * before a byte of them is read, naming the limit. */
+    if (SIZE_MAX > UINT32_MAX) {
+        size_t huge = (size_t)UINT32_MAX + 1;
+        CHECK_EQ_INT(iprof_model_add_type(m, 99, "x", huge, NULL), IPROF_ELIMIT);
+        CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                     "type 99: the name is longer than the limit of 4294967295 bytes");
+        CHECK_EQ_INT(iprof_model_add_method(m, 99, "x", huge, sig, 2, NULL), IPROF_ELIMIT);
+        CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+                     "method 99: the name is longer than the limit of 4294967295 bytes");
+        CHECK(iprof_model_type_by_id(m, 99) == NULL && iprof_model_method_by_id(m, 99) == NULL);
+    }
     iprof_model_free(m);
 
     /* A duplicate from a lenient load: the map, the first holder. */

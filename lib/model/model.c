@@ -73,6 +73,8 @@ int64_t ipi_model_max_id(const iprof_model *m, int types)
 
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
 {
+    if (len > IPI_STR_MAX)
+        return IPROF_ELIMIT;
     const ipi_str *s = ipi_intern(&m->names, version, len);
     if (!s)
         return IPROF_ENOMEM;
@@ -99,7 +101,9 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
                               "format version %.64s cannot be written (before 0.2 or after 1.x)",
                               version);
     int rc = ipi_model_store_version(model, version, len);
-    return rc ? ipi_model_fail(model, rc, "out of memory") : IPROF_OK;
+    return rc ? ipi_model_fail(model, rc, "%s", rc == IPROF_ELIMIT ? "the version is too long"
+                                                                   : "out of memory")
+              : IPROF_OK;
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -260,6 +264,8 @@ IPROF_API const char *iprof_type_name(const iprof_type *type, size_t *len)
 int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t name_len,
                         const iprof_type **out)
 {
+    if (name_len > IPI_STR_MAX)
+        return IPROF_ELIMIT;
     const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
     return s ? ipi_model_push_type_str(m, id, s, out) : IPROF_ENOMEM;
 }
@@ -302,6 +308,10 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
     if (!name && name_len)
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type %lld: the name is NULL",
                                     (long long)id);
+    if (name_len > IPI_STR_MAX)
+        return ipi_model_fail_about(model, IPROF_ELIMIT, &about,
+                                    "type %lld: the name is longer than the limit of %zu bytes",
+                                    (long long)id, IPI_STR_MAX);
     if (name_len && !ipi_utf8_valid(name, name_len))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about,
                                     "type %lld: the name is not valid UTF-8", (long long)id);
@@ -437,6 +447,8 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
 {
     if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
         return IPROF_ELIMIT;
+    if (name_len > IPI_STR_MAX)
+        return IPROF_ELIMIT;
     const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
     return s ? ipi_model_push_method_str(m, id, s, sig, sig_len, out) : IPROF_ENOMEM;
 }
@@ -504,6 +516,10 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
     if ((!name && name_len) || (!signature && signature_len))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about,
                                     "method %lld: the name or the signature is NULL", (long long)id);
+    if (name_len > IPI_STR_MAX)
+        return ipi_model_fail_about(model, IPROF_ELIMIT, &about,
+                                    "method %lld: the name is longer than the limit of %zu bytes",
+                                    (long long)id, IPI_STR_MAX);
     if (name_len && !ipi_utf8_valid(name, name_len))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about,
                                     "method %lld: the name is not valid UTF-8", (long long)id);
