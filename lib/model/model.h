@@ -7,8 +7,10 @@
  *
  * Memory: everything a model stores per element lives in its arena (types,
  * methods with their signatures, context nodes, entry records, interned
- * names). Outside the arena there are only the growable lists and the hash
- * tables, all allocated through the model's allocator.
+ * names). Outside the arena there are only the growable lists, the id
+ * indexes (idpos.h) and the hash tables, all allocated through the model's
+ * allocator; a load gives back the lists' growth slack at its end
+ * (ipi_model_shrink).
  *
  * Indexes hold the FIRST element per key only: a lenient read may deliver
  * duplicate type/method ids or duplicate contexts within a kind, and
@@ -209,7 +211,9 @@ void ipi_model_shrink(iprof_model *m);
 void ipi_model_truncate(iprof_model *m, size_t types, size_t methods);
 
 /* Append a type or method without checking ids or references (load keeps
- * duplicates as they come); indexes it if it is the first with its keys. */
+ * duplicates as they come); indexes it if it is the first with its keys.
+ * IPROF_ELIMIT for a name over IPI_STR_MAX bytes or a list already of
+ * IPI_IDPOS_MAX elements, IPROF_ENOMEM. */
 int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t name_len,
                         const iprof_type **out);
 int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t name_len,
