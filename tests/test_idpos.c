@@ -179,6 +179,34 @@ static void test_remove(void)
     CHECK_EQ_INT(pos_of(l, 0), -1);
     CHECK_EQ_INT(pos_of(l, 1), 0);
     CHECK(agrees(l));
+    /* The last goes, and the ids appended after it land in the words it
+     * left: their ranks must count what came in between. */
+    free_list(l);
+    l = new_list();
+    for (int64_t i = 0; i < 64; i++)
+        CHECK_OK(push(l, i));
+    CHECK_OK(push(l, 200));
+    remove_at(l, 64);
+    CHECK_OK(push(l, 100));
+    CHECK_OK(push(l, 130));
+    CHECK_OK(push(l, 300));
+    CHECK_EQ_INT(l->x.mapped, 0);
+    CHECK_EQ_INT(pos_of(l, 130), 65);
+    CHECK_EQ_INT(pos_of(l, 300), 66);
+    CHECK(agrees(l));
+    /* The same after a filter that drops the last ids. */
+    for (int64_t i = 400; i < 600; i++)
+        CHECK_OK(push(l, i));
+    size_t j = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->ids[i] < 150)
+            l->ids[j++] = l->ids[i];
+    l->n = j;
+    ipi_idpos_rebuild(&l->x, l->n, id_at, l->ids);
+    CHECK_OK(push(l, 160));
+    CHECK_OK(push(l, 500));
+    CHECK_EQ_INT(pos_of(l, 500), 67);
+    CHECK(agrees(l));
     while (l->n)
         remove_at(l, l->n / 2);
     CHECK_EQ_INT(ipi_idpos_max(&l->x, 0), INT64_MIN);

@@ -134,6 +134,20 @@ void ipi_idpos_put_slow(ipi_idpos *x, size_t count, int64_t id)
     x->last = id;
 }
 
+/* The bitmap's words end with the last id's: an id appended later (above
+ * it) may land in any word after, whose rank must then count every id
+ * before it, so those words start again when it comes
+ * (ipi_idpos_put_slow), never stale. */
+static void set_last(ipi_idpos *x, size_t count, ipi_idpos_id_fn id_at, const void *list)
+{
+    if (count == 0) {
+        x->words = 0;
+        return;
+    }
+    x->last = id_at(list, count - 1);
+    x->words = ((uint64_t)x->last - (uint64_t)x->base) / 64 + 1;
+}
+
 /* The map refilled from the list: it held every id before, so no
  * insertion allocates. */
 static void refill_map(ipi_idpos *x, size_t count, ipi_idpos_id_fn id_at, const void *list)
@@ -157,10 +171,8 @@ void ipi_idpos_removed(ipi_idpos *x, size_t count, size_t pos, int64_t id,
     x->bits[d / 64] &= ~((uint64_t)1 << (d % 64));
     for (size_t w = d / 64 + 1; w < x->words; w++)
         x->ranks[w]--;
-    if (count == 0)
-        x->words = 0;
-    else if (pos == count)
-        x->last = id_at(list, count - 1);
+    if (pos == count) /* the last went */
+        set_last(x, count, id_at, list);
 }
 
 void ipi_idpos_rebuild(ipi_idpos *x, size_t count, ipi_idpos_id_fn id_at, const void *list)
@@ -181,10 +193,7 @@ void ipi_idpos_rebuild(ipi_idpos *x, size_t count, ipi_idpos_id_fn id_at, const 
         x->ranks[w] = r;
         r += (uint32_t)__builtin_popcountll(x->bits[w]);
     }
-    if (count == 0)
-        x->words = 0;
-    else
-        x->last = id_at(list, count - 1);
+    set_last(x, count, id_at, list);
 }
 
 void ipi_idpos_truncate(ipi_idpos *x, size_t count, size_t keep, ipi_idpos_id_fn id_at,
@@ -200,16 +209,8 @@ void ipi_idpos_truncate(ipi_idpos *x, size_t count, size_t keep, ipi_idpos_id_fn
             x->bits[d / 64] &= ~((uint64_t)1 << (d % 64));
         }
     }
-    if (x->mapped || keep >= count)
-        return;
-    /* The ids cut were the largest: the words above the new last are
-     * empty and start again from its word. */
-    if (keep == 0) {
-        x->words = 0;
-        return;
-    }
-    x->last = id_at(list, keep - 1);
-    x->words = ((uint64_t)x->last - (uint64_t)x->base) / 64 + 1;
+    if (!x->mapped && keep < count)
+        set_last(x, keep, id_at, list); /* the ids cut were the largest */
 }
 
 void ipi_idpos_shrink(ipi_idpos *x, const iprof_allocator *a)
