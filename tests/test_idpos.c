@@ -331,6 +331,60 @@ static void test_failure(void)
     CHECK_EQ_INT(fa.live_blocks, 0);
 }
 
+static uint64_t rnd(uint64_t *r)
+{
+    *r = *r * 6364136223846793005u + 1442695040888963407u;
+    return *r >> 33;
+}
+
+/* Random edits against the scan: appends mostly in order with gaps (now
+ * and then one out of order or repeated), removals anywhere, filters and
+ * truncations, every answer checked after each step. Fixed seeds. */
+static void test_random(void)
+{
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        uint64_t r = seed * 0x9E3779B97F4A7C15u;
+        list *l = new_list();
+        int ok = 1;
+        int64_t next = (int64_t)(rnd(&r) % 200) - 100;
+        for (int step = 0; step < 300 && ok; step++) {
+            uint64_t op = rnd(&r) % 100;
+            if (op < 70 && l->n < CAP) {
+                int64_t id = next;
+                if (rnd(&r) % 50 == 0 && l->n) /* out of order or repeated */
+                    id = l->ids[rnd(&r) % l->n] - (int64_t)(rnd(&r) % 2);
+                else
+                    next += 1 + (int64_t)(rnd(&r) % (rnd(&r) % 8 == 0 ? 200 : 3));
+                ok &= push(l, id) == IPROF_OK;
+            } else if (op < 90 && l->n) {
+                remove_at(l, (size_t)(rnd(&r) % l->n));
+            } else if (op < 95) {
+                size_t j = 0;
+                uint64_t drop = rnd(&r) % 4;
+                for (size_t i = 0; i < l->n; i++)
+                    if ((uint64_t)l->ids[i] % 4 != drop)
+                        l->ids[j++] = l->ids[i];
+                l->n = j;
+                ipi_idpos_rebuild(&l->x, l->n, id_at, l->ids);
+            } else if (l->n) {
+                size_t keep = (size_t)(rnd(&r) % l->n);
+                ipi_idpos_truncate(&l->x, l->n, keep, id_at, l->ids);
+                l->n = keep;
+            }
+            ok &= agrees(l);
+            int64_t max = INT64_MIN;
+            for (size_t i = 0; i < l->n; i++)
+                max = l->ids[i] > max ? l->ids[i] : max;
+            ok &= ipi_idpos_max(&l->x, l->n) == max;
+        }
+        if (!ok)
+            fprintf(stderr, "seed %llu\n", (unsigned long long)seed);
+        CHECK(ok);
+        free_list(l);
+    }
+    CHECK_EQ_INT(fa.live_blocks, 0);
+}
+
 int main(void)
 {
     RUN(test_in_order);
@@ -340,5 +394,6 @@ int main(void)
     RUN(test_rebuild_and_truncate);
     RUN(test_extremes);
     RUN(test_failure);
+    RUN(test_random);
     return check_done();
 }
