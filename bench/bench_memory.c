@@ -70,8 +70,11 @@ int main(int argc, char **argv)
             records += ARENA(l->items[i].record_count * sizeof(int64_t));
         entries += l->count;
     }
-    double nodes = (double)m->contexts.count * ARENA(sizeof(iprof_context));
-    double arena_used = type_structs + method_structs + sig_ids + names + records + nodes;
+    double arena_used = type_structs + method_structs + sig_ids + names + records;
+    /* Context nodes: the slots handed out (a wide bci takes two); the
+     * rest of the last chunk is obtained, not yet used. */
+    double nodes = (double)m->ctx_nodes.used * sizeof(iprof_context);
+    double node_chunks = (double)m->ctx_nodes.chunk_count * IPI_CTX_CHUNK * sizeof(iprof_context);
 
     part parts[] = {
         {"methods: structs (24 B: id, name, length)", method_structs},
@@ -82,11 +85,12 @@ int main(int argc, char **argv)
          type_structs + (double)m->type_cap * sizeof(void *) + idmap_bytes(&m->type_ids)},
         {"names: interned strings (8 B header + text)", names},
         {"names: intern table", htab_bytes(&m->names.tab)},
-        {"contexts: nodes (32 B)", nodes},
-        {"contexts: intern table", htab_bytes(&m->contexts)},
+        {"contexts: nodes (24 B)", nodes},
+        {"contexts: intern table (8 B slots)", (double)m->contexts.cap * sizeof(ipi_rtab_slot)},
         {"entries: lists (24 B each)", entry_lists},
         {"entries: records (int64)", records},
-        {"arena: obtained, not yet used (untouched pages)", (double)m->arena.total - arena_used},
+        {"arena, node chunks: obtained, not yet used",
+         (double)m->arena.total - arena_used + node_chunks - nodes},
     };
     double total = 0;
     printf("%-48s %10s %7s\n", "part", "MiB", "x file");

@@ -21,8 +21,9 @@
 # ../shared/peers/yyjson when present (else skipped, saying so); the real
 # profile is skipped when the corpus is absent or with --no-real. Summing
 # every record of the loaded model from Python (Model.columns and numpy,
-# bench/columns_python.py) is compared with the same loop in C
-# (bench_columns), in this thread's CPU time. --tasks runs only the named
+# bench/columns_python.py), and from Java (Model.columns, BenchJava.java
+# columns), is compared with the same loop in C (bench_columns), in this
+# thread's CPU time. --tasks runs only the named
 # tasks (e.g. --tasks 'load_threaded yyjson_load'); targets whose tasks did
 # not run are skipped.
 #
@@ -192,7 +193,7 @@ tasks="$tasks visit"
 jdk=$("$top/bindings/java/build.sh" jdk 2>/dev/null) &&
     "$top/bindings/java/build.sh" jar "$build/java" >/dev/null 2>&1 &&
     jar=$(ls "$build"/java/iprof-*.jar 2>/dev/null | head -n 1) && [ -n "$jar" ] &&
-    tasks="$tasks java_load java_visit java_entries" || say "no JDK 22 or later: Java tasks skipped"
+    tasks="$tasks java_load java_visit java_entries java_columns" || say "no JDK 22 or later: Java tasks skipped"
 # The columns from Python need numpy: the first python3 that imports it.
 pynumpy=""
 for p in python3 /usr/bin/python3; do
@@ -463,6 +464,15 @@ function issue32_all() {
             target("Python (Model.columns + numpy) vs C, columns kept", "columns_python", "columns_c", "kept_cpu", 1.5)
             target("Python vs C, first call (builds the columns)", "columns_python", "columns_c", "cpu", 1.5)
         } else printf "  SKIP Python (no python3 with numpy)\n"
+        # Java: no target of its own, the ratios only (kept: fastest of 100 passes, JIT-compiled).
+        if ("java_columns" in med) {
+            if (pair("java_columns", "columns_c", "kept_cpu") != "")
+                printf "       Java (Model.columns, MemorySegment) vs C, columns kept (Java: fastest of 100 passes): x%.2f (range %.2f-%.2f over %d rounds; medians %.4f s vs %.4f s; Java first pass %.4f s wall)\n", r_med, r_min, r_max, r_n, xmed("java_columns", "kept_cpu_s"), xmed("columns_c", "kept_cpu_s"), xmed("java_columns", "kept_first_s")
+            if (pair("java_columns", "columns_c", "cpu") != "")
+                printf "       Java vs C, first call (builds the columns): x%.2f (range %.2f-%.2f; medians %.4f s vs %.4f s)\n", r_med, r_min, r_max, xmed("java_columns", "cpu_s"), xmed("columns_c", "cpu_s")
+            if (extra["java_columns", "sum"] != extra["columns_c", "sum"])
+                printf "  FAIL Java sum %s differs from C sum %s\n", extra["java_columns", "sum"], extra["columns_c", "sum"]
+        }
         printf "       C through the per-entry accessors: %.4f s wall; columns kept: %.4f s wall\n", xmed("columns_c", "by_entry_s"), xmed("columns_c", "kept_s")
     }
     issue32("", "generated " size, fsize)

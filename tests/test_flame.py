@@ -190,8 +190,8 @@ class Folded(FlameCase):
             self.expect(["flame", "flame-small-1.0.0.iprof", "-o", "-"], 0, SMALL)
             missing = os.path.join(tmp, "no", "out")
             self.expect(["flame", "flame-small-1.0.0.iprof", "-o", missing], 2, "",
-                        "iprof flame: %s: cannot create the output file: No such file or "
-                        "directory\n" % missing)
+                        "iprof flame: %s: cannot create a temporary file next to it: No such "
+                        "file or directory\n" % missing)
 
 
 def current_umask():

@@ -4,7 +4,7 @@
  * positions are those of the decompressed document; corrupt, truncated and
  * trailing-garbage inputs fail with IPROF_ESYNTAX and a clear message;
  * concatenated members read as one document; gzip output (IPROF_WRITE_GZIP,
- * a ".gz" path) reads back equal, is deterministic and atomic; allocation
+ * a ".gz" path; raw bytes too) reads back equal, is deterministic and atomic; allocation
  * failures are clean. Built without zlib, gzip input and output fail with
  * IPROF_EIO and say why. */
 #include <iprof/iprof.h>
@@ -464,6 +464,17 @@ static void test_write_buffer_and_callback(void)
     CHECK_EQ_MEM(cb.p, cb.len, d1, n1);
     iprof_writer_free(w3);
     free(cb.p);
+    /* Raw bytes (iprof_writer_raw), the file's own, compress the same. */
+    iprof_writer *w4 = NULL;
+    const void *d4 = NULL;
+    size_t n4 = 0;
+    CHECK_OK(iprof_writer_new_buffer(&w4, &o));
+    CHECK_OK(iprof_writer_raw(w4, plain, plen / 2));
+    CHECK_OK(iprof_writer_raw(w4, plain + plen / 2, plen - plen / 2));
+    CHECK_OK(iprof_writer_end(w4));
+    CHECK_OK(iprof_writer_buffer(w4, &d4, &n4));
+    CHECK_EQ_MEM(d4, n4, d1, n1);
+    iprof_writer_free(w4);
     iprof_writer_free(w1);
     iprof_writer_free(w2);
     iprof_model_free(m);

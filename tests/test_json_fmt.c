@@ -1,10 +1,12 @@
 /* Unit tests of the writer's value formatting (lib/write/json_fmt.h):
  * escaping against a byte-at-a-time reference, at every length and every
  * position of a byte that needs an escape (the 16-byte, 8-byte and tail
- * paths each see them), and integer arrays with their separators. */
+ * paths each see them), integer arrays with their separators, and the
+ * pieces of syntax each layout spells (lib/write/write_layout.c). */
 #include "check.h"
 
 #include "json_fmt.h"
+#include "writer_internal.h"
 
 /* The reference: one byte at a time, as RFC 8259 allows (short escapes
  * where JSON has them, \u00XX for the other control characters). */
@@ -88,13 +90,27 @@ static void test_values(void)
     CHECK(5 * IPI_VALUE_MAX >= sizeof compact - 1 + 4);
 }
 
-static void test_put(void)
+/* The pieces a layout spells its own way (writer_internal.h): copied as
+ * one block, advanced by their length, the rest overwritten next. */
+static void test_pieces(void)
 {
-    char out[16], *p = out;
-    PUT(p, "{\"id\":");
-    PUT2(p, 1, ", ", ",");
-    PUT2(p, 0, ", ", ",");
-    CHECK_EQ_MEM(out, (size_t)(p - out), "{\"id\":, ,", 9);
+    char out[4 * IPI_PIECE_MAX], *p = out;
+    memset(out, 'x', sizeof out);
+    const ipi_write_layout *compact = ipi_write_layout_of(0, 0);
+    const ipi_write_layout *legacy = ipi_write_layout_of(1, 0);
+    PUT_PIECE(p, compact->id_open);
+    PUT_PIECE(p, legacy->elem_indent);
+    PUT_PIECE(p, compact->elem_indent); /* empty: nothing advanced */
+    PUT_PIECE(p, legacy->type_close);
+    CHECK_EQ_MEM(out, (size_t)(p - out), "{\"id\":\n    \" }", 14);
+    /* 0.2.0 has one layout, GraalVM's pretty printing, asked for or not. */
+    CHECK(ipi_write_layout_of(1, 1) == legacy);
+    CHECK(legacy->pretty && legacy->monitor_object && !legacy->late_instanceof);
+    CHECK(ipi_write_layout_of(0, 1) != compact && ipi_write_layout_of(0, 1)->pretty);
+    CHECK(!compact->pretty && !compact->monitor_object && !compact->kind_key);
+    CHECK_EQ_STR(legacy->kind_key(IPROF_KIND_CALL_COUNT), "hotnessPoints");
+    CHECK_EQ_INT(legacy->ctx_sep, ',');
+    CHECK_EQ_INT(compact->ctx_sep, '<');
 }
 
 int main(void)
@@ -102,6 +118,6 @@ int main(void)
     RUN(test_escape_every_position);
     RUN(test_escape_passes_utf8_and_high_bytes);
     RUN(test_values);
-    RUN(test_put);
+    RUN(test_pieces);
     return check_done();
 }

@@ -1386,6 +1386,94 @@ static void test_memory_sink(void)
     iprof_writer_free(m);
 }
 
+/* Raw bytes (a report) instead of a document: through the sink as they
+ * are, committed by end; no document call after them, none before. */
+static void test_raw_bytes(void)
+{
+    iprof_writer *w = mem_writer(0, NULL);
+    const void *d;
+    size_t l;
+    CHECK_OK(iprof_writer_raw(w, NULL, 0));
+    CHECK_OK(iprof_writer_raw(w, "a,b\n", 4));
+    CHECK_OK(iprof_writer_raw(w, "1,2\n", 4));
+    CHECK_EQ_INT(iprof_writer_begin(w, NULL), IPROF_ESTATE);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), "begin called after raw bytes");
+    iprof_writer_free(w);
+
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_raw(w, "x", 1));
+    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, (const int64_t[]){1, 0}, 1,
+                                    (const int64_t[]){1}, 1), IPROF_ESTATE);
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_raw(w, "x", 1));
+    CHECK_EQ_INT(iprof_writer_unknown(w, "k", 1, "1", 1), IPROF_ESTATE);
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_raw(w, "x", 1));
+    CHECK_EQ_INT(iprof_writer_type(w, 1, "t", 1), IPROF_ESTATE);
+    iprof_writer_free(w);
+
+    w = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_begin(w, NULL));
+    CHECK_EQ_INT(iprof_writer_raw(w, "x", 1), IPROF_ESTATE);
+    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), "raw bytes written after begin");
+    iprof_writer_free(w);
+    w = mem_writer(0, NULL);
+    CHECK_EQ_INT(iprof_writer_raw(w, NULL, 1), IPROF_EINVAL);
+    iprof_writer_free(w);
+    CHECK_EQ_INT(iprof_writer_raw(NULL, "x", 1), IPROF_EINVAL);
+
+    /* Through a small buffer, many times its size, to a callback. */
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.buffer_size = 7;
+    char big[5000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (char)('a' + i % 26);
+    iprof_writer *m = mem_writer(0, NULL);
+    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_raw(w, big, sizeof big));
+    CHECK_OK(iprof_writer_raw(m, big, sizeof big));
+    CHECK_OK(iprof_writer_end(w));
+    CHECK_OK(iprof_writer_end(m));
+    CHECK_OK(iprof_writer_buffer(w, &d, &l));
+    CHECK_EQ_MEM(d, l, big, sizeof big);
+    CHECK_OK(iprof_writer_buffer(m, &d, &l));
+    CHECK_EQ_MEM(d, l, big, sizeof big);
+    CHECK_EQ_INT(iprof_writer_raw(m, "x", 1), IPROF_ESTATE);
+    iprof_writer_free(w);
+    iprof_writer_free(m);
+
+    /* A path: nothing there until end; an empty report is an empty file;
+     * a target that cannot be written fails at the first call. */
+    char dir[] = "/tmp/iprof_test_raw_XXXXXX";
+    CHECK(check_mkdtemp(dir) != NULL);
+    char path[64], missing[80];
+    snprintf(path, sizeof path, "%s/r.txt", dir);
+    snprintf(missing, sizeof missing, "%s/no/r.txt", dir);
+    CHECK_OK(iprof_writer_new_path(&w, path, NULL));
+    CHECK_OK(iprof_writer_raw(w, "report\n", 7));
+    FILE *f = fopen(path, "rb");
+    CHECK(f == NULL);
+    CHECK_OK(iprof_writer_end(w));
+    iprof_writer_free(w);
+    char *text = check_read_file(path, &l);
+    CHECK_EQ_MEM(text, l, "report\n", 7);
+    free(text);
+    CHECK_OK(iprof_writer_new_path(&w, path, NULL));
+    CHECK_OK(iprof_writer_raw(w, NULL, 0));
+    CHECK_OK(iprof_writer_end(w));
+    iprof_writer_free(w);
+    text = check_read_file(path, &l);
+    CHECK_EQ_INT(l, 0);
+    free(text);
+    remove(path);
+    CHECK_OK(iprof_writer_new_path(&w, missing, NULL));
+    CHECK_EQ_INT(iprof_writer_raw(w, NULL, 0), IPROF_EIO);
+    iprof_writer_free(w);
+    CHECK_EQ_INT(rmdir(dir), 0);
+}
+
 typedef struct failing_alloc {
     long count;     /* allocations so far */
     long fail_at;   /* fail this allocation (0-based); -1: never */
@@ -1961,6 +2049,7 @@ int main(void)
     RUN(test_fd_sink);
     RUN(test_huge_elements);
     RUN(test_memory_sink);
+    RUN(test_raw_bytes);
     RUN(test_allocation_failures);
     RUN(test_write_model);
     RUN(test_corpus_roundtrip);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "outfile.h"
 #include "post.h"
 
@@ -234,11 +235,11 @@ static int parse(filter_args *c, int argc, char **argv, int *done)
 static long long file_bytes(const char *file)
 {
     if (strcmp(file, "-") == 0)
-        return ipi_fd_size(0);
-    int fd = ipi_open_read(file);
-    long long size = fd >= 0 ? ipi_fd_size(fd) : -1;
-    if (fd >= 0)
-        ipi_fd_close(fd);
+        return files_fd_size(0);
+    FILE *f = files_open(file, "rb");
+    long long size = f ? files_fd_size(fileno(f)) : -1;
+    if (f)
+        fclose(f);
     return size;
 }
 
@@ -246,11 +247,12 @@ static long long file_bytes(const char *file)
  * a shared offset: standard input may be the file). */
 static int gzip_file(const char *file)
 {
-    int owned = strcmp(file, "-") != 0, fd = owned ? ipi_open_read(file) : 0;
+    int owned = strcmp(file, "-") != 0;
+    FILE *f = owned ? files_open(file, "rb") : NULL;
     unsigned char m[2] = {0, 0};
-    ptrdiff_t n = fd >= 0 ? ipi_fd_pread(fd, m, 2, 0) : -1;
-    if (owned && fd >= 0)
-        ipi_fd_close(fd);
+    int64_t n = !owned ? files_fd_peek(0, m, 2) : f ? (int64_t)fread(m, 1, 2, f) : -1;
+    if (f)
+        fclose(f);
     return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
 }
 
@@ -260,10 +262,10 @@ static long long output_offset(const post_output *o)
 {
     if (!outfile_shares_stdout(o->path))
         return 0;
-    int64_t size = ipi_fd_size(1);
+    int64_t size = files_fd_size(1);
     if (size < 0)
         return -1;
-    if (ipi_fd_appends(1)) /* written at the end, wherever the offset is */
+    if (files_fd_appends(1)) /* written at the end, wherever the offset is */
         return (long long)size;
     off_t at = lseek(1, 0, SEEK_CUR);
     return at < 0 ? -1 : (long long)at;

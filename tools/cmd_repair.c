@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "outfile.h"
 #include "post.h"
 
@@ -83,15 +84,16 @@ typedef struct repair_report {
 static int64_t input_size(const char *file)
 {
     int is_stdin = strcmp(file, "-") == 0;
-    int fd = is_stdin ? 0 : ipi_open_read(file);
-    if (fd < 0)
+    FILE *f = is_stdin ? NULL : files_open(file, "rb");
+    if (!is_stdin && !f)
         return -1;
+    int fd = is_stdin ? 0 : fileno(f);
     unsigned char magic[2] = {0, 0};
-    int64_t size = ipi_fd_size(fd);
-    if (size >= 0 && ipi_fd_pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+    int64_t size = files_fd_size(fd);
+    if (size >= 0 && files_fd_peek(fd, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
         size = -1;
-    if (!is_stdin)
-        ipi_fd_close(fd);
+    if (f)
+        fclose(f);
     return size;
 }
 

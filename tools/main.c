@@ -2,10 +2,11 @@
  * (.iprof files) with libiprof. See docs/commands.md. */
 #include <string.h>
 
-#include "platform.h"
 #include "tool.h"
 
 #ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
 #include <stdlib.h>
 #include <windows.h>
 #include <shellapi.h>
@@ -41,11 +42,11 @@ const size_t tool_command_count = sizeof tool_commands / sizeof tool_commands[0]
 
 int main(int argc, char **argv)
 {
-    /* Profiles pass through standard input and output byte for byte
-     * (Windows: no CRLF; elsewhere nothing to do). */
-    ipi_fd_binary(0);
-    ipi_fd_binary(1);
 #ifdef _WIN32
+    /* Profiles pass through standard input and output byte for byte: no
+     * CRLF (elsewhere nothing to do). */
+    _setmode(0, _O_BINARY);
+    _setmode(1, _O_BINARY);
     argv = utf8_argv(&argc, argv);
 #endif
     if (argc < 2) {

@@ -1,11 +1,11 @@
-/* Output files of the viewer subcommands: regular files replaced
- * atomically (through their symlinks), devices, FIFOs and our own
- * descriptors written in place. */
+/* Output files of the viewer subcommands: see outfile.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "outfile.h"
+#include "tool.h"
 
 int outfile_is_stdout(const char *path)
 {
@@ -16,7 +16,7 @@ int outfile_shares_stdout(const char *path)
 {
     if (outfile_is_stdout(path))
         return 1;
-    return ipi_fd_same_path(1, path);
+    return files_fd_is(1, path);
 }
 
 int outfile_same(const char *a, const char *b)
@@ -25,7 +25,7 @@ int outfile_same(const char *a, const char *b)
         return 1;
     if (outfile_is_stdout(a) || outfile_is_stdout(b))
         return 0;
-    return strcmp(a, b) == 0 || ipi_path_same(a, b);
+    return strcmp(a, b) == 0 || files_same(a, b);
 }
 
 static void fail(const char *cmd, const char *path, const char *what, int err)
@@ -34,72 +34,15 @@ static void fail(const char *cmd, const char *path, const char *what, int err)
             err ? strerror(err) : "");
 }
 
-/* Whether a path names one of the process's descriptors (/dev/stdout,
- * /dev/stderr, /dev/fd/N, /proc/self/fd/N; platform.h): writing there
- * means writing to that descriptor at its offset, not reopening (and
- * truncating) the file behind it. The descriptor, or -1. */
-static int descriptor_of(const char *path)
+/* The writer's failure, in the library's words (OUT named once), as for
+ * a profile written to OUT (post.c). */
+static void fail_writer(const char *cmd, outfile *o, int rc)
 {
-    return ipi_path_descriptor(path);
-}
-
-/* Where the symlink at cur points, relative to its directory unless
- * absolute (malloc'd), or NULL with errno set. */
-static char *link_target(const char *cur)
-{
-    char link[IPI_FILE_PATH_MAX];
-    ptrdiff_t n = ipi_path_readlink(cur, link, sizeof link);
-    if (n < 0)
-        return NULL;
-    const char *slash = strrchr(cur, '/');
-    size_t dlen = ipi_path_is_absolute(link) || !slash ? 0 : (size_t)(slash - cur) + 1;
-    char *next = malloc(dlen + (size_t)n + 1);
-    if (next) {
-        memcpy(next, cur, dlen);
-        memcpy(next + dlen, link, (size_t)n + 1);
-    }
-    return next;
-}
-
-/* Follow the symlinks of path to what they finally name (which may not
- * exist yet), stopping at a descriptor path. malloc'd, or NULL with errno
- * set (ELOOP for a loop). */
-static char *final_target(const char *path)
-{
-    char *cur = strdup(path);
-    for (int hops = 0; cur; hops++) {
-        if (descriptor_of(cur) >= 0 || ipi_path_kind(cur, 0) != IPI_KIND_LINK)
-            return cur;
-        char *next = hops < 40 ? link_target(cur) : NULL;
-        int e = hops < 40 ? errno : ELOOP;
-        free(cur);
-        cur = next;
-        errno = e;
-    }
-    return NULL;
-}
-
-/* Write in place: a descriptor of ours, a character device or a FIFO. */
-static int open_in_place(outfile *o, const char *cmd, const char *target)
-{
-    int fd = descriptor_of(target);
-    if (fd == 1) {
-        o->fp = stdout;
-        o->path = NULL; /* finished like standard output */
-        return 0;
-    }
-    int copy = fd >= 0 ? ipi_fd_dup(fd) : -1;
-    /* "w" on a descriptor neither truncates nor, as "a" would, sets O_APPEND
-     * on the file description the caller shares: the bytes go at its offset. */
-    o->fp = fd >= 0 ? (copy >= 0 ? fdopen(copy, "wb") : NULL) : fopen(target, "wb");
-    if (!o->fp) {
-        fail(cmd, o->path, "cannot open", errno);
-        if (copy >= 0)
-            ipi_fd_close(copy);
-        return -1;
-    }
-    o->in_place = 1;
-    return 0;
+    const iprof_error *e = iprof_writer_error(o->w);
+    const char *msg = e && *iprof_error_message(e) ? iprof_error_message(e)
+                                                   : iprof_status_string(rc);
+    char buf[4096];
+    report_plain(cmd, o->path, "%s", name_once(buf, sizeof buf, msg, o->path));
 }
 
 int outfile_check_report(const char *cmd, const char *path)
@@ -118,7 +61,6 @@ int outfile_check_report(const char *cmd, const char *path)
 int outfile_open(outfile *o, const char *cmd, const char *path)
 {
     memset(o, 0, sizeof *o);
-    o->rep.fd = -1;
     if (outfile_is_stdout(path)) {
         o->fp = stdout;
         return 0;
@@ -126,35 +68,16 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
     if (outfile_check_report(cmd, path) != 0)
         return -1;
     o->path = path;
-    char *target = final_target(path);
-    if (!target) {
-        fail(cmd, path, "cannot follow its symbolic links", errno);
+    int rc = iprof_writer_new_path(&o->w, path, NULL);
+    if (rc == IPROF_OK && (rc = iprof_writer_raw(o->w, NULL, 0)) != IPROF_OK) {
+        /* Before the report is made: OUT cannot be written. */
+        fail_writer(cmd, o, rc);
+        outfile_abort(o);
         return -1;
     }
-    int kind = ipi_path_kind(target, 1);
-    if (descriptor_of(target) >= 0 || kind == IPI_KIND_CHAR || kind == IPI_KIND_FIFO) {
-        int rc = open_in_place(o, cmd, target);
-        free(target);
-        return rc;
-    }
-    if (kind != IPI_KIND_NONE && kind != IPI_KIND_FILE) {
-        fail(cmd, path, kind == IPI_KIND_DIR ? "is a directory, not a file" : "is not a file", 0);
-        free(target);
-        return -1;
-    }
-    o->target = target;
-    const char *what = NULL;
-    int e = ipi_replace_open(&o->rep, target, &what);
-    /* The stream's own descriptor: fclose leaves rep's. */
-    int copy = e ? -1 : ipi_fd_dup(o->rep.fd);
-    o->fp = copy >= 0 ? fdopen(copy, "wb") : NULL;
+    o->fp = rc == IPROF_OK ? files_scratch() : NULL;
     if (!o->fp) {
-        if (!e) {
-            e = errno;
-            if (copy >= 0)
-                ipi_fd_close(copy);
-        }
-        fail(cmd, path, "cannot create the output file", e);
+        fail(cmd, path, "cannot create the output file", rc == IPROF_OK ? errno : ENOMEM);
         outfile_abort(o);
         return -1;
     }
@@ -165,28 +88,33 @@ int outfile_commit(outfile *o, const char *cmd)
 {
     if (!o->path) /* main() flushes stdout and reports its errors (finish_stdout) */
         return 0;
-    int err = 0;
-    const char *what = "cannot write"; /* or the commit's step */
+    int err = 0, rc = IPROF_OK;
     if (fflush(o->fp) != 0 || ferror(o->fp))
         err = errno ? errno : EIO;
-    if (o->fp != stderr && fclose(o->fp) != 0 && !err)
+    rewind(o->fp);
+    char buf[1 << 16];
+    size_t n;
+    while (!err && rc == IPROF_OK && (n = fread(buf, 1, sizeof buf, o->fp)) > 0)
+        rc = iprof_writer_raw(o->w, buf, n);
+    if (!err && ferror(o->fp))
         err = errno ? errno : EIO;
-    o->fp = NULL;
-    if (!err && !o->in_place)
-        err = ipi_replace_commit(&o->rep, o->target, 1, &what);
+    /* What the command printed on standard output goes before a report
+     * written there (-o /dev/stdout). */
+    fflush(stdout);
+    if (!err && rc == IPROF_OK)
+        rc = iprof_writer_end(o->w);
     if (err)
-        fail(cmd, o->path, what, err);
+        fail(cmd, o->path, "cannot write", err);
+    else if (rc != IPROF_OK)
+        fail_writer(cmd, o, rc);
     outfile_abort(o);
-    return err ? -1 : 0;
+    return err || rc != IPROF_OK ? -1 : 0;
 }
 
 void outfile_abort(outfile *o)
 {
-    if (o->path && o->fp && o->fp != stderr)
+    if (o->path && o->fp)
         fclose(o->fp);
-    if (o->path && !o->in_place)
-        ipi_replace_abort(&o->rep);
-    free(o->target);
+    iprof_writer_free(o->w); /* not ended: its temporary file goes */
     memset(o, 0, sizeof *o);
-    o->rep.fd = -1;
 }

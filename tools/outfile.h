@@ -1,24 +1,21 @@
-/* Output of the viewer subcommands (flame, export, diff, coverage):
- * standard output, or a file written atomically (a temporary file in the
- * same directory, synced and renamed over OUT; on failure OUT is untouched
- * and the temporary file removed: lib/platform/replace.h, the library's
- * own way, compiled in). Symlinks are followed to the file they
- * name, which is the one replaced; a character device, a FIFO or one of
- * our descriptors (/dev/stdout, /dev/fd/N) is written in place. */
+/* Output of the viewer subcommands (flame, export, diff, coverage, fit):
+ * standard output, or a file put in place by the library's path writer
+ * (iprof_writer_raw: atomically, through symlinks; a character device, a
+ * FIFO or one of our descriptors such as /dev/stdout written in place; on
+ * failure OUT is untouched). The report is printed into a scratch stream
+ * first (files.h) and handed to the writer at the commit. */
 #ifndef IPROF_TOOL_OUTFILE_H
 #define IPROF_TOOL_OUTFILE_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "replace.h"
+#include <iprof/iprof.h>
 
 typedef struct outfile {
-    FILE *fp;          /* where to write */
+    FILE *fp;          /* where to print: stdout, or the scratch stream */
     const char *path;  /* OUT, or NULL for standard output */
-    char *target;      /* the file OUT's symlinks finally name (malloc'd) */
-    ipi_replace rep;   /* the temporary file (rep.fd >= 0 while open) */
-    int in_place;      /* a device, FIFO or descriptor: no temporary file */
+    iprof_writer *w;   /* OUT's path writer, its temporary file open */
 } outfile;
 
 /* Whether OUT means standard output (NULL or "-"). */
@@ -38,8 +35,9 @@ int outfile_check_report(const char *cmd, const char *path);
  * .gz is refused (reports are not compressed). 0, or -1 after printing
  * "CMD: OUT: message" on stderr. */
 int outfile_open(outfile *o, const char *cmd, const char *path);
-/* Flush, sync and rename into place. 0, or -1 after printing why (the
- * temporary file is removed). Standard output is left to finish_stdout(). */
+/* Hand the report to the writer, which syncs and renames it into place.
+ * 0, or -1 after printing why (the temporary file is removed). Standard
+ * output is left to finish_stdout(). */
 int outfile_commit(outfile *o, const char *cmd);
 /* Give up: close and remove the temporary file (stdout: nothing). */
 void outfile_abort(outfile *o);

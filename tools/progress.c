@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "platform.h"
+#include "files.h"
 #include "progress.h"
 #include "tool.h"
 
@@ -86,25 +86,25 @@ void progress_bar_end(progress_bar *p)
 
 /* ---- loading a model with a byte count ----------------------------------- */
 
-typedef struct counted_fd {
-    int fd;
+typedef struct counted_file {
+    FILE *f;
     uint64_t done;
     progress_bar *p;
-} counted_fd;
+} counted_file;
 
 static int read_counted(void *buf, size_t capacity, size_t *len, void *payload)
 {
-    counted_fd *s = payload;
-    ptrdiff_t n = ipi_fd_read(s->fd, buf, capacity);
-    if (n < 0)
+    counted_file *s = payload;
+    size_t n = fread(buf, 1, capacity, s->f);
+    if (n == 0 && ferror(s->f))
         return -1;
-    *len = (size_t)n;
+    *len = n;
     s->done += (uint64_t)n;
     progress_bar_update(s->p, s->done);
     return 0;
 }
 
-/* Read FILE through a counted fd into a new model (*out) or, with dst, a
+/* Read FILE through a counted stream into a new model (*out) or, with dst, a
  * streaming merge into dst; the library's own path or fd source when the
  * file cannot be opened or is a directory, so that it reports the failure
  * in its words. */
@@ -113,23 +113,21 @@ static int read_counted_file(progress_bar *p, const char *label, iprof_reader *r
                              const iprof_merge_options *opts)
 {
     int is_stdin = strcmp(file, "-") == 0;
-    int fd = is_stdin ? 0 : ipi_open_read(file);
-    int kind = fd >= 0 ? ipi_fd_kind(fd) : IPI_KIND_NONE;
-    if (kind == IPI_KIND_NONE || kind == IPI_KIND_DIR) {
-        if (fd > 0)
-            ipi_fd_close(fd);
+    FILE *f = is_stdin ? stdin : files_open(file, "rb"); /* stdin: binary (main.c) */
+    int64_t size = f ? files_size(f) : -1;
+    if (size < 0) {
+        if (f && !is_stdin)
+            fclose(f);
         if (!dst)
             return iprof_model_load_path(out, reader, file);
         return iprof_model_merge_path(dst, reader, file, opts);
     }
-    int64_t size = ipi_fd_size(fd);
-    ipi_fd_binary(fd);
-    progress_bar_start(p, label, size > 0 ? (uint64_t)size : 0);
-    counted_fd src = {fd, 0, p};
+    progress_bar_start(p, label, (uint64_t)size);
+    counted_file src = {f, 0, p};
     int rc = dst ? iprof_model_merge_callback(dst, reader, read_counted, &src, opts)
                  : iprof_model_load_callback(out, reader, read_counted, &src);
     if (!is_stdin)
-        ipi_fd_close(fd);
+        fclose(f);
     return rc;
 }
 

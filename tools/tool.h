@@ -20,9 +20,10 @@
  *               repair (IPROF_READ_SALVAGE)
  *   progress.c  the progress bar on stderr (progress.h)
  *
- * The tool uses the public API (<iprof/iprof.h>) and, compiled in, the
- * library's atomic file replacement (lib/common/replace.c, for outfile.c);
- * every message is printed here, never by the library.
+ * The tool uses the public API (<iprof/iprof.h>) only (its reports go
+ * through the library's path writer: outfile.c), with its own few calls to
+ * the system in files.c; it compiles no file of lib/. Every message is
+ * printed here, never by the library.
  */
 #ifndef IPROF_TOOL_H
 #define IPROF_TOOL_H

@@ -355,6 +355,9 @@ IPROF_API size_t iprof_model_context_describe(const iprof_model *model,
                                               char *buf, size_t size);
 /**
  * @brief The number of interned context nodes (distinct frame sequences, including caller suffixes).
+ *
+ * At most 4,294,967,295 (a node whose bci does not fit 32 bits counts
+ * twice): an operation that would need more fails with IPROF_ELIMIT.
  * @param model the model (borrowed).
  * @return the count.
  * @threadsafety Reads @p model: any number of threads at once, while nobody changes it.
@@ -461,10 +464,10 @@ typedef struct iprof_columns {
  * Built in one pass over the kind's entries (a copy of their records and
  * the frames of their contexts, through the model's allocator) and kept
  * until entries of the kind change, so bindings can hand the buffers out
- * without copying (Python: memoryviews for numpy; Rust: slices). Like the
- * model's lookup indexes, the first call on a model that several threads
- * read may run on any of them: threads that race build one view each,
- * publish one and free the others.
+ * without copying (Python: memoryviews for numpy; Rust: slices; Java:
+ * MemorySegments). Like the model's lookup indexes, the first call on a
+ * model that several threads read may run on any of them: threads that
+ * race build one view each, publish one and free the others.
  * @param model the model (borrowed).
  * @param kind an IPROF_KIND_* value.
  * @param[in,out] out its version set by the caller (1 .. IPROF_COLUMNS_VERSION); receives the columns, which the model owns (valid until entries of @p kind change or the model is freed).

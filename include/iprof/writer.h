@@ -391,6 +391,34 @@ IPROF_API int iprof_writer_end(iprof_writer *writer);
 IPROF_API int iprof_writer_unknown(iprof_writer *writer, const char *key, size_t key_len,
                                    const char *json, size_t json_len);
 
+/**
+ * @brief Write bytes that are not a profile (a report, say) through the
+ *        writer's sink, instead of a document.
+ *
+ * They land where and as a document would: a path writer's go to its
+ * temporary file and are renamed into place by iprof_writer_end() (through
+ * symlinks, devices and the process's descriptors written in place, as
+ * iprof_writer_new_path() says), gzip-compressed with IPROF_WRITE_GZIP or
+ * a ".gz" target. The first call opens the sink (a path writer creates its
+ * temporary file then, so that a target that cannot be written fails
+ * here; @p len may be 0 for that); then only more raw bytes and
+ * iprof_writer_end() may follow. The bytes are not checked.
+ * @param writer the writer, before iprof_writer_begin().
+ * @param data @p len bytes (borrowed for the call); may be NULL if @p len
+ *        is 0.
+ * @param len the number of bytes.
+ * @retval IPROF_OK success.
+ * @retval IPROF_ESTATE after iprof_writer_begin() or iprof_writer_end().
+ * @retval IPROF_EIO the sink failed.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p writer is NULL, or @p data is NULL with a
+ *         non-zero @p len.
+ * @return after a failure, every later call returns the same status;
+ *         iprof_writer_error() describes it.
+ * @threadsafety Needs exclusive access to @p writer.
+ */
+IPROF_API int iprof_writer_raw(iprof_writer *writer, const void *data, size_t len);
+
 /* ------------------------------------------------------------------------ */
 /* Whole model                                                              */
 

@@ -28,7 +28,7 @@ static int cmp_entry(const ipi_canon_frames *f, const ipi_canon_ent *a, const ip
     for (; x && y; x = x->parent, y = y->parent) {
         if (x == y)
             return 0; /* one node: the same callers from here on */
-        if ((r = ipi_canon_cmp_i64(frame_method(f, x), frame_method(f, y))) || (r = ipi_canon_cmp_i64(x->bci, y->bci)))
+        if ((r = ipi_canon_cmp_i64(frame_method(f, x), frame_method(f, y))) || (r = ipi_canon_cmp_i64(ipi_ctx_bci(x), ipi_ctx_bci(y))))
             return r;
     }
     return x ? 1 : y ? -1 : 0;
@@ -157,7 +157,7 @@ static int entry_rule(int kind, const iprof_entry *e)
      * count) and the monitor's exact "0:0"; give them the callee frame
      * and the depth through a short copy. */
     fr[0] = e->ctx->method;
-    fr[1] = e->ctx->bci;
+    fr[1] = ipi_ctx_bci(e->ctx);
     int rule = ipi_rule_check_entry(kind, fr, 1, e->records, e->record_count);
     if (rule == IPI_RULE_OK && kind == IPROF_KIND_MONITOR && e->ctx->depth != 1)
         rule = IPI_RULE_MONITOR_CTX;
@@ -318,7 +318,7 @@ static void count_keys(void *arg)
 static int put_keys(const ipi_canon_slot *s, const iprof_context *x, uint64_t **k)
 {
     for (; x; x = x->parent)
-        if (!(*(*k)++ = frame_key(frame_method(&s->frames, x), x->bci, x->parent != NULL)))
+        if (!(*(*k)++ = frame_key(frame_method(&s->frames, x), ipi_ctx_bci(x), x->parent != NULL)))
             return 0;
     return 1;
 }
@@ -352,7 +352,7 @@ static int list_flat(ipi_canon_slot *s, const uint32_t *at)
             ipi_prefetch(s->items[i + 8].ctx);
         const iprof_entry *e = &s->items[i];
         const iprof_context *x = e->ctx->parent;
-        s->ents[at ? at[i] : i] = (ipi_canon_ent){.bci = e->ctx->bci,
+        s->ents[at ? at[i] : i] = (ipi_canon_ent){.bci = ipi_ctx_bci(e->ctx),
                                      .off = x ? (size_t)(k - s->keys) : IPI_CANON_NO_CALLERS,
                                      .method = (uint32_t)frame_method(&s->frames, e->ctx),
                                      .index = (uint32_t)i};
@@ -476,7 +476,7 @@ static void sort_slot(void *arg)
         for (size_t i = 0; i < s->count; i++) {
             const iprof_entry *e = &s->items[i];
             s->ents[at ? at[i] : i] =
-                (ipi_canon_ent){.bci = e->ctx->bci,
+                (ipi_canon_ent){.bci = ipi_ctx_bci(e->ctx),
                                 .callers = e->ctx->parent,
                                 .method = (uint32_t)frame_method(&s->frames, e->ctx),
                                 .index = (uint32_t)i};
@@ -652,7 +652,7 @@ static void canon_frames(const ipi_canon *c, const ipi_canon_ent *x, const iprof
     size_t d = 0;
     for (const iprof_context *p = e->ctx; p; p = p->parent, d++) {
         fr[2 * d] = frame_method(f, p);
-        fr[2 * d + 1] = p->bci;
+        fr[2 * d + 1] = ipi_ctx_bci(p);
     }
 }
 

@@ -212,7 +212,7 @@ static size_t match_entry(diff_work *w, int k, const iprof_entry *e)
             id = y->id;
         }
         w->frames[i] = id;
-        w->frames[i + 1] = c->bci;
+        w->frames[i + 1] = ipi_ctx_bci(c);
     }
     const iprof_context *bctx = ipi_context_lookup(B, w->frames, e->ctx->depth);
     return bctx ? ipi_find_entry_pos(B, k, bctx) : 0;
@@ -383,9 +383,10 @@ static int compare_kind(diff_work *w, int k)
         return IPROF_ENOMEM;
     for (size_t i = 0; i < la->count; i++) {
         const iprof_entry *e = &la->items[i];
-        if (2 * e->ctx->depth > w->frames_cap) {
+        if (2 * (size_t)e->ctx->depth > w->frames_cap) {
             void *p = w->frames;
-            int rc = ipi_grow(w->a, &p, &w->frames_cap, 2 * e->ctx->depth, sizeof *w->frames);
+            int rc = ipi_grow(w->a, &p, &w->frames_cap, 2 * (size_t)e->ctx->depth,
+                              sizeof *w->frames);
             w->frames = p;
             if (rc)
                 return rc;

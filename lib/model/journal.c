@@ -8,9 +8,7 @@ int ipi_journal_start(ipi_journal *j, iprof_model *dst)
     j->a = &dst->alloc;
     j->types = dst->type_count;
     j->methods = dst->method_count;
-    j->names_unresolved = dst->names_unresolved;
     j->extras = dst->extras.count;
-    j->refs_checked = dst->refs_checked;
     j->version_set = dst->version_set;
     j->instanceof_key = dst->extras.instanceof_key;
     j->version = dst->version;
@@ -59,14 +57,14 @@ static int journal_save(ipi_journal *j, const iprof_entry *e, int kind, size_t p
     return IPROF_OK;
 }
 
-/* Put dst back as the journal found it. Allocates nothing; the lazy
- * indexes that held what is removed are dropped (rebuilt on next use). */
+/* Put dst back as the journal found it. Allocates nothing; what it puts
+ * back it says to ipi_model_changed, which drops what went stale. */
 void ipi_journal_undo(ipi_journal *j, iprof_model *dst)
 {
     for (size_t i = j->saved_count; i-- > 0;) {
         const ipi_saved_entry *s = &j->saved[i];
         iprof_entry *e = &dst->entries[s->kind].items[s->pos];
-        ipi_columns_drop(dst, s->kind);
+        ipi_model_changed(dst, IPI_CHANGED_RECORDS, s->kind);
         if (s->record_count)
             memcpy(s->records, j->vals + s->at, s->record_count * sizeof *j->vals);
         e->records = s->records;
@@ -75,21 +73,17 @@ void ipi_journal_undo(ipi_journal *j, iprof_model *dst)
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         if (dst->entries[k].count != j->entries[k]) {
             dst->entries[k].count = j->entries[k];
-            ipi_index_drop(dst, IPI_IX_ENTRIES + k);
+            ipi_model_changed(dst, IPI_CHANGED_ENTRIES_REMOVED, k);
         }
     /* The ids of what the merge added are fresh (it never takes an id dst
      * uses): they leave the id indexes. */
-    if (dst->type_count != j->types || dst->method_count != j->methods) {
-        ipi_model_truncate(dst, j->types, j->methods);
-        ipi_index_drop(dst, IPI_IX_TYPE_NAMES);
-        ipi_index_drop(dst, IPI_IX_METHOD_KEYS);
-        ipi_index_drop(dst, IPI_IX_METHOD_NAMES);
-    }
+    unsigned cut = (dst->type_count != j->types ? IPI_CHANGED_TYPES_REMOVED : 0) |
+                   (dst->method_count != j->methods ? IPI_CHANGED_METHODS_REMOVED : 0);
+    ipi_model_truncate(dst, j->types, j->methods);
+    ipi_model_changed(dst, cut, -1);
     ipi_context_forget(dst, &j->contexts);
-    dst->names_unresolved = j->names_unresolved;
     ipi_unknown_truncate(dst, j->extras);
     dst->extras.instanceof_key = j->instanceof_key;
-    dst->refs_checked = j->refs_checked;
     dst->version = j->version;
     dst->version_set = j->version_set;
 }

@@ -3,7 +3,10 @@
  * before their first change, the context nodes the merge created; so that
  * on any failure, out of memory included, the model is put back as it was.
  * Entries, types and methods the merge appended are cut off, their ids
- * leave the id maps, the lazy indexes that held them are dropped. */
+ * leave the id maps, and ipi_model_changed hears what was cut and put
+ * back. Not kept: what the lazy indexes derive (the names index keeps its
+ * own count of unresolved methods), and refs_checked, which a merge
+ * lowers only once nothing can fail any more. */
 #ifndef IPI_JOURNAL_H
 #define IPI_JOURNAL_H
 
@@ -22,8 +25,8 @@ typedef struct ipi_journal {
     const iprof_allocator *a;
     /* dst as the merge found it */
     size_t types, methods, entries[IPROF_KIND_COUNT];
-    size_t names_unresolved, extras;
-    int refs_checked, version_set, instanceof_key;
+    size_t extras;
+    int version_set, instanceof_key;
     const char *version;
     /* a bit per entry dst had: journalled already */
     uint64_t *touched[IPROF_KIND_COUNT];

@@ -76,8 +76,10 @@ typedef struct ipi_load_hooks {
  * to builder b and keeping the layout beyond the profile (unknown keys,
  * the instanceof key's spelling) in `extras` (on the reading thread).
  * Finishes b. IPROF_OK, or why the read or the build failed, in the
- * reader's error (a build failure as "out of memory building the model"
- * or the status string, unless keep_build_error). A load (no hooks) whose
+ * reader's error (a build failure as "out of memory building the model",
+ * the message of extras' error when it has the failure's status, as when
+ * extras is the model built and ran into a limit, or the status string;
+ * unless keep_build_error). A load (no hooks) whose
  * reader has IPROF_READ_SALVAGE keeps what was read before damage and
  * succeeds (ipi_reader_salvageable() says when). */
 int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,

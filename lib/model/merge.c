@@ -48,12 +48,12 @@ static void state_free(merge_state *s)
 /* The frames of a context into s->buf, callee first. */
 static int load_frames(merge_state *s, const iprof_context *ctx)
 {
-    if (ipi_grow_array(s->a, &s->buf, &s->buf_cap, 2 * ctx->depth, sizeof *s->buf))
+    if (ipi_grow_array(s->a, &s->buf, &s->buf_cap, 2 * (size_t)ctx->depth, sizeof *s->buf))
         return IPROF_ENOMEM;
     size_t i = 0;
     for (const iprof_context *c = ctx; c; c = c->parent, i += 2) {
         s->buf[i] = c->method;
-        s->buf[i + 1] = c->bci;
+        s->buf[i + 1] = ipi_ctx_bci(c);
     }
     return IPROF_OK;
 }
@@ -299,9 +299,9 @@ static int merge_entries(merge_state *s, ipi_journal *j)
              * dst with a negative method id): refused, as add_entry does. */
             if (!rc)
                 rc = ipi_entry_check_new(dst, k, s->buf, depth, s->recs, e->record_count);
-            const iprof_context *ctx = rc ? NULL : ipi_context_intern(dst, s->buf, depth);
-            if (!rc && !ctx)
-                rc = IPROF_ENOMEM;
+            const iprof_context *ctx = NULL;
+            if (!rc)
+                rc = ipi_context_intern(dst, s->buf, depth, &ctx);
             if (!rc)
                 rc = ipi_entry_merge_at(dst, k, ctx, s->recs, e->record_count, ipi_journal_entry,
                                         j);
@@ -417,8 +417,8 @@ IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
     /* Last: dropping dst's keys cannot be undone, and nothing fails after. */
     if (!rc)
         rc = ipi_unknown_take(dst, src, drop);
-    if (!rc)
-        dst->refs_checked &= src->refs_checked; /* src's methods come as they are */
+    if (!rc && !src->refs_checked) /* src's methods come as they are */
+        ipi_model_changed(dst, IPI_CHANGED_UNCHECKED, -1);
     if (rc && journalled)
         ipi_journal_undo(&j, dst);
     if (journalled)

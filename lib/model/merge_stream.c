@@ -370,8 +370,9 @@ static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
         fetch_ahead(s, b, i + AHEAD_ITEMS, n, 1);
         ipi_event e;
         ipi_batch_event_at(b, s->ready[i], &e);
-        if (!(s->ctxs[i] = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes)))
-            return IPROF_ENOMEM;
+        int rc = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes, &s->ctxs[i]);
+        if (rc)
+            return rc;
     }
     for (size_t i = 0; i < n; i++) {
         ipi_event e;
@@ -697,8 +698,8 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     }
     if (!rc)
         rc = finish(&s, (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0);
-    if (!rc)
-        dst->refs_checked &= ipi_reader_vouches(reader);
+    if (!rc && !ipi_reader_vouches(reader))
+        ipi_model_changed(dst, IPI_CHANGED_UNCHECKED, -1);
     if (rc) {
         if (!dst->error.set || dst->error.err.status != rc)
             ipi_model_fail(dst, rc, "%s",

@@ -27,7 +27,7 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     m->refs_checked = 1;               /* nothing to refer to */
     ipi_idpos_init(&m->type_ids);
     ipi_idpos_init(&m->method_ids);
-    ipi_htab_init(&m->contexts);
+    ipi_context_init(m);
     for (int i = 0; i < IPI_IX_COUNT; i++)
         atomic_init(&m->index[i], NULL);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
@@ -43,7 +43,7 @@ IPROF_API void iprof_model_free(iprof_model *model)
     const iprof_allocator *a = &model->alloc;
     ipi_entries_free(model);
     ipi_unknown_free_all(model);
-    ipi_htab_free(&model->contexts, a);
+    ipi_context_free(model);
     ipi_index_free_all(model);
     ipi_idpos_free(&model->method_ids, a);
     ipi_idpos_free(&model->type_ids, a);
@@ -292,7 +292,7 @@ int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
     m->types[m->type_count++] = t;
     if (first_name)
         ipi_htab_insert(names, &m->alloc, s->hash, t); /* reserved */
-    ipi_index_type_added(m);
+    ipi_model_changed(m, IPI_CHANGED_TYPES_ADDED, -1);
     if (out)
         *out = t;
     return IPROF_OK;
@@ -322,14 +322,6 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
     return rc ? ipi_model_fail_about(model, rc, &about, "%s", push_failure(rc)) : IPROF_OK;
 }
 
-/* The name indexes are rebuilt on their next use; method names go too, as
- * signatures may no longer resolve. */
-static void drop_type_indexes(iprof_model *m)
-{
-    ipi_index_drop(m, IPI_IX_TYPE_NAMES);
-    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
-}
-
 IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
 {
     if (!model)
@@ -341,13 +333,13 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &about, "no type with id %lld",
                                     (long long)id);
     list_remove(type_list(model), t);
-    drop_type_indexes(model);
-    model->refs_checked = 0; /* methods and records may still name it */
+    /* Methods and records may still name it. */
+    ipi_model_changed(model, IPI_CHANGED_TYPES_REMOVED | IPI_CHANGED_UNCHECKED, -1);
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred keep,
-                                       void *payload)
+int ipi_model_retain_types(iprof_model *model, iprof_model_type_pred keep, void *payload,
+                           unsigned also)
 {
     if (!model)
         return IPROF_EINVAL;
@@ -362,9 +354,15 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred
         return IPROF_OK;
     model->type_count = j;
     list_rebuild_ids(type_list(model));
-    drop_type_indexes(model);
-    model->refs_checked = 0;
+    ipi_model_changed(model, IPI_CHANGED_TYPES_REMOVED | also, -1);
     return IPROF_OK;
+}
+
+IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred keep,
+                                       void *payload)
+{
+    /* Methods and records may still name what goes. */
+    return ipi_model_retain_types(model, keep, payload, IPI_CHANGED_UNCHECKED);
 }
 
 IPROF_API int iprof_model_foreach_type(const iprof_model *model, iprof_model_type_cb cb,
@@ -531,18 +529,11 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
                                            out)))
         ipi_model_fail_about(model, rc, &about, "%s", push_failure(rc));
     if (!rc && signature_len < 2)
-        model->refs_checked = 0; /* a strict read refuses it */
+        ipi_model_changed(model, IPI_CHANGED_UNCHECKED, -1); /* a strict read refuses it */
     return rc;
 }
 
-/* The key and name indexes are rebuilt on their next use. */
-static void drop_method_indexes(iprof_model *m)
-{
-    ipi_index_drop(m, IPI_IX_METHOD_KEYS);
-    ipi_index_drop(m, IPI_IX_METHOD_NAMES);
-}
-
-IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
+int ipi_model_remove_method(iprof_model *model, int64_t id, unsigned also)
 {
     if (!model)
         return IPROF_EINVAL;
@@ -553,13 +544,18 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &about, "no method with id %lld",
                                     (long long)id);
     list_remove(method_list(model), x);
-    drop_method_indexes(model);
-    model->refs_checked = 0; /* entries may still name it */
+    ipi_model_changed(model, IPI_CHANGED_METHODS_REMOVED | also, -1);
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
-                                         void *payload)
+IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
+{
+    /* Entries may still name it. */
+    return ipi_model_remove_method(model, id, IPI_CHANGED_UNCHECKED);
+}
+
+int ipi_model_retain_methods(iprof_model *model, iprof_model_method_pred keep, void *payload,
+                             unsigned also)
 {
     if (!model)
         return IPROF_EINVAL;
@@ -574,9 +570,15 @@ IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_
         return IPROF_OK;
     model->method_count = j;
     list_rebuild_ids(method_list(model));
-    drop_method_indexes(model);
-    model->refs_checked = 0;
+    ipi_model_changed(model, IPI_CHANGED_METHODS_REMOVED | also, -1);
     return IPROF_OK;
+}
+
+IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
+                                         void *payload)
+{
+    /* Entries may still name what goes. */
+    return ipi_model_retain_methods(model, keep, payload, IPI_CHANGED_UNCHECKED);
 }
 
 IPROF_API int iprof_model_foreach_method(const iprof_model *model, iprof_model_method_cb cb,

@@ -6,11 +6,12 @@
  * reads these structs directly for speed. `grep -l model.h lib` lists them.
  *
  * Memory: everything a model stores per element lives in its arena (types,
- * methods with their signatures, context nodes, entry records, interned
- * names). Outside the arena there are only the growable lists, the id
- * indexes (idpos.h) and the hash tables, all allocated through the model's
- * allocator; a load gives back the lists' growth slack at its end
- * (ipi_model_shrink).
+ * methods with their signatures, entry records, interned names), but for
+ * the context nodes, which have chunks of their own (ipi_ctx_nodes) so that
+ * each has a 32-bit index. Outside the arena there are only those chunks,
+ * the growable lists, the id indexes (idpos.h) and the hash tables, all
+ * allocated through the model's allocator; a load gives back the lists'
+ * growth slack at its end (ipi_model_shrink).
  *
  * Indexes hold the FIRST element per key only: a lenient read may deliver
  * duplicate type/method ids or duplicate contexts within a kind, and
@@ -37,6 +38,7 @@
 #include "htab.h"
 #include "idpos.h"
 #include "intern.h"
+#include "rtab.h"
 
 /* 16 bytes. */
 struct iprof_type {
@@ -52,14 +54,56 @@ struct iprof_method {
     int64_t sig[]; /* declaring type, return type, parameter types */
 };
 
-/* 32 bytes. One node per distinct frame sequence; the node of "5:0<3:2"
- * points to the node of "3:2" as its parent, so callers are shared. */
+/* 24 bytes. One node per distinct frame sequence; the node of "5:0<3:2"
+ * points to the node of "3:2" as its parent, so callers are shared. Nodes
+ * live in m->ctx_nodes. A bci is int64 in the format but fits int32 in
+ * every profile GraalVM writes; one that does not (or is IPI_BCI_WIDE
+ * itself) is stored as IPI_BCI_WIDE with its value in the method field of
+ * the node's next slot, which its chunk keeps for it: read bcis through
+ * ipi_ctx_bci. The depth fits 32 bits as the node count does. */
 struct iprof_context {
     int64_t method;
-    int64_t bci;
     const iprof_context *parent; /* the caller's context, NULL at depth 1 */
-    size_t depth;
+    int32_t bci;                 /* or IPI_BCI_WIDE */
+    uint32_t depth;
 };
+
+#define IPI_BCI_WIDE INT32_MIN
+
+/* A frame's bci as stored in a node: itself, or IPI_BCI_WIDE. */
+static inline int32_t ipi_bci_narrow(int64_t bci)
+{
+    return bci > INT32_MIN && bci <= INT32_MAX ? (int32_t)bci : IPI_BCI_WIDE;
+}
+
+/* A node's bci, exact. */
+static inline int64_t ipi_ctx_bci(const iprof_context *c)
+{
+    return c->bci != IPI_BCI_WIDE ? c->bci : c[1].method;
+}
+
+/* The context nodes: chunks of IPI_CTX_CHUNK slots that never move (a
+ * `const iprof_context *` stays valid, as the API promises), so each node
+ * also has a 32-bit index, and the context table (m->contexts) stores
+ * index + 1 in 8-byte slots. A node with a wide bci takes two slots of
+ * one chunk. Nodes a failed merge created stay, unreachable. */
+#define IPI_CTX_CHUNK_SHIFT 12
+#define IPI_CTX_CHUNK ((size_t)1 << IPI_CTX_CHUNK_SHIFT) /* 96 KiB */
+/* Slots at most: their indexes + 1 must fit the table's 32-bit refs. */
+#define IPI_CTX_MAX_SLOTS ((size_t)UINT32_MAX)
+
+typedef struct ipi_ctx_nodes {
+    iprof_context **chunks;
+    size_t chunk_count, chunk_cap;
+    size_t used; /* slots handed out: indexes 0 .. used - 1 */
+    size_t max;  /* IPI_CTX_MAX_SLOTS; tests lower it to reach the limit */
+} ipi_ctx_nodes;
+
+/* The node at index i (< used). */
+static inline const iprof_context *ipi_ctx_node(const ipi_ctx_nodes *n, size_t i)
+{
+    return &n->chunks[i >> IPI_CTX_CHUNK_SHIFT][i & (IPI_CTX_CHUNK - 1)];
+}
 
 /* 24 bytes; records live in the arena. */
 struct iprof_entry {
@@ -79,7 +123,8 @@ typedef struct ipi_entry_list {
 
 /* Lookup tables that loading does not need, built on first use: by type
  * name, by method name and signature, and from context to entry per kind.
- * Skipping them makes loads faster and models smaller; see model_index.c. */
+ * Skipping them makes loads faster and models smaller; see model_index.c.
+ * A change to the model drops them through ipi_model_changed only. */
 enum {
     IPI_IX_TYPE_NAMES = 0,
     IPI_IX_METHOD_KEYS = 1,
@@ -140,9 +185,10 @@ struct iprof_model {
     const char *version;    /* static default or interned */
     int version_set;        /* read or set (a new model's default is not) */
     /* What a strict read asks is known to hold: ids unique, references
-     * resolved, signatures of 2+ ids. Set by a clean load and a new model,
-     * cleared by calls that may break it, so that writing a model that
-     * holds it needs no check (writer.c). */
+     * resolved, signatures of 2+ ids. Set by a new model, kept by a clean
+     * load, cleared by ipi_model_changed(IPI_CHANGED_UNCHECKED) after a
+     * call that may break it, so that writing a model that holds it needs
+     * no check (write_model.c). */
     int refs_checked;
 
     iprof_type **types;
@@ -152,7 +198,8 @@ struct iprof_model {
 
     ipi_idpos type_ids;    /* id -> position of the first type with it */
     ipi_idpos method_ids;  /* id -> position of the first method with it */
-    ipi_htab contexts;     /* ipi_context_hash -> context node */
+    ipi_ctx_nodes ctx_nodes; /* the context nodes (model_context.c) */
+    ipi_rtab contexts;       /* node hash -> node index + 1 */
     /* While a merge runs: every context node it creates, so that a
      * failure can take them out again (journal.c). */
     struct ipi_ctx_log *ctx_log;
@@ -162,11 +209,12 @@ struct iprof_model {
      * from several threads may race to build one (model_index.c). */
     ipi_htab *_Atomic index[IPI_IX_COUNT];
     /* Methods left out of IPI_IX_METHOD_NAMES because a signature type id
-     * did not resolve when it was built or kept up; while there are any, a
-     * new type may complete one, so adding a type drops that index. */
+     * did not resolve when it was built or kept up (0 while it is not
+     * built); while there are any, a new type may complete one, so adding
+     * a type drops that index (ipi_model_changed). */
     size_t names_unresolved;
     /* iprof_model_columns() of each kind: NULL until asked for, dropped
-     * when the kind's entries change (ipi_columns_drop). Atomic for the
+     * when the kind's entries change (ipi_model_changed). Atomic for the
      * same reason as index[]. */
     ipi_columns *_Atomic columns[IPROF_KIND_COUNT];
 
@@ -230,6 +278,15 @@ int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *name,
 int ipi_model_push_method_new_key(iprof_model *m, int64_t id, const ipi_str *name,
                                   const int64_t *sig, size_t sig_len, uint64_t names_key,
                                   const iprof_method **out);
+/* iprof_model_retain_types, iprof_model_retain_methods and
+ * iprof_model_remove_method saying `also` changed beyond the removal:
+ * IPI_CHANGED_UNCHECKED as the public calls do, or 0 from a caller that
+ * knows nothing refers to what goes (ipi_model_changed). */
+int ipi_model_retain_types(iprof_model *m, iprof_model_type_pred keep, void *payload,
+                           unsigned also);
+int ipi_model_retain_methods(iprof_model *m, iprof_model_method_pred keep, void *payload,
+                             unsigned also);
+int ipi_model_remove_method(iprof_model *m, int64_t id, unsigned also);
 /* The largest type (types != 0) or method id of m, INT64_MIN if none
  * (where a merge's fresh ids start; what an id map is sized for). */
 int64_t ipi_model_max_id(const iprof_model *m, int types);
@@ -303,22 +360,30 @@ int ipi_model_fail_about(iprof_model *m, int status, const ipi_subject *about, c
 
 /* ---- model_context.c ---------------------------------------------------- */
 
-/* Context nodes created while m->ctx_log is set, with their hashes. */
+/* Context nodes created while m->ctx_log is set: their table slots (hash
+ * bits and index + 1). */
 typedef struct ipi_ctx_log {
-    ipi_htab_slot *items;
+    ipi_rtab_slot *items;
     size_t count, cap;
 } ipi_ctx_log;
 
+/* A new model's empty nodes and table; freeing them (for model.c). */
+void ipi_context_init(iprof_model *m);
+void ipi_context_free(iprof_model *m);
+
 /* Take the logged nodes out of m's context table, newest first (they stay
- * in the arena, unreachable); frees the log's array. */
+ * in their chunks, unreachable); frees the log's array. */
 void ipi_context_forget(iprof_model *m, ipi_ctx_log *log);
 
 /* The interned node of these frames (interleaved, callee first), created
- * with its missing caller suffixes; NULL when out of memory. */
-const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count);
+ * with its missing caller suffixes, into *out. IPROF_ENOMEM, or
+ * IPROF_ELIMIT (reported in m's error) past IPI_CTX_MAX_SLOTS nodes; the
+ * nodes created before the failure stay interned. */
+int ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count,
+                       const iprof_context **out);
 /* The same with the hashes of its nodes known (ipi_context_hashes). */
-const iprof_context *ipi_context_intern_hashed(iprof_model *m, const int64_t *frames,
-                                               size_t count, const uint64_t *hs);
+int ipi_context_intern_hashed(iprof_model *m, const int64_t *frames, size_t count,
+                              const uint64_t *hs, const iprof_context **out);
 /* hs[k] = the hash of the k-th node from the outermost caller (count of
  * them); pure, so the reading thread can compute them. */
 void ipi_context_hashes(const int64_t *frames, size_t count, uint64_t *hs);
@@ -337,10 +402,44 @@ const iprof_context *ipi_context_lookup(const iprof_model *m, const int64_t *fra
 const ipi_htab *ipi_index_get(const iprof_model *m, int which);
 /* For mutation: the index if it has been built, else NULL. */
 ipi_htab *ipi_index_built(iprof_model *m, int which);
-/* Forget an index after changes that would need re-indexing (removal,
- * retain); the next lookup rebuilds it. */
-void ipi_index_drop(iprof_model *m, int which);
+/* Free every index and the columns (iprof_model_free). */
 void ipi_index_free_all(iprof_model *m);
+
+/* What a change to a model did, for ipi_model_changed. Appending through
+ * ipi_model_push_type*, ipi_model_push_method* and the entry appends
+ * keeps every index current (each indexes what it appends), so appending
+ * says only what else may go stale (for methods: nothing). */
+enum {
+    /* Types appended (by ipi_model_push_type*): a method left out of the
+     * names index for a missing signature type may resolve now. */
+    IPI_CHANGED_TYPES_ADDED = 1u << 0,
+    /* Types removed or reordered (remove, retain, a merge undone): the
+     * type name and method names indexes go. */
+    IPI_CHANGED_TYPES_REMOVED = 1u << 1,
+    /* Methods removed or reordered: the method key and names indexes go. */
+    IPI_CHANGED_METHODS_REMOVED = 1u << 2,
+    /* Entries of the kind appended (and indexed as they came): its
+     * columns go. */
+    IPI_CHANGED_ENTRIES_ADDED = 1u << 3,
+    /* Records of the kind's entries changed in place (set, map, scale,
+     * combined, put back): its columns go. */
+    IPI_CHANGED_RECORDS = 1u << 4,
+    /* Entries of the kind removed or reordered, or its list replaced:
+     * the entry index holds positions, it goes with the columns. */
+    IPI_CHANGED_ENTRIES_REMOVED = 1u << 5,
+    /* The model may now hold what a strict read refuses (a reference to
+     * an undefined id, a short signature): refs_checked is cleared, so a
+     * write checks the whole model again. Left out when the caller knows
+     * nothing refers to what it removed (drop_method, prune, filter). */
+    IPI_CHANGED_UNCHECKED = 1u << 6,
+};
+
+/* Say what changed in m: the one place that decides which lazy indexes,
+ * columns and the refs_checked mark go stale (model_index.c). kind: the
+ * entry kind the ENTRIES and RECORDS flags are about, -1 for every kind
+ * (ignored by the others). Every change to a model calls this rather than
+ * dropping an index or the columns, or clearing the mark, itself. */
+void ipi_model_changed(iprof_model *m, unsigned what, int kind);
 
 /* Keys of the indexes. */
 uint64_t ipi_entry_hash(const iprof_context *ctx);
@@ -390,18 +489,17 @@ const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str 
  * was built before or on one thread (tests read it to see the path). */
 const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves);
 /* Keep IPI_IX_METHOD_NAMES current after a method was appended to m (no
- * allocation: the caller reserved one slot); and after a type was added. */
+ * allocation: the caller reserved one slot). */
 int ipi_index_reserve_method_names(iprof_model *m);
 void ipi_index_add_method_names(iprof_model *m, const iprof_method *x);
 /* The same when x's key h is known to be absent from the index. */
 void ipi_index_put_method_names(iprof_model *m, const iprof_method *x, uint64_t h);
-void ipi_index_type_added(iprof_model *m);
 
 /* ---- model_columns.c ---------------------------------------------------- */
 
-/* Free the kind's columns, if built: every change to the kind's entries
- * (appended, combined, records set or scaled, removed, reordered) calls
- * this, directly or through ipi_index_drop of the kind's entry index. */
+/* Free the kind's columns, if built. Only ipi_model_changed and
+ * ipi_index_free_all call this: a change to the kind's entries says so
+ * through ipi_model_changed. */
 void ipi_columns_drop(iprof_model *m, int kind);
 
 /* ---- model_entry.c ------------------------------------------------------ */

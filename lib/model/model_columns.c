@@ -7,7 +7,7 @@
  * The entries' records live in the arena one block per entry, so the
  * columns are a copy, built once per kind in one block from the model's
  * allocator and kept in m->columns[kind] until the kind's entries change
- * (ipi_columns_drop). Like the lazy indexes (model_index.c), const callers
+ * (ipi_model_changed). Like the lazy indexes (model_index.c), const callers
  * may race to build one: each builds its own and publishes it with a
  * compare-and-swap, and the losers free theirs.
  */
@@ -74,7 +74,7 @@ static ipi_columns *build(const iprof_model *m, int kind)
         r += e->record_count;
         for (const iprof_context *x = e->ctx; x; x = x->parent, f++) {
             fr[2 * f] = x->method;
-            fr[2 * f + 1] = x->bci;
+            fr[2 * f + 1] = ipi_ctx_bci(x);
         }
     }
     off[n] = r;

@@ -6,7 +6,11 @@
  * sequence itself), not its parent's address. So the hashes of all the
  * nodes of a context are known before the first lookup, and their table
  * slots are fetched together: a deep context costs about one wait on
- * memory instead of one per frame. */
+ * memory instead of one per frame.
+ *
+ * Nodes are 24 bytes in chunks of their own (ipi_ctx_nodes in model.h),
+ * the table keeps 32 hash bits and a 32-bit node reference per slot: 8
+ * bytes where a pointer table takes 16. */
 #include "model.h"
 
 #include "ctx.h"
@@ -44,46 +48,103 @@ static size_t hash_ahead(const iprof_model *m, const int64_t *frames, size_t cou
     return n;
 }
 
+void ipi_context_init(iprof_model *m)
+{
+    memset(&m->ctx_nodes, 0, sizeof m->ctx_nodes);
+    m->ctx_nodes.max = IPI_CTX_MAX_SLOTS;
+    ipi_rtab_init(&m->contexts);
+}
+
+void ipi_context_free(iprof_model *m)
+{
+    ipi_ctx_nodes *n = &m->ctx_nodes;
+    for (size_t i = 0; i < n->chunk_count; i++)
+        ipi_free(&m->alloc, n->chunks[i], IPI_CTX_CHUNK * sizeof *n->chunks[i]);
+    ipi_free(&m->alloc, n->chunks, n->chunk_cap * sizeof *n->chunks);
+    ipi_rtab_free(&m->contexts, &m->alloc);
+    ipi_context_init(m);
+}
+
+static int too_many(iprof_model *m, size_t max)
+{
+    return ipi_model_fail(m, IPROF_ELIMIT,
+                          "more than %zu context nodes: the model numbers them with 32 bits",
+                          max);
+}
+
+/* The index of `slots` (1, or 2 for a wide bci) free slots of one chunk,
+ * into *at; the chunk is allocated if new. Nothing changes on failure. */
+static int take_slots(iprof_model *m, size_t slots, size_t *at)
+{
+    ipi_ctx_nodes *n = &m->ctx_nodes;
+    size_t i = n->used;
+    if ((i & (IPI_CTX_CHUNK - 1)) + slots > IPI_CTX_CHUNK)
+        i = (i | (IPI_CTX_CHUNK - 1)) + 1; /* a pair never spans two chunks */
+    if (i + slots > n->max)
+        return too_many(m, n->max);
+    size_t chunk = (i + slots - 1) >> IPI_CTX_CHUNK_SHIFT;
+    if (chunk >= n->chunk_count) {
+        if (ipi_grow_array(&m->alloc, &n->chunks, &n->chunk_cap, chunk + 1, sizeof *n->chunks))
+            return IPROF_ENOMEM;
+        n->chunks[chunk] = ipi_malloc(&m->alloc, IPI_CTX_CHUNK * sizeof *n->chunks[chunk]);
+        if (!n->chunks[chunk])
+            return IPROF_ENOMEM;
+        n->chunk_count = chunk + 1;
+    }
+    n->used = i + slots;
+    *at = i;
+    return IPROF_OK;
+}
+
 static const iprof_context *find_node(const iprof_model *m, int64_t method, int64_t bci,
                                       const iprof_context *parent, uint64_t h)
 {
-    void *it;
-    ipi_htab_for(&m->contexts, h, it)
+    int32_t narrow = ipi_bci_narrow(bci);
+    uint32_t ref;
+    ipi_rtab_for(&m->contexts, h, ref)
     {
-        const iprof_context *c = it;
-        if (c->method == method && c->bci == bci && c->parent == parent)
+        const iprof_context *c = ipi_ctx_node(&m->ctx_nodes, ref - 1);
+        if (c->method == method && c->bci == narrow && c->parent == parent &&
+            (narrow != IPI_BCI_WIDE || c[1].method == bci))
             return c;
     }
     return NULL;
 }
 
-static const iprof_context *new_node(iprof_model *m, int64_t method, int64_t bci,
-                                     const iprof_context *parent, uint64_t h)
+static int new_node(iprof_model *m, int64_t method, int64_t bci, const iprof_context *parent,
+                    uint64_t h, const iprof_context **out)
 {
-    if (ipi_htab_reserve(&m->contexts, &m->alloc, 1))
-        return NULL;
+    int rc = ipi_rtab_reserve(&m->contexts, &m->alloc, 1);
+    if (rc) /* ELIMIT only past 2^32 - 1 nodes, which take_slots refuses first */
+        return rc == IPROF_ELIMIT ? too_many(m, IPI_CTX_MAX_SLOTS) : rc;
     ipi_ctx_log *log = m->ctx_log; /* a merge's journal: room before the node exists */
     if (log && ipi_grow_array(&m->alloc, &log->items, &log->cap, log->count + 1,
                               sizeof *log->items))
-        return NULL;
-    iprof_context *c = ipi_arena_alloc(&m->arena, sizeof *c);
-    if (!c)
-        return NULL;
-    if (log)
-        log->items[log->count++] = (ipi_htab_slot){h, c};
+        return IPROF_ENOMEM;
+    int32_t narrow = ipi_bci_narrow(bci);
+    size_t at = 0;
+    if ((rc = take_slots(m, narrow == IPI_BCI_WIDE ? 2 : 1, &at)))
+        return rc;
+    iprof_context *c = &m->ctx_nodes.chunks[at >> IPI_CTX_CHUNK_SHIFT][at & (IPI_CTX_CHUNK - 1)];
     c->method = method;
-    c->bci = bci;
     c->parent = parent;
+    c->bci = narrow;
     c->depth = parent ? parent->depth + 1 : 1;
-    ipi_htab_insert(&m->contexts, &m->alloc, h, c); /* reserved: cannot fail */
-    return c;
+    if (narrow == IPI_BCI_WIDE)
+        c[1] = (iprof_context){.method = bci}; /* ipi_ctx_bci reads it there */
+    uint32_t ref = (uint32_t)(at + 1);
+    if (log)
+        log->items[log->count++] = (ipi_rtab_slot){(uint32_t)h, ref};
+    ipi_rtab_put(&m->contexts, h, ref); /* reserved: cannot fail */
+    *out = c;
+    return IPROF_OK;
 }
 
 /* Walk from the outermost caller (the last frame) to the callee, so each
  * node's parent exists before the node is looked up. The hashes of the
  * first `known` nodes from the outermost are given in hs. */
-static const iprof_context *intern_walk(iprof_model *m, const int64_t *frames, size_t count,
-                                        const uint64_t *hs, size_t known)
+static int intern_walk(iprof_model *m, const int64_t *frames, size_t count, const uint64_t *hs,
+                       size_t known, const iprof_context **out)
 {
     const iprof_context *node = NULL;
     uint64_t h = CONTEXT_SEED;
@@ -93,27 +154,29 @@ static const iprof_context *intern_walk(iprof_model *m, const int64_t *frames, s
         h = k < known ? hs[k] : context_hash(h, method, bci);
         const iprof_context *c = fresh ? NULL : find_node(m, method, bci, node, h);
         if (!c) {
-            c = new_node(m, method, bci, node, h);
-            if (!c)
-                return NULL;
+            int rc = new_node(m, method, bci, node, h, &c);
+            if (rc)
+                return rc;
             fresh = 1;
         }
         node = c;
     }
-    return node;
+    *out = node;
+    return IPROF_OK;
 }
 
-const iprof_context *ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count)
+int ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count,
+                       const iprof_context **out)
 {
     uint64_t hs[PREFETCH_FRAMES];
     size_t known = hash_ahead(m, frames, count, hs);
-    return intern_walk(m, frames, count, hs, known);
+    return intern_walk(m, frames, count, hs, known, out);
 }
 
-const iprof_context *ipi_context_intern_hashed(iprof_model *m, const int64_t *frames,
-                                               size_t count, const uint64_t *hs)
+int ipi_context_intern_hashed(iprof_model *m, const int64_t *frames, size_t count,
+                              const uint64_t *hs, const iprof_context **out)
 {
-    return intern_walk(m, frames, count, hs, count);
+    return intern_walk(m, frames, count, hs, count, out);
 }
 
 void ipi_context_hashes(const int64_t *frames, size_t count, uint64_t *hs)
@@ -124,20 +187,20 @@ void ipi_context_hashes(const int64_t *frames, size_t count, uint64_t *hs)
 void ipi_context_prefetch(const iprof_model *m, const uint64_t *hs, size_t count)
 {
     for (size_t k = 0; k < count; k++)
-        ipi_htab_prefetch(&m->contexts, hs[k]);
+        ipi_rtab_prefetch(&m->contexts, hs[k]);
 }
 
 /* The second step ahead of a lookup: a node whose home slot already names
  * this hash is most likely the one the lookup will compare. */
 void ipi_context_prefetch_nodes(const iprof_model *m, const uint64_t *hs, size_t count)
 {
-    const ipi_htab *t = &m->contexts;
+    const ipi_rtab *t = &m->contexts;
     if (!t->cap)
         return;
     for (size_t k = 0; k < count; k++) {
-        const ipi_htab_slot *slot = &t->slots[hs[k] & (t->cap - 1)];
-        if (slot->hash == hs[k])
-            ipi_prefetch(slot->item);
+        const ipi_rtab_slot *slot = ipi_rtab_home(t, hs[k]);
+        if (slot->tag == (uint32_t)hs[k] && slot->ref)
+            ipi_prefetch(ipi_ctx_node(&m->ctx_nodes, slot->ref - 1));
     }
 }
 
@@ -173,7 +236,7 @@ IPROF_API int64_t iprof_context_method_id(const iprof_context *ctx)
 
 IPROF_API int64_t iprof_context_bci(const iprof_context *ctx)
 {
-    return ctx ? ctx->bci : 0;
+    return ctx ? ipi_ctx_bci(ctx) : 0;
 }
 
 IPROF_API const iprof_context *iprof_context_caller(const iprof_context *ctx)
@@ -189,7 +252,7 @@ IPROF_API size_t iprof_context_frames(const iprof_context *ctx, int64_t *frames,
     size_t i = 0;
     for (const iprof_context *c = ctx; c && i < max_frames && frames; c = c->parent, i++) {
         frames[2 * i] = c->method;
-        frames[2 * i + 1] = c->bci;
+        frames[2 * i + 1] = ipi_ctx_bci(c);
     }
     return ctx->depth;
 }
@@ -199,7 +262,7 @@ IPROF_API size_t iprof_context_format(const iprof_context *ctx, char *buf, size_
     ipi_sbuf out = {buf, buf ? size : 0, 0};
     char frame[IPI_CTX_MAX_CHARS(1)];
     for (const iprof_context *c = ctx; c; c = c->parent) {
-        int64_t f[2] = {c->method, c->bci};
+        int64_t f[2] = {c->method, ipi_ctx_bci(c)};
         if (c != ctx)
             ipi_sbuf_put(&out, "<", 1);
         ipi_sbuf_put(&out, frame, ipi_ctx_format(frame, f, 1));
@@ -224,7 +287,7 @@ IPROF_API size_t iprof_model_context_describe(const iprof_model *model,
             ipi_sbuf_put(&out, num, ipi_fmt_i64(num, c->method));
         }
         ipi_sbuf_put(&out, ":", 1);
-        ipi_sbuf_put(&out, num, ipi_fmt_i64(num, c->bci));
+        ipi_sbuf_put(&out, num, ipi_fmt_i64(num, ipi_ctx_bci(c)));
     }
     return ipi_sbuf_finish(&out);
 }
@@ -232,7 +295,7 @@ IPROF_API size_t iprof_model_context_describe(const iprof_model *model,
 void ipi_context_forget(iprof_model *m, ipi_ctx_log *log)
 {
     for (size_t i = log->count; i-- > 0;)
-        ipi_htab_remove(&m->contexts, log->items[i].hash, log->items[i].item);
+        ipi_rtab_remove(&m->contexts, log->items[i].tag, log->items[i].ref);
     ipi_free(&m->alloc, log->items, log->cap * sizeof *log->items);
     log->items = NULL;
     log->count = log->cap = 0;

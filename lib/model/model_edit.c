@@ -17,7 +17,7 @@ static int check_rewritten(iprof_model *m, const iprof_entry *e, const int64_t *
     iprof_entry probe = *e;
     probe.records = (int64_t *)records;
     probe.record_count = (uint32_t)record_count;
-    int64_t callee[2] = {e->ctx->method, e->ctx->bci};
+    int64_t callee[2] = {e->ctx->method, ipi_ctx_bci(e->ctx)};
     int rule = ipi_rule_check_entry(e->kind, callee, 1, records, record_count);
     if (rule != IPI_RULE_OK && !ipi_rule_is_ctx(rule))
         return ipi_entry_fail_rule(m, &probe, rule, 0);
@@ -54,7 +54,7 @@ IPROF_API int iprof_model_set_entry_records(iprof_model *model, int kind, const 
                       : ipi_arena_alloc(&model->arena, record_count * sizeof *records);
     if (!to && record_count)
         return ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
-    ipi_columns_drop(model, kind);
+    ipi_model_changed(model, IPI_CHANGED_RECORDS, kind);
     if (record_count)
         memcpy(to, records, record_count * sizeof *records);
     e->records = to;
@@ -97,7 +97,7 @@ IPROF_API int iprof_model_map_records(iprof_model *model, int kind, iprof_record
     }
     /* Every entry passed: store. */
     if (!rc)
-        ipi_columns_drop(model, kind);
+        ipi_model_changed(model, IPI_CHANGED_RECORDS, kind);
     for (size_t i = 0, off = 0; i < l->count && !rc; off += l->items[i++].record_count)
         if (l->items[i].record_count)
             memcpy(l->items[i].records, copy + off, l->items[i].record_count * sizeof *copy);
@@ -122,7 +122,7 @@ IPROF_API int iprof_model_scale(iprof_model *model, int kind, double weight, int
     for (int k = kind < 0 ? 0 : kind; k < (kind < 0 ? IPROF_KIND_COUNT : kind + 1); k++) {
         const ipi_kind_layout *L = ipi_kind_layout_of(k);
         ipi_entry_list *l = &model->entries[k];
-        ipi_columns_drop(model, k);
+        ipi_model_changed(model, IPI_CHANGED_RECORDS, k);
         for (size_t i = 0; i < l->count; i++) {
             iprof_entry *e = &l->items[i];
             for (size_t j = (size_t)L->count_slot; j < e->record_count; j += (size_t)L->group)

@@ -48,7 +48,7 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
         return IPROF_ENOMEM;
     if (record_count)
         memcpy(copy, records, record_count * sizeof *records);
-    ipi_columns_drop(m, kind);
+    ipi_model_changed(m, IPI_CHANGED_ENTRIES_ADDED, kind);
     iprof_entry *e = &l->items[l->count++];
     e->ctx = ctx;
     e->records = copy;
@@ -67,11 +67,10 @@ int ipi_model_push_entry_hashed(iprof_model *m, int kind, const int64_t *frames,
         return IPROF_ESCHEMA; /* a ctx without frames has no node to stand for it */
     if (record_count > IPI_MAX_RECORDS)
         return IPROF_ELIMIT;
-    const iprof_context *ctx = hs ? ipi_context_intern_hashed(m, frames, frame_count, hs)
-                                  : ipi_context_intern(m, frames, frame_count);
-    if (!ctx)
-        return IPROF_ENOMEM;
-    return append_entry(m, kind, ctx, records, record_count);
+    const iprof_context *ctx;
+    int rc = hs ? ipi_context_intern_hashed(m, frames, frame_count, hs, &ctx)
+                : ipi_context_intern(m, frames, frame_count, &ctx);
+    return rc ? rc : append_entry(m, kind, ctx, records, record_count);
 }
 
 /* ---- combining ---------------------------------------------------------- */
@@ -404,7 +403,7 @@ static int combine(iprof_model *m, iprof_entry *e, const int64_t *records, size_
              (fresh && !(out = ipi_arena_alloc(&m->arena, (have + fresh) * g * sizeof *out))))
         rc = IPROF_ENOMEM;
     if (rc == IPROF_OK) {
-        ipi_columns_drop(m, e->kind);
+        ipi_model_changed(m, IPI_CHANGED_RECORDS, e->kind);
         if (out != e->records)
             memcpy(out, e->records, have * g * sizeof *out);
         apply_groups(&t, L, out, have, records, add);
@@ -519,7 +518,7 @@ static size_t entry_frames(const iprof_entry *e, int64_t buf[32])
     size_t n = 0;
     for (const iprof_context *c = e->ctx; c && n < 16; c = c->parent, n++) {
         buf[2 * n] = c->method;
-        buf[2 * n + 1] = c->bci;
+        buf[2 * n + 1] = ipi_ctx_bci(c);
     }
     return n;
 }
@@ -583,9 +582,8 @@ IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t 
     size_t pos = ctx ? ipi_find_entry_pos(model, kind, ctx) : 0;
     if (pos)
         return combine(model, &l->items[pos - 1], records, record_count);
-    if (!ctx && !(ctx = ipi_context_intern(model, frames, frame_count)))
-        return IPROF_ENOMEM;
-    return append_entry(model, kind, ctx, records, record_count);
+    rc = ctx ? IPROF_OK : ipi_context_intern(model, frames, frame_count, &ctx);
+    return rc ? rc : append_entry(model, kind, ctx, records, record_count);
 }
 
 int ipi_entry_merge_at(iprof_model *m, int kind, const iprof_context *ctx,
@@ -670,7 +668,7 @@ static int all_frames_pass(const iprof_entry *e, void *payload)
 {
     const by_frame *b = payload;
     for (const iprof_context *c = e->ctx; c; c = c->parent)
-        if (!b->keep(c->method, c->bci, b->payload))
+        if (!b->keep(c->method, ipi_ctx_bci(c), b->payload))
             return 0;
     return 1;
 }
@@ -711,12 +709,11 @@ IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
     if (!ipi_model_method_by_id(model, id))
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
                                     "no method with id %lld", (long long)id);
-    int checked = model->refs_checked, rc = IPROF_OK;
+    int rc = IPROF_OK;
     for (size_t k = 0; !rc && k < sizeof method_kinds / sizeof method_kinds[0]; k++)
         rc = iprof_model_retain_entries_by_frame(model, method_kinds[k], not_the_method, &id);
-    if (!rc && !(rc = iprof_model_remove_method(model, id)))
-        model->refs_checked = checked; /* nothing names it any more */
-    return rc;
+    /* Nothing names it any more: what was checked stays so. */
+    return rc ? rc : ipi_model_remove_method(model, id, 0);
 }
 
 IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,
@@ -734,7 +731,7 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
                                     "no %s entry with this context", iprof_kind_name(kind));
     ipi_entry_list *l = &model->entries[kind];
     ipi_array_remove(l->items, &l->count, pos - 1, sizeof *l->items);
-    ipi_index_drop(model, IPI_IX_ENTRIES + kind); /* positions moved */
+    ipi_model_changed(model, IPI_CHANGED_ENTRIES_REMOVED, kind);
     return IPROF_OK;
 }
 
@@ -754,6 +751,6 @@ IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
     if (j == l->count)
         return IPROF_OK;
     l->count = j;
-    ipi_index_drop(model, IPI_IX_ENTRIES + kind); /* positions moved */
+    ipi_model_changed(model, IPI_CHANGED_ENTRIES_REMOVED, kind);
     return IPROF_OK;
 }

@@ -9,7 +9,9 @@
  * with a compare-and-swap; a thread that loses the race frees its copy and
  * uses the winner's. If memory runs out, the lookup scans instead, so a
  * const lookup never fails. Mutation functions have the model to
- * themselves; they keep a built index up to date or drop it.
+ * themselves: they keep a built index up to date as they append, and say
+ * whatever else they changed through ipi_model_changed (its section
+ * below), the one place that drops what went stale.
  */
 #include "model.h"
 
@@ -143,6 +145,8 @@ const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str 
     return NULL;
 }
 
+static void index_drop(iprof_model *m, int which);
+
 int ipi_index_reserve_method_names(iprof_model *m)
 {
     ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
@@ -167,7 +171,7 @@ void ipi_index_add_method_names(iprof_model *m, const iprof_method *x)
         if (ipi_find_method_by_names(m, t, x->name, sig, x->sig_len, h))
             return; /* an earlier method has the key */
     } else {
-        ipi_index_drop(m, IPI_IX_METHOD_NAMES); /* rare: rebuilt on next use */
+        index_drop(m, IPI_IX_METHOD_NAMES); /* rare: rebuilt on next use */
         return;
     }
     ipi_htab_insert(t, &m->alloc, h, (void *)x); /* reserved by the caller */
@@ -178,12 +182,6 @@ void ipi_index_put_method_names(iprof_model *m, const iprof_method *x, uint64_t 
     ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
     if (t)
         ipi_htab_insert(t, &m->alloc, h, (void *)x); /* reserved by the caller */
-}
-
-void ipi_index_type_added(iprof_model *m)
-{
-    if (m->names_unresolved && ipi_index_built(m, IPI_IX_METHOD_NAMES))
-        ipi_index_drop(m, IPI_IX_METHOD_NAMES);
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -510,18 +508,53 @@ ipi_htab *ipi_index_built(iprof_model *m, int which)
     return atomic_load_explicit(&m->index[which], memory_order_relaxed);
 }
 
-void ipi_index_drop(iprof_model *m, int which)
+/* Forget an index; the next lookup rebuilds it. What makes one stale is
+ * ipi_model_changed's to decide (below). */
+static void index_drop(iprof_model *m, int which)
 {
-    /* The entry index goes when positions move: so do the columns. */
-    if (which >= IPI_IX_ENTRIES)
-        ipi_columns_drop(m, which - IPI_IX_ENTRIES);
+    /* The count belongs to the names index: 0 while there is none, so
+     * that nothing (a journal's undo) can leave it out of step. */
+    if (which == IPI_IX_METHOD_NAMES)
+        m->names_unresolved = 0;
     free_table(m, atomic_exchange_explicit(&m->index[which], NULL, memory_order_relaxed));
 }
 
 void ipi_index_free_all(iprof_model *m)
 {
     for (int i = 0; i < IPI_IX_COUNT; i++)
-        ipi_index_drop(m, i);
+        index_drop(m, i);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        ipi_columns_drop(m, k);
+}
+
+/* ---- what a change makes stale -------------------------------------------- */
+
+void ipi_model_changed(iprof_model *m, unsigned what, int kind)
+{
+    /* A method left out of the names index for a missing signature type
+     * may resolve now; the type name index took the types as they came. */
+    if ((what & IPI_CHANGED_TYPES_ADDED) && m->names_unresolved)
+        index_drop(m, IPI_IX_METHOD_NAMES);
+    /* A name may now find a later type; a method's signature names may
+     * differ or no longer resolve. The method key index holds ids only. */
+    if (what & IPI_CHANGED_TYPES_REMOVED) {
+        index_drop(m, IPI_IX_TYPE_NAMES);
+        index_drop(m, IPI_IX_METHOD_NAMES);
+    }
+    if (what & IPI_CHANGED_METHODS_REMOVED) {
+        index_drop(m, IPI_IX_METHOD_KEYS);
+        index_drop(m, IPI_IX_METHOD_NAMES);
+    }
+    /* The entry index holds positions: it goes when they move. The
+     * columns copy records and contexts: they go on any entry change. */
+    for (int k = kind < 0 ? 0 : kind; k < (kind < 0 ? IPROF_KIND_COUNT : kind + 1); k++) {
+        if (what & IPI_CHANGED_ENTRIES_REMOVED)
+            index_drop(m, IPI_IX_ENTRIES + k);
+        if (what & (IPI_CHANGED_ENTRIES_ADDED | IPI_CHANGED_RECORDS | IPI_CHANGED_ENTRIES_REMOVED))
+            ipi_columns_drop(m, k);
+    }
+    if (what & IPI_CHANGED_UNCHECKED)
+        m->refs_checked = 0;
 }
 
 /* ---- finding --------------------------------------------------------------- */

@@ -152,10 +152,15 @@ int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *
         rc = IPROF_ESTOPPED; /* the last events failed: as if a callback stopped */
     if (rc == IPROF_ESTOPPED && l.status) {
         rc = l.status; /* our callback stopped it: report why */
+        /* The model says why when it knows (a limit such as its context
+         * node count). */
+        const iprof_error *why = iprof_model_error(extras);
         if (!keep_build_error)
-            ipi_reader_replace_error(reader, rc, rc == IPROF_ENOMEM
-                                                     ? "out of memory building the model"
-                                                     : iprof_status_string(rc));
+            ipi_reader_replace_error(reader, rc,
+                                     rc == IPROF_ENOMEM ? "out of memory building the model"
+                                     : why && iprof_error_status(why) == rc
+                                         ? iprof_error_message(why)
+                                         : iprof_status_string(rc));
     }
     if (rc == IPROF_OK) {
         const char *first;
@@ -197,7 +202,8 @@ static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *
     }
     /* After damage, references that waited for a later section were
      * never checked: the writer checks them. */
-    m->refs_checked = ipi_reader_vouches(reader) && !iprof_reader_damage(reader);
+    if (!ipi_reader_vouches(reader) || iprof_reader_damage(reader))
+        ipi_model_changed(m, IPI_CHANGED_UNCHECKED, -1); /* a new model's is set */
     ipi_model_shrink(m); /* the lists grew by steps: their slack goes */
     *out = m;
     return IPROF_OK;

@@ -134,10 +134,11 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
     if (rc != IPROF_OK)
         ipi_model_fail(model, IPROF_ENOMEM, "out of memory");
     if (rc == IPROF_OK) {
-        int version_set = model->version_set, checked = model->refs_checked;
+        int version_set = model->version_set, unchecked = !model->refs_checked;
         swap_contents(model, n);
         model->version_set = version_set;
-        model->refs_checked = checked; /* short signatures are kept as they are */
+        if (unchecked) /* short signatures are kept as they are */
+            ipi_model_changed(model, IPI_CHANGED_UNCHECKED, -1);
         /* What the file held beyond the profile stays with the model. */
         ipi_layout_extras extras = model->extras;
         model->extras = n->extras;
@@ -360,7 +361,8 @@ static int mark_used_types(const iprof_model *m, ipi_idmap *used)
     return rc;
 }
 
-/* Remove the methods no entry mentions, then the types nothing mentions. */
+/* Remove the methods no entry mentions, then the types nothing mentions:
+ * nothing refers to what goes, so what was checked stays so. */
 static int prune_unreferenced(iprof_model *m, unsigned what)
 {
     for (size_t i = 0; i < m->extras.count; i++)
@@ -378,22 +380,13 @@ static int prune_unreferenced(iprof_model *m, unsigned what)
                 rc = ipi_idmap_put(&used, &m->alloc, x->method, (void *)1);
     }
     if (!rc && (what & IPROF_PRUNE_METHODS))
-        rc = iprof_model_retain_methods(m, keep_marked_method, &used);
+        rc = ipi_model_retain_methods(m, keep_marked_method, &used, 0);
     ipi_idmap_clear(&used);
     if (!rc && (what & IPROF_PRUNE_TYPES))
         rc = mark_used_types(m, &used);
     if (!rc && (what & IPROF_PRUNE_TYPES))
-        rc = iprof_model_retain_types(m, keep_marked_type, &used);
+        rc = ipi_model_retain_types(m, keep_marked_type, &used, 0);
     ipi_idmap_free(&used, &m->alloc);
-    return rc;
-}
-
-/* Removes only what nothing refers to: what was checked stays so. */
-static int prune(iprof_model *m, unsigned what)
-{
-    int checked = m->refs_checked;
-    int rc = prune_unreferenced(m, what);
-    m->refs_checked = checked;
     return rc;
 }
 
@@ -411,18 +404,16 @@ static int keep_undropped_or_used_type(const iprof_type *t, void *payload)
  * to what goes, so what was checked stays so. */
 static int drop_packages(iprof_model *m, filter_state *st)
 {
-    int checked = m->refs_checked;
     ipi_idmap used;
     ipi_idmap_init(&used);
     st->used = &used;
-    int rc = iprof_model_retain_methods(m, keep_undropped_method, st);
+    int rc = ipi_model_retain_methods(m, keep_undropped_method, st, 0);
     if (!rc)
         rc = mark_used_types(m, &used);
     if (!rc)
-        rc = iprof_model_retain_types(m, keep_undropped_or_used_type, st);
+        rc = ipi_model_retain_types(m, keep_undropped_or_used_type, st, 0);
     ipi_idmap_free(&used, &m->alloc);
     st->used = NULL;
-    m->refs_checked = checked;
     return rc;
 }
 
@@ -512,25 +503,26 @@ static int cut_kind(iprof_model *m, int kind, size_t depth)
     if (!frames)
         return IPROF_ENOMEM;
     memset(&m->entries[kind], 0, sizeof m->entries[kind]);
-    ipi_index_drop(m, IPI_IX_ENTRIES + kind);
+    ipi_model_changed(m, IPI_CHANGED_ENTRIES_REMOVED, kind);
     int rc = ipi_index_get(m, IPI_IX_ENTRIES + kind) ? IPROF_OK : IPROF_ENOMEM;
     for (size_t i = 0; !rc && i < old.count; i++) {
         const iprof_entry *e = &old.items[i];
         size_t d = 0;
         for (const iprof_context *x = e->ctx; x && d < depth; x = x->parent, d++) {
             frames[2 * d] = x->method;
-            frames[2 * d + 1] = x->bci;
+            frames[2 * d + 1] = ipi_ctx_bci(x);
         }
-        const iprof_context *ctx =
-            e->ctx->depth <= depth ? e->ctx : ipi_context_intern(m, frames, d);
-        rc = ctx ? ipi_entry_merge_at(m, kind, ctx, e->records, e->record_count, no_journal, NULL)
-                 : IPROF_ENOMEM;
+        const iprof_context *ctx = e->ctx;
+        if (e->ctx->depth > depth)
+            rc = ipi_context_intern(m, frames, d, &ctx);
+        if (!rc)
+            rc = ipi_entry_merge_at(m, kind, ctx, e->records, e->record_count, no_journal, NULL);
     }
     ipi_free(&m->alloc, frames, 2 * depth * sizeof *frames);
     ipi_entry_list done = rc ? m->entries[kind] : old; /* the list to free */
     if (rc) {
         m->entries[kind] = old;
-        ipi_index_drop(m, IPI_IX_ENTRIES + kind); /* it indexed the new list */
+        ipi_model_changed(m, IPI_CHANGED_ENTRIES_REMOVED, kind); /* it indexed the new list */
     }
     ipi_free(&m->alloc, done.items, done.cap * sizeof *done.items);
     return rc;
@@ -577,5 +569,5 @@ IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what)
     if (what & ~(unsigned)(IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES))
         return ipi_model_fail(model, IPROF_EINVAL, "unknown prune flags 0x%x",
                               what & ~(unsigned)(IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
-    return prune(model, what);
+    return prune_unreferenced(model, what);
 }

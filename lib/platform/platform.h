@@ -1,8 +1,9 @@
 /* What differs between systems, behind one interface: posix.c (Linux,
  * musl, macOS, the BSDs) or win32.c (Windows), with replace_posix.c or
  * replace_win32.c for replacing a file (replace.h); lib/meson.build picks
- * the pair, so the rest of lib/ has no #ifdef for a system. Compiled into
- * the command as well (its symbols are hidden in the library).
+ * the pair, so the rest of lib/ has no #ifdef for a system. The lowest
+ * layer of lib/ (docs/architecture.md); not API, not compiled into the
+ * command.
  *
  * Paths are UTF-8; on Windows they reach the system as UTF-16 (the *W and
  * _w* functions), so no code page is involved. Descriptors are the C

@@ -1,7 +1,6 @@
 /* Replacing a file atomically: a temporary file beside it, renamed over it
- * once complete. Used by the writer's path sink and, compiled into the
- * command as its own copy, by the reports of `iprof` (tools/outfile.c):
- * one way of replacing a file for both. Part of the platform layer
+ * once complete. Used by the writer's path sink (and so by the reports of
+ * `iprof`, which go through it: iprof_writer_raw). Part of the platform layer
  * (platform.h): replace_posix.c, described here, and replace_win32.c,
  * which says how Windows differs, with replace.c for what both share. Plain libc; no allocation.
  *

@@ -19,10 +19,6 @@
 /* Worst case of one escaped name byte ("\u0000"). */
 #define IPI_ESC_MAX 6
 
-/* Append a string literal at p, advancing p. */
-#define PUT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
-/* The pretty or the compact spelling of a piece of syntax. */
-#define PUT2(p, pretty, lit_pretty, lit) ((pretty) ? PUT(p, lit_pretty) : PUT(p, lit))
 
 /* Whether any byte of the 8 in x needs escaping: < 0x20, '"' or '\\'
  * (the classic "has a zero byte" bit trick on x, x ^ '"' and x ^ '\\'). */

@@ -68,7 +68,8 @@ static int writer_create(iprof_writer **out, const iprof_write_options *opts, in
     ipi_idmap_init(&w->type_ids);
     ipi_idmap_init(&w->method_ids);
     w->flags = opts->flags;
-    w->pretty = (opts->flags & IPROF_WRITE_PRETTY) != 0;
+    /* Until begin chooses the document's (0.2.0's, or this one). */
+    w->lay = ipi_write_layout_of(0, (opts->flags & IPROF_WRITE_PRETTY) != 0);
     w->state = ST_INIT;
     w->iof_opt = iof;
     w->check_refs = (opts->flags & IPROF_WRITE_STRICT) ||

@@ -126,7 +126,7 @@ static int begin_model(iprof_writer *w, const iprof_model *model)
             continue;
         /* Copying a lenient load as it is: a 1.0.0 file's instanceof
          * entries (kept with a warning) go last, as the file had them. */
-        if (k == IPROF_KIND_INSTANCEOF && (w->flags & IPROF_WRITE_NO_VALIDATE) && !w->legacy) {
+        if (k == IPROF_KIND_INSTANCEOF && (w->flags & IPROF_WRITE_NO_VALIDATE) && w->lay->late_instanceof) {
             w->kind_pos[k] = (int)w->nlayout;
             w->layout[w->nlayout++] = k;
             continue;
@@ -134,7 +134,7 @@ static int begin_model(iprof_writer *w, const iprof_model *model)
         return ipi_writer_fail(w, IPROF_EVERSION, "%s are not part of format version %s", ipi_writer_kind_key(w, k),
                     w->version);
     }
-    return ipi_writer_legacy_unknowns_fit(w, model);
+    return ipi_writer_unknowns_fit(w, model);
 }
 
 /* ---- the canonical form (IPROF_WRITE_CANONICAL) ---- */
@@ -262,8 +262,7 @@ static void start_part(const iprof_writer *w, part *p, int kind, size_t from, si
 {
     p->w.pos = 0;
     p->w.count = 1; /* never a section's first element: a separator first */
-    p->w.pretty = w->pretty;
-    p->w.legacy = w->legacy;
+    p->w.lay = w->lay;
     p->kind = kind;
     p->from = from;
     p->to = to;
@@ -383,7 +382,7 @@ static int write_split(iprof_writer *w, ipi_canon *c, part *p, int kind, size_t 
  * section of its own (not 0.2.0's one monitor object, not dropped). */
 static int kind_splits(const iprof_writer *w, int kind)
 {
-    return w->kind_pos[kind] >= 0 && !(w->legacy && kind == IPROF_KIND_MONITOR);
+    return w->kind_pos[kind] >= 0 && !(w->lay->monitor_object && kind == IPROF_KIND_MONITOR);
 }
 
 static int write_canonical_elements(iprof_writer *w, ipi_canon *c, part *p)

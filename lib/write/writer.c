@@ -175,7 +175,7 @@ static int put_values(iprof_writer *w, const int64_t *v, size_t n)
     for (size_t i = 0; i < n;) {
         size_t chunk = n - i > FAST_VALUES ? FAST_VALUES : n - i;
         ENSURE(w, chunk * IPI_VALUE_MAX);
-        w->pos = (size_t)(ipi_json_values_into(w->buf + w->pos, v + i, chunk, w->pretty, i == 0) -
+        w->pos = (size_t)(ipi_json_values_into(w->buf + w->pos, v + i, chunk, w->lay->pretty, i == 0) -
                           w->buf);
         i += chunk;
     }
@@ -189,8 +189,8 @@ static int put_ctx(iprof_writer *w, const int64_t *frames, size_t count)
         ENSURE(w, IPI_CTX_MAX_CHARS(chunk));
         char *p = w->buf + w->pos;
         if (i)
-            *p++ = w->legacy ? ',' : '<';
-        p += ipi_ctx_format_sep(p, frames + 2 * i, chunk, w->legacy ? ',' : '<');
+            *p++ = w->lay->ctx_sep;
+        p += ipi_ctx_format_sep(p, frames + 2 * i, chunk, w->lay->ctx_sep);
         w->pos = (size_t)(p - w->buf);
         i += chunk;
     }
@@ -200,39 +200,33 @@ static int put_ctx(iprof_writer *w, const int64_t *frames, size_t count)
 /* The separator before an element of the open section. */
 static inline char *elem_prefix(const iprof_writer *w, char *p)
 {
-    if (w->count)
-        *p++ = ',';
-    if (w->pretty)
-        PUT(p, "\n    ");
+    *p = ',';
+    p += w->count != 0;
+    PUT_PIECE(p, w->lay->elem_indent);
     return p;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Document structure                                                       */
 
-/* Whether the key is 0.2.0's monitorsProfile: one object, not an array. */
-static int legacy_monitors(const iprof_writer *w, const char *key)
+/* Whether the key is the monitor section of a layout where it is one
+ * object, not an array (0.2.0's monitorsProfile). */
+static int monitor_object(const iprof_writer *w, const char *key)
 {
-    return w->legacy && strcmp(key, ipi_legacy_kind_key(IPROF_KIND_MONITOR)) == 0;
+    return w->lay->monitor_object &&
+           strcmp(key, ipi_writer_kind_key(w, IPROF_KIND_MONITOR)) == 0;
 }
 
 static int open_section(iprof_writer *w, const char *key)
 {
     size_t klen = strlen(key);
-    ENSURE(w, klen + 32);
+    ENSURE(w, klen + 1 + 2 * IPI_PIECE_MAX);
     char *p = w->buf + w->pos;
     *p++ = ',';
-    if (w->pretty)
-        PUT(p, "\n  ");
-    *p++ = '"';
+    PUT_PIECE(p, w->lay->key_open);
     memcpy(p, key, klen);
     p += klen;
-    if (legacy_monitors(w, key))
-        PUT(p, "\": {\n    \"records\": [ ");
-    else if (w->pretty)
-        PUT(p, "\": [");
-    else
-        PUT(p, "\":[");
+    PUT_PIECE(p, monitor_object(w, key) ? w->lay->monitor_open : w->lay->section_open);
     w->pos = (size_t)(p - w->buf);
     w->count = 0;
     w->open_key = key;
@@ -241,18 +235,12 @@ static int open_section(iprof_writer *w, const char *key)
 
 static int close_section(iprof_writer *w)
 {
-    ENSURE(w, 8);
+    ENSURE(w, IPI_PIECE_MAX);
     char *p = w->buf + w->pos;
-    if (legacy_monitors(w, w->open_key)) {
-        PUT(p, " ] \n  }");
-        w->pos = (size_t)(p - w->buf);
-        return IPROF_OK;
-    }
-    if (w->legacy) /* GraalVM's 0.2.0 writer: an empty line in an empty section */
-        PUT2(p, w->count, "\n  ", "\n\n  ");
-    else if (w->pretty && w->count)
-        PUT(p, "\n  ");
-    *p++ = ']';
+    if (monitor_object(w, w->open_key))
+        PUT_PIECE(p, w->lay->monitor_close);
+    else
+        PUT_PIECE(p, w->count ? w->lay->section_close : w->lay->empty_close);
     w->pos = (size_t)(p - w->buf);
     return IPROF_OK;
 }
@@ -260,27 +248,29 @@ static int close_section(iprof_writer *w)
 /* The key of a kind as this document spells it. */
 const char *ipi_writer_kind_key(const iprof_writer *w, int kind)
 {
-    if (w->legacy && ipi_legacy_kind_key(kind))
-        return ipi_legacy_kind_key(kind);
+    const char *own = w->lay->kind_key ? w->lay->kind_key(kind) : NULL;
+    if (own)
+        return own;
     return kind == IPROF_KIND_INSTANCEOF ? w->iof_key : iprof_kind_name(kind);
 }
 
-/* An unknown key of a 1.x model spelled like a 0.2.0 section (say
- * "hotnessPoints") cannot be written beside that section. */
-static int legacy_key_clash(iprof_writer *w, const char *key, size_t key_len)
+/* An unknown key spelled like a section of the layout's own (a 1.x
+ * model's "hotnessPoints" written as 0.2.0) cannot be written beside that
+ * section. */
+static int key_clash(iprof_writer *w, const char *key, size_t key_len)
 {
-    int sec = ipi_legacy_section_of(key, key_len);
-    if (!w->legacy || sec < 0 || sec >= IPROF_KIND_COUNT)
+    int sec = w->lay->section_of ? w->lay->section_of(key, key_len) : -1;
+    if (sec < 0 || sec >= IPROF_KIND_COUNT)
         return IPROF_OK;
     return ipi_writer_fail(w, IPROF_EVERSION, "the unknown key \"%.*s\" is a section of format %s",
                 (int)(key_len > 64 ? 64 : key_len), key, w->version);
 }
 
-int ipi_writer_legacy_unknowns_fit(iprof_writer *w, const iprof_model *model)
+int ipi_writer_unknowns_fit(iprof_writer *w, const iprof_model *model)
 {
     for (size_t i = 0; i < model->extras.count; i++) {
         const ipi_unknown *u = &model->extras.items[i];
-        int rc = legacy_key_clash(w, u->key, u->key_len);
+        int rc = key_clash(w, u->key, u->key_len);
         if (rc)
             return rc;
     }
@@ -345,21 +335,16 @@ int ipi_writer_write_unknown(iprof_writer *w, const char *key, size_t key_len, c
                          size_t json_len)
 {
     int rc;
-    ENSURE(w, 8);
+    ENSURE(w, 1 + IPI_PIECE_MAX);
     char *p = w->buf + w->pos;
     *p++ = ',';
-    if (w->pretty)
-        PUT(p, "\n  ");
-    *p++ = '"';
+    PUT_PIECE(p, w->lay->key_open);
     w->pos = (size_t)(p - w->buf);
     if ((rc = put_string(w, key, key_len)))
         return rc;
-    ENSURE(w, 4);
+    ENSURE(w, IPI_PIECE_MAX);
     p = w->buf + w->pos;
-    if (w->pretty)
-        PUT(p, "\": ");
-    else
-        PUT(p, "\":");
+    PUT_PIECE(p, w->lay->unknown_colon);
     w->pos = (size_t)(p - w->buf);
     for (size_t done = 0; done < json_len;) {
         size_t chunk = json_len - done > FAST_NAME ? FAST_NAME : json_len - done;
@@ -373,12 +358,9 @@ int ipi_writer_write_unknown(iprof_writer *w, const char *key, size_t key_len, c
 
 static int write_begin(iprof_writer *w, const char *version, size_t len)
 {
-    ENSURE(w, len + 32);
+    ENSURE(w, IPI_PIECE_MAX + len + 1);
     char *p = w->buf + w->pos;
-    if (w->pretty)
-        PUT(p, "{\n  \"version\": \"");
-    else
-        PUT(p, "{\"version\":\"");
+    PUT_PIECE(p, w->lay->begin);
     memcpy(p, version, len);
     p += len;
     *p++ = '"';
@@ -386,25 +368,28 @@ static int write_begin(iprof_writer *w, const char *version, size_t len)
     return IPROF_OK;
 }
 
+/* Hand what is buffered to the sink and commit it (a path sink renames
+ * its file into place). */
+static int commit(iprof_writer *w)
+{
+    int rc = ipi_writer_flush(w);
+    if (rc)
+        return rc;
+    if (w->direct)
+        w->sink.mem_len = w->pos;
+    return ipi_sink_commit(&w->sink, &w->err);
+}
+
 static int write_end(iprof_writer *w)
 {
     int rc = ipi_writer_close_through(w, SEQ_ENTRIES + (int)w->nlayout - 1);
     if (rc)
         return rc;
-    ENSURE(w, 4);
+    ENSURE(w, IPI_PIECE_MAX);
     char *p = w->buf + w->pos;
-    if (w->legacy) /* GraalVM's 0.2.0 files end without a newline */
-        PUT(p, "\n}");
-    else if (w->pretty)
-        PUT(p, "\n}\n");
-    else
-        *p++ = '}';
+    PUT_PIECE(p, w->lay->end);
     w->pos = (size_t)(p - w->buf);
-    if ((rc = ipi_writer_flush(w)))
-        return rc;
-    if (w->direct)
-        w->sink.mem_len = w->pos;
-    return ipi_sink_commit(&w->sink, &w->err);
+    return commit(w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -415,19 +400,9 @@ static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
     int fast = len <= FAST_NAME;
     ENSURE(w, ELEM_FIXED + (fast ? len * IPI_ESC_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
-    if (w->legacy)
-        PUT(p, "{ \"id\": ");
-    else if (w->pretty)
-        PUT(p, "{\"id\": ");
-    else
-        PUT(p, "{\"id\":");
+    PUT_PIECE(p, w->lay->id_open);
     p += ipi_fmt_i64(p, id);
-    if (w->legacy)
-        PUT(p, ", \"typeName\": \"");
-    else if (w->pretty)
-        PUT(p, ", \"name\": \"");
-    else
-        PUT(p, ",\"name\":\"");
+    PUT_PIECE(p, w->lay->type_name);
     if (fast) {
         p = ipi_json_escape_into(p, (const unsigned char *)name, len);
     } else {
@@ -435,13 +410,10 @@ static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
         int rc = put_string(w, name, len);
         if (rc)
             return rc;
-        ENSURE(w, 3);
+        ENSURE(w, IPI_PIECE_MAX);
         p = w->buf + w->pos;
     }
-    if (w->legacy)
-        PUT(p, "\" }");
-    else
-        PUT(p, "\"}");
+    PUT_PIECE(p, w->lay->type_close);
     w->pos = (size_t)(p - w->buf);
     w->count++;
     return IPROF_OK;
@@ -454,29 +426,23 @@ static int write_type(iprof_writer *w, int64_t id, const char *name, size_t len)
 static int element_tail(iprof_writer *w, char *p, int is_method, const int64_t *v, size_t n)
 {
     int rc;
+    const ipi_write_layout *lay = w->lay;
     if (!p) {
-        ENSURE(w, 24);
+        ENSURE(w, IPI_PIECE_MAX);
         p = w->buf + w->pos;
     }
-    if (w->legacy) /* 0.2.0: "[ 1, 2 ]", "[  ]" when empty */
-        PUT2(p, is_method, "\", \"signature\": [ ", "\", \"records\": [ ");
-    else if (is_method)
-        PUT2(p, w->pretty, "\", \"signature\": [", "\",\"signature\":[");
-    else
-        PUT2(p, w->pretty, "\", \"records\": [", "\",\"records\":[");
-    if (n <= FAST_VALUES && (size_t)(w->cap - (size_t)(p - w->buf)) >= n * IPI_VALUE_MAX + 4) {
-        p = ipi_json_values_into(p, v, n, w->pretty, 1);
+    PUT_PIECE(p, is_method ? lay->sig_open : lay->records_open);
+    if (n <= FAST_VALUES &&
+        (size_t)(w->cap - (size_t)(p - w->buf)) >= n * IPI_VALUE_MAX + IPI_PIECE_MAX) {
+        p = ipi_json_values_into(p, v, n, lay->pretty, 1);
     } else {
         w->pos = (size_t)(p - w->buf);
         if ((rc = put_values(w, v, n)))
             return rc;
-        ENSURE(w, 4);
+        ENSURE(w, IPI_PIECE_MAX);
         p = w->buf + w->pos;
     }
-    if (w->legacy)
-        PUT(p, " ] }");
-    else
-        PUT(p, "]}");
+    PUT_PIECE(p, lay->tail_close);
     w->pos = (size_t)(p - w->buf);
     w->count++;
     return IPROF_OK;
@@ -488,15 +454,9 @@ int ipi_writer_write_method(iprof_writer *w, int64_t id, const char *name, size_
     int fast = len <= FAST_NAME && sig_len <= FAST_VALUES;
     ENSURE(w, ELEM_FIXED + (fast ? len * IPI_ESC_MAX + sig_len * IPI_VALUE_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
-    if (w->legacy)
-        PUT(p, "{ \"id\": ");
-    else
-        PUT2(p, w->pretty, "{\"id\": ", "{\"id\":");
+    PUT_PIECE(p, w->lay->id_open);
     p += ipi_fmt_i64(p, id);
-    if (w->legacy)
-        PUT(p, ", \"methodName\": \"");
-    else
-        PUT2(p, w->pretty, ", \"name\": \"", ",\"name\":\"");
+    PUT_PIECE(p, w->lay->method_name);
     if (fast)
         return element_tail(w, ipi_json_escape_into(p, (const unsigned char *)name, len), 1, sig, sig_len);
     int rc;
@@ -513,13 +473,9 @@ int ipi_writer_write_entry(iprof_writer *w, const int64_t *frames, size_t frame_
     ENSURE(w, ELEM_FIXED +
                   (fast ? IPI_CTX_MAX_CHARS(frame_count) + record_count * IPI_VALUE_MAX : 0));
     char *p = elem_prefix(w, w->buf + w->pos);
-    if (w->legacy)
-        PUT(p, "{ \"methodBciList\": \"");
-    else
-        PUT2(p, w->pretty, "{\"ctx\": \"", "{\"ctx\":\"");
+    PUT_PIECE(p, w->lay->entry_open);
     if (fast)
-        return element_tail(w, p + ipi_ctx_format_sep(p, frames, frame_count,
-                                                      w->legacy ? ',' : '<'),
+        return element_tail(w, p + ipi_ctx_format_sep(p, frames, frame_count, w->lay->ctx_sep),
                             0, records, record_count);
     int rc;
     w->pos = (size_t)(p - w->buf);
@@ -539,6 +495,7 @@ const char *ipi_writer_state_name(const iprof_writer *w)
     case ST_TYPES: return "in types";
     case ST_METHODS: return "after methods started";
     case ST_ENTRIES: return "after entries started";
+    case ST_RAW: return "after raw bytes";
     default: return "after end";
     }
 }
@@ -569,9 +526,7 @@ IPROF_API int iprof_writer_begin(iprof_writer *w, const char *format_version)
         break;
     }
     snprintf(w->version, sizeof w->version, "%s", v);
-    w->legacy = ipi_version_is_legacy(&fv);
-    if (w->legacy) /* its one layout is GraalVM's pretty printing */
-        w->pretty = 1;
+    w->lay = ipi_write_layout_of(ipi_version_is_legacy(&fv), (w->flags & IPROF_WRITE_PRETTY) != 0);
     w->nlayout = ipi_version_layout(&fv, w->layout);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         w->kind_pos[k] = -1;
@@ -693,7 +648,7 @@ static int check_entry(iprof_writer *w, int kind, const int64_t *frames, size_t 
 /* 0.2.0's monitorsProfile is one object of records: the one monitor entry
  * (ctx "0:0") gives them; a second, or another ctx (which an unvalidated
  * write lets through), has no place. */
-static int legacy_monitor_entry(iprof_writer *w, int to, const int64_t *frames,
+static int monitor_object_entry(iprof_writer *w, int to, const int64_t *frames,
                                 size_t frame_count, const int64_t *records,
                                 size_t record_count)
 {
@@ -721,7 +676,7 @@ IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frame
         return IPROF_EINVAL;
     if (w->status)
         return w->status;
-    if (w->state == ST_INIT || w->state == ST_DONE)
+    if (w->state == ST_INIT || w->state == ST_DONE || w->state == ST_RAW)
         return ipi_writer_fail(w, IPROF_ESTATE, "entry written %s", ipi_writer_state_name(w));
     if (kind < 0 || kind >= IPROF_KIND_COUNT)
         return ipi_writer_fail(w, IPROF_EINVAL, "invalid entry kind %d", kind);
@@ -744,8 +699,8 @@ IPROF_API int iprof_writer_entry(iprof_writer *w, int kind, const int64_t *frame
     int rc = check_entry(w, kind, frames, frame_count, records, record_count, index);
     if (rc)
         return rc;
-    if (w->legacy && kind == IPROF_KIND_MONITOR)
-        return legacy_monitor_entry(w, to, frames, frame_count, records, record_count);
+    if (w->lay->monitor_object && kind == IPROF_KIND_MONITOR)
+        return monitor_object_entry(w, to, frames, frame_count, records, record_count);
     if ((rc = open_seq(w, to)) ||
         (rc = ipi_writer_write_entry(w, frames, frame_count, records, record_count)))
         return ipi_writer_fail_rc(w, rc);
@@ -760,7 +715,7 @@ IPROF_API int iprof_writer_end(iprof_writer *w)
         return w->status;
     if (w->state == ST_INIT || w->state == ST_DONE)
         return ipi_writer_fail(w, IPROF_ESTATE, "end called %s", ipi_writer_state_name(w));
-    int rc = write_end(w);
+    int rc = w->state == ST_RAW ? commit(w) : write_end(w);
     if (rc)
         return ipi_writer_fail_rc(w, rc);
     w->state = ST_DONE;
@@ -784,7 +739,7 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
         return IPROF_EINVAL;
     if (w->status)
         return w->status;
-    if (w->state == ST_INIT || w->state == ST_DONE)
+    if (w->state == ST_INIT || w->state == ST_DONE || w->state == ST_RAW)
         return ipi_writer_fail(w, IPROF_ESTATE, "unknown key written %s", ipi_writer_state_name(w));
     if ((!key && key_len) || !json)
         return ipi_writer_fail(w, IPROF_EINVAL, "unknown key: the key or the JSON is NULL");
@@ -793,7 +748,7 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
     if (ipi_is_known_key(key ? key : "", key_len))
         return ipi_writer_fail(w, IPROF_EINVAL, "\"%.*s\" is a key the library writes itself",
                     (int)(key_len > 64 ? 64 : key_len), key);
-    int clash = legacy_key_clash(w, key ? key : "", key_len);
+    int clash = key_clash(w, key ? key : "", key_len);
     if (clash)
         return clash;
     int rc = ipi_json_check_one(&w->alloc, json, json_len);
@@ -803,6 +758,43 @@ IPROF_API int iprof_writer_unknown(iprof_writer *w, const char *key, size_t key_
                           (int)(key_len > 64 ? 64 : key_len), key)
                    : ipi_writer_fail_rc(w, rc);
     if ((rc = unknown_here(w, key ? key : "", key_len, json, json_len)))
+        return ipi_writer_fail_rc(w, rc);
+    return IPROF_OK;
+}
+
+/* Copy bytes through the buffer, a buffer's worth at a time. */
+static int put_raw(iprof_writer *w, const char *data, size_t len)
+{
+    while (len) {
+        size_t chunk = len > w->cap ? w->cap : len;
+        if (!chunk) /* no buffer yet (an empty memory sink) */
+            chunk = len > DEFAULT_MEM_SIZE ? DEFAULT_MEM_SIZE : len;
+        ENSURE(w, chunk);
+        memcpy(w->buf + w->pos, data, chunk);
+        w->pos += chunk;
+        data += chunk;
+        len -= chunk;
+    }
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_raw(iprof_writer *w, const void *data, size_t len)
+{
+    if (!w)
+        return IPROF_EINVAL;
+    if (w->status)
+        return w->status;
+    if (w->state != ST_INIT && w->state != ST_RAW)
+        return ipi_writer_fail(w, IPROF_ESTATE, "raw bytes written %s", ipi_writer_state_name(w));
+    if (!data && len)
+        return ipi_writer_fail(w, IPROF_EINVAL, "raw bytes are NULL");
+    int rc;
+    if (w->state == ST_INIT) { /* a path sink's temporary file, or why not */
+        if ((rc = ipi_sink_open(&w->sink, &w->err)))
+            return ipi_writer_fail_rc(w, rc);
+        w->state = ST_RAW;
+    }
+    if ((rc = put_raw(w, data, len)))
         return ipi_writer_fail_rc(w, rc);
     return IPROF_OK;
 }

@@ -8,11 +8,64 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "error.h"
 #include "idmap.h"
 #include "sink.h"
+
+/* A piece of syntax that a layout spells its own way: fewer than
+ * IPI_PIECE_MAX bytes, copied as one fixed-size block (a couple of moves,
+ * as cheap as a literal's memcpy) and then advanced by its length. Whoever
+ * copies one has reserved IPI_PIECE_MAX bytes there; what lies past the
+ * length is overwritten next or never counted. */
+#define IPI_PIECE_MAX 24
+typedef struct ipi_piece {
+    char s[IPI_PIECE_MAX];
+    size_t n;
+} ipi_piece;
+#define PUT_PIECE(p, piece) (memcpy((p), (piece).s, IPI_PIECE_MAX), (p) += (piece).n)
+
+/* What differs between the layouts a writer writes: compact, pretty
+ * (IPROF_WRITE_PRETTY) and GraalVM's 0.2.0 (the format 0.2.x: its keys,
+ * its spacing, its one monitorsProfile object). Chosen once, at begin
+ * (ipi_write_layout_of); the writer's code has no branch on the layout. */
+typedef struct ipi_write_layout {
+    int pretty;   /* array values separated by ", " (json_fmt.h) */
+    char ctx_sep; /* between the frames of a ctx: '<', or 0.2.0's ',' */
+    /* The layout's own key of a kind's section, NULL for the 1.x names
+     * (iprof_kind_name and the instanceof spelling); and which kind a key
+     * names in it (ipi_legacy_section_of), so that an unknown key spelled
+     * like one of its sections is refused. NULL both, or neither. */
+    const char *(*kind_key)(int kind);
+    int (*section_of)(const char *key, size_t len);
+    /* The monitor kind is one object of records (0.2.0's monitorsProfile,
+     * from the one entry with ctx "0:0"), not an array of entries. */
+    int monitor_object;
+    /* A copy of an unvalidated load may put instanceof entries after the
+     * version's sections, where its file had them (1.x readers keep them
+     * with a warning); 0.2.0 has no place for them. */
+    int late_instanceof;
+    ipi_piece begin;        /* up to the version's value: {"version":" */
+    ipi_piece end;          /* after the last section: } */
+    ipi_piece key_open;     /* after the ',' before a top-level key: " */
+    ipi_piece section_open; /* after a section's key: ":[ */
+    ipi_piece monitor_open; /* ... the monitor object's (monitor_object) */
+    ipi_piece section_close, empty_close, monitor_close; /* ] */
+    ipi_piece unknown_colon; /* after an unknown key: ": */
+    ipi_piece elem_indent;  /* after the ',' before an element */
+    ipi_piece id_open;      /* a type's or method's start: {"id": */
+    ipi_piece type_name, method_name; /* ,"name":" */
+    ipi_piece type_close;   /* "} */
+    ipi_piece entry_open;   /* an entry's start: {"ctx":" */
+    ipi_piece sig_open, records_open; /* ","signature":[ */
+    ipi_piece tail_close;   /* ]} */
+} ipi_write_layout;
+
+/* The layout of a version that is (or not) 0.2.x, pretty or not (0.2.0
+ * has GraalVM's pretty printing only). */
+const ipi_write_layout *ipi_write_layout_of(int legacy, int pretty);
 
 #define DEFAULT_BUFFER_SIZE ((size_t)256 * 1024)
 #define DEFAULT_MEM_SIZE ((size_t)16 * 1024)
@@ -26,8 +79,9 @@
 /* Where the document is: before begin; inside "types", "methods" or an
  * entry section (w->section); between sections with nothing open, after
  * sequence index w->seq (-1: right after the version; an unknown key may
- * be written there); after end. */
-enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_BETWEEN, ST_DONE };
+ * be written there); after end; writing raw bytes instead of a document
+ * (iprof_writer_raw). */
+enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_BETWEEN, ST_DONE, ST_RAW };
 
 /* The sections in document order form a sequence: 0 "types", 1 "methods",
  * then 2 + i for entry section layout[i]. */
@@ -42,7 +96,8 @@ enum { ST_INIT, ST_TYPES, ST_METHODS, ST_ENTRIES, ST_BETWEEN, ST_DONE };
 #define FAST_FRAMES 1024
 
 /* Worst case of an element's fixed parts: separator and indent, keys,
- * punctuation and one int64. */
+ * punctuation and one int64, and the slack of the last piece copied
+ * (write_layout.c checks it against the widest layout). */
 #define ELEM_FIXED 96
 
 struct iprof_writer {
@@ -51,8 +106,7 @@ struct iprof_writer {
     ipi_errbuf err;
     int status; /* the failure, sticky; 0 while healthy */
     unsigned int flags;
-    int pretty;
-    int legacy; /* format 0.2.x: GraalVM's layout of 0.2.0 (pretty is set too) */
+    const ipi_write_layout *lay; /* how this document is spelled (set at begin) */
     char *opt_version; /* copy of options.format_version, or NULL */
     size_t opt_version_size;
 
@@ -98,7 +152,7 @@ int ipi_writer_close_through(iprof_writer *w, int through);
 int ipi_writer_write_unknown(iprof_writer *w, const char *key, size_t key_len, const char *json,
     size_t json_len);
 int ipi_writer_fail_rc(iprof_writer *w, int rc);
-int ipi_writer_legacy_unknowns_fit(iprof_writer *w, const iprof_model *model);
+int ipi_writer_unknowns_fit(iprof_writer *w, const iprof_model *model);
 int ipi_writer_write_method(iprof_writer *w, int64_t id, const char *name, size_t len,
     const int64_t *sig, size_t sig_len);
 int ipi_writer_write_entry(iprof_writer *w, const int64_t *frames, size_t frame_count,

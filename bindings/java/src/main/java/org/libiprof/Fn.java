@@ -87,6 +87,8 @@ enum Fn {
     ENTRY_KIND("iprof_entry_kind", true, I, A),
     ENTRY_CONTEXT("iprof_entry_context", true, A, A),
     ENTRY_RECORDS("iprof_entry_records", true, A, A, A),
+    /** Not critical: the first call for a kind builds the columns, a pass over its entries. */
+    MODEL_COLUMNS("iprof_model_columns", false, I, A, I, A),
     MODEL_ADD_TYPE("iprof_model_add_type", false, I, A, L, A, L, A),
     MODEL_REMOVE_TYPE("iprof_model_remove_type", false, I, A, L),
     MODEL_ADD_METHOD("iprof_model_add_method", false, I, A, L, A, L, A, L, A),

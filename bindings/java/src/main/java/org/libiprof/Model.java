@@ -21,9 +21,10 @@ import java.util.function.Predicate;
  * <p><b>Lifetimes.</b> What a model hands out checks on each access that
  * it is still valid, so no access touches memory the C side has freed:
  * after {@link #close()} every {@link Type}, {@link Method},
- * {@link Context}, {@link Entry}, list and records view throws
- * ({@link ClosedException}, or {@link IllegalStateException} for a
- * records view). An entry, and the list it came from, goes stale at the
+ * {@link Context}, {@link Entry}, {@link Columns}, list and records view
+ * throws ({@link ClosedException}, or {@link IllegalStateException} for a
+ * records view or a segment of columns). An entry, the list it came from
+ * and the kind's columns go stale at the
  * next change to entries of its kind (add, remove, retain, set records,
  * map records, scale, drop method, merge, filter, canonicalize): it then
  * throws {@link StaleException}; types and methods go stale at removals
@@ -41,7 +42,16 @@ public final class Model implements AutoCloseable {
     int methodGen;
     int ctxGen;
     private long mutations;
-    private final Arena[] views = new Arena[6];
+    /**
+     * Per kind, the arena of its records views and columns, and whether one was taken. Only
+     * changes (exclusive) replace an arena, never readers, which may run on several threads:
+     * so every view lands in the arena the next change of its kind closes.
+     */
+    private final Arena[] views = {Arena.ofShared(), Arena.ofShared(), Arena.ofShared(), Arena.ofShared(),
+                                   Arena.ofShared(), Arena.ofShared()};
+    private final boolean[] viewed = new boolean[6];
+    /** Per kind, the last columns taken: the same object serves until the kind changes. */
+    private final Columns[] columns = new Columns[6];
     private int busy;
     private boolean exclusive;
     private final List<Report> diagnostics;
@@ -175,9 +185,15 @@ public final class Model implements AutoCloseable {
 
     private void staleKind(int k) {
         kindGen[k]++;
-        if (views[k] != null) {
+        closeViews(k);
+    }
+
+    /** Close the kind's views, if any were taken (closing a shared arena costs a handshake). */
+    private void closeViews(int k) {
+        if (viewed[k]) {
+            viewed[k] = false;
             views[k].close();
-            views[k] = null;
+            views[k] = Arena.ofShared();
         }
     }
 
@@ -191,11 +207,11 @@ public final class Model implements AutoCloseable {
         }
     }
 
-    /** The arena of the records views of a kind: closed when the kind's entries change. */
+    /** The arena of the records views and columns of a kind: closed when the kind's entries change. */
     private Arena viewArena(Kind kind) {
         int k = kind.ordinal();
-        if (views[k] == null) {
-            views[k] = Arena.ofShared();
+        if (!viewed[k]) {
+            viewed[k] = true;
         }
         return views[k];
     }
@@ -689,6 +705,30 @@ public final class Model implements AutoCloseable {
         } finally {
             busy--;
         }
+    }
+
+    /**
+     * Every entry of a kind as columns, without a copy (C: {@code iprof_model_columns}):
+     * its records in one read-only {@code JAVA_LONG} segment with offsets, its contexts'
+     * frames in another; the fast way to hand a whole kind to analysis. The C model builds
+     * the arrays on the first call for the kind (one pass over its entries) and keeps them
+     * until entries of the kind change; until then this returns the same object. They are
+     * valid while the model is open and the kind unchanged; then reading them throws (see
+     * {@link Columns}).
+     * @param kind the kind
+     * @return the columns ({@code count()} 0 and empty segments for a kind without entries)
+     * @throws IprofException ENOMEM when the first call cannot build them
+     */
+    public Columns columns(Kind kind) {
+        MemorySegment p = ptr();
+        int k = kind.ordinal();
+        // Readers on several threads may each make one: both are valid (final fields), one stays.
+        Columns c = columns[k];
+        if (c == null || !c.current()) {
+            c = new Columns(this, kind, p);
+            columns[k] = c;
+        }
+        return c;
     }
 
     // ---- edits -------------------------------------------------------------
@@ -1324,10 +1364,7 @@ public final class Model implements AutoCloseable {
             throw new IllegalStateException("this Model may not be closed from inside its own callback");
         }
         for (int k = 0; k < 6; k++) {
-            if (views[k] != null) {
-                views[k].close();
-                views[k] = null;
-            }
+            closeViews(k);
         }
         h.close();
     }

@@ -97,6 +97,7 @@ final class Native {
     static final MethodHandle ENTRY_KIND = link(Fn.ENTRY_KIND);
     static final MethodHandle ENTRY_CONTEXT = link(Fn.ENTRY_CONTEXT);
     static final MethodHandle ENTRY_RECORDS = link(Fn.ENTRY_RECORDS);
+    static final MethodHandle MODEL_COLUMNS = link(Fn.MODEL_COLUMNS);
     static final MethodHandle MODEL_ADD_TYPE = link(Fn.MODEL_ADD_TYPE);
     static final MethodHandle MODEL_REMOVE_TYPE = link(Fn.MODEL_REMOVE_TYPE);
     static final MethodHandle MODEL_ADD_METHOD = link(Fn.MODEL_ADD_METHOD);
