@@ -17,10 +17,11 @@ typedef struct part {
     double bytes;
 } part;
 
-static double idmap_bytes(const ipi_idmap *m)
+/* The id index of types or methods: nothing while their ids are in order,
+ * else a map of 4-byte positions. */
+static double idmap_bytes(const ipi_idpos *x)
 {
-    return (double)m->dense_cap * sizeof(void *) +
-           (double)m->cap * (sizeof(int64_t) + sizeof(void *));
+    return (double)ipi_idpos_bytes(x);
 }
 
 static double htab_bytes(const ipi_htab *t)
@@ -79,10 +80,10 @@ int main(int argc, char **argv)
         {"methods: structs (24 B: id, name, length)", method_structs},
         {"methods: signature ids (int64)", sig_ids},
         {"methods: pointer list", (double)m->method_cap * sizeof(void *)},
-        {"methods: id map", idmap_bytes(&m->method_ids)},
-        {"types: structs, pointer list, id map",
+        {"methods: id index", idmap_bytes(&m->method_ids)},
+        {"types: structs, pointer list, id index",
          type_structs + (double)m->type_cap * sizeof(void *) + idmap_bytes(&m->type_ids)},
-        {"names: interned strings (16 B header + text)", names},
+        {"names: interned strings (8 B header + text)", names},
         {"names: intern table", htab_bytes(&m->names.tab)},
         {"contexts: nodes (24 B)", nodes},
         {"contexts: intern table (8 B slots)", (double)m->contexts.cap * sizeof(ipi_rtab_slot)},

@@ -16,6 +16,10 @@ typedef struct fail_alloc {
     long fail_at;   /* fail call number fail_at (1-based); 0: none */
     long countdown; /* 0: off; k + 1: fail after k more calls, then always */
     int failed;     /* whether a call has failed */
+    /* Whether a call failed that the library must report: any but a
+     * realloc to a smaller size (giving back growth slack), which a load
+     * rides out keeping the larger block. */
+    int failed_hard;
     long live_blocks;
     long long live_bytes;
 } fail_alloc;
@@ -39,8 +43,10 @@ static inline int fa_fail(fail_alloc *f)
 static inline void *fa_malloc(size_t size, void *user)
 {
     fail_alloc *f = user;
-    if (fa_fail(f))
+    if (fa_fail(f)) {
+        f->failed_hard = 1;
         return NULL;
+    }
     void *p = malloc(size);
     if (p) {
         f->live_blocks++;
@@ -52,8 +58,10 @@ static inline void *fa_malloc(size_t size, void *user)
 static inline void *fa_realloc(void *p, size_t old_size, size_t new_size, void *user)
 {
     fail_alloc *f = user;
-    if (fa_fail(f))
+    if (fa_fail(f)) {
+        f->failed_hard |= new_size >= old_size;
         return NULL;
+    }
     void *np = realloc(p, new_size);
     if (np)
         f->live_bytes += (long long)new_size - (long long)old_size;

@@ -24,6 +24,7 @@ typedef struct mt_alloc {
     pthread_t spared;
     atomic_long count;    /* calls counted */
     atomic_int failed;    /* whether a call has failed */
+    atomic_int failed_hard; /* one the library must report: not a shrinking realloc */
     atomic_long live_blocks;
     atomic_llong live_bytes;
 } mt_alloc;
@@ -36,6 +37,7 @@ static inline void mt_init(mt_alloc *a, int mode, long fail_at)
     a->spare_thread = 0;
     atomic_init(&a->count, 0);
     atomic_init(&a->failed, 0);
+    atomic_init(&a->failed_hard, 0);
     atomic_init(&a->live_blocks, 0);
     atomic_init(&a->live_bytes, 0);
 }
@@ -63,8 +65,10 @@ static inline int mt_fail(mt_alloc *a)
 static inline void *mt_malloc(size_t size, void *user)
 {
     mt_alloc *a = user;
-    if (mt_fail(a))
+    if (mt_fail(a)) {
+        atomic_store(&a->failed_hard, 1);
         return NULL;
+    }
     void *p = malloc(size);
     if (p) {
         atomic_fetch_add(&a->live_blocks, 1);
@@ -76,8 +80,11 @@ static inline void *mt_malloc(size_t size, void *user)
 static inline void *mt_realloc(void *p, size_t old_size, size_t new_size, void *user)
 {
     mt_alloc *a = user;
-    if (mt_fail(a))
+    if (mt_fail(a)) {
+        if (new_size >= old_size)
+            atomic_store(&a->failed_hard, 1);
         return NULL;
+    }
     void *np = realloc(p, new_size);
     if (np) {
         if (!p)

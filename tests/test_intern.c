@@ -37,7 +37,9 @@ static void test_same_pointer(void)
     CHECK_EQ_INT(a->len, 6);
     CHECK_EQ_STR(a->s, "<init>");
     CHECK(a->s != buf);
-    CHECK(a->hash == ipi_hash_bytes("<init>", 6));
+    CHECK(a->hash == ipi_str_hash_bytes("<init>", 6));
+    CHECK(a->hash == (uint32_t)ipi_hash_bytes("<init>", 6)); /* its low 32 bits */
+    CHECK_EQ_INT(sizeof(ipi_str), 8);                          /* the header */
     const ipi_str *c = ipi_intern(&f.in, "<init>x", 7);
     CHECK(c != NULL && c != a);
     CHECK_EQ_STR(c->s, "<init>x");

@@ -557,6 +557,8 @@ IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
  * @retval IPROF_OK success.
  * @retval IPROF_EINVAL the id is taken, a NULL argument, or a name that is
  *         not valid UTF-8 (it could not be written).
+ * @retval IPROF_ELIMIT a name longer than 4294967295 bytes, or a model that
+ *         holds 4294967294 types already.
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.
  */
@@ -589,6 +591,8 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id);
  * @retval IPROF_EINVAL the id is taken, a NULL argument, or a name that is
  *         not valid UTF-8 (it could not be written).
  * @retval IPROF_EDANGLING a signature type id is not a type of the model.
+ * @retval IPROF_ELIMIT a name longer than 4294967295 bytes, or a model that
+ *         holds 4294967294 methods already.
  * @retval IPROF_ENOMEM allocation failed.
  * @threadsafety Needs exclusive access to @p model.
  */

@@ -55,3 +55,20 @@ int ipi_grow(const iprof_allocator *a, void **p, size_t *cap, size_t need, size_
     *cap = ncap;
     return IPROF_OK;
 }
+
+void ipi_shrink(const iprof_allocator *a, void **p, size_t *cap, size_t count, size_t elem_size)
+{
+    if (!*p || count >= *cap)
+        return;
+    if (!count) {
+        ipi_free(a, *p, *cap * elem_size);
+        *p = NULL;
+        *cap = 0;
+        return;
+    }
+    void *np = ipi_realloc(a, *p, *cap * elem_size, count * elem_size);
+    if (!np)
+        return; /* the larger block stays: a load must not fail for this */
+    *p = np;
+    *cap = count;
+}

@@ -30,6 +30,11 @@ static inline void ipi_free(const iprof_allocator *a, void *p, size_t size)
  * need elements, doubling. Returns 0 or IPROF_ENOMEM (then *p is intact). */
 int ipi_grow(const iprof_allocator *a, void **p, size_t *cap, size_t need, size_t elem_size);
 
+/* Give back the room of *p beyond count elements (the growth slack, once
+ * an array is complete), in one realloc. Nothing fails: when the
+ * allocator cannot shrink the block, the larger one stays. */
+void ipi_shrink(const iprof_allocator *a, void **p, size_t *cap, size_t count, size_t elem_size);
+
 /* The same for a typed array: arr is the address of the array's pointer
  * (an `int64_t **`, a `T **`), read and written as a pointer without
  * casting it to `void **`. */
@@ -41,6 +46,15 @@ static inline int ipi_grow_array(const iprof_allocator *a, void *arr, size_t *ca
     int rc = ipi_grow(a, &p, cap, need, elem_size);
     memcpy(arr, &p, sizeof p);
     return rc;
+}
+
+static inline void ipi_shrink_array(const iprof_allocator *a, void *arr, size_t *cap,
+                                    size_t count, size_t elem_size)
+{
+    void *p;
+    memcpy(&p, arr, sizeof p);
+    ipi_shrink(a, &p, cap, count, elem_size);
+    memcpy(arr, &p, sizeof p);
 }
 
 #endif

@@ -31,12 +31,12 @@ static const ipi_str *lookup(const ipi_intern_table *in, const char *s, size_t l
 
 const ipi_str *ipi_intern_find(const ipi_intern_table *in, const char *s, size_t len)
 {
-    return lookup(in, s, len, ipi_hash_bytes(s, len));
+    return lookup(in, s, len, ipi_str_hash_bytes(s, len));
 }
 
 const ipi_str *ipi_intern(ipi_intern_table *in, const char *s, size_t len)
 {
-    return ipi_intern_hashed(in, s, len, ipi_hash_bytes(s, len));
+    return ipi_intern_hashed(in, s, len, ipi_str_hash_bytes(s, len));
 }
 
 const ipi_str *ipi_intern_hashed(ipi_intern_table *in, const char *s, size_t len, uint64_t h)
@@ -44,15 +44,15 @@ const ipi_str *ipi_intern_hashed(ipi_intern_table *in, const char *s, size_t len
     const ipi_str *found = lookup(in, s, len, h);
     if (found)
         return found;
-    if (len > SIZE_MAX - sizeof(ipi_str) - 1)
+    if (len > IPI_STR_MAX) /* callers refuse it first, with IPROF_ELIMIT */
         return NULL;
     if (ipi_htab_reserve(&in->tab, in->alloc, 1))
         return NULL;
     ipi_str *str = ipi_arena_alloc(in->arena, sizeof(ipi_str) + len + 1);
     if (!str)
         return NULL;
-    str->len = len;
-    str->hash = h;
+    str->len = (uint32_t)len;
+    str->hash = (uint32_t)h; /* h is ipi_str_hash_bytes: 32 bits */
     if (len)
         memcpy(str->s, s, len);
     str->s[len] = '\0';

@@ -135,7 +135,7 @@ static int order_types(ipi_canon *c)
         if (n == 0 || cmp_type_key(c, &keys[i - 1], &keys[i]) != 0)
             c->types[n++] = t;
         /* Only the first type of an id is what references mean. */
-        if (ipi_idmap_get(&m->type_ids, t->id) == t)
+        if (ipi_model_type_by_id(m, t->id) == t)
             rc = ipi_idmap_put(&c->tmap, c->a, t->id, (void *)(intptr_t)n);
     }
     ipi_free(c->a, keys, count * sizeof *keys);
@@ -302,12 +302,12 @@ static int number_methods(ipi_canon *c, ipi_canon_meth *meths, const uint8_t *sa
     number_part lo = {c, meths, same, rank, 0, h, 0, 0};
     number_part hi = {c, meths, same, rank, h, count, first, 0};
     run_parts(c, rank_methods, &lo, &hi, count);
-    int repeats = m->method_ids.count != count;
+    int repeats = !ipi_model_ids_unique(m, 0);
     if (!repeats)
         run_parts(c, map_dense, &lo, &hi, count);
     for (size_t i = 0; (repeats || lo.sparse || hi.sparse) && i < count; i++) {
         const iprof_method *x = m->methods[i];
-        if (repeats && ipi_idmap_get(&m->method_ids, x->id) != x)
+        if (repeats && ipi_model_method_by_id(m, x->id) != x)
             continue;
         if (x->id >= 0 && (uint64_t)x->id < c->mmap.dense_cap)
             c->mmap.dense[x->id] = rank[i];

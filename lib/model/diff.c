@@ -76,8 +76,8 @@ static int same_key(const iprof_model *ma, const iprof_method *x, const iprof_mo
     if (x->sig_len != y->sig_len || !ipi_str_equal(x->name, y->name))
         return 0;
     for (size_t i = 0; i < x->sig_len; i++) {
-        const iprof_type *tx = ipi_idmap_get(&ma->type_ids, x->sig[i]);
-        const iprof_type *ty = ipi_idmap_get(&mb->type_ids, y->sig[i]);
+        const iprof_type *tx = ipi_model_type_by_id(ma, x->sig[i]);
+        const iprof_type *ty = ipi_model_type_by_id(mb, y->sig[i]);
         if (!ipi_str_equal(tx->name, ty->name))
             return 0;
     }
@@ -182,7 +182,7 @@ static int match_methods(diff_work *w, size_t only_cap[2])
         }
         d->common_methods[0]++;
         w->bmatched[found - B->methods] = 1;
-        if (ipi_idmap_get(&A->method_ids, x->id) == x &&
+        if (ipi_model_method_by_id(A, x->id) == x &&
             ipi_idmap_put(&w->a2b, w->a, x->id, *found))
             return IPROF_ENOMEM;
     }
@@ -205,7 +205,7 @@ static size_t match_entry(diff_work *w, int k, const iprof_entry *e)
         int64_t id = c->method;
         /* A monitor ctx is the dummy "0:0": method 0 there is no method,
          * even in a model whose method 0 exists. */
-        if (k != IPROF_KIND_MONITOR && ipi_idmap_get(&A->method_ids, id)) {
+        if (k != IPROF_KIND_MONITOR && ipi_model_method_by_id(A, id)) {
             const iprof_method *y = ipi_idmap_get(&w->a2b, id);
             if (!y)
                 return 0;

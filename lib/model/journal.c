@@ -76,17 +76,10 @@ void ipi_journal_undo(ipi_journal *j, iprof_model *dst)
             ipi_model_changed(dst, IPI_CHANGED_ENTRIES_REMOVED, k);
         }
     /* The ids of what the merge added are fresh (it never takes an id dst
-     * uses): they leave the id maps. */
-    for (size_t i = j->types; i < dst->type_count; i++)
-        if (ipi_idmap_get(&dst->type_ids, dst->types[i]->id) == dst->types[i])
-            ipi_idmap_del(&dst->type_ids, dst->types[i]->id);
-    for (size_t i = j->methods; i < dst->method_count; i++)
-        if (ipi_idmap_get(&dst->method_ids, dst->methods[i]->id) == dst->methods[i])
-            ipi_idmap_del(&dst->method_ids, dst->methods[i]->id);
+     * uses): they leave the id indexes. */
     unsigned cut = (dst->type_count != j->types ? IPI_CHANGED_TYPES_REMOVED : 0) |
                    (dst->method_count != j->methods ? IPI_CHANGED_METHODS_REMOVED : 0);
-    dst->type_count = j->types;
-    dst->method_count = j->methods;
+    ipi_model_truncate(dst, j->types, j->methods);
     ipi_model_changed(dst, cut, -1);
     ipi_context_forget(dst, &j->contexts);
     ipi_unknown_truncate(dst, j->extras);

@@ -62,7 +62,8 @@ void ipi_batch_free(const iprof_allocator *a, ipi_batch *b)
 size_t ipi_batch_named_size(size_t name_len, size_t sig_len)
 {
     size_t room = SIZE_MAX / 2 - sizeof(ev) - 8; /* the key slot */
-    if (sig_len > UINT32_MAX || name_len > room || sig_len > (room - name_len) / 8)
+    if (sig_len > UINT32_MAX || name_len > room || name_len > IPI_STR_MAX ||
+        sig_len > (room - name_len) / 8)
         return TOO_BIG;
     return sizeof(ev) + sig_len * 8 + 8 + PAD8(name_len);
 }
@@ -89,7 +90,7 @@ static void put_named(ipi_batch *b, uint32_t tag, int64_t id, const char *name, 
                       const int64_t *sig, size_t sig_len)
 {
     size_t size = ipi_batch_named_size(len, sig_len);
-    unsigned char *p = put_head(b, tag, sig_len, len, ipi_hash_bytes(name, len), id, size);
+    unsigned char *p = put_head(b, tag, sig_len, len, ipi_str_hash_bytes(name, len), id, size);
     if (sig_len)
         memcpy(p, sig, sig_len * 8);
     memset(p + sig_len * 8, 0, 8); /* the key slot */

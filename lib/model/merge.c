@@ -121,8 +121,8 @@ int ipi_merge_check_groups(iprof_model *dst)
 static int pick_id(iprof_model *dst, int is_type, const ipi_str *name, int64_t want,
                    int64_t *max, int64_t *out)
 {
-    const ipi_idmap *ids = is_type ? &dst->type_ids : &dst->method_ids;
-    if (ipi_idmap_get(ids, want)) {
+    if (is_type ? (const void *)ipi_model_type_by_id(dst, want)
+                : (const void *)ipi_model_method_by_id(dst, want)) {
         if (*max == INT64_MAX) {
             ipi_subject about = {-1, NULL, 0, is_type ? &want : NULL, is_type ? NULL : &want};
             return ipi_model_fail_about(dst, IPROF_ELIMIT, &about,

@@ -25,8 +25,8 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     ipi_intern_init(&m->names, &m->arena, &m->alloc);
     m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
     m->refs_checked = 1;               /* nothing to refer to */
-    ipi_idmap_init(&m->type_ids);
-    ipi_idmap_init(&m->method_ids);
+    ipi_idpos_init(&m->type_ids);
+    ipi_idpos_init(&m->method_ids);
     ipi_context_init(m);
     for (int i = 0; i < IPI_IX_COUNT; i++)
         atomic_init(&m->index[i], NULL);
@@ -45,8 +45,8 @@ IPROF_API void iprof_model_free(iprof_model *model)
     ipi_unknown_free_all(model);
     ipi_context_free(model);
     ipi_index_free_all(model);
-    ipi_idmap_free(&model->method_ids, a);
-    ipi_idmap_free(&model->type_ids, a);
+    ipi_idpos_free(&model->method_ids, a);
+    ipi_idpos_free(&model->type_ids, a);
     ipi_free(a, model->methods, model->method_cap * sizeof *model->methods);
     ipi_free(a, model->types, model->type_cap * sizeof *model->types);
     ipi_intern_free(&model->names);
@@ -64,14 +64,17 @@ IPROF_API const char *iprof_model_version(const iprof_model *model)
 
 int64_t ipi_model_max_id(const iprof_model *m, int types)
 {
-    /* Every id in the list is a key of its map and every key an id in the
-     * list (list_remove, list_rebuild_ids and the journal keep it so): the
-     * map's largest key, without reading a type or method. */
-    return ipi_idmap_max_key(types ? &m->type_ids : &m->method_ids);
+    /* Every id in the list is a key of its index and every key an id in
+     * the list (list_remove, list_rebuild_ids and the journal keep it so):
+     * the index's largest key, without reading a type or method. */
+    return types ? ipi_idpos_max(&m->type_ids, m->type_count)
+                 : ipi_idpos_max(&m->method_ids, m->method_count);
 }
 
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
 {
+    if (len > IPI_STR_MAX)
+        return IPROF_ELIMIT;
     const ipi_str *s = ipi_intern(&m->names, version, len);
     if (!s)
         return IPROF_ENOMEM;
@@ -98,7 +101,9 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
                               "format version %.64s cannot be written (before 0.2 or after 1.x)",
                               version);
     int rc = ipi_model_store_version(model, version, len);
-    return rc ? ipi_model_fail(model, rc, "out of memory") : IPROF_OK;
+    return rc ? ipi_model_fail(model, rc, "%s", rc == IPROF_ELIMIT ? "the version is too long"
+                                                                   : "out of memory")
+              : IPROF_OK;
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -106,7 +111,7 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
 size_t ipi_method_sig_missing(const iprof_model *m, const int64_t *sig, size_t sig_len)
 {
     size_t i = 0;
-    while (i < sig_len && ipi_idmap_get(&m->type_ids, sig[i]))
+    while (i < sig_len && ipi_model_type_by_id(m, sig[i]))
         i++;
     return i;
 }
@@ -136,55 +141,43 @@ static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t coun
 }
 
 /* Types and methods are kept alike: a list in insertion order and an id
- * map to the first holder of each id (a lenient load may hold duplicate
- * ids). Both structs begin with their int64_t id, so one set of functions
- * serves both through a pointer to that first member (C11 6.7.2.1p15). */
+ * index to the first holder of each id (a lenient load may hold duplicate
+ * ids; idpos.h). Both structs begin with their int64_t id, so one set of
+ * functions serves both through a pointer to that first member (C11
+ * 6.7.2.1p15). */
 typedef struct id_list {
     void *items; /* iprof_type ** or iprof_method ** */
     size_t *count;
-    ipi_idmap *ids;
+    ipi_idpos *ids;
 } id_list;
-
-static void *list_at(id_list l, size_t i)
-{
-    void *x;
-    memcpy(&x, (char *)l.items + i * sizeof x, sizeof x);
-    return x;
-}
 
 static int64_t item_id(const void *x)
 {
     return *(const int64_t *)x;
 }
 
-/* Remove @p gone, the holder of its id in the map, and map the id to the
- * next holder if any. Re-inserting into a table that just lost a key never
- * allocates. */
-static void list_remove(id_list l, void *gone)
+/* The id at position i of a list of either (ipi_idpos_id_fn). */
+static int64_t id_at(const void *items, size_t i)
 {
-    int64_t id = item_id(gone);
-    size_t pos = 0;
-    while (list_at(l, pos) != gone)
-        pos++;
-    ipi_array_remove(l.items, l.count, pos, sizeof gone);
-    ipi_idmap_del(l.ids, id);
-    for (size_t i = 0; i < *l.count; i++)
-        if (item_id(list_at(l, i)) == id) {
-            ipi_idmap_put_reserved(l.ids, id, list_at(l, i));
-            return;
-        }
+    void *x;
+    memcpy(&x, (const char *)items + i * sizeof x, sizeof x);
+    return item_id(x);
 }
 
-/* Map every id to its first holder again (after retain). The map held at
- * least as many keys before, so no insertion allocates. */
+/* Remove @p gone, the first holder of its id, and index the list again
+ * (the next holder of the id, if any, becomes its first). */
+static void list_remove(id_list l, const void *gone)
+{
+    int64_t id = item_id(gone);
+    size_t pos = (size_t)ipi_idpos_get(l.ids, id);
+    ipi_array_remove(l.items, l.count, pos, sizeof gone);
+    ipi_idpos_removed(l.ids, *l.count, pos, id, id_at, l.items);
+}
+
+/* Index every id's first holder again (after retain). Never allocates. */
 static void list_rebuild_ids(id_list l)
 {
-    ipi_idmap_clear(l.ids);
-    for (size_t i = 0; i < *l.count; i++) {
-        void *x = list_at(l, i);
-        if (!ipi_idmap_get(l.ids, item_id(x)))
-            ipi_idmap_put_reserved(l.ids, item_id(x), x);
-    }
+    ipi_idpos_rebuild(l.ids, *l.count, id_at, l.items);
 }
 
 static id_list type_list(iprof_model *m)
@@ -195,6 +188,34 @@ static id_list type_list(iprof_model *m)
 static id_list method_list(iprof_model *m)
 {
     return (id_list){m->methods, &m->method_count, &m->method_ids};
+}
+
+void ipi_model_truncate(iprof_model *m, size_t types, size_t methods)
+{
+    ipi_idpos_truncate(&m->type_ids, m->type_count, types, id_at, m->types);
+    ipi_idpos_truncate(&m->method_ids, m->method_count, methods, id_at, m->methods);
+    m->type_count = types;
+    m->method_count = methods;
+}
+
+void ipi_model_shrink(iprof_model *m)
+{
+    const iprof_allocator *a = &m->alloc;
+    ipi_shrink_array(a, &m->types, &m->type_cap, m->type_count, sizeof *m->types);
+    ipi_shrink_array(a, &m->methods, &m->method_cap, m->method_count, sizeof *m->methods);
+    ipi_idpos_shrink(&m->type_ids, a);
+    ipi_idpos_shrink(&m->method_ids, a);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        ipi_entry_list *l = &m->entries[k];
+        ipi_shrink_array(a, &l->items, &l->cap, l->count, sizeof *l->items);
+    }
+}
+
+/* Why a push failed, for the public add calls. */
+static const char *push_failure(int rc)
+{
+    return rc == IPROF_ELIMIT ? "the model holds the most types or methods it can (4294967294)"
+                              : "out of memory";
 }
 
 /* ---- types -------------------------------------------------------------- */
@@ -216,7 +237,7 @@ IPROF_API const iprof_type *iprof_model_type_at(const iprof_model *model, size_t
 
 IPROF_API const iprof_type *iprof_model_type_by_id(const iprof_model *model, int64_t id)
 {
-    return model ? ipi_idmap_get(&model->type_ids, id) : NULL;
+    return model ? ipi_model_type_by_id(model, id) : NULL;
 }
 
 IPROF_API const iprof_type *iprof_model_type_by_name(const iprof_model *model,
@@ -243,6 +264,8 @@ IPROF_API const char *iprof_type_name(const iprof_type *type, size_t *len)
 int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t name_len,
                         const iprof_type **out)
 {
+    if (name_len > IPI_STR_MAX)
+        return IPROF_ELIMIT;
     const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
     return s ? ipi_model_push_type_str(m, id, s, out) : IPROF_ENOMEM;
 }
@@ -250,13 +273,14 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
 int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
                             const iprof_type **out)
 {
-    int first_id = ipi_idmap_get(&m->type_ids, id) == NULL;
     /* The name index is kept up to date only once something built it. */
     ipi_htab *names = ipi_index_built(m, IPI_IX_TYPE_NAMES);
     int first_name = names && type_by_str(m, s) == NULL;
     /* Reserve everything first so that nothing changes on failure. */
+    int rc = ipi_idpos_reserve(&m->type_ids, &m->alloc, m->type_count, id);
+    if (rc)
+        return rc;
     if (list_reserve(m, &m->types, &m->type_cap, m->type_count) ||
-        (first_id && ipi_idmap_reserve_key(&m->type_ids, &m->alloc, id)) ||
         (first_name && ipi_htab_reserve(names, &m->alloc, 1)))
         return IPROF_ENOMEM;
     iprof_type *t = ipi_arena_alloc(&m->arena, sizeof *t);
@@ -264,9 +288,8 @@ int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
         return IPROF_ENOMEM;
     t->id = id;
     t->name = s;
+    ipi_idpos_put_reserved(&m->type_ids, m->type_count, id); /* reserved: cannot fail */
     m->types[m->type_count++] = t;
-    if (first_id)
-        ipi_idmap_put_reserved(&m->type_ids, id, t); /* reserved: cannot fail */
     if (first_name)
         ipi_htab_insert(names, &m->alloc, s->hash, t); /* reserved */
     ipi_model_changed(m, IPI_CHANGED_TYPES_ADDED, -1);
@@ -285,14 +308,18 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
     if (!name && name_len)
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type %lld: the name is NULL",
                                     (long long)id);
+    if (name_len > IPI_STR_MAX)
+        return ipi_model_fail_about(model, IPROF_ELIMIT, &about,
+                                    "type %lld: the name is longer than the limit of %zu bytes",
+                                    (long long)id, IPI_STR_MAX);
     if (name_len && !ipi_utf8_valid(name, name_len))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about,
                                     "type %lld: the name is not valid UTF-8", (long long)id);
-    if (ipi_idmap_get(&model->type_ids, id))
+    if (ipi_model_type_by_id(model, id))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type id %lld is taken",
                                     (long long)id);
     int rc = ipi_model_push_type(model, id, name, name_len, out);
-    return rc ? ipi_model_fail_about(model, rc, &about, "out of memory") : IPROF_OK;
+    return rc ? ipi_model_fail_about(model, rc, &about, "%s", push_failure(rc)) : IPROF_OK;
 }
 
 IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
@@ -300,10 +327,11 @@ IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
-    iprof_type *t = ipi_idmap_get(&model->type_ids, id);
+    ipi_subject about = {-1, NULL, 0, &id, NULL};
+    iprof_type *t = ipi_model_type_by_id(model, id);
     if (!t)
-        return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, &id, NULL},
-                                    "no type with id %lld", (long long)id);
+        return ipi_model_fail_about(model, IPROF_ENOTFOUND, &about, "no type with id %lld",
+                                    (long long)id);
     list_remove(type_list(model), t);
     /* Methods and records may still name it. */
     ipi_model_changed(model, IPI_CHANGED_TYPES_REMOVED | IPI_CHANGED_UNCHECKED, -1);
@@ -376,7 +404,7 @@ IPROF_API const iprof_method *iprof_model_method_at(const iprof_model *model, si
 
 IPROF_API const iprof_method *iprof_model_method_by_id(const iprof_model *model, int64_t id)
 {
-    return model ? ipi_idmap_get(&model->method_ids, id) : NULL;
+    return model ? ipi_model_method_by_id(model, id) : NULL;
 }
 
 IPROF_API const iprof_method *iprof_model_method_find(const iprof_model *model,
@@ -417,6 +445,8 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
 {
     if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
         return IPROF_ELIMIT;
+    if (name_len > IPI_STR_MAX)
+        return IPROF_ELIMIT;
     const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
     return s ? ipi_model_push_method_str(m, id, s, sig, sig_len, out) : IPROF_ENOMEM;
 }
@@ -428,13 +458,14 @@ static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64
 {
     if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
         return IPROF_ELIMIT;
-    int first_id = ipi_idmap_get(&m->method_ids, id) == NULL;
     /* The key index is kept up to date only once something built it. */
     ipi_htab *keys = ipi_index_built(m, IPI_IX_METHOD_KEYS);
     uint64_t h = keys ? ipi_method_hash(s, sig, sig_len) : 0;
     int first_key = keys && method_by_key(m, s, sig, sig_len, h) == NULL;
+    int rc = ipi_idpos_reserve(&m->method_ids, &m->alloc, m->method_count, id);
+    if (rc)
+        return rc;
     if (list_reserve(m, &m->methods, &m->method_cap, m->method_count) ||
-        (first_id && ipi_idmap_reserve_key(&m->method_ids, &m->alloc, id)) ||
         (first_key && ipi_htab_reserve(keys, &m->alloc, 1)) ||
         ipi_index_reserve_method_names(m))
         return IPROF_ENOMEM;
@@ -446,9 +477,8 @@ static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64
     x->sig_len = sig_len;
     if (sig_len)
         memcpy(x->sig, sig, sig_len * sizeof *sig);
+    ipi_idpos_put_reserved(&m->method_ids, m->method_count, id); /* reserved: cannot fail */
     m->methods[m->method_count++] = x;
-    if (first_id)
-        ipi_idmap_put_reserved(&m->method_ids, id, x); /* reserved: cannot fail */
     if (first_key)
         ipi_htab_insert(keys, &m->alloc, h, x); /* reserved */
     if (names_key)
@@ -484,16 +514,20 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
     if ((!name && name_len) || (!signature && signature_len))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about,
                                     "method %lld: the name or the signature is NULL", (long long)id);
+    if (name_len > IPI_STR_MAX)
+        return ipi_model_fail_about(model, IPROF_ELIMIT, &about,
+                                    "method %lld: the name is longer than the limit of %zu bytes",
+                                    (long long)id, IPI_STR_MAX);
     if (name_len && !ipi_utf8_valid(name, name_len))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about,
                                     "method %lld: the name is not valid UTF-8", (long long)id);
-    if (ipi_idmap_get(&model->method_ids, id))
+    if (ipi_model_method_by_id(model, id))
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "method id %lld is taken",
                                     (long long)id);
     int rc = ipi_method_check_sig(model, model, id, signature, signature_len, "the model");
     if (!rc && (rc = ipi_model_push_method(model, id, name, name_len, signature, signature_len,
                                            out)))
-        ipi_model_fail_about(model, rc, &about, "out of memory");
+        ipi_model_fail_about(model, rc, &about, "%s", push_failure(rc));
     if (!rc && signature_len < 2)
         ipi_model_changed(model, IPI_CHANGED_UNCHECKED, -1); /* a strict read refuses it */
     return rc;
@@ -504,10 +538,11 @@ int ipi_model_remove_method(iprof_model *model, int64_t id, unsigned also)
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
-    iprof_method *x = ipi_idmap_get(&model->method_ids, id);
+    ipi_subject about = {-1, NULL, 0, NULL, &id};
+    iprof_method *x = ipi_model_method_by_id(model, id);
     if (!x)
-        return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
-                                    "no method with id %lld", (long long)id);
+        return ipi_model_fail_about(model, IPROF_ENOTFOUND, &about, "no method with id %lld",
+                                    (long long)id);
     list_remove(method_list(model), x);
     ipi_model_changed(model, IPI_CHANGED_METHODS_REMOVED | also, -1);
     return IPROF_OK;

@@ -9,13 +9,20 @@
  * methods with their signatures, entry records, interned names), but for
  * the context nodes, which have chunks of their own (ipi_ctx_nodes) so that
  * each has a 32-bit index. Outside the arena there are only those chunks,
- * the growable lists and the hash tables, all allocated through the
- * model's allocator.
+ * the growable lists, the id indexes (idpos.h) and the hash tables, all
+ * allocated through the model's allocator; a load gives back the lists'
+ * growth slack at its end (ipi_model_shrink).
  *
  * Indexes hold the FIRST element per key only: a lenient read may deliver
  * duplicate type/method ids or duplicate contexts within a kind, and
  * lookups must return the first of them. Removal re-indexes the next
  * element with that key, if any.
+ *
+ * Types and methods by id: ipi_model_type_by_id / ipi_model_method_by_id
+ * below, never the index itself. While the ids are base, base + 1, ... in
+ * list order (real files, the generator, merges that add fresh ids) the
+ * index holds no map and the lookup is the list position id - base; else
+ * it maps ids to 4-byte positions (idpos.h).
  */
 #ifndef IPI_MODEL_H
 #define IPI_MODEL_H
@@ -29,7 +36,7 @@
 #include "arena.h"
 #include "error.h"
 #include "htab.h"
-#include "idmap.h"
+#include "idpos.h"
 #include "intern.h"
 #include "rtab.h"
 
@@ -189,8 +196,8 @@ struct iprof_model {
     iprof_method **methods;
     size_t method_count, method_cap;
 
-    ipi_idmap type_ids;    /* id -> first type */
-    ipi_idmap method_ids;  /* id -> first method */
+    ipi_idpos type_ids;    /* id -> position of the first type with it */
+    ipi_idpos method_ids;  /* id -> position of the first method with it */
     ipi_ctx_nodes ctx_nodes; /* the context nodes (model_context.c) */
     ipi_rtab contexts;       /* node hash -> node index + 1 */
     /* While a merge runs: every context node it creates, so that a
@@ -222,8 +229,39 @@ struct iprof_model {
 
 /* ---- model.c ------------------------------------------------------------ */
 
+/* The first type or method with this id, or NULL: O(1), one subtraction
+ * while the ids are in order. */
+static inline iprof_type *ipi_model_type_by_id(const iprof_model *m, int64_t id)
+{
+    uint64_t i = ipi_idpos_get(&m->type_ids, id);
+    return i < m->type_count ? m->types[i] : NULL;
+}
+
+static inline iprof_method *ipi_model_method_by_id(const iprof_model *m, int64_t id)
+{
+    uint64_t i = ipi_idpos_get(&m->method_ids, id);
+    return i < m->method_count ? m->methods[i] : NULL;
+}
+
+/* Whether no type (types != 0) or method id of m is held twice. */
+static inline int ipi_model_ids_unique(const iprof_model *m, int types)
+{
+    return types ? ipi_idpos_distinct(&m->type_ids, m->type_count) == m->type_count
+                 : ipi_idpos_distinct(&m->method_ids, m->method_count) == m->method_count;
+}
+
+/* Give back the growth slack of the type, method and entry lists and of
+ * the id indexes, once a load is complete (one realloc each; the larger
+ * block stays when that fails: nothing fails). */
+void ipi_model_shrink(iprof_model *m);
+/* Keep only the first `types` types and `methods` methods (undoing the
+ * appends of a failed merge: journal.c). Never allocates. */
+void ipi_model_truncate(iprof_model *m, size_t types, size_t methods);
+
 /* Append a type or method without checking ids or references (load keeps
- * duplicates as they come); indexes it if it is the first with its keys. */
+ * duplicates as they come); indexes it if it is the first with its keys.
+ * IPROF_ELIMIT for a name over IPI_STR_MAX bytes or a list already of
+ * IPI_IDPOS_MAX elements, IPROF_ENOMEM. */
 int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t name_len,
                         const iprof_type **out);
 int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t name_len,

@@ -450,12 +450,12 @@ static int missing_ref(const iprof_model *m, int kind, const int64_t *frames, si
     const ipi_kind_layout *L = ipi_kind_layout_of(kind);
     *is_type = 0;
     for (size_t i = 0; L->checks_methods && i < nframes; i++)
-        if (!ipi_idmap_get(&m->method_ids, (*id = frames[2 * i])))
+        if (!ipi_model_method_by_id(m, (*id = frames[2 * i])))
             return 1;
     *is_type = 1;
     for (size_t i = (size_t)L->type_slot; L->type_slot >= 0 && i < nrecords;
          i += (size_t)L->group)
-        if (!ipi_idmap_get(&m->type_ids, (*id = records[i])))
+        if (!ipi_model_type_by_id(m, (*id = records[i])))
             return 1;
     return 0;
 }
@@ -468,7 +468,7 @@ static int entry_missing_ref(const iprof_model *m, const iprof_entry *e, int *is
     const ipi_kind_layout *L = ipi_kind_layout_of(e->kind);
     *is_type = 0;
     for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent)
-        if (!ipi_idmap_get(&m->method_ids, (*id = c->method)))
+        if (!ipi_model_method_by_id(m, (*id = c->method)))
             return 1;
     return missing_ref(m, e->kind, NULL, 0, e->records, e->record_count, is_type, id);
 }
@@ -706,7 +706,7 @@ IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
-    if (!ipi_idmap_get(&model->method_ids, id))
+    if (!ipi_model_method_by_id(model, id))
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
                                     "no method with id %lld", (long long)id);
     int rc = IPROF_OK;

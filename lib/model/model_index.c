@@ -91,7 +91,7 @@ uint64_t ipi_method_names_key(const iprof_model *m, const iprof_method *x, int *
 {
     uint64_t h = ipi_hash_combine(x->name->hash, (uint64_t)x->sig_len);
     for (size_t j = 0; j < x->sig_len; j++) {
-        const iprof_type *t = ipi_idmap_get(&m->type_ids, x->sig[j]);
+        const iprof_type *t = ipi_model_type_by_id(m, x->sig[j]);
         if (!t) {
             *ok = 0;
             return 0;
@@ -115,7 +115,7 @@ const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_hta
             (d->name != name && memcmp(d->name->s, name->s, name->len) != 0))
             continue;
         size_t j = 0;
-        while (j < n && ((const iprof_type *)ipi_idmap_get(&m->type_ids, d->sig[j]))->name ==
+        while (j < n && ((const iprof_type *)ipi_model_type_by_id(m, d->sig[j]))->name ==
                             sig[j]->name)
             j++;
         if (j == n)
@@ -127,9 +127,9 @@ const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_hta
 int ipi_types_one_to_one(const iprof_model *m)
 {
     const ipi_htab *names = ipi_index_get(m, IPI_IX_TYPE_NAMES);
-    /* The names index holds each name's first type; the id map each
+    /* The names index holds each name's first type; the id index each
      * id's. */
-    return names && names->count == m->type_count && m->type_ids.count == m->type_count;
+    return names && names->count == m->type_count && ipi_model_ids_unique(m, 1);
 }
 
 const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str *name,
@@ -167,7 +167,7 @@ void ipi_index_add_method_names(iprof_model *m, const iprof_method *x)
     const iprof_type *sig[64];
     if (x->sig_len <= 64) {
         for (size_t j = 0; j < x->sig_len; j++)
-            sig[j] = ipi_idmap_get(&m->type_ids, x->sig[j]);
+            sig[j] = ipi_model_type_by_id(m, x->sig[j]);
         if (ipi_find_method_by_names(m, t, x->name, sig, x->sig_len, h))
             return; /* an earlier method has the key */
     } else {
@@ -214,7 +214,7 @@ static int type_name_hashes(const iprof_model *m, uint64_t **out, size_t *cap)
     memset(h, 0, n * sizeof *h);
     for (size_t i = 0; i < m->type_count; i++) {
         const iprof_type *t = m->types[i];
-        if (t->id < 0 || ipi_idmap_get(&m->type_ids, t->id) != t)
+        if (t->id < 0 || ipi_model_type_by_id(m, t->id) != t)
             continue;
         if (!(h[t->id] = t->name->hash)) {
             ipi_free(&m->alloc, h, n * sizeof *h);
@@ -297,8 +297,8 @@ static int same_names(const iprof_model *m, const iprof_method *d, const iprof_m
         return 0;
     size_t j = 0;
     while (j < x->sig_len &&
-           ((const iprof_type *)ipi_idmap_get(&m->type_ids, d->sig[j]))->name ==
-               ((const iprof_type *)ipi_idmap_get(&m->type_ids, x->sig[j]))->name)
+           ((const iprof_type *)ipi_model_type_by_id(m, d->sig[j]))->name ==
+               ((const iprof_type *)ipi_model_type_by_id(m, x->sig[j]))->name)
         j++;
     return j == x->sig_len;
 }

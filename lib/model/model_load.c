@@ -204,6 +204,7 @@ static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *
      * never checked: the writer checks them. */
     if (!ipi_reader_vouches(reader) || iprof_reader_damage(reader))
         ipi_model_changed(m, IPI_CHANGED_UNCHECKED, -1); /* a new model's is set */
+    ipi_model_shrink(m); /* the lists grew by steps: their slack goes */
     *out = m;
     return IPROF_OK;
 }

@@ -56,7 +56,7 @@ static int map_types(ipi_stale *s)
         rc = ipi_htab_insert(&names, s->a, A->types[i]->name->hash, A->types[i]);
     for (size_t i = 0; i < B->type_count && rc == IPROF_OK; i++) {
         const iprof_type *y = B->types[i];
-        if (ipi_idmap_get(&B->type_ids, y->id) != y)
+        if (ipi_model_type_by_id(B, y->id) != y)
             continue;
         void *it;
         const iprof_type *found = NULL, *x;
@@ -82,9 +82,9 @@ static int map_types(ipi_stale *s)
  * A type id that B does not define matches the same undefined id of A. */
 static int b_type_key(const ipi_stale *s, int64_t t, int64_t *key)
 {
-    if (!ipi_idmap_get(&s->m[1]->type_ids, t)) {
+    if (!ipi_model_type_by_id(s->m[1], t)) {
         *key = t;
-        return ipi_idmap_get(&s->m[0]->type_ids, t) == NULL;
+        return ipi_model_type_by_id(s->m[0], t) == NULL;
     }
     const iprof_type *x = ipi_idmap_get(&s->b2a_types, t);
     if (!x)

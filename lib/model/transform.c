@@ -228,8 +228,8 @@ static int package_decision(const iprof_filter_options *o, const ipi_str *name)
 #define UNJUDGED (-2)
 static int method_decision(const filter_state *st, int64_t id)
 {
-    const iprof_method *x = ipi_idmap_get(&st->m->method_ids, id);
-    const iprof_type *t = x && x->sig_len ? ipi_idmap_get(&st->m->type_ids, x->sig[0]) : NULL;
+    const iprof_method *x = ipi_model_method_by_id(st->m, id);
+    const iprof_type *t = x && x->sig_len ? ipi_model_type_by_id(st->m, x->sig[0]) : NULL;
     return t ? package_decision(st->o, t->name) : UNJUDGED;
 }
 

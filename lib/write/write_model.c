@@ -37,11 +37,11 @@ static int check_kind_refs(iprof_writer *w, const iprof_model *m, int kind)
         const iprof_entry *e = &l->items[i];
         size_t frame = 0;
         for (const iprof_context *c = e->ctx; L->checks_methods && c; c = c->parent, frame++)
-            if (!ipi_idmap_get(&m->method_ids, c->method))
+            if (!ipi_model_method_by_id(m, c->method))
                 return ipi_writer_fail_ctx_method(w, key, i, c->method, frame);
         for (size_t k = (size_t)L->type_slot; L->type_slot >= 0 && k < e->record_count;
              k += (size_t)L->group)
-            if (!ipi_idmap_get(&m->type_ids, e->records[k]))
+            if (!ipi_model_type_by_id(m, e->records[k]))
                 return ipi_writer_fail_record_type(w, key, i, e->records[k], k);
     }
     return IPROF_OK;
@@ -54,16 +54,16 @@ static int check_kind_refs(iprof_writer *w, const iprof_model *m, int kind)
 static int check_model_refs(iprof_writer *w, const iprof_model *m)
 {
     for (size_t i = 0; i < m->type_count; i++)
-        if (ipi_idmap_get(&m->type_ids, m->types[i]->id) != m->types[i])
+        if (ipi_model_type_by_id(m, m->types[i]->id) != m->types[i])
             return ipi_writer_fail_duplicate(w, "types", i, m->types[i]->id);
     for (size_t i = 0; i < m->method_count; i++) {
         const iprof_method *x = m->methods[i];
-        if (ipi_idmap_get(&m->method_ids, x->id) != x)
+        if (ipi_model_method_by_id(m, x->id) != x)
             return ipi_writer_fail_duplicate(w, "methods", i, x->id);
         if (x->sig_len < 2)
             return ipi_writer_fail_short_signature(w, i);
         for (size_t k = 0; k < x->sig_len; k++)
-            if (!ipi_idmap_get(&m->type_ids, x->sig[k]))
+            if (!ipi_model_type_by_id(m, x->sig[k]))
                 return ipi_writer_fail_signature_type(w, i, x->sig[k], k);
     }
     for (size_t s = 0; s < w->nlayout; s++) {
