@@ -24,11 +24,6 @@ static double idmap_bytes(const ipi_idpos *x)
     return (double)ipi_idpos_bytes(x);
 }
 
-static double htab_bytes(const ipi_htab *t)
-{
-    return t ? (double)t->cap * sizeof(ipi_htab_slot) : 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 2)
@@ -54,12 +49,11 @@ int main(int argc, char **argv)
         sig_total += m->methods[i]->sig_len;
     }
     size_t distinct = 0;
-    for (size_t i = 0; i < m->names.tab.cap; i++) {
-        const ipi_str *s = m->names.tab.slots[i].item;
-        if (s) {
-            names += ARENA(sizeof(ipi_str) + s->len + 1);
-            distinct++;
-        }
+    uint32_t ref;
+    ipi_intern_each(&m->names, ref) /* the names' own chunks, 8-byte aligned too */
+    {
+        names += ARENA(sizeof(ipi_str) + ipi_intern_at(&m->names, ref)->len + 1);
+        distinct++;
     }
     double entry_lists = 0;
     size_t entries = 0;
@@ -70,7 +64,7 @@ int main(int argc, char **argv)
             records += ARENA(l->items[i].record_count * sizeof(int64_t));
         entries += l->count;
     }
-    double arena_used = type_structs + method_structs + sig_ids + names + records;
+    double arena_used = type_structs + method_structs + sig_ids + records;
     /* Context nodes: the slots handed out (a wide bci takes two); the
      * rest of the last chunk is obtained, not yet used. */
     double nodes = (double)m->ctx_nodes.used * sizeof(iprof_context);
@@ -84,13 +78,14 @@ int main(int argc, char **argv)
         {"types: structs, pointer list, id index",
          type_structs + (double)m->type_cap * sizeof(void *) + idmap_bytes(&m->type_ids)},
         {"names: interned strings (8 B header + text)", names},
-        {"names: intern table", htab_bytes(&m->names.tab)},
+        {"names: intern table (8 B slots)", (double)m->names.tab.cap * sizeof(ipi_rtab_slot)},
         {"contexts: nodes (24 B)", nodes},
         {"contexts: intern table (8 B slots)", (double)m->contexts.cap * sizeof(ipi_rtab_slot)},
         {"entries: lists (24 B each)", entry_lists},
         {"entries: records (int64)", records},
-        {"arena, node chunks: obtained, not yet used",
-         (double)m->arena.total - arena_used + node_chunks - nodes},
+        {"arena, node and name chunks: obtained, not yet used",
+         (double)m->arena.total - arena_used + node_chunks - nodes +
+             (double)m->names.bytes - names},
     };
     double total = 0;
     printf("%-48s %10s %7s\n", "part", "MiB", "x file");

@@ -1,7 +1,8 @@
 /* Unit tests of the context nodes (lib/model/model_context.c): bcis that
  * do not fit the node's 32 bits, exact through every path; node handles
  * that stay put while the chunks grow; the node limit, refused cleanly
- * by adds, merges and loads; the merge journal taking nodes out again. */
+ * by adds, merges and loads; the merge journal taking nodes out again;
+ * the names' limit (their 32-bit references), refused the same way. */
 #include "check.h"
 
 #include <stdio.h>
@@ -467,6 +468,127 @@ static void test_limit_load(void)
     free(doc);
 }
 
+/* ---- the names' limit --------------------------------------------------- */
+
+static void check_names_message(const iprof_error *e, size_t max)
+{
+    char want[160];
+    snprintf(want, sizeof want,
+             "more than %zu chunks of names (of up to 1024 KiB each): the model refers to names "
+             "with 32 bits",
+             max);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_EQ_INT(iprof_error_status(e), IPROF_ELIMIT);
+        CHECK_EQ_STR(iprof_error_message(e), want);
+    }
+}
+
+/* A document of n types named "Type%06zu" (ids 0 .. n - 1), no methods. */
+static char *many_names(size_t n)
+{
+    size_t cap = 200 + n * 40, len = 0;
+    char *doc = malloc(cap);
+    len += (size_t)snprintf(doc, cap, "{\"version\":\"1.0.0\",\"types\":[");
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(doc + len, cap - len, "%s{\"id\":%zu,\"name\":\"Type%06zu\"}",
+                                i ? "," : "", i, i);
+    snprintf(doc + len, cap - len,
+             "],\"methods\":[],\"callCountProfiles\":[],\"conditionalProfiles\":[],%s",
+             WIDE_REST);
+    return doc;
+}
+
+/* Interning past the names' chunks fails with IPROF_ELIMIT and a message
+ * saying so, from every add that takes a name; names already there are
+ * still taken. */
+static void test_names_limit_add(void)
+{
+    iprof_model *m;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    m->names.max_chunks = 1; /* 4 KiB, its size first: 170 names of 24 bytes */
+    char name[32];
+    int rc = IPROF_OK;
+    int64_t id = 0;
+    while (rc == IPROF_OK && id < 1000) {
+        int n = snprintf(name, sizeof name, "Type%06lld", (long long)id);
+        rc = iprof_model_add_type(m, id++, name, (size_t)n, NULL);
+    }
+    CHECK_EQ_INT(rc, IPROF_ELIMIT);
+    check_names_message(iprof_model_error(m), 1);
+    CHECK_EQ_INT(iprof_model_type_count(m), 170);
+    CHECK_EQ_INT(id, 171);
+    static const int64_t sig[] = {0};
+    CHECK_EQ_INT(iprof_model_add_method(m, 1, "run", 3, sig, 1, NULL), IPROF_ELIMIT);
+    check_names_message(iprof_model_error(m), 1);
+    CHECK_EQ_INT(iprof_model_method_count(m), 0);
+    CHECK_EQ_INT(iprof_model_set_version(m, "1.1.0"), IPROF_ELIMIT);
+    check_names_message(iprof_model_error(m), 1);
+    CHECK_EQ_STR(iprof_model_version(m), IPROF_FORMAT_LATEST);
+    CHECK_OK(iprof_model_add_method(m, 1, "Type000003", 10, sig, 1, NULL)); /* present */
+    CHECK_EQ_INT(iprof_model_method_count(m), 1);
+    iprof_model_free(m);
+}
+
+/* A load or a merge that runs into the names' limit fails with
+ * IPROF_ELIMIT and the message; a failed merge leaves dst as it was. */
+static void test_names_limit_load_merge(void)
+{
+    enum { N = 2000 }; /* 48 KiB of names: 4 + 8 + 16 + 32 KiB chunks */
+    char *doc = many_names(N);
+    for (int threaded = 0; threaded < 2; threaded++) {
+        iprof_reader *r = NULL;
+        CHECK_OK(iprof_reader_new(&r, NULL));
+        iprof_model *m;
+        CHECK_OK(iprof_model_new(&m, NULL));
+        m->names.max_chunks = 3;
+        ipi_builder *b = ipi_builder_start(&m->alloc, apply, m, threaded);
+        CHECK(b != NULL);
+        ipi_load_source src = {IPI_SRC_BUFFER, doc, strlen(doc), NULL, -1, NULL, NULL};
+        if (b)
+            CHECK_EQ_INT(ipi_load_run(r, &src, b, m, 0, NULL), IPROF_ELIMIT);
+        check_names_message(iprof_reader_error(r), 3);
+        CHECK_EQ_INT(m->names.chunk_count, 3);
+        iprof_model_free(m);
+        iprof_reader_free(r);
+    }
+    iprof_model *src = load_doc(doc, IPROF_READ_STRICT, IPROF_OK);
+    iprof_model *dst = load_doc(WIDE, IPROF_READ_STRICT, IPROF_OK);
+    if (!src || !dst)
+        goto done;
+    CHECK_EQ_INT(iprof_model_type_count(src), N);
+    char *before = text_of(dst);
+    for (int streaming = 0; streaming < 2; streaming++) {
+        dst->names.max_chunks = dst->names.chunk_count; /* the first new name fails */
+        int rc;
+        if (streaming) {
+            iprof_reader *r = NULL;
+            CHECK_OK(iprof_reader_new(&r, NULL));
+            rc = iprof_model_merge_buffer(dst, r, doc, strlen(doc), NULL);
+            iprof_reader_free(r);
+        } else {
+            rc = iprof_model_merge(dst, src, 1.0);
+        }
+        CHECK_EQ_INT(rc, IPROF_ELIMIT);
+        check_names_message(iprof_model_error(dst), dst->names.max_chunks);
+        char *after = text_of(dst);
+        CHECK_EQ_STR(after, before);
+        free(after);
+    }
+    dst->names.max_chunks = IPI_STR_MAX_CHUNKS;
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    CHECK_EQ_INT(iprof_model_type_count(dst), 2 + N);
+    const iprof_type *t = iprof_model_type_by_name(dst, "Type001999", 10);
+    const ipi_str *s = ipi_intern_find(&dst->names, "Type001999", 10);
+    CHECK(t != NULL && s != NULL && iprof_type_name(t, NULL) == s->s);
+    CHECK_EQ_INT(iprof_type_id(t), 2001); /* ids 0 and 1 taken: each id moves up by 2 */
+    free(before);
+done:
+    iprof_model_free(src);
+    iprof_model_free(dst);
+    free(doc);
+}
+
 int main(void)
 {
     RUN(test_wide_bcis_load);
@@ -476,5 +598,7 @@ int main(void)
     RUN(test_limit_add);
     RUN(test_limit_merge);
     RUN(test_limit_load);
+    RUN(test_names_limit_add);
+    RUN(test_names_limit_load_merge);
     return check_done();
 }

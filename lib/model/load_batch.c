@@ -181,9 +181,10 @@ static int apply_one(iprof_model *m, const unsigned char *p, const ev *e)
     const char *name = (const char *)body + (size_t)e->n * 8 + 8;
     if (e->tag == EV_VERSION)
         return ipi_model_store_version(m, name, e->len);
-    const ipi_str *s = ipi_intern_hashed(&m->names, e->len ? name : "", e->len, e->hash);
-    if (!s)
-        return IPROF_ENOMEM;
+    const ipi_str *s;
+    int rc = ipi_model_intern(m, e->len ? name : "", e->len, e->hash, &s);
+    if (rc)
+        return rc;
     if (e->tag == EV_TYPE)
         return ipi_model_push_type_str(m, e->id, s, NULL);
     return ipi_model_push_method_str(m, e->id, s, sig, e->n, NULL);

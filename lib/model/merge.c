@@ -171,10 +171,9 @@ static int merge_types(merge_state *s)
     for (size_t i = 0; i < s->src->type_count; i++) {
         const iprof_type *t = s->src->types[i], *dt;
         /* Interned names hash by content: src's hash serves dst's tables. */
-        const ipi_str *name = ipi_intern_hashed(&dst->names, t->name->s, t->name->len,
-                                                t->name->hash);
-        int rc = name ? ipi_merge_type(dst, t->id, name, &max, &dt) : IPROF_ENOMEM;
-        if (rc)
+        const ipi_str *name;
+        int rc = ipi_model_intern(dst, t->name->s, t->name->len, t->name->hash, &name);
+        if (rc || (rc = ipi_merge_type(dst, t->id, name, &max, &dt)))
             return rc;
         if (!ipi_idmap_get(&s->tmap, t->id)) /* a repeated src id means its first type */
             ipi_idmap_put_reserved(&s->tmap, t->id, (void *)dt); /* reserved */
@@ -215,8 +214,9 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
         ids[j] = sig[j]->id;
     /* Interned names hash by content, so name's hash serves dst's table;
      * the index takes the method without a second probe. */
-    const ipi_str *mine = ipi_intern_hashed(&dst->names, name->s, name->len, name->hash);
-    return mine ? add_method(dst, id, mine, ids, n, h, max, out) : IPROF_ENOMEM;
+    const ipi_str *mine;
+    int rc = ipi_model_intern(dst, name->s, name->len, name->hash, &mine);
+    return rc ? rc : add_method(dst, id, mine, ids, n, h, max, out);
 }
 
 int ipi_merge_method_ids(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,

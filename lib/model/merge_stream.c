@@ -173,11 +173,10 @@ static int dangling(stream_merge *s, const ipi_event *e, int is_type, int64_t id
 static int take_type(stream_merge *s, const ipi_event *e)
 {
     iprof_model *dst = s->dst;
-    const ipi_str *name = ipi_intern_hashed(&dst->names, e->name_len ? e->name : "",
-                                            e->name_len, e->hash);
+    const ipi_str *name;
     const iprof_type *t;
-    int rc = name ? ipi_merge_type(dst, e->id, name, &s->tmax, &t) : IPROF_ENOMEM;
-    if (rc)
+    int rc = ipi_model_intern(dst, e->name_len ? e->name : "", e->name_len, e->hash, &name);
+    if (rc || (rc = ipi_merge_type(dst, e->id, name, &s->tmax, &t)))
         return rc;
     if (ipi_idmap_get(&s->tmap, e->id)) /* a repeated input id means its first type */
         return IPROF_OK;
@@ -224,10 +223,10 @@ static int take_method(stream_merge *s, const ipi_event *e)
                 return s->final ? dangling(s, e, 1, e->ids[i]) : defer(s, e);
         h = ipi_method_names_hash_of(e->hash, s->sig, e->n);
     }
-    const ipi_str *name = ipi_intern_hashed(&s->dst->names, e->name_len ? e->name : "",
-                                            e->name_len, e->hash);
+    const ipi_str *name;
     const iprof_method *m;
-    int rc = !name  ? IPROF_ENOMEM
+    int rc = ipi_model_intern(s->dst, e->name_len ? e->name : "", e->name_len, e->hash, &name);
+    rc = rc      ? rc
              : by_id ? ipi_merge_method_ids(s->dst, e->id, name, e->ids, e->n, h, &s->mmax, &m)
                      : ipi_merge_method(s->dst, e->id, name, s->sig, e->n, h, s->ids, &s->mmax, &m);
     if (rc)

@@ -22,7 +22,7 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     m->alloc = a;
     ipi_errbuf_clear(&m->error);
     ipi_arena_init(&m->arena, &m->alloc);
-    ipi_intern_init(&m->names, &m->arena, &m->alloc);
+    ipi_intern_init(&m->names, &m->alloc);
     m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
     m->refs_checked = 1;               /* nothing to refer to */
     ipi_idpos_init(&m->type_ids);
@@ -71,13 +71,25 @@ int64_t ipi_model_max_id(const iprof_model *m, int types)
                  : ipi_idpos_max(&m->method_ids, m->method_count);
 }
 
+int ipi_model_intern(iprof_model *m, const char *s, size_t len, uint64_t h, const ipi_str **out)
+{
+    int rc = ipi_intern_hashed(&m->names, s, len, h, out);
+    if (rc == IPROF_ELIMIT && len <= IPI_STR_MAX)
+        return ipi_model_fail(m, rc,
+                              "more than %zu chunks of names (of up to %zu KiB each): the model "
+                              "refers to names with 32 bits",
+                              m->names.max_chunks, IPI_STR_CHUNK_MAX >> 10);
+    return rc;
+}
+
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len)
 {
     if (len > IPI_STR_MAX)
         return IPROF_ELIMIT;
-    const ipi_str *s = ipi_intern(&m->names, version, len);
-    if (!s)
-        return IPROF_ENOMEM;
+    const ipi_str *s;
+    int rc = ipi_model_intern(m, version, len, ipi_str_hash_bytes(version, len), &s);
+    if (rc)
+        return rc;
     m->version = s->s;
     m->version_set = 1;
     return IPROF_OK;
@@ -101,6 +113,8 @@ IPROF_API int iprof_model_set_version(iprof_model *model, const char *version)
                               "format version %.64s cannot be written (before 0.2 or after 1.x)",
                               version);
     int rc = ipi_model_store_version(model, version, len);
+    if (rc == IPROF_ELIMIT && ipi_errbuf_get(&model->error)) /* the names' limit: said */
+        return rc;
     return rc ? ipi_model_fail(model, rc, "%s", rc == IPROF_ELIMIT ? "the version is too long"
                                                                    : "out of memory")
               : IPROF_OK;
@@ -266,8 +280,10 @@ int ipi_model_push_type(iprof_model *m, int64_t id, const char *name, size_t nam
 {
     if (name_len > IPI_STR_MAX)
         return IPROF_ELIMIT;
-    const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
-    return s ? ipi_model_push_type_str(m, id, s, out) : IPROF_ENOMEM;
+    const ipi_str *s;
+    name = name_len ? name : "";
+    int rc = ipi_model_intern(m, name, name_len, ipi_str_hash_bytes(name, name_len), &s);
+    return rc ? rc : ipi_model_push_type_str(m, id, s, out);
 }
 
 int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
@@ -319,7 +335,9 @@ IPROF_API int iprof_model_add_type(iprof_model *model, int64_t id, const char *n
         return ipi_model_fail_about(model, IPROF_EINVAL, &about, "type id %lld is taken",
                                     (long long)id);
     int rc = ipi_model_push_type(model, id, name, name_len, out);
-    return rc ? ipi_model_fail_about(model, rc, &about, "%s", push_failure(rc)) : IPROF_OK;
+    if (rc && !(rc == IPROF_ELIMIT && ipi_errbuf_get(&model->error))) /* the names' limit: said */
+        ipi_model_fail_about(model, rc, &about, "%s", push_failure(rc));
+    return rc;
 }
 
 IPROF_API int iprof_model_remove_type(iprof_model *model, int64_t id)
@@ -447,8 +465,10 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
         return IPROF_ELIMIT;
     if (name_len > IPI_STR_MAX)
         return IPROF_ELIMIT;
-    const ipi_str *s = ipi_intern(&m->names, name_len ? name : "", name_len);
-    return s ? ipi_model_push_method_str(m, id, s, sig, sig_len, out) : IPROF_ENOMEM;
+    const ipi_str *s;
+    name = name_len ? name : "";
+    int rc = ipi_model_intern(m, name, name_len, ipi_str_hash_bytes(name, name_len), &s);
+    return rc ? rc : ipi_model_push_method_str(m, id, s, sig, sig_len, out);
 }
 
 /* names_key: the method's key in IPI_IX_METHOD_NAMES when known absent
@@ -526,7 +546,8 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
                                     (long long)id);
     int rc = ipi_method_check_sig(model, model, id, signature, signature_len, "the model");
     if (!rc && (rc = ipi_model_push_method(model, id, name, name_len, signature, signature_len,
-                                           out)))
+                                           out)) &&
+        !(rc == IPROF_ELIMIT && ipi_errbuf_get(&model->error))) /* the names' limit: said */
         ipi_model_fail_about(model, rc, &about, "%s", push_failure(rc));
     if (!rc && signature_len < 2)
         ipi_model_changed(model, IPI_CHANGED_UNCHECKED, -1); /* a strict read refuses it */

@@ -292,6 +292,9 @@ int ipi_model_remove_method(iprof_model *m, int64_t id, unsigned also);
 int64_t ipi_model_max_id(const iprof_model *m, int types);
 /* Store a version string as given (no validation). */
 int ipi_model_store_version(iprof_model *m, const char *version, size_t len);
+/* ipi_intern_hashed into m's names (h = ipi_str_hash_bytes(s, len)), the
+ * names' 32-bit limit (IPROF_ELIMIT) said in m's error. */
+int ipi_model_intern(iprof_model *m, const char *s, size_t len, uint64_t h, const ipi_str **out);
 
 /* Fail with IPROF_EDANGLING in report's error when a signature type id of
  * method id is not defined in m, naming both ids. */
