@@ -6,9 +6,10 @@
  * reads these structs directly for speed. `grep -l model.h lib` lists them.
  *
  * Memory: everything a model stores per element lives in its arena (types,
- * methods with their signatures, entry records, interned names), but for
- * the context nodes, which have chunks of their own (ipi_ctx_nodes) so that
- * each has a 32-bit index. Outside the arena there are only those chunks,
+ * methods with their signatures, entry records), but for the context
+ * nodes and the interned names, which have chunks of their own
+ * (ipi_ctx_nodes, ipi_intern_table) so that each has a 32-bit reference
+ * and their tables 8-byte slots (rtab.h). Outside the arena there are only those chunks,
  * the growable lists, the id indexes (idpos.h) and the hash tables, all
  * allocated through the model's allocator; a load gives back the lists'
  * growth slack at its end (ipi_model_shrink).
@@ -181,7 +182,7 @@ typedef struct ipi_merge_paths {
 struct iprof_model {
     iprof_allocator alloc; /* the user's, copied */
     ipi_arena arena;
-    ipi_intern_table names; /* type and method names, version */
+    ipi_intern_table names; /* type and method names, version: own chunks, 32-bit refs */
     const char *version;    /* static default or interned */
     int version_set;        /* read or set (a new model's default is not) */
     /* What a strict read asks is known to hold: ids unique, references
