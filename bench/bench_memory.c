@@ -85,7 +85,7 @@ int main(int argc, char **argv)
         {"entries: records (int64)", records},
         {"arena, node and name chunks: obtained, not yet used",
          (double)m->arena.total - arena_used + node_chunks - nodes +
-             (double)m->names.bytes - names},
+             (double)m->names.pool.bytes - names},
     };
     double total = 0;
     printf("%-48s %10s %7s\n", "part", "MiB", "x file");

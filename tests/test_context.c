@@ -506,7 +506,7 @@ static void test_names_limit_add(void)
 {
     iprof_model *m;
     CHECK_OK(iprof_model_new(&m, NULL));
-    m->names.max_chunks = 1; /* 4 KiB, its size first: 170 names of 24 bytes */
+    m->names.pool.max_chunks = 1; /* 4 KiB, its size first: 170 names of 24 bytes */
     char name[32];
     int rc = IPROF_OK;
     int64_t id = 0;
@@ -541,14 +541,14 @@ static void test_names_limit_load_merge(void)
         CHECK_OK(iprof_reader_new(&r, NULL));
         iprof_model *m;
         CHECK_OK(iprof_model_new(&m, NULL));
-        m->names.max_chunks = 3;
+        m->names.pool.max_chunks = 3;
         ipi_builder *b = ipi_builder_start(&m->alloc, apply, m, threaded);
         CHECK(b != NULL);
         ipi_load_source src = {IPI_SRC_BUFFER, doc, strlen(doc), NULL, -1, NULL, NULL};
         if (b)
             CHECK_EQ_INT(ipi_load_run(r, &src, b, m, 0, NULL), IPROF_ELIMIT);
         check_names_message(iprof_reader_error(r), 3);
-        CHECK_EQ_INT(m->names.chunk_count, 3);
+        CHECK_EQ_INT(m->names.pool.chunk_count, 3);
         iprof_model_free(m);
         iprof_reader_free(r);
     }
@@ -559,7 +559,7 @@ static void test_names_limit_load_merge(void)
     CHECK_EQ_INT(iprof_model_type_count(src), N);
     char *before = text_of(dst);
     for (int streaming = 0; streaming < 2; streaming++) {
-        dst->names.max_chunks = dst->names.chunk_count; /* the first new name fails */
+        dst->names.pool.max_chunks = dst->names.pool.chunk_count; /* the first new name fails */
         int rc;
         if (streaming) {
             iprof_reader *r = NULL;
@@ -570,12 +570,12 @@ static void test_names_limit_load_merge(void)
             rc = iprof_model_merge(dst, src, 1.0);
         }
         CHECK_EQ_INT(rc, IPROF_ELIMIT);
-        check_names_message(iprof_model_error(dst), dst->names.max_chunks);
+        check_names_message(iprof_model_error(dst), dst->names.pool.max_chunks);
         char *after = text_of(dst);
         CHECK_EQ_STR(after, before);
         free(after);
     }
-    dst->names.max_chunks = IPI_STR_MAX_CHUNKS;
+    dst->names.pool.max_chunks = IPI_POOL_MAX_CHUNKS;
     CHECK_OK(iprof_model_merge(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 2 + N);
     const iprof_type *t = iprof_model_type_by_name(dst, "Type001999", 10);

@@ -160,9 +160,9 @@ static void test_stable_pointers(void)
     }
     CHECK(ok);
     /* 4, 8, ... 512 KiB, then 1 MiB chunks: more than ten. */
-    CHECK(bytes > 6 * IPI_STR_CHUNK_MAX);
-    CHECK(f.in.chunk_count > 10);
-    CHECK_EQ_INT(f.in.size, IPI_STR_CHUNK_MAX);
+    CHECK(bytes > 6 * IPI_POOL_CHUNK_MAX);
+    CHECK(f.in.pool.chunk_count > 10);
+    CHECK_EQ_INT(f.in.pool.size, IPI_POOL_CHUNK_MAX);
     CHECK(intern(&f.in, "java.lang.String", 16) == first);
     CHECK(ipi_intern_find(&f.in, "java.lang.String", 16) == first);
     CHECK_EQ_STR(first->s, "java.lang.String");
@@ -197,9 +197,9 @@ static void test_large(void)
     setup(&f);
     const ipi_str *a = intern(&f.in, "a", 1);
     CHECK(a != NULL);
-    size_t shared = f.in.cur, size = f.in.size, used = f.in.used;
+    size_t shared = f.in.pool.cur, size = f.in.pool.size, used = f.in.pool.used;
     CHECK_EQ_INT(size, 4096);
-    size_t fit = IPI_STR_CHUNK_MAX - 8 - 8 - 1; /* chunk size, header, NUL */
+    size_t fit = IPI_POOL_CHUNK_MAX - 8 - 8 - 1; /* chunk size, header, NUL */
     char *big = malloc(fit + 1);
     CHECK(big != NULL);
     if (!big)
@@ -208,18 +208,18 @@ static void test_large(void)
     big[3] = '\0'; /* names may hold NUL bytes */
     const ipi_str *own = intern(&f.in, big, fit + 1);
     CHECK(own != NULL);
-    CHECK_EQ_INT(f.in.chunk_count, 2);
-    CHECK_EQ_INT(f.in.cur, shared); /* still filling the first chunk */
-    CHECK_EQ_INT(f.in.used, used);
-    CHECK_EQ_INT(f.in.bytes, 4096 + 8 + IPI_STR_CHUNK_MAX); /* size, then 1 MiB */
+    CHECK_EQ_INT(f.in.pool.chunk_count, 2);
+    CHECK_EQ_INT(f.in.pool.cur, shared); /* still filling the first chunk */
+    CHECK_EQ_INT(f.in.pool.used, used);
+    CHECK_EQ_INT(f.in.pool.bytes, 4096 + 8 + IPI_POOL_CHUNK_MAX); /* size, then 1 MiB */
     const ipi_str *b = intern(&f.in, "b", 1);
     CHECK(b != NULL && (const char *)b == (const char *)a + 16); /* after a, same chunk */
     const ipi_str *whole = intern(&f.in, big, fit);
     CHECK(whole != NULL && whole != own);
-    CHECK_EQ_INT(f.in.chunk_count, 3);
-    CHECK_EQ_INT(f.in.size, IPI_STR_CHUNK_MAX); /* exactly full */
-    CHECK_EQ_INT(f.in.used, IPI_STR_CHUNK_MAX);
-    CHECK_EQ_INT(f.in.cur, 2);
+    CHECK_EQ_INT(f.in.pool.chunk_count, 3);
+    CHECK_EQ_INT(f.in.pool.size, IPI_POOL_CHUNK_MAX); /* exactly full */
+    CHECK_EQ_INT(f.in.pool.used, IPI_POOL_CHUNK_MAX);
+    CHECK_EQ_INT(f.in.pool.cur, 2);
     CHECK(ipi_intern_find(&f.in, big, fit + 1) == own);
     CHECK(ipi_intern_find(&f.in, big, fit) == whole);
     CHECK_EQ_INT(own->len, fit + 1);
@@ -227,7 +227,7 @@ static void test_large(void)
     CHECK(memcmp(whole->s, big, fit) == 0 && whole->s[fit] == '\0');
     const ipi_str *c = intern(&f.in, "c", 1); /* the full chunk: a new one */
     CHECK(c != NULL);
-    CHECK_EQ_INT(f.in.chunk_count, 4);
+    CHECK_EQ_INT(f.in.pool.chunk_count, 4);
     CHECK(ipi_intern_find(&f.in, "a", 1) == a && ipi_intern_find(&f.in, "c", 1) == c);
     free(big);
     teardown(&f);
@@ -261,7 +261,7 @@ static void test_limit(void)
 {
     fixture f;
     setup(&f);
-    f.in.max_chunks = 2; /* 4 KiB, then 8 KiB */
+    f.in.pool.max_chunks = 2; /* 4 KiB, then 8 KiB */
     char name[32];
     int i = 0, rc = IPROF_OK;
     const ipi_str *out = NULL;
@@ -270,8 +270,8 @@ static void test_limit(void)
         rc = ipi_intern(&f.in, name, (size_t)n, &out);
     }
     CHECK_EQ_INT(rc, IPROF_ELIMIT);
-    CHECK_EQ_INT(f.in.chunk_count, 2);
-    CHECK_EQ_INT(f.in.bytes, 4096 + 8192);
+    CHECK_EQ_INT(f.in.pool.chunk_count, 2);
+    CHECK_EQ_INT(f.in.pool.bytes, 4096 + 8192);
     size_t count = f.in.tab.count;
     CHECK_EQ_INT(count, (size_t)i - 1);
     CHECK_EQ_INT(count, (4096 - 8) / 24 + (8192 - 8) / 24); /* 24 bytes a name */

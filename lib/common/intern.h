@@ -1,21 +1,18 @@
 /* String interning: one copy per distinct string, so equal names compare
  * by pointer and a file's thousands of "<init>" cost one copy.
  *
- * The strings live in chunks of the table's own that never move (so the
- * `const ipi_str *` handed out stay valid: types, methods and the API's
- * names point at them), and the table indexes them by a 32-bit reference
- * on ipi_rtab: 8-byte slots where a pointer table (ipi_htab) takes 16.
- * A reference is (chunk number, offset in the chunk / 8): chunks hold at
- * most IPI_STR_CHUNK_MAX bytes, so the offset takes IPI_STR_OFF_BITS bits
- * and the chunk number the other IPI_STR_CHUNK_BITS; a string too large
- * for a chunk gets a chunk of its own. Each chunk starts with its size,
- * so no string sits at offset 0 of chunk 0 and no reference is 0. */
+ * The strings live in a pool of the table's own (pool.h): chunks that
+ * never move (so the `const ipi_str *` handed out stay valid: types,
+ * methods and the API's names point at them), each string named by a
+ * 32-bit reference, which the table indexes on ipi_rtab: 8-byte slots
+ * where a pointer table (ipi_htab) takes 16. */
 #ifndef IPI_INTERN_H
 #define IPI_INTERN_H
 
 #include <string.h>
 
 #include "hash.h"
+#include "pool.h"
 #include "rtab.h"
 
 /* 8 bytes of header: 32-bit length and content hash. */
@@ -28,15 +25,6 @@ typedef struct ipi_str {
 /* The longest string a table interns: longer names are refused with
  * IPROF_ELIMIT by the callers (model.c, load_batch.c). */
 #define IPI_STR_MAX ((size_t)UINT32_MAX)
-
-/* Offsets in 8-byte units within a chunk, and chunk numbers: 32 bits. */
-#define IPI_STR_OFF_BITS 17
-#define IPI_STR_CHUNK_BITS (32 - IPI_STR_OFF_BITS)
-/* The largest shared chunk (1 MiB): every 8-byte offset in it fits. */
-#define IPI_STR_CHUNK_MAX ((size_t)8 << IPI_STR_OFF_BITS)
-/* The most chunks a table numbers (32,768: 32 GiB of names in shared
- * chunks). */
-#define IPI_STR_MAX_CHUNKS ((size_t)1 << IPI_STR_CHUNK_BITS)
 
 /* The content hash of a string, the same in every model: the low 32 bits
  * of ipi_hash_bytes, what an ipi_str keeps. Tables and the method keys
@@ -55,14 +43,8 @@ static inline int ipi_str_equal(const ipi_str *a, const ipi_str *b)
 }
 
 typedef struct ipi_intern_table {
-    ipi_rtab tab;                 /* references of the strings by hash */
-    char **chunks;                /* chunk i: its size (size_t), then strings */
-    size_t chunk_count, chunk_cap;
-    size_t max_chunks;            /* IPI_STR_MAX_CHUNKS; lowered by tests */
-    size_t cur;                   /* the shared chunk being filled, if chunk_count */
-    size_t used, size;            /* bytes of it used, obtained */
-    size_t bytes;                 /* bytes of every chunk, obtained */
-    const iprof_allocator *alloc; /* borrowed */
+    ipi_rtab tab;  /* references of the strings by hash */
+    ipi_pool pool; /* the strings */
 } ipi_intern_table;
 
 void ipi_intern_init(ipi_intern_table *in, const iprof_allocator *alloc);
@@ -71,12 +53,11 @@ void ipi_intern_free(ipi_intern_table *in);
 /* The string a reference names. */
 static inline const ipi_str *ipi_intern_at(const ipi_intern_table *in, uint32_t ref)
 {
-    return (const ipi_str *)(const void *)(in->chunks[ref >> IPI_STR_OFF_BITS] +
-                                           ((size_t)(ref & ((1u << IPI_STR_OFF_BITS) - 1)) << 3));
+    return (const ipi_str *)ipi_pool_at(&in->pool, ref);
 }
 
 /* The interned copy of s[0..len) into *out, created if new: IPROF_OK,
- * IPROF_ENOMEM, or IPROF_ELIMIT past max_chunks chunks (the callers say
+ * IPROF_ENOMEM, or IPROF_ELIMIT past the pool's max_chunks (the callers say
  * so in the model's error: ipi_model_intern). Nothing changes on failure. */
 int ipi_intern(ipi_intern_table *in, const char *s, size_t len, const ipi_str **out);
 /* The same with h = ipi_str_hash_bytes(s, len) computed by the caller (the

@@ -78,7 +78,7 @@ int ipi_model_intern(iprof_model *m, const char *s, size_t len, uint64_t h, cons
         return ipi_model_fail(m, rc,
                               "more than %zu chunks of names (of up to %zu KiB each): the model "
                               "refers to names with 32 bits",
-                              m->names.max_chunks, IPI_STR_CHUNK_MAX >> 10);
+                              m->names.pool.max_chunks, IPI_POOL_CHUNK_MAX >> 10);
     return rc;
 }
 

@@ -67,7 +67,7 @@ static void swap_contents(iprof_model *a, iprof_model *b)
     for (int i = 0; i < 2; i++) {
         iprof_model *m = ms[i];
         m->arena.alloc = &m->alloc;
-        m->names.alloc = &m->alloc;
+        m->names.pool.alloc = &m->alloc;
         ipi_errbuf_clear(&m->error); /* its pointers point into the other model */
     }
 }
