@@ -45,8 +45,8 @@ int main(int argc, char **argv)
     size_t sig_total = 0;
     for (size_t i = 0; i < m->method_count; i++) {
         method_structs += ARENA(sizeof(iprof_method));
-        sig_ids += (double)m->methods[i]->sig_len * sizeof(int64_t);
-        sig_total += m->methods[i]->sig_len;
+        sig_ids += (double)ipi_model_method(m, i)->sig_len * sizeof(int64_t);
+        sig_total += ipi_model_method(m, i)->sig_len;
     }
     size_t distinct = 0;
     uint32_t ref;
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
             records += ARENA(l->items[i].record_count * sizeof(int64_t));
         entries += l->count;
     }
-    double arena_used = type_structs + method_structs + sig_ids + records;
+    double arena_used = type_structs + records;
     /* Context nodes: the slots handed out (a wide bci takes two); the
      * rest of the last chunk is obtained, not yet used. */
     double nodes = (double)m->ctx_nodes.used * sizeof(iprof_context);
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     part parts[] = {
         {"methods: structs (24 B: id, name, length)", method_structs},
         {"methods: signature ids (int64)", sig_ids},
-        {"methods: pointer list", (double)m->method_cap * sizeof(void *)},
+        {"methods: reference list (4 B)", (double)m->method_cap * sizeof *m->methods},
         {"methods: id index", idmap_bytes(&m->method_ids)},
         {"types: structs, pointer list, id index",
          type_structs + (double)m->type_cap * sizeof(void *) + idmap_bytes(&m->type_ids)},
@@ -83,9 +83,10 @@ int main(int argc, char **argv)
         {"contexts: intern table (8 B slots)", (double)m->contexts.cap * sizeof(ipi_rtab_slot)},
         {"entries: lists (24 B each)", entry_lists},
         {"entries: records (int64)", records},
-        {"arena, node and name chunks: obtained, not yet used",
+        {"arena, node, name and method chunks: obtained, not yet used",
          (double)m->arena.total - arena_used + node_chunks - nodes +
-             (double)m->names.pool.bytes - names},
+             (double)m->names.pool.bytes - names + (double)m->method_pool.bytes - method_structs -
+             sig_ids},
     };
     double total = 0;
     printf("%-48s %10s %7s\n", "part", "MiB", "x file");

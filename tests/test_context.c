@@ -2,7 +2,8 @@
  * do not fit the node's 32 bits, exact through every path; node handles
  * that stay put while the chunks grow; the node limit, refused cleanly
  * by adds, merges and loads; the merge journal taking nodes out again;
- * the names' limit (their 32-bit references), refused the same way. */
+ * the names' and the methods' limits (their 32-bit references), refused
+ * the same way. */
 #include "check.h"
 
 #include <stdio.h>
@@ -589,6 +590,58 @@ done:
     free(doc);
 }
 
+/* ---- the methods' references --------------------------------------------- */
+
+/* Methods live in a pool of 32-bit references: past its chunks an add
+ * fails with IPROF_ELIMIT and a message saying so; the structs handed out
+ * stay put while the pool grows through many chunks. */
+static void test_methods_pool(void)
+{
+    iprof_model *m;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    CHECK_OK(iprof_model_add_type(m, 0, "void", 4, NULL));
+    CHECK_OK(iprof_model_add_type(m, 1, "A", 1, NULL));
+    m->method_pool.max_chunks = 1; /* 4 KiB, its size first: 102 methods of 40 bytes */
+    static const int64_t sig[] = {1, 0};
+    const iprof_method *first = NULL;
+    CHECK_OK(iprof_model_add_method(m, 1, "run", 3, sig, 2, &first));
+    int rc = IPROF_OK;
+    int64_t id = 2;
+    while (rc == IPROF_OK && id < 1000)
+        rc = iprof_model_add_method(m, id++, "run", 3, sig, 2, NULL);
+    CHECK_EQ_INT(rc, IPROF_ELIMIT);
+    CHECK_EQ_INT(iprof_model_method_count(m), 102);
+    const iprof_error *e = iprof_model_error(m);
+    CHECK(e != NULL);
+    if (e)
+        CHECK_EQ_STR(iprof_error_message(e), "more than 1 chunks of methods (of up to 1024 KiB "
+                                             "each): the model refers to methods with 32 bits");
+    m->method_pool.max_chunks = IPI_POOL_MAX_CHUNKS;
+    enum { N = 100000 }; /* 4 MiB of methods: chunks up to 1 MiB */
+    int ok = 1;
+    for (int64_t i = 0; i < N; i++)
+        ok &= iprof_model_add_method(m, 1000 + i, "walk", 4, sig, 2, NULL) == IPROF_OK;
+    CHECK(ok);
+    CHECK(m->method_pool.chunk_count > 6);
+    CHECK(iprof_model_method_by_id(m, 1) == first);
+    CHECK(iprof_model_method_at(m, 0) == first);
+    CHECK_EQ_INT(iprof_method_id(first), 1);
+    for (size_t i = 102; i < 102 + N; i += 101) {
+        const iprof_method *x = iprof_model_method_at(m, i);
+        size_t len;
+        ok &= x != NULL && iprof_method_id(x) == 1000 + (int64_t)i - 102 &&
+              iprof_model_method_by_id(m, iprof_method_id(x)) == x &&
+              iprof_method_signature(x, &len)[0] == 1 && len == 2;
+    }
+    CHECK(ok);
+    CHECK_OK(iprof_model_remove_method(m, 1)); /* the list moves, the structs do not */
+    const iprof_method *second = iprof_model_method_by_id(m, 2);
+    CHECK(second != NULL && iprof_model_method_at(m, 0) == second);
+    CHECK_EQ_INT(iprof_model_method_count(m), 101 + N);
+    CHECK(iprof_model_method_by_id(m, 1) == NULL);
+    iprof_model_free(m);
+}
+
 int main(void)
 {
     RUN(test_wide_bcis_load);
@@ -600,5 +653,6 @@ int main(void)
     RUN(test_limit_load);
     RUN(test_names_limit_add);
     RUN(test_names_limit_load_merge);
+    RUN(test_methods_pool);
     return check_done();
 }

@@ -192,7 +192,7 @@ int ipi_canon_check(iprof_model *report, const iprof_model *m, int threaded)
      * half of a kind, the first fault of the first half reported first. */
     int refs = !m->refs_checked;
     for (size_t i = 0; refs && i < m->method_count; i++) {
-        const iprof_method *x = m->methods[i];
+        const iprof_method *x = ipi_model_method(m, i);
         int rc = ipi_method_check_sig(report, m, x->id, x->sig, x->sig_len, "the model");
         if (rc)
             return rc;

@@ -69,7 +69,7 @@ static int cmp_meth(const ipi_canon *c, const ipi_canon_meth *a, const ipi_canon
         return a->decl < b->decl ? -1 : 1;
     if (a->prefix != b->prefix)
         return a->prefix < b->prefix ? -1 : 1;
-    const iprof_method *x = c->m->methods[a->index], *y = c->m->methods[b->index];
+    const iprof_method *x = ipi_model_method(c->m, a->index), *y = ipi_model_method(c->m, b->index);
     int r = cmp_str(x->name, y->name);
     if (r)
         return r;
@@ -165,7 +165,7 @@ static void count_decls(void *arg)
     meth_part *p = arg;
     const ipi_canon *c = p->c;
     for (size_t i = p->from; i < p->to; i++) {
-        const iprof_method *x = c->m->methods[i];
+        const iprof_method *x = ipi_model_method(c->m, i);
         uint32_t d = x->sig_len ? (uint32_t)(ipi_canon_type(c, x->sig[0]) + 1) : 0;
         p->decl[i] = d;
         p->next[d]++;
@@ -176,16 +176,16 @@ static void scatter_methods(void *arg)
 {
     meth_part *p = arg;
     const ipi_canon *c = p->c;
-    iprof_method *const *methods = c->m->methods;
+    const iprof_model *m = c->m;
     for (size_t i = p->from; i < p->to; i++) {
         /* Each name a miss (interned apart from its method): fetched
          * ahead, its method first. */
         if (i + 16 < p->to)
-            ipi_prefetch(methods[i + 16]);
+            ipi_prefetch(ipi_model_method(m, i + 16));
         if (i + 8 < p->to)
-            ipi_prefetch(methods[i + 8]->name);
+            ipi_prefetch(ipi_model_method(m, i + 8)->name);
         uint32_t d = p->decl[i];
-        uint64_t prefix = name_prefix(methods[i]->name);
+        uint64_t prefix = name_prefix(ipi_model_method(m, i)->name);
         p->meths[p->next[d]++] = (ipi_canon_meth){prefix, d, (uint32_t)i};
     }
 }
@@ -272,8 +272,8 @@ static void map_dense(void *arg)
     p->sparse = 0;
     for (size_t i = p->from; i < p->to; i++) {
         if (i + 8 < p->to)
-            ipi_prefetch(c->m->methods[i + 8]);
-        int64_t id = c->m->methods[i]->id;
+            ipi_prefetch(ipi_model_method(c->m, i + 8));
+        int64_t id = ipi_model_method(c->m, i)->id;
         if (id >= 0 && (uint64_t)id < c->mmap.dense_cap)
             c->mmap.dense[id] = p->rank[i];
         else
@@ -306,7 +306,7 @@ static int number_methods(ipi_canon *c, ipi_canon_meth *meths, const uint8_t *sa
     if (!repeats)
         run_parts(c, map_dense, &lo, &hi, count);
     for (size_t i = 0; (repeats || lo.sparse || hi.sparse) && i < count; i++) {
-        const iprof_method *x = m->methods[i];
+        const iprof_method *x = ipi_model_method(m, i);
         if (repeats && ipi_model_method_by_id(m, x->id) != x)
             continue;
         if (x->id >= 0 && (uint64_t)x->id < c->mmap.dense_cap)
@@ -381,7 +381,7 @@ static int order_methods(ipi_canon *c)
 
 const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i)
 {
-    return c->m->methods[c->order[i]];
+    return ipi_model_method(c->m, c->order[i]);
 }
 
 void ipi_canon_methods_done(ipi_canon *c)
@@ -402,12 +402,12 @@ void ipi_canon_prefetch_method(const ipi_canon *c, size_t i)
     if (i + 24 < c->method_count)
         ipi_prefetch(&c->m->methods[c->order[i + 24]]);
     if (i + 16 < c->method_count) {
-        const char *x = (const char *)c->m->methods[c->order[i + 16]];
+        const char *x = (const char *)ipi_model_method(c->m, c->order[i + 16]);
         ipi_prefetch(x);
         ipi_prefetch(x + 64);
     }
     if (i + 8 < c->method_count) {
-        const iprof_method *x = c->m->methods[c->order[i + 8]];
+        const iprof_method *x = ipi_model_method(c->m, c->order[i + 8]);
         ipi_prefetch(x->name);
         for (size_t k = 1; k < x->sig_len && k < 8; k++)
             if (x->sig[k] >= 0 && (uint64_t)x->sig[k] < c->tmap.dense_cap)

@@ -89,7 +89,7 @@ static int same_key(const iprof_model *ma, const iprof_method *x, const iprof_mo
 typedef struct diff_work {
     iprof_diff *d;
     const iprof_allocator *a;
-    ipi_htab bkeys;          /* B's methods by key: item = &B->methods[i] */
+    ipi_htab bkeys;          /* B's methods by key: item = (void *)(position + 1) */
     unsigned char *bmatched; /* per B method index */
     ipi_idmap a2b;           /* A method id -> B method */
     int64_t *frames;
@@ -142,7 +142,7 @@ static int match_methods(diff_work *w, size_t only_cap[2])
     if (ipi_htab_reserve(&w->bkeys, w->a, B->method_count))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < B->method_count; i++) {
-        const iprof_method *y = B->methods[i];
+        const iprof_method *y = ipi_model_method(B, i);
         int ok;
         uint64_t h = ipi_method_names_key(B, y, &ok);
         if (!ok)
@@ -150,24 +150,24 @@ static int match_methods(diff_work *w, size_t only_cap[2])
         void *it;
         int dup = 0;
         ipi_htab_for(&w->bkeys, h, it) {
-            if (same_key(B, *(iprof_method **)it, B, y)) {
+            if (same_key(B, ipi_model_method(B, (uintptr_t)it - 1), B, y)) {
                 dup = 1;
                 break;
             }
         }
-        if (!dup && ipi_htab_insert(&w->bkeys, w->a, h, (void *)(B->methods + i)))
+        if (!dup && ipi_htab_insert(&w->bkeys, w->a, h, (void *)(uintptr_t)(i + 1)))
             return IPROF_ENOMEM;
     }
     for (size_t i = 0; i < A->method_count; i++) {
-        const iprof_method *x = A->methods[i];
+        const iprof_method *x = ipi_model_method(A, i);
         int ok;
         uint64_t h = ipi_method_names_key(A, x, &ok);
-        iprof_method **found = NULL;
+        size_t found = 0; /* B's position + 1 */
         if (ok) {
             void *it;
             ipi_htab_for(&w->bkeys, h, it) {
-                if (same_key(A, x, B, *(iprof_method **)it)) {
-                    found = it;
+                if (same_key(A, x, B, ipi_model_method(B, (uintptr_t)it - 1))) {
+                    found = (uintptr_t)it;
                     break;
                 }
             }
@@ -175,21 +175,21 @@ static int match_methods(diff_work *w, size_t only_cap[2])
         /* A key's first method on each side match; a later one of A is
          * unmatched, as a later one of B is (symmetric: its ids then map
          * to no method of B, so no entry of B is matched twice). */
-        if (!found || w->bmatched[found - B->methods]) {
+        if (!found || w->bmatched[found - 1]) {
             if (push_only(w, 0, x, &only_cap[0]))
                 return IPROF_ENOMEM;
             continue;
         }
         d->common_methods[0]++;
-        w->bmatched[found - B->methods] = 1;
+        w->bmatched[found - 1] = 1;
         if (ipi_model_method_by_id(A, x->id) == x &&
-            ipi_idmap_put(&w->a2b, w->a, x->id, *found))
+            ipi_idmap_put(&w->a2b, w->a, x->id, ipi_model_method(B, found - 1)))
             return IPROF_ENOMEM;
     }
     for (size_t i = 0; i < B->method_count; i++) {
         if (w->bmatched[i])
             d->common_methods[1]++;
-        else if (push_only(w, 1, B->methods[i], &only_cap[1]))
+        else if (push_only(w, 1, ipi_model_method(B, i), &only_cap[1]))
             return IPROF_ENOMEM;
     }
     return IPROF_OK;

@@ -63,7 +63,7 @@ static int load_frames(merge_state *s, const iprof_context *ctx)
 static int check_methods(iprof_model *dst, const iprof_model *src)
 {
     for (size_t i = 0; i < src->method_count; i++) {
-        const iprof_method *x = src->methods[i];
+        const iprof_method *x = ipi_model_method(src, i);
         int rc = ipi_method_check_sig(dst, src, x->id, x->sig, x->sig_len,
                                       "the model merged from");
         if (rc)
@@ -241,7 +241,7 @@ static int merge_methods(merge_state *s)
         !ipi_index_method_names(s->dst, 0, NULL))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < s->src->method_count; i++) {
-        const iprof_method *x = s->src->methods[i], *d;
+        const iprof_method *x = ipi_model_method(s->src, i), *d;
         if (ipi_grow_array(s->a, &s->sig, &s->sig_cap, x->sig_len, sizeof *s->sig) ||
             ipi_grow_array(s->a, &s->buf, &s->buf_cap, x->sig_len, sizeof *s->buf))
             return IPROF_ENOMEM;

@@ -23,6 +23,7 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     ipi_errbuf_clear(&m->error);
     ipi_arena_init(&m->arena, &m->alloc);
     ipi_intern_init(&m->names, &m->alloc);
+    ipi_pool_init(&m->method_pool, &m->alloc);
     m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
     m->refs_checked = 1;               /* nothing to refer to */
     ipi_idpos_init(&m->type_ids);
@@ -48,6 +49,7 @@ IPROF_API void iprof_model_free(iprof_model *model)
     ipi_idpos_free(&model->method_ids, a);
     ipi_idpos_free(&model->type_ids, a);
     ipi_free(a, model->methods, model->method_cap * sizeof *model->methods);
+    ipi_pool_free(&model->method_pool);
     ipi_free(a, model->types, model->type_cap * sizeof *model->types);
     ipi_intern_free(&model->names);
     ipi_arena_free(&model->arena);
@@ -143,13 +145,13 @@ int ipi_method_check_sig(iprof_model *report, const iprof_model *m, int64_t id,
                                 (long long)id, (long long)sig[i], i, whose);
 }
 
-/* Make room for one more pointer in a list (no aliasing tricks on the
- * typed pointer: ipi_grow works on a void *). */
-static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t count)
+/* Make room for one more item (a pointer or a reference) in a list (no
+ * aliasing tricks on the typed pointer: ipi_grow works on a void *). */
+static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t count, size_t size)
 {
     void *p;
     memcpy(&p, list_ptr, sizeof p);
-    int rc = ipi_grow(&m->alloc, &p, cap, count + 1, sizeof(void *));
+    int rc = ipi_grow(&m->alloc, &p, cap, count + 1, size);
     memcpy(list_ptr, &p, sizeof p);
     return rc;
 }
@@ -160,9 +162,12 @@ static int list_reserve(iprof_model *m, void *list_ptr, size_t *cap, size_t coun
  * functions serves both through a pointer to that first member (C11
  * 6.7.2.1p15). */
 typedef struct id_list {
-    void *items; /* iprof_type ** or iprof_method ** */
+    void *items; /* iprof_type ** or the methods' uint32_t references */
+    size_t item_size;
     size_t *count;
     ipi_idpos *ids;
+    ipi_idpos_id_fn id_at; /* the id at a position, of id_list: */
+    const void *id_list;   /* the type list, or the model for methods */
 } id_list;
 
 static int64_t item_id(const void *x)
@@ -170,12 +175,18 @@ static int64_t item_id(const void *x)
     return *(const int64_t *)x;
 }
 
-/* The id at position i of a list of either (ipi_idpos_id_fn). */
-static int64_t id_at(const void *items, size_t i)
+/* The id at position i of the types (ipi_idpos_id_fn). */
+static int64_t type_id_at(const void *items, size_t i)
 {
     void *x;
     memcpy(&x, (const char *)items + i * sizeof x, sizeof x);
     return item_id(x);
+}
+
+/* The id at position i of a model's methods (ipi_idpos_id_fn). */
+static int64_t method_id_at(const void *model, size_t i)
+{
+    return ipi_model_method(model, i)->id;
 }
 
 /* Remove @p gone, the first holder of its id, and index the list again
@@ -184,30 +195,32 @@ static void list_remove(id_list l, const void *gone)
 {
     int64_t id = item_id(gone);
     size_t pos = (size_t)ipi_idpos_get(l.ids, id);
-    ipi_array_remove(l.items, l.count, pos, sizeof gone);
-    ipi_idpos_removed(l.ids, *l.count, pos, id, id_at, l.items);
+    ipi_array_remove(l.items, l.count, pos, l.item_size);
+    ipi_idpos_removed(l.ids, *l.count, pos, id, l.id_at, l.id_list);
 }
 
 /* Index every id's first holder again (after retain). Never allocates. */
 static void list_rebuild_ids(id_list l)
 {
-    ipi_idpos_rebuild(l.ids, *l.count, id_at, l.items);
+    ipi_idpos_rebuild(l.ids, *l.count, l.id_at, l.id_list);
 }
 
 static id_list type_list(iprof_model *m)
 {
-    return (id_list){m->types, &m->type_count, &m->type_ids};
+    return (id_list){m->types, sizeof *m->types, &m->type_count, &m->type_ids, type_id_at,
+                     m->types};
 }
 
 static id_list method_list(iprof_model *m)
 {
-    return (id_list){m->methods, &m->method_count, &m->method_ids};
+    return (id_list){m->methods, sizeof *m->methods, &m->method_count, &m->method_ids,
+                     method_id_at, m};
 }
 
 void ipi_model_truncate(iprof_model *m, size_t types, size_t methods)
 {
-    ipi_idpos_truncate(&m->type_ids, m->type_count, types, id_at, m->types);
-    ipi_idpos_truncate(&m->method_ids, m->method_count, methods, id_at, m->methods);
+    ipi_idpos_truncate(&m->type_ids, m->type_count, types, type_id_at, m->types);
+    ipi_idpos_truncate(&m->method_ids, m->method_count, methods, method_id_at, m);
     m->type_count = types;
     m->method_count = methods;
 }
@@ -296,7 +309,7 @@ int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
     int rc = ipi_idpos_reserve(&m->type_ids, &m->alloc, m->type_count, id);
     if (rc)
         return rc;
-    if (list_reserve(m, &m->types, &m->type_cap, m->type_count) ||
+    if (list_reserve(m, &m->types, &m->type_cap, m->type_count, sizeof *m->types) ||
         (first_name && ipi_htab_reserve(names, &m->alloc, 1)))
         return IPROF_ENOMEM;
     iprof_type *t = ipi_arena_alloc(&m->arena, sizeof *t);
@@ -417,7 +430,7 @@ IPROF_API size_t iprof_model_method_count(const iprof_model *model)
 
 IPROF_API const iprof_method *iprof_model_method_at(const iprof_model *model, size_t index)
 {
-    return model && index < model->method_count ? model->methods[index] : NULL;
+    return model && index < model->method_count ? ipi_model_method(model, index) : NULL;
 }
 
 IPROF_API const iprof_method *iprof_model_method_by_id(const iprof_model *model, int64_t id)
@@ -471,6 +484,14 @@ int ipi_model_push_method(iprof_model *m, int64_t id, const char *name, size_t n
     return rc ? rc : ipi_model_push_method_str(m, id, s, sig, sig_len, out);
 }
 
+static int too_many_methods(iprof_model *m)
+{
+    return ipi_model_fail(m, IPROF_ELIMIT,
+                          "more than %zu chunks of methods (of up to %zu KiB each): the model "
+                          "refers to methods with 32 bits",
+                          m->method_pool.max_chunks, IPI_POOL_CHUNK_MAX >> 10);
+}
+
 /* names_key: the method's key in IPI_IX_METHOD_NAMES when known absent
  * there, else NULL (computed and probed). */
 static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64_t *sig,
@@ -485,20 +506,23 @@ static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64
     int rc = ipi_idpos_reserve(&m->method_ids, &m->alloc, m->method_count, id);
     if (rc)
         return rc;
-    if (list_reserve(m, &m->methods, &m->method_cap, m->method_count) ||
+    if (list_reserve(m, &m->methods, &m->method_cap, m->method_count, sizeof *m->methods) ||
         (first_key && ipi_htab_reserve(keys, &m->alloc, 1)) ||
         ipi_index_reserve_method_names(m))
         return IPROF_ENOMEM;
-    iprof_method *x = ipi_arena_alloc(&m->arena, sizeof *x + sig_len * sizeof *sig);
-    if (!x)
-        return IPROF_ENOMEM;
+    void *at;
+    uint32_t ref;
+    if ((rc = ipi_pool_alloc(&m->method_pool, sizeof(iprof_method) + sig_len * sizeof *sig, &at,
+                             &ref)))
+        return rc == IPROF_ELIMIT ? too_many_methods(m) : rc;
+    iprof_method *x = at;
     x->id = id;
     x->name = s;
     x->sig_len = sig_len;
     if (sig_len)
         memcpy(x->sig, sig, sig_len * sizeof *sig);
     ipi_idpos_put_reserved(&m->method_ids, m->method_count, id); /* reserved: cannot fail */
-    m->methods[m->method_count++] = x;
+    m->methods[m->method_count++] = ref;
     if (first_key)
         ipi_htab_insert(keys, &m->alloc, h, x); /* reserved */
     if (names_key)
@@ -585,7 +609,7 @@ int ipi_model_retain_methods(iprof_model *model, iprof_model_method_pred keep, v
         return ipi_model_fail(model, IPROF_EINVAL, "no predicate");
     size_t j = 0;
     for (size_t i = 0; i < model->method_count; i++)
-        if (keep(model->methods[i], payload))
+        if (keep(ipi_model_method(model, i), payload))
             model->methods[j++] = model->methods[i];
     if (j == model->method_count)
         return IPROF_OK;
@@ -608,7 +632,7 @@ IPROF_API int iprof_model_foreach_method(const iprof_model *model, iprof_model_m
     if (!model || !cb)
         return IPROF_EINVAL;
     for (size_t i = 0; i < model->method_count; i++)
-        if (cb(model->methods[i], payload))
+        if (cb(ipi_model_method(model, i), payload))
             return IPROF_ESTOPPED;
     return IPROF_OK;
 }

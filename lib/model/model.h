@@ -6,13 +6,14 @@
  * reads these structs directly for speed. `grep -l model.h lib` lists them.
  *
  * Memory: everything a model stores per element lives in its arena (types,
- * methods with their signatures, entry records), but for the context
- * nodes and the interned names, which have chunks of their own
- * (ipi_ctx_nodes, ipi_intern_table) so that each has a 32-bit reference
- * and their tables 8-byte slots (rtab.h). Outside the arena there are only those chunks,
- * the growable lists, the id indexes (idpos.h) and the hash tables, all
- * allocated through the model's allocator; a load gives back the lists'
- * growth slack at its end (ipi_model_shrink).
+ * entry records), but for the context nodes, the interned names and the
+ * methods with their signatures, which have chunks of their own
+ * (ipi_ctx_nodes, ipi_intern_table, method_pool: pool.h) so that each has
+ * a 32-bit reference: the context and name tables keep 8-byte slots
+ * (rtab.h), the method list 4-byte references. Outside the arena there
+ * are only those chunks, the growable lists, the id indexes (idpos.h) and
+ * the hash tables, all allocated through the model's allocator; a load
+ * gives back the lists' growth slack at its end (ipi_model_shrink).
  *
  * Indexes hold the FIRST element per key only: a lenient read may deliver
  * duplicate type/method ids or duplicate contexts within a kind, and
@@ -35,6 +36,7 @@
 
 #include "alloc.h"
 #include "arena.h"
+#include "pool.h"
 #include "error.h"
 #include "htab.h"
 #include "idpos.h"
@@ -47,7 +49,7 @@ struct iprof_type {
     const ipi_str *name; /* interned */
 };
 
-/* 24 bytes + 8 per signature id, one arena block. */
+/* 24 bytes + 8 per signature id, one block of m->method_pool. */
 struct iprof_method {
     int64_t id;
     const ipi_str *name; /* interned */
@@ -194,8 +196,12 @@ struct iprof_model {
 
     iprof_type **types;
     size_t type_count, type_cap;
-    iprof_method **methods;
+    /* The methods in order, as 32-bit references into method_pool (4
+     * bytes each where pointers take 8): read them through
+     * ipi_model_method(m, i). */
+    uint32_t *methods;
     size_t method_count, method_cap;
+    ipi_pool method_pool; /* the method structs, in chunks that never move */
 
     ipi_idpos type_ids;    /* id -> position of the first type with it */
     ipi_idpos method_ids;  /* id -> position of the first method with it */
@@ -238,10 +244,16 @@ static inline iprof_type *ipi_model_type_by_id(const iprof_model *m, int64_t id)
     return i < m->type_count ? m->types[i] : NULL;
 }
 
+/* The method at position i (< method_count). */
+static inline iprof_method *ipi_model_method(const iprof_model *m, size_t i)
+{
+    return (iprof_method *)ipi_pool_at(&m->method_pool, m->methods[i]);
+}
+
 static inline iprof_method *ipi_model_method_by_id(const iprof_model *m, int64_t id)
 {
     uint64_t i = ipi_idpos_get(&m->method_ids, id);
-    return i < m->method_count ? m->methods[i] : NULL;
+    return i < m->method_count ? ipi_model_method(m, i) : NULL;
 }
 
 /* Whether no type (types != 0) or method id of m is held twice. */

@@ -264,10 +264,10 @@ static void compute_keys(void *arg)
     for (size_t i = k->from; i < k->to; i++) {
         /* Each name a miss: fetched ahead, its method first. */
         if (i + 2 * FILL_AHEAD < k->to)
-            ipi_prefetch(m->methods[i + 2 * FILL_AHEAD]);
+            ipi_prefetch(ipi_model_method(m, i + 2 * FILL_AHEAD));
         if (i + FILL_AHEAD < k->to)
-            ipi_prefetch(m->methods[i + FILL_AHEAD]->name);
-        const iprof_method *a = m->methods[i];
+            ipi_prefetch(ipi_model_method(m, i + FILL_AHEAD)->name);
+        const iprof_method *a = ipi_model_method(m, i);
         int ok;
         k->keys[i] = k->th ? ipi_method_names_key_by(a->name->hash, a->sig, a->sig_len, k->th,
                                                      k->cap, &ok)
@@ -337,7 +337,7 @@ static void fill_names_half(void *arg)
         size_t home = k->keys[i] & mask; /* ok[i] is the other half's to write */
         if (home < f->lo || home >= f->hi || !k->ok[i])
             continue;
-        const iprof_method *x = m->methods[i];
+        const iprof_method *x = ipi_model_method(m, i);
         for (size_t at = home;; at++) {
             ipi_htab_slot *slot = &f->t->slots[at];
             if (!slot->item) {
@@ -388,7 +388,7 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k,
         for (size_t i = 0; i < n; i++) {
             if (i + FILL_AHEAD < n && k->ok[i + FILL_AHEAD] == take)
                 ipi_htab_prefetch(t, k->keys[i + FILL_AHEAD]);
-            const iprof_method *x = m->methods[i];
+            const iprof_method *x = ipi_model_method(m, i);
             uint64_t h = k->keys[i];
             unresolved += !k->ok[i];
             if (k->ok[i] != take)
@@ -404,7 +404,7 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k,
         }
     } else if (which == IPI_IX_METHOD_KEYS) {
         for (size_t i = 0; i < m->method_count; i++) {
-            const iprof_method *x = m->methods[i];
+            const iprof_method *x = ipi_model_method(m, i);
             uint64_t h = ipi_method_hash(x->name, x->sig, x->sig_len);
             if (!probe_method(t, x->name, x->sig, x->sig_len, h))
                 ipi_htab_insert(t, &m->alloc, h, (void *)x);
@@ -577,8 +577,8 @@ const iprof_method *ipi_find_method_by_key(const iprof_model *m, const ipi_str *
     if (t)
         return probe_method(t, name, sig, sig_len, h);
     for (size_t i = 0; i < m->method_count; i++)
-        if (method_has_key(m->methods[i], name, sig, sig_len))
-            return m->methods[i];
+        if (method_has_key(ipi_model_method(m, i), name, sig, sig_len))
+            return ipi_model_method(m, i);
     return NULL;
 }
 

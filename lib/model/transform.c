@@ -68,6 +68,7 @@ static void swap_contents(iprof_model *a, iprof_model *b)
         iprof_model *m = ms[i];
         m->arena.alloc = &m->alloc;
         m->names.pool.alloc = &m->alloc;
+        m->method_pool.alloc = &m->alloc;
         ipi_errbuf_clear(&m->error); /* its pointers point into the other model */
     }
 }
@@ -341,7 +342,7 @@ static int mark_used_types(const iprof_model *m, ipi_idmap *used)
 {
     int rc = IPROF_OK;
     for (size_t i = 0; i < m->method_count && !rc; i++) {
-        const iprof_method *x = m->methods[i];
+        const iprof_method *x = ipi_model_method(m, i);
         for (size_t k = 0; k < x->sig_len && !rc; k++)
             rc = ipi_idmap_put(used, &m->alloc, x->sig[k], (void *)1);
     }

@@ -57,7 +57,7 @@ static int check_model_refs(iprof_writer *w, const iprof_model *m)
         if (ipi_model_type_by_id(m, m->types[i]->id) != m->types[i])
             return ipi_writer_fail_duplicate(w, "types", i, m->types[i]->id);
     for (size_t i = 0; i < m->method_count; i++) {
-        const iprof_method *x = m->methods[i];
+        const iprof_method *x = ipi_model_method(m, i);
         if (ipi_model_method_by_id(m, x->id) != x)
             return ipi_writer_fail_duplicate(w, "methods", i, x->id);
         if (x->sig_len < 2)
@@ -497,12 +497,12 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         return rc;
     n = iprof_model_method_count(model);
     for (size_t i = 0; i < n; i++) {
-        /* Methods and their interned names are scattered in the arena:
+        /* Methods and their interned names lie apart (two pools):
          * fetch a few ahead so the formatting does not wait on memory. */
         if (i + PREFETCH_AHEAD < n)
-            ipi_prefetch(model->methods[i + PREFETCH_AHEAD]);
+            ipi_prefetch(ipi_model_method(model, i + PREFETCH_AHEAD));
         if (i + PREFETCH_AHEAD / 2 < n)
-            ipi_prefetch(model->methods[i + PREFETCH_AHEAD / 2]->name);
+            ipi_prefetch(ipi_model_method(model, i + PREFETCH_AHEAD / 2)->name);
         const iprof_method *m = iprof_model_method_at(model, i);
         size_t len = 0, sig_len = 0;
         const char *name = iprof_method_name(m, &len);
