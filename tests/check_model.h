@@ -11,9 +11,34 @@
 #define IPROF_TESTS_CHECK_MODEL_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <iprof/iprof.h>
+
+/* The model written minified in GraalVM's layout with these write flags,
+ * malloc'd and NUL-terminated; "(write failed)" when the write fails. */
+static inline char *model_text(const iprof_model *m, unsigned flags)
+{
+    static const char failed[] = "(write failed)";
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = flags;
+    iprof_writer *w = NULL;
+    const void *d = failed;
+    size_t n = sizeof failed - 1;
+    if (iprof_writer_new_buffer(&w, &o) != IPROF_OK ||
+        iprof_writer_write_model(w, m) != IPROF_OK || iprof_writer_buffer(w, &d, &n) != 0) {
+        d = failed;
+        n = sizeof failed - 1;
+    }
+    char *out = malloc(n + 1);
+    if (out) {
+        memcpy(out, d, n);
+        out[n] = '\0';
+    }
+    iprof_writer_free(w);
+    return out;
+}
 
 #define MD_REPORT(...)                              \
     do {                                            \

@@ -5,6 +5,7 @@
  * the names' and the methods' limits (their 32-bit references), refused
  * the same way. */
 #include "check.h"
+#include "check_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,20 +79,7 @@ static iprof_model *load_doc(const char *doc, unsigned flags, int expect)
  * (a lenient read's repeated contexts are no model a strict write takes). */
 static char *text_of(const iprof_model *m)
 {
-    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = IPROF_WRITE_NO_VALIDATE;
-    iprof_writer *w = NULL;
-    const void *d;
-    size_t n = 0;
-    char *out = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
-    if (iprof_writer_write_model(w, m) == IPROF_OK && iprof_writer_buffer(w, &d, &n) == 0) {
-        out = malloc(n + 1);
-        memcpy(out, d, n);
-        out[n] = '\0';
-    }
-    iprof_writer_free(w);
-    return out ? out : strdup("(write failed)");
+    return model_text(m, IPROF_WRITE_NO_VALIDATE);
 }
 
 static const char *ctx_text(const iprof_context *c)

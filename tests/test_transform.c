@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "check_alloc.h"
+#include "check_model.h"
 #include "canon.h"
 #include "model.h"
 
@@ -27,30 +28,10 @@ static iprof_model *load(const char *json)
     return m;
 }
 
-/* The model minified in GraalVM's layout (with these write flags),
- * malloc'd and NUL-terminated. */
-static char *text_with(const iprof_model *m, unsigned flags)
-{
-    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = flags;
-    iprof_writer *w = NULL;
-    const void *d;
-    size_t n = 0;
-    char *out = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
-    if (iprof_writer_write_model(w, m) == IPROF_OK && iprof_writer_buffer(w, &d, &n) == 0) {
-        out = malloc(n + 1);
-        memcpy(out, d, n);
-        out[n] = '\0';
-    }
-    iprof_writer_free(w);
-    return out ? out : strdup("(write failed)");
-}
-
 /* The same, lenient. */
 static char *text(const iprof_model *m)
 {
-    return text_with(m, IPROF_WRITE_NO_VALIDATE);
+    return model_text(m, IPROF_WRITE_NO_VALIDATE);
 }
 
 /* The model written with IPROF_WRITE_CANONICAL (and `flags`), or the
@@ -291,7 +272,7 @@ static void check_canonical_large(int sparse)
     CHECK_EQ_STR(threaded, plain);
     /* Without IPROF_WRITE_CANONICAL the flag is ignored: the model's order. */
     char *as_is = text(m);
-    char *as_is_threaded = text_with(m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_THREADED);
+    char *as_is_threaded = model_text(m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_THREADED);
     CHECK(strcmp(as_is, as_is_threaded) == 0 && strcmp(as_is, plain) != 0);
     free(as_is);
     free(as_is_threaded);
