@@ -613,13 +613,14 @@ static void test_alloc_failure(void)
         fa.count = 0;
         fa.fail_at = at;
         int rc = ipi_batch_apply(m, b);
-        if (fa.failed) {
+        if (fa.failed_hard) {
             CHECK_EQ_INT(rc, IPROF_ENOMEM);
-        } else {
+        } else { /* nothing failed, or a shrink the model rides out */
             CHECK_OK(rc);
             CHECK_EQ_INT(model_diff(m, ref), 0);
-            done = 1;
-            fprintf(stderr, "   %ld allocations applying the batch\n", at - 1);
+            done = !fa.failed;
+            if (done)
+                fprintf(stderr, "   %ld allocations applying the batch\n", at - 1);
         }
         /* Whatever was applied can still be read and freed. */
         CHECK(iprof_model_type_count(m) <= 3);

@@ -598,7 +598,7 @@ static int build_failing(const stream *s, int threaded, int mode, long at, int s
             rc = built;
     }
     *failed = atomic_load(&ca.failed);
-    if (*failed)
+    if (atomic_load(&ca.failed_hard)) /* not a refused shrink, which changes nothing */
         CHECK_EQ_INT(rc, IPROF_ENOMEM);
     else {
         CHECK_OK(rc);

@@ -487,7 +487,7 @@ static int entry_steps(iprof_model *m, fail_alloc *fa)
         rc = iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, f, 2, vi, 4);
     if (!rc)
         rc = iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, f, 2, vi2, 4);
-    CHECK(fa->failed ? rc == IPROF_ENOMEM : rc == IPROF_OK);
+    CHECK(fa->failed_hard ? rc == IPROF_ENOMEM : rc == IPROF_OK);
     return rc;
 }
 
