@@ -82,6 +82,19 @@ static char *text_of(const iprof_model *m)
     return model_text(m, IPROF_WRITE_NO_VALIDATE);
 }
 
+/* Merge src into dst, or with streaming, the document doc (src's text)
+ * as it is read. */
+static int merge_into(iprof_model *dst, const iprof_model *src, const char *doc, int streaming)
+{
+    if (!streaming)
+        return iprof_model_merge(dst, src, 1.0);
+    iprof_reader *r = NULL;
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    int rc = iprof_model_merge_buffer(dst, r, doc, strlen(doc), NULL);
+    iprof_reader_free(r);
+    return rc;
+}
+
 static const char *ctx_text(const iprof_context *c)
 {
     static char buf[256];
@@ -385,15 +398,7 @@ static void test_limit_merge(void)
     char *before = text_of(dst);
     for (int streaming = 0; streaming < 2; streaming++) {
         dst->ctx_nodes.max = WIDE_SLOTS + N; /* fails after N new nodes */
-        int rc;
-        if (streaming) {
-            iprof_reader *r = NULL;
-            CHECK_OK(iprof_reader_new(&r, NULL));
-            rc = iprof_model_merge_buffer(dst, r, doc, strlen(doc), NULL);
-            iprof_reader_free(r);
-        } else {
-            rc = iprof_model_merge(dst, src, 1.0);
-        }
+        int rc = merge_into(dst, src, doc, streaming);
         CHECK_EQ_INT(rc, IPROF_ELIMIT);
         check_limit_message(iprof_model_error(dst), WIDE_SLOTS + N);
         CHECK_EQ_INT(iprof_model_context_count(dst), WIDE_NODES);
@@ -549,15 +554,7 @@ static void test_names_limit_load_merge(void)
     char *before = text_of(dst);
     for (int streaming = 0; streaming < 2; streaming++) {
         dst->names.pool.max_chunks = dst->names.pool.chunk_count; /* the first new name fails */
-        int rc;
-        if (streaming) {
-            iprof_reader *r = NULL;
-            CHECK_OK(iprof_reader_new(&r, NULL));
-            rc = iprof_model_merge_buffer(dst, r, doc, strlen(doc), NULL);
-            iprof_reader_free(r);
-        } else {
-            rc = iprof_model_merge(dst, src, 1.0);
-        }
+        int rc = merge_into(dst, src, doc, streaming);
         CHECK_EQ_INT(rc, IPROF_ELIMIT);
         check_names_message(iprof_model_error(dst), dst->names.pool.max_chunks);
         char *after = text_of(dst);
