@@ -1,7 +1,9 @@
 /*
  * iprof_diff (include/iprof/diff.h) through the public API: exact values on
  * small hand-built models whose ids differ for the same names, empty
- * models, a model against itself, arguments, and allocation failure.
+ * models, a model against itself, arguments, and allocation failure; the
+ * 1.0 struct fillers (iprof_diff_get_*) equal to the 0.x accessors, bit for
+ * bit, on those models and on a pair of corpus profiles.
  */
 #include "check.h"
 #include "check_alloc.h"
@@ -93,6 +95,235 @@ static void check_describe(const iprof_diff *d, int kind, size_t i, const char *
 static const char *method_name(const iprof_method *x)
 {
     return x ? iprof_method_name(x, NULL) : "(null)";
+}
+
+/* ---- the 1.0 structs against the 0.x accessors ---------------------------- */
+
+static int same_double(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+#define CHECK_SAME_DOUBLE(x, y) CHECK(same_double((x), (y)))
+
+/* Every field of every struct d gives equals what the 0.x accessors return;
+ * out is filled with a pattern first, so a field the filler forgets shows. */
+static void check_structs(const iprof_diff *d)
+{
+    iprof_diff_summary s;
+    memset(&s, 0xab, sizeof s);
+    s.version = IPROF_DIFF_SUMMARY_VERSION;
+    CHECK_OK(iprof_diff_get_summary(d, &s));
+    CHECK_EQ_INT(s.version, IPROF_DIFF_SUMMARY_VERSION);
+    for (int side = IPROF_DIFF_A; side <= IPROF_DIFF_B; side++) {
+        CHECK_EQ_INT(s.method_only_count[side], iprof_diff_method_only_count(d, side));
+        CHECK_EQ_INT(s.method_common_count[side], iprof_diff_method_common_count(d, side));
+    }
+    CHECK_SAME_DOUBLE(s.staleness, iprof_diff_staleness(d));
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        iprof_diff_kind_summary ks;
+        memset(&ks, 0xab, sizeof ks);
+        ks.version = IPROF_DIFF_KIND_SUMMARY_VERSION;
+        CHECK_OK(iprof_diff_get_kind(d, k, &ks));
+        CHECK_EQ_INT(ks.version, IPROF_DIFF_KIND_SUMMARY_VERSION);
+        for (int side = IPROF_DIFF_A; side <= IPROF_DIFF_B; side++) {
+            CHECK_EQ_INT(ks.context_only_count[side], iprof_diff_context_only_count(d, side, k));
+            CHECK_EQ_INT(ks.context_common_count[side],
+                         iprof_diff_context_common_count(d, side, k));
+            CHECK(ks.total[side] == iprof_diff_total(d, side, k));
+            CHECK(ks.common_total[side] == iprof_diff_common_total(d, side, k));
+            CHECK_SAME_DOUBLE(ks.overlap[side], iprof_diff_overlap(d, side, k));
+        }
+        CHECK_SAME_DOUBLE(ks.staleness, iprof_diff_staleness_kind(d, k));
+        CHECK_EQ_INT(ks.change_count, iprof_diff_change_count(d, k));
+        for (size_t i = 0; i < ks.change_count; i++) {
+            iprof_diff_change c;
+            memset(&c, 0xab, sizeof c);
+            c.version = IPROF_DIFF_CHANGE_VERSION;
+            CHECK_OK(iprof_diff_get_change(d, k, i, &c));
+            CHECK_EQ_INT(c.version, IPROF_DIFF_CHANGE_VERSION);
+            for (int side = IPROF_DIFF_A; side <= IPROF_DIFF_B; side++) {
+                CHECK(c.entry[side] == iprof_diff_change_entry(d, k, i, side));
+                CHECK(c.value[side] == iprof_diff_change_value(d, k, i, side));
+                CHECK_SAME_DOUBLE(c.share[side], iprof_diff_change_share(d, k, i, side));
+            }
+            CHECK_SAME_DOUBLE(c.delta, iprof_diff_change_delta(d, k, i));
+            CHECK_SAME_DOUBLE(c.relative, iprof_diff_change_relative(d, k, i));
+        }
+        /* Past the last change: not found, out unchanged. */
+        iprof_diff_change c, before;
+        memset(&c, 0xab, sizeof c);
+        c.version = IPROF_DIFF_CHANGE_VERSION;
+        before = c;
+        CHECK_EQ_INT(iprof_diff_get_change(d, k, ks.change_count, &c), IPROF_ENOTFOUND);
+        CHECK(memcmp(&c, &before, sizeof c) == 0);
+    }
+}
+
+/* The structs, with every diff the 0.x tests below check value by value. */
+static void test_structs(void)
+{
+    iprof_model *a = model_a(NULL), *b = model_b(), *e = NULL;
+    CHECK_OK(iprof_model_new(&e, NULL));
+    iprof_diff_options top1 = IPROF_DIFF_OPTIONS_INIT;
+    top1.top = 1;
+    const struct {
+        const iprof_model *a, *b;
+        const iprof_diff_options *o;
+    } pairs[] = {{a, b, NULL}, {b, a, NULL}, {a, b, &top1}, {a, a, NULL}, {e, e, NULL},
+                 {e, a, NULL}, {a, e, NULL}};
+    for (size_t p = 0; p < N(pairs); p++) {
+        iprof_diff *d = NULL;
+        CHECK_OK(iprof_diff_new(&d, pairs[p].a, pairs[p].b, pairs[p].o));
+        if (d)
+            check_structs(d);
+        iprof_diff_free(d);
+    }
+
+    /* A few values by hand (A against B), as test_values has them. */
+    iprof_diff *d = NULL;
+    CHECK_OK(iprof_diff_new(&d, a, b, NULL));
+    iprof_diff_summary s = IPROF_DIFF_SUMMARY_INIT;
+    CHECK_OK(iprof_diff_get_summary(d, &s));
+    CHECK_EQ_INT(s.method_only_count[IPROF_DIFF_A], 1);
+    CHECK_EQ_INT(s.method_only_count[IPROF_DIFF_B], 2);
+    CHECK_EQ_INT(s.method_common_count[IPROF_DIFF_B], 2);
+    CHECK(s.staleness > 0 && s.staleness < 1);
+    iprof_diff_kind_summary ks = IPROF_DIFF_KIND_SUMMARY_INIT;
+    CHECK_OK(iprof_diff_get_kind(d, IPROF_KIND_CALL_COUNT, &ks));
+    CHECK_EQ_INT(ks.context_only_count[IPROF_DIFF_B], 1);
+    CHECK_EQ_INT(ks.total[IPROF_DIFF_A], 200);
+    CHECK_EQ_INT(ks.total[IPROF_DIFF_B], 500);
+    CHECK_EQ_INT(ks.common_total[IPROF_DIFF_B], 400);
+    CHECK(ks.overlap[IPROF_DIFF_A] == 0.75);
+    CHECK(ks.overlap[IPROF_DIFF_B] == 0.8);
+    CHECK_EQ_INT(ks.change_count, 4);
+    CHECK_OK(iprof_diff_get_kind(d, IPROF_KIND_CONDITIONAL, &ks));
+    CHECK(ks.overlap[IPROF_DIFF_B] == -1.0);
+    CHECK(ks.staleness == 1.0); /* only A has count mass */
+    CHECK_OK(iprof_diff_get_kind(d, IPROF_KIND_INSTANCEOF, &ks));
+    CHECK(ks.staleness == -1.0);
+    iprof_diff_change c = IPROF_DIFF_CHANGE_INIT;
+    CHECK_OK(iprof_diff_get_change(d, IPROF_KIND_CALL_COUNT, 1, &c)); /* onlyB */
+    CHECK(c.entry[IPROF_DIFF_A] == NULL && c.entry[IPROF_DIFF_B] != NULL);
+    CHECK_EQ_INT(c.value[IPROF_DIFF_B], 100);
+    CHECK(c.share[IPROF_DIFF_B] == 0.2 && c.delta == 0.2);
+    CHECK(isinf(c.relative));
+    CHECK_OK(iprof_diff_get_change(d, IPROF_KIND_CALL_COUNT, 2, &c)); /* f */
+    CHECK_EQ_INT(c.value[IPROF_DIFF_A], 100);
+    CHECK_EQ_INT(c.value[IPROF_DIFF_B], 300);
+    CHECK(c.relative == (0.6 - 0.5) / 0.5);
+    iprof_diff_free(d);
+    iprof_model_free(e);
+    iprof_model_free(a);
+    iprof_model_free(b);
+}
+
+/* Each failure is IPROF_EINVAL (or IPROF_ENOTFOUND for an index) and
+ * leaves out as it was, byte for byte. */
+static void test_struct_failures(void)
+{
+    iprof_model *a = model_a(NULL), *b = model_b();
+    iprof_diff *d = NULL;
+    CHECK_OK(iprof_diff_new(&d, a, b, NULL));
+    const unsigned int versions[] = {0, 2, 99};
+
+    iprof_diff_summary s, s0;
+    memset(&s, 0xab, sizeof s);
+    s.version = IPROF_DIFF_SUMMARY_VERSION;
+    s0 = s;
+    CHECK_EQ_INT(iprof_diff_get_summary(NULL, &s), IPROF_EINVAL);
+    CHECK(memcmp(&s, &s0, sizeof s) == 0);
+    CHECK_EQ_INT(iprof_diff_get_summary(d, NULL), IPROF_EINVAL);
+    for (size_t v = 0; v < N(versions); v++) {
+        s.version = versions[v];
+        s0 = s;
+        CHECK_EQ_INT(iprof_diff_get_summary(d, &s), IPROF_EINVAL);
+        CHECK(memcmp(&s, &s0, sizeof s) == 0);
+    }
+
+    const int kinds[] = {-1, IPROF_KIND_COUNT, 1000};
+    iprof_diff_kind_summary ks, ks0;
+    memset(&ks, 0xab, sizeof ks);
+    ks.version = IPROF_DIFF_KIND_SUMMARY_VERSION;
+    ks0 = ks;
+    CHECK_EQ_INT(iprof_diff_get_kind(NULL, IPROF_KIND_CALL_COUNT, &ks), IPROF_EINVAL);
+    CHECK(memcmp(&ks, &ks0, sizeof ks) == 0);
+    CHECK_EQ_INT(iprof_diff_get_kind(d, IPROF_KIND_CALL_COUNT, NULL), IPROF_EINVAL);
+    for (size_t k = 0; k < N(kinds); k++) {
+        CHECK_EQ_INT(iprof_diff_get_kind(d, kinds[k], &ks), IPROF_EINVAL);
+        CHECK(memcmp(&ks, &ks0, sizeof ks) == 0);
+    }
+    for (size_t v = 0; v < N(versions); v++) {
+        ks.version = versions[v];
+        ks0 = ks;
+        CHECK_EQ_INT(iprof_diff_get_kind(d, IPROF_KIND_CALL_COUNT, &ks), IPROF_EINVAL);
+        CHECK(memcmp(&ks, &ks0, sizeof ks) == 0);
+    }
+
+    iprof_diff_change c, c0;
+    memset(&c, 0xab, sizeof c);
+    c.version = IPROF_DIFF_CHANGE_VERSION;
+    c0 = c;
+    CHECK_EQ_INT(iprof_diff_get_change(NULL, IPROF_KIND_CALL_COUNT, 0, &c), IPROF_EINVAL);
+    CHECK(memcmp(&c, &c0, sizeof c) == 0);
+    CHECK_EQ_INT(iprof_diff_get_change(d, IPROF_KIND_CALL_COUNT, 0, NULL), IPROF_EINVAL);
+    for (size_t k = 0; k < N(kinds); k++) {
+        CHECK_EQ_INT(iprof_diff_get_change(d, kinds[k], 0, &c), IPROF_EINVAL);
+        CHECK(memcmp(&c, &c0, sizeof c) == 0);
+    }
+    /* 4 call-count changes, none of instanceof; an index far out. */
+    CHECK_EQ_INT(iprof_diff_get_change(d, IPROF_KIND_CALL_COUNT, 4, &c), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_diff_get_change(d, IPROF_KIND_INSTANCEOF, 0, &c), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_diff_get_change(d, IPROF_KIND_CALL_COUNT, (size_t)-1, &c),
+                 IPROF_ENOTFOUND);
+    CHECK(memcmp(&c, &c0, sizeof c) == 0);
+    for (size_t v = 0; v < N(versions); v++) {
+        c.version = versions[v];
+        c0 = c;
+        CHECK_EQ_INT(iprof_diff_get_change(d, IPROF_KIND_CALL_COUNT, 0, &c), IPROF_EINVAL);
+        CHECK(memcmp(&c, &c0, sizeof c) == 0);
+        /* The version is checked before the index. */
+        CHECK_EQ_INT(iprof_diff_get_change(d, IPROF_KIND_CALL_COUNT, 4, &c), IPROF_EINVAL);
+    }
+    iprof_diff_free(d);
+    iprof_model_free(a);
+    iprof_model_free(b);
+}
+
+/* Two real profiles of different programs, both ways, with every change
+ * kept: thousands of values through both paths. */
+static void test_structs_corpus(void)
+{
+    const char *dir = check_corpus_dir();
+    if (!dir)
+        SKIP("corpus folder (IPROF_CORPUS_DIR) absent");
+    static const char *files[] = {"jsonata-cli-0.4.0.iprof", "assorted-benchmarks-0.4.0.iprof"};
+    iprof_reader *r = NULL;
+    iprof_model *m[2] = {NULL, NULL};
+    CHECK_OK(iprof_reader_new(&r, NULL));
+    for (int f = 0; f < 2; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        CHECK_OK(iprof_model_load_path(&m[f], r, path));
+    }
+    iprof_diff_options o = IPROF_DIFF_OPTIONS_INIT;
+    o.top = (size_t)-1;
+    for (int swap = 0; swap < 2 && m[0] && m[1]; swap++) {
+        iprof_diff *d = NULL;
+        CHECK_OK(iprof_diff_new(&d, m[swap], m[1 - swap], &o));
+        if (!d)
+            continue;
+        check_structs(d);
+        size_t changes = 0;
+        for (int k = 0; k < IPROF_KIND_COUNT; k++)
+            changes += iprof_diff_change_count(d, k);
+        CHECK(changes > 1000); /* the comparison did cover something */
+        iprof_diff_free(d);
+    }
+    iprof_model_free(m[0]);
+    iprof_model_free(m[1]);
+    iprof_reader_free(r);
 }
 
 static void test_values(void)
@@ -455,5 +686,8 @@ int main(void)
     RUN(test_repeated_method_key);
     RUN(test_arguments);
     RUN(test_alloc_failure);
+    RUN(test_structs);
+    RUN(test_struct_failures);
+    RUN(test_structs_corpus);
     return check_done();
 }

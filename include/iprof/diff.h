@@ -381,6 +381,123 @@ IPROF_API double iprof_diff_staleness(const iprof_diff *diff);
  */
 IPROF_API double iprof_diff_staleness_kind(const iprof_diff *diff, int kind);
 
+/* ------------------------------------------------------------------------ */
+/* 1.0: <iprof/diff.h> */
+/* Results in three calls: each fills a caller's versioned struct with what
+ * the 0.x accessors above return one value at a time (the same values, bit
+ * for bit); an invalid argument is IPROF_EINVAL instead of a sentinel. */
+
+/** The version of iprof_diff_summary these headers define. */
+#define IPROF_DIFF_SUMMARY_VERSION 1
+
+/**
+ * What a comparison found over both models, filled by
+ * iprof_diff_get_summary(). Arrays are indexed by enum iprof_diff_side.
+ */
+typedef struct iprof_diff_summary {
+    unsigned int version;          /**< set by the caller: IPROF_DIFF_SUMMARY_VERSION */
+    size_t method_only_count[2];   /**< methods of the side the other lacks
+                                        (iprof_diff_method_only_at() lists them) */
+    size_t method_common_count[2]; /**< methods of the side matched in the other */
+    double staleness;              /**< the staleness score, 0 .. 1 (file comment) */
+} iprof_diff_summary;
+
+/** Initialiser of an iprof_diff_summary: the version, then zeros. */
+#define IPROF_DIFF_SUMMARY_INIT {IPROF_DIFF_SUMMARY_VERSION, {0, 0}, {0, 0}, 0.0}
+
+/** The version of iprof_diff_kind_summary these headers define. */
+#define IPROF_DIFF_KIND_SUMMARY_VERSION 1
+
+/**
+ * What a comparison found for one kind of entry, filled by
+ * iprof_diff_get_kind(). Arrays are indexed by enum iprof_diff_side; the
+ * definitions are those of the file comment.
+ */
+typedef struct iprof_diff_kind_summary {
+    unsigned int version;           /**< set by the caller: IPROF_DIFF_KIND_SUMMARY_VERSION */
+    size_t context_only_count[2];   /**< entries of the side the other has no
+                                         entry of the kind for */
+    size_t context_common_count[2]; /**< entries of the side matched in the other */
+    uint64_t total[2];              /**< total(S, K) */
+    uint64_t common_total[2];       /**< common_total(S, K) */
+    double overlap[2];              /**< overlap(S, K); -1.0 where total(S, K) is 0 */
+    double staleness;               /**< staleness(K), 0 .. 1; -1.0 when neither side
+                                         has count mass of the kind */
+    size_t change_count;            /**< changes kept for the kind (at most
+                                         iprof_diff_options::top), biggest |delta| first */
+} iprof_diff_kind_summary;
+
+/** Initialiser of an iprof_diff_kind_summary: the version, then zeros. */
+#define IPROF_DIFF_KIND_SUMMARY_INIT \
+    {IPROF_DIFF_KIND_SUMMARY_VERSION, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0.0, 0.0}, 0.0, 0}
+
+/** The version of iprof_diff_change these headers define. */
+#define IPROF_DIFF_CHANGE_VERSION 1
+
+/**
+ * One kept change of a kind, filled by iprof_diff_get_change(). Arrays are
+ * indexed by enum iprof_diff_side; the definitions are those of the file
+ * comment.
+ */
+typedef struct iprof_diff_change {
+    unsigned int version;        /**< set by the caller: IPROF_DIFF_CHANGE_VERSION */
+    const iprof_entry *entry[2]; /**< the side's entry (borrowed from its model);
+                                      NULL on the side that lacks it */
+    uint64_t value[2];           /**< the entry's count on the side; 0 where it lacks it */
+    double share[2];             /**< share(S, e) */
+    double delta;                /**< delta(e), in -1 .. 1, never 0 */
+    double relative;             /**< relative(e): -1 when B lacks the entry,
+                                      INFINITY when share(A, e) is 0 */
+} iprof_diff_change;
+
+/** Initialiser of an iprof_diff_change: the version, then zeros and NULLs. */
+#define IPROF_DIFF_CHANGE_INIT \
+    {IPROF_DIFF_CHANGE_VERSION, {NULL, NULL}, {0, 0}, {0.0, 0.0}, 0.0, 0.0}
+
+/**
+ * @brief Fill @p out with what the comparison found over both models.
+ * @param diff the result (borrowed).
+ * @param[in,out] out caller-owned; its version set by the caller
+ *        (IPROF_DIFF_SUMMARY_INIT does).
+ * @retval IPROF_OK @p out is filled.
+ * @retval IPROF_EINVAL @p diff or @p out is NULL, or @p out's version is
+ *         unknown to this library; @p out is unchanged.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API int iprof_diff_get_summary(const iprof_diff *diff, iprof_diff_summary *out);
+
+/**
+ * @brief Fill @p out with what the comparison found for one kind of entry.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param[in,out] out caller-owned; its version set by the caller
+ *        (IPROF_DIFF_KIND_SUMMARY_INIT does).
+ * @retval IPROF_OK @p out is filled.
+ * @retval IPROF_EINVAL @p diff or @p out is NULL, @p kind is not a kind, or
+ *         @p out's version is unknown to this library; @p out is unchanged.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API int iprof_diff_get_kind(const iprof_diff *diff, int kind,
+                                  iprof_diff_kind_summary *out);
+
+/**
+ * @brief Fill @p out with one kept change of a kind.
+ * @param diff the result (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param index 0 .. iprof_diff_kind_summary::change_count - 1, biggest
+ *        |delta| first.
+ * @param[in,out] out caller-owned; its version set by the caller
+ *        (IPROF_DIFF_CHANGE_INIT does).
+ * @retval IPROF_OK @p out is filled.
+ * @retval IPROF_EINVAL @p diff or @p out is NULL, @p kind is not a kind, or
+ *         @p out's version is unknown to this library; @p out is unchanged.
+ * @retval IPROF_ENOTFOUND @p index is not below the kind's change count;
+ *         @p out is unchanged.
+ * @threadsafety Reads @p diff: any number of threads at once.
+ */
+IPROF_API int iprof_diff_get_change(const iprof_diff *diff, int kind, size_t index,
+                                    iprof_diff_change *out);
+
 #ifdef __cplusplus
 }
 #endif

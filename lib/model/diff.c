@@ -605,11 +605,44 @@ IPROF_API uint64_t iprof_diff_common_total(const iprof_diff *d, int side, int ki
     return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].common_total[side];
 }
 
+/* The computed values, one copy each: the 0.x accessors and the struct
+ * fillers (iprof_diff_get_*) read them here. */
+static double overlap_of(const diff_kind *dk, int side)
+{
+    if (dk->total[side] == 0)
+        return -1.0;
+    return (double)dk->common_total[side] / (double)dk->total[side];
+}
+
+static double relative_of(const diff_change *c)
+{
+    if (c->share[0] == 0)
+        return c->share[1] == 0 ? 0.0 : INFINITY;
+    return c->delta / c->share[0];
+}
+
+static double staleness_of_kind(const diff_kind *dk)
+{
+    return dk->stale_weight == 0 ? -1.0 : fmin(1.0, dk->stale_sum / dk->stale_weight);
+}
+
+static double staleness_of(const iprof_diff *d)
+{
+    double sum = 0;
+    int kinds = 0;
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        double s = staleness_of_kind(&d->kinds[k]);
+        if (s >= 0) {
+            sum += s;
+            kinds++;
+        }
+    }
+    return kinds ? sum / kinds : 0.0;
+}
+
 IPROF_API double iprof_diff_overlap(const iprof_diff *d, int side, int kind)
 {
-    if (!d || bad_side(side) || bad_kind(kind) || d->kinds[kind].total[side] == 0)
-        return -1.0;
-    return (double)d->kinds[kind].common_total[side] / (double)d->kinds[kind].total[side];
+    return !d || bad_side(side) || bad_kind(kind) ? -1.0 : overlap_of(&d->kinds[kind], side);
 }
 
 static const diff_change *change_at(const iprof_diff *d, int kind, size_t index)
@@ -652,11 +685,7 @@ IPROF_API double iprof_diff_change_delta(const iprof_diff *d, int kind, size_t i
 IPROF_API double iprof_diff_change_relative(const iprof_diff *d, int kind, size_t index)
 {
     const diff_change *c = change_at(d, kind, index);
-    if (!c)
-        return 0.0;
-    if (c->share[0] == 0)
-        return c->share[1] == 0 ? 0.0 : INFINITY;
-    return c->delta / c->share[0];
+    return c ? relative_of(c) : 0.0;
 }
 
 IPROF_API size_t iprof_diff_change_describe(const iprof_diff *d, int kind, size_t index, char *buf,
@@ -674,24 +703,68 @@ IPROF_API size_t iprof_diff_change_describe(const iprof_diff *d, int kind, size_
 
 IPROF_API double iprof_diff_staleness_kind(const iprof_diff *d, int kind)
 {
-    if (!d || bad_kind(kind) || d->kinds[kind].stale_weight == 0)
-        return -1.0;
-    const diff_kind *dk = &d->kinds[kind];
-    return fmin(1.0, dk->stale_sum / dk->stale_weight);
+    return !d || bad_kind(kind) ? -1.0 : staleness_of_kind(&d->kinds[kind]);
 }
 
 IPROF_API double iprof_diff_staleness(const iprof_diff *d)
 {
-    if (!d)
-        return -1.0;
-    double sum = 0;
-    int kinds = 0;
-    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        double s = iprof_diff_staleness_kind(d, k);
-        if (s >= 0) {
-            sum += s;
-            kinds++;
-        }
+    return d ? staleness_of(d) : -1.0;
+}
+
+/* ---- 1.0: the results in three calls ------------------------------------ */
+
+/* Each fills a local copy and assigns it at the end, so that out is
+ * unchanged on every failure. */
+
+IPROF_API int iprof_diff_get_summary(const iprof_diff *d, iprof_diff_summary *out)
+{
+    if (!d || !out || out->version != IPROF_DIFF_SUMMARY_VERSION)
+        return IPROF_EINVAL;
+    iprof_diff_summary s = IPROF_DIFF_SUMMARY_INIT;
+    for (int side = 0; side < 2; side++) {
+        s.method_only_count[side] = d->only_method_count[side];
+        s.method_common_count[side] = d->common_methods[side];
     }
-    return kinds ? sum / kinds : 0.0;
+    s.staleness = staleness_of(d);
+    *out = s;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_diff_get_kind(const iprof_diff *d, int kind, iprof_diff_kind_summary *out)
+{
+    if (!d || !out || bad_kind(kind) || out->version != IPROF_DIFF_KIND_SUMMARY_VERSION)
+        return IPROF_EINVAL;
+    const diff_kind *dk = &d->kinds[kind];
+    iprof_diff_kind_summary s = IPROF_DIFF_KIND_SUMMARY_INIT;
+    for (int side = 0; side < 2; side++) {
+        s.context_only_count[side] = dk->only[side];
+        s.context_common_count[side] = dk->common[side];
+        s.total[side] = dk->total[side];
+        s.common_total[side] = dk->common_total[side];
+        s.overlap[side] = overlap_of(dk, side);
+    }
+    s.staleness = staleness_of_kind(dk);
+    s.change_count = dk->change_count;
+    *out = s;
+    return IPROF_OK;
+}
+
+IPROF_API int iprof_diff_get_change(const iprof_diff *d, int kind, size_t index,
+                                    iprof_diff_change *out)
+{
+    if (!d || !out || bad_kind(kind) || out->version != IPROF_DIFF_CHANGE_VERSION)
+        return IPROF_EINVAL;
+    const diff_change *c = change_at(d, kind, index);
+    if (!c)
+        return IPROF_ENOTFOUND;
+    iprof_diff_change s = IPROF_DIFF_CHANGE_INIT;
+    for (int side = 0; side < 2; side++) {
+        s.entry[side] = c->e[side];
+        s.value[side] = c->count[side];
+        s.share[side] = c->share[side];
+    }
+    s.delta = c->delta;
+    s.relative = relative_of(c);
+    *out = s;
+    return IPROF_OK;
 }
