@@ -151,6 +151,83 @@ impl iprof_diff_options {
     };
 }
 
+pub const IPROF_DIFF_SUMMARY_VERSION: c_uint = 1;
+pub const IPROF_DIFF_KIND_SUMMARY_VERSION: c_uint = 1;
+pub const IPROF_DIFF_CHANGE_VERSION: c_uint = 1;
+
+/// `struct iprof_diff_summary` (1.0), filled by `iprof_diff_get_summary`;
+/// arrays indexed by `IPROF_DIFF_A`, `IPROF_DIFF_B`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_diff_summary {
+    pub version: c_uint,
+    pub method_only_count: [usize; 2],
+    pub method_common_count: [usize; 2],
+    pub staleness: c_double,
+}
+
+impl iprof_diff_summary {
+    /// `IPROF_DIFF_SUMMARY_INIT`.
+    pub const INIT: iprof_diff_summary = iprof_diff_summary {
+        version: IPROF_DIFF_SUMMARY_VERSION,
+        method_only_count: [0; 2],
+        method_common_count: [0; 2],
+        staleness: 0.0,
+    };
+}
+
+/// `struct iprof_diff_kind_summary` (1.0), filled by `iprof_diff_get_kind`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_diff_kind_summary {
+    pub version: c_uint,
+    pub context_only_count: [usize; 2],
+    pub context_common_count: [usize; 2],
+    pub total: [u64; 2],
+    pub common_total: [u64; 2],
+    pub overlap: [c_double; 2],
+    pub staleness: c_double,
+    pub change_count: usize,
+}
+
+impl iprof_diff_kind_summary {
+    /// `IPROF_DIFF_KIND_SUMMARY_INIT`.
+    pub const INIT: iprof_diff_kind_summary = iprof_diff_kind_summary {
+        version: IPROF_DIFF_KIND_SUMMARY_VERSION,
+        context_only_count: [0; 2],
+        context_common_count: [0; 2],
+        total: [0; 2],
+        common_total: [0; 2],
+        overlap: [0.0; 2],
+        staleness: 0.0,
+        change_count: 0,
+    };
+}
+
+/// `struct iprof_diff_change` (1.0), filled by `iprof_diff_get_change`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_diff_change {
+    pub version: c_uint,
+    pub entry: [*const iprof_entry; 2],
+    pub value: [u64; 2],
+    pub share: [c_double; 2],
+    pub delta: c_double,
+    pub relative: c_double,
+}
+
+impl iprof_diff_change {
+    /// `IPROF_DIFF_CHANGE_INIT`.
+    pub const INIT: iprof_diff_change = iprof_diff_change {
+        version: IPROF_DIFF_CHANGE_VERSION,
+        entry: [core::ptr::null(); 2],
+        value: [0; 2],
+        share: [0.0; 2],
+        delta: 0.0,
+        relative: 0.0,
+    };
+}
+
 // -------------------------------------------------------------------------
 // transform.h
 
@@ -873,6 +950,14 @@ extern "C" {
         buf: *mut c_char,
         size: usize,
     ) -> usize;
+    pub fn iprof_diff_get_summary(diff: *const iprof_diff, out: *mut iprof_diff_summary) -> c_int;
+    pub fn iprof_diff_get_kind(diff: *const iprof_diff, kind: c_int, out: *mut iprof_diff_kind_summary) -> c_int;
+    pub fn iprof_diff_get_change(
+        diff: *const iprof_diff,
+        kind: c_int,
+        index: usize,
+        out: *mut iprof_diff_change,
+    ) -> c_int;
 }
 
 mod names;
@@ -904,6 +989,30 @@ mod tests {
         assert_eq!(offset_of!(iprof_diff_options, top), 8 + P);
         assert_eq!(size_of::<iprof_diff_options>(), 8 + 2 * P);
         assert_eq!(align_of::<iprof_diff_options>(), P);
+    }
+
+    // The 1.0 diff results on LP64 (what gcc's offsetof gives on x86_64).
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn diff_result_layouts() {
+        assert_eq!(offset_of!(iprof_diff_summary, method_only_count), 8);
+        assert_eq!(offset_of!(iprof_diff_summary, method_common_count), 24);
+        assert_eq!(offset_of!(iprof_diff_summary, staleness), 40);
+        assert_eq!(size_of::<iprof_diff_summary>(), 48);
+        assert_eq!(offset_of!(iprof_diff_kind_summary, context_only_count), 8);
+        assert_eq!(offset_of!(iprof_diff_kind_summary, context_common_count), 24);
+        assert_eq!(offset_of!(iprof_diff_kind_summary, total), 40);
+        assert_eq!(offset_of!(iprof_diff_kind_summary, common_total), 56);
+        assert_eq!(offset_of!(iprof_diff_kind_summary, overlap), 72);
+        assert_eq!(offset_of!(iprof_diff_kind_summary, staleness), 88);
+        assert_eq!(offset_of!(iprof_diff_kind_summary, change_count), 96);
+        assert_eq!(size_of::<iprof_diff_kind_summary>(), 104);
+        assert_eq!(offset_of!(iprof_diff_change, entry), 8);
+        assert_eq!(offset_of!(iprof_diff_change, value), 24);
+        assert_eq!(offset_of!(iprof_diff_change, share), 40);
+        assert_eq!(offset_of!(iprof_diff_change, delta), 56);
+        assert_eq!(offset_of!(iprof_diff_change, relative), 64);
+        assert_eq!(size_of::<iprof_diff_change>(), 72);
     }
 
     #[test]
@@ -1017,7 +1126,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 148;
+    const FUNCTION_COUNT: usize = 151;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1172,6 +1281,9 @@ mod tests {
             iprof_diff_change_delta as *const (),
             iprof_diff_change_relative as *const (),
             iprof_diff_change_describe as *const (),
+            iprof_diff_get_summary as *const (),
+            iprof_diff_get_kind as *const (),
+            iprof_diff_get_change as *const (),
         ];
         assert!(addrs.iter().all(|a| !a.is_null()));
     }
