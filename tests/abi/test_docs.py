@@ -10,8 +10,8 @@ a brief description, every parameter and its return value (non-void).
 Thread safety and ownership are stated once (docs/api-1.0.md, section 2.8):
 the file comment of <iprof/iprof.h> has the "Threads." and "Ownership."
 paragraphs, the Threads one naming every exception; each other header's file
-comment refers to them ("Threads and ownership: as <iprof/iprof.h> says") and
-names the exceptions it declares; the exceptions, and only they need to,
+comment has a paragraph that refers to them ("Threads and ownership: as
+<iprof/iprof.h> says") and names the exceptions the header declares; the exceptions, and only they need to,
 carry a "Thread safety" paragraph (the @threadsafety alias).
 """
 import os
@@ -61,7 +61,7 @@ def check_contracts(public):
         if h == 'version.h':
             continue
         src, paras = file_comment(h)
-        comments[h] = ' '.join(paras)
+        comments[h] = ' '.join(p for p in paras if p.startswith(REFERENCE))
         for name in exceptions:
             if re.search(r'^IPROF_API\b[^(;]*\b%s\s*\(' % name, src, re.M):
                 declared[name] = h
@@ -74,7 +74,7 @@ def check_contracts(public):
         problems.append('%s: no "Ownership." paragraph in the file comment' % CORE)
     for h, text in sorted(comments.items()):
         if h != CORE and REFERENCE not in text:
-            problems.append('%s: the file comment does not say "%s"' % (h, REFERENCE))
+            problems.append('%s: no paragraph of the file comment starts "%s"' % (h, REFERENCE))
     for name in sorted(exceptions):
         h = declared.get(name)
         if h in (None, CORE):
@@ -82,7 +82,8 @@ def check_contracts(public):
                 problems.append('%s: an exception not named in the Threads paragraph of %s'
                                 % (name, CORE))
         elif name + '()' not in comments[h]:
-            problems.append('%s: an exception not named in the file comment of %s' % (name, h))
+            problems.append('%s: an exception not named in the "%s" paragraph of %s'
+                            % (name, REFERENCE, h))
     return problems
 
 
