@@ -58,7 +58,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
-/* Library and reports (<iprof/iprof.h>)                                    */
+/* Library and reports (replaced in <iprof/iprof.h>)                        */
 
 /**
  * @brief Whether this library reads and writes gzip-compressed profiles.
@@ -171,7 +171,7 @@ IPROF_API int iprof_error_type_id(const iprof_error *err, int64_t *id);
 IPROF_API int iprof_error_method_id(const iprof_error *err, int64_t *id);
 
 /* ------------------------------------------------------------------------ */
-/* Reading (<iprof/iprof.h>, <iprof/stream.h>)                              */
+/* Reading (replaced in <iprof/iprof.h>, <iprof/stream.h>)                  */
 
 /**
  * @brief Read a document held in memory.
@@ -303,7 +303,7 @@ IPROF_API size_t iprof_reader_diag_count(const iprof_reader *reader);
 IPROF_API size_t iprof_reader_diag_dropped(const iprof_reader *reader, int severity);
 
 /* ------------------------------------------------------------------------ */
-/* Loading and merging (<iprof/iprof.h>)                                    */
+/* Loading and merging (replaced in <iprof/iprof.h>)                        */
 
 /**
  * @brief Load a model from a document in memory.
@@ -532,7 +532,7 @@ IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
                                         iprof_model_entry_cb cb, void *payload);
 
 /* ------------------------------------------------------------------------ */
-/* Editing (<iprof/edit.h>, <iprof/transform.h>)                            */
+/* Editing (replaced in <iprof/edit.h>, <iprof/transform.h>)                */
 
 /**
  * @brief Keep only the entries of a kind for which @p keep returns non-zero, in one O(n) pass.
@@ -648,7 +648,7 @@ IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
                                         size_t entries[IPROF_KIND_COUNT]);
 
 /* ------------------------------------------------------------------------ */
-/* Columns (<iprof/analysis.h>)                                             */
+/* Columns (replaced in <iprof/analysis.h>)                                 */
 
 /**
  * @brief Every entry of a kind as columns (see iprof_columns), built on the
@@ -673,7 +673,7 @@ IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
 IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_columns *out);
 
 /* ------------------------------------------------------------------------ */
-/* Writing (<iprof/iprof.h>)                                                */
+/* Writing (replaced in <iprof/iprof.h>)                                    */
 
 /** Check what a strict read checks beyond the entry rules: every
  *  referenced method and type id was written (IPROF_EDANGLING otherwise),
@@ -769,7 +769,7 @@ IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write
                                         void *write_payload, const iprof_write_options *opts);
 
 /* ------------------------------------------------------------------------ */
-/* Diff results (<iprof/diff.h>)                                            */
+/* Diff results (replaced in <iprof/diff.h>)                                */
 
 /**
  * @brief The number of methods of one side whose key the other side lacks.
