@@ -9,10 +9,11 @@ a brief description, every parameter and its return value (non-void).
 
 Thread safety and ownership are stated once (docs/api-1.0.md, section 2.8):
 the file comment of <iprof/iprof.h> has the "Threads." and "Ownership."
-paragraphs, the Threads one naming every exception; each other header's file
-comment has a paragraph that refers to them ("Threads and ownership: as
-<iprof/iprof.h> says") and names the exceptions the header declares; the exceptions, and only they need to,
-carry a "Thread safety" paragraph (the @threadsafety alias).
+paragraphs, the Threads one naming the exceptions that iprof.h declares;
+each other header's file comment has a paragraph that refers to them
+("Threads and ownership: as <iprof/iprof.h> says") and names the exceptions
+that header declares; the exceptions carry a "Thread safety" paragraph (the
+@threadsafety alias), which other functions no longer need.
 """
 import os
 import re
