@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 typedef struct fail_alloc {
     long count;     /* calls counted since fail_at was set */

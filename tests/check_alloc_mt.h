@@ -13,7 +13,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 enum { MT_FAIL_NONE, MT_FAIL_ONLY, MT_FAIL_FROM };
 

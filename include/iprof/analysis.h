@@ -1,8 +1,9 @@
 /**
  * @file iprof/analysis.h
- * @brief What a profile says: branch probabilities and receiver-type
- *        shares as GraalVM derives them from the records, entry totals and
- *        the hottest methods.
+ * @brief Advanced: what a profile tells the compiler (branch probabilities
+ *        and receiver-type shares as GraalVM derives them from the
+ *        records, entry totals, the hottest methods); bulk views of a
+ *        kind's entries for bindings.
  *
  * Records are counts; Native Image's PGO turns them into probabilities
  * before it optimizes (PGOApplyProfilesPhase and PGOUtils in GraalVM's
@@ -12,19 +13,29 @@
  * told") gives the formulas.
  *
  * Every function here only reads the model; all but
- * iprof_model_method_totals() allocate nothing, and all are thread-safe
- * while the model is not changed. The full count of an output is always
+ * iprof_model_method_totals() allocate nothing. The full count of an output is always
  * returned in @c *count; arrays that the computation also uses as scratch
  * space must be large enough (IPROF_ELIMIT otherwise), while
  * iprof_model_method_totals() fills what it is given with the hottest.
  * Counts are taken as they are: negative counts of a leniently loaded file
  * give negative shares.
+ *
+ * Columns (struct iprof_columns) give every entry of a kind at once as
+ * arrays, for bindings that hand them to numpy or Rust slices.
+ *
+ * Threads and ownership: as <iprof/iprof.h> says. Its exception:
+ * iprof_model_method_totals() allocates through the model's allocator from
+ * a const call (exception (1) of <iprof/iprof.h>).
  */
+/* Included before the guard while <iprof/iprof.h> includes this header
+ * (transitional, until phase C of issue 34). */
+#include <iprof/iprof.h>
+
 #ifndef IPROF_ANALYSIS_H
 #define IPROF_ANALYSIS_H
 
-#include <iprof/common.h>
-#include <iprof/model.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,7 +88,6 @@ extern "C" {
  * @retval IPROF_ESCHEMA the record count is not a multiple of 3.
  * @retval IPROF_EINVAL a NULL argument (arrays may be NULL with capacity
  *         0), or an entry of another kind.
- * @threadsafety Reads @p entry only.
  */
 IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t *bcis,
                                                double *probabilities, size_t capacity,
@@ -108,7 +118,6 @@ IPROF_API int iprof_entry_branch_probabilities(const iprof_entry *entry, int64_t
  * @retval IPROF_ELIMIT @p capacity is below the number of pairs.
  * @retval IPROF_ESCHEMA the record count is odd.
  * @retval IPROF_EINVAL a NULL argument, or an entry of another kind.
- * @threadsafety Reads @p entry only.
  */
 IPROF_API int iprof_entry_type_shares(const iprof_entry *entry, int64_t *types, double *shares,
                                       size_t capacity, size_t *count, double *not_recorded);
@@ -120,7 +129,6 @@ IPROF_API int iprof_entry_type_shares(const iprof_entry *entry, int64_t *types, 
  *        saturating at the int64 limits.
  * @param entry the entry (borrowed); NULL gives 0.
  * @return the total.
- * @threadsafety Reads @p entry only.
  */
 IPROF_API int64_t iprof_entry_total(const iprof_entry *entry);
 
@@ -147,13 +155,50 @@ IPROF_API int64_t iprof_entry_total(const iprof_entry *entry);
  *         model's allocator, freed before returning) could not be had.
  * @retval IPROF_EINVAL a NULL model or count, NULL arrays with a
  *         capacity, or a bad kind.
- * @threadsafety Reads @p model only; it allocates through the model's
- *         allocator, which must then be thread-safe for concurrent calls.
+ * @threadsafety Exception (1) of <iprof/iprof.h>: reads @p model, but allocates
+ *         its scratch space through the model's allocator.
  */
 IPROF_API int iprof_model_method_totals(const iprof_model *model, int kind, int64_t *method_ids,
                                         int64_t *totals, size_t capacity, size_t *count);
 
+/* ------------------------------------------------------------------------ */
+/* Columns: every entry of a kind at once                                   */
+
+/** The version of iprof_columns these headers define. */
+#define IPROF_COLUMNS_VERSION 1
+
+/**
+ * The entries of one kind as columns, filled by iprof_model_columns():
+ * every record in one buffer with offsets, and each entry's context, as
+ * the context node and as its frames in one buffer with offsets. Entry i
+ * is the entry iprof_model_entry_at(model, kind, i). Set version (the
+ * IPROF_COLUMNS_INIT macro does) before the call; the library fills the
+ * members of that version.
+ *
+ * Lifetime: the arrays belong to the model. They are built on the first
+ * call for a kind and kept, so later calls cost nothing; they stay valid
+ * until the next change to entries of the kind (as entry pointers do) or
+ * until the model is freed, whichever comes first. A change to the kind's
+ * entries frees them; the next call builds them again.
+ */
+typedef struct iprof_columns {
+    unsigned int version;          /**< IPROF_COLUMNS_VERSION; set by the caller */
+    int kind;                      /**< the kind (IPROF_KIND_*) */
+    size_t count;                  /**< the number of entries */
+    size_t record_count;           /**< the number of records of all entries */
+    const int64_t *records;        /**< record_count records, entry after entry, each entry's in order */
+    const uint64_t *offsets;       /**< count + 1 offsets: entry i's records are records[offsets[i]] up to, not including, records[offsets[i + 1]]; offsets[count] = record_count */
+    const iprof_context *const *contexts; /**< count contexts: entry i's */
+    size_t frame_count;            /**< the number of frames of all entries' contexts */
+    const int64_t *frames;         /**< 2 * frame_count numbers: each entry's frames as (method id, bci) pairs, callee first, entry after entry */
+    const uint64_t *frame_offsets; /**< count + 1 offsets in frames (pairs): entry i's frames are pairs frame_offsets[i] up to, not including, frame_offsets[i + 1] */
+} iprof_columns;
+
+/** Initialiser of an iprof_columns: this version, nothing filled. */
+#define IPROF_COLUMNS_INIT {IPROF_COLUMNS_VERSION, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL}
+
 #ifdef __cplusplus
 }
 #endif
+
 #endif /* IPROF_ANALYSIS_H */

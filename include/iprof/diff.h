@@ -1,6 +1,10 @@
 /**
  * @file iprof/diff.h
- * @brief Comparing two profiles: what each lacks, overlap, biggest changes.
+ * @brief Advanced: comparing two profiles: what each lacks, overlap,
+ *        biggest changes, staleness.
+ *
+ * What a program needs it for: asking whether a profile is stale for a
+ * workload, or what changed between two runs.
  *
  * iprof_diff_new() compares model A with model B and keeps the answer in
  * an opaque iprof_diff result, read through index-based accessors that
@@ -90,18 +94,22 @@
  * all multiplied by one factor scores 0 (exactly, while the counts stay
  * below 2^53).
  *
- * Lifetimes and threads. The result borrows both models: they must
- * outlive it and must not change while it is used (its accessors return
- * their methods and entries). Creating a result only reads the models
- * (iprof_model_entry_find() semantics: a lazy lookup index of B may be
- * built), so several diffs of the same models may run at once. A result
- * is only read by its accessors: any number of threads may use it at once.
+ * Threads and ownership: as <iprof/iprof.h> says. Its exceptions:
+ * iprof_diff_new() only reads both models, but may build B's lookup index
+ * as iprof_model_entry_find() does (exception (1) of <iprof/iprof.h>), so
+ * several diffs of the same models may run at once; a result keeps both
+ * models until iprof_diff_free(): they must outlive it and must not change
+ * while it is used (its accessors return their methods and entries).
  */
+/* Included before the guard while <iprof/iprof.h> includes this header
+ * (transitional, until phase C of issue 34). */
+#include <iprof/iprof.h>
+
 #ifndef IPROF_DIFF_H
 #define IPROF_DIFF_H
 
-#include <iprof/common.h>
-#include <iprof/model.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -119,6 +127,7 @@ enum iprof_diff_side {
 
 /** The version of iprof_diff_options these headers define. */
 #define IPROF_DIFF_OPTIONS_VERSION 1
+
 /** The number of changed entries kept per kind when
  *  iprof_diff_options::top is 0. */
 #define IPROF_DIFF_DEFAULT_TOP 10
@@ -148,7 +157,6 @@ typedef struct iprof_diff_options {
  * @param version IPROF_DIFF_OPTIONS_VERSION of the caller's headers.
  * @retval IPROF_OK @p opts is filled.
  * @retval IPROF_EINVAL @p opts is NULL or @p version unknown to this library.
- * @threadsafety Thread-safe.
  */
 IPROF_API int iprof_diff_options_init(iprof_diff_options *opts, unsigned int version);
 
@@ -168,8 +176,9 @@ IPROF_API int iprof_diff_options_init(iprof_diff_options *opts, unsigned int ver
  * @retval IPROF_EINVAL a NULL @p out, @p a or @p b, an unknown options
  *         version or non-zero flags.
  * @retval IPROF_ENOMEM allocation failed; nothing is left allocated.
- * @threadsafety Reads @p a and @p b: any number of threads at once, while
- *         nobody changes them.
+ * @threadsafety Exception (1) of <iprof/iprof.h>: reads @p a and @p b, but the
+ *         lookup of B's entries may build B's index through B's allocator (as
+ *         iprof_model_entry_find()).
  */
 IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof_model *b,
                              const iprof_diff_options *opts);
@@ -177,7 +186,6 @@ IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof
 /**
  * @brief Free a result.
  * @param diff the result, or NULL (a no-op). The models are not touched.
- * @threadsafety Needs exclusive access to @p diff.
  */
 IPROF_API void iprof_diff_free(iprof_diff *diff);
 
@@ -185,201 +193,14 @@ IPROF_API void iprof_diff_free(iprof_diff *diff);
 /* Methods                                                                  */
 
 /**
- * @brief The number of methods of one side whose key the other side lacks.
- * @param diff the result (borrowed).
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @return the count; 0 for an invalid side.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API size_t iprof_diff_method_only_count(const iprof_diff *diff, int side);
-/**
  * @brief A method of one side whose key the other side lacks.
  * @param diff the result (borrowed).
  * @param side IPROF_DIFF_A or IPROF_DIFF_B.
  * @param index 0 .. iprof_diff_method_only_count() - 1; in the side's file order.
  * @return the method, owned by that side's model; NULL if out of range.
- * @threadsafety Reads @p diff: any number of threads at once.
  */
 IPROF_API const iprof_method *iprof_diff_method_only_at(const iprof_diff *diff, int side,
                                                         size_t index);
-/**
- * @brief The number of methods of one side whose key the other side has.
- *
- * Methods of a side are counted one by one, so with duplicate keys the
- * counts of the two sides may differ.
- * @param diff the result (borrowed).
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @return the count; 0 for an invalid side.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API size_t iprof_diff_method_common_count(const iprof_diff *diff, int side);
-
-/* ------------------------------------------------------------------------ */
-/* Contexts and count mass per kind                                         */
-
-/**
- * @brief The number of entries of a kind of one side whose context the
- *        other side has no entry of that kind for.
- * @param diff the result (borrowed).
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @param kind an IPROF_KIND_* value.
- * @return the count; 0 for an invalid side or kind.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API size_t iprof_diff_context_only_count(const iprof_diff *diff, int side, int kind);
-/**
- * @brief The number of entries of a kind of one side whose context the
- *        other side also has an entry of that kind for.
- * @param diff the result (borrowed).
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @param kind an IPROF_KIND_* value.
- * @return the count; 0 for an invalid side or kind.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API size_t iprof_diff_context_common_count(const iprof_diff *diff, int side, int kind);
-/**
- * @brief total(side, kind): the count mass of one side's entries of a kind.
- * @param diff the result (borrowed).
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @param kind an IPROF_KIND_* value.
- * @return the sum of the entry counts (saturating); 0 for an invalid side or kind.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API uint64_t iprof_diff_total(const iprof_diff *diff, int side, int kind);
-/**
- * @brief common_total(side, kind): the count mass of one side's entries of
- *        a kind whose context the other side also has.
- * @param diff the result (borrowed).
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @param kind an IPROF_KIND_* value.
- * @return the sum of those entry counts (saturating); 0 for an invalid side or kind.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API uint64_t iprof_diff_common_total(const iprof_diff *diff, int side, int kind);
-/**
- * @brief overlap(side, kind): the share of one side's count mass of a kind
- *        that sits on contexts the other side also has.
- * @param diff the result (borrowed).
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @param kind an IPROF_KIND_* value.
- * @return common_total / total, in 0 .. 1; -1.0 when total is 0 (no count
- *         mass: the share is undefined) or for an invalid side or kind.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API double iprof_diff_overlap(const iprof_diff *diff, int side, int kind);
-
-/* ------------------------------------------------------------------------ */
-/* The entries that changed most                                            */
-
-/**
- * @brief The number of changed entries kept for a kind.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @return at most iprof_diff_options::top; 0 for an invalid kind.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API size_t iprof_diff_change_count(const iprof_diff *diff, int kind);
-/**
- * @brief The entry of one side of a changed entry.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @param index 0 .. iprof_diff_change_count() - 1, biggest |delta| first.
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @return the entry, owned by that side's model; NULL when that side has
- *         no entry with this context or an argument is out of range.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API const iprof_entry *iprof_diff_change_entry(const iprof_diff *diff, int kind,
-                                                     size_t index, int side);
-/**
- * @brief The count of one side of a changed entry.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @param index 0 .. iprof_diff_change_count() - 1.
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @return the entry's count on that side (see the file comment); 0 when
- *         that side lacks the entry or an argument is out of range.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API uint64_t iprof_diff_change_value(const iprof_diff *diff, int kind, size_t index,
-                                           int side);
-/**
- * @brief share(side, e): the normalised count of one side of a changed entry.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @param index 0 .. iprof_diff_change_count() - 1.
- * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @return count / total(side, kind), in 0 .. 1; 0 when that side lacks the
- *         entry or an argument is out of range.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API double iprof_diff_change_share(const iprof_diff *diff, int kind, size_t index,
-                                         int side);
-/**
- * @brief delta(e) = share(B, e) - share(A, e) of a changed entry.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @param index 0 .. iprof_diff_change_count() - 1.
- * @return the difference, in -1 .. 1, never 0 for a kept change; 0 when
- *         an argument is out of range.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API double iprof_diff_change_delta(const iprof_diff *diff, int kind, size_t index);
-/**
- * @brief relative(e) = delta(e) / share(A, e) of a changed entry.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @param index 0 .. iprof_diff_change_count() - 1.
- * @return the relative change (-1 when B lacks the entry); INFINITY when
- *         share(A, e) is 0 (A lacks the entry or its count is 0); 0 when
- *         an argument is out of range.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API double iprof_diff_change_relative(const iprof_diff *diff, int kind, size_t index);
-/**
- * @brief A readable text of the context of a changed entry
- *        ("Fib.fibonacci:11 < Fib.main:9"), as iprof_model_context_describe()
- *        prints it from model A, or from model B when A lacks the entry.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @param index 0 .. iprof_diff_change_count() - 1.
- * @param[out] buf receives the text, NUL-terminated and truncated to
- *        @p size bytes (caller-owned; may be NULL if @p size is 0).
- * @param size the size of @p buf.
- * @return the full length of the text (snprintf convention); 0 (and an
- *         empty @p buf) when an argument is out of range.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API size_t iprof_diff_change_describe(const iprof_diff *diff, int kind, size_t index,
-                                            char *buf, size_t size);
-
-/* ------------------------------------------------------------------------ */
-/* Staleness                                                                */
-
-/**
- * @brief How far B's hot behaviour moved from A's: the staleness score
- *        defined in the file comment.
- *
- * A CI gate compares the profile it is about to use (A) with one of the
- * current build (B) and fails above a threshold (`iprof diff
- * --fail-above X A B`).
- * @param diff the result (borrowed).
- * @return the score in 0 .. 1 (0: the same probabilities, shares and
- *         hotness; 1: nothing in common); -1.0 for a NULL @p diff.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API double iprof_diff_staleness(const iprof_diff *diff);
-
-/**
- * @brief staleness(K): the part of the staleness score of one kind.
- * @param diff the result (borrowed).
- * @param kind an IPROF_KIND_* value.
- * @return the kind's score in 0 .. 1; -1.0 when neither side has count
- *         mass of @p kind (the kind does not count in
- *         iprof_diff_staleness()) or for an invalid kind.
- * @threadsafety Reads @p diff: any number of threads at once.
- */
-IPROF_API double iprof_diff_staleness_kind(const iprof_diff *diff, int kind);
 
 /* ------------------------------------------------------------------------ */
 /* 1.0: <iprof/diff.h> */
@@ -501,4 +322,5 @@ IPROF_API int iprof_diff_get_change(const iprof_diff *diff, int kind, size_t ind
 #ifdef __cplusplus
 }
 #endif
+
 #endif /* IPROF_DIFF_H */

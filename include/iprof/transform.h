@@ -1,17 +1,29 @@
 /**
  * @file iprof/transform.h
- * @brief Whole-model transformations: the canonical form and filtering.
+ * @brief Advanced: whole-model transformations: the canonical form,
+ *        filtering and pruning.
  *
- * Both work on a model in place and need exclusive access to it. Bad
+ * What a program needs it for: comparing or storing profiles in one form
+ * whatever their ids and order, and cutting a profile down (by package,
+ * kind, count or predicate, or to what its entries reference).
+ *
+ * They work on a model in place (a change: exclusive access to it). Bad
  * arguments change nothing; out of memory, the canonical form changes
  * nothing and a filter may be left with some of its steps done, each step
  * whole: no count a finished filter would keep is lost.
+ *
+ * Threads and ownership: as <iprof/iprof.h> says. No exceptions of its
+ * own.
  */
+/* Included before the guard while <iprof/iprof.h> includes this header
+ * (transitional, until phase C of issue 34). */
+#include <iprof/iprof.h>
+
 #ifndef IPROF_TRANSFORM_H
 #define IPROF_TRANSFORM_H
 
-#include <iprof/common.h>
-#include <iprof/model.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,30 +81,12 @@ extern "C" {
  *         iprof_model_canonicalize_flags()); unchanged.
  * @retval IPROF_EINVAL @p model is NULL.
  * @retval IPROF_ENOMEM allocation failed; unchanged.
- * @threadsafety Needs exclusive access to @p model.
  */
 IPROF_API int iprof_model_canonicalize(iprof_model *model);
 
 /** Canonical form option: drop the model's unknown top-level keys instead
  *  of failing on those that hold more than [], {} or a scalar. */
 #define IPROF_CANONICAL_DROP_UNKNOWN 0x1u
-
-/**
- * @brief iprof_model_canonicalize() with flags (IPROF_CANONICAL_*).
- *
- * Unknown top-level keys: ids inside their values cannot be renumbered, so
- * a key holding anything but [], {} or a scalar fails the call with
- * IPROF_ESCHEMA (model unchanged; iprof_model_error() names the key)
- * unless IPROF_CANONICAL_DROP_UNKNOWN. Kept keys go after every section,
- * sorted by key, one per key.
- * @param model the model.
- * @param flags IPROF_CANONICAL_* flags, or 0.
- * @retval IPROF_EINVAL a NULL model or an unknown flag.
- * @return otherwise as iprof_model_canonicalize(); iprof_model_error()
- *         says why it failed.
- * @threadsafety Needs exclusive access to @p model.
- */
-IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int flags);
 
 /* ------------------------------------------------------------------------ */
 /* Filtering                                                                */
@@ -157,7 +151,6 @@ typedef struct iprof_filter_options {
  * @param version IPROF_FILTER_OPTIONS_VERSION of the caller's headers.
  * @retval IPROF_OK @p opts is filled.
  * @retval IPROF_EINVAL @p opts is NULL or @p version unknown to this library.
- * @threadsafety Thread-safe.
  */
 IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int version);
 
@@ -172,58 +165,26 @@ IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int
  * @param type_name the type's name, @p type_name_len bytes.
  * @param type_name_len its length.
  * @return 1 when it matches, 0 otherwise (also for NULL arguments).
- * @threadsafety Thread-safe.
  */
 IPROF_API int iprof_package_matches(const char *package, const char *type_name,
                                     size_t type_name_len);
 
-/** iprof_model_prune(): remove the methods no entry mentions in any frame. */
-#define IPROF_PRUNE_METHODS 0x1u
-/** iprof_model_prune(): remove the types no method signature and no
- *  record (virtual invoke, monitor, instanceof type ids) mentions. */
-#define IPROF_PRUNE_TYPES 0x2u
+/** A predicate over types (iprof_model_retain_types()): return non-zero to
+ *  keep the type, 0 to drop it. The same function type as
+ *  iprof_model_type_cb, whose meaning (non-zero stops) differs: code
+ *  written with the old name for retain still compiles. */
+typedef int (*iprof_model_type_pred)(const iprof_type *type, void *payload);
 
-/**
- * @brief Remove what nothing refers to: methods, types, or both (methods
- *        first, so that types only they used go too).
- *
- * Nothing is removed while the model keeps an unknown top-level key that
- * may hold ids (anything but [], {} or a scalar), which could name what
- * would go. iprof_model_filter() removes only what its options name: call
- * this after it for a profile without the unreferenced (`iprof filter
- * --prune` does).
- * @param model the model.
- * @param what IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES or both.
- * @retval IPROF_OK success; pointers to removed types and methods are
- *         invalid afterwards.
- * @retval IPROF_EINVAL a NULL model or an unknown flag.
- * @retval IPROF_ENOMEM allocation failed; unchanged.
- * @threadsafety Needs exclusive access to @p model.
- */
-IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what);
+/** A predicate over methods (iprof_model_retain_methods()): non-zero keeps
+ *  the method. */
+typedef int (*iprof_model_method_pred)(const iprof_method *method, void *payload);
 
-/**
- * @brief Remove what refers to types or methods the model does not define:
- *        methods whose signature names an undefined type, then entries
- *        whose context names an undefined method (monitor entries' dummy
- *        frame excepted) or whose records name an undefined type.
- *
- * What a salvaging load (IPROF_READ_SALVAGE) kept of a damaged file may
- * refer to what the damage cut off; afterwards no reference dangles. The
- * order of what remains is kept.
- * @param model the model.
- * @param[out] methods receives how many methods went, or NULL.
- * @param[out] entries receives how many entries of each kind went
- *        (indexed by IPROF_KIND_*), or NULL.
- * @retval IPROF_OK success; pointers to removed methods, and entry
- *         pointers of changed kinds, are invalid afterwards.
- * @retval IPROF_EINVAL @p model is NULL.
- * @retval IPROF_ENOMEM allocation failed (the model may be partly
- *         cleaned, still consistent; the counts are then partial).
- * @threadsafety Needs exclusive access to @p model.
- */
-IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
-                                        size_t entries[IPROF_KIND_COUNT]);
+/** A predicate over entries (iprof_model_retain_entries()): non-zero keeps
+ *  the entry. */
+typedef int (*iprof_model_entry_pred)(const iprof_entry *entry, void *payload);
+
+/** A predicate over one frame of a context: return non-zero to keep it. */
+typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
 
 /**
  * @brief Drop entries from a model, and the methods and types of dropped
@@ -279,11 +240,39 @@ IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
  *         first, the model is unchanged.
  * @retval IPROF_ENOMEM allocation failed (the model may be partly
  *         filtered, still consistent).
- * @threadsafety Needs exclusive access to @p model.
  */
 IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options *opts);
+
+/* ------------------------------------------------------------------------ */
+/* Pruning                                                                  */
+
+/** iprof_model_prune(): remove the methods no entry mentions in any frame. */
+#define IPROF_PRUNE_METHODS 0x1u
+
+/** iprof_model_prune(): remove the types no method signature and no
+ *  record (virtual invoke, monitor, instanceof type ids) mentions. */
+#define IPROF_PRUNE_TYPES 0x2u
+
+/**
+ * @brief Remove what nothing refers to: methods, types, or both (methods
+ *        first, so that types only they used go too).
+ *
+ * Nothing is removed while the model keeps an unknown top-level key that
+ * may hold ids (anything but [], {} or a scalar), which could name what
+ * would go. iprof_model_filter() removes only what its options name: call
+ * this after it for a profile without the unreferenced (`iprof filter
+ * --prune` does).
+ * @param model the model.
+ * @param what IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES or both.
+ * @retval IPROF_OK success; pointers to removed types and methods are
+ *         invalid afterwards.
+ * @retval IPROF_EINVAL a NULL model or an unknown flag.
+ * @retval IPROF_ENOMEM allocation failed; unchanged.
+ */
+IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what);
 
 #ifdef __cplusplus
 }
 #endif
+
 #endif /* IPROF_TRANSFORM_H */

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 /* Copy *user into *dst, or libc's functions when user is NULL. */
 void ipi_allocator_init(iprof_allocator *dst, const iprof_allocator *user);

@@ -4,7 +4,7 @@
 #ifndef IPI_ARENA_H
 #define IPI_ARENA_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 typedef struct ipi_arena_chunk ipi_arena_chunk;
 

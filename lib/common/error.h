@@ -6,7 +6,7 @@
 
 #include <stdarg.h>
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 #include "arena.h"
 

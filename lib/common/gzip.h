@@ -17,7 +17,7 @@
 #ifndef IPI_GZIP_H
 #define IPI_GZIP_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 /* 1 if data[0..len) starts with the gzip magic, else 0. */
 int ipi_gzip_magic(const void *data, size_t len);

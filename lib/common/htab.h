@@ -5,7 +5,7 @@
 #ifndef IPI_HTAB_H
 #define IPI_HTAB_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 typedef struct ipi_htab_slot {
     uint64_t hash;

@@ -9,7 +9,7 @@
 #ifndef IPI_IDMAP_H
 #define IPI_IDMAP_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 typedef struct ipi_idmap ipi_idmap;
 typedef struct ipi_idmap32 ipi_idmap32;

@@ -11,7 +11,7 @@
 #ifndef IPI_POOL_H
 #define IPI_POOL_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 /* Offsets in 8-byte units within a chunk, and chunk numbers: 32 bits. */
 #define IPI_POOL_OFF_BITS 17

@@ -12,7 +12,7 @@
 #ifndef IPI_RTAB_H
 #define IPI_RTAB_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 #include "htab.h" /* ipi_prefetch */
 

@@ -3,7 +3,7 @@
 #ifndef IPI_CTX_H
 #define IPI_CTX_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 /* Why a ctx text did not parse. */
 enum ipi_ctx_error {

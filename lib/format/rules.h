@@ -4,8 +4,8 @@
 #ifndef IPI_RULES_H
 #define IPI_RULES_H
 
-#include <iprof/common.h>
-#include <iprof/reader.h>
+#include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 enum ipi_rule {
     IPI_RULE_OK = 0,

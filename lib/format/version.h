@@ -3,7 +3,7 @@
 #ifndef IPI_VERSION_H
 #define IPI_VERSION_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 typedef struct ipi_fmtver {
     int64_t major, minor, patch;

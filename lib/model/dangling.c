@@ -5,7 +5,7 @@
  * keeps of a damaged file may refer to what the damage cut off; after
  * this, a strict write accepts it.
  */
-#include <iprof/model.h>
+#include <iprof/iprof.h>
 #include <iprof/transform.h>
 
 #include "model.h"

@@ -32,7 +32,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include <iprof/model.h>
+#include <iprof/iprof.h>
 
 #include "alloc.h"
 #include "arena.h"

@@ -5,7 +5,7 @@
 #ifndef IPI_SCALE_H
 #define IPI_SCALE_H
 
-#include <iprof/model.h> /* enum iprof_rounding */
+#include <iprof/iprof.h> /* enum iprof_rounding */
 
 typedef struct ipi_scaler {
     double w;

@@ -5,7 +5,7 @@
 #ifndef IPI_STALENESS_H
 #define IPI_STALENESS_H
 
-#include <iprof/model.h>
+#include <iprof/iprof.h>
 
 #include "idmap.h"
 

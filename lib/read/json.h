@@ -11,7 +11,7 @@
 #ifndef IPI_JSON_H
 #define IPI_JSON_H
 
-#include <iprof/common.h>
+#include <iprof/iprof.h>
 
 enum ipi_json_result {
     IPI_JSON_OK = 0,

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include <iprof/reader.h>
+#include <iprof/stream.h>
 
 #include "ctx.h"
 #include "error.h"

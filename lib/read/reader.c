@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <iprof/reader.h>
+#include <iprof/stream.h>
 
 #include "alloc.h"
 #include "ctx.h"

@@ -3,7 +3,7 @@
 #ifndef IPI_READER_INTERNAL_H
 #define IPI_READER_INTERNAL_H
 
-#include <iprof/reader.h>
+#include <iprof/stream.h>
 
 /* The reader's allocator; models loaded through it use the same one. */
 const iprof_allocator *ipi_reader_allocator(const iprof_reader *r);

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <iprof/reader.h>
+#include <iprof/stream.h>
 
 #include "error.h"
 #include "idset.h"

@@ -5,7 +5,7 @@
 #ifndef IPI_SOURCE_H
 #define IPI_SOURCE_H
 
-#include <iprof/reader.h>
+#include <iprof/stream.h>
 
 #include "gzip.h"
 

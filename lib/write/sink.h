@@ -15,7 +15,7 @@
 #ifndef IPI_SINK_H
 #define IPI_SINK_H
 
-#include <iprof/writer.h>
+#include <iprof/stream.h>
 
 #include "error.h"
 #include "gzip.h"

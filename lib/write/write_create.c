@@ -1,7 +1,7 @@
 /* The writer's options and creation: the options struct's versions, the
  * allocation of a writer and its buffer, its sinks (path, fd, buffer,
  * callback, gzip) and its release. */
-#include <iprof/writer.h>
+#include <iprof/stream.h>
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The whole-model write: iprof_writer_write_model, its checks of the
  * model, its unknown keys, and the canonical write (IPROF_WRITE_CANONICAL)
  * with its formatting on two threads. */
-#include <iprof/writer.h>
+#include <iprof/stream.h>
 
 #include <limits.h>
 #include <stdlib.h>

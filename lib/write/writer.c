@@ -7,7 +7,7 @@
  * formatted in place with pointer bumps; only very long names, signatures,
  * contexts or record arrays are written in chunks, each reserving its own
  * worst case, so the buffer never has to hold a whole huge element. */
-#include <iprof/writer.h>
+#include <iprof/stream.h>
 
 #include <limits.h>
 #include <stdlib.h>

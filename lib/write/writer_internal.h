@@ -4,7 +4,7 @@
 #ifndef IPROF_WRITER_INTERNAL_H
 #define IPROF_WRITER_INTERNAL_H
 
-#include <iprof/writer.h>
+#include <iprof/stream.h>
 
 #include <stddef.h>
 #include <stdint.h>

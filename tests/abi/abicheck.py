@@ -23,8 +23,8 @@ SOURCE_DIR = os.path.abspath(os.environ.get('IPROF_SOURCE_DIR')
 ABI_DIR = os.path.join(SOURCE_DIR, 'abi')
 SUPPRESSIONS = os.path.join(ABI_DIR, 'libiprof.abignore')
 BASELINE_HEADERS = os.path.join(ABI_DIR, 'include')
-PUBLIC_HEADERS = ['common.h', 'reader.h', 'model.h', 'writer.h', 'diff.h', 'transform.h', 'analysis.h',
-                  'iprof.h', 'version.h']
+PUBLIC_HEADERS = ['iprof.h', 'stream.h', 'edit.h', 'transform.h', 'diff.h', 'analysis.h',
+                  'deprecated.h', 'version.h']
 
 
 def build_dir():

@@ -37,19 +37,19 @@ def edit(root, path, old, new, count=1):
 
 
 def insert_member_middle(r):
-    edit(r, 'include/iprof/reader.h', re.compile(r'(typedef struct iprof_read_options \{\n'
+    edit(r, 'include/iprof/iprof.h', re.compile(r'(typedef struct iprof_read_options \{\n'
                                                   r'\s*unsigned int version;[^\n]*\n)'),
          r'\1    unsigned int inserted;\n')
 
 
 def retype_member(r):
-    edit(r, 'include/iprof/writer.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
+    edit(r, 'include/iprof/iprof.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
                                                   r'size_t buffer_size;', re.S),
          r'\1unsigned int buffer_size;')
 
 
 def change_parameter(r):
-    edit(r, 'include/iprof/common.h', 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
+    edit(r, 'include/iprof/iprof.h', 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
     for c in glob.glob(os.path.join(r, 'lib', '**', '*.c'), recursive=True):
         try:
             edit(r, os.path.relpath(c, r), 'iprof_kind_name(int kind)', 'iprof_kind_name(long kind)')
@@ -58,7 +58,7 @@ def change_parameter(r):
 
 
 def add_parameter(r):
-    edit(r, 'include/iprof/common.h', 'iprof_error_column(const iprof_error *err)',
+    edit(r, 'include/iprof/deprecated.h', 'iprof_error_column(const iprof_error *err)',
          'iprof_error_column(const iprof_error *err, int extra)')
     edit(r, 'lib/common/error.c', 'iprof_error_column(const iprof_error *err)',
          'iprof_error_column(const iprof_error *err, int extra)')
@@ -71,24 +71,24 @@ def remove_function(r):
 
 
 def add_function(r):
-    edit(r, 'include/iprof/common.h', 'IPROF_API const char *iprof_version_string(void);',
+    edit(r, 'include/iprof/iprof.h', 'IPROF_API const char *iprof_version_string(void);',
          'IPROF_API const char *iprof_version_string(void);\n'
          'IPROF_API int iprof_abi_test_added(int x);')
     with open(os.path.join(r, 'lib', 'zz_added.c'), 'w') as f:
-        f.write('#include <iprof/common.h>\nIPROF_API int iprof_abi_test_added(int x) '
+        f.write('#include <iprof/iprof.h>\nIPROF_API int iprof_abi_test_added(int x) '
                 '{ return x + 1; }\n')
     edit(r, 'lib/libiprof.map', 'global:\n', 'global:\n    iprof_abi_test_added;\n')
 
 
 def widen_member(r):
-    edit(r, 'include/iprof/writer.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
+    edit(r, 'include/iprof/iprof.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
                                                   r'unsigned int flags;', re.S),
          r'\1size_t flags;')
 
 
 def append_member(r):
     # docs/abi.md: options structs grow at their end under their version field.
-    edit(r, 'include/iprof/writer.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
+    edit(r, 'include/iprof/iprof.h', re.compile(r'(typedef struct iprof_write_options \{.*?)'
                                                   r'(\} iprof_write_options;)', re.S),
          r'\1    size_t appended;\n\2')
 

@@ -164,7 +164,8 @@ class LibraryTest(unittest.TestCase):
         # public headers has its constant in _lib with the same value
         # (skips outside the tree).
         flags = versions = 0
-        for header in ("reader.h", "writer.h", "model.h", "transform.h", "diff.h"):
+        for header in ("iprof.h", "stream.h", "edit.h", "transform.h", "diff.h", "analysis.h",
+                       "deprecated.h"):
             path = os.path.join(support.SOURCE_ROOT, "include", "iprof", header)
             if not os.path.isfile(path):
                 self.skipTest("%s is not there" % path)
@@ -186,9 +187,9 @@ class LibraryTest(unittest.TestCase):
                           iprof.FORMAT_1_1_0, iprof.FORMAT_LATEST),
                          ("0.2.0", "0.4.0", "1.0.0", "1.1.0", "1.1.0"))
         self.assertEqual(iprof.Model().version, iprof.FORMAT_LATEST)
-        # Every IPROF_FORMAT_* of common.h, with its value.
+        # Every IPROF_FORMAT_* of iprof.h, with its value.
         header = os.path.join(os.path.dirname(__file__), "..", "..", "..", "include", "iprof",
-                              "common.h")
+                              "iprof.h")
         if os.path.isfile(header):
             with open(header) as f:
                 found = re.findall(r'^#define IPROF_(FORMAT_[0-9_]+) "([0-9.]+)"$', f.read(),

@@ -1296,7 +1296,7 @@ mod tests {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
         let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let (mut flags, mut versions) = (0, 0);
-        for header in ["reader.h", "writer.h", "model.h", "transform.h", "diff.h"] {
+        for header in ["iprof.h", "stream.h", "edit.h", "transform.h", "diff.h", "analysis.h", "deprecated.h"] {
             let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/{header}")) else {
                 std::println!("SKIP: include/iprof/{header} is not there");
                 return;
@@ -1323,15 +1323,15 @@ mod tests {
         assert!(flags >= 11 && versions >= 6, "{flags} flags, {versions} versions found");
         assert_eq!((IPROF_READ_CALLBACKS_VERSION, IPROF_WRITE_OPTIONS_VERSION), (2, 2));
     }
-    /// Every format version of common.h (`#define IPROF_FORMAT_X_Y_Z "x.y.z"`)
+    /// Every format version of iprof.h (`#define IPROF_FORMAT_X_Y_Z "x.y.z"`)
     /// is declared here with the same value.
     #[test]
     fn format_constants_match_the_header() {
         extern crate std;
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
         let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/common.h")) else {
-            std::println!("SKIP: include/iprof/common.h is not there");
+        let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/iprof.h")) else {
+            std::println!("SKIP: include/iprof/iprof.h is not there");
             return;
         };
         let mut found = 0;
@@ -1355,7 +1355,7 @@ mod tests {
         assert_eq!(IPROF_FORMAT_0_2_0, b"0.2.0\0");
     }
 
-    /// The constants of analysis.h, the predicate typedefs of model.h and
+    /// The constants of analysis.h, the predicate typedefs of transform.h and
     /// the values C gives them.
     #[test]
     fn analysis_constants_match_the_header() {
@@ -1369,10 +1369,10 @@ mod tests {
         };
         assert!(text.contains("#define IPROF_EXTREMELY_SLOW_PATH_PROBABILITY (1.0 - 0.999999)\n"));
         assert!(text.contains("#define IPROF_INVALID_BRANCH_BCI (-5)\n"));
-        let model = std::fs::read_to_string(std::format!("{root}/include/iprof/model.h")).unwrap();
+        let transform = std::fs::read_to_string(std::format!("{root}/include/iprof/transform.h")).unwrap();
         let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
         for name in ["iprof_model_type_pred", "iprof_model_method_pred", "iprof_model_entry_pred"] {
-            assert!(model.contains(&std::format!("(*{name})")), "{name} is not in model.h");
+            assert!(transform.contains(&std::format!("(*{name})")), "{name} is not in transform.h");
             assert!(src.contains(&std::format!("pub type {name} =")), "{name} is not mirrored");
         }
     }

@@ -49,7 +49,7 @@ import java.lang.foreign.ValueLayout;
  * {@code columns(kind)} builds them anew.
  */
 public final class Columns {
-    /** {@code struct iprof_columns}, version 1 (include/iprof/model.h). */
+    /** {@code struct iprof_columns}, version 1 (include/iprof/analysis.h). */
     static final StructLayout LAYOUT = MemoryLayout.structLayout(
             ValueLayout.JAVA_INT.withName("version"), ValueLayout.JAVA_INT.withName("kind"),
             ValueLayout.JAVA_LONG.withName("count"), ValueLayout.JAVA_LONG.withName("record_count"),

@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
 /**
  * The library itself: its version, gzip support, where it was loaded
  * from, package matching, and the constants of {@code <iprof/analysis.h>}
- * and {@code <iprof/common.h>}.
+ * and {@code <iprof/iprof.h>}.
  */
 public final class Iprof {
     /** The major version of libiprof this binding was written for. */
