@@ -1139,6 +1139,49 @@ IPROF_API int iprof_model_merge_callback(iprof_model *dst, iprof_reader *reader,
                                          iprof_read_fn read_fn, void *read_payload,
                                          const iprof_merge_options *opts);
 
+/* 1.0: <iprof/iprof.h> */
+
+/**
+ * @brief Load a model from a source.
+ *
+ * Each kind loads as its 0.x function did (iprof_model_load_buffer(),
+ * _path(), _fd(), _callback()); see enum iprof_source_kind. @p reader
+ * supplies the options (strictness, allocator) and keeps the error and
+ * diagnostics of the load. On failure *out is set to NULL and no model is
+ * left.
+ * @param[out] out receives the model, owned by the caller; NULL on failure.
+ * @param reader the reader to read with (borrowed; the model does not
+ *        keep it).
+ * @param source where the bytes come from (borrowed for the call).
+ * @return as iprof_reader_read(); iprof_reader_error() describes a failure.
+ * @retval IPROF_EINVAL @p out or @p reader is NULL, or @p source is NULL
+ *         or invalid (as iprof_reader_read() says): no model is created.
+ * @threadsafety Needs exclusive access to @p reader.
+ */
+IPROF_API int iprof_model_load(iprof_model **out, iprof_reader *reader,
+                               const iprof_source *source);
+
+/**
+ * @brief Merge a profile into @p dst as it is read from a source.
+ *
+ * Each kind merges as its 0.x function did (iprof_model_merge_buffer(),
+ * _path(), _fd(), _callback()): the reader's options apply as for a load;
+ * all or nothing (on any failure dst holds what it held before).
+ * @param dst the model merged into.
+ * @param reader the reader to read with (borrowed for the call).
+ * @param source where the bytes come from (borrowed for the call).
+ * @param opts the merge options (borrowed), or NULL for the defaults
+ *        (weight 1, IPROF_MERGE_OPTIONS_INIT).
+ * @return as iprof_model_merge_buffer() and iprof_reader_read().
+ * @retval IPROF_EINVAL a NULL @p dst or @p reader, bad options, or a NULL
+ *         or invalid @p source: the reader's error and iprof_model_error(dst)
+ *         say which field; dst is untouched.
+ * @threadsafety Needs exclusive access to @p dst and @p reader.
+ */
+IPROF_API int iprof_model_merge_source(iprof_model *dst, iprof_reader *reader,
+                                       const iprof_source *source,
+                                       const iprof_merge_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -399,6 +399,91 @@ IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *reader, size_
  */
 IPROF_API size_t iprof_reader_diag_dropped(const iprof_reader *reader, int severity);
 
+/* 1.0: <iprof/iprof.h> */
+
+/** Where the bytes of a read come from (iprof_source.kind). Every kind
+ *  recognises gzip input by its first bytes (when the library has zlib). */
+enum iprof_source_kind {
+    /** data, len: a document in memory, borrowed for the call; data NULL
+     *  only with len 0. */
+    IPROF_SOURCE_BUFFER = 0,
+    /** path: a file, opened and read chunk by chunk (the reader's
+     *  chunk_size), closed by the call. UTF-8; on Windows converted to
+     *  UTF-16 for the system (docs/api.md, "Files, paths and descriptors").
+     *  A file that cannot be opened, or a directory, is IPROF_EIO. */
+    IPROF_SOURCE_PATH = 1,
+    /** fd: a descriptor open for reading, read to its end, borrowed: not
+     *  closed. On Windows a C runtime descriptor (_open, _fileno, not a
+     *  HANDLE), set to binary mode (_setmode) so that no CRLF translation
+     *  happens. A failed read is IPROF_EIO. */
+    IPROF_SOURCE_FD = 2,
+    /** read_fn, read_payload: a read function (see iprof_read_fn); its
+     *  failure is IPROF_EIO. */
+    IPROF_SOURCE_CALLBACK = 3
+};
+
+/** The version of iprof_source these headers define. */
+#define IPROF_SOURCE_VERSION 1
+
+/** The input of iprof_model_load(), iprof_model_merge_source() and
+ *  iprof_reader_read(): a kind and that kind's fields (the others are
+ *  ignored). Borrowed for the call, with what it points to: nothing is
+ *  opened before the call, and the call closes what it opened (a path's
+ *  file), never what it was given (a descriptor). */
+typedef struct iprof_source {
+    unsigned int version;  /**< IPROF_SOURCE_VERSION */
+    int kind;              /**< enum iprof_source_kind */
+    const void *data;      /**< BUFFER: the document; NULL only with len 0 */
+    size_t len;            /**< BUFFER: its length in bytes */
+    const char *path;      /**< PATH: NUL-terminated UTF-8 */
+    int fd;                /**< FD: open for reading */
+    iprof_read_fn read_fn; /**< CALLBACK: fills the reader's buffer */
+    void *read_payload;    /**< CALLBACK: passed to read_fn as is */
+} iprof_source;
+
+/** Initialiser of an iprof_source reading @p data, @p len bytes. */
+#define IPROF_SOURCE_BUFFER_INIT(data, len) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_BUFFER, (data), (len), NULL, -1, NULL, NULL}
+/** Initialiser of an iprof_source reading the file at @p path. */
+#define IPROF_SOURCE_PATH_INIT(path) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_PATH, NULL, 0, (path), -1, NULL, NULL}
+/** Initialiser of an iprof_source reading descriptor @p fd. */
+#define IPROF_SOURCE_FD_INIT(fd) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_FD, NULL, 0, NULL, (fd), NULL, NULL}
+/** Initialiser of an iprof_source reading through @p read_fn. */
+#define IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_CALLBACK, NULL, 0, NULL, -1, (read_fn), (read_payload)}
+
+/* 1.0: <iprof/stream.h> */
+
+/**
+ * @brief Read a document from a source, element by element.
+ *
+ * Each kind reads as its 0.x function did (iprof_reader_read_buffer(),
+ * _path(), _fd(), _callback()); see enum iprof_source_kind.
+ * @param reader the reader.
+ * @param source where the bytes come from (borrowed for the call).
+ * @param callbacks the callbacks (borrowed for the call), or NULL to
+ *        validate only.
+ * @param payload passed to every callback as is.
+ * @retval IPROF_OK the document was read (lenient mode: diagnostics may
+ *         have been recorded; see iprof_reader_diag_count()).
+ * @retval IPROF_ESYNTAX, IPROF_ESCHEMA, IPROF_EVERSION, IPROF_EDANGLING,
+ *         IPROF_ELIMIT the document is invalid; iprof_reader_error() says
+ *         where and why.
+ * @retval IPROF_EIO a file that cannot be opened, a failed read or read
+ *         function.
+ * @retval IPROF_ESTOPPED a callback returned non-zero.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p reader is NULL, @p callbacks has an unknown
+ *         version, or @p source is NULL, has an unknown version or kind,
+ *         or an invalid field of its kind (NULL path, negative fd, NULL
+ *         read_fn, NULL data with len > 0); iprof_reader_error() says which.
+ * @threadsafety Needs exclusive access to @p reader.
+ */
+IPROF_API int iprof_reader_read(iprof_reader *reader, const iprof_source *source,
+                                const iprof_read_callbacks *callbacks, void *payload);
+
 #ifdef __cplusplus
 }
 #endif

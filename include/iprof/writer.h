@@ -472,6 +472,100 @@ IPROF_API const iprof_error *iprof_writer_error(const iprof_writer *writer);
  */
 IPROF_API int iprof_writer_buffer(const iprof_writer *writer, const void **data, size_t *len);
 
+/* 1.0: <iprof/iprof.h> */
+
+/** Where a writer's bytes go (iprof_sink.kind). */
+enum iprof_sink_kind {
+    /** Memory: iprof_writer_buffer() gives the bytes. */
+    IPROF_SINK_BUFFER = 0,
+    /**
+     * path: a file, replaced atomically. Nothing is visible at the path
+     * until iprof_writer_end() succeeds: the document goes to a temporary
+     * file in the same directory, synced (unless IPROF_WRITE_NO_SYNC) and
+     * renamed over the path; IPROF_EIO from a later call when that fails.
+     * A path ending in ".gz" is written gzip-compressed, as with
+     * IPROF_WRITE_GZIP; through symlinks, the name of the file they finally
+     * name decides (a link "p.iprof" to "p.iprof.gz" gets gzip, a link
+     * "p.gz" to "p.iprof" text).
+     *
+     * The temporary file has no name until then where the system allows
+     * (Linux's O_TMPFILE), so a process killed mid-write leaves nothing
+     * behind; elsewhere it is ".iprof-PID-N.tmp". A file that exists must
+     * be writable by the caller, as for a plain open() (a read-only file is
+     * refused with IPROF_EIO, "Permission denied"); its replacement keeps
+     * its mode and, where the caller may set them, its owner and group.
+     *
+     * A symlink (or a chain of them) is followed to the file it finally
+     * names: that file is replaced, in its own directory and keeping its
+     * mode, and the links stay links (a dangling link gets its target
+     * created). What is not a regular file is not replaced: a character
+     * device or a FIFO is opened and written in place, and a path naming
+     * one of the process's descriptors (/dev/stdout, /dev/stderr,
+     * /dev/fd/N, /proc/self/fd/N) is written through that descriptor, at
+     * its offset, which stays open; such writes are visible as they
+     * happen, not atomic. A directory, a block device, a socket or a
+     * symlink loop fails with IPROF_EIO and a message saying so.
+     *
+     * The path is UTF-8, not empty, copied; on Windows converted to UTF-16
+     * for the system (docs/api.md, "Files, paths and descriptors").
+     */
+    IPROF_SINK_PATH = 1,
+    /** fd: a descriptor open for writing (on Windows a C runtime
+     *  descriptor, set to binary mode); written, not synced, not closed;
+     *  must stay open until the writer is freed. */
+    IPROF_SINK_FD = 2,
+    /** write_fn, write_payload: a write function (see iprof_write_fn),
+     *  called from the writer's calls. */
+    IPROF_SINK_CALLBACK = 3
+};
+
+/** The version of iprof_sink these headers define. */
+#define IPROF_SINK_VERSION 1
+
+/** The output of iprof_writer_new(): a kind and that kind's fields (the
+ *  others are ignored). Read by iprof_writer_new() only (the path is
+ *  copied); not kept. */
+typedef struct iprof_sink {
+    unsigned int version;    /**< IPROF_SINK_VERSION */
+    int kind;                /**< enum iprof_sink_kind */
+    const char *path;        /**< PATH: NUL-terminated UTF-8, copied */
+    int fd;                  /**< FD: open for writing */
+    iprof_write_fn write_fn; /**< CALLBACK: takes the bytes */
+    void *write_payload;     /**< CALLBACK: passed to write_fn as is */
+} iprof_sink;
+
+/** Initialiser of an iprof_sink into memory. */
+#define IPROF_SINK_BUFFER_INIT {IPROF_SINK_VERSION, IPROF_SINK_BUFFER, NULL, -1, NULL, NULL}
+/** Initialiser of an iprof_sink to the file at @p path. */
+#define IPROF_SINK_PATH_INIT(path) {IPROF_SINK_VERSION, IPROF_SINK_PATH, (path), -1, NULL, NULL}
+/** Initialiser of an iprof_sink to descriptor @p fd. */
+#define IPROF_SINK_FD_INIT(fd) {IPROF_SINK_VERSION, IPROF_SINK_FD, NULL, (fd), NULL, NULL}
+/** Initialiser of an iprof_sink through @p write_fn. */
+#define IPROF_SINK_CALLBACK_INIT(write_fn, write_payload) \
+    {IPROF_SINK_VERSION, IPROF_SINK_CALLBACK, NULL, -1, (write_fn), (write_payload)}
+
+/**
+ * @brief Create a writer to a sink.
+ *
+ * Each kind writes as its 0.x function did (iprof_writer_new_buffer(),
+ * _path(), _fd(), _callback()); see enum iprof_sink_kind.
+ * @param[out] out receives the writer, owned by the caller (free it with
+ *        iprof_writer_free()); NULL on failure.
+ * @param sink where the bytes go (read by this call only).
+ * @param opts options, or NULL for the defaults; copied (the allocator
+ *        struct too; format_version must stay valid until begin or
+ *        write_model), not kept.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL @p out or @p sink is NULL, @p sink has an unknown
+ *         version or kind or an invalid field of its kind (a NULL or empty
+ *         path, a negative fd, a NULL write_fn), or @p opts an unknown
+ *         version or flag.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @threadsafety Thread-safe.
+ */
+IPROF_API int iprof_writer_new(iprof_writer **out, const iprof_sink *sink,
+                               const iprof_write_options *opts);
+
 #ifdef __cplusplus
 }
 #endif
