@@ -451,7 +451,7 @@ static void test_limit_load(void)
         m->ctx_nodes.max = N;
         ipi_builder *b = ipi_builder_start(&m->alloc, apply, m, threaded);
         CHECK(b != NULL);
-        ipi_load_source src = {IPI_SRC_BUFFER, doc, strlen(doc), NULL, -1, NULL, NULL};
+        iprof_source src = IPROF_SOURCE_BUFFER_INIT(doc, strlen(doc));
         if (b)
             CHECK_EQ_INT(ipi_load_run(r, &src, b, m, 0, NULL), IPROF_ELIMIT);
         check_limit_message(iprof_reader_error(r), N);
@@ -538,7 +538,7 @@ static void test_names_limit_load_merge(void)
         m->names.pool.max_chunks = 3;
         ipi_builder *b = ipi_builder_start(&m->alloc, apply, m, threaded);
         CHECK(b != NULL);
-        ipi_load_source src = {IPI_SRC_BUFFER, doc, strlen(doc), NULL, -1, NULL, NULL};
+        iprof_source src = IPROF_SOURCE_BUFFER_INIT(doc, strlen(doc));
         if (b)
             CHECK_EQ_INT(ipi_load_run(r, &src, b, m, 0, NULL), IPROF_ELIMIT);
         check_names_message(iprof_reader_error(r), 3);

@@ -684,33 +684,9 @@ IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_colu
 #define IPROF_WRITE_STRICT 0x4u
 
 /**
- * @brief Create a writer to a path, atomically.
- *
- * Nothing is visible at @p path until iprof_writer_end() succeeds: the
- * document goes to a temporary file in the same directory, synced
- * (unless IPROF_WRITE_NO_SYNC) and renamed over @p path; IPROF_EIO from a
- * later call when that fails. A @p path ending in ".gz" is written
- * gzip-compressed, as with IPROF_WRITE_GZIP; through symlinks, the name
- * of the file they finally name decides (a link "p.iprof" to "p.iprof.gz"
- * gets gzip, a link "p.gz" to "p.iprof" text).
- *
- * The temporary file has no name until then where the system allows
- * (Linux's O_TMPFILE), so a process killed mid-write leaves nothing
- * behind; elsewhere it is ".iprof-PID-N.tmp". A file that exists must be
- * writable by the caller, as for a plain open() (a read-only file is
- * refused with IPROF_EIO, "Permission denied"); its replacement keeps its
- * mode and, where the caller may set them, its owner and group.
- *
- * A symlink (or a chain of them) is followed to the file it finally names:
- * that file is replaced, in its own directory and keeping its mode, and
- * the links stay links (a dangling link gets its target created). What is
- * not a regular file is not replaced: a character device or a FIFO is
- * opened and written in place, and a path naming one of the process's
- * descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
- * written through that descriptor, at its offset, which stays open; such
- * writes are visible as they happen, not atomic. A directory, a block
- * device, a socket or a symlink loop fails with IPROF_EIO and a message
- * saying so.
+ * @brief Create a writer to a path, atomically: iprof_writer_new() with
+ *        an IPROF_SINK_PATH sink, which says how the file is replaced
+ *        (symlinks, devices, descriptor paths, ".gz").
  * @param[out] out receives the writer, owned by the caller (free it with
  *        iprof_writer_free()); NULL on failure.
  * @param path the target, UTF-8 (copied); on Windows converted to UTF-16

@@ -43,9 +43,9 @@
  * allocator (libc's is) unless iprof_model_build_indexes() ran first (then
  * only columns and method totals allocate); (2) IPROF_READ_THREADED and
  * IPROF_WRITE_THREADED run a second thread inside the call (model loads
- * and streaming merges, canonical writes of a model:
- * iprof_writer_write_model()), and a load's or merge's second thread
- * calls the allocator.
+ * and streaming merges: iprof_model_load(), iprof_model_merge_source();
+ * canonical writes of a model: iprof_writer_write_model()), and a load's
+ * or merge's second thread calls the allocator.
  *
  * Ownership. A handle a function creates comes back through its first
  * parameter and belongs to the caller, who frees it with its *_free
@@ -397,6 +397,60 @@ IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *reader);
  */
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *reader, size_t index);
 
+
+/** Where the bytes of a read come from (iprof_source.kind). Every kind
+ *  recognises gzip input by its first bytes (when the library has zlib). */
+enum iprof_source_kind {
+    /** data, len: a document in memory, borrowed for the call; data NULL
+     *  only with len 0. */
+    IPROF_SOURCE_BUFFER = 0,
+    /** path: a file, opened and read chunk by chunk (the reader's
+     *  chunk_size), closed by the call. UTF-8; on Windows converted to
+     *  UTF-16 for the system (docs/api.md, "Files, paths and descriptors").
+     *  A file that cannot be opened, or a directory, is IPROF_EIO. */
+    IPROF_SOURCE_PATH = 1,
+    /** fd: a descriptor open for reading, read to its end, borrowed: not
+     *  closed. On Windows a C runtime descriptor (_open, _fileno, not a
+     *  HANDLE), set to binary mode (_setmode) so that no CRLF translation
+     *  happens. A failed read is IPROF_EIO. */
+    IPROF_SOURCE_FD = 2,
+    /** read_fn, read_payload: a read function (see iprof_read_fn); its
+     *  failure is IPROF_EIO. */
+    IPROF_SOURCE_CALLBACK = 3
+};
+
+/** The version of iprof_source these headers define. */
+#define IPROF_SOURCE_VERSION 1
+
+/** The input of iprof_model_load(), iprof_model_merge_source() and
+ *  iprof_reader_read(): a kind and that kind's fields (the others are
+ *  ignored). Borrowed for the call, with what it points to: nothing is
+ *  opened before the call, and the call closes what it opened (a path's
+ *  file), never what it was given (a descriptor). */
+typedef struct iprof_source {
+    unsigned int version;  /**< IPROF_SOURCE_VERSION */
+    int kind;              /**< enum iprof_source_kind */
+    const void *data;      /**< BUFFER: the document; NULL only with len 0 */
+    size_t len;            /**< BUFFER: its length in bytes */
+    const char *path;      /**< PATH: NUL-terminated UTF-8 */
+    int fd;                /**< FD: open for reading */
+    iprof_read_fn read_fn; /**< CALLBACK: fills the reader's buffer */
+    void *read_payload;    /**< CALLBACK: passed to read_fn as is */
+} iprof_source;
+
+/** Initialiser of an iprof_source reading @p data, @p len bytes. */
+#define IPROF_SOURCE_BUFFER_INIT(data, len) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_BUFFER, (data), (len), NULL, -1, NULL, NULL}
+/** Initialiser of an iprof_source reading the file at @p path. */
+#define IPROF_SOURCE_PATH_INIT(path) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_PATH, NULL, 0, (path), -1, NULL, NULL}
+/** Initialiser of an iprof_source reading descriptor @p fd. */
+#define IPROF_SOURCE_FD_INIT(fd) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_FD, NULL, 0, NULL, (fd), NULL, NULL}
+/** Initialiser of an iprof_source reading through @p read_fn. */
+#define IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload) \
+    {IPROF_SOURCE_VERSION, IPROF_SOURCE_CALLBACK, NULL, 0, NULL, -1, (read_fn), (read_payload)}
+
 /* ------------------------------------------------------------------------ */
 /* Model                                                                    */
 
@@ -494,6 +548,29 @@ IPROF_API size_t iprof_model_unread_count(const iprof_model *model, const char *
  *         none ran). Owned by the model: valid until its next operation.
  */
 IPROF_API const iprof_error *iprof_model_error(const iprof_model *model);
+
+
+/**
+ * @brief Load a model from a source.
+ *
+ * Each kind loads as its 0.x function did (iprof_model_load_buffer(),
+ * _path(), _fd(), _callback()); see enum iprof_source_kind. @p reader
+ * supplies the options (strictness, allocator) and keeps the error and
+ * diagnostics of the load. On failure *out is set to NULL and no model is
+ * left.
+ * @param[out] out receives the model, owned by the caller; NULL on failure.
+ * @param reader the reader to read with (borrowed; the model does not
+ *        keep it).
+ * @param source where the bytes come from (borrowed for the call).
+ * @return as iprof_reader_read(); iprof_reader_error() describes a failure.
+ * @retval IPROF_EINVAL @p out or @p reader is NULL, or @p source is NULL
+ *         or invalid (as iprof_reader_read() says): no model is created.
+ * @threadsafety Exception (2) of <iprof/iprof.h>: with IPROF_READ_THREADED a
+ *         second thread builds the model and calls its allocator during the
+ *         call; needs exclusive access to @p reader.
+ */
+IPROF_API int iprof_model_load(iprof_model **out, iprof_reader *reader,
+                               const iprof_source *source);
 
 /* ------------------------------------------------------------------------ */
 /* Types                                                                    */
@@ -836,6 +913,29 @@ typedef struct iprof_merge_options {
  */
 IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int version);
 
+/**
+ * @brief Merge a profile into @p dst as it is read from a source.
+ *
+ * Each kind merges as its 0.x function did (iprof_model_merge_buffer(),
+ * _path(), _fd(), _callback()): the reader's options apply as for a load;
+ * all or nothing (on any failure dst holds what it held before).
+ * @param dst the model merged into.
+ * @param reader the reader to read with (borrowed for the call).
+ * @param source where the bytes come from (borrowed for the call).
+ * @param opts the merge options (borrowed), or NULL for the defaults
+ *        (weight 1, IPROF_MERGE_OPTIONS_INIT).
+ * @return as iprof_model_merge_buffer() and iprof_reader_read().
+ * @retval IPROF_EINVAL a NULL @p dst or @p reader, bad options, or a NULL
+ *         or invalid @p source: the reader's error and iprof_model_error(dst)
+ *         say which field; dst is untouched.
+ * @threadsafety Exception (2) of <iprof/iprof.h>: with IPROF_READ_THREADED a
+ *         second thread reads ahead and calls dst's allocator during the
+ *         call; needs exclusive access to @p dst and @p reader.
+ */
+IPROF_API int iprof_model_merge_source(iprof_model *dst, iprof_reader *reader,
+                                       const iprof_source *source,
+                                       const iprof_merge_options *opts);
+
 /* ------------------------------------------------------------------------ */
 /* Writer                                                                   */
 
@@ -1016,6 +1116,98 @@ IPROF_API const iprof_error *iprof_writer_error(const iprof_writer *writer);
  * @retval IPROF_EINVAL a NULL argument or a writer with another sink.
  */
 IPROF_API int iprof_writer_buffer(const iprof_writer *writer, const void **data, size_t *len);
+
+
+/** Where a writer's bytes go (iprof_sink.kind). */
+enum iprof_sink_kind {
+    /** Memory: iprof_writer_buffer() gives the bytes. */
+    IPROF_SINK_BUFFER = 0,
+    /**
+     * path: a file, replaced atomically. Nothing is visible at the path
+     * until iprof_writer_end() succeeds: the document goes to a temporary
+     * file in the same directory, synced (unless IPROF_WRITE_NO_SYNC) and
+     * renamed over the path; IPROF_EIO from a later call when that fails.
+     * A path ending in ".gz" is written gzip-compressed, as with
+     * IPROF_WRITE_GZIP; through symlinks, the name of the file they finally
+     * name decides (a link "p.iprof" to "p.iprof.gz" gets gzip, a link
+     * "p.gz" to "p.iprof" text).
+     *
+     * The temporary file has no name until then where the system allows
+     * (Linux's O_TMPFILE), so a process killed mid-write leaves nothing
+     * behind; elsewhere it is ".iprof-PID-N.tmp". A file that exists must
+     * be writable by the caller, as for a plain open() (a read-only file is
+     * refused with IPROF_EIO, "Permission denied"); its replacement keeps
+     * its mode and, where the caller may set them, its owner and group.
+     *
+     * A symlink (or a chain of them) is followed to the file it finally
+     * names: that file is replaced, in its own directory and keeping its
+     * mode, and the links stay links (a dangling link gets its target
+     * created). What is not a regular file is not replaced: a character
+     * device or a FIFO is opened and written in place, and a path naming
+     * one of the process's descriptors (/dev/stdout, /dev/stderr,
+     * /dev/fd/N, /proc/self/fd/N) is written through that descriptor, at
+     * its offset, which stays open; such writes are visible as they
+     * happen, not atomic. A directory, a block device, a socket or a
+     * symlink loop fails with IPROF_EIO and a message saying so.
+     *
+     * The path is UTF-8, not empty, copied; on Windows converted to UTF-16
+     * for the system (docs/api.md, "Files, paths and descriptors").
+     */
+    IPROF_SINK_PATH = 1,
+    /** fd: a descriptor open for writing (on Windows a C runtime
+     *  descriptor, set to binary mode); written, not synced, not closed;
+     *  must stay open until the writer is freed. */
+    IPROF_SINK_FD = 2,
+    /** write_fn, write_payload: a write function (see iprof_write_fn),
+     *  called from the writer's calls. */
+    IPROF_SINK_CALLBACK = 3
+};
+
+/** The version of iprof_sink these headers define. */
+#define IPROF_SINK_VERSION 1
+
+/** The output of iprof_writer_new(): a kind and that kind's fields (the
+ *  others are ignored). Read by iprof_writer_new() only (the path is
+ *  copied); not kept. */
+typedef struct iprof_sink {
+    unsigned int version;    /**< IPROF_SINK_VERSION */
+    int kind;                /**< enum iprof_sink_kind */
+    const char *path;        /**< PATH: NUL-terminated UTF-8, copied */
+    int fd;                  /**< FD: open for writing */
+    iprof_write_fn write_fn; /**< CALLBACK: takes the bytes */
+    void *write_payload;     /**< CALLBACK: passed to write_fn as is */
+} iprof_sink;
+
+/** Initialiser of an iprof_sink into memory. */
+#define IPROF_SINK_BUFFER_INIT {IPROF_SINK_VERSION, IPROF_SINK_BUFFER, NULL, -1, NULL, NULL}
+/** Initialiser of an iprof_sink to the file at @p path. */
+#define IPROF_SINK_PATH_INIT(path) {IPROF_SINK_VERSION, IPROF_SINK_PATH, (path), -1, NULL, NULL}
+/** Initialiser of an iprof_sink to descriptor @p fd. */
+#define IPROF_SINK_FD_INIT(fd) {IPROF_SINK_VERSION, IPROF_SINK_FD, NULL, (fd), NULL, NULL}
+/** Initialiser of an iprof_sink through @p write_fn. */
+#define IPROF_SINK_CALLBACK_INIT(write_fn, write_payload) \
+    {IPROF_SINK_VERSION, IPROF_SINK_CALLBACK, NULL, -1, (write_fn), (write_payload)}
+
+/**
+ * @brief Create a writer to a sink.
+ *
+ * Each kind writes as its 0.x function did (iprof_writer_new_buffer(),
+ * _path(), _fd(), _callback()); see enum iprof_sink_kind.
+ * @param[out] out receives the writer, owned by the caller (free it with
+ *        iprof_writer_free()); NULL on failure.
+ * @param sink where the bytes go (read by this call only).
+ * @param opts options, or NULL for the defaults; copied (the allocator
+ *        struct too; format_version must stay valid until begin or
+ *        write_model), not kept.
+ * @retval IPROF_OK success.
+ * @retval IPROF_EINVAL @p out or @p sink is NULL, @p sink has an unknown
+ *         version or kind or an invalid field of its kind (a NULL or empty
+ *         path, a negative fd, a NULL write_fn), or @p opts an unknown
+ *         version or flag.
+ * @retval IPROF_ENOMEM allocation failed.
+ */
+IPROF_API int iprof_writer_new(iprof_writer **out, const iprof_sink *sink,
+                               const iprof_write_options *opts);
 
 #ifdef __cplusplus
 }

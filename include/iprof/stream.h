@@ -129,6 +129,34 @@ typedef struct iprof_read_callbacks {
 #define IPROF_READ_CALLBACKS_INIT \
     {IPROF_READ_CALLBACKS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
+
+/**
+ * @brief Read a document from a source, element by element.
+ *
+ * Each kind reads as its 0.x function did (iprof_reader_read_buffer(),
+ * _path(), _fd(), _callback()); see enum iprof_source_kind.
+ * @param reader the reader.
+ * @param source where the bytes come from (borrowed for the call).
+ * @param callbacks the callbacks (borrowed for the call), or NULL to
+ *        validate only.
+ * @param payload passed to every callback as is.
+ * @retval IPROF_OK the document was read (lenient mode: diagnostics may
+ *         have been recorded; see iprof_reader_diag_count()).
+ * @retval IPROF_ESYNTAX, IPROF_ESCHEMA, IPROF_EVERSION, IPROF_EDANGLING,
+ *         IPROF_ELIMIT the document is invalid; iprof_reader_error() says
+ *         where and why.
+ * @retval IPROF_EIO a file that cannot be opened, a failed read or read
+ *         function.
+ * @retval IPROF_ESTOPPED a callback returned non-zero.
+ * @retval IPROF_ENOMEM allocation failed.
+ * @retval IPROF_EINVAL @p reader is NULL, @p callbacks has an unknown
+ *         version, or @p source is NULL, has an unknown version or kind,
+ *         or an invalid field of its kind (NULL path, negative fd, NULL
+ *         read_fn, NULL data with len > 0); iprof_reader_error() says which.
+ */
+IPROF_API int iprof_reader_read(iprof_reader *reader, const iprof_source *source,
+                                const iprof_read_callbacks *callbacks, void *payload);
+
 /* ------------------------------------------------------------------------ */
 /* Writing element by element                                               */
 

@@ -44,19 +44,6 @@ int ipi_builder_drain(ipi_builder *b);
 int ipi_builder_finish(ipi_builder *b, int cancel);
 
 
-/* Where a load or a streaming merge reads from: one of the reader's four
- * sources. */
-enum { IPI_SRC_BUFFER, IPI_SRC_PATH, IPI_SRC_FD, IPI_SRC_CALLBACK };
-
-typedef struct ipi_load_source {
-    int type;
-    const void *data;
-    size_t len;
-    const char *path;
-    int fd;
-    iprof_read_fn fn;
-    void *fn_payload;
-} ipi_load_source;
 
 /* What a streaming merge does on the reading thread (NULL for a load):
  * on_section at each known top-level key (nonzero stops the read with that
@@ -82,7 +69,7 @@ typedef struct ipi_load_hooks {
  * unless keep_build_error). A load (no hooks) whose
  * reader has IPROF_READ_SALVAGE keeps what was read before damage and
  * succeeds (ipi_reader_salvageable() says when). */
-int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,
+int ipi_load_run(iprof_reader *reader, const iprof_source *src, ipi_builder *b,
                  iprof_model *extras, int keep_build_error, const ipi_load_hooks *hooks);
 
 /* Whether a finished read checked references and reported no error

@@ -660,7 +660,7 @@ static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *o
     return rc;
 }
 
-static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_source *src,
+static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_source *src,
                         const iprof_merge_options *opts)
 {
     iprof_merge_options defaults = IPROF_MERGE_OPTIONS_INIT;
@@ -676,6 +676,12 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     rc = ipi_merge_check_groups(dst);
     if (rc)
         return rc;
+    /* A source no read can use: the reader says why, and dst with it. */
+    rc = ipi_reader_check_source(reader, src);
+    if (rc) {
+        ipi_errbuf_copy(&dst->error, iprof_reader_error(reader));
+        return rc;
+    }
     stream_merge s;
     int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
     rc = start(&s, dst, opts, threaded);
@@ -713,31 +719,39 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const ipi_load_s
     return rc;
 }
 
+IPROF_API int iprof_model_merge_source(iprof_model *dst, iprof_reader *reader,
+                                       const iprof_source *source,
+                                       const iprof_merge_options *opts)
+{
+    return merge_source(dst, reader, source, opts);
+}
+
+/* The 0.x entry points, one kind each (they go in 1.0). */
 IPROF_API int iprof_model_merge_buffer(iprof_model *dst, iprof_reader *reader, const void *data,
                                        size_t len, const iprof_merge_options *opts)
 {
-    ipi_load_source src = {IPI_SRC_BUFFER, data, len, NULL, -1, NULL, NULL};
-    return merge_source(dst, reader, &src, opts);
+    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(data, len);
+    return iprof_model_merge_source(dst, reader, &src, opts);
 }
 
 IPROF_API int iprof_model_merge_path(iprof_model *dst, iprof_reader *reader, const char *path,
                                      const iprof_merge_options *opts)
 {
-    ipi_load_source src = {IPI_SRC_PATH, NULL, 0, path, -1, NULL, NULL};
-    return merge_source(dst, reader, &src, opts);
+    const iprof_source src = IPROF_SOURCE_PATH_INIT(path);
+    return iprof_model_merge_source(dst, reader, &src, opts);
 }
 
 IPROF_API int iprof_model_merge_fd(iprof_model *dst, iprof_reader *reader, int fd,
                                    const iprof_merge_options *opts)
 {
-    ipi_load_source src = {IPI_SRC_FD, NULL, 0, NULL, fd, NULL, NULL};
-    return merge_source(dst, reader, &src, opts);
+    const iprof_source src = IPROF_SOURCE_FD_INIT(fd);
+    return iprof_model_merge_source(dst, reader, &src, opts);
 }
 
 IPROF_API int iprof_model_merge_callback(iprof_model *dst, iprof_reader *reader,
                                          iprof_read_fn read_fn, void *read_payload,
                                          const iprof_merge_options *opts)
 {
-    ipi_load_source src = {IPI_SRC_CALLBACK, NULL, 0, NULL, -1, read_fn, read_payload};
-    return merge_source(dst, reader, &src, opts);
+    const iprof_source src = IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload);
+    return iprof_model_merge_source(dst, reader, &src, opts);
 }

@@ -116,23 +116,11 @@ static const iprof_read_callbacks load_callbacks = {
     on_entry, on_entry, on_entry, on_entry, on_entry, on_entry, on_unknown, on_key,
 };
 
-static int read_into(iprof_reader *r, const ipi_load_source *src, loader *l)
-{
-    switch (src->type) {
-    case IPI_SRC_BUFFER:
-        return iprof_reader_read_buffer(r, src->data, src->len, &load_callbacks, l);
-    case IPI_SRC_PATH: return iprof_reader_read_path(r, src->path, &load_callbacks, l);
-    case IPI_SRC_FD: return iprof_reader_read_fd(r, src->fd, &load_callbacks, l);
-    default:
-        return iprof_reader_read_callback(r, src->fn, src->fn_payload, &load_callbacks, l);
-    }
-}
-
-int ipi_load_run(iprof_reader *reader, const ipi_load_source *src, ipi_builder *b,
+int ipi_load_run(iprof_reader *reader, const iprof_source *src, ipi_builder *b,
                  iprof_model *extras, int keep_build_error, const ipi_load_hooks *hooks)
 {
     loader l = {b, IPROF_OK, extras, -1, hooks};
-    int rc = read_into(reader, src, &l);
+    int rc = iprof_reader_read(reader, src, &load_callbacks, &l);
     if (hooks && hooks->on_flush)
         hooks->on_flush(hooks->payload);
     /* A salvaging load keeps the elements the reader handed over before
@@ -175,15 +163,18 @@ static int apply_load(ipi_batch *batch, void *payload)
     return ipi_batch_apply(payload, batch);
 }
 
-static int load(iprof_model **out, iprof_reader *reader, const ipi_load_source *src)
+static int load(iprof_model **out, iprof_reader *reader, const iprof_source *src)
 {
     if (!out)
         return IPROF_EINVAL;
     *out = NULL;
     if (!reader)
         return IPROF_EINVAL;
+    int rc = ipi_reader_check_source(reader, src); /* before anything is made */
+    if (rc)
+        return rc;
     iprof_model *m;
-    int rc = iprof_model_new(&m, ipi_reader_allocator(reader));
+    rc = iprof_model_new(&m, ipi_reader_allocator(reader));
     if (rc) {
         ipi_reader_fail(reader, rc, "out of memory creating the model");
         return rc;
@@ -221,28 +212,35 @@ int ipi_reader_vouches(iprof_reader *reader)
     return ok;
 }
 
+IPROF_API int iprof_model_load(iprof_model **out, iprof_reader *reader,
+                               const iprof_source *source)
+{
+    return load(out, reader, source);
+}
+
+/* The 0.x entry points, one kind each (they go in 1.0). */
 IPROF_API int iprof_model_load_buffer(iprof_model **out, iprof_reader *reader,
                                       const void *data, size_t len)
 {
-    ipi_load_source src = {IPI_SRC_BUFFER, data, len, NULL, -1, NULL, NULL};
-    return load(out, reader, &src);
+    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(data, len);
+    return iprof_model_load(out, reader, &src);
 }
 
 IPROF_API int iprof_model_load_path(iprof_model **out, iprof_reader *reader, const char *path)
 {
-    ipi_load_source src = {IPI_SRC_PATH, NULL, 0, path, -1, NULL, NULL};
-    return load(out, reader, &src);
+    const iprof_source src = IPROF_SOURCE_PATH_INIT(path);
+    return iprof_model_load(out, reader, &src);
 }
 
 IPROF_API int iprof_model_load_fd(iprof_model **out, iprof_reader *reader, int fd)
 {
-    ipi_load_source src = {IPI_SRC_FD, NULL, 0, NULL, fd, NULL, NULL};
-    return load(out, reader, &src);
+    const iprof_source src = IPROF_SOURCE_FD_INIT(fd);
+    return iprof_model_load(out, reader, &src);
 }
 
 IPROF_API int iprof_model_load_callback(iprof_model **out, iprof_reader *reader,
                                         iprof_read_fn read_fn, void *read_payload)
 {
-    ipi_load_source src = {IPI_SRC_CALLBACK, NULL, 0, NULL, -1, read_fn, read_payload};
-    return load(out, reader, &src);
+    const iprof_source src = IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload);
+    return iprof_model_load(out, reader, &src);
 }

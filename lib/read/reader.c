@@ -646,69 +646,45 @@ static void stream_source(iprof_reader *r, ipi_source *src, int fd, iprof_read_f
                            max_window, &r->alloc);
 }
 
-IPROF_API int iprof_reader_read_buffer(iprof_reader *r, const void *data, size_t len,
-                                       const iprof_read_callbacks *cb, void *payload)
+/* The source's own fields, for a read that has begun: IPROF_EINVAL with
+ * the reason in the reader's error for what no read of its kind can use. */
+static int check_source(iprof_reader *r, const iprof_source *src)
 {
-    if (!r)
-        return IPROF_EINVAL;
-    int rc = begin_read(r, cb);
-    if (rc)
-        return rc;
-    if (!data && len)
-        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL buffer of %zu bytes", len);
-    ipi_source src;
-    if (ipi_gzip_magic(data, len)) { /* inflated through the window */
-        size_t max_window = r->max_element > SIZE_MAX - r->chunk ? SIZE_MAX
-                                                                 : r->max_element + r->chunk;
-        ipi_source_init_gzip_buffer(&src, data, len, &r->window, &r->window_cap, r->chunk,
-                                    max_window, &r->alloc);
-    } else {
-        ipi_source_init_buffer(&src, data, len);
+    if (!src)
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL source");
+    if (src->version < 1 || src->version > IPROF_SOURCE_VERSION)
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "unsupported iprof_source version %u",
+                              src->version);
+    switch (src->kind) {
+    case IPROF_SOURCE_BUFFER:
+        if (!src->data && src->len)
+            return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL buffer of %zu bytes",
+                                  src->len);
+        return IPROF_OK;
+    case IPROF_SOURCE_PATH:
+        return src->path ? IPROF_OK : ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL path");
+    case IPROF_SOURCE_FD:
+        return src->fd >= 0 ? IPROF_OK
+                            : ipi_errbuf_set(&r->error, IPROF_EINVAL,
+                                             "invalid file descriptor %d", src->fd);
+    case IPROF_SOURCE_CALLBACK:
+        return src->read_fn ? IPROF_OK
+                            : ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL read function");
+    default:
+        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "unknown iprof_source kind %d",
+                              src->kind);
     }
-    return read_source(r, &src, cb, payload);
 }
 
-IPROF_API int iprof_reader_read_fd(iprof_reader *r, int fd, const iprof_read_callbacks *cb,
-                                   void *payload)
+int ipi_reader_check_source(iprof_reader *r, const iprof_source *src)
 {
-    if (!r)
-        return IPROF_EINVAL;
-    int rc = begin_read(r, cb);
-    if (rc)
-        return rc;
-    if (fd < 0)
-        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "invalid file descriptor %d", fd);
-    ipi_source src;
-    stream_source(r, &src, fd, NULL, NULL);
-    return read_source(r, &src, cb, payload);
+    int rc = begin_read(r, NULL);
+    return rc ? rc : check_source(r, src);
 }
 
-IPROF_API int iprof_reader_read_callback(iprof_reader *r, iprof_read_fn read_fn,
-                                         void *read_payload, const iprof_read_callbacks *cb,
-                                         void *payload)
+static int read_path(iprof_reader *r, const char *path, const iprof_read_callbacks *cb,
+                     void *payload)
 {
-    if (!r)
-        return IPROF_EINVAL;
-    int rc = begin_read(r, cb);
-    if (rc)
-        return rc;
-    if (!read_fn)
-        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL read function");
-    ipi_source src;
-    stream_source(r, &src, -1, read_fn, read_payload);
-    return read_source(r, &src, cb, payload);
-}
-
-IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
-                                     const iprof_read_callbacks *cb, void *payload)
-{
-    if (!r)
-        return IPROF_EINVAL;
-    int rc = begin_read(r, cb);
-    if (rc)
-        return rc;
-    if (!path)
-        return ipi_errbuf_set(&r->error, IPROF_EINVAL, "NULL path");
     int fd = ipi_open_read(path), open_errno = errno;
     /* Windows opens no directory (EACCES): the same words as elsewhere. */
     if ((fd >= 0 ? ipi_fd_kind(fd) : ipi_path_kind(path, 1)) == IPI_KIND_DIR) {
@@ -723,9 +699,69 @@ IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
     }
     ipi_source src;
     stream_source(r, &src, fd, NULL, NULL);
-    rc = read_source(r, &src, cb, payload);
+    int rc = read_source(r, &src, cb, payload);
     ipi_fd_close(fd);
     return rc;
+}
+
+IPROF_API int iprof_reader_read(iprof_reader *r, const iprof_source *source,
+                                const iprof_read_callbacks *cb, void *payload)
+{
+    if (!r)
+        return IPROF_EINVAL;
+    int rc = begin_read(r, cb);
+    if (!rc)
+        rc = check_source(r, source);
+    if (rc)
+        return rc;
+    ipi_source src;
+    switch (source->kind) {
+    case IPROF_SOURCE_BUFFER:
+        if (ipi_gzip_magic(source->data, source->len)) { /* inflated through the window */
+            size_t max_window = r->max_element > SIZE_MAX - r->chunk
+                                    ? SIZE_MAX
+                                    : r->max_element + r->chunk;
+            ipi_source_init_gzip_buffer(&src, source->data, source->len, &r->window,
+                                        &r->window_cap, r->chunk, max_window, &r->alloc);
+        } else {
+            ipi_source_init_buffer(&src, source->data, source->len);
+        }
+        break;
+    case IPROF_SOURCE_PATH: return read_path(r, source->path, cb, payload);
+    case IPROF_SOURCE_FD: stream_source(r, &src, source->fd, NULL, NULL); break;
+    default: stream_source(r, &src, -1, source->read_fn, source->read_payload); break;
+    }
+    return read_source(r, &src, cb, payload);
+}
+
+/* The 0.x entry points, one kind each (they go in 1.0). */
+IPROF_API int iprof_reader_read_buffer(iprof_reader *r, const void *data, size_t len,
+                                       const iprof_read_callbacks *cb, void *payload)
+{
+    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(data, len);
+    return iprof_reader_read(r, &src, cb, payload);
+}
+
+IPROF_API int iprof_reader_read_fd(iprof_reader *r, int fd, const iprof_read_callbacks *cb,
+                                   void *payload)
+{
+    const iprof_source src = IPROF_SOURCE_FD_INIT(fd);
+    return iprof_reader_read(r, &src, cb, payload);
+}
+
+IPROF_API int iprof_reader_read_callback(iprof_reader *r, iprof_read_fn read_fn,
+                                         void *read_payload, const iprof_read_callbacks *cb,
+                                         void *payload)
+{
+    const iprof_source src = IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload);
+    return iprof_reader_read(r, &src, cb, payload);
+}
+
+IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
+                                     const iprof_read_callbacks *cb, void *payload)
+{
+    const iprof_source src = IPROF_SOURCE_PATH_INIT(path);
+    return iprof_reader_read(r, &src, cb, payload);
 }
 
 IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *r)

@@ -31,4 +31,10 @@ void ipi_reader_set_salvaged(iprof_reader *r);
  * read. */
 void ipi_reader_fail(iprof_reader *r, int status, const char *message);
 
+/* Begin a read of src and check the source alone (iprof_reader_read's
+ * checks): IPROF_OK, or IPROF_EINVAL with the reason in the reader's
+ * error. Lets a load or a merge refuse a bad source before it sets
+ * anything up. */
+int ipi_reader_check_source(iprof_reader *r, const iprof_source *src);
+
 #endif

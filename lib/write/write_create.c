@@ -122,60 +122,29 @@ static void setup_gzip(iprof_writer *w)
         w->status = rc;
 }
 
-IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
-                                    const iprof_write_options *opts)
+/* Each kind's field that no writer can use; the sink itself is checked. */
+static int sink_usable(const iprof_sink *sink)
 {
-    if (!out)
-        return IPROF_EINVAL;
-    *out = NULL;
-    if (!path || !*path)
-        return IPROF_EINVAL;
-    iprof_writer *w;
-    int rc = writer_create(&w, opts, 0);
-    if (rc)
-        return rc;
-    if (ipi_sink_init_path(&w->sink, &w->alloc, path,
-                           (w->flags & IPROF_WRITE_NO_SYNC) == 0)) {
-        iprof_writer_free(w);
-        return IPROF_ENOMEM;
+    switch (sink->kind) {
+    case IPROF_SINK_BUFFER: return 1;
+    case IPROF_SINK_PATH: return sink->path && *sink->path;
+    case IPROF_SINK_FD: return sink->fd >= 0;
+    case IPROF_SINK_CALLBACK: return sink->write_fn != NULL;
+    default: return 0;
     }
-    /* The file written is the one the links name: its name says gzip. */
-    if ((w->flags & IPROF_WRITE_GZIP) || ipi_sink_target_is_gzip(&w->sink))
-        setup_gzip(w);
-    *out = w;
-    return IPROF_OK;
 }
 
-IPROF_API int iprof_writer_new_fd(iprof_writer **out, int fd, const iprof_write_options *opts)
+/* A memory sink: the writer formats straight into its buffer, unless it
+ * compresses (then formatted into w->buf, compressed into the sink). */
+static int new_buffer(iprof_writer **out, const iprof_write_options *opts)
 {
-    if (!out)
-        return IPROF_EINVAL;
-    *out = NULL;
-    if (fd < 0)
-        return IPROF_EINVAL;
-    iprof_writer *w;
-    int rc = writer_create(&w, opts, 0);
-    if (rc)
-        return rc;
-    ipi_sink_init_fd(&w->sink, &w->alloc, fd);
-    if (w->flags & IPROF_WRITE_GZIP)
-        setup_gzip(w);
-    *out = w;
-    return IPROF_OK;
-}
-
-IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_options *opts)
-{
-    if (!out)
-        return IPROF_EINVAL;
-    *out = NULL;
     iprof_writer *w;
     int gz = opts && (opts->flags & IPROF_WRITE_GZIP);
     int rc = writer_create(&w, opts, !gz);
     if (rc)
         return rc;
     ipi_sink_init_mem(&w->sink, &w->alloc);
-    if (gz) { /* formatted into w->buf, compressed into the sink */
+    if (gz) {
         setup_gzip(w);
         *out = w;
         return IPROF_OK;
@@ -192,22 +161,63 @@ IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_opti
     return IPROF_OK;
 }
 
-IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write_fn,
-                                        void *write_payload, const iprof_write_options *opts)
+IPROF_API int iprof_writer_new(iprof_writer **out, const iprof_sink *sink,
+                               const iprof_write_options *opts)
 {
     if (!out)
         return IPROF_EINVAL;
     *out = NULL;
-    if (!write_fn)
+    if (!sink || sink->version < 1 || sink->version > IPROF_SINK_VERSION || !sink_usable(sink))
         return IPROF_EINVAL;
+    if (sink->kind == IPROF_SINK_BUFFER)
+        return new_buffer(out, opts);
     iprof_writer *w;
     int rc = writer_create(&w, opts, 0);
     if (rc)
         return rc;
-    ipi_sink_init_callback(&w->sink, &w->alloc, write_fn, write_payload);
-    if (w->flags & IPROF_WRITE_GZIP)
+    int gz = (w->flags & IPROF_WRITE_GZIP) != 0;
+    switch (sink->kind) {
+    case IPROF_SINK_PATH:
+        if (ipi_sink_init_path(&w->sink, &w->alloc, sink->path,
+                               (w->flags & IPROF_WRITE_NO_SYNC) == 0)) {
+            iprof_writer_free(w);
+            return IPROF_ENOMEM;
+        }
+        /* The file written is the one the links name: its name says gzip. */
+        gz = gz || ipi_sink_target_is_gzip(&w->sink);
+        break;
+    case IPROF_SINK_FD: ipi_sink_init_fd(&w->sink, &w->alloc, sink->fd); break;
+    default: ipi_sink_init_callback(&w->sink, &w->alloc, sink->write_fn, sink->write_payload);
+    }
+    if (gz)
         setup_gzip(w);
     *out = w;
     return IPROF_OK;
 }
 
+/* The 0.x entry points, one kind each (they go in 1.0). */
+IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
+                                    const iprof_write_options *opts)
+{
+    const iprof_sink sink = IPROF_SINK_PATH_INIT(path);
+    return iprof_writer_new(out, &sink, opts);
+}
+
+IPROF_API int iprof_writer_new_fd(iprof_writer **out, int fd, const iprof_write_options *opts)
+{
+    const iprof_sink sink = IPROF_SINK_FD_INIT(fd);
+    return iprof_writer_new(out, &sink, opts);
+}
+
+IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_options *opts)
+{
+    const iprof_sink sink = IPROF_SINK_BUFFER_INIT;
+    return iprof_writer_new(out, &sink, opts);
+}
+
+IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write_fn,
+                                        void *write_payload, const iprof_write_options *opts)
+{
+    const iprof_sink sink = IPROF_SINK_CALLBACK_INIT(write_fn, write_payload);
+    return iprof_writer_new(out, &sink, opts);
+}

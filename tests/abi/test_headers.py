@@ -7,7 +7,10 @@ initialise every member.
 Each translation unit includes only the header under test (so the header
 includes what it uses), takes the address of every function the header
 declares (in C++ the object must then reference the unmangled names) and
-defines a variable with each *_INIT macro of the header.
+defines a variable with each *_INIT macro of the header (a function-like
+one with the sample arguments of INIT_ARGS, so that a new one must be given
+some here; its type is the header's longest typedef named by the macro's
+first words: IPROF_SOURCE_PATH_INIT(path) initialises an iprof_source).
 """
 import os
 import re
@@ -47,11 +50,48 @@ def functions_of(header, build, tmp):
     return names
 
 
+# Sample arguments of the function-like *_INIT macros (constant
+# expressions: the variables are file-scope), using what INIT_PRELUDE
+# declares.
+INIT_PRELUDE = {
+    'iprof_header_test_read':
+        'static int iprof_header_test_read(void *buf, size_t capacity, size_t *len, '
+        'void *payload) { (void)buf; (void)capacity; (void)payload; *len = 0; return 0; }',
+    'iprof_header_test_write':
+        'static int iprof_header_test_write(const void *data, size_t len, void *payload) '
+        '{ (void)data; (void)len; (void)payload; return 0; }',
+    'iprof_header_test_payload': 'static int iprof_header_test_payload;',
+}
+INIT_ARGS = {
+    'IPROF_SOURCE_BUFFER_INIT': '"{}", 2',
+    'IPROF_SOURCE_PATH_INIT': '"profile.iprof"',
+    'IPROF_SOURCE_FD_INIT': '0',
+    'IPROF_SOURCE_CALLBACK_INIT': 'iprof_header_test_read, &iprof_header_test_payload',
+    'IPROF_SINK_PATH_INIT': '"profile.iprof"',
+    'IPROF_SINK_FD_INIT': '1',
+    'IPROF_SINK_CALLBACK_INIT': 'iprof_header_test_write, &iprof_header_test_payload',
+}
+
+
 def init_macros(header, build):
+    """(macro as used, type, variable name) of each *_INIT macro."""
     d = os.path.join(build, 'include') if header == 'version.h' else \
         os.path.join(A.SOURCE_DIR, 'include')
     with open(os.path.join(d, 'iprof', header)) as f:
-        return re.findall(r'#define (IPROF_(\w+)_INIT)\b', f.read())
+        text = f.read()
+    types = set(re.findall(r'\}\s*(iprof_\w+)\s*;', text))
+    out = []
+    for macro, stem, params in re.findall(r'#define (IPROF_(\w+)_INIT)(\()?', text):
+        words = stem.lower().split('_')
+        named = ['iprof_' + '_'.join(words[:n]) for n in range(len(words), 0, -1)]
+        typ = next((t for t in named if t in types), 'iprof_' + stem.lower())
+        if params:
+            if macro not in INIT_ARGS:
+                A.fail('%s: %s takes arguments: give it sample ones in INIT_ARGS'
+                       % (header, macro))
+            macro = '%s(%s)' % (macro, INIT_ARGS[macro])
+        out.append((macro, typ, stem.lower()))
+    return out
 
 
 def unit(header, functions, inits, lang):
@@ -59,9 +99,10 @@ def unit(header, functions, inits, lang):
              '']
     for i, fn in enumerate(functions):
         lines.append('__typeof__(%s) *iprof_header_test_ref%d = &%s;' % (fn, i, fn))
-    for macro, stem in inits:
-        lines.append('iprof_%s iprof_header_test_init_%s = %s;' % (stem.lower(), stem.lower(),
-                                                                  macro))
+    lines.extend(d for name, d in INIT_PRELUDE.items()
+                 if any(name in macro for macro, _, _ in inits))
+    for macro, typ, name in inits:
+        lines.append('%s iprof_header_test_init_%s = %s;' % (typ, name, macro))
     lines.append('int iprof_header_test_unit(void);')
     lines.append('int iprof_header_test_unit(void) { return 0; }')
     return '\n'.join(lines) + '\n'

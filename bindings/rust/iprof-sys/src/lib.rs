@@ -552,6 +552,47 @@ pub type iprof_write_fn =
     Option<unsafe extern "C" fn(data: *const c_void, len: usize, payload: *mut c_void) -> c_int>;
 
 // -------------------------------------------------------------------------
+// Sources and sinks (1.0: iprof.h; today reader.h and writer.h)
+
+pub const IPROF_SOURCE_BUFFER: c_int = 0;
+pub const IPROF_SOURCE_PATH: c_int = 1;
+pub const IPROF_SOURCE_FD: c_int = 2;
+pub const IPROF_SOURCE_CALLBACK: c_int = 3;
+pub const IPROF_SOURCE_VERSION: c_uint = 1;
+
+/// `struct iprof_source`: a kind and that kind's fields.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_source {
+    pub version: c_uint,
+    pub kind: c_int,
+    pub data: *const c_void,
+    pub len: usize,
+    pub path: *const c_char,
+    pub fd: c_int,
+    pub read_fn: iprof_read_fn,
+    pub read_payload: *mut c_void,
+}
+
+pub const IPROF_SINK_BUFFER: c_int = 0;
+pub const IPROF_SINK_PATH: c_int = 1;
+pub const IPROF_SINK_FD: c_int = 2;
+pub const IPROF_SINK_CALLBACK: c_int = 3;
+pub const IPROF_SINK_VERSION: c_uint = 1;
+
+/// `struct iprof_sink`: a kind and that kind's fields.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_sink {
+    pub version: c_uint,
+    pub kind: c_int,
+    pub path: *const c_char,
+    pub fd: c_int,
+    pub write_fn: iprof_write_fn,
+    pub write_payload: *mut c_void,
+}
+
+// -------------------------------------------------------------------------
 // Functions
 
 extern "C" {
@@ -605,6 +646,12 @@ extern "C" {
         callbacks: *const iprof_read_callbacks,
         payload: *mut c_void,
     ) -> c_int;
+    pub fn iprof_reader_read(
+        reader: *mut iprof_reader,
+        source: *const iprof_source,
+        callbacks: *const iprof_read_callbacks,
+        payload: *mut c_void,
+    ) -> c_int;
     pub fn iprof_reader_error(reader: *const iprof_reader) -> *const iprof_error;
     pub fn iprof_reader_damage(reader: *const iprof_reader) -> *const iprof_error;
     pub fn iprof_reader_kept_end(reader: *const iprof_reader) -> u64;
@@ -629,6 +676,11 @@ extern "C" {
         path: *const c_char,
     ) -> c_int;
     pub fn iprof_model_load_fd(out: *mut *mut iprof_model, reader: *mut iprof_reader, fd: c_int) -> c_int;
+    pub fn iprof_model_load(
+        out: *mut *mut iprof_model,
+        reader: *mut iprof_reader,
+        source: *const iprof_source,
+    ) -> c_int;
     pub fn iprof_model_load_callback(
         out: *mut *mut iprof_model,
         reader: *mut iprof_reader,
@@ -796,6 +848,12 @@ extern "C" {
         path: *const c_char,
         opts: *const iprof_merge_options,
     ) -> c_int;
+    pub fn iprof_model_merge_source(
+        dst: *mut iprof_model,
+        reader: *mut iprof_reader,
+        source: *const iprof_source,
+        opts: *const iprof_merge_options,
+    ) -> c_int;
     pub fn iprof_model_merge_fd(
         dst: *mut iprof_model,
         reader: *mut iprof_reader,
@@ -843,6 +901,11 @@ extern "C" {
     ) -> c_int;
     pub fn iprof_writer_new_fd(out: *mut *mut iprof_writer, fd: c_int, opts: *const iprof_write_options) -> c_int;
     pub fn iprof_writer_new_buffer(out: *mut *mut iprof_writer, opts: *const iprof_write_options) -> c_int;
+    pub fn iprof_writer_new(
+        out: *mut *mut iprof_writer,
+        sink: *const iprof_sink,
+        opts: *const iprof_write_options,
+    ) -> c_int;
     pub fn iprof_writer_new_callback(
         out: *mut *mut iprof_writer,
         write_fn: iprof_write_fn,
@@ -1083,6 +1146,8 @@ mod tests {
         assert_eq!(offset_of!(iprof_read_callbacks, on_key), 11 * P);
         assert_eq!(size_of::<iprof_read_callbacks>(), 12 * P);
         assert_eq!(size_of::<iprof_allocator>(), 4 * P);
+        assert_eq!(size_of::<iprof_source>(), 8 + 6 * P);
+        assert_eq!(size_of::<iprof_sink>(), 8 + 4 * P);
     }
 
     #[test]
@@ -1126,7 +1191,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 151;
+    const FUNCTION_COUNT: usize = 155;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1154,6 +1219,7 @@ mod tests {
             iprof_reader_free as *const (),
             iprof_reader_read_buffer as *const (),
             iprof_reader_read_path as *const (),
+            iprof_reader_read as *const (),
             iprof_reader_read_fd as *const (),
             iprof_reader_read_callback as *const (),
             iprof_reader_error as *const (),
@@ -1168,6 +1234,7 @@ mod tests {
             iprof_model_free as *const (),
             iprof_model_load_buffer as *const (),
             iprof_model_load_path as *const (),
+            iprof_model_load as *const (),
             iprof_model_load_fd as *const (),
             iprof_model_load_callback as *const (),
             iprof_model_version as *const (),
@@ -1223,6 +1290,7 @@ mod tests {
             iprof_model_merge_with as *const (),
             iprof_model_merge_buffer as *const (),
             iprof_model_merge_path as *const (),
+            iprof_model_merge_source as *const (),
             iprof_model_merge_fd as *const (),
             iprof_model_merge_callback as *const (),
             iprof_model_unknown_count as *const (),
@@ -1239,6 +1307,7 @@ mod tests {
             iprof_writer_new_fd as *const (),
             iprof_writer_new_buffer as *const (),
             iprof_writer_new_callback as *const (),
+            iprof_writer_new as *const (),
             iprof_writer_free as *const (),
             iprof_writer_begin as *const (),
             iprof_writer_type as *const (),
