@@ -298,6 +298,85 @@ IPROF_API int iprof_error_type_id(const iprof_error *err, int64_t *id);
  */
 IPROF_API int iprof_error_method_id(const iprof_error *err, int64_t *id);
 
+/* ------------------------------------------------------------------------ */
+/* 1.0: <iprof/iprof.h> */
+/* What this build can do, the instanceof spellings as macros and a report
+ * in one call; they replace iprof_gzip_supported(),
+ * iprof_instanceof_key_name() and the eleven iprof_error_* accessors,
+ * which stay until 1.0 (docs/api-1.0.md, 2.5 and 2.7). */
+
+/** iprof_features(): gzip input and output (a build with zlib, meson
+ *  option zlib). */
+#define IPROF_FEATURE_GZIP 0x1u
+/** iprof_features(): IPROF_READ_THREADED and IPROF_WRITE_THREADED use a
+ *  second thread (a build with POSIX threads); without it they are
+ *  accepted and the work runs on the calling thread. */
+#define IPROF_FEATURE_THREADS 0x2u
+
+/**
+ * @brief What this build of the library can do.
+ *
+ * A binding that offers gzip or a threaded flag asks here whether it does
+ * anything; bits this library does not know are never set.
+ * @return the IPROF_FEATURE_* bits of this build.
+ * @threadsafety Thread-safe.
+ */
+IPROF_API unsigned int iprof_features(void);
+
+/** The document's and the schema's spelling of the instanceof key
+ *  (IPROF_INSTANCEOF_KEY_LOWER); iprof_kind_name(IPROF_KIND_INSTANCEOF)
+ *  returns it too. */
+#define IPROF_INSTANCEOF_KEY_LOWER_NAME "instanceofProfiles"
+/** GraalVM's spelling of the instanceof key (IPROF_INSTANCEOF_KEY_CAMEL). */
+#define IPROF_INSTANCEOF_KEY_CAMEL_NAME "instanceOfProfiles"
+
+/** The version of iprof_error_info these headers define. */
+#define IPROF_ERROR_INFO_VERSION 1
+
+/**
+ * Everything a report says, filled by iprof_error_get_info(): the values
+ * the iprof_error_* accessors return, in one struct. The strings are the
+ * report's (valid as long as it is) and never NULL.
+ */
+typedef struct iprof_error_info {
+    unsigned int version;  /**< set by the caller: IPROF_ERROR_INFO_VERSION */
+    int status;            /**< IPROF_E* (IPROF_OK for a NULL report) */
+    int severity;          /**< enum iprof_severity */
+    int kind;              /**< IPROF_KIND_* the report is about, or -1 */
+    const char *message;   /**< English, "" when there is nothing to say */
+    const char *path;      /**< JSON path ("types[3].name"), "" when none */
+    const char *context;   /**< ctx text ("5:0<3:2") the report is about, "" when none */
+    uint64_t offset;       /**< from 0; 0 without a position */
+    uint64_t line;         /**< from 1; 0 without a position */
+    uint64_t column;       /**< from 1, in bytes; 0 without a position */
+    int has_type_id;       /**< 1 when type_id is meaningful, else 0 */
+    int has_method_id;     /**< 1 when method_id is meaningful, else 0 */
+    int64_t type_id;       /**< the type id the report is about (has_type_id), else 0 */
+    int64_t method_id;     /**< the method id the report is about (has_method_id), else 0 */
+} iprof_error_info;
+
+/** Initialiser of an iprof_error_info: the version, then zeros, NULLs and
+ *  kind -1. */
+#define IPROF_ERROR_INFO_INIT \
+    {IPROF_ERROR_INFO_VERSION, 0, 0, -1, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0}
+
+/**
+ * @brief Everything a report says, in one call.
+ *
+ * Any report is accepted: iprof_reader_error(), iprof_reader_diag(),
+ * iprof_reader_damage(), iprof_model_error(), iprof_writer_error(). A
+ * NULL report is a report of nothing: status IPROF_OK, severity
+ * IPROF_SEVERITY_ERROR, kind -1, "" strings, zero positions and no ids.
+ * @param err a report (borrowed); NULL is allowed.
+ * @param[out] out the struct to fill; its version must be set
+ *        (IPROF_ERROR_INFO_INIT does).
+ * @retval IPROF_OK @p out is filled.
+ * @retval IPROF_EINVAL @p out is NULL or its version unknown to this
+ *         library; @p out is unchanged.
+ * @threadsafety Thread-safe while the handle owning @p err is not in use.
+ */
+IPROF_API int iprof_error_get_info(const iprof_error *err, iprof_error_info *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -399,6 +399,52 @@ IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *reader, size_
  */
 IPROF_API size_t iprof_reader_diag_dropped(const iprof_reader *reader, int severity);
 
+/* ------------------------------------------------------------------------ */
+/* 1.0: <iprof/iprof.h> */
+/* What a read leaves besides its error, in one call; it replaces
+ * iprof_reader_diag_count(), iprof_reader_diag_dropped(),
+ * iprof_reader_unread_count(), iprof_reader_damage() and
+ * iprof_reader_kept_end(), which stay until 1.0 (docs/api-1.0.md, 2.5). */
+
+/** The version of iprof_read_result these headers define. */
+#define IPROF_READ_RESULT_VERSION 1
+
+/**
+ * What the last read left besides its error, filled by
+ * iprof_reader_get_result(): the values of the five accessors it replaces.
+ * The pointers are the reader's, valid until its next read or its free.
+ */
+typedef struct iprof_read_result {
+    unsigned int version;       /**< set by the caller: IPROF_READ_RESULT_VERSION */
+    size_t diag_count;          /**< diagnostics kept: iprof_reader_diag(r, 0 .. diag_count-1) */
+    size_t dropped_errors;      /**< diagnostics past max_diagnostics: errors */
+    size_t dropped_warnings;    /**< and warnings */
+    size_t unread_count;        /**< elements holding keys the read did not read */
+    const char *unread_first;   /**< where the first was (types[3], key "x"), or NULL */
+    const iprof_error *damage;  /**< a salvaging load's damage, or NULL */
+    uint64_t kept_end;          /**< offset past the last complete element read */
+} iprof_read_result;
+
+/** Initialiser of an iprof_read_result: the version, then zeros and NULLs. */
+#define IPROF_READ_RESULT_INIT {IPROF_READ_RESULT_VERSION, 0, 0, 0, 0, NULL, NULL, 0}
+
+/**
+ * @brief What the last read left besides its error, in one call.
+ *
+ * The diagnostics kept and dropped, the elements with keys the read does
+ * not read, a salvaging load's damage and where the last complete element
+ * ends; before any read, all zero and NULL. The report of the read itself
+ * is iprof_reader_error().
+ * @param reader the reader.
+ * @param[out] out the struct to fill; its version must be set
+ *        (IPROF_READ_RESULT_INIT does).
+ * @retval IPROF_OK @p out is filled.
+ * @retval IPROF_EINVAL @p reader or @p out is NULL, or the version of
+ *         @p out is unknown to this library; @p out is unchanged.
+ * @threadsafety Reads @p reader: not during a call that changes it.
+ */
+IPROF_API int iprof_reader_get_result(const iprof_reader *reader, iprof_read_result *out);
+
 #ifdef __cplusplus
 }
 #endif
