@@ -117,21 +117,22 @@ static void test_read_error(void)
 }
 
 /* A lenient read's diagnostics, warnings and errors, past the cap of 2:
- * the kept ones with their positions, the dropped ones counted by
- * severity, and the elements with keys the read does not read. */
+ * the kept ones (two warnings) with their positions, the dropped ones
+ * counted by severity (three undefined methods, two more unknown keys),
+ * and the elements with keys the read does not read. */
 static void test_diagnostics_and_unread(void)
 {
     static const char doc[] =
         "{\"version\":\"1.0.5\",\"types\":[{\"id\":0,\"name\":\"int\",\"x\":1}],"
         "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0],\"y\":2}],"
         "\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]},{\"ctx\":\"8:0\",\"records\":[2]},"
-        "{\"ctx\":\"1:0\",\"records\":[3],\"z\":3}]}";
+        "{\"ctx\":\"9:0\",\"records\":[4]},{\"ctx\":\"1:0\",\"records\":[3],\"z\":3}]}";
     iprof_reader *r = reader_with(0, 2);
     CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
     CHECK(iprof_reader_error(r) == NULL);
     check_info(iprof_reader_error(r), &(want_info){IPROF_OK, IPROF_SEVERITY_ERROR, -1, "", "",
                                                    "", 0, 0, 0, NULL, NULL});
-    check_result(r, &(want_result){2, 2, 2, 3, "types[0], key \"x\"", NULL, 225});
+    check_result(r, &(want_result){2, 3, 2, 3, "types[0], key \"x\"", NULL, 253});
     check_info(iprof_reader_diag(r, 0),
                &(want_info){IPROF_EVERSION, IPROF_SEVERITY_WARNING, -1,
                             "unknown format version 1.0.5, read as 1.x", "version", "", 11, 1,
