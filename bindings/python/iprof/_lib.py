@@ -55,6 +55,7 @@ class iprof_allocator(Structure):
 
 
 READ_OPTIONS_VERSION = 2
+READ_RESULT_VERSION = 1   # iprof_read_result (1.0 API; not bound yet)
 READ_STRICT = 0x1
 READ_NO_REFERENCES = 0x2
 READ_THREADED = 0x4      # model loads, streaming merges: on a second thread
