@@ -71,8 +71,9 @@ run_suites "sanitizers (ASan+UBSan)" "$top/build-asan" -Db_sanitize=address,unde
 unset ASAN_OPTIONS UBSAN_OPTIONS
 # 3. The corpus round trips and the reader under valgrind memcheck.
 run_suites "valgrind memcheck" "$top/build-test" -- --setup=valgrind test_corpus test_reader
-# 4. gzip without zlib (-Dzlib=disabled): gzip input and output fail cleanly.
-run_suites "without zlib" "$top/build-nozlib" -Dzlib=disabled -- test_gzip
+# 4. gzip without zlib (-Dzlib=disabled): gzip input and output fail cleanly,
+# and iprof_features() says so.
+run_suites "without zlib" "$top/build-nozlib" -Dzlib=disabled -- test_gzip test_version
 # 5. The tests of what runs on two threads (the threaded load, the streaming
 # merge's reading and merging threads, the canonical write's jobs, the
 # names index filled in halves) under ThreadSanitizer; only they are built.

@@ -47,6 +47,15 @@ static void test_kind_names(void)
         CHECK_EQ_STR(iprof_kind_name(k), names[k]);
     CHECK(iprof_kind_name(-1) == NULL);
     CHECK(iprof_kind_name(IPROF_KIND_COUNT) == NULL);
+    /* The two instanceof spellings as macros: the document's is the kind's
+     * name, and both are what iprof_instanceof_key_name() returns. */
+    CHECK_EQ_STR(IPROF_INSTANCEOF_KEY_LOWER_NAME, "instanceofProfiles");
+    CHECK_EQ_STR(IPROF_INSTANCEOF_KEY_CAMEL_NAME, "instanceOfProfiles");
+    CHECK_EQ_STR(iprof_kind_name(IPROF_KIND_INSTANCEOF), IPROF_INSTANCEOF_KEY_LOWER_NAME);
+    CHECK_EQ_STR(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_LOWER),
+                 IPROF_INSTANCEOF_KEY_LOWER_NAME);
+    CHECK_EQ_STR(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_CAMEL),
+                 IPROF_INSTANCEOF_KEY_CAMEL_NAME);
 }
 
 static void test_accessors_on_null(void)
@@ -68,6 +77,36 @@ static void test_accessors_on_null(void)
     CHECK_EQ_INT(iprof_error_offset(&e), 10);
     CHECK_EQ_INT(iprof_error_line(&e), 2);
     CHECK_EQ_INT(iprof_error_column(&e), 3);
+
+    /* iprof_error_get_info says the same, and fills a subject's fields
+     * only when the report has one (kind, type_id and method_id here hold
+     * values that are not meant). */
+    e.kind = 3;
+    e.type_id = 5;
+    e.method_id = 6;
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    CHECK_OK(iprof_error_get_info(&e, &info));
+    CHECK_EQ_INT(info.status, IPROF_ESYNTAX);
+    CHECK_EQ_INT(info.severity, IPROF_SEVERITY_WARNING);
+    CHECK_EQ_STR(info.message, "");
+    CHECK_EQ_STR(info.path, "");
+    CHECK_EQ_STR(info.context, "");
+    CHECK_EQ_INT(info.offset, 10);
+    CHECK_EQ_INT(info.line, 2);
+    CHECK_EQ_INT(info.column, 3);
+    CHECK_EQ_INT(info.kind, -1);
+    CHECK_EQ_INT(iprof_error_kind(&e), -1);
+    CHECK_EQ_INT(info.has_type_id, 0);
+    CHECK_EQ_INT(info.type_id, 0);
+    CHECK_EQ_INT(info.has_method_id, 0);
+    CHECK_EQ_INT(info.method_id, 0);
+    e.has_kind = e.has_type = e.has_method = 1;
+    CHECK_OK(iprof_error_get_info(&e, &info));
+    CHECK_EQ_INT(info.kind, 3);
+    CHECK_EQ_INT(info.has_type_id, 1);
+    CHECK_EQ_INT(info.type_id, 5);
+    CHECK_EQ_INT(info.has_method_id, 1);
+    CHECK_EQ_INT(info.method_id, 6);
 }
 
 static void test_errbuf(void)

@@ -3,6 +3,7 @@
 #include <iprof/iprof.h>
 
 #include "check.h"
+#include "job.h"
 #include "rules.h"
 #include "version.h"
 
@@ -16,6 +17,41 @@ static void test_library_version(void)
     CHECK_EQ_INT(IPROF_VERSION_NUMBER,
                  IPROF_VERSION_MAJOR * 10000 + IPROF_VERSION_MINOR * 100 + IPROF_VERSION_PATCH);
     CHECK(iprof_version_string() == iprof_version_string()); /* static storage */
+}
+
+#ifdef IPI_HAVE_THREADS
+static void note_thread(void *arg)
+{
+    *(pthread_t *)arg = pthread_self();
+}
+#endif
+
+/* What this build can do: gzip when meson found zlib, threads when it
+ * found POSIX threads (lib/meson.build's IPI_HAVE_ZLIB and
+ * IPI_HAVE_THREADS, which the internal tests are compiled with too), no
+ * other bit; the gzip bit is iprof_gzip_supported(). */
+static void test_features(void)
+{
+    CHECK_EQ_INT(IPROF_FEATURE_GZIP, 0x1);
+    CHECK_EQ_INT(IPROF_FEATURE_THREADS, 0x2);
+    unsigned int want = 0;
+#ifdef IPI_HAVE_ZLIB
+    want |= IPROF_FEATURE_GZIP;
+#endif
+#ifdef IPI_HAVE_THREADS
+    want |= IPROF_FEATURE_THREADS;
+    /* And it means what it says: a threaded job runs on another thread. */
+    pthread_t ran = pthread_self();
+    ipi_job job;
+    ipi_job_start(&job, note_thread, &ran, 1);
+    ipi_job_wait(&job);
+    CHECK(!pthread_equal(ran, pthread_self()));
+#endif
+    CHECK_EQ_INT(iprof_features(), want);
+    CHECK_EQ_INT((iprof_features() & IPROF_FEATURE_GZIP) != 0, iprof_gzip_supported());
+    fprintf(stderr, "features: gzip %d, threads %d\n",
+            (iprof_features() & IPROF_FEATURE_GZIP) != 0,
+            (iprof_features() & IPROF_FEATURE_THREADS) != 0);
 }
 
 static int parse(const char *s, ipi_fmtver *v)
@@ -201,6 +237,7 @@ static void test_layout(void)
 int main(void)
 {
     RUN(test_library_version);
+    RUN(test_features);
     RUN(test_parse);
     RUN(test_classify);
     RUN(test_layout);

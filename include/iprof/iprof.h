@@ -128,6 +128,35 @@ IPROF_API const char *iprof_status_string(int status);
  */
 IPROF_API const char *iprof_version_string(void);
 
+/* What this build can do, the instanceof spellings as macros and a report
+ * in one call; they replace iprof_gzip_supported(),
+ * iprof_instanceof_key_name() and the eleven iprof_error_* accessors,
+ * which stay until 1.0 (docs/api-1.0.md, 2.5 and 2.7). */
+
+/** iprof_features(): gzip input and output (a build with zlib, meson
+ *  option zlib). */
+#define IPROF_FEATURE_GZIP 0x1u
+/** iprof_features(): IPROF_READ_THREADED and IPROF_WRITE_THREADED use a
+ *  second thread (a build with POSIX threads); without it they are
+ *  accepted and the work runs on the calling thread. */
+#define IPROF_FEATURE_THREADS 0x2u
+
+/**
+ * @brief What this build of the library can do.
+ *
+ * A binding that offers gzip or a threaded flag asks here whether it does
+ * anything; bits this library does not know are never set.
+ * @return the IPROF_FEATURE_* bits of this build.
+ */
+IPROF_API unsigned int iprof_features(void);
+
+/** The document's and the schema's spelling of the instanceof key
+ *  (IPROF_INSTANCEOF_KEY_LOWER); iprof_kind_name(IPROF_KIND_INSTANCEOF)
+ *  returns it too. */
+#define IPROF_INSTANCEOF_KEY_LOWER_NAME "instanceofProfiles"
+/** GraalVM's spelling of the instanceof key (IPROF_INSTANCEOF_KEY_CAMEL). */
+#define IPROF_INSTANCEOF_KEY_CAMEL_NAME "instanceOfProfiles"
+
 /* ------------------------------------------------------------------------ */
 /* Format versions                                                          */
 
@@ -245,6 +274,52 @@ enum iprof_severity {
     IPROF_SEVERITY_ERROR = 0,  /**< an error: the file is invalid */
     IPROF_SEVERITY_WARNING = 1 /**< a warning: the file is still valid */
 };
+
+/** The version of iprof_error_info these headers define. */
+#define IPROF_ERROR_INFO_VERSION 1
+
+/**
+ * Everything a report says, filled by iprof_error_get_info(): the values
+ * the iprof_error_* accessors return, in one struct. The strings are the
+ * report's (valid as long as it is) and never NULL.
+ */
+typedef struct iprof_error_info {
+    unsigned int version;  /**< set by the caller: IPROF_ERROR_INFO_VERSION */
+    int status;            /**< IPROF_E* (IPROF_OK for a NULL report) */
+    int severity;          /**< enum iprof_severity */
+    int kind;              /**< IPROF_KIND_* the report is about, or -1 */
+    const char *message;   /**< English, "" when there is nothing to say */
+    const char *path;      /**< JSON path ("types[3].name"), "" when none */
+    const char *context;   /**< ctx text ("5:0<3:2") the report is about, "" when none */
+    uint64_t offset;       /**< from 0; 0 without a position */
+    uint64_t line;         /**< from 1; 0 without a position */
+    uint64_t column;       /**< from 1, in bytes; 0 without a position */
+    int has_type_id;       /**< 1 when type_id is meaningful, else 0 */
+    int has_method_id;     /**< 1 when method_id is meaningful, else 0 */
+    int64_t type_id;       /**< the type id the report is about (has_type_id), else 0 */
+    int64_t method_id;     /**< the method id the report is about (has_method_id), else 0 */
+} iprof_error_info;
+
+/** Initialiser of an iprof_error_info: the version, then zeros, NULLs and
+ *  kind -1. */
+#define IPROF_ERROR_INFO_INIT \
+    {IPROF_ERROR_INFO_VERSION, 0, 0, -1, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0}
+
+/**
+ * @brief Everything a report says, in one call.
+ *
+ * Any report is accepted: iprof_reader_error(), iprof_reader_diag(),
+ * iprof_reader_damage(), iprof_model_error(), iprof_writer_error(). A
+ * NULL report is a report of nothing: status IPROF_OK, severity
+ * IPROF_SEVERITY_ERROR, kind -1, "" strings, zero positions and no ids.
+ * @param err a report (borrowed); NULL is allowed.
+ * @param[out] out the struct to fill; its version must be set
+ *        (IPROF_ERROR_INFO_INIT does).
+ * @retval IPROF_OK @p out is filled.
+ * @retval IPROF_EINVAL @p out is NULL or its version unknown to this
+ *         library; @p out is unchanged.
+ */
+IPROF_API int iprof_error_get_info(const iprof_error *err, iprof_error_info *out);
 
 /* ------------------------------------------------------------------------ */
 /* Reader                                                                   */
@@ -397,6 +472,49 @@ IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *reader);
  */
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *reader, size_t index);
 
+
+/* What a read leaves besides its error, in one call; it replaces
+ * iprof_reader_diag_count(), iprof_reader_diag_dropped(),
+ * iprof_reader_unread_count(), iprof_reader_damage() and
+ * iprof_reader_kept_end(), which stay until 1.0 (docs/api-1.0.md, 2.5). */
+
+/** The version of iprof_read_result these headers define. */
+#define IPROF_READ_RESULT_VERSION 1
+
+/**
+ * What the last read left besides its error, filled by
+ * iprof_reader_get_result(): the values of the five accessors it replaces.
+ * The pointers are the reader's, valid until its next read or its free.
+ */
+typedef struct iprof_read_result {
+    unsigned int version;       /**< set by the caller: IPROF_READ_RESULT_VERSION */
+    size_t diag_count;          /**< diagnostics kept: iprof_reader_diag(r, 0 .. diag_count-1) */
+    size_t dropped_errors;      /**< diagnostics past max_diagnostics: errors */
+    size_t dropped_warnings;    /**< and warnings */
+    size_t unread_count;        /**< elements holding keys the read did not read */
+    const char *unread_first;   /**< where the first was (types[3], key "x"), or NULL */
+    const iprof_error *damage;  /**< a salvaging load's damage, or NULL */
+    uint64_t kept_end;          /**< offset past the last complete element read */
+} iprof_read_result;
+
+/** Initialiser of an iprof_read_result: the version, then zeros and NULLs. */
+#define IPROF_READ_RESULT_INIT {IPROF_READ_RESULT_VERSION, 0, 0, 0, 0, NULL, NULL, 0}
+
+/**
+ * @brief What the last read left besides its error, in one call.
+ *
+ * The diagnostics kept and dropped, the elements with keys the read does
+ * not read, a salvaging load's damage and where the last complete element
+ * ends; before any read, all zero and NULL. The report of the read itself
+ * is iprof_reader_error().
+ * @param reader the reader.
+ * @param[out] out the struct to fill; its version must be set
+ *        (IPROF_READ_RESULT_INIT does).
+ * @retval IPROF_OK @p out is filled.
+ * @retval IPROF_EINVAL @p reader or @p out is NULL, or the version of
+ *         @p out is unknown to this library; @p out is unchanged.
+ */
+IPROF_API int iprof_reader_get_result(const iprof_reader *reader, iprof_read_result *out);
 
 /** Where the bytes of a read come from (iprof_source.kind). Every kind
  *  recognises gzip input by its first bytes (when the library has zlib). */

@@ -27,7 +27,7 @@ IPROF_API const char *iprof_status_string(int status)
 
 static const char *const kind_names[IPROF_KIND_COUNT] = {
     "callCountProfiles", "conditionalProfiles", "virtualInvokeProfiles",
-    "monitorProfiles",   "samplingProfiles",    "instanceofProfiles",
+    "monitorProfiles",   "samplingProfiles",    IPROF_INSTANCEOF_KEY_LOWER_NAME,
 };
 
 IPROF_API const char *iprof_kind_name(int kind)
@@ -38,72 +38,114 @@ IPROF_API const char *iprof_kind_name(int kind)
 IPROF_API const char *iprof_instanceof_key_name(int spelling)
 {
     switch (spelling) {
-    case IPROF_INSTANCEOF_KEY_LOWER: return "instanceofProfiles";
-    case IPROF_INSTANCEOF_KEY_CAMEL: return "instanceOfProfiles";
+    case IPROF_INSTANCEOF_KEY_LOWER: return IPROF_INSTANCEOF_KEY_LOWER_NAME;
+    case IPROF_INSTANCEOF_KEY_CAMEL: return IPROF_INSTANCEOF_KEY_CAMEL_NAME;
     default: return NULL;
     }
 }
 
+IPROF_API int iprof_error_get_info(const iprof_error *err, iprof_error_info *out)
+{
+    if (!out || out->version != IPROF_ERROR_INFO_VERSION)
+        return IPROF_EINVAL;
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    info.message = info.path = info.context = "";
+    if (err) {
+        info.status = err->status;
+        info.severity = err->severity;
+        if (err->has_kind)
+            info.kind = err->kind;
+        if (err->message)
+            info.message = err->message;
+        if (err->path)
+            info.path = err->path;
+        if (err->context)
+            info.context = err->context;
+        info.offset = err->offset;
+        info.line = err->line;
+        info.column = err->column;
+        info.has_type_id = err->has_type != 0;
+        info.has_method_id = err->has_method != 0;
+        if (err->has_type)
+            info.type_id = err->type_id;
+        if (err->has_method)
+            info.method_id = err->method_id;
+    }
+    *out = info;
+    return IPROF_OK;
+}
+
+/* The 0.x accessors: one field of iprof_error_get_info() each, so that
+ * what a NULL report or a NULL string gives is said once. */
+static iprof_error_info info_of(const iprof_error *err)
+{
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    iprof_error_get_info(err, &info); /* cannot fail: the version is ours */
+    return info;
+}
+
 IPROF_API int iprof_error_status(const iprof_error *err)
 {
-    return err ? err->status : IPROF_OK;
+    return info_of(err).status;
 }
 
 IPROF_API int iprof_error_severity(const iprof_error *err)
 {
-    return err ? err->severity : IPROF_SEVERITY_ERROR;
+    return info_of(err).severity;
 }
 
 IPROF_API const char *iprof_error_message(const iprof_error *err)
 {
-    return err && err->message ? err->message : "";
+    return info_of(err).message;
 }
 
 IPROF_API const char *iprof_error_path(const iprof_error *err)
 {
-    return err && err->path ? err->path : "";
+    return info_of(err).path;
 }
 
 IPROF_API uint64_t iprof_error_offset(const iprof_error *err)
 {
-    return err ? err->offset : 0;
+    return info_of(err).offset;
 }
 
 IPROF_API uint64_t iprof_error_line(const iprof_error *err)
 {
-    return err ? err->line : 0;
+    return info_of(err).line;
 }
 
 IPROF_API uint64_t iprof_error_column(const iprof_error *err)
 {
-    return err ? err->column : 0;
+    return info_of(err).column;
 }
 
 IPROF_API int iprof_error_kind(const iprof_error *err)
 {
-    return err && err->has_kind ? err->kind : -1;
+    return info_of(err).kind;
 }
 
 IPROF_API const char *iprof_error_context(const iprof_error *err)
 {
-    return err && err->context ? err->context : "";
+    return info_of(err).context;
 }
 
 IPROF_API int iprof_error_type_id(const iprof_error *err, int64_t *id)
 {
-    if (!err || !err->has_type)
+    iprof_error_info info = info_of(err);
+    if (!info.has_type_id)
         return IPROF_ENOTFOUND;
     if (id)
-        *id = err->type_id;
+        *id = info.type_id;
     return IPROF_OK;
 }
 
 IPROF_API int iprof_error_method_id(const iprof_error *err, int64_t *id)
 {
-    if (!err || !err->has_method)
+    iprof_error_info info = info_of(err);
+    if (!info.has_method_id)
         return IPROF_ENOTFOUND;
     if (id)
-        *id = err->method_id;
+        *id = info.method_id;
     return IPROF_OK;
 }
 

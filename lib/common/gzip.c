@@ -353,8 +353,3 @@ void ipi_gzout_free(ipi_gzout *g)
 }
 
 #endif
-
-IPROF_API int iprof_gzip_supported(void)
-{
-    return ipi_gzip_available();
-}

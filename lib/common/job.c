@@ -10,6 +10,15 @@ static void *run(void *job)
 }
 #endif
 
+int ipi_job_threads_available(void)
+{
+#ifdef IPI_HAVE_THREADS
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 void ipi_job_start(ipi_job *job, void (*fn)(void *arg), void *arg, int threaded)
 {
     job->fn = fn;

@@ -28,6 +28,10 @@ void ipi_job_start(ipi_job *job, void (*fn)(void *arg), void *arg, int threaded)
  * (a zeroed ipi_job) or was already waited for. */
 void ipi_job_wait(ipi_job *job);
 
+/* 1 when jobs can run on a second thread (a build with POSIX threads),
+ * 0 when every job runs on the calling thread. */
+int ipi_job_threads_available(void);
+
 /* Work on fewer items than this stays on the calling thread: starting a
  * thread would cost more than it saves. */
 #define IPI_JOB_MIN 4096

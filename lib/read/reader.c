@@ -769,28 +769,54 @@ IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *r)
     return r ? ipi_errbuf_get(&r->error) : NULL;
 }
 
+IPROF_API int iprof_reader_get_result(const iprof_reader *r, iprof_read_result *out)
+{
+    if (!r || !out || out->version != IPROF_READ_RESULT_VERSION)
+        return IPROF_EINVAL;
+    iprof_read_result res = IPROF_READ_RESULT_INIT;
+    res.diag_count = r->diags.count;
+    res.dropped_errors = r->dropped[0];
+    res.dropped_warnings = r->dropped[1];
+    res.unread_count = r->unread;
+    res.unread_first = r->unread ? r->unread_first : NULL;
+    res.damage = r->salvaged ? ipi_errbuf_get(&r->error) : NULL;
+    res.kept_end = r->kept_end;
+    *out = res;
+    return IPROF_OK;
+}
+
+/* The 0.x accessors: one field of iprof_reader_get_result() each (all
+ * zero for a NULL reader). */
+static iprof_read_result result_of(const iprof_reader *r)
+{
+    iprof_read_result res = IPROF_READ_RESULT_INIT;
+    iprof_reader_get_result(r, &res); /* a NULL reader leaves it zero */
+    return res;
+}
+
 IPROF_API const iprof_error *iprof_reader_damage(const iprof_reader *r)
 {
-    return r && r->salvaged ? ipi_errbuf_get(&r->error) : NULL;
+    return result_of(r).damage;
 }
 
 IPROF_API uint64_t iprof_reader_kept_end(const iprof_reader *r)
 {
-    return r ? r->kept_end : 0;
+    return result_of(r).kept_end;
 }
 
 IPROF_API size_t iprof_reader_diag_count(const iprof_reader *r)
 {
-    return r ? r->diags.count : 0;
+    return result_of(r).diag_count;
 }
 
 IPROF_API size_t iprof_reader_diag_dropped(const iprof_reader *r, int severity)
 {
-    if (!r)
-        return 0;
-    if (severity == IPROF_SEVERITY_ERROR || severity == IPROF_SEVERITY_WARNING)
-        return r->dropped[severity == IPROF_SEVERITY_WARNING];
-    return r->dropped[0] + r->dropped[1];
+    iprof_read_result res = result_of(r);
+    if (severity == IPROF_SEVERITY_ERROR)
+        return res.dropped_errors;
+    if (severity == IPROF_SEVERITY_WARNING)
+        return res.dropped_warnings;
+    return res.dropped_errors + res.dropped_warnings;
 }
 
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *r, size_t index)
@@ -826,9 +852,10 @@ void ipi_reader_set_salvaged(iprof_reader *r)
 
 IPROF_API size_t iprof_reader_unread_count(const iprof_reader *reader, const char **first)
 {
+    iprof_read_result res = result_of(reader);
     if (first)
-        *first = reader && reader->unread ? reader->unread_first : NULL;
-    return reader ? reader->unread : 0;
+        *first = res.unread_first;
+    return res.unread_count;
 }
 
 void ipi_reader_fail(iprof_reader *r, int status, const char *message)

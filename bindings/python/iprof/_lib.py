@@ -55,6 +55,15 @@ class iprof_allocator(Structure):
 
 
 READ_OPTIONS_VERSION = 2
+READ_RESULT_VERSION = 1   # iprof_read_result (1.0 API; not bound yet)
+FEATURE_GZIP = 0x1       # iprof_features() bits (1.0 API; not bound yet)
+FEATURE_THREADS = 0x2
+ERROR_INFO_VERSION = 1    # 1.0 structs, not bound yet: iprof_error_info,
+SOURCE_VERSION = 1        # iprof_source, iprof_sink and the diff results
+SINK_VERSION = 1
+DIFF_SUMMARY_VERSION = 1
+DIFF_KIND_SUMMARY_VERSION = 1
+DIFF_CHANGE_VERSION = 1
 READ_STRICT = 0x1
 READ_NO_REFERENCES = 0x2
 READ_THREADED = 0x4      # model loads, streaming merges: on a second thread

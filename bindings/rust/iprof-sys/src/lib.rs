@@ -95,6 +95,59 @@ pub const IPROF_INSTANCEOF_KEY_CAMEL: c_int = 2;
 pub const IPROF_SEVERITY_ERROR: c_int = 0;
 pub const IPROF_SEVERITY_WARNING: c_int = 1;
 
+/// The two instanceof keys (NUL-terminated, for passing to C directly).
+pub const IPROF_INSTANCEOF_KEY_LOWER_NAME: &[u8; 19] = b"instanceofProfiles\0";
+pub const IPROF_INSTANCEOF_KEY_CAMEL_NAME: &[u8; 19] = b"instanceOfProfiles\0";
+
+/// `iprof_features()` bits: gzip (a build with zlib), a second thread for
+/// the `*_THREADED` flags (a build with POSIX threads).
+pub const IPROF_FEATURE_GZIP: c_uint = 0x1;
+pub const IPROF_FEATURE_THREADS: c_uint = 0x2;
+
+pub const IPROF_ERROR_INFO_VERSION: c_uint = 1;
+
+/// `struct iprof_error_info`, filled by `iprof_error_get_info`; the
+/// strings are the report's and never NULL.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_error_info {
+    pub version: c_uint,
+    pub status: c_int,
+    pub severity: c_int,
+    /// An `IPROF_KIND_*` value, or -1 when the report names no kind.
+    pub kind: c_int,
+    pub message: *const c_char,
+    pub path: *const c_char,
+    pub context: *const c_char,
+    pub offset: u64,
+    pub line: u64,
+    pub column: u64,
+    pub has_type_id: c_int,
+    pub has_method_id: c_int,
+    pub type_id: i64,
+    pub method_id: i64,
+}
+
+impl iprof_error_info {
+    /// `IPROF_ERROR_INFO_INIT`.
+    pub const INIT: iprof_error_info = iprof_error_info {
+        version: IPROF_ERROR_INFO_VERSION,
+        status: 0,
+        severity: 0,
+        kind: -1,
+        message: core::ptr::null(),
+        path: core::ptr::null(),
+        context: core::ptr::null(),
+        offset: 0,
+        line: 0,
+        column: 0,
+        has_type_id: 0,
+        has_method_id: 0,
+        type_id: 0,
+        method_id: 0,
+    };
+}
+
 /// `struct iprof_allocator`. All three functions are required.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -404,6 +457,37 @@ pub type iprof_read_fn = Option<
     unsafe extern "C" fn(buf: *mut c_void, capacity: usize, len: *mut usize, payload: *mut c_void) -> c_int,
 >;
 
+pub const IPROF_READ_RESULT_VERSION: c_uint = 1;
+
+/// `struct iprof_read_result`, filled by `iprof_reader_get_result`; the
+/// pointers are the reader's, valid until its next read or its free.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct iprof_read_result {
+    pub version: c_uint,
+    pub diag_count: usize,
+    pub dropped_errors: usize,
+    pub dropped_warnings: usize,
+    pub unread_count: usize,
+    pub unread_first: *const c_char,
+    pub damage: *const iprof_error,
+    pub kept_end: u64,
+}
+
+impl iprof_read_result {
+    /// `IPROF_READ_RESULT_INIT`.
+    pub const INIT: iprof_read_result = iprof_read_result {
+        version: IPROF_READ_RESULT_VERSION,
+        diag_count: 0,
+        dropped_errors: 0,
+        dropped_warnings: 0,
+        unread_count: 0,
+        unread_first: core::ptr::null(),
+        damage: core::ptr::null(),
+        kept_end: 0,
+    };
+}
+
 // -------------------------------------------------------------------------
 // model.h
 
@@ -615,6 +699,8 @@ extern "C" {
     pub fn iprof_error_context(err: *const iprof_error) -> *const c_char;
     pub fn iprof_error_type_id(err: *const iprof_error, id: *mut i64) -> c_int;
     pub fn iprof_error_method_id(err: *const iprof_error, id: *mut i64) -> c_int;
+    pub fn iprof_features() -> c_uint;
+    pub fn iprof_error_get_info(err: *const iprof_error, out: *mut iprof_error_info) -> c_int;
 
     // reader.h
     pub fn iprof_read_options_init(opts: *mut iprof_read_options, version: c_uint) -> c_int;
@@ -659,6 +745,7 @@ extern "C" {
     pub fn iprof_reader_diag_dropped(reader: *const iprof_reader, severity: c_int) -> usize;
     pub fn iprof_reader_unread_count(reader: *const iprof_reader, first: *mut *const c_char) -> usize;
     pub fn iprof_reader_diag(reader: *const iprof_reader, index: usize) -> *const iprof_error;
+    pub fn iprof_reader_get_result(reader: *const iprof_reader, out: *mut iprof_read_result) -> c_int;
 
     // model.h: creating and loading
     pub fn iprof_model_new(out: *mut *mut iprof_model, allocator: *const iprof_allocator) -> c_int;
@@ -1140,6 +1227,53 @@ mod tests {
     }
 
     #[test]
+    fn error_info_layout() {
+        assert_eq!(offset_of!(iprof_error_info, kind), 12);
+        assert_eq!(offset_of!(iprof_error_info, message), 16);
+        assert_eq!(offset_of!(iprof_error_info, context), 16 + 2 * P);
+        let o = (16 + 3 * P).next_multiple_of(align_of::<u64>());
+        assert_eq!(offset_of!(iprof_error_info, offset), o);
+        assert_eq!(offset_of!(iprof_error_info, column), o + 16);
+        assert_eq!(offset_of!(iprof_error_info, has_type_id), o + 24);
+        assert_eq!(offset_of!(iprof_error_info, has_method_id), o + 28);
+        assert_eq!(offset_of!(iprof_error_info, type_id), o + 32);
+        assert_eq!(offset_of!(iprof_error_info, method_id), o + 40);
+        assert_eq!(size_of::<iprof_error_info>(), o + 48);
+    }
+
+    #[test]
+    fn read_result_layout() {
+        assert_eq!(offset_of!(iprof_read_result, diag_count), P);
+        assert_eq!(offset_of!(iprof_read_result, unread_count), 4 * P);
+        assert_eq!(offset_of!(iprof_read_result, damage), 6 * P);
+        let k = (7 * P).next_multiple_of(align_of::<u64>());
+        assert_eq!(offset_of!(iprof_read_result, kept_end), k);
+        assert_eq!(size_of::<iprof_read_result>(), k + 8);
+    }
+
+    /// The one-call forms say what the 0.x accessors say (NULL: nothing).
+    #[test]
+    fn one_call_reports_match_the_library() {
+        unsafe {
+            let mut info = iprof_error_info::INIT;
+            assert_eq!(iprof_error_get_info(core::ptr::null(), &mut info), IPROF_OK);
+            assert_eq!((info.status, info.kind), (IPROF_OK, -1));
+            assert_eq!(*info.message, 0);
+            info.version = 99;
+            assert_eq!(iprof_error_get_info(core::ptr::null(), &mut info), IPROF_EINVAL);
+            let mut reader: *mut iprof_reader = core::ptr::null_mut();
+            assert_eq!(iprof_reader_new(&mut reader, core::ptr::null()), IPROF_OK);
+            let mut res = iprof_read_result::INIT;
+            assert_eq!(iprof_reader_get_result(reader, &mut res), IPROF_OK);
+            assert_eq!((res.diag_count, res.unread_count, res.kept_end), (0, 0, 0));
+            iprof_reader_free(reader);
+            let f = iprof_features();
+            assert_eq!(f & IPROF_FEATURE_GZIP != 0, iprof_gzip_supported() != 0);
+            assert_eq!(f & !(IPROF_FEATURE_GZIP | IPROF_FEATURE_THREADS), 0);
+        }
+    }
+
+    #[test]
     fn callbacks_layout() {
         assert_eq!(offset_of!(iprof_read_callbacks, on_version), P);
         assert_eq!(offset_of!(iprof_read_callbacks, on_unknown), 10 * P);
@@ -1191,7 +1325,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 155;
+    const FUNCTION_COUNT: usize = 158;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1214,6 +1348,8 @@ mod tests {
             iprof_error_context as *const (),
             iprof_error_type_id as *const (),
             iprof_error_method_id as *const (),
+            iprof_features as *const (),
+            iprof_error_get_info as *const (),
             iprof_read_options_init as *const (),
             iprof_reader_new as *const (),
             iprof_reader_free as *const (),
@@ -1229,6 +1365,7 @@ mod tests {
             iprof_reader_damage as *const (),
             iprof_reader_kept_end as *const (),
             iprof_reader_diag as *const (),
+            iprof_reader_get_result as *const (),
             iprof_model_new as *const (),
             iprof_model_build_indexes as *const (),
             iprof_model_free as *const (),
