@@ -428,7 +428,8 @@ IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *l
 #define IPROF_COLUMNS_VERSION 1
 
 /**
- * The entries of one kind as columns, filled by iprof_model_columns():
+ * The entries of one kind as columns, filled by iprof_model_get_columns()
+ * (or the 0.x iprof_model_columns(), the same call under its old name):
  * every record in one buffer with offsets, and each entry's context, as
  * the context node and as its frames in one buffer with offsets. Entry i
  * is the entry iprof_model_entry_at(model, kind, i). Set version (the
@@ -458,23 +459,13 @@ typedef struct iprof_columns {
 #define IPROF_COLUMNS_INIT {IPROF_COLUMNS_VERSION, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL}
 
 /**
- * @brief Every entry of a kind as columns (see iprof_columns), built on the
- *        first call for the kind and kept by the model.
- *
- * Built in one pass over the kind's entries (a copy of their records and
- * the frames of their contexts, through the model's allocator) and kept
- * until entries of the kind change, so bindings can hand the buffers out
- * without copying (Python: memoryviews for numpy; Rust: slices; Java:
- * MemorySegments). Like the model's lookup indexes, the first call on a
- * model that several threads read may run on any of them: threads that
- * race build one view each, publish one and free the others.
+ * @brief The 0.x name of iprof_model_get_columns() (see there), which it
+ *        calls; it goes in 1.0.
  * @param model the model (borrowed).
  * @param kind an IPROF_KIND_* value.
- * @param[in,out] out its version set by the caller (1 .. IPROF_COLUMNS_VERSION); receives the columns, which the model owns (valid until entries of @p kind change or the model is freed).
- * @retval IPROF_OK @p out is filled (count 0 and empty arrays, not NULL, for a kind without entries).
- * @retval IPROF_EINVAL a NULL argument, an invalid kind or an unknown version; @p out is unchanged.
- * @retval IPROF_ENOMEM out of memory; @p out is unchanged and the model too.
- * @threadsafety Reads @p model: any number of threads at once, while nobody changes it (the first call allocates through the model's allocator, as the lazy indexes do).
+ * @param[in,out] out its version set by the caller; receives the columns.
+ * @return as iprof_model_get_columns().
+ * @threadsafety As iprof_model_get_columns().
  */
 IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_columns *out);
 
@@ -897,19 +888,26 @@ IPROF_API int iprof_model_unknown_at(const iprof_model *model, size_t index, con
 IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_t key_len,
                                       const char *json, size_t json_len);
 /**
- * @brief Remove every unknown top-level key named @p key.
+ * @brief Remove every unknown top-level key named @p key, or, with a NULL
+ *        @p key, every unknown top-level key.
  * @param model the model.
- * @param key the key, @p key_len bytes (borrowed for the call).
+ * @param key the key, @p key_len bytes (borrowed for the call), or NULL
+ *        (with a @p key_len of 0) for every key, as
+ *        iprof_model_clear_unknown() does.
  * @param key_len its length.
- * @retval IPROF_OK removed; pointers from iprof_model_unknown_at() are
- *         invalid afterwards.
- * @retval IPROF_ENOTFOUND the model keeps no such key.
- * @retval IPROF_EINVAL a NULL argument.
+ * @retval IPROF_OK removed (with a NULL @p key also when the model kept
+ *         none); pointers from iprof_model_unknown_at() are invalid
+ *         afterwards.
+ * @retval IPROF_ENOTFOUND the model keeps no key named @p key.
+ * @retval IPROF_EINVAL a NULL @p model, or a NULL @p key with a non-zero
+ *         @p key_len.
  * @threadsafety Needs exclusive access to @p model.
  */
 IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, size_t key_len);
 /**
- * @brief Remove every unknown top-level key.
+ * @brief Remove every unknown top-level key: iprof_model_remove_unknown()
+ *        with a NULL key, which replaces this call in 1.0 (this one leaves
+ *        the model's error as it was).
  * @param model the model, or NULL (a no-op).
  * @threadsafety Needs exclusive access to @p model.
  */
@@ -1138,6 +1136,39 @@ IPROF_API int iprof_model_merge_fd(iprof_model *dst, iprof_reader *reader, int f
 IPROF_API int iprof_model_merge_callback(iprof_model *dst, iprof_reader *reader,
                                          iprof_read_fn read_fn, void *read_payload,
                                          const iprof_merge_options *opts);
+
+/* ------------------------------------------------------------------------ */
+/* 1.0: <iprof/edit.h> */
+
+/** The flag of 1.0's iprof_model_remove_method(model, id, flags): also
+ *  remove every entry, of any kind, whose context names the method in any
+ *  frame, leaving nothing that names it but unknown top-level keys. In 0.x
+ *  iprof_model_drop_method() is that cascade. */
+#define IPROF_REMOVE_CASCADE 0x1u
+
+/* ------------------------------------------------------------------------ */
+/* 1.0: <iprof/analysis.h> */
+
+/**
+ * @brief Every entry of a kind as columns (see iprof_columns), built on the
+ *        first call for the kind and kept by the model.
+ *
+ * Built in one pass over the kind's entries (a copy of their records and
+ * the frames of their contexts, through the model's allocator) and kept
+ * until entries of the kind change, so bindings can hand the buffers out
+ * without copying (Python: memoryviews for numpy; Rust: slices; Java:
+ * MemorySegments). Like the model's lookup indexes, the first call on a
+ * model that several threads read may run on any of them: threads that
+ * race build one view each, publish one and free the others.
+ * @param model the model (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param[in,out] out its version set by the caller (1 .. IPROF_COLUMNS_VERSION); receives the columns, which the model owns (valid until entries of @p kind change or the model is freed).
+ * @retval IPROF_OK @p out is filled (count 0 and empty arrays, not NULL, for a kind without entries).
+ * @retval IPROF_EINVAL a NULL argument, an invalid kind or an unknown version; @p out is unchanged.
+ * @retval IPROF_ENOMEM out of memory; @p out is unchanged and the model too.
+ * @threadsafety Reads @p model: any number of threads at once, while nobody changes it (the first call allocates through the model's allocator, as the lazy indexes do).
+ */
+IPROF_API int iprof_model_get_columns(const iprof_model *model, int kind, iprof_columns *out);
 
 #ifdef __cplusplus
 }

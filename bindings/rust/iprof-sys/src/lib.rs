@@ -622,6 +622,9 @@ extern "C" {
     pub fn iprof_entry_context(entry: *const iprof_entry) -> *const iprof_context;
     pub fn iprof_entry_records(entry: *const iprof_entry, len: *mut usize) -> *const i64;
     pub fn iprof_model_columns(model: *const iprof_model, kind: c_int, out: *mut iprof_columns) -> c_int;
+    /// `iprof_model_columns` under its 1.0 name (declared so that every
+    /// export is; the crates above call `iprof_model_columns` until 1.0).
+    pub fn iprof_model_get_columns(model: *const iprof_model, kind: c_int, out: *mut iprof_columns) -> c_int;
 
     // model.h: iteration by callback
     pub fn iprof_model_foreach_type(model: *const iprof_model, cb: iprof_model_type_cb, payload: *mut c_void) -> c_int;
@@ -1017,7 +1020,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 148;
+    const FUNCTION_COUNT: usize = 149;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1092,6 +1095,7 @@ mod tests {
             iprof_entry_context as *const (),
             iprof_entry_records as *const (),
             iprof_model_columns as *const (),
+            iprof_model_get_columns as *const (),
             iprof_model_foreach_type as *const (),
             iprof_model_foreach_method as *const (),
             iprof_model_foreach_entry as *const (),
