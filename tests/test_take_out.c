@@ -26,7 +26,7 @@
 #define CC1 "{\"ctx\":\"1:0\",\"records\":[10]}"
 #define CC2 "{\"ctx\":\"2:0<1:5\",\"records\":[20]}"
 #define CC3 "{\"ctx\":\"3:0\",\"records\":[30]}"
-#define CC4 "{\"ctx\":\"2:1\",\"records\":[5]}"
+#define CC4 "{\"ctx\":\"2:0<2:1\",\"records\":[5]}"
 #define COND "{\"ctx\":\"1:2\",\"records\":[4,0,7]}"
 #define VI "{\"ctx\":\"1:3<3:9\",\"records\":[2,8]}"
 #define MON "{\"ctx\":\"0:0\",\"records\":[1,9]}"
@@ -131,10 +131,18 @@ static int keep_type(const iprof_type *t, void *payload)
     return iprof_type_id(t) != s->refuse_type;
 }
 
+/* IN, read strictly (so the model vouches for its references). */
+static iprof_model *load_in(void)
+{
+    iprof_model *m = load_flags(IN, strlen(IN), IPROF_READ_STRICT);
+    CHECK(m != NULL);
+    return m;
+}
+
 /* The filter of IN with o (payload: s) and what it left. */
 static iprof_model *filter_in(iprof_filter_options *o, seen *s, int expect)
 {
-    iprof_model *m = load(IN);
+    iprof_model *m = load_in();
     o->payload = s;
     CHECK_EQ_INT(iprof_model_filter(m, o), expect);
     return m;
@@ -144,7 +152,7 @@ static iprof_model *filter_in(iprof_filter_options *o, seen *s, int expect)
 
 static void test_keep_frame(void)
 {
-    iprof_model *m = load(IN);
+    iprof_model *m = load_in();
     expect_text(m, IN); /* what the expectations below start from */
     iprof_model_free(m);
     seen s = seen_none();
@@ -155,10 +163,10 @@ static void test_keep_frame(void)
     /* Every kind, callee or caller: 3:0, 1:3<3:9, 3:1<2:2 and 3:4 go;
      * types and methods stay. */
     expect_text(m, DOC(ALL_T, ALL_M, CC1 "," CC2 "," CC4, COND, "", MON, S1, ""));
-    /* Frames shown up to the first refused one of each entry: 5 call
+    /* Frames shown up to the first refused one of each entry: 6 call
      * count, 1 conditional, 2 virtual invoke, the monitor's (0, 0), 2
      * sampling, 1 instanceof. */
-    CHECK_EQ_INT(s.frames, 12);
+    CHECK_EQ_INT(s.frames, 13);
     CHECK_EQ_INT(s.zero_frames, 1);
     free(s.log.s);
     iprof_model_free(m);
@@ -190,6 +198,9 @@ static void test_keep_entry(void)
 
 static void test_keep_method_and_type(void)
 {
+    iprof_model *clean = load_in();
+    CHECK_EQ_INT(clean->refs_checked, 1); /* a strict load vouches for its references */
+    iprof_model_free(clean);
     seen s = seen_none();
     s.refuse_method = 2;
     iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
@@ -203,6 +214,10 @@ static void test_keep_method_and_type(void)
     char *strict = model_text(m, 0);
     CHECK_EQ_STR(strict, "(write failed)");
     free(strict);
+    /* The model no longer vouches for its references (model.h:
+     * refs_checked): the canonical form checks them and refuses. */
+    CHECK_EQ_INT(m->refs_checked, 0);
+    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_EDANGLING);
     free(s.log.s);
     iprof_model_free(m);
 
@@ -214,6 +229,8 @@ static void test_keep_method_and_type(void)
     expect_text(m, DOC(T_INT "," T_A "," T_B, ALL_M, CC1 "," CC2 "," CC3 "," CC4, COND, VI, MON,
                       S1 "," S2, INST));
     CHECK_EQ_STR(s.log.s, "T0 T1 T2 T3 ");
+    CHECK_EQ_INT(m->refs_checked, 0);
+    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_EDANGLING);
     free(s.log.s);
     iprof_model_free(m);
 }
@@ -241,10 +258,10 @@ static void test_step_order(void)
     o.min_count = 6;
     iprof_model *m = filter_in(&o, &s, IPROF_OK);
     /* Not shown to keep_entry: 3:0, 1:3<3:9, 3:1<2:2, 3:4 (keep_frame).
-     * Shown: 2:0<1:5 and 2:1 (then dropped by package p.B, 2:1 also below
-     * the minimum), 2:0 sampling (p.B, and 4 < 6). Method 2 and type 2 (of
-     * p.B, then named by nothing) are gone before keep_method and
-     * keep_type look. */
+     * Shown: 2:0<1:5 and 2:0<2:1 (then dropped by package p.B, the second
+     * also below the minimum), 2:0 sampling (p.B, and 4 < 6). Method 2 and
+     * type 2 (of p.B, then named by nothing) are gone before keep_method
+     * and keep_type look. */
     CHECK_EQ_STR(s.log.s, "E0:1:10 E0:2:20 E0:2:5 E1:1:7 E3:0:9 E4:2:4 M1 M3 T0 T1 T3 ");
     expect_text(m, DOC(T_INT "," T_A, M_A "," M_C, "", COND, "", MON, "", ""));
     free(s.log.s);
@@ -353,6 +370,13 @@ static void check_same(iprof_model *a, iprof_model *b, const char *want)
     CHECK_EQ_STR(sa, sb);
     free(sa);
     free(sb);
+    /* Both vouch for their references or neither: the canonical form
+     * (which checks them only then) gives the same. */
+    CHECK_EQ_INT(iprof_model_canonicalize(a), iprof_model_canonicalize(b));
+    sa = text(a), sb = text(b);
+    CHECK_EQ_STR(sa, sb);
+    free(sa);
+    free(sb);
     iprof_model_free(a);
     iprof_model_free(b);
 }
@@ -365,7 +389,7 @@ static void test_retain_equals_filter(void)
     s.refuse_kind = IPROF_KIND_SAMPLING;
     s.refuse_callee = 3;
     one_kind k = {IPROF_KIND_SAMPLING, &s};
-    iprof_model *a = load(IN), *b = load(IN);
+    iprof_model *a = load_in(), *b = load_in();
     CHECK_OK(iprof_model_retain_entries(a, IPROF_KIND_SAMPLING, keep_entry, &s));
     o.keep_entry = keep_entry_of_kind;
     o.payload = &k;
@@ -375,7 +399,7 @@ static void test_retain_equals_filter(void)
     o = (iprof_filter_options)IPROF_FILTER_OPTIONS_INIT;
     o.payload = &s;
     s.refuse_frame = 2;
-    a = load(IN), b = load(IN);
+    a = load_in(), b = load_in();
     CHECK_OK(iprof_model_retain_entries_by_frame(a, -1, keep_frame, &s));
     o.keep_frame = keep_frame;
     CHECK_OK(iprof_model_filter(b, &o));
@@ -384,7 +408,7 @@ static void test_retain_equals_filter(void)
     o = (iprof_filter_options)IPROF_FILTER_OPTIONS_INIT;
     o.payload = &s;
     s.refuse_method = 1;
-    a = load(IN), b = load(IN);
+    a = load_in(), b = load_in();
     CHECK_OK(iprof_model_retain_methods(a, keep_method, &s));
     o.keep_method = keep_method;
     CHECK_OK(iprof_model_filter(b, &o));
@@ -394,7 +418,7 @@ static void test_retain_equals_filter(void)
     o = (iprof_filter_options)IPROF_FILTER_OPTIONS_INIT;
     o.payload = &s;
     s.refuse_type = 0;
-    a = load(IN), b = load(IN);
+    a = load_in(), b = load_in();
     CHECK_OK(iprof_model_retain_types(a, keep_type, &s));
     o.keep_type = keep_type;
     CHECK_OK(iprof_model_filter(b, &o));
@@ -429,13 +453,13 @@ static void test_options_versions(void)
         untouched += v2.bytes[i] == 0xAB;
     CHECK_EQ_INT(untouched, sizeof v2 - end);
     v2.o.min_count = 10;
-    iprof_model *m = load(IN);
+    iprof_model *m = load_in();
     CHECK_OK(iprof_model_filter(m, &v2.o));
     expect_text(m, DOC(ALL_T, ALL_M, CC1 "," CC2 "," CC3, "", "", "", "", ""));
     iprof_model_free(m);
     iprof_filter_options bad = IPROF_FILTER_OPTIONS_INIT;
     bad.version = 4;
-    m = load(IN);
+    m = load_in();
     CHECK_EQ_INT(iprof_model_filter(m, &bad), IPROF_EINVAL);
     CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)), "filter options: unknown version 4");
     expect_text(m, IN);
@@ -630,17 +654,17 @@ static void test_remove_unknown_all(void)
 static void test_remove_method_flags(void)
 {
     CHECK_EQ_INT(IPROF_REMOVE_CASCADE, 1);
-    iprof_model *a = load(IN), *b = load(IN);
+    iprof_model *a = load_in(), *b = load_in();
     CHECK_OK(iprof_model_remove_method(a, 2));
     CHECK_OK(ipi_model_remove_method_flags(b, 2, 0));
     /* The entries naming it stay, dangling: a strict write refuses. */
     check_same(a, b, DOC(ALL_T, M_A "," M_C, CC1 "," CC2 "," CC3 "," CC4, COND, VI, MON,
                          S1 "," S2, INST));
-    a = load(IN), b = load(IN);
+    a = load_in(), b = load_in();
     CHECK_OK(iprof_model_drop_method(a, 2));
     CHECK_OK(ipi_model_remove_method_flags(b, 2, IPROF_REMOVE_CASCADE));
     check_same(a, b, DOC(ALL_T, M_A "," M_C, CC1 "," CC3, COND, VI, MON, "", INST));
-    a = load(IN);
+    a = load_in();
     CHECK_EQ_INT(ipi_model_remove_method_flags(a, 2, 2), IPROF_EINVAL);
     CHECK_EQ_STR(iprof_error_message(iprof_model_error(a)), "unknown remove flags 0x2");
     CHECK_EQ_INT(ipi_model_remove_method_flags(a, 7, IPROF_REMOVE_CASCADE), IPROF_ENOTFOUND);
