@@ -663,6 +663,9 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
 
 /**
  * @brief Keep only the entries of a kind for which @p keep returns non-zero, in one O(n) pass.
+ *
+ * iprof_model_filter() with a @c keep_entry that passes the other kinds
+ * does the same, and replaces this call in 1.0.
  * @param model the model.
  * @param kind an IPROF_KIND_* value.
  * @param keep the predicate; it must not change the model.
@@ -681,7 +684,8 @@ typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
  *        @p keep: an entry that mentions a refused frame anywhere, as the
  *        callee or as a caller, goes.
  *
- * Monitor entries show their dummy frame (0, 0).
+ * Monitor entries show their dummy frame (0, 0). With every kind, this is
+ * iprof_model_filter() with @c keep_frame, which replaces it in 1.0.
  * @param model the model.
  * @param kind an IPROF_KIND_* value, or -1 for every kind.
  * @param keep the predicate; it must not change the model.
@@ -700,7 +704,8 @@ IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
  *
  * Unlike iprof_model_remove_method(), which leaves the entries that refer
  * to the method dangling, this leaves nothing that names it (but for
- * unknown top-level keys, which the library cannot read).
+ * unknown top-level keys, which the library cannot read). In 1.0 it is
+ * iprof_model_remove_method() with IPROF_REMOVE_CASCADE.
  * @param model the model.
  * @param id the method id.
  * @retval IPROF_OK success; pointers to the method and entry pointers are
@@ -712,7 +717,8 @@ IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
 IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id);
 
 /**
- * @brief Keep only the methods for which @p keep returns non-zero.
+ * @brief Keep only the methods for which @p keep returns non-zero
+ *        (iprof_model_filter()'s @c keep_method, which replaces it in 1.0).
  * @param model the model.
  * @param keep the predicate; it must not change the model.
  * @param payload passed to @p keep as is.
@@ -724,7 +730,8 @@ IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id);
 IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
                                          void *payload);
 /**
- * @brief Keep only the types for which @p keep returns non-zero.
+ * @brief Keep only the types for which @p keep returns non-zero
+ *        (iprof_model_filter()'s @c keep_type, which replaces it in 1.0).
  * @param model the model.
  * @param keep the predicate; it must not change the model.
  * @param payload passed to @p keep as is.

@@ -250,7 +250,8 @@ IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what);
  *
  * What a salvaging load (IPROF_READ_SALVAGE) kept of a damaged file may
  * refer to what the damage cut off; afterwards no reference dangles. The
- * order of what remains is kept.
+ * order of what remains is kept. iprof_model_prune() with
+ * IPROF_PRUNE_DANGLING does the same and replaces this call in 1.0.
  * @param model the model.
  * @param[out] methods receives how many methods went, or NULL.
  * @param[out] entries receives how many entries of each kind went
