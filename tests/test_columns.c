@@ -1,5 +1,6 @@
 /*
- * Columns of a kind (iprof_model_columns, lib/model/model_columns.c):
+ * Columns of a kind (iprof_model_columns, and iprof_model_get_columns, its
+ * 1.0 name; lib/model/model_columns.c):
  * exact values on a small model, the cache kept across calls and dropped
  * by every change to the kind's entries, versions and bad arguments,
  * allocation failure, threads racing to build, and on the corpus the same
@@ -324,6 +325,43 @@ static void test_corpus(void)
     }
 }
 
+/* iprof_model_get_columns, the 1.0 name, is iprof_model_columns: the same
+ * view (the same arrays, whichever call built them) of every kind, and the
+ * same refusals. */
+static void test_get_columns_is_columns(void)
+{
+    iprof_model *m = sample();
+    for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
+        iprof_columns g = IPROF_COLUMNS_INIT, c = IPROF_COLUMNS_INIT;
+        /* Even kinds built by get_columns first, odd ones by columns. */
+        if (kind % 2 == 0)
+            CHECK_OK(iprof_model_get_columns(m, kind, &g));
+        CHECK_OK(iprof_model_columns(m, kind, &c));
+        if (kind % 2 == 1)
+            CHECK_OK(iprof_model_get_columns(m, kind, &g));
+        CHECK_EQ_INT(g.version, c.version);
+        CHECK_EQ_INT(g.kind, kind);
+        CHECK_EQ_INT(c.kind, kind);
+        CHECK_EQ_INT(g.count, c.count);
+        CHECK_EQ_INT(g.count, iprof_model_entry_count(m, kind));
+        CHECK_EQ_INT(g.record_count, c.record_count);
+        CHECK_EQ_INT(g.frame_count, c.frame_count);
+        CHECK(g.records == c.records && g.offsets == c.offsets && g.contexts == c.contexts &&
+              g.frames == c.frames && g.frame_offsets == c.frame_offsets);
+    }
+    iprof_columns g = IPROF_COLUMNS_INIT;
+    CHECK_OK(iprof_model_get_columns(m, IPROF_KIND_CONDITIONAL, &g));
+    CHECK_EQ_INT(g.count, 3);
+    CHECK_EQ_INT(g.record_count, 18);
+    CHECK_EQ_INT(g.frame_count, 6);
+    CHECK_EQ_INT(iprof_model_get_columns(NULL, 0, &g), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(m, 0, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(m, IPROF_KIND_COUNT, &g), IPROF_EINVAL);
+    g.version = IPROF_COLUMNS_VERSION + 1;
+    CHECK_EQ_INT(iprof_model_get_columns(m, 0, &g), IPROF_EINVAL);
+    iprof_model_free(m);
+}
+
 int main(void)
 {
     RUN(test_exact_values);
@@ -333,5 +371,6 @@ int main(void)
     RUN(test_alloc_failure);
     RUN(test_threads);
     RUN(test_corpus);
+    RUN(test_get_columns_is_columns);
     return check_done();
 }

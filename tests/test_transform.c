@@ -1735,7 +1735,7 @@ static void test_packages_and_prune(void)
     CHECK_EQ_INT(iprof_model_type_count(m), 3);
     CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
     CHECK_EQ_INT(iprof_model_type_count(m), 2); /* int, A */
-    CHECK_EQ_INT(iprof_model_prune(m, 4), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_prune(m, 8), IPROF_EINVAL);
     /* Held back by an unknown key that may hold ids. */
     CHECK_OK(iprof_model_add_unknown(m, "ids", 3, "[7]", 3));
     CHECK_OK(iprof_model_remove_entry(m, IPROF_KIND_CALL_COUNT, (const int64_t[]){1, 0}, 1));

@@ -23,9 +23,10 @@
  * Columns (struct iprof_columns) give every entry of a kind at once as
  * arrays, for bindings that hand them to numpy or Rust slices.
  *
- * Threads and ownership: as <iprof/iprof.h> says. Its exception:
- * iprof_model_method_totals() allocates through the model's allocator from
- * a const call (exception (1) of <iprof/iprof.h>).
+ * Threads and ownership: as <iprof/iprof.h> says. Its exceptions:
+ * iprof_model_method_totals() and the first iprof_model_get_columns() of a
+ * kind allocate through the model's allocator from a const call (exception
+ * (1) of <iprof/iprof.h>).
  */
 /* Included before the guard while <iprof/iprof.h> includes this header
  * (transitional, until phase C of issue 34). */
@@ -168,7 +169,8 @@ IPROF_API int iprof_model_method_totals(const iprof_model *model, int kind, int6
 #define IPROF_COLUMNS_VERSION 1
 
 /**
- * The entries of one kind as columns, filled by iprof_model_columns():
+ * The entries of one kind as columns, filled by iprof_model_get_columns()
+ * (or the 0.x iprof_model_columns(), the same call under its old name):
  * every record in one buffer with offsets, and each entry's context, as
  * the context node and as its frames in one buffer with offsets. Entry i
  * is the entry iprof_model_entry_at(model, kind, i). Set version (the
@@ -196,6 +198,28 @@ typedef struct iprof_columns {
 
 /** Initialiser of an iprof_columns: this version, nothing filled. */
 #define IPROF_COLUMNS_INIT {IPROF_COLUMNS_VERSION, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL}
+
+/**
+ * @brief Every entry of a kind as columns (see iprof_columns), built on the
+ *        first call for the kind and kept by the model.
+ *
+ * Built in one pass over the kind's entries (a copy of their records and
+ * the frames of their contexts, through the model's allocator) and kept
+ * until entries of the kind change, so bindings can hand the buffers out
+ * without copying (Python: memoryviews for numpy; Rust: slices; Java:
+ * MemorySegments). Like the model's lookup indexes, the first call on a
+ * model that several threads read may run on any of them: threads that
+ * race build one view each, publish one and free the others.
+ * @param model the model (borrowed).
+ * @param kind an IPROF_KIND_* value.
+ * @param[in,out] out its version set by the caller (1 .. IPROF_COLUMNS_VERSION); receives the columns, which the model owns (valid until entries of @p kind change or the model is freed).
+ * @retval IPROF_OK @p out is filled (count 0 and empty arrays, not NULL, for a kind without entries).
+ * @retval IPROF_EINVAL a NULL argument, an invalid kind or an unknown version; @p out is unchanged.
+ * @retval IPROF_ENOMEM out of memory; @p out is unchanged and the model too.
+ * @threadsafety Exception (1) of <iprof/iprof.h>: reads @p model, but the first
+ *         call for a kind builds its columns through the model's allocator.
+ */
+IPROF_API int iprof_model_get_columns(const iprof_model *model, int kind, iprof_columns *out);
 
 #ifdef __cplusplus
 }

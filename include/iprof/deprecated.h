@@ -536,6 +536,9 @@ IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
 
 /**
  * @brief Keep only the entries of a kind for which @p keep returns non-zero, in one O(n) pass.
+ *
+ * iprof_model_filter() with a @c keep_entry that passes the other kinds
+ * does the same, and replaces this call in 1.0.
  * @param model the model.
  * @param kind an IPROF_KIND_* value.
  * @param keep the predicate; it must not change the model.
@@ -551,7 +554,8 @@ IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
  *        @p keep: an entry that mentions a refused frame anywhere, as the
  *        callee or as a caller, goes.
  *
- * Monitor entries show their dummy frame (0, 0).
+ * Monitor entries show their dummy frame (0, 0). With every kind, this is
+ * iprof_model_filter() with @c keep_frame, which replaces it in 1.0.
  * @param model the model.
  * @param kind an IPROF_KIND_* value, or -1 for every kind.
  * @param keep the predicate; it must not change the model.
@@ -569,7 +573,8 @@ IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
  *
  * Unlike iprof_model_remove_method(), which leaves the entries that refer
  * to the method dangling, this leaves nothing that names it (but for
- * unknown top-level keys, which the library cannot read).
+ * unknown top-level keys, which the library cannot read). In 1.0 it is
+ * iprof_model_remove_method() with IPROF_REMOVE_CASCADE.
  * @param model the model.
  * @param id the method id.
  * @retval IPROF_OK success; pointers to the method and entry pointers are
@@ -580,7 +585,8 @@ IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
 IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id);
 
 /**
- * @brief Keep only the methods for which @p keep returns non-zero.
+ * @brief Keep only the methods for which @p keep returns non-zero
+ *        (iprof_model_filter()'s @c keep_method, which replaces it in 1.0).
  * @param model the model.
  * @param keep the predicate; it must not change the model.
  * @param payload passed to @p keep as is.
@@ -592,7 +598,8 @@ IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_
                                          void *payload);
 
 /**
- * @brief Keep only the types for which @p keep returns non-zero.
+ * @brief Keep only the types for which @p keep returns non-zero
+ *        (iprof_model_filter()'s @c keep_type, which replaces it in 1.0).
  * @param model the model.
  * @param keep the predicate; it must not change the model.
  * @param payload passed to @p keep as is.
@@ -604,7 +611,9 @@ IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred
                                        void *payload);
 
 /**
- * @brief Remove every unknown top-level key.
+ * @brief Remove every unknown top-level key: iprof_model_remove_unknown()
+ *        with a NULL key, which replaces this call in 1.0 (this one leaves
+ *        the model's error as it was).
  * @param model the model, or NULL (a no-op).
  */
 IPROF_API void iprof_model_clear_unknown(iprof_model *model);
@@ -651,24 +660,13 @@ IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
 /* Columns (replaced in <iprof/analysis.h>)                                 */
 
 /**
- * @brief Every entry of a kind as columns (see iprof_columns), built on the
- *        first call for the kind and kept by the model.
- *
- * Built in one pass over the kind's entries (a copy of their records and
- * the frames of their contexts, through the model's allocator) and kept
- * until entries of the kind change, so bindings can hand the buffers out
- * without copying (Python: memoryviews for numpy; Rust: slices; Java:
- * MemorySegments). Like the model's lookup indexes, the first call on a
- * model that several threads read may run on any of them: threads that
- * race build one view each, publish one and free the others.
+ * @brief The 0.x name of iprof_model_get_columns() (see there), which it
+ *        calls; it goes in 1.0.
  * @param model the model (borrowed).
  * @param kind an IPROF_KIND_* value.
- * @param[in,out] out its version set by the caller (1 .. IPROF_COLUMNS_VERSION); receives the columns, which the model owns (valid until entries of @p kind change or the model is freed).
- * @retval IPROF_OK @p out is filled (count 0 and empty arrays, not NULL, for a kind without entries).
- * @retval IPROF_EINVAL a NULL argument, an invalid kind or an unknown version; @p out is unchanged.
- * @retval IPROF_ENOMEM out of memory; @p out is unchanged and the model too.
- * @threadsafety Exception (1) of <iprof/iprof.h>: reads @p model, but the first
- *         call for a kind builds its columns through the model's allocator.
+ * @param[in,out] out its version set by the caller; receives the columns.
+ * @return as iprof_model_get_columns().
+ * @threadsafety Exception (1) of <iprof/iprof.h>: as iprof_model_get_columns().
  */
 IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_columns *out);
 

@@ -99,6 +99,12 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
                                      size_t name_len, const int64_t *signature,
                                      size_t signature_len, const iprof_method **out);
 
+/** The flag of 1.0's iprof_model_remove_method(model, id, flags): also
+ *  remove every entry, of any kind, whose context names the method in any
+ *  frame, leaving nothing that names it but unknown top-level keys. In 0.x
+ *  iprof_model_drop_method() is that cascade. */
+#define IPROF_REMOVE_CASCADE 0x1u
+
 /**
  * @brief Remove a method by id.
  *
@@ -300,14 +306,19 @@ IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_
                                       const char *json, size_t json_len);
 
 /**
- * @brief Remove every unknown top-level key named @p key.
+ * @brief Remove every unknown top-level key named @p key, or, with a NULL
+ *        @p key, every unknown top-level key.
  * @param model the model.
- * @param key the key, @p key_len bytes (borrowed for the call).
+ * @param key the key, @p key_len bytes (borrowed for the call), or NULL
+ *        (with a @p key_len of 0) for every key, as
+ *        iprof_model_clear_unknown() does.
  * @param key_len its length.
- * @retval IPROF_OK removed; pointers from iprof_model_unknown_at() are
- *         invalid afterwards.
- * @retval IPROF_ENOTFOUND the model keeps no such key.
- * @retval IPROF_EINVAL a NULL argument.
+ * @retval IPROF_OK removed (with a NULL @p key also when the model kept
+ *         none); pointers from iprof_model_unknown_at() are invalid
+ *         afterwards.
+ * @retval IPROF_ENOTFOUND the model keeps no key named @p key.
+ * @retval IPROF_EINVAL a NULL @p model, or a NULL @p key with a non-zero
+ *         @p key_len.
  */
 IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, size_t key_len);
 

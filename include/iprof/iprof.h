@@ -37,7 +37,7 @@
  * (1) the first lookup by name, key or context
  * (iprof_model_type_by_name(), iprof_model_method_find(),
  * iprof_model_entry_find(), and iprof_diff_new(), which looks up B's
- * entries), the first iprof_model_columns() of a kind and
+ * entries), the first iprof_model_get_columns() of a kind and
  * iprof_model_method_totals() allocate through the model's allocator from
  * a const call, so a model read by several threads needs a thread-safe
  * allocator (libc's is) unless iprof_model_build_indexes() ran first (then
@@ -629,7 +629,7 @@ IPROF_API const char *iprof_model_version(const iprof_model *model);
  * first use. Call this before reading one model from several threads when
  * its allocator is not thread-safe. Indexes stay built until a change that
  * invalidates them (a removal, a retain). Columns are not indexes:
- * iprof_model_columns() still allocates on its first call for a kind.
+ * iprof_model_get_columns() still allocates on its first call for a kind.
  * @param model the model.
  * @retval IPROF_OK every index is built.
  * @retval IPROF_ENOMEM an index could not be built (lookups still work,

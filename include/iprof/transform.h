@@ -91,8 +91,24 @@ IPROF_API int iprof_model_canonicalize(iprof_model *model);
 /* ------------------------------------------------------------------------ */
 /* Filtering                                                                */
 
+/** A predicate over types (iprof_filter_options.keep_type): return
+ *  non-zero to keep the type, 0 to drop it. */
+typedef int (*iprof_model_type_pred)(const iprof_type *type, void *payload);
+
+/** A predicate over methods (iprof_filter_options.keep_method): non-zero keeps
+ *  the method. */
+typedef int (*iprof_model_method_pred)(const iprof_method *method, void *payload);
+
+/** A predicate over entries (iprof_filter_options.keep_entry): non-zero keeps
+ *  the entry. */
+typedef int (*iprof_model_entry_pred)(const iprof_entry *entry, void *payload);
+
+/** A predicate over one frame of a context (iprof_filter_options.keep_frame):
+ *  return non-zero to keep it. */
+typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
+
 /** The version of iprof_filter_options these headers define. */
-#define IPROF_FILTER_OPTIONS_VERSION 2
+#define IPROF_FILTER_OPTIONS_VERSION 3
 
 /** The bit of a kind in iprof_filter_options.kinds: 1u << kind. */
 #define IPROF_KIND_BIT(kind) (1u << (unsigned)(kind))
@@ -122,6 +138,21 @@ IPROF_API int iprof_model_canonicalize(iprof_model *model);
  * callers stay whatever their package, as the context the data were seen
  * in. Monitor entries (context "0:0", no method) and frames whose method
  * or declaring type is unknown are not judged by packages.
+ *
+ * Predicates (version 3; NULL: none) judge what the criteria cannot
+ * name: each returns non-zero to keep what it is shown, 0 to drop it,
+ * gets @c payload, and must not change the model. A predicate may be
+ * shown an element more than once (with @c max_depth, a model whose
+ * entries break their kind's record layout is checked before anything
+ * changes) and must then answer the same. They are what the 0.x
+ * iprof_model_retain_*() calls do, in the filter's order of steps (see
+ * iprof_model_filter()): @c keep_frame as
+ * iprof_model_retain_entries_by_frame() with every kind, @c keep_entry as
+ * iprof_model_retain_entries() (one kind: return non-zero for the
+ * entries of the others, whose iprof_entry_kind() differs),
+ * @c keep_method as iprof_model_retain_methods() and @c keep_type as
+ * iprof_model_retain_types(): a method or type that goes leaves what
+ * names it (entries, signatures, records) in place.
  */
 typedef struct iprof_filter_options {
     unsigned int version;               /**< IPROF_FILTER_OPTIONS_VERSION */
@@ -138,10 +169,26 @@ typedef struct iprof_filter_options {
      *  iprof_model_add_entry() combines, the first in place. 0: no cut. A
      *  version 1 struct is read without it. */
     size_t max_depth;
+    /** (Version 3.) An entry of a kind kept so far with a frame of its
+     *  context, callee or caller, that this refuses goes (monitor entries
+     *  show their dummy frame (0, 0)). A struct of an older version is
+     *  read without this and the members after it. */
+    iprof_frame_pred keep_frame;
+    /** (Version 3.) An entry of a kind kept so far that this refuses goes. */
+    iprof_model_entry_pred keep_entry;
+    /** (Version 3.) A method this refuses goes; the entries naming it
+     *  stay. */
+    iprof_model_method_pred keep_method;
+    /** (Version 3.) A type this refuses goes; the signatures and records
+     *  naming it stay. */
+    iprof_model_type_pred keep_type;
+    /** (Version 3.) Passed to every predicate as is. */
+    void *payload;
 } iprof_filter_options;
 
 /** Initialiser of an iprof_filter_options that filters nothing. */
-#define IPROF_FILTER_OPTIONS_INIT {IPROF_FILTER_OPTIONS_VERSION, 0, NULL, 0, NULL, 0, 0, 0.0, 0}
+#define IPROF_FILTER_OPTIONS_INIT \
+    {IPROF_FILTER_OPTIONS_VERSION, 0, NULL, 0, NULL, 0, 0, 0.0, 0, NULL, NULL, NULL, NULL, NULL}
 
 /**
  * @brief Fill filter options with the defaults of an options version.
@@ -169,23 +216,6 @@ IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int
 IPROF_API int iprof_package_matches(const char *package, const char *type_name,
                                     size_t type_name_len);
 
-/** A predicate over types (iprof_model_retain_types()): return non-zero to
- *  keep the type, 0 to drop it. The same function type as
- *  iprof_model_type_cb, whose meaning (non-zero stops) differs: code
- *  written with the old name for retain still compiles. */
-typedef int (*iprof_model_type_pred)(const iprof_type *type, void *payload);
-
-/** A predicate over methods (iprof_model_retain_methods()): non-zero keeps
- *  the method. */
-typedef int (*iprof_model_method_pred)(const iprof_method *method, void *payload);
-
-/** A predicate over entries (iprof_model_retain_entries()): non-zero keeps
- *  the entry. */
-typedef int (*iprof_model_entry_pred)(const iprof_entry *entry, void *payload);
-
-/** A predicate over one frame of a context: return non-zero to keep it. */
-typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
-
 /**
  * @brief Drop entries from a model, and the methods and types of dropped
  *        packages: a smaller profile.
@@ -194,27 +224,36 @@ typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
  *
  * 1. Kinds: with @c kinds non-zero, the entries of every other kind are
  *    dropped.
- * 2. Packages: entries are kept or dropped by the declaring type of their
+ * 2. Frames: with @c keep_frame, an entry goes when the predicate refuses
+ *    any frame of its context.
+ * 3. Entries: with @c keep_entry, an entry the predicate refuses goes.
+ *    (Predicates come first so that the minimum and the top percent see
+ *    what the caller kept.)
+ * 4. Packages: entries are kept or dropped by the declaring type of their
  *    callee frame's method (see iprof_filter_options).
- * 3. Minimum: with @c min_count > 0, entries whose total count is below
+ * 5. Minimum: with @c min_count > 0, entries whose total count is below
  *    it are dropped. The total of an entry is the sum of its counts by
  *    its kind's meaning: the count of a call count or sampling entry, the
  *    counts (every third record) of a conditional entry, the counts
  *    (every second record) of a virtual invoke, monitor or instanceof
  *    entry; sums saturate at the int64 range.
- * 4. Top percent: with @c top_percent X > 0, per kind: let T be the sum
+ * 6. Top percent: with @c top_percent X > 0, per kind: let T be the sum
  *    of the positive entry totals; order the entries by total, highest
  *    first, and let t be the total of the first entry at which the
  *    running sum reaches X% of T; entries with a total of at least t are
  *    kept (so entries tied at t are all kept, whatever their order), the
  *    rest dropped. X >= 100 keeps every entry with a positive total; a
  *    kind whose T is 0 loses all its entries.
- * 5. Max depth: with @c max_depth, contexts are cut (see
+ * 7. Max depth: with @c max_depth, contexts are cut (see
  *    iprof_filter_options).
- * 6. Dropped packages: their methods are removed (no remaining entry
+ * 8. Dropped packages: their methods are removed (no remaining entry
  *    names them), then their types that no remaining method's signature
  *    and no remaining record (virtual invoke, monitor, instanceof type
  *    ids) mentions.
+ * 9. Methods: with @c keep_method, a method the predicate refuses goes
+ *    (the entries naming it stay).
+ * 10. Types: with @c keep_type, a type the predicate refuses goes (the
+ *    signatures and records naming it stay).
  *
  * Everything else stays, whether anything refers to it or not: a method
  * whose entries all went, a type only such methods named, a file of
@@ -253,21 +292,37 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
  *  record (virtual invoke, monitor, instanceof type ids) mentions. */
 #define IPROF_PRUNE_TYPES 0x2u
 
+/** iprof_model_prune(): remove the methods whose signature names a type
+ *  the model does not define, then the entries whose context names a
+ *  method it does not define (monitor entries' dummy frame excepted) or
+ *  whose records name an undefined type, as iprof_model_drop_dangling()
+ *  does; before IPROF_PRUNE_METHODS and IPROF_PRUNE_TYPES. */
+#define IPROF_PRUNE_DANGLING 0x4u
+
 /**
- * @brief Remove what nothing refers to: methods, types, or both (methods
- *        first, so that types only they used go too).
+ * @brief Remove what the references make useless: what refers to the
+ *        undefined (IPROF_PRUNE_DANGLING), then the methods nothing
+ *        refers to, then the types nothing refers to (so that types only
+ *        removed methods used go too).
  *
- * Nothing is removed while the model keeps an unknown top-level key that
- * may hold ids (anything but [], {} or a scalar), which could name what
- * would go. iprof_model_filter() removes only what its options name: call
- * this after it for a profile without the unreferenced (`iprof filter
- * --prune` does).
+ * IPROF_PRUNE_DANGLING removes what iprof_model_drop_dangling() removes,
+ * in the same order; the counts that call gives are the method count and
+ * the entry count of each kind before minus after. The unreferenced
+ * (IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES) are not removed while the
+ * model keeps an unknown top-level key that may hold ids (anything but
+ * [], {} or a scalar), which could name what would go; IPROF_PRUNE_DANGLING
+ * is done all the same (what it removes refers to the undefined).
+ * iprof_model_filter() removes only what its options name: call this
+ * after it for a profile without the unreferenced (`iprof filter --prune`
+ * does).
  * @param model the model.
- * @param what IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES or both.
- * @retval IPROF_OK success; pointers to removed types and methods are
- *         invalid afterwards.
- * @retval IPROF_EINVAL a NULL model or an unknown flag.
- * @retval IPROF_ENOMEM allocation failed; unchanged.
+ * @param what IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES, IPROF_PRUNE_DANGLING,
+ *        or any of them together.
+ * @retval IPROF_OK success; pointers to removed types and methods, and
+ *         entry pointers of changed kinds, are invalid afterwards.
+ * @retval IPROF_EINVAL a NULL model or an unknown flag; unchanged.
+ * @retval IPROF_ENOMEM allocation failed; unchanged, or, with
+ *         IPROF_PRUNE_DANGLING, with what dangled gone (still consistent).
  */
 IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what);
 

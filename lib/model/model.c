@@ -595,8 +595,7 @@ int ipi_model_remove_method(iprof_model *model, int64_t id, unsigned also)
 
 IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
 {
-    /* Entries may still name it. */
-    return ipi_model_remove_method(model, id, IPI_CHANGED_UNCHECKED);
+    return ipi_model_remove_method_flags(model, id, 0);
 }
 
 int ipi_model_retain_methods(iprof_model *model, iprof_model_method_pred keep, void *payload,

@@ -291,15 +291,34 @@ int ipi_model_push_method_str(iprof_model *m, int64_t id, const ipi_str *name,
 int ipi_model_push_method_new_key(iprof_model *m, int64_t id, const ipi_str *name,
                                   const int64_t *sig, size_t sig_len, uint64_t names_key,
                                   const iprof_method **out);
-/* iprof_model_retain_types, iprof_model_retain_methods and
- * iprof_model_remove_method saying `also` changed beyond the removal:
- * IPI_CHANGED_UNCHECKED as the public calls do, or 0 from a caller that
- * knows nothing refers to what goes (ipi_model_changed). */
+/* The retain code: keep the types, methods or entries of a kind for
+ * which keep() returns non-zero, in one pass. The 0.x iprof_model_retain_*
+ * calls wrap them until 1.0, where iprof_model_filter's predicates
+ * (transform.c) are their one public form. Types and methods say `also`
+ * changed beyond the removal: IPI_CHANGED_UNCHECKED as the public calls do
+ * (references to what goes may remain), or 0 from a caller that knows
+ * nothing refers to what goes (ipi_model_changed). */
 int ipi_model_retain_types(iprof_model *m, iprof_model_type_pred keep, void *payload,
                            unsigned also);
 int ipi_model_retain_methods(iprof_model *m, iprof_model_method_pred keep, void *payload,
                              unsigned also);
+int ipi_model_retain_entries(iprof_model *m, int kind, iprof_model_entry_pred keep,
+                             void *payload);
+/* The entries of a kind (-1: every kind) whose every frame passes keep
+ * (model_entry.c). */
+int ipi_model_retain_entries_by_frame(iprof_model *m, int kind, iprof_frame_pred keep,
+                                      void *payload);
+/* Whether every frame of e's context, callee to outermost caller, passes
+ * keep (a monitor entry shows its dummy (0, 0)). */
+int ipi_entry_frames_pass(const iprof_entry *e, iprof_frame_pred keep, void *payload);
 int ipi_model_remove_method(iprof_model *m, int64_t id, unsigned also);
+/* iprof_model_remove_method (flags 0) and iprof_model_drop_method
+ * (IPROF_REMOVE_CASCADE: also every entry naming the method in any frame);
+ * unknown flags: IPROF_EINVAL. 1.0's iprof_model_remove_method(m, id, flags). */
+int ipi_model_remove_method_flags(iprof_model *m, int64_t id, unsigned int flags);
+/* iprof_model_drop_dangling, which iprof_model_prune(IPROF_PRUNE_DANGLING)
+ * runs too (dangling.c). */
+int ipi_model_drop_dangling(iprof_model *m, size_t *methods, size_t entries[IPROF_KIND_COUNT]);
 /* The largest type (types != 0) or method id of m, INT64_MIN if none
  * (where a merge's fresh ids start; what an id map is sized for). */
 int64_t ipi_model_max_id(const iprof_model *m, int types);

@@ -1,8 +1,9 @@
 /*
- * Columns of a kind (iprof_model_columns): every record in one buffer with
- * offsets, and every entry's context as its node and as frames in one
- * buffer with offsets, for bindings that hand whole columns to numpy or a
- * Rust slice instead of calling per entry.
+ * Columns of a kind (iprof_model_get_columns; 0.x iprof_model_columns):
+ * every record in one buffer with offsets, and every entry's context as
+ * its node and as frames in one buffer with offsets, for bindings that
+ * hand whole columns to numpy or a Rust slice instead of calling per
+ * entry.
  *
  * The entries' records live in the arena one block per entry, so the
  * columns are a copy, built once per kind in one block from the model's
@@ -96,7 +97,7 @@ void ipi_columns_drop(iprof_model *m, int kind)
         ipi_free(&m->alloc, c, c->size);
 }
 
-IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_columns *out)
+IPROF_API int iprof_model_get_columns(const iprof_model *model, int kind, iprof_columns *out)
 {
     if (!model || kind < 0 || kind >= IPROF_KIND_COUNT || !out || out->version == 0 ||
         out->version > IPROF_COLUMNS_VERSION)
@@ -123,4 +124,9 @@ IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_colu
     *out = c->view;
     out->version = version;
     return IPROF_OK;
+}
+
+IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_columns *out)
+{
+    return iprof_model_get_columns(model, kind, out);
 }

@@ -659,6 +659,14 @@ IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
 
 /* ---- removal ------------------------------------------------------------ */
 
+int ipi_entry_frames_pass(const iprof_entry *e, iprof_frame_pred keep, void *payload)
+{
+    for (const iprof_context *c = e->ctx; c; c = c->parent)
+        if (!keep(c->method, ipi_ctx_bci(c), payload))
+            return 0;
+    return 1;
+}
+
 typedef struct by_frame {
     iprof_frame_pred keep;
     void *payload;
@@ -667,14 +675,11 @@ typedef struct by_frame {
 static int all_frames_pass(const iprof_entry *e, void *payload)
 {
     const by_frame *b = payload;
-    for (const iprof_context *c = e->ctx; c; c = c->parent)
-        if (!b->keep(c->method, ipi_ctx_bci(c), b->payload))
-            return 0;
-    return 1;
+    return ipi_entry_frames_pass(e, b->keep, b->payload);
 }
 
-IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
-                                                  iprof_frame_pred keep, void *payload)
+int ipi_model_retain_entries_by_frame(iprof_model *model, int kind, iprof_frame_pred keep,
+                                      void *payload)
 {
     if (!model)
         return IPROF_EINVAL;
@@ -683,11 +688,17 @@ IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
         return ipi_model_fail(model, IPROF_EINVAL, "invalid kind %d, or no predicate", kind);
     by_frame b = {keep, payload};
     for (int k = kind < 0 ? 0 : kind; k < (kind < 0 ? IPROF_KIND_COUNT : kind + 1); k++) {
-        int rc = iprof_model_retain_entries(model, k, all_frames_pass, &b);
+        int rc = ipi_model_retain_entries(model, k, all_frames_pass, &b);
         if (rc)
             return rc;
     }
     return IPROF_OK;
+}
+
+IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
+                                                  iprof_frame_pred keep, void *payload)
+{
+    return ipi_model_retain_entries_by_frame(model, kind, keep, payload);
 }
 
 static int not_the_method(int64_t method_id, int64_t bci, void *payload)
@@ -701,19 +712,29 @@ static const int method_kinds[] = {IPROF_KIND_CALL_COUNT, IPROF_KIND_CONDITIONAL
                                    IPROF_KIND_VIRTUAL_INVOKE, IPROF_KIND_SAMPLING,
                                    IPROF_KIND_INSTANCEOF};
 
-IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
+int ipi_model_remove_method_flags(iprof_model *model, int64_t id, unsigned int flags)
 {
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
+    if (flags & ~IPROF_REMOVE_CASCADE)
+        return ipi_model_fail(model, IPROF_EINVAL, "unknown remove flags 0x%x",
+                              flags & ~IPROF_REMOVE_CASCADE);
+    if (!(flags & IPROF_REMOVE_CASCADE))
+        return ipi_model_remove_method(model, id, IPI_CHANGED_UNCHECKED); /* entries may name it */
     if (!ipi_model_method_by_id(model, id))
         return ipi_model_fail_about(model, IPROF_ENOTFOUND, &(ipi_subject){-1, NULL, 0, NULL, &id},
                                     "no method with id %lld", (long long)id);
     int rc = IPROF_OK;
     for (size_t k = 0; !rc && k < sizeof method_kinds / sizeof method_kinds[0]; k++)
-        rc = iprof_model_retain_entries_by_frame(model, method_kinds[k], not_the_method, &id);
+        rc = ipi_model_retain_entries_by_frame(model, method_kinds[k], not_the_method, &id);
     /* Nothing names it any more: what was checked stays so. */
     return rc ? rc : ipi_model_remove_method(model, id, 0);
+}
+
+IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
+{
+    return ipi_model_remove_method_flags(model, id, IPROF_REMOVE_CASCADE);
 }
 
 IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,
@@ -735,8 +756,8 @@ IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
-                                         iprof_model_entry_pred keep, void *payload)
+int ipi_model_retain_entries(iprof_model *model, int kind, iprof_model_entry_pred keep,
+                             void *payload)
 {
     if (!model)
         return IPROF_EINVAL;
@@ -753,4 +774,10 @@ IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
     l->count = j;
     ipi_model_changed(model, IPI_CHANGED_ENTRIES_REMOVED, kind);
     return IPROF_OK;
+}
+
+IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
+                                         iprof_model_entry_pred keep, void *payload)
+{
+    return ipi_model_retain_entries(model, kind, keep, payload);
 }

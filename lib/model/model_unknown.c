@@ -127,8 +127,13 @@ IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, si
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
-    if (!key)
-        return ipi_model_fail(model, IPROF_EINVAL, "the key is NULL");
+    if (!key && key_len)
+        return ipi_model_fail(model, IPROF_EINVAL, "the key is NULL with a length of %zu",
+                              key_len);
+    if (!key) { /* every key, as iprof_model_clear_unknown(): none is not an error */
+        ipi_unknown_free_all(model);
+        return IPROF_OK;
+    }
     ipi_layout_extras *x = &model->extras;
     size_t kept = 0;
     for (size_t i = 0; i < x->count; i++) {
@@ -145,6 +150,8 @@ IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, si
                                   shown(key_len), key);
 }
 
+/* iprof_model_remove_unknown(model, NULL, 0) but for the model's error,
+ * which this 0.x call leaves as it was (it goes in 1.0). */
 IPROF_API void iprof_model_clear_unknown(iprof_model *model)
 {
     if (model)

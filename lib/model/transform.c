@@ -8,7 +8,8 @@
  * mutation calls, which combine duplicate entries), sorts and combines the
  * records of each entry, and finally swaps the contents of the two models,
  * so the caller's handle holds the result and any failure leaves it as it
- * was. Filtering uses the retain calls: one O(n) pass per step.
+ * was. Filtering uses the retain code (ipi_model_retain_*): one O(n) pass
+ * per step.
  */
 #include <iprof/transform.h>
 #include <iprof/analysis.h>
@@ -154,12 +155,28 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
 
 /* ---- filtering ---------------------------------------------------------- */
 
+/* The bytes of a caller's iprof_filter_options of a version (each ends
+ * before the members the next one appended), 0 for an unknown version. */
+static size_t options_size(unsigned int version)
+{
+    switch (version) {
+    case 1:
+        return offsetof(iprof_filter_options, max_depth);
+    case 2:
+        return offsetof(iprof_filter_options, keep_frame);
+    case 3:
+        return sizeof(iprof_filter_options);
+    default:
+        return 0;
+    }
+}
+
 IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int version)
 {
-    if (!opts || version == 0 || version > IPROF_FILTER_OPTIONS_VERSION)
+    size_t size = options_size(version);
+    if (!opts || !size)
         return IPROF_EINVAL;
-    /* A version 1 caller's struct ends before max_depth. */
-    memset(opts, 0, version == 1 ? offsetof(iprof_filter_options, max_depth) : sizeof *opts);
+    memset(opts, 0, size);
     opts->version = version;
     return IPROF_OK;
 }
@@ -278,11 +295,14 @@ static int cmp_desc(const void *pa, const void *pb)
 }
 
 /* Whether an entry passes the filters that come before the top percent
- * (packages, minimum count). */
+ * (the predicates, packages, minimum count). */
 static int before_top(const iprof_entry *e, filter_state *st)
 {
-    return (!st->by_package || keep_by_package(e, st)) &&
-           (st->o->min_count <= 0 || keep_min_count(e, st));
+    const iprof_filter_options *o = st->o;
+    return (!o->keep_frame || ipi_entry_frames_pass(e, o->keep_frame, o->payload)) &&
+           (!o->keep_entry || o->keep_entry(e, o->payload)) &&
+           (!st->by_package || keep_by_package(e, st)) &&
+           (o->min_count <= 0 || keep_min_count(e, st));
 }
 
 /* The top percent's threshold of a kind into st, over its entries (or,
@@ -323,7 +343,7 @@ static int filter_top(iprof_model *m, filter_state *st, int kind)
     if (!m->entries[kind].count)
         return IPROF_OK;
     int rc = top_threshold(m, st, kind, 0);
-    return rc ? rc : iprof_model_retain_entries(m, kind, keep_top, st);
+    return rc ? rc : ipi_model_retain_entries(m, kind, keep_top, st);
 }
 
 static int keep_marked_method(const iprof_method *x, void *payload)
@@ -420,8 +440,6 @@ static int drop_packages(iprof_model *m, filter_state *st)
 /* The options' fault in m's error, or IPROF_OK. */
 static int check_options(iprof_model *m, const iprof_filter_options *o)
 {
-    if (o->version == 0 || o->version > IPROF_FILTER_OPTIONS_VERSION)
-        return ipi_model_fail(m, IPROF_EINVAL, "filter options: unknown version %u", o->version);
     if ((o->keep_package_count && !o->keep_packages) ||
         (o->drop_package_count && !o->drop_packages))
         return ipi_model_fail(m, IPROF_EINVAL, "filter options: a package list is NULL");
@@ -528,46 +546,73 @@ static int cut_kind(iprof_model *m, int kind, size_t depth)
     return rc;
 }
 
+/* Steps 9 and 10: the predicates over methods and types. What names
+ * what goes stays (as the 0.x retain calls left it): unchecked. */
+static int filter_methods_types(iprof_model *m, const iprof_filter_options *o)
+{
+    int rc = o->keep_method ? ipi_model_retain_methods(m, o->keep_method, o->payload,
+                                                       IPI_CHANGED_UNCHECKED)
+                            : IPROF_OK;
+    if (!rc && o->keep_type)
+        rc = ipi_model_retain_types(m, o->keep_type, o->payload, IPI_CHANGED_UNCHECKED);
+    return rc;
+}
+
 IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options *opts)
 {
-    static const iprof_filter_options none = IPROF_FILTER_OPTIONS_INIT;
     if (!model)
         return IPROF_EINVAL;
-    if (!opts)
-        opts = &none;
     ipi_errbuf_clear(&model->error);
-    size_t depth = opts->version >= 2 ? opts->max_depth : 0;
-    int by_package = opts->keep_package_count || opts->drop_package_count;
-    filter_state st = {model, opts, 0, 0, 0, by_package, NULL};
-    int rc = check_options(model, opts);
+    /* The caller's struct as this version's, what its version lacks zero. */
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    size_t size = opts ? options_size(opts->version) : sizeof o;
+    if (!size)
+        return ipi_model_fail(model, IPROF_EINVAL, "filter options: unknown version %u",
+                              opts->version);
+    if (opts)
+        memcpy(&o, opts, size);
+    int by_package = o.keep_package_count || o.drop_package_count;
+    filter_state st = {model, &o, 0, 0, 0, by_package, NULL};
+    int rc = check_options(model, &o);
     if (!rc)
-        rc = check_cuts(model, &st, depth);
+        rc = check_cuts(model, &st, o.max_depth);
     if (rc)
         return rc;
     for (int kind = 0; kind < IPROF_KIND_COUNT && !rc; kind++) {
-        if (opts->kinds && !(opts->kinds & IPROF_KIND_BIT(kind))) {
-            rc = iprof_model_retain_entries(model, kind, keep_none, NULL);
+        if (o.kinds && !(o.kinds & IPROF_KIND_BIT(kind))) {
+            rc = ipi_model_retain_entries(model, kind, keep_none, NULL);
             continue;
         }
-        if (by_package)
-            rc = iprof_model_retain_entries(model, kind, keep_by_package, &st);
-        if (!rc && opts->min_count > 0)
-            rc = iprof_model_retain_entries(model, kind, keep_min_count, &st);
-        if (!rc && opts->top_percent > 0)
+        if (o.keep_frame)
+            rc = ipi_model_retain_entries_by_frame(model, kind, o.keep_frame, o.payload);
+        if (!rc && o.keep_entry)
+            rc = ipi_model_retain_entries(model, kind, o.keep_entry, o.payload);
+        if (!rc && by_package)
+            rc = ipi_model_retain_entries(model, kind, keep_by_package, &st);
+        if (!rc && o.min_count > 0)
+            rc = ipi_model_retain_entries(model, kind, keep_min_count, &st);
+        if (!rc && o.top_percent > 0)
             rc = filter_top(model, &st, kind);
     }
-    for (int kind = 0; depth && kind < IPROF_KIND_COUNT && !rc; kind++)
-        rc = cut_kind(model, kind, depth);
-    return rc || !opts->drop_package_count ? rc : drop_packages(model, &st);
+    for (int kind = 0; o.max_depth && kind < IPROF_KIND_COUNT && !rc; kind++)
+        rc = cut_kind(model, kind, o.max_depth);
+    if (!rc && o.drop_package_count)
+        rc = drop_packages(model, &st);
+    return rc ? rc : filter_methods_types(model, &o);
 }
 
 IPROF_API int iprof_model_prune(iprof_model *model, unsigned int what)
 {
+    const unsigned all = IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES | IPROF_PRUNE_DANGLING;
     if (!model)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&model->error);
-    if (what & ~(unsigned)(IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES))
-        return ipi_model_fail(model, IPROF_EINVAL, "unknown prune flags 0x%x",
-                              what & ~(unsigned)(IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
-    return prune_unreferenced(model, what);
+    if (what & ~all)
+        return ipi_model_fail(model, IPROF_EINVAL, "unknown prune flags 0x%x", what & ~all);
+    /* What dangles first: the methods only dangling entries named are
+     * then unreferenced. */
+    int rc = what & IPROF_PRUNE_DANGLING ? ipi_model_drop_dangling(model, NULL, NULL) : IPROF_OK;
+    if (!rc && (what & (IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES)))
+        rc = prune_unreferenced(model, what);
+    return rc;
 }

@@ -148,7 +148,9 @@ WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 CANONICAL_DROP_UNKNOWN = 0x1
 PRUNE_METHODS = 0x1      # iprof_model_prune
 PRUNE_TYPES = 0x2
-FILTER_OPTIONS_VERSION = 2
+PRUNE_DANGLING = 0x4     # as iprof_model_drop_dangling
+REMOVE_CASCADE = 0x1     # 1.0's iprof_model_remove_method (0.x: drop_method)
+FILTER_OPTIONS_VERSION = 3
 
 
 class iprof_filter_options(Structure):
@@ -156,7 +158,11 @@ class iprof_filter_options(Structure):
                 ("keep_packages", POINTER(c_char_p)), ("keep_package_count", c_size_t),
                 ("drop_packages", POINTER(c_char_p)), ("drop_package_count", c_size_t),
                 ("min_count", c_int64), ("top_percent", c_double),
-                ("max_depth", c_size_t)]
+                ("max_depth", c_size_t),
+                # version 3: the predicates (NULL: none) and their payload
+                ("keep_frame", FRAME_PRED), ("keep_entry", MODEL_ENTRY_PRED),
+                ("keep_method", MODEL_METHOD_PRED), ("keep_type", MODEL_TYPE_PRED),
+                ("payload", c_void_p)]
 
 
 DIFF_OPTIONS_VERSION = 1

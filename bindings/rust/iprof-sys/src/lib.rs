@@ -290,7 +290,10 @@ pub const IPROF_CANONICAL_DROP_UNKNOWN: c_uint = 0x1;
 pub const IPROF_PRUNE_METHODS: c_uint = 0x1;
 /// `iprof_model_prune`: remove the types nothing mentions.
 pub const IPROF_PRUNE_TYPES: c_uint = 0x2;
-pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 2;
+/// `iprof_model_prune`: remove what refers to undefined types or methods,
+/// as `iprof_model_drop_dangling` does (first of the three).
+pub const IPROF_PRUNE_DANGLING: c_uint = 0x4;
+pub const IPROF_FILTER_OPTIONS_VERSION: c_uint = 3;
 
 /// `IPROF_KIND_BIT(kind)`: the bit of a kind in `iprof_filter_options::kinds`.
 #[allow(non_snake_case)] // named as the C macro
@@ -312,6 +315,16 @@ pub struct iprof_filter_options {
     pub top_percent: c_double,
     /// Version 2: cut contexts to this many innermost frames; 0: no cut.
     pub max_depth: usize,
+    /// Version 3: an entry with a frame this refuses goes.
+    pub keep_frame: iprof_frame_pred,
+    /// Version 3: an entry this refuses goes.
+    pub keep_entry: iprof_model_entry_pred,
+    /// Version 3: a method this refuses goes.
+    pub keep_method: iprof_model_method_pred,
+    /// Version 3: a type this refuses goes.
+    pub keep_type: iprof_model_type_pred,
+    /// Version 3: passed to every predicate.
+    pub payload: *mut c_void,
 }
 
 impl iprof_filter_options {
@@ -326,6 +339,11 @@ impl iprof_filter_options {
         min_count: 0,
         top_percent: 0.0,
         max_depth: 0,
+        keep_frame: None,
+        keep_entry: None,
+        keep_method: None,
+        keep_type: None,
+        payload: core::ptr::null_mut(),
     };
 }
 
@@ -520,6 +538,10 @@ pub type iprof_records_fn = Option<
 pub const IPROF_ROUND_NEAREST_AWAY: c_int = 0;
 pub const IPROF_ROUND_NEAREST_EVEN: c_int = 1;
 pub const IPROF_ROUND_FLOOR: c_int = 2;
+
+/// 1.0's `iprof_model_remove_method` flag: also every entry naming the
+/// method (0.x: `iprof_model_drop_method`).
+pub const IPROF_REMOVE_CASCADE: c_uint = 0x1;
 
 /// Merge option: drop the unknown top-level keys of both models.
 pub const IPROF_MERGE_DROP_UNKNOWN: c_uint = 0x1;
@@ -838,6 +860,9 @@ extern "C" {
     pub fn iprof_entry_context(entry: *const iprof_entry) -> *const iprof_context;
     pub fn iprof_entry_records(entry: *const iprof_entry, len: *mut usize) -> *const i64;
     pub fn iprof_model_columns(model: *const iprof_model, kind: c_int, out: *mut iprof_columns) -> c_int;
+    /// `iprof_model_columns` under its 1.0 name (declared so that every
+    /// export is; the crates above call `iprof_model_columns` until 1.0).
+    pub fn iprof_model_get_columns(model: *const iprof_model, kind: c_int, out: *mut iprof_columns) -> c_int;
 
     // model.h: iteration by callback
     pub fn iprof_model_foreach_type(model: *const iprof_model, cb: iprof_model_type_cb, payload: *mut c_void) -> c_int;
@@ -1176,7 +1201,9 @@ mod tests {
         assert_eq!(offset_of!(iprof_filter_options, min_count), 8 + 4 * P);
         assert_eq!(offset_of!(iprof_filter_options, top_percent), 8 + 4 * P + 8);
         assert_eq!(offset_of!(iprof_filter_options, max_depth), 8 + 4 * P + 16);
-        assert_eq!(size_of::<iprof_filter_options>(), 8 + 5 * P + 16);
+        assert_eq!(offset_of!(iprof_filter_options, keep_frame), 8 + 5 * P + 16);
+        assert_eq!(offset_of!(iprof_filter_options, payload), 8 + 9 * P + 16);
+        assert_eq!(size_of::<iprof_filter_options>(), 8 + 10 * P + 16);
     }
 
     #[test]
@@ -1314,6 +1341,7 @@ mod tests {
             assert!(f.keep_packages.is_null() && f.drop_packages.is_null());
             assert_eq!((f.keep_package_count, f.drop_package_count, f.min_count), (0, 0, 0));
             assert_eq!(f.top_percent, 0.0);
+            assert!(f.keep_frame.is_none() && f.keep_entry.is_none() && f.payload.is_null());
             assert_eq!(iprof_filter_options_init(&mut f, 99), IPROF_EINVAL);
             let mut d = core::mem::zeroed::<iprof_diff_options>();
             d.top = 3;
@@ -1325,7 +1353,7 @@ mod tests {
     }
     /// The number of functions libiprof exports (lib/libiprof.map) and
     /// this crate declares.
-    const FUNCTION_COUNT: usize = 158;
+    const FUNCTION_COUNT: usize = 159;
 
     /// Every exported symbol of lib/libiprof.map is declared and links:
     /// taking the address of each forces the linker to resolve it.
@@ -1405,6 +1433,7 @@ mod tests {
             iprof_entry_context as *const (),
             iprof_entry_records as *const (),
             iprof_model_columns as *const (),
+            iprof_model_get_columns as *const (),
             iprof_model_foreach_type as *const (),
             iprof_model_foreach_method as *const (),
             iprof_model_foreach_entry as *const (),
