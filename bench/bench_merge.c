@@ -6,6 +6,11 @@
  * to a sink that only counts.
  *
  *   bench_merge FILE1 FILE2 [FILE...]
+ *   bench_merge --loaded FILE1 FILE2 [FILE...]
+ *
+ * With --loaded every file is loaded first and the models merged into the
+ * first (iprof_model_merge_with, as `iprof merge --drop-unknown` does):
+ * merge_s is then those merges alone, task merge<N>_loaded.
  *
  * Reports the whole job's time with the total input bytes; merge_s (the
  * streaming merges) and write_s; and, from a counting allocator shared by
@@ -18,6 +23,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include <iprof/iprof.h>
@@ -76,8 +82,13 @@ static int count_bytes(const void *data, size_t len, void *payload)
 
 int main(int argc, char **argv)
 {
+    int loaded = argc > 1 && strcmp(argv[1], "--loaded") == 0;
+    if (loaded) {
+        argv++;
+        argc--;
+    }
     if (argc < 3)
-        bench_die("usage: bench_merge FILE1 FILE2 [FILE...]");
+        bench_die("usage: bench_merge [--loaded] FILE1 FILE2 [FILE...]");
     int n = argc - 1;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
@@ -100,12 +111,22 @@ int main(int argc, char **argv)
     int rc = iprof_model_load_path(&dst, reader, argv[1]);
     if (rc != IPROF_OK)
         bench_die("%s: %s", argv[1], iprof_status_string(rc));
+    iprof_model *srcs[64];
+    if (loaded && n > 64)
+        bench_die("--loaded: at most 64 files");
+    for (int i = 1; loaded && i < n; i++)
+        if ((rc = iprof_model_load_path(&srcs[i], reader, argv[i + 1])) != IPROF_OK)
+            bench_die("%s: %s", argv[i + 1], iprof_status_string(rc));
+    iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
     double m0 = bench_now();
     for (int i = 1; i < n; i++)
-        if ((rc = iprof_model_merge_path(dst, reader, argv[i + 1], NULL)) != IPROF_OK)
+        if ((rc = loaded ? iprof_model_merge_with(dst, srcs[i], &mo)
+                         : iprof_model_merge_path(dst, reader, argv[i + 1], NULL)) != IPROF_OK)
             bench_die("merge of %s: %s", argv[i + 1],
                       iprof_error_message(iprof_model_error(dst)));
     double m1 = bench_now();
+    for (int i = 1; loaded && i < n; i++)
+        iprof_model_free(srcs[i]);
     iprof_reader_free(reader);
     long long result = atomic_load(&c.live), merge_peak = atomic_load(&c.peak);
     atomic_store(&c.peak, result); /* from here: the write's peak */
@@ -135,7 +156,7 @@ int main(int argc, char **argv)
              merge_peak / 1048576.0, write_peak / 1048576.0, (c1 - c0) / (t1 - t0),
              iprof_model_type_count(dst), iprof_model_method_count(dst), entries);
     char task[32];
-    snprintf(task, sizeof task, "merge%d", n);
+    snprintf(task, sizeof task, loaded ? "merge%d_loaded" : "merge%d", n);
     bench_result(task, t1 - t0, total, extra);
     iprof_model_free(dst);
     return 0;
