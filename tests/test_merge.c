@@ -451,6 +451,32 @@ static void test_schema(void)
     }
 }
 
+/* A src entry that keeps the rules in src's ids but not in dst's: a
+ * leniently loaded dst holds the method as id -3, which no context may
+ * name. ESCHEMA, reported as the streaming merge reports it, dst as it
+ * was. */
+static void test_rule_broken_in_dst_ids(void)
+{
+    iprof_model *dst = make_dst(NULL), *src = NULL;
+    static const int64_t sig[] = {1, 0}, f[] = {4, 0}, seven[] = {7};
+    CHECK_OK(ipi_model_push_method(dst, -3, "neg", 3, sig, 2, NULL));
+    CHECK_OK(iprof_model_new(&src, NULL));
+    CHECK_OK(iprof_model_add_type(src, 0, "void", 4, NULL));
+    CHECK_OK(iprof_model_add_type(src, 1, "A", 1, NULL));
+    CHECK_OK(iprof_model_add_method(src, 4, "neg", 3, sig, 2, NULL));
+    CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, seven, 1));
+    snapshot before, after;
+    take(dst, &before);
+    CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+                 "callCountProfiles entry: ctx: a method id in a ctx must not be negative, so "
+                 "its records cannot be grouped");
+    take(dst, &after);
+    CHECK(same(&before, &after));
+    iprof_model_free(dst);
+    iprof_model_free(src);
+}
+
 /* dst keeps its by-names method index from merge to merge. A leniently
  * loaded dst whose method signature does not resolve cannot be matched
  * until a later merge adds the missing type; then it must be. */
@@ -705,6 +731,7 @@ int main(void)
     RUN(test_invalid);
     RUN(test_dangling_src);
     RUN(test_schema);
+    RUN(test_rule_broken_in_dst_ids);
     RUN(test_names_index_across_merges);
     RUN(test_names_index_of_a_large_dst);
     RUN(test_larger_than_a_batch);

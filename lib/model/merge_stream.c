@@ -1,13 +1,15 @@
 /*
- * Merging a profile into a model as it is read (iprof_model_merge_path and
- * friends). The load's reader callbacks and builder (model_load.c,
- * load_builder.c) fill batches of events; here each batch is remapped to
- * dst's ids and combined into dst, on the builder's thread when the read
- * is threaded. No model of the input exists: memory is dst's plus a few
- * batches, the id maps and a journal.
+ * The merge engine: a profile merged into a model as it is read
+ * (iprof_model_merge_path and friends), or a loaded model walked as the
+ * same stream of elements (ipi_merge_model_stream, for
+ * iprof_model_merge_with). For a read, the load's reader callbacks and
+ * builder (model_load.c, load_builder.c) fill batches of events; here each
+ * batch is remapped to dst's ids and combined into dst, on the builder's
+ * thread when the read is threaded. No model of the input exists: memory
+ * is dst's plus a few batches, the id maps and a journal.
  *
  * A batch goes in two passes. The first takes its types and methods into
- * dst (by name, as merge.c does) and rewrites its entries in place to
+ * dst (by name: merge.c's ipi_merge_type and ipi_merge_method) and rewrites its entries in place to
  * dst's ids, scaled counts and the hashes of dst's context nodes; the
  * second interns those contexts and combines the entries, fetching the
  * table slots of later entries ahead as the load does.
@@ -92,7 +94,7 @@ typedef struct stream_merge {
     int64_t *mids;
     size_t mids_cap;
     /* The first entry that breaks a rule: reported (in dst's error) only
-     * when no reference dangles, the more basic fault, as merge.c does. */
+     * when no reference dangles, the more basic fault. */
     int rule_failed;
     ipi_journal j;
     ipi_merge_paths paths; /* counted by the merging thread; dst's at the end */
@@ -616,7 +618,7 @@ static int on_section(void *payload, int section)
 
 /* After the read: the deferred methods, then the deferred entries (whose
  * methods may be among those), now with every id the input defines known;
- * then what the input says beyond its elements, as merge.c takes it. */
+ * then what the input says beyond its elements (version, unknown keys). */
 static int finish(stream_merge *s, int drop)
 {
     s->final = 1;
