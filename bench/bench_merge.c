@@ -6,9 +6,15 @@
  * to a sink that only counts.
  *
  *   bench_merge FILE1 FILE2 [FILE...]
+ *   bench_merge --loaded FILE1 FILE2 [FILE...]
+ *
+ * With --loaded every file is loaded first and the models merged into the
+ * first (iprof_model_merge_with, as `iprof merge --drop-unknown` does):
+ * merge_s is then those merges alone, task merge<N>_loaded.
  *
  * Reports the whole job's time with the total input bytes; merge_s (the
- * streaming merges) and write_s; and, from a counting allocator shared by
+ * streaming merges), merge_cpu_s (their CPU time, all threads: steadier
+ * than merge_s on a busy machine) and write_s; and, from a counting allocator shared by
  * the reader and the model, result_mib (what the merged model holds) and
  * peak_mib (the most the job held at once): the memory target is
  * peak <= result + 64 MiB, whatever the number of files. cpu is the
@@ -18,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include <iprof/iprof.h>
@@ -76,8 +83,13 @@ static int count_bytes(const void *data, size_t len, void *payload)
 
 int main(int argc, char **argv)
 {
+    int loaded = argc > 1 && strcmp(argv[1], "--loaded") == 0;
+    if (loaded) {
+        argv++;
+        argc--;
+    }
     if (argc < 3)
-        bench_die("usage: bench_merge FILE1 FILE2 [FILE...]");
+        bench_die("usage: bench_merge [--loaded] FILE1 FILE2 [FILE...]");
     int n = argc - 1;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
@@ -100,12 +112,22 @@ int main(int argc, char **argv)
     int rc = iprof_model_load_path(&dst, reader, argv[1]);
     if (rc != IPROF_OK)
         bench_die("%s: %s", argv[1], iprof_status_string(rc));
-    double m0 = bench_now();
+    iprof_model *srcs[64];
+    if (loaded && n > 64)
+        bench_die("--loaded: at most 64 files");
+    for (int i = 1; loaded && i < n; i++)
+        if ((rc = iprof_model_load_path(&srcs[i], reader, argv[i + 1])) != IPROF_OK)
+            bench_die("%s: %s", argv[i + 1], iprof_status_string(rc));
+    iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
+    double m0 = bench_now(), mc0 = cpu_seconds();
     for (int i = 1; i < n; i++)
-        if ((rc = iprof_model_merge_path(dst, reader, argv[i + 1], NULL)) != IPROF_OK)
+        if ((rc = loaded ? iprof_model_merge_with(dst, srcs[i], &mo)
+                         : iprof_model_merge_path(dst, reader, argv[i + 1], NULL)) != IPROF_OK)
             bench_die("merge of %s: %s", argv[i + 1],
                       iprof_error_message(iprof_model_error(dst)));
-    double m1 = bench_now();
+    double m1 = bench_now(), mc1 = cpu_seconds();
+    for (int i = 1; loaded && i < n; i++)
+        iprof_model_free(srcs[i]);
     iprof_reader_free(reader);
     long long result = atomic_load(&c.live), merge_peak = atomic_load(&c.peak);
     atomic_store(&c.peak, result); /* from here: the write's peak */
@@ -128,14 +150,14 @@ int main(int argc, char **argv)
     long long write_peak = atomic_load(&c.peak);
     char extra[400];
     snprintf(extra, sizeof extra,
-             "files=%d merge_s=%.6f write_s=%.6f out_bytes=%llu result_mib=%.1f peak_mib=%.1f "
+             "files=%d merge_s=%.6f merge_cpu_s=%.6f write_s=%.6f out_bytes=%llu result_mib=%.1f peak_mib=%.1f "
              "merge_peak_mib=%.1f write_peak_mib=%.1f cpu=%.2f types=%zu methods=%zu entries=%zu",
-             n, m1 - m0, t1 - m1, (unsigned long long)written, result / 1048576.0,
+             n, m1 - m0, mc1 - mc0, t1 - m1, (unsigned long long)written, result / 1048576.0,
              (merge_peak > write_peak ? merge_peak : write_peak) / 1048576.0,
              merge_peak / 1048576.0, write_peak / 1048576.0, (c1 - c0) / (t1 - t0),
              iprof_model_type_count(dst), iprof_model_method_count(dst), entries);
     char task[32];
-    snprintf(task, sizeof task, "merge%d", n);
+    snprintf(task, sizeof task, loaded ? "merge%d_loaded" : "merge%d", n);
     bench_result(task, t1 - t0, total, extra);
     iprof_model_free(dst);
     return 0;

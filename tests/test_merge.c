@@ -1,4 +1,5 @@
-/* Unit tests of iprof_model_merge (lib/model/merge.c). */
+/* Unit tests of iprof_model_merge (lib/model/merge.c, merged as a stream
+ * by lib/model/merge_stream.c). */
 #include "check.h"
 #include "check_alloc.h"
 #include "check_model.h"
@@ -450,6 +451,32 @@ static void test_schema(void)
     }
 }
 
+/* A src entry that keeps the rules in src's ids but not in dst's: a
+ * leniently loaded dst holds the method as id -3, which no context may
+ * name. ESCHEMA, reported as the streaming merge reports it, dst as it
+ * was. */
+static void test_rule_broken_in_dst_ids(void)
+{
+    iprof_model *dst = make_dst(NULL), *src = NULL;
+    static const int64_t sig[] = {1, 0}, f[] = {4, 0}, seven[] = {7};
+    CHECK_OK(ipi_model_push_method(dst, -3, "neg", 3, sig, 2, NULL));
+    CHECK_OK(iprof_model_new(&src, NULL));
+    CHECK_OK(iprof_model_add_type(src, 0, "void", 4, NULL));
+    CHECK_OK(iprof_model_add_type(src, 1, "A", 1, NULL));
+    CHECK_OK(iprof_model_add_method(src, 4, "neg", 3, sig, 2, NULL));
+    CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, seven, 1));
+    snapshot before, after;
+    take(dst, &before);
+    CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+                 "callCountProfiles entry: ctx: a method id in a ctx must not be negative, so "
+                 "its records cannot be grouped");
+    take(dst, &after);
+    CHECK(same(&before, &after));
+    iprof_model_free(dst);
+    iprof_model_free(src);
+}
+
 /* dst keeps its by-names method index from merge to merge. A leniently
  * loaded dst whose method signature does not resolve cannot be matched
  * until a later merge adds the missing type; then it must be. */
@@ -539,6 +566,56 @@ static void test_names_index_of_a_large_dst(void)
         iprof_model_free(dst);
         iprof_model_free(src);
     }
+}
+
+/* A src larger than the batches a model is merged in (128 KiB): 10000
+ * types with long names, 3000 methods with an entry each, and one entry
+ * of 20000 records (160 KB, more than a batch). Merged into an empty model
+ * it gives src; merged again with weight 2, every count triples. */
+static void test_larger_than_a_batch(void)
+{
+    iprof_model *src = NULL, *dst = NULL;
+    CHECK_OK(iprof_model_new(&src, NULL));
+    CHECK_OK(iprof_model_new(&dst, NULL));
+    char name[80];
+    enum { BIG = 20000 }; /* records of one entry: a pair per type */
+    for (int64_t i = 0; i < BIG / 2; i++) {
+        int len = snprintf(name, sizeof name, "org.example.generated.Type%05lld",
+                           (long long)i);
+        CHECK_OK(iprof_model_add_type(src, 2 * i + 1, name, (size_t)len, NULL));
+    }
+    for (int64_t i = 0; i < 3000; i++) {
+        int64_t sig[] = {2 * i + 1, 1};
+        int len = snprintf(name, sizeof name, "method%05lld", (long long)i);
+        CHECK_OK(iprof_model_add_method(src, 3 * i + 2, name, (size_t)len, sig, 2, NULL));
+        int64_t f[] = {3 * i + 2, 0}, count[] = {i + 1};
+        CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, count, 1));
+    }
+    int64_t *recs = malloc(BIG * sizeof *recs);
+    CHECK(recs != NULL);
+    for (int64_t i = 0; i < BIG; i += 2) {
+        recs[i] = i + 1; /* type 2 * (i / 2) + 1 */
+        recs[i + 1] = i + 7;
+    }
+    static const int64_t vf[] = {2, 5};
+    CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, recs, BIG));
+    CHECK_OK(iprof_model_merge(dst, src, 1.0));
+    CHECK_EQ_INT(model_diff(dst, src), 0);
+    CHECK_OK(iprof_model_merge(dst, src, 2.0));
+    CHECK_EQ_INT(iprof_model_type_count(dst), BIG / 2);
+    CHECK_EQ_INT(iprof_model_method_count(dst), 3000);
+    int ok = 1;
+    for (int64_t i = 0; i < 3000; i++) {
+        int64_t f[] = {3 * i + 2, 0}, want[] = {3 * (i + 1)};
+        ok &= has_records(dst, IPROF_KIND_CALL_COUNT, f, 1, want, 1);
+    }
+    CHECK(ok);
+    for (int64_t i = 1; i < BIG; i += 2)
+        recs[i] *= 3;
+    CHECK(has_records(dst, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, recs, BIG));
+    free(recs);
+    iprof_model_free(dst);
+    iprof_model_free(src);
 }
 
 static void test_alloc_failure(void)
@@ -654,8 +731,10 @@ int main(void)
     RUN(test_invalid);
     RUN(test_dangling_src);
     RUN(test_schema);
+    RUN(test_rule_broken_in_dst_ids);
     RUN(test_names_index_across_merges);
     RUN(test_names_index_of_a_large_dst);
+    RUN(test_larger_than_a_batch);
     RUN(test_alloc_failure);
     RUN(test_corpus);
     return check_done();

@@ -1,4 +1,4 @@
-/* The journal of a merge into a model (merge.c, merge_stream.c): what the
+/* The journal of a merge into a model (merge_stream.c): what the
  * model held when the merge started, the records of each entry it had
  * before their first change, the context nodes the merge created; so that
  * on any failure, out of memory included, the model is put back as it was.

@@ -87,10 +87,10 @@ static unsigned char *put_head(ipi_batch *b, uint32_t tag, size_t n, size_t len,
 }
 
 static void put_named(ipi_batch *b, uint32_t tag, int64_t id, const char *name, size_t len,
-                      const int64_t *sig, size_t sig_len)
+                      uint64_t hash, const int64_t *sig, size_t sig_len)
 {
     size_t size = ipi_batch_named_size(len, sig_len);
-    unsigned char *p = put_head(b, tag, sig_len, len, ipi_str_hash_bytes(name, len), id, size);
+    unsigned char *p = put_head(b, tag, sig_len, len, hash, id, size);
     if (sig_len)
         memcpy(p, sig, sig_len * 8);
     memset(p + sig_len * 8, 0, 8); /* the key slot */
@@ -100,30 +100,53 @@ static void put_named(ipi_batch *b, uint32_t tag, int64_t id, const char *name, 
 
 void ipi_batch_put_version(ipi_batch *b, const char *version, size_t len)
 {
-    put_named(b, EV_VERSION, 0, version, len, NULL, 0);
+    put_named(b, EV_VERSION, 0, version, len, ipi_str_hash_bytes(version, len), NULL, 0);
 }
 
 void ipi_batch_put_type(ipi_batch *b, int64_t id, const char *name, size_t name_len)
 {
-    put_named(b, EV_TYPE, id, name, name_len, NULL, 0);
+    put_named(b, EV_TYPE, id, name, name_len, ipi_str_hash_bytes(name, name_len), NULL, 0);
 }
 
 void ipi_batch_put_method(ipi_batch *b, int64_t id, const char *name, size_t name_len,
                           const int64_t *sig, size_t sig_len)
 {
-    put_named(b, EV_METHOD, id, name, name_len, sig, sig_len);
+    put_named(b, EV_METHOD, id, name, name_len, ipi_str_hash_bytes(name, name_len), sig, sig_len);
+}
+
+void ipi_batch_put_type_hashed(ipi_batch *b, const ipi_str *name, int64_t id)
+{
+    put_named(b, EV_TYPE, id, name->s, name->len, name->hash, NULL, 0);
+}
+
+void ipi_batch_put_method_hashed(ipi_batch *b, const ipi_str *name, int64_t id,
+                                 const int64_t *sig, size_t sig_len)
+{
+    put_named(b, EV_METHOD, id, name->s, name->len, name->hash, sig, sig_len);
+}
+
+static void put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t frame_count,
+                      const int64_t *records, size_t record_count, int hashed)
+{
+    size_t size = ipi_batch_entry_size(frame_count, record_count);
+    unsigned char *p = put_head(b, (uint32_t)kind, frame_count, record_count, 0, 0, size);
+    memcpy(p, frames, frame_count * 16);
+    if (hashed)
+        ipi_context_hashes(frames, frame_count, (uint64_t *)(void *)(p + frame_count * 16));
+    if (record_count)
+        memcpy(p + frame_count * 24, records, record_count * 8);
 }
 
 void ipi_batch_put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t frame_count,
                          const int64_t *records, size_t record_count)
 {
-    size_t size = ipi_batch_entry_size(frame_count, record_count);
-    unsigned char *p = put_head(b, (uint32_t)kind, frame_count, record_count, 0, 0, size);
-    memcpy(p, frames, frame_count * 16);
-    uint64_t *hs = (uint64_t *)(void *)(p + frame_count * 16);
-    ipi_context_hashes(frames, frame_count, hs);
-    if (record_count)
-        memcpy(p + frame_count * 24, records, record_count * 8);
+    put_entry(b, kind, frames, frame_count, records, record_count, 1);
+}
+
+void ipi_batch_put_entry_unhashed(ipi_batch *b, int kind, const int64_t *frames,
+                                  size_t frame_count, const int64_t *records, size_t record_count)
+{
+    put_entry(b, kind, frames, frame_count, records, record_count, 0);
 }
 
 /* ---- applying ----------------------------------------------------------- */

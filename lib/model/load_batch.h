@@ -45,6 +45,15 @@ void ipi_batch_put_method(ipi_batch *b, int64_t id, const char *name, size_t nam
 void ipi_batch_put_entry(ipi_batch *b, int kind, const int64_t *frames, size_t frame_count,
                          const int64_t *records, size_t record_count);
 
+/* What a walk of a loaded model puts (merge_stream.c): a type or method
+ * named by an interned string, its hash known; an entry without its node
+ * hashes, for an applier that rewrites its frames and then hashes them. */
+void ipi_batch_put_type_hashed(ipi_batch *b, const ipi_str *name, int64_t id);
+void ipi_batch_put_method_hashed(ipi_batch *b, const ipi_str *name, int64_t id,
+                                 const int64_t *sig, size_t sig_len);
+void ipi_batch_put_entry_unhashed(ipi_batch *b, int kind, const int64_t *frames,
+                                  size_t frame_count, const int64_t *records, size_t record_count);
+
 /* One event of a batch, seen in place (its arrays point into the batch,
  * so an applier may rewrite them): a version, a type, a method or an
  * entry of kind tag. */

@@ -1,6 +1,6 @@
-/* What merging a model (merge.c) and merging a stream (merge_stream.c)
- * share: the checks of the options and of dst, and how a type or a method
- * of the source finds or becomes one of dst. */
+/* The one merge engine (merge_stream.c), its checks and how a type or a
+ * method of the source finds or becomes one of dst (merge.c); a loaded
+ * model is merged as the stream of its elements. */
 #ifndef IPI_MERGE_H
 #define IPI_MERGE_H
 
@@ -30,6 +30,15 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
  * interned in dst, the signature as n type ids of dst. */
 int ipi_merge_method_ids(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,
                          size_t n, uint64_t h, int64_t *max, const iprof_method **out);
+
+/* The streaming merge (merge_stream.c) of a loaded model: src's types,
+ * methods and entries, in its order, as the element stream a read would
+ * give; then its version and unknown keys. src checked first (its
+ * references resolve, its entries keep the rules, dst's groups are whole,
+ * the unknown keys combine or are dropped), opts valid. All or nothing:
+ * on failure dst is as it was, its error set unless out of memory. */
+int ipi_merge_model_stream(iprof_model *dst, const iprof_model *src,
+                           const iprof_merge_options *opts);
 
 /* dst takes src's version when it is higher or dst never had one. */
 int ipi_merge_version(iprof_model *dst, const iprof_model *src);

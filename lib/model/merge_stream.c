@@ -1,13 +1,15 @@
 /*
- * Merging a profile into a model as it is read (iprof_model_merge_path and
- * friends). The load's reader callbacks and builder (model_load.c,
- * load_builder.c) fill batches of events; here each batch is remapped to
- * dst's ids and combined into dst, on the builder's thread when the read
- * is threaded. No model of the input exists: memory is dst's plus a few
- * batches, the id maps and a journal.
+ * The merge engine: a profile merged into a model as it is read
+ * (iprof_model_merge_path and friends), or a loaded model walked as the
+ * same stream of elements (ipi_merge_model_stream, for
+ * iprof_model_merge_with). For a read, the load's reader callbacks and
+ * builder (model_load.c, load_builder.c) fill batches of events; here each
+ * batch is remapped to dst's ids and combined into dst, on the builder's
+ * thread when the read is threaded. No model of the input exists: memory
+ * is dst's plus a few batches, the id maps and a journal.
  *
  * A batch goes in two passes. The first takes its types and methods into
- * dst (by name, as merge.c does) and rewrites its entries in place to
+ * dst (by name: merge.c's ipi_merge_type and ipi_merge_method) and rewrites its entries in place to
  * dst's ids, scaled counts and the hashes of dst's context nodes; the
  * second interns those contexts and combines the entries, fetching the
  * table slots of later entries ahead as the load does.
@@ -41,9 +43,10 @@
 typedef struct stream_merge {
     iprof_model *dst;
     /* The input's version, unknown keys and instanceof spelling: a model
-     * holding nothing else, combined into dst at the end as merge.c
-     * combines a source model's. */
+     * holding nothing else (side, when the input is read), or the source
+     * model itself; combined into dst at the end. */
     iprof_model *side;
+    const iprof_model *extras;
     ipi_scaler sc;
     ipi_idmap tmap, mmap; /* input type/method id -> dst type/method */
     int64_t tmax, mmax;   /* largest type/method id of dst (fresh ids) */
@@ -91,7 +94,7 @@ typedef struct stream_merge {
     int64_t *mids;
     size_t mids_cap;
     /* The first entry that breaks a rule: reported (in dst's error) only
-     * when no reference dangles, the more basic fault, as merge.c does. */
+     * when no reference dangles, the more basic fault. */
     int rule_failed;
     ipi_journal j;
     ipi_merge_paths paths; /* counted by the merging thread; dst's at the end */
@@ -615,7 +618,7 @@ static int on_section(void *payload, int section)
 
 /* After the read: the deferred methods, then the deferred entries (whose
  * methods may be among those), now with every id the input defines known;
- * then what the input says beyond its elements, as merge.c takes it. */
+ * then what the input says beyond its elements (version, unknown keys). */
 static int finish(stream_merge *s, int drop)
 {
     s->final = 1;
@@ -627,16 +630,18 @@ static int finish(stream_merge *s, int drop)
         }
     if (s->rule_failed)
         return s->rule_failed;
-    int rc = ipi_unknown_check_combine(s->dst, s->side);
+    int rc = ipi_unknown_check_combine(s->dst, s->extras);
     if (rc && !drop)
         return rc;
     ipi_errbuf_clear(&s->dst->error);
-    rc = ipi_merge_version(s->dst, s->side);
-    return rc ? rc : ipi_unknown_take(s->dst, s->side, drop);
+    rc = ipi_merge_version(s->dst, s->extras);
+    return rc ? rc : ipi_unknown_take(s->dst, s->extras, drop);
 }
 
-static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *opts,
-                 int threaded)
+/* src: the model merged from, or NULL for an input that is read (its
+ * extras then go to a side model). */
+static int start(stream_merge *s, iprof_model *dst, const iprof_model *src,
+                 const iprof_merge_options *opts, int threaded)
 {
     memset(s, 0, sizeof *s);
     s->dst = dst;
@@ -646,8 +651,9 @@ static int start(stream_merge *s, iprof_model *dst, const iprof_merge_options *o
     s->tmax = ipi_model_max_id(dst, 1);
     s->mmax = ipi_model_max_id(dst, 0);
     int rc = ipi_journal_start(&s->j, dst);
-    if (!rc)
+    if (!rc && !src)
         rc = iprof_model_new(&s->side, &dst->alloc);
+    s->extras = src ? src : s->side;
     /* The lookups of every batch need these; built here, they cannot fail
      * half-way through one (the names index on two threads when the read
      * is: the reading thread has nothing to do yet). */
@@ -684,7 +690,7 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
     }
     stream_merge s;
     int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
-    rc = start(&s, dst, opts, threaded);
+    rc = start(&s, dst, NULL, opts, threaded);
     ipi_builder *b = rc ? NULL : ipi_builder_start(&dst->alloc, apply_batch, &s, threaded);
     if (!rc && !b)
         rc = IPROF_ENOMEM;
@@ -715,6 +721,99 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
         ipi_journal_undo(&s.j, dst);
     }
     dst->merge_paths = s.paths;
+    state_free(&s);
+    return rc;
+}
+
+/* ---- a loaded model as the input ---------------------------------------- */
+
+/* iprof_model_merge_with's input: src's types, methods and entries put
+ * into a batch in src's order, as a read would put them, and the batch
+ * applied to dst whenever the next element does not fit. */
+typedef struct model_walk {
+    stream_merge *s;
+    ipi_batch *b;
+    int64_t *frames; /* an entry's frames, callee first */
+    size_t frames_cap;
+} model_walk;
+
+/* Room in w->b for an event of `size` bytes: the batch applied and
+ * emptied when full, replaced by a larger one for a larger event. */
+static int walk_room(model_walk *w, size_t size)
+{
+    const iprof_allocator *a = alloc_of(w->s);
+    if (size == (size_t)-1)
+        return IPROF_ELIMIT; /* more than a batch can say: no model holds it */
+    if (w->b && w->b->used + size <= w->b->cap)
+        return IPROF_OK;
+    if (w->b && w->b->used) {
+        int rc = apply_batch(w->b, w->s);
+        if (rc)
+            return rc;
+        w->b->used = 0;
+        if (size <= w->b->cap)
+            return IPROF_OK;
+    }
+    ipi_batch_free(a, w->b);
+    w->b = ipi_batch_new(a, size);
+    return w->b ? IPROF_OK : IPROF_ENOMEM;
+}
+
+static int walk_model(model_walk *w, const iprof_model *src)
+{
+    int rc = IPROF_OK;
+    for (size_t i = 0; !rc && i < src->type_count; i++) {
+        const iprof_type *t = src->types[i];
+        if (!(rc = walk_room(w, ipi_batch_named_size(t->name->len, 0))))
+            ipi_batch_put_type_hashed(w->b, t->name, t->id);
+    }
+    for (size_t i = 0; !rc && i < src->method_count; i++) {
+        const iprof_method *x = ipi_model_method(src, i);
+        if (!(rc = walk_room(w, ipi_batch_named_size(x->name->len, x->sig_len))))
+            ipi_batch_put_method_hashed(w->b, x->name, x->id, x->sig, x->sig_len);
+    }
+    for (int k = 0; !rc && k < IPROF_KIND_COUNT; k++) {
+        const ipi_entry_list *l = &src->entries[k];
+        /* Frames whose method ids are remapped are hashed after (pass one). */
+        int remapped = ipi_kind_layout_of(k)->checks_methods;
+        for (size_t i = 0; !rc && i < l->count; i++) {
+            const iprof_entry *e = &l->items[i];
+            size_t n = 0;
+            if (ipi_grow_array(alloc_of(w->s), &w->frames, &w->frames_cap, 2 * e->ctx->depth,
+                               sizeof *w->frames))
+                return IPROF_ENOMEM;
+            for (const iprof_context *c = e->ctx; c; c = c->parent, n += 2) {
+                w->frames[n] = c->method;
+                w->frames[n + 1] = ipi_ctx_bci(c);
+            }
+            if ((rc = walk_room(w, ipi_batch_entry_size(n / 2, e->record_count))))
+                break;
+            if (remapped)
+                ipi_batch_put_entry_unhashed(w->b, k, w->frames, n / 2, e->records,
+                                             e->record_count);
+            else
+                ipi_batch_put_entry(w->b, k, w->frames, n / 2, e->records, e->record_count);
+        }
+    }
+    return rc || !w->b || !w->b->used ? rc : apply_batch(w->b, w->s);
+}
+
+int ipi_merge_model_stream(iprof_model *dst, const iprof_model *src,
+                           const iprof_merge_options *opts)
+{
+    stream_merge s;
+    int rc = start(&s, dst, src, opts, 0);
+    model_walk w = {&s, NULL, NULL, 0};
+    if (!rc)
+        rc = walk_model(&w, src);
+    if (!rc)
+        rc = finish(&s, (opts->flags & IPROF_MERGE_DROP_UNKNOWN) != 0);
+    if (!rc && !src->refs_checked) /* src's methods come as they are */
+        ipi_model_changed(dst, IPI_CHANGED_UNCHECKED, -1);
+    if (rc)
+        ipi_journal_undo(&s.j, dst);
+    ipi_batch_free(alloc_of(&s), w.b);
+    ipi_free(alloc_of(&s), w.frames, w.frames_cap * sizeof *w.frames);
     state_free(&s);
     return rc;
 }
