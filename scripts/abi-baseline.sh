@@ -71,7 +71,7 @@ EOF
 mkdir -p "$top/abi"
 rm -rf "$top/abi/include"
 mkdir -p "$top/abi/include/iprof"
-for h in iprof.h stream.h edit.h transform.h diff.h analysis.h deprecated.h; do
+for h in iprof.h stream.h edit.h transform.h diff.h analysis.h; do
     cp "$src/include/iprof/$h" "$top/abi/include/iprof/$h"
 done
 cp "$tmp/build/include/iprof/version.h" "$top/abi/include/iprof/version.h"

@@ -35,7 +35,7 @@ IPROF_API const char *iprof_kind_name(int kind)
     return kind >= 0 && kind < IPROF_KIND_COUNT ? kind_names[kind] : NULL;
 }
 
-IPROF_API const char *iprof_instanceof_key_name(int spelling)
+const char *ipi_instanceof_key_name(int spelling)
 {
     switch (spelling) {
     case IPROF_INSTANCEOF_KEY_LOWER: return IPROF_INSTANCEOF_KEY_LOWER_NAME;
@@ -72,80 +72,6 @@ IPROF_API int iprof_error_get_info(const iprof_error *err, iprof_error_info *out
             info.method_id = err->method_id;
     }
     *out = info;
-    return IPROF_OK;
-}
-
-/* The 0.x accessors: one field of iprof_error_get_info() each, so that
- * what a NULL report or a NULL string gives is said once. */
-static iprof_error_info info_of(const iprof_error *err)
-{
-    iprof_error_info info = IPROF_ERROR_INFO_INIT;
-    iprof_error_get_info(err, &info); /* cannot fail: the version is ours */
-    return info;
-}
-
-IPROF_API int iprof_error_status(const iprof_error *err)
-{
-    return info_of(err).status;
-}
-
-IPROF_API int iprof_error_severity(const iprof_error *err)
-{
-    return info_of(err).severity;
-}
-
-IPROF_API const char *iprof_error_message(const iprof_error *err)
-{
-    return info_of(err).message;
-}
-
-IPROF_API const char *iprof_error_path(const iprof_error *err)
-{
-    return info_of(err).path;
-}
-
-IPROF_API uint64_t iprof_error_offset(const iprof_error *err)
-{
-    return info_of(err).offset;
-}
-
-IPROF_API uint64_t iprof_error_line(const iprof_error *err)
-{
-    return info_of(err).line;
-}
-
-IPROF_API uint64_t iprof_error_column(const iprof_error *err)
-{
-    return info_of(err).column;
-}
-
-IPROF_API int iprof_error_kind(const iprof_error *err)
-{
-    return info_of(err).kind;
-}
-
-IPROF_API const char *iprof_error_context(const iprof_error *err)
-{
-    return info_of(err).context;
-}
-
-IPROF_API int iprof_error_type_id(const iprof_error *err, int64_t *id)
-{
-    iprof_error_info info = info_of(err);
-    if (!info.has_type_id)
-        return IPROF_ENOTFOUND;
-    if (id)
-        *id = info.type_id;
-    return IPROF_OK;
-}
-
-IPROF_API int iprof_error_method_id(const iprof_error *err, int64_t *id)
-{
-    iprof_error_info info = info_of(err);
-    if (!info.has_method_id)
-        return IPROF_ENOTFOUND;
-    if (id)
-        *id = info.method_id;
     return IPROF_OK;
 }
 

@@ -40,6 +40,9 @@ typedef struct ipi_errbuf {
 } ipi_errbuf;
 
 void ipi_errbuf_clear(ipi_errbuf *eb);
+/* The instanceof key's spelling (IPROF_INSTANCEOF_KEY_LOWER or _CAMEL) as
+ * text, NULL for any other value. */
+const char *ipi_instanceof_key_name(int spelling);
 /* Set a position-less error; returns status. */
 int ipi_errbuf_set(ipi_errbuf *eb, int status, const char *fmt, ...)
 #if defined(__GNUC__)

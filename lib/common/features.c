@@ -15,7 +15,3 @@ IPROF_API unsigned int iprof_features(void)
     return f;
 }
 
-IPROF_API int iprof_gzip_supported(void)
-{
-    return (iprof_features() & IPROF_FEATURE_GZIP) != 0;
-}

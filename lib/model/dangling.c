@@ -45,8 +45,3 @@ int ipi_model_drop_dangling(iprof_model *model, size_t *methods,
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_drop_dangling(iprof_model *model, size_t *methods,
-                                        size_t entries[IPROF_KIND_COUNT])
-{
-    return ipi_model_drop_dangling(model, methods, entries);
-}

@@ -568,11 +568,6 @@ static int bad_kind(int kind)
     return kind < 0 || kind >= IPROF_KIND_COUNT;
 }
 
-IPROF_API size_t iprof_diff_method_only_count(const iprof_diff *d, int side)
-{
-    return !d || bad_side(side) ? 0 : d->only_method_count[side];
-}
-
 IPROF_API const iprof_method *iprof_diff_method_only_at(const iprof_diff *d, int side, size_t index)
 {
     if (!d || bad_side(side) || index >= d->only_method_count[side])
@@ -580,33 +575,7 @@ IPROF_API const iprof_method *iprof_diff_method_only_at(const iprof_diff *d, int
     return d->only_methods[side][index];
 }
 
-IPROF_API size_t iprof_diff_method_common_count(const iprof_diff *d, int side)
-{
-    return !d || bad_side(side) ? 0 : d->common_methods[side];
-}
-
-IPROF_API size_t iprof_diff_context_only_count(const iprof_diff *d, int side, int kind)
-{
-    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].only[side];
-}
-
-IPROF_API size_t iprof_diff_context_common_count(const iprof_diff *d, int side, int kind)
-{
-    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].common[side];
-}
-
-IPROF_API uint64_t iprof_diff_total(const iprof_diff *d, int side, int kind)
-{
-    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].total[side];
-}
-
-IPROF_API uint64_t iprof_diff_common_total(const iprof_diff *d, int side, int kind)
-{
-    return !d || bad_side(side) || bad_kind(kind) ? 0 : d->kinds[kind].common_total[side];
-}
-
-/* The computed values, one copy each: the 0.x accessors and the struct
- * fillers (iprof_diff_get_*) read them here. */
+/* The computed values of the struct fillers (iprof_diff_get_*). */
 static double overlap_of(const diff_kind *dk, int side)
 {
     if (dk->total[side] == 0)
@@ -640,11 +609,6 @@ static double staleness_of(const iprof_diff *d)
     return kinds ? sum / kinds : 0.0;
 }
 
-IPROF_API double iprof_diff_overlap(const iprof_diff *d, int side, int kind)
-{
-    return !d || bad_side(side) || bad_kind(kind) ? -1.0 : overlap_of(&d->kinds[kind], side);
-}
-
 static const diff_change *change_at(const iprof_diff *d, int kind, size_t index)
 {
     if (!d || bad_kind(kind) || index >= d->kinds[kind].change_count)
@@ -652,66 +616,7 @@ static const diff_change *change_at(const iprof_diff *d, int kind, size_t index)
     return &d->kinds[kind].changes[index];
 }
 
-IPROF_API size_t iprof_diff_change_count(const iprof_diff *d, int kind)
-{
-    return !d || bad_kind(kind) ? 0 : d->kinds[kind].change_count;
-}
-
-IPROF_API const iprof_entry *iprof_diff_change_entry(const iprof_diff *d, int kind, size_t index,
-                                           int side)
-{
-    const diff_change *c = change_at(d, kind, index);
-    return c && !bad_side(side) ? c->e[side] : NULL;
-}
-
-IPROF_API uint64_t iprof_diff_change_value(const iprof_diff *d, int kind, size_t index, int side)
-{
-    const diff_change *c = change_at(d, kind, index);
-    return c && !bad_side(side) ? c->count[side] : 0;
-}
-
-IPROF_API double iprof_diff_change_share(const iprof_diff *d, int kind, size_t index, int side)
-{
-    const diff_change *c = change_at(d, kind, index);
-    return c && !bad_side(side) ? c->share[side] : 0.0;
-}
-
-IPROF_API double iprof_diff_change_delta(const iprof_diff *d, int kind, size_t index)
-{
-    const diff_change *c = change_at(d, kind, index);
-    return c ? c->delta : 0.0;
-}
-
-IPROF_API double iprof_diff_change_relative(const iprof_diff *d, int kind, size_t index)
-{
-    const diff_change *c = change_at(d, kind, index);
-    return c ? relative_of(c) : 0.0;
-}
-
-IPROF_API size_t iprof_diff_change_describe(const iprof_diff *d, int kind, size_t index, char *buf,
-                                  size_t size)
-{
-    const diff_change *c = change_at(d, kind, index);
-    if (!c) {
-        if (buf && size)
-            buf[0] = '\0';
-        return 0;
-    }
-    int side = c->e[0] ? 0 : 1;
-    return iprof_model_context_describe(d->m[side], c->e[side]->ctx, buf, size);
-}
-
-IPROF_API double iprof_diff_staleness_kind(const iprof_diff *d, int kind)
-{
-    return !d || bad_kind(kind) ? -1.0 : staleness_of_kind(&d->kinds[kind]);
-}
-
-IPROF_API double iprof_diff_staleness(const iprof_diff *d)
-{
-    return d ? staleness_of(d) : -1.0;
-}
-
-/* ---- 1.0: the results in three calls ------------------------------------ */
+/* ---- the results in three calls ----------------------------------------- */
 
 /* Each fills a local copy and assigns it at the end, so that out is
  * unchanged on every failure. */

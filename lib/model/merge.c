@@ -244,16 +244,12 @@ int ipi_merge_check_options(iprof_model *dst, const iprof_merge_options *opts)
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight)
+IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src,
+                                const iprof_merge_options *opts)
 {
-    iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
-    opts.weight = weight;
-    return iprof_model_merge_with(dst, src, &opts);
-}
-
-IPROF_API int iprof_model_merge_with(iprof_model *dst, const iprof_model *src,
-                                     const iprof_merge_options *opts)
-{
+    const iprof_merge_options defaults = IPROF_MERGE_OPTIONS_INIT;
+    if (!opts)
+        opts = &defaults;
     if (!dst)
         return IPROF_EINVAL;
     ipi_errbuf_clear(&dst->error);

@@ -2,7 +2,7 @@
  * The merge engine: a profile merged into a model as it is read
  * (iprof_model_merge_path and friends), or a loaded model walked as the
  * same stream of elements (ipi_merge_model_stream, for
- * iprof_model_merge_with). For a read, the load's reader callbacks and
+ * iprof_model_merge). For a read, the load's reader callbacks and
  * builder (model_load.c, load_builder.c) fill batches of events; here each
  * batch is remapped to dst's ids and combined into dst, on the builder's
  * thread when the read is threaded. No model of the input exists: memory
@@ -703,7 +703,7 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
          * none), so an equal status means the read failed: its report then
          * goes to dst too, over a rule failure met before. */
         const iprof_error *re = iprof_reader_error(reader);
-        read_failed = rc && re && iprof_error_status(re) == rc;
+        read_failed = rc && re && re->status == rc;
         if (read_failed)
             ipi_errbuf_copy(&dst->error, re);
     }
@@ -727,7 +727,7 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
 
 /* ---- a loaded model as the input ---------------------------------------- */
 
-/* iprof_model_merge_with's input: src's types, methods and entries put
+/* iprof_model_merge's input: src's types, methods and entries put
  * into a batch in src's order, as a read would put them, and the batch
  * applied to dst whenever the next element does not fit. */
 typedef struct model_walk {
@@ -823,34 +823,4 @@ IPROF_API int iprof_model_merge_source(iprof_model *dst, iprof_reader *reader,
                                        const iprof_merge_options *opts)
 {
     return merge_source(dst, reader, source, opts);
-}
-
-/* The 0.x entry points, one kind each (they go in 1.0). */
-IPROF_API int iprof_model_merge_buffer(iprof_model *dst, iprof_reader *reader, const void *data,
-                                       size_t len, const iprof_merge_options *opts)
-{
-    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(data, len);
-    return iprof_model_merge_source(dst, reader, &src, opts);
-}
-
-IPROF_API int iprof_model_merge_path(iprof_model *dst, iprof_reader *reader, const char *path,
-                                     const iprof_merge_options *opts)
-{
-    const iprof_source src = IPROF_SOURCE_PATH_INIT(path);
-    return iprof_model_merge_source(dst, reader, &src, opts);
-}
-
-IPROF_API int iprof_model_merge_fd(iprof_model *dst, iprof_reader *reader, int fd,
-                                   const iprof_merge_options *opts)
-{
-    const iprof_source src = IPROF_SOURCE_FD_INIT(fd);
-    return iprof_model_merge_source(dst, reader, &src, opts);
-}
-
-IPROF_API int iprof_model_merge_callback(iprof_model *dst, iprof_reader *reader,
-                                         iprof_read_fn read_fn, void *read_payload,
-                                         const iprof_merge_options *opts)
-{
-    const iprof_source src = IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload);
-    return iprof_model_merge_source(dst, reader, &src, opts);
 }

@@ -1,4 +1,6 @@
 /* The model: creation, version, types, methods and their lookups. */
+#include <iprof/edit.h>
+
 #include "model.h"
 
 #include "hash.h"
@@ -389,24 +391,6 @@ int ipi_model_retain_types(iprof_model *model, iprof_model_type_pred keep, void 
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_retain_types(iprof_model *model, iprof_model_type_pred keep,
-                                       void *payload)
-{
-    /* Methods and records may still name what goes. */
-    return ipi_model_retain_types(model, keep, payload, IPI_CHANGED_UNCHECKED);
-}
-
-IPROF_API int iprof_model_foreach_type(const iprof_model *model, iprof_model_type_cb cb,
-                                       void *payload)
-{
-    if (!model || !cb)
-        return IPROF_EINVAL;
-    for (size_t i = 0; i < model->type_count; i++)
-        if (cb(model->types[i], payload))
-            return IPROF_ESTOPPED;
-    return IPROF_OK;
-}
-
 /* ---- methods ------------------------------------------------------------ */
 
 uint64_t ipi_method_hash(const ipi_str *name, const int64_t *sig, size_t sig_len)
@@ -593,9 +577,9 @@ int ipi_model_remove_method(iprof_model *model, int64_t id, unsigned also)
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id)
+IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id, unsigned int flags)
 {
-    return ipi_model_remove_method_flags(model, id, 0);
+    return ipi_model_remove_method_flags(model, id, flags);
 }
 
 int ipi_model_retain_methods(iprof_model *model, iprof_model_method_pred keep, void *payload,
@@ -615,24 +599,6 @@ int ipi_model_retain_methods(iprof_model *model, iprof_model_method_pred keep, v
     model->method_count = j;
     list_rebuild_ids(method_list(model));
     ipi_model_changed(model, IPI_CHANGED_METHODS_REMOVED | also, -1);
-    return IPROF_OK;
-}
-
-IPROF_API int iprof_model_retain_methods(iprof_model *model, iprof_model_method_pred keep,
-                                         void *payload)
-{
-    /* Entries may still name what goes. */
-    return ipi_model_retain_methods(model, keep, payload, IPI_CHANGED_UNCHECKED);
-}
-
-IPROF_API int iprof_model_foreach_method(const iprof_model *model, iprof_model_method_cb cb,
-                                         void *payload)
-{
-    if (!model || !cb)
-        return IPROF_EINVAL;
-    for (size_t i = 0; i < model->method_count; i++)
-        if (cb(ipi_model_method(model, i), payload))
-            return IPROF_ESTOPPED;
     return IPROF_OK;
 }
 

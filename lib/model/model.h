@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include <iprof/iprof.h>
+#include <iprof/transform.h> /* the predicates of the retain code */
 
 #include "alloc.h"
 #include "arena.h"
@@ -220,7 +221,7 @@ struct iprof_model {
      * built); while there are any, a new type may complete one, so adding
      * a type drops that index (ipi_model_changed). */
     size_t names_unresolved;
-    /* iprof_model_columns() of each kind: NULL until asked for, dropped
+    /* iprof_model_get_columns() of each kind: NULL until asked for, dropped
      * when the kind's entries change (ipi_model_changed). Atomic for the
      * same reason as index[]. */
     ipi_columns *_Atomic columns[IPROF_KIND_COUNT];
@@ -292,11 +293,10 @@ int ipi_model_push_method_new_key(iprof_model *m, int64_t id, const ipi_str *nam
                                   const int64_t *sig, size_t sig_len, uint64_t names_key,
                                   const iprof_method **out);
 /* The retain code: keep the types, methods or entries of a kind for
- * which keep() returns non-zero, in one pass. The 0.x iprof_model_retain_*
- * calls wrap them until 1.0, where iprof_model_filter's predicates
- * (transform.c) are their one public form. Types and methods say `also`
- * changed beyond the removal: IPI_CHANGED_UNCHECKED as the public calls do
- * (references to what goes may remain), or 0 from a caller that knows
+ * which keep() returns non-zero, in one pass: the work of
+ * iprof_model_filter's predicates (transform.c). Types and methods say
+ * `also` changed beyond the removal: IPI_CHANGED_UNCHECKED as the filter
+ * does (references to what goes may remain), or 0 from a caller that knows
  * nothing refers to what goes (ipi_model_changed). */
 int ipi_model_retain_types(iprof_model *m, iprof_model_type_pred keep, void *payload,
                            unsigned also);

@@ -1,5 +1,5 @@
 /*
- * Columns of a kind (iprof_model_get_columns; 0.x iprof_model_columns):
+ * Columns of a kind (iprof_model_get_columns):
  * every record in one buffer with offsets, and every entry's context as
  * its node and as frames in one buffer with offsets, for bindings that
  * hand whole columns to numpy or a Rust slice instead of calling per
@@ -12,6 +12,8 @@
  * may race to build one: each builds its own and publishes it with a
  * compare-and-swap, and the losers free theirs.
  */
+#include <iprof/analysis.h>
+
 #include "model.h"
 
 struct ipi_columns {
@@ -126,7 +128,3 @@ IPROF_API int iprof_model_get_columns(const iprof_model *model, int kind, iprof_
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_columns(const iprof_model *model, int kind, iprof_columns *out)
-{
-    return iprof_model_get_columns(model, kind, out);
-}

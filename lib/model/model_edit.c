@@ -5,6 +5,8 @@
  */
 #include <math.h>
 
+#include <iprof/edit.h>
+
 #include "model.h"
 #include "rules.h"
 #include "scale.h"

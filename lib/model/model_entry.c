@@ -1,5 +1,7 @@
 /* Entries: per-kind arrays in file order, an index from context to the
  * first entry with it, and adding with the kind's combine semantics. */
+#include <iprof/edit.h>
+
 #include "model.h"
 
 #include <iprof/analysis.h>
@@ -645,18 +647,6 @@ IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *l
     return entry ? entry->records : NULL;
 }
 
-IPROF_API int iprof_model_foreach_entry(const iprof_model *model, int kind,
-                                        iprof_model_entry_cb cb, void *payload)
-{
-    if (!model || !valid_kind(kind) || !cb)
-        return IPROF_EINVAL;
-    const ipi_entry_list *l = &model->entries[kind];
-    for (size_t i = 0; i < l->count; i++)
-        if (cb(&l->items[i], payload))
-            return IPROF_ESTOPPED;
-    return IPROF_OK;
-}
-
 /* ---- removal ------------------------------------------------------------ */
 
 int ipi_entry_frames_pass(const iprof_entry *e, iprof_frame_pred keep, void *payload)
@@ -695,12 +685,6 @@ int ipi_model_retain_entries_by_frame(iprof_model *model, int kind, iprof_frame_
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_retain_entries_by_frame(iprof_model *model, int kind,
-                                                  iprof_frame_pred keep, void *payload)
-{
-    return ipi_model_retain_entries_by_frame(model, kind, keep, payload);
-}
-
 static int not_the_method(int64_t method_id, int64_t bci, void *payload)
 {
     (void)bci;
@@ -730,11 +714,6 @@ int ipi_model_remove_method_flags(iprof_model *model, int64_t id, unsigned int f
         rc = ipi_model_retain_entries_by_frame(model, method_kinds[k], not_the_method, &id);
     /* Nothing names it any more: what was checked stays so. */
     return rc ? rc : ipi_model_remove_method(model, id, 0);
-}
-
-IPROF_API int iprof_model_drop_method(iprof_model *model, int64_t id)
-{
-    return ipi_model_remove_method_flags(model, id, IPROF_REMOVE_CASCADE);
 }
 
 IPROF_API int iprof_model_remove_entry(iprof_model *model, int kind, const int64_t *frames,
@@ -776,8 +755,3 @@ int ipi_model_retain_entries(iprof_model *model, int kind, iprof_model_entry_pre
     return IPROF_OK;
 }
 
-IPROF_API int iprof_model_retain_entries(iprof_model *model, int kind,
-                                         iprof_model_entry_pred keep, void *payload)
-{
-    return ipi_model_retain_entries(model, kind, keep, payload);
-}

@@ -146,14 +146,14 @@ int ipi_load_run(iprof_reader *reader, const iprof_source *src, ipi_builder *b,
         if (!keep_build_error)
             ipi_reader_replace_error(reader, rc,
                                      rc == IPROF_ENOMEM ? "out of memory building the model"
-                                     : why && iprof_error_status(why) == rc
-                                         ? iprof_error_message(why)
+                                     : why && why->status == rc && why->message
+                                         ? why->message
                                          : iprof_status_string(rc));
     }
     if (rc == IPROF_OK) {
-        const char *first;
-        size_t unread = iprof_reader_unread_count(reader, &first);
-        ipi_unknown_note_unread(extras, unread, first);
+        iprof_read_result r = IPROF_READ_RESULT_INIT;
+        iprof_reader_get_result(reader, &r);
+        ipi_unknown_note_unread(extras, r.unread_count, r.unread_first);
     }
     return rc;
 }
@@ -193,7 +193,9 @@ static int load(iprof_model **out, iprof_reader *reader, const iprof_source *src
     }
     /* After damage, references that waited for a later section were
      * never checked: the writer checks them. */
-    if (!ipi_reader_vouches(reader) || iprof_reader_damage(reader))
+    iprof_read_result r = IPROF_READ_RESULT_INIT;
+    iprof_reader_get_result(reader, &r);
+    if (!ipi_reader_vouches(reader) || r.damage)
         ipi_model_changed(m, IPI_CHANGED_UNCHECKED, -1); /* a new model's is set */
     ipi_model_shrink(m); /* the lists grew by steps: their slack goes */
     *out = m;
@@ -204,10 +206,11 @@ static int load(iprof_model **out, iprof_reader *reader, const iprof_source *src
  * what a strict read asks: writing the model needs no check. */
 int ipi_reader_vouches(iprof_reader *reader)
 {
+    iprof_read_result r = IPROF_READ_RESULT_INIT;
     int ok = !(ipi_reader_flags(reader) & IPROF_READ_NO_REFERENCES) &&
-             iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR) == 0;
-    for (size_t i = 0; ok && i < iprof_reader_diag_count(reader); i++)
-        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_ERROR)
+             iprof_reader_get_result(reader, &r) == IPROF_OK && r.dropped_errors == 0;
+    for (size_t i = 0; ok && i < r.diag_count; i++)
+        if (iprof_reader_diag(reader, i)->severity == IPROF_SEVERITY_ERROR)
             ok = 0;
     return ok;
 }
@@ -216,31 +219,4 @@ IPROF_API int iprof_model_load(iprof_model **out, iprof_reader *reader,
                                const iprof_source *source)
 {
     return load(out, reader, source);
-}
-
-/* The 0.x entry points, one kind each (they go in 1.0). */
-IPROF_API int iprof_model_load_buffer(iprof_model **out, iprof_reader *reader,
-                                      const void *data, size_t len)
-{
-    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(data, len);
-    return iprof_model_load(out, reader, &src);
-}
-
-IPROF_API int iprof_model_load_path(iprof_model **out, iprof_reader *reader, const char *path)
-{
-    const iprof_source src = IPROF_SOURCE_PATH_INIT(path);
-    return iprof_model_load(out, reader, &src);
-}
-
-IPROF_API int iprof_model_load_fd(iprof_model **out, iprof_reader *reader, int fd)
-{
-    const iprof_source src = IPROF_SOURCE_FD_INIT(fd);
-    return iprof_model_load(out, reader, &src);
-}
-
-IPROF_API int iprof_model_load_callback(iprof_model **out, iprof_reader *reader,
-                                        iprof_read_fn read_fn, void *read_payload)
-{
-    const iprof_source src = IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload);
-    return iprof_model_load(out, reader, &src);
 }

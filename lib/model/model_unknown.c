@@ -12,6 +12,8 @@
  */
 #include <stdio.h>
 
+#include <iprof/edit.h>
+
 #include "json.h"
 #include "model.h"
 #include "rules.h"
@@ -148,14 +150,6 @@ IPROF_API int iprof_model_remove_unknown(iprof_model *model, const char *key, si
     return found ? IPROF_OK
                  : ipi_model_fail(model, IPROF_ENOTFOUND, "no unknown key \"%.*s\"",
                                   shown(key_len), key);
-}
-
-/* iprof_model_remove_unknown(model, NULL, 0) but for the model's error,
- * which this 0.x call leaves as it was (it goes in 1.0). */
-IPROF_API void iprof_model_clear_unknown(iprof_model *model)
-{
-    if (model)
-        ipi_unknown_free_all(model);
 }
 
 IPROF_API int iprof_model_instanceof_key(const iprof_model *model)

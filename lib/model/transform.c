@@ -11,6 +11,7 @@
  * was. Filtering uses the retain code (ipi_model_retain_*): one O(n) pass
  * per step.
  */
+#include <iprof/edit.h>
 #include <iprof/transform.h>
 #include <iprof/analysis.h>
 
@@ -74,11 +75,6 @@ static void swap_contents(iprof_model *a, iprof_model *b)
     }
 }
 
-IPROF_API int iprof_model_canonicalize(iprof_model *model)
-{
-    return iprof_model_canonicalize_flags(model, 0);
-}
-
 /* The canonical place of unknown keys: all at the end, sorted by key, one
  * per key (the check made sure repeated keys hold equal values). */
 static int cmp_unknown(const void *pa, const void *pb)
@@ -106,7 +102,7 @@ static void canon_unknown(iprof_model *m)
     x->count = kept;
 }
 
-IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int flags)
+IPROF_API int iprof_model_canonicalize(iprof_model *model, unsigned int flags)
 {
     if (!model)
         return IPROF_EINVAL;
@@ -155,20 +151,12 @@ IPROF_API int iprof_model_canonicalize_flags(iprof_model *model, unsigned int fl
 
 /* ---- filtering ---------------------------------------------------------- */
 
-/* The bytes of a caller's iprof_filter_options of a version (each ends
- * before the members the next one appended), 0 for an unknown version. */
+/* The bytes of a caller's iprof_filter_options of a version (1.x has
+ * version 1; members appended later make version 2, whose callers' structs
+ * this one must not read past), 0 for an unknown version. */
 static size_t options_size(unsigned int version)
 {
-    switch (version) {
-    case 1:
-        return offsetof(iprof_filter_options, max_depth);
-    case 2:
-        return offsetof(iprof_filter_options, keep_frame);
-    case 3:
-        return sizeof(iprof_filter_options);
-    default:
-        return 0;
-    }
+    return version == 1 ? sizeof(iprof_filter_options) : 0;
 }
 
 IPROF_API int iprof_filter_options_init(iprof_filter_options *opts, unsigned int version)
@@ -547,7 +535,7 @@ static int cut_kind(iprof_model *m, int kind, size_t depth)
 }
 
 /* Steps 9 and 10: the predicates over methods and types. What names
- * what goes stays (as the 0.x retain calls left it): unchecked. */
+ * what goes stays: unchecked. */
 static int filter_methods_types(iprof_model *m, const iprof_filter_options *o)
 {
     int rc = o->keep_method ? ipi_model_retain_methods(m, o->keep_method, o->payload,

@@ -67,7 +67,7 @@ const char *ipi_scan_section_name(const scan *s, int section)
     case SEC_METHODS: return "methods";
     case SEC_VERSION: return "version";
     case IPROF_KIND_INSTANCEOF:
-        return s->iof_key ? iprof_instanceof_key_name(s->iof_key) : iprof_kind_name(section);
+        return s->iof_key ? ipi_instanceof_key_name(s->iof_key) : iprof_kind_name(section);
     default: return iprof_kind_name(section);
     }
 }

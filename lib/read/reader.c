@@ -194,7 +194,7 @@ static int check_key_once(scan *s, int sec, size_t at)
     const char *key = s->r->key;
     if (sec == IPROF_KIND_INSTANCEOF) {
         int spelling = key[8] == 'O' ? IPROF_INSTANCEOF_KEY_CAMEL : IPROF_INSTANCEOF_KEY_LOWER;
-        const char *first = iprof_instanceof_key_name(s->iof_key);
+        const char *first = ipi_instanceof_key_name(s->iof_key);
         int twice = (s->seen & SEC_BIT(sec)) && spelling != s->iof_key;
         s->iof_key = spelling; /* the path names the key at hand */
         if (twice)
@@ -261,7 +261,7 @@ static int step_key(scan *s)
                                IPI_CUT(r->key_len, 64))) != IPROF_OK) {
         return rc;
     }
-    if (s->cb && s->cb->version >= 2 && s->cb->on_key &&
+    if (s->cb && s->cb->on_key &&
         s->cb->on_key(r->key, r->key_len, sec, s->payload))
         return ipi_scan_fail(s, IPROF_ESTOPPED, IDX(s, p), "stopped by the on_key callback");
     s->pos = IDX(s, colon + 1);
@@ -532,8 +532,7 @@ IPROF_API int iprof_read_options_init(iprof_read_options *opts, unsigned int ver
 {
     if (!opts || version == 0 || version > IPROF_READ_OPTIONS_VERSION)
         return IPROF_EINVAL;
-    /* A version 1 struct is shorter: fill only its fields. */
-    memset(opts, 0, version >= 2 ? sizeof *opts : offsetof(iprof_read_options, max_diagnostics));
+    memset(opts, 0, sizeof *opts);
     opts->version = version;
     return IPROF_OK;
 }
@@ -561,8 +560,7 @@ IPROF_API int iprof_reader_new(iprof_reader **out, const iprof_read_options *opt
         r->chunk = opts->chunk_size;
         r->max_element = opts->max_element_size;
         r->max_depth = opts->max_depth;
-        if (opts->version >= 2)
-            r->max_diags = opts->max_diagnostics;
+        r->max_diags = opts->max_diagnostics;
     }
     if (!r->chunk)
         r->chunk = DEFAULT_CHUNK;
@@ -734,36 +732,6 @@ IPROF_API int iprof_reader_read(iprof_reader *r, const iprof_source *source,
     return read_source(r, &src, cb, payload);
 }
 
-/* The 0.x entry points, one kind each (they go in 1.0). */
-IPROF_API int iprof_reader_read_buffer(iprof_reader *r, const void *data, size_t len,
-                                       const iprof_read_callbacks *cb, void *payload)
-{
-    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(data, len);
-    return iprof_reader_read(r, &src, cb, payload);
-}
-
-IPROF_API int iprof_reader_read_fd(iprof_reader *r, int fd, const iprof_read_callbacks *cb,
-                                   void *payload)
-{
-    const iprof_source src = IPROF_SOURCE_FD_INIT(fd);
-    return iprof_reader_read(r, &src, cb, payload);
-}
-
-IPROF_API int iprof_reader_read_callback(iprof_reader *r, iprof_read_fn read_fn,
-                                         void *read_payload, const iprof_read_callbacks *cb,
-                                         void *payload)
-{
-    const iprof_source src = IPROF_SOURCE_CALLBACK_INIT(read_fn, read_payload);
-    return iprof_reader_read(r, &src, cb, payload);
-}
-
-IPROF_API int iprof_reader_read_path(iprof_reader *r, const char *path,
-                                     const iprof_read_callbacks *cb, void *payload)
-{
-    const iprof_source src = IPROF_SOURCE_PATH_INIT(path);
-    return iprof_reader_read(r, &src, cb, payload);
-}
-
 IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *r)
 {
     return r ? ipi_errbuf_get(&r->error) : NULL;
@@ -783,40 +751,6 @@ IPROF_API int iprof_reader_get_result(const iprof_reader *r, iprof_read_result *
     res.kept_end = r->kept_end;
     *out = res;
     return IPROF_OK;
-}
-
-/* The 0.x accessors: one field of iprof_reader_get_result() each (all
- * zero for a NULL reader). */
-static iprof_read_result result_of(const iprof_reader *r)
-{
-    iprof_read_result res = IPROF_READ_RESULT_INIT;
-    iprof_reader_get_result(r, &res); /* a NULL reader leaves it zero */
-    return res;
-}
-
-IPROF_API const iprof_error *iprof_reader_damage(const iprof_reader *r)
-{
-    return result_of(r).damage;
-}
-
-IPROF_API uint64_t iprof_reader_kept_end(const iprof_reader *r)
-{
-    return result_of(r).kept_end;
-}
-
-IPROF_API size_t iprof_reader_diag_count(const iprof_reader *r)
-{
-    return result_of(r).diag_count;
-}
-
-IPROF_API size_t iprof_reader_diag_dropped(const iprof_reader *r, int severity)
-{
-    iprof_read_result res = result_of(r);
-    if (severity == IPROF_SEVERITY_ERROR)
-        return res.dropped_errors;
-    if (severity == IPROF_SEVERITY_WARNING)
-        return res.dropped_warnings;
-    return res.dropped_errors + res.dropped_warnings;
 }
 
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *r, size_t index)
@@ -848,14 +782,6 @@ int ipi_reader_salvageable(const iprof_reader *r, int status)
 void ipi_reader_set_salvaged(iprof_reader *r)
 {
     r->salvaged = 1;
-}
-
-IPROF_API size_t iprof_reader_unread_count(const iprof_reader *reader, const char **first)
-{
-    iprof_read_result res = result_of(reader);
-    if (first)
-        *first = res.unread_first;
-    return res.unread_count;
 }
 
 void ipi_reader_fail(iprof_reader *r, int status, const char *message)

@@ -23,7 +23,7 @@ void ipi_reader_replace_error(iprof_reader *r, int status, const char *message);
 int ipi_reader_salvageable(const iprof_reader *r, int status);
 
 /* The load kept what came before the read's error: from now on
- * iprof_reader_damage() reports it. */
+ * iprof_reader_get_result() reports it as the damage. */
 void ipi_reader_set_salvaged(iprof_reader *r);
 
 /* A load that fails before it reads (the model cannot even be created):

@@ -27,17 +27,17 @@
 /* ------------------------------------------------------------------------ */
 /* Options and creation                                                     */
 
-/* The size of each version of iprof_write_options: a caller's struct may
- * be an older, shorter one. */
+/* The size of each version of iprof_write_options (1.x has version 1;
+ * members appended later make version 2, whose callers' structs this one
+ * must not read past), 0 for an unknown version. */
 static size_t write_options_size(unsigned int version)
 {
-    return version >= 2 ? sizeof(iprof_write_options)
-                        : offsetof(iprof_write_options, buffer_size) + sizeof(size_t);
+    return version == 1 ? sizeof(iprof_write_options) : 0;
 }
 
 IPROF_API int iprof_write_options_init(iprof_write_options *opts, unsigned int version)
 {
-    if (!opts || version == 0 || version > IPROF_WRITE_OPTIONS_VERSION)
+    if (!opts || !write_options_size(version))
         return IPROF_EINVAL;
     memset(opts, 0, write_options_size(version));
     opts->version = version;
@@ -51,10 +51,9 @@ static int writer_create(iprof_writer **out, const iprof_write_options *opts, in
     static const iprof_write_options defaults = IPROF_WRITE_OPTIONS_INIT;
     if (!opts)
         opts = &defaults;
-    if (opts->version == 0 || opts->version > IPROF_WRITE_OPTIONS_VERSION ||
-        (opts->flags & ~ALL_FLAGS))
+    if (!write_options_size(opts->version) || (opts->flags & ~ALL_FLAGS))
         return IPROF_EINVAL;
-    int iof = opts->version >= 2 ? opts->instanceof_key : IPROF_INSTANCEOF_KEY_AUTO;
+    int iof = opts->instanceof_key;
     if (iof < IPROF_INSTANCEOF_KEY_AUTO || iof > IPROF_INSTANCEOF_KEY_CAMEL)
         return IPROF_EINVAL;
     iprof_allocator a;
@@ -72,8 +71,7 @@ static int writer_create(iprof_writer **out, const iprof_write_options *opts, in
     w->lay = ipi_write_layout_of(0, (opts->flags & IPROF_WRITE_PRETTY) != 0);
     w->state = ST_INIT;
     w->iof_opt = iof;
-    w->check_refs = (opts->flags & IPROF_WRITE_STRICT) ||
-                    !(opts->flags & (IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_REFERENCES));
+    w->check_refs = !(opts->flags & (IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_REFERENCES));
     if (opts->format_version) {
         size_t n = strlen(opts->format_version) + 1;
         w->opt_version = ipi_malloc(&w->alloc, n);
@@ -193,31 +191,4 @@ IPROF_API int iprof_writer_new(iprof_writer **out, const iprof_sink *sink,
         setup_gzip(w);
     *out = w;
     return IPROF_OK;
-}
-
-/* The 0.x entry points, one kind each (they go in 1.0). */
-IPROF_API int iprof_writer_new_path(iprof_writer **out, const char *path,
-                                    const iprof_write_options *opts)
-{
-    const iprof_sink sink = IPROF_SINK_PATH_INIT(path);
-    return iprof_writer_new(out, &sink, opts);
-}
-
-IPROF_API int iprof_writer_new_fd(iprof_writer **out, int fd, const iprof_write_options *opts)
-{
-    const iprof_sink sink = IPROF_SINK_FD_INIT(fd);
-    return iprof_writer_new(out, &sink, opts);
-}
-
-IPROF_API int iprof_writer_new_buffer(iprof_writer **out, const iprof_write_options *opts)
-{
-    const iprof_sink sink = IPROF_SINK_BUFFER_INIT;
-    return iprof_writer_new(out, &sink, opts);
-}
-
-IPROF_API int iprof_writer_new_callback(iprof_writer **out, iprof_write_fn write_fn,
-                                        void *write_payload, const iprof_write_options *opts)
-{
-    const iprof_sink sink = IPROF_SINK_CALLBACK_INIT(write_fn, write_payload);
-    return iprof_writer_new(out, &sink, opts);
 }

@@ -119,7 +119,7 @@ static int begin_model(iprof_writer *w, const iprof_model *model)
     if (rc)
         return rc;
     if (!w->iof_opt && model->extras.instanceof_key)
-        w->iof_key = iprof_instanceof_key_name(model->extras.instanceof_key);
+        w->iof_key = ipi_instanceof_key_name(model->extras.instanceof_key);
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         if (w->kind_pos[k] >= 0 || !iprof_model_entry_count(model, k) ||
             (k == IPROF_KIND_INSTANCEOF && (w->flags & IPROF_WRITE_DROP_INSTANCEOF)))

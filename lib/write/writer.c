@@ -539,7 +539,7 @@ IPROF_API int iprof_writer_begin(iprof_writer *w, const char *format_version)
         return ipi_writer_fail_rc(w, rc);
     w->state = ST_BETWEEN;
     w->seq = -1;
-    w->iof_key = iprof_instanceof_key_name(w->iof_opt ? w->iof_opt : IPROF_INSTANCEOF_KEY_CAMEL);
+    w->iof_key = ipi_instanceof_key_name(w->iof_opt ? w->iof_opt : IPROF_INSTANCEOF_KEY_CAMEL);
     return IPROF_OK;
 }
 

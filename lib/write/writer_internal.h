@@ -71,7 +71,7 @@ const ipi_write_layout *ipi_write_layout_of(int legacy, int pretty);
 #define DEFAULT_MEM_SIZE ((size_t)16 * 1024)
 
 #define ALL_FLAGS                                                                   \
-    (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF | IPROF_WRITE_STRICT |        \
+    (IPROF_WRITE_PRETTY | IPROF_WRITE_DROP_INSTANCEOF |                             \
      IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_NO_SYNC | IPROF_WRITE_GZIP |             \
      IPROF_WRITE_NO_REFERENCES | IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED |      \
      IPROF_WRITE_DROP_UNKNOWN)

@@ -24,7 +24,7 @@ ABI_DIR = os.path.join(SOURCE_DIR, 'abi')
 SUPPRESSIONS = os.path.join(ABI_DIR, 'libiprof.abignore')
 BASELINE_HEADERS = os.path.join(ABI_DIR, 'include')
 PUBLIC_HEADERS = ['iprof.h', 'stream.h', 'edit.h', 'transform.h', 'diff.h', 'analysis.h',
-                  'deprecated.h', 'version.h']
+                  'version.h']
 
 
 def build_dir():

@@ -58,16 +58,16 @@ def change_parameter(r):
 
 
 def add_parameter(r):
-    edit(r, 'include/iprof/deprecated.h', 'iprof_error_column(const iprof_error *err)',
-         'iprof_error_column(const iprof_error *err, int extra)')
-    edit(r, 'lib/common/error.c', 'iprof_error_column(const iprof_error *err)',
-         'iprof_error_column(const iprof_error *err, int extra)')
-    edit(r, 'lib/common/error.c', re.compile(r'(iprof_error_column\(const iprof_error \*err, int extra\)\n\{\n)'),
+    edit(r, 'include/iprof/iprof.h', 'iprof_type_id(const iprof_type *type)',
+         'iprof_type_id(const iprof_type *type, int extra)')
+    edit(r, 'lib/model/model.c', 'iprof_type_id(const iprof_type *type)',
+         'iprof_type_id(const iprof_type *type, int extra)')
+    edit(r, 'lib/model/model.c', re.compile(r'(iprof_type_id\(const iprof_type \*type, int extra\)\n\{\n)'),
          r'\1    (void)extra;\n')
 
 
 def remove_function(r):
-    edit(r, 'lib/libiprof.map', '    iprof_reader_diag_count;\n', '')
+    edit(r, 'lib/libiprof.map', '    iprof_reader_get_result;\n', '')
 
 
 def add_function(r):
@@ -106,9 +106,9 @@ VARIANTS = [
      False),
     ('parameter of iprof_kind_name retyped int -> long', change_parameter, 'libiprof.so.0',
      'incompatible', False),
-    ('parameter added to iprof_error_column', add_parameter, 'libiprof.so.0', 'incompatible',
+    ('parameter added to iprof_type_id', add_parameter, 'libiprof.so.0', 'incompatible',
      False),
-    ('iprof_reader_diag_count no longer exported', remove_function, 'libiprof.so.0',
+    ('iprof_reader_get_result no longer exported', remove_function, 'libiprof.so.0',
      'incompatible', False),
     ('the same removal with the SONAME bumped (baseline not regenerated)', remove_function,
      'libiprof.so.1', 'incompatible', False),

@@ -164,8 +164,7 @@ class LibraryTest(unittest.TestCase):
         # public headers has its constant in _lib with the same value
         # (skips outside the tree).
         flags = versions = 0
-        for header in ("iprof.h", "stream.h", "edit.h", "transform.h", "diff.h", "analysis.h",
-                       "deprecated.h"):
+        for header in ("iprof.h", "stream.h", "edit.h", "transform.h", "diff.h", "analysis.h"):
             path = os.path.join(support.SOURCE_ROOT, "include", "iprof", header)
             if not os.path.isfile(path):
                 self.skipTest("%s is not there" % path)

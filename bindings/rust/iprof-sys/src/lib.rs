@@ -1531,7 +1531,7 @@ mod tests {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../..");
         let src = std::fs::read_to_string(std::format!("{}/src/lib.rs", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let (mut flags, mut versions) = (0, 0);
-        for header in ["iprof.h", "stream.h", "edit.h", "transform.h", "diff.h", "analysis.h", "deprecated.h"] {
+        for header in ["iprof.h", "stream.h", "edit.h", "transform.h", "diff.h", "analysis.h"] {
             let Ok(text) = std::fs::read_to_string(std::format!("{root}/include/iprof/{header}")) else {
                 std::println!("SKIP: include/iprof/{header} is not there");
                 return;
