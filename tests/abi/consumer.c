@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include <iprof/iprof.h>
+#include <iprof/edit.h>
+#include <iprof/stream.h>
 
 static int failures;
 #define CHECK(cond)                                                           \
@@ -98,7 +100,8 @@ int main(void)
     iprof_write_options wopts = IPROF_WRITE_OPTIONS_INIT;
     wopts.format_version = IPROF_FORMAT_1_0_0;
     iprof_writer *writer = NULL;
-    CHECK(iprof_writer_new_buffer(&writer, &wopts) == IPROF_OK);
+    const iprof_sink sink = IPROF_SINK_BUFFER_INIT;
+    CHECK(iprof_writer_new(&writer, &sink, &wopts) == IPROF_OK);
     CHECK(iprof_writer_write_model(writer, model) == IPROF_OK);
     const void *data = NULL;
     size_t len = 0;
@@ -118,13 +121,14 @@ int main(void)
     cb.on_method = on_method;
     cb.on_call_count = on_entry;
     struct counts c = {0, 0, 0, ""};
-    CHECK(iprof_reader_read_buffer(reader, data, len, &cb, &c) == IPROF_OK);
+    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(data, len);
+    CHECK(iprof_reader_read(reader, &src, &cb, &c) == IPROF_OK);
     CHECK(c.types == 2 && c.methods == 1 && c.entries == 1);
     CHECK(strcmp(c.version, "1.0.0") == 0);
 
     /* Loaded as a model. */
     iprof_model *back = NULL;
-    CHECK(iprof_model_load_buffer(&back, reader, data, len) == IPROF_OK);
+    CHECK(iprof_model_load(&back, reader, &src) == IPROF_OK);
     if (back) {
         CHECK(strcmp(iprof_model_version(back), "1.0.0") == 0);
         CHECK(iprof_model_type_count(back) == 2 && iprof_model_method_count(back) == 1);
@@ -136,9 +140,11 @@ int main(void)
 
     /* A damaged document: an error with a position. */
     static const char bad[] = "{\"version\": \"1.0.0\", \"types\": [}";
-    CHECK(iprof_reader_read_buffer(reader, bad, sizeof bad - 1, NULL, NULL) == IPROF_ESYNTAX);
-    const iprof_error *err = iprof_reader_error(reader);
-    CHECK(err && iprof_error_status(err) == IPROF_ESYNTAX && iprof_error_line(err) == 1);
+    const iprof_source bad_src = IPROF_SOURCE_BUFFER_INIT(bad, sizeof bad - 1);
+    CHECK(iprof_reader_read(reader, &bad_src, NULL, NULL) == IPROF_ESYNTAX);
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    CHECK(iprof_error_get_info(iprof_reader_error(reader), &info) == IPROF_OK);
+    CHECK(info.status == IPROF_ESYNTAX && info.line == 1 && info.column == 32);
 
     iprof_reader_free(reader);
     iprof_writer_free(writer);

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <iprof/iprof.h>
+#include <iprof/edit.h>
+#include <iprof/stream.h>
 
 namespace {
 
@@ -64,7 +66,8 @@ int main()
     iprof_write_options opts = IPROF_WRITE_OPTIONS_INIT;
     opts.flags = IPROF_WRITE_PRETTY;
     iprof_writer *w = nullptr;
-    check(iprof_writer_new_buffer(&w, &opts) == IPROF_OK, "writer_new_buffer");
+    const iprof_sink sink = IPROF_SINK_BUFFER_INIT;
+    check(iprof_writer_new(&w, &sink, &opts) == IPROF_OK, "writer_new");
     Writer writer(w);
     if (!writer)
         return 1;
@@ -83,8 +86,8 @@ int main()
     iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
     cb.on_type = collect_type;
     std::vector<std::string> seen;
-    check(iprof_reader_read_buffer(reader.get(), text.data(), text.size(), &cb, &seen) == IPROF_OK,
-          "read_buffer");
+    const iprof_source src = IPROF_SOURCE_BUFFER_INIT(text.data(), text.size());
+    check(iprof_reader_read(reader.get(), &src, &cb, &seen) == IPROF_OK, "read");
     check(seen.size() == 3 && seen[1] == "java.lang.String", "types read back");
 
     char buf[64];
