@@ -4,9 +4,9 @@
 it, and every folder of lib/ is a layer. The order is lib/meson.build's
 (iprof_layers), given on the command line, so that it is written once; the
 build compiles each folder with the include directories of its own and the
-lower layers, and this test says which line broke the rule. Also checked
-on small fabricated trees, so that a checker that finds nothing cannot
-pass. And the command (tools/) is no layer: it uses the public API only,
+lower layers, and this test says which line broke the rule. No file of
+lib/ is longer than 900 lines (issue 13's rule). Each check also runs on
+small fabricated trees, so that a checker that finds nothing cannot pass. And the command (tools/) is no layer: it uses the public API only,
 includes no header of lib/ and compiles no file of lib/ (the build's
 compile_commands.json).
 
@@ -109,6 +109,24 @@ def command_violations(source, commands):
     return found
 
 
+# Issue 13's rule: short files with one job. A file past this splits by job.
+MAX_LINES = 900
+
+
+def long_files(lib, limit=MAX_LINES):
+    """The files of lib/ longer than limit lines, as "lib/F: N lines"."""
+    found = []
+    for folder, _, names in sorted(os.walk(lib)):
+        for name in sorted(names):
+            if name.endswith((".c", ".h")):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as fh:
+                    n = sum(1 for _ in fh)
+                if n > limit:
+                    found.append("lib/%s: %d lines" % (os.path.relpath(path, lib), n))
+    return found
+
+
 def make_tree(root, files):
     for rel, text in files.items():
         path = os.path.join(root, rel)
@@ -170,6 +188,14 @@ class Layers(unittest.TestCase):
                 "lib/low/d.c:1: includes \"../high/b.h\" of lib/high/, a layer above low",
                 "lib/low/d.c:2: \"nowhere.h\" is no header of lib/",
             ])
+
+    def test_no_file_over_the_limit(self):
+        self.assertEqual(long_files(os.path.join(SOURCE, "lib")), [])
+
+    def test_checker_finds_a_long_file(self):
+        with tempfile.TemporaryDirectory() as root:
+            make_tree(root, {"low/a.c": "x\n" * (MAX_LINES + 1), "low/b.h": "x\n" * MAX_LINES})
+            self.assertEqual(long_files(root), ["lib/low/a.c: %d lines" % (MAX_LINES + 1)])
 
     def test_checker_finds_a_missing_layer(self):
         with tempfile.TemporaryDirectory() as root:
