@@ -647,9 +647,11 @@ IPROF_API size_t iprof_model_unread_count(const iprof_model *model, const char *
 /**
  * @brief The report of the model operation that failed last.
  *
- * Merges, the canonical form and iprof_model_add_unknown() say here why
- * they failed (which unknown key could not be combined, which argument was
- * wrong). Positions are 0 and the path empty.
+ * The calls that change a model (iprof_model_set_version(), the merges,
+ * the edits of <iprof/edit.h>, the transforms of <iprof/transform.h>)
+ * clear it when they start and say here why they failed (which unknown
+ * key could not be combined, which id or argument was wrong), with the
+ * kind, context and ids it is about. Positions are 0 and the path empty.
  * @param model the model.
  * @return the report, or NULL when the last such operation succeeded (or
  *         none ran). Owned by the model: valid until its next operation.
