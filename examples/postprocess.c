@@ -116,11 +116,14 @@ int main(int argc, char **argv)
     print_branches(model);
     /* Written where asked: a symlink's target is replaced atomically. */
     iprof_sink out = IPROF_SINK_PATH_INIT(argv[2]);
-    if (iprof_writer_new(&writer, &out, NULL) != IPROF_OK ||
-        iprof_writer_write_model(writer, model) != IPROF_OK) {
+    int status = iprof_writer_new(&writer, &out, NULL);
+    if (status == IPROF_OK)
+        status = iprof_writer_write_model(writer, model);
+    if (status != IPROF_OK) {
+        /* No writer: iprof_writer_new() failed before making one. */
         iprof_error_info e = IPROF_ERROR_INFO_INIT;
         iprof_error_get_info(writer ? iprof_writer_error(writer) : NULL, &e);
-        fprintf(stderr, "%s: %s\n", argv[2], writer ? e.message : "out of memory");
+        fprintf(stderr, "%s: %s\n", argv[2], writer ? e.message : iprof_status_string(status));
         goto done;
     }
     rc = 0;
