@@ -68,14 +68,21 @@ class Salvage(unittest.TestCase):
             self.assertEqual(counts(m), [2, 2, 3, 0, 2, 1, 0, 0])
             with self.assertRaises(iprof.DanglingReferenceError):
                 m.write()
-            m.add_type(77, "Unreferenced")     # dangling alone leaves it
+            # Dangling alone leaves what is only unreferenced.
+            m.add_type(77, "Unreferenced")
+            m.add_method(78, "unreferenced", [77, 77])
+            m.add_type(79, "AlsoUnreferenced")
             self.assertEqual(m.prune(dangling=True), {
                 "methods": 1, "types": 0, "callCountProfiles": 2, "conditionalProfiles": 0,
                 "virtualInvokeProfiles": 1, "monitorProfiles": 0, "samplingProfiles": 0,
                 "instanceofProfiles": 0})
-            self.assertEqual(counts(m), [3, 1, 1, 0, 1, 1, 0, 0])
+            self.assertEqual(counts(m), [4, 2, 1, 0, 1, 1, 0, 0])
             self.assertEqual(set(m.prune(dangling=True).values()), {0})
-            self.assertEqual(m.prune(dangling=True, types=True)["types"], 1)
+            # Both: method 78, then type 77 that only it used, and type 79.
+            self.assertEqual(m.prune(dangling=True, methods=True, types=True), {
+                "methods": 1, "types": 2, "callCountProfiles": 0, "conditionalProfiles": 0,
+                "virtualInvokeProfiles": 0, "monitorProfiles": 0, "samplingProfiles": 0,
+                "instanceofProfiles": 0})
             self.assertEqual(counts(m), [2, 1, 1, 0, 1, 1, 0, 0])
             out = m.write()
         with iprof.load(out, strict=True) as back:
