@@ -1270,7 +1270,7 @@ class Model:
             if status != 0:
                 info = _report_info(report) if report else None
                 if r.exceptions or (info is not None and info.status == status):
-                    r.fail(status, _filename(source))
+                    r.fail(status, _filename(source), info)
             self._check(status, _filename(source))
 
     def _invalidate_all(self, contexts: bool) -> None:

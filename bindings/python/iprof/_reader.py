@@ -147,15 +147,16 @@ class _Reader:
         res = res if res is not None else self.result()
         return DroppedDiagnostics(res.dropped_errors, res.dropped_warnings)
 
-    def fail(self, status: int, filename: str | None) -> NoReturn:
+    def fail(self, status: int, filename: str | None,
+             report: _lib.iprof_error_info | None = None) -> NoReturn:
         """Raise for a failed read: a Python exception from a callback first,
-        else the reader's error report."""
+        else the reader's error report (*report*, when already read)."""
         if self.exceptions:
             exc = self.exceptions[0]
             self.exceptions = []
             raise exc
         res = self.result()
-        raise make_error(status, self._L.iprof_reader_error(self.ptr), filename,
+        raise make_error(status, report or self._L.iprof_reader_error(self.ptr), filename,
                          self.diagnostics(res), diagnostics_dropped=self.dropped(res))
 
     def guard(self, fn: Callable[..., object]) -> Callable[..., int]:
