@@ -1,4 +1,4 @@
-/* Unit tests of iprof_model_merge (lib/model/merge.c, merged as a stream
+/* Unit tests of iprof_model_merge_with (lib/model/merge.c, merged as a stream
  * by lib/model/merge_stream.c). */
 #include "check.h"
 #include "api_calls.h"

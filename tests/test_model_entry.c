@@ -544,7 +544,7 @@ static int call_count_frames_pass(const iprof_entry *e, void *payload)
     return 1;
 }
 
-static void test_retain_by_frame_and_drop_method(void)
+static void test_frame_filter_and_drop_method(void)
 {
     iprof_model *m;
     static const int64_t sig[] = {0, 0};
@@ -595,7 +595,7 @@ static void test_retain_by_frame_and_drop_method(void)
 int main(void)
 {
     RUN(test_call_count_and_sampling);
-    RUN(test_retain_by_frame_and_drop_method);
+    RUN(test_frame_filter_and_drop_method);
     RUN(test_conditional);
     RUN(test_conditional_winner_any_order);
     RUN(test_pairs);
