@@ -116,14 +116,13 @@ class TableTest {
 
     @Test
     void everyUpcallDescriptorIsUsed() {
-        // Streaming with every callback, a stream source and sink, every retain and map.
+        // Streaming with every callback, a stream source and sink, every filter predicate and map.
         try (Model m = Model.load(Support.FIB)) {
             new Reader().read(new java.io.ByteArrayInputStream(m.toBytes()), new Callbacks()
                     .onType((a, b) -> { }).onMethod(x -> { }).onEntry(x -> { })
                     .onUnknown((a, b) -> { }).onKey((a, b) -> { }).onVersion(x -> { }));
             m.write(new ByteArrayOutputStream(), WriteOptions.defaults());
-            m.retainTypes(t -> true);
-            m.retainEntriesByFrame(null, (a, b) -> true);
+            m.filter(FilterOptions.defaults().withKeepType(t -> true).withKeepFrame((a, b) -> true));
             m.mapRecords(Kind.CALL_COUNT, (e, r) -> null);
         }
         assertEquals(EnumSet.allOf(Fn.Up.class), Native.upcallsMade());
