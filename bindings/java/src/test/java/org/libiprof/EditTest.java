@@ -190,7 +190,10 @@ class EditTest {
         try (Model m = Model.load(cut, ReadOptions.defaults().withSalvage(true))) {
             assertTrue(m.damage() != null, "the damage is reported");
             assertEquals(Status.ESYNTAX, m.damage().status());
-            assertTrue(m.damage().offset() > 0);
+            assertEquals(1455, m.damage().offset());
+            assertEquals(39, m.damage().line());
+            assertEquals("callCountProfiles[4]", m.damage().path());
+            assertEquals(4, m.entryCount(Kind.CALL_COUNT), "the complete elements before it");
             m.prune(Model.Prune.DANGLING);
             m.toBytes();
         }
