@@ -107,7 +107,7 @@ static iprof_diff_summary summary_of(const iprof_diff *d)
     return s;
 }
 
-static iprof_diff_kind_summary kind_of(const iprof_diff *d, int kind)
+static iprof_diff_kind_summary kind_summary(const iprof_diff *d, int kind)
 {
     iprof_diff_kind_summary k = IPROF_DIFF_KIND_SUMMARY_INIT;
     iprof_diff_get_kind(d, kind, &k);
@@ -172,7 +172,7 @@ static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
             "common", "total A", "total B", "overlap A", "overlap B", "staleness");
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         char oa[32], ob[32], st[32];
-        iprof_diff_kind_summary ks = kind_of(d, k);
+        iprof_diff_kind_summary ks = kind_summary(d, k);
         if (ks.staleness < 0)
             snprintf(st, sizeof st, "-");
         else
@@ -185,7 +185,7 @@ static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
                 percent(ks.overlap[IPROF_DIFF_B], ob, sizeof ob), st);
     }
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        size_t n = kind_of(d, k).change_count;
+        size_t n = kind_summary(d, k).change_count;
         if (!n)
             continue;
         fprintf(out, "\nBiggest changes in %s (share of the kind's total count):\n"
@@ -252,7 +252,7 @@ static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
     }
     fputs("},\n \"kinds\": {", out);
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        iprof_diff_kind_summary ks = kind_of(d, k);
+        iprof_diff_kind_summary ks = kind_summary(d, k);
         fprintf(out, "%s\n  ", k ? "," : "");
         json_string(out, iprof_kind_name(k));
         fputs(": {", out);
