@@ -5,7 +5,7 @@
  *   bench_columns FILE
  *
  * Loads FILE (not timed), then times, over every kind: the sum through
- * iprof_model_columns (the first call builds the columns: what Python's
+ * iprof_model_get_columns (the first call builds the columns: what Python's
  * first Model.columns pays too), the same again (kept), and the sum
  * through the per-entry accessors. Each sum wraps modulo 2^64, as numpy's
  * int64 sum does, so the programs' sums must be equal. Besides wall
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <iprof/analysis.h>
 #include <iprof/iprof.h>
 
 #include "bench_common.h"
@@ -31,8 +32,8 @@ static uint64_t sum_columns(const iprof_model *m)
     uint64_t s = 0;
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         iprof_columns c = IPROF_COLUMNS_INIT;
-        if (iprof_model_columns(m, k, &c) != IPROF_OK)
-            bench_die("iprof_model_columns failed");
+        if (iprof_model_get_columns(m, k, &c) != IPROF_OK)
+            bench_die("iprof_model_get_columns failed");
         for (size_t j = 0; j < c.record_count; j++)
             s += (uint64_t)c.records[j];
     }
@@ -61,7 +62,8 @@ int main(int argc, char **argv)
         return 1;
     iprof_reader *reader = bench_reader_new();
     iprof_model *model;
-    if (iprof_model_load_path(&model, reader, argv[1]) != IPROF_OK)
+    iprof_source src = IPROF_SOURCE_PATH_INIT(argv[1]);
+    if (iprof_model_load(&model, reader, &src) != IPROF_OK)
         bench_die("%s: load failed", argv[1]);
     double t0 = bench_now(), c0 = thread_cpu();
     uint64_t first = sum_columns(model);

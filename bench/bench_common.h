@@ -28,6 +28,11 @@ int64_t bench_file_size(const char *path);
 char *bench_read_file(const char *path, size_t *len);
 /* A reader with the options the environment asks for (exits on failure). */
 struct iprof_reader *bench_reader_new(void);
+struct iprof_error;
+/* What a report says (iprof_error_get_info): its message and JSON path,
+ * "" for a NULL report. */
+const char *bench_error_message(const struct iprof_error *e);
+const char *bench_error_path(const struct iprof_error *e);
 /* Exit with a message. */
 void bench_die(const char *fmt, ...);
 

@@ -1,5 +1,5 @@
 /*
- * Model load: iprof_model_load_path (chunked reads), then free (not timed).
+ * Model load: iprof_model_load from a path (chunked reads), then free (not timed).
  *
  *   bench_load FILE
  */
@@ -21,11 +21,12 @@ int main(int argc, char **argv)
     double t0 = bench_now(), c0 = bench_cpu();
     iprof_reader *reader = bench_reader_new();
     iprof_model *model;
-    int rc = iprof_model_load_path(&model, reader, path);
+    iprof_source src = IPROF_SOURCE_PATH_INIT(path);
+    int rc = iprof_model_load(&model, reader, &src);
     if (rc != IPROF_OK) {
         const iprof_error *e = iprof_reader_error(reader);
         bench_die("%s: %s: %s (at %s)", path, iprof_status_string(rc),
-                  e ? iprof_error_message(e) : "", e ? iprof_error_path(e) : "");
+                  bench_error_message(e), bench_error_path(e));
     }
     double t1 = bench_now(), c1 = bench_cpu();
 

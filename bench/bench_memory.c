@@ -33,7 +33,8 @@ int main(int argc, char **argv)
         return 1;
     iprof_reader *reader = bench_reader_new();
     iprof_model *m;
-    if (iprof_model_load_path(&m, reader, argv[1]) != IPROF_OK)
+    iprof_source src = IPROF_SOURCE_PATH_INIT(argv[1]);
+    if (iprof_model_load(&m, reader, &src) != IPROF_OK)
         bench_die("%s: load failed", argv[1]);
 
     /* Walk the model once for the arena's share of each part: every size

@@ -1,6 +1,6 @@
 /*
  * Merge, the way `iprof merge` does it: the first file loaded, the others
- * merged into it as they are read (iprof_model_merge_path), all with
+ * merged into it as they are read (iprof_model_merge_source from a path), all with
  * IPROF_READ_THREADED, then the result written in canonical form
  * (IPROF_WRITE_CANONICAL, sorting on a second thread: IPROF_WRITE_THREADED)
  * to a sink that only counts.
@@ -109,22 +109,27 @@ int main(int argc, char **argv)
 
     double t0 = bench_now(), c0 = cpu_seconds();
     iprof_model *dst = NULL;
-    int rc = iprof_model_load_path(&dst, reader, argv[1]);
+    iprof_source src = IPROF_SOURCE_PATH_INIT(argv[1]);
+    int rc = iprof_model_load(&dst, reader, &src);
     if (rc != IPROF_OK)
         bench_die("%s: %s", argv[1], iprof_status_string(rc));
     iprof_model *srcs[64];
     if (loaded && n > 64)
         bench_die("--loaded: at most 64 files");
-    for (int i = 1; loaded && i < n; i++)
-        if ((rc = iprof_model_load_path(&srcs[i], reader, argv[i + 1])) != IPROF_OK)
+    for (int i = 1; loaded && i < n; i++) {
+        iprof_source s = IPROF_SOURCE_PATH_INIT(argv[i + 1]);
+        if ((rc = iprof_model_load(&srcs[i], reader, &s)) != IPROF_OK)
             bench_die("%s: %s", argv[i + 1], iprof_status_string(rc));
+    }
     iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
     double m0 = bench_now(), mc0 = cpu_seconds();
-    for (int i = 1; i < n; i++)
+    for (int i = 1; i < n; i++) {
+        iprof_source s = IPROF_SOURCE_PATH_INIT(argv[i + 1]);
         if ((rc = loaded ? iprof_model_merge_with(dst, srcs[i], &mo)
-                         : iprof_model_merge_path(dst, reader, argv[i + 1], NULL)) != IPROF_OK)
+                         : iprof_model_merge_source(dst, reader, &s, NULL)) != IPROF_OK)
             bench_die("merge of %s: %s", argv[i + 1],
-                      iprof_error_message(iprof_model_error(dst)));
+                      bench_error_message(iprof_model_error(dst)));
+    }
     double m1 = bench_now(), mc1 = cpu_seconds();
     for (int i = 1; loaded && i < n; i++)
         iprof_model_free(srcs[i]);
@@ -137,10 +142,11 @@ int main(int argc, char **argv)
     wo.allocator = &a;
     uint64_t written = 0;
     iprof_writer *w;
-    if ((rc = iprof_writer_new_callback(&w, count_bytes, &written, &wo)) != IPROF_OK)
-        bench_die("iprof_writer_new_callback: %s", iprof_status_string(rc));
+    iprof_sink sink = IPROF_SINK_CALLBACK_INIT(count_bytes, &written);
+    if ((rc = iprof_writer_new(&w, &sink, &wo)) != IPROF_OK)
+        bench_die("iprof_writer_new: %s", iprof_status_string(rc));
     if ((rc = iprof_writer_write_model(w, dst)) != IPROF_OK)
-        bench_die("canonical write: %s", iprof_error_message(iprof_writer_error(w)));
+        bench_die("canonical write: %s", bench_error_message(iprof_writer_error(w)));
     iprof_writer_free(w);
     double t1 = bench_now(), c1 = cpu_seconds();
 

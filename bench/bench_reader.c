@@ -17,3 +17,15 @@ struct iprof_reader *bench_reader_new(void)
         bench_die("iprof_reader_new failed");
     return reader;
 }
+
+const char *bench_error_message(const struct iprof_error *e)
+{
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    return iprof_error_get_info(e, &info) == IPROF_OK ? info.message : "";
+}
+
+const char *bench_error_path(const struct iprof_error *e)
+{
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    return iprof_error_get_info(e, &info) == IPROF_OK ? info.path : "";
+}

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 #include "bench_common.h"
 
@@ -29,18 +30,29 @@ static iprof_model *load(const char *path, iprof_reader **reader)
 {
     iprof_model *model;
     *reader = bench_reader_new();
-    int rc = iprof_model_load_path(&model, *reader, path);
+    iprof_source src = IPROF_SOURCE_PATH_INIT(path);
+    int rc = iprof_model_load(&model, *reader, &src);
     if (rc != IPROF_OK) {
         const iprof_error *e = iprof_reader_error(*reader);
-        bench_die("%s: %s: %s", path, iprof_status_string(rc), e ? iprof_error_message(e) : "");
+        bench_die("%s: %s: %s", path, iprof_status_string(rc), bench_error_message(e));
     }
     return model;
+}
+
+/* A writer to the sink (exits on failure). */
+static iprof_writer *writer_to(const iprof_sink *sink, const iprof_write_options *opts)
+{
+    iprof_writer *w;
+    int rc = iprof_writer_new(&w, sink, opts);
+    if (rc != IPROF_OK)
+        bench_die("iprof_writer_new: %s", iprof_status_string(rc));
+    return w;
 }
 
 static void write_failed(iprof_writer *w, int rc)
 {
     const iprof_error *e = iprof_writer_error(w);
-    bench_die("write: %s: %s", iprof_status_string(rc), e ? iprof_error_message(e) : "");
+    bench_die("write: %s: %s", iprof_status_string(rc), bench_error_message(e));
 }
 
 /* Compare a file with memory, reading the file in chunks (no copy of it in
@@ -127,10 +139,9 @@ static int digest_bytes(const void *data, size_t len, void *payload)
 static digest write_digest(const iprof_model *model)
 {
     digest d = {0, UINT64_C(0xcbf29ce484222325)};
-    iprof_writer *w;
-    int rc = iprof_writer_new_callback(&w, digest_bytes, &d, NULL);
-    if (rc != IPROF_OK)
-        bench_die("iprof_writer_new_callback: %s", iprof_status_string(rc));
+    iprof_sink sink = IPROF_SINK_CALLBACK_INIT(digest_bytes, &d);
+    iprof_writer *w = writer_to(&sink, NULL);
+    int rc;
     if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
         write_failed(w, rc);
     iprof_writer_free(w);
@@ -153,8 +164,8 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "mem")) {
         double t0 = bench_now(), c0 = bench_cpu();
         iprof_model *model = load(path, &reader);
-        if ((rc = iprof_writer_new_buffer(&w, NULL)) != IPROF_OK)
-            bench_die("iprof_writer_new_buffer: %s", iprof_status_string(rc));
+        iprof_sink sink = IPROF_SINK_BUFFER_INIT;
+        w = writer_to(&sink, NULL);
         if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
             write_failed(w, rc);
         const void *data;
@@ -177,8 +188,8 @@ int main(int argc, char **argv)
         wo.flags = IPROF_WRITE_NO_SYNC;
         double t0 = bench_now(), c0 = bench_cpu();
         iprof_model *model = load(path, &reader);
-        if ((rc = iprof_writer_new_path(&w, outp, &wo)) != IPROF_OK)
-            bench_die("iprof_writer_new_path: %s", iprof_status_string(rc));
+        iprof_sink sink = IPROF_SINK_PATH_INIT(outp);
+        w = writer_to(&sink, &wo);
         if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
             write_failed(w, rc);
         iprof_writer_free(w);
@@ -197,8 +208,8 @@ int main(int argc, char **argv)
         iprof_model *model = load(path, &reader);
         uint64_t written = 0;
         double t0 = bench_now();
-        if ((rc = iprof_writer_new_callback(&w, drop, &written, NULL)) != IPROF_OK)
-            bench_die("iprof_writer_new_callback: %s", iprof_status_string(rc));
+        iprof_sink sink = IPROF_SINK_CALLBACK_INIT(drop, &written);
+        w = writer_to(&sink, NULL);
         if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
             write_failed(w, rc);
         iprof_writer_free(w);
@@ -218,8 +229,8 @@ int main(int argc, char **argv)
         wo.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED;
         double t0 = bench_now();
         iprof_model *model = load(path, &reader);
-        if ((rc = iprof_writer_new_callback(&w, drop, &written, &wo)) != IPROF_OK)
-            bench_die("iprof_writer_new_callback: %s", iprof_status_string(rc));
+        iprof_sink sink = IPROF_SINK_CALLBACK_INIT(drop, &written);
+        w = writer_to(&sink, &wo);
         if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
             write_failed(w, rc);
         iprof_writer_free(w);
@@ -227,9 +238,9 @@ int main(int argc, char **argv)
         /* What was written is what canonicalizing gives, and a second
          * canonicalize changes nothing. */
         digest first = {0, 0}, second = {0, 0};
-        if (iprof_model_canonicalize(model) == IPROF_OK)
+        if (iprof_model_canonicalize_flags(model, 0) == IPROF_OK)
             first = write_digest(model);
-        if (iprof_model_canonicalize(model) == IPROF_OK)
+        if (iprof_model_canonicalize_flags(model, 0) == IPROF_OK)
             second = write_digest(model);
         int again = first.len == written && second.len == first.len && second.hash == first.hash;
         snprintf(extra, sizeof extra, "out_bytes=%llu idempotent=%s", (unsigned long long)written,

@@ -1,5 +1,5 @@
 /*
- * Streaming scan: read a file with iprof_reader_read_path, every callback
+ * Streaming scan: read a file with iprof_reader_read from a path, every callback
  * set, no model. The callbacks fold what they see into a checksum so that
  * nothing is optimised away.
  *
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 #include "bench_common.h"
 
@@ -104,11 +105,12 @@ int main(int argc, char **argv)
     cb.on_unknown = on_unknown;
     tally t;
     memset(&t, 0, sizeof t);
-    int rc = iprof_reader_read_path(reader, path, &cb, &t);
+    iprof_source src = IPROF_SOURCE_PATH_INIT(path);
+    int rc = iprof_reader_read(reader, &src, &cb, &t);
     if (rc != IPROF_OK) {
         const iprof_error *e = iprof_reader_error(reader);
         bench_die("%s: %s: %s (at %s)", path, iprof_status_string(rc),
-                  e ? iprof_error_message(e) : "", e ? iprof_error_path(e) : "");
+                  bench_error_message(e), bench_error_path(e));
     }
     iprof_reader_free(reader);
     double t1 = bench_now();

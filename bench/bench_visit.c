@@ -26,7 +26,8 @@ int main(int argc, char **argv)
         return 1;
     iprof_reader *reader = bench_reader_new();
     iprof_model *model;
-    if (iprof_model_load_path(&model, reader, path) != IPROF_OK)
+    iprof_source src = IPROF_SOURCE_PATH_INIT(path);
+    if (iprof_model_load(&model, reader, &src) != IPROF_OK)
         bench_die("%s: cannot load", path);
 
     double first = 0, best = 0;

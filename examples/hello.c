@@ -11,10 +11,12 @@ int main(int argc, char **argv)
     iprof_model *model = NULL;
     if (iprof_reader_new(&reader, NULL) != IPROF_OK)
         return 1;
-    if (iprof_model_load_path(&model, reader, path) != IPROF_OK) {
-        const iprof_error *err = iprof_reader_error(reader);
-        fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s\n", path, iprof_error_line(err),
-                iprof_error_column(err), iprof_error_message(err));
+    iprof_source source = IPROF_SOURCE_PATH_INIT(path);
+    if (iprof_model_load(&model, reader, &source) != IPROF_OK) {
+        iprof_error_info err = IPROF_ERROR_INFO_INIT;
+        iprof_error_get_info(iprof_reader_error(reader), &err);
+        fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s\n", path, err.line, err.column,
+                err.message);
         iprof_reader_free(reader);
         return 1;
     }

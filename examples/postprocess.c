@@ -7,14 +7,18 @@
 #include <stdlib.h>
 
 #include <iprof/iprof.h>
+#include <iprof/analysis.h> /* iprof_model_method_totals, iprof_entry_branch_probabilities */
+#include <iprof/edit.h>     /* iprof_model_scale, removing a method */
+#include <iprof/transform.h> /* iprof_package_matches */
 
 /* Report a failed model operation: what, and where. */
 static int model_failed(const iprof_model *model, const char *what)
 {
-    const iprof_error *e = iprof_model_error(model);
-    fprintf(stderr, "%s: %s", what, iprof_error_message(e));
-    if (*iprof_error_context(e))
-        fprintf(stderr, " (context %s)", iprof_error_context(e));
+    iprof_error_info e = IPROF_ERROR_INFO_INIT;
+    iprof_error_get_info(iprof_model_error(model), &e);
+    fprintf(stderr, "%s: %s", what, e.message);
+    if (*e.context)
+        fprintf(stderr, " (context %s)", e.context);
     fputc('\n', stderr);
     return 1;
 }
@@ -93,10 +97,12 @@ int main(int argc, char **argv)
     int rc = 1;
     if (iprof_reader_new(&reader, NULL) != IPROF_OK)
         return 1;
-    if (iprof_model_load_path(&model, reader, argv[1]) != IPROF_OK) {
-        const iprof_error *e = iprof_reader_error(reader);
-        fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s\n", argv[1], iprof_error_line(e),
-                iprof_error_column(e), iprof_error_message(e));
+    iprof_source in = IPROF_SOURCE_PATH_INIT(argv[1]);
+    if (iprof_model_load(&model, reader, &in) != IPROF_OK) {
+        iprof_error_info e = IPROF_ERROR_INFO_INIT;
+        iprof_error_get_info(iprof_reader_error(reader), &e);
+        fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s\n", argv[1], e.line, e.column,
+                e.message);
         goto done;
     }
     if (drop_package(model, argv[3]))
@@ -109,10 +115,15 @@ int main(int argc, char **argv)
     print_hottest(model);
     print_branches(model);
     /* Written where asked: a symlink's target is replaced atomically. */
-    if (iprof_writer_new_path(&writer, argv[2], NULL) != IPROF_OK ||
-        iprof_writer_write_model(writer, model) != IPROF_OK) {
-        fprintf(stderr, "%s: %s\n", argv[2],
-                writer ? iprof_error_message(iprof_writer_error(writer)) : "out of memory");
+    iprof_sink out = IPROF_SINK_PATH_INIT(argv[2]);
+    int status = iprof_writer_new(&writer, &out, NULL);
+    if (status == IPROF_OK)
+        status = iprof_writer_write_model(writer, model);
+    if (status != IPROF_OK) {
+        /* No writer: iprof_writer_new() failed before making one. */
+        iprof_error_info e = IPROF_ERROR_INFO_INIT;
+        iprof_error_get_info(writer ? iprof_writer_error(writer) : NULL, &e);
+        fprintf(stderr, "%s: %s\n", argv[2], writer ? e.message : iprof_status_string(status));
         goto done;
     }
     rc = 0;

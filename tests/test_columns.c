@@ -1,17 +1,20 @@
 /*
- * Columns of a kind (iprof_model_columns, and iprof_model_get_columns, its
- * 1.0 name; lib/model/model_columns.c):
+ * Columns of a kind (iprof_model_get_columns; lib/model/model_columns.c):
  * exact values on a small model, the cache kept across calls and dropped
  * by every change to the kind's entries, versions and bad arguments,
  * allocation failure, threads racing to build, and on the corpus the same
  * records and frames as the per-entry accessors give.
  */
 #include "check.h"
+#include "api_calls.h"
 #include "check_alloc.h"
 
 #include <pthread.h>
 
+#include <iprof/analysis.h>
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 static iprof_model *sample(void)
 {
@@ -37,7 +40,7 @@ static iprof_model *sample(void)
 static iprof_columns columns_of(const iprof_model *m, int kind)
 {
     iprof_columns c = IPROF_COLUMNS_INIT;
-    CHECK_OK(iprof_model_columns(m, kind, &c));
+    CHECK_OK(iprof_model_get_columns(m, kind, &c));
     return c;
 }
 
@@ -74,15 +77,15 @@ static void test_arguments(void)
 {
     iprof_model *m = sample();
     iprof_columns c = IPROF_COLUMNS_INIT;
-    CHECK_EQ_INT(iprof_model_columns(NULL, 0, &c), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_columns(m, 0, NULL), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_columns(m, -1, &c), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_columns(m, IPROF_KIND_COUNT, &c), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(NULL, 0, &c), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(m, 0, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(m, -1, &c), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(m, IPROF_KIND_COUNT, &c), IPROF_EINVAL);
     /* Unknown versions are refused, out unchanged. */
     c.version = 0;
-    CHECK_EQ_INT(iprof_model_columns(m, 0, &c), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(m, 0, &c), IPROF_EINVAL);
     c.version = IPROF_COLUMNS_VERSION + 1;
-    CHECK_EQ_INT(iprof_model_columns(m, 0, &c), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_get_columns(m, 0, &c), IPROF_EINVAL);
     CHECK(c.count == 0 && c.records == NULL && c.version == IPROF_COLUMNS_VERSION + 1);
     iprof_model_free(m);
 }
@@ -151,7 +154,7 @@ static void test_cached_and_dropped(void)
     CHECK_EQ_INT(sum_columns(&b), sum_by_entry(m, K));
     /* A merge into the model (combining its entries). */
     iprof_model *src = sample();
-    CHECK_OK(iprof_model_merge(m, src, 1.0));
+    CHECK_OK(api_merge(m, src, 1.0));
     b = columns_of(m, K);
     CHECK_EQ_INT(b.count, iprof_model_entry_count(m, K));
     CHECK_EQ_INT(sum_columns(&b), sum_by_entry(m, K));
@@ -159,7 +162,7 @@ static void test_cached_and_dropped(void)
      * 11 combined at f2, 180 at f4. */
     CHECK_EQ_INT(sum_columns(&b), 2394 + 14 + 11 + 180);
     /* The canonical form replaces every entry. */
-    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
     b = columns_of(m, K);
     CHECK_EQ_INT(b.count, iprof_model_entry_count(m, K));
     CHECK_EQ_INT(sum_columns(&b), sum_by_entry(m, K));
@@ -177,9 +180,12 @@ static int double_counts(const iprof_entry *entry, int64_t *records, size_t reco
     return 0;
 }
 
+/* Conditional entries: those whose context is method 1 alone; others stay. */
 static int keep_first_ctx_method_1(const iprof_entry *e, void *payload)
 {
     (void)payload;
+    if (iprof_entry_kind(e) != IPROF_KIND_CONDITIONAL)
+        return 1;
     return iprof_context_method_id(iprof_entry_context(e)) == 1 &&
            iprof_context_depth(iprof_entry_context(e)) == 1;
 }
@@ -192,7 +198,9 @@ static void test_dropped_by_map_and_retain(void)
     CHECK_OK(iprof_model_map_records(m, K, double_counts, NULL));
     b = columns_of(m, K);
     CHECK_EQ_INT(sum_columns(&b), 235 + 5 + 2 + 11 + 40 + 60 + 80);
-    CHECK_OK(iprof_model_retain_entries(m, K, keep_first_ctx_method_1, NULL));
+    iprof_filter_options fo = IPROF_FILTER_OPTIONS_INIT;
+    fo.keep_entry = keep_first_ctx_method_1;
+    CHECK_OK(iprof_model_filter(m, &fo));
     b = columns_of(m, K);
     CHECK_EQ_INT(b.count, 1);
     CHECK_EQ_INT(b.record_count, 6);
@@ -214,17 +222,17 @@ static void test_alloc_failure(void)
     fa.count = 0;
     fa.fail_at = 1;
     iprof_columns c = IPROF_COLUMNS_INIT;
-    CHECK_EQ_INT(iprof_model_columns(m, IPROF_KIND_CONDITIONAL, &c), IPROF_ENOMEM);
+    CHECK_EQ_INT(iprof_model_get_columns(m, IPROF_KIND_CONDITIONAL, &c), IPROF_ENOMEM);
     CHECK(c.records == NULL && c.count == 0);
     CHECK_EQ_INT(fa.live_blocks, blocks);
     fa.fail_at = 0;
-    CHECK_OK(iprof_model_columns(m, IPROF_KIND_CONDITIONAL, &c));
+    CHECK_OK(iprof_model_get_columns(m, IPROF_KIND_CONDITIONAL, &c));
     CHECK_EQ_INT(c.records[2], 5);
     CHECK_EQ_INT(fa.live_blocks, blocks + 1);
     /* Dropped by a change, freed with the model: nothing leaks. */
     CHECK_OK(iprof_model_scale(m, IPROF_KIND_CONDITIONAL, 3.0, IPROF_ROUND_NEAREST_AWAY));
     CHECK_EQ_INT(fa.live_blocks, blocks);
-    CHECK_OK(iprof_model_columns(m, IPROF_KIND_CONDITIONAL, &c));
+    CHECK_OK(iprof_model_get_columns(m, IPROF_KIND_CONDITIONAL, &c));
     CHECK_EQ_INT(c.records[2], 15);
     iprof_model_free(m);
     CHECK_EQ_INT(fa.live_blocks, 0);
@@ -240,7 +248,7 @@ static void *race_one(void *p)
 {
     race *r = p;
     r->c = (iprof_columns)IPROF_COLUMNS_INIT;
-    r->rc = iprof_model_columns(r->m, IPROF_KIND_CONDITIONAL, &r->c);
+    r->rc = iprof_model_get_columns(r->m, IPROF_KIND_CONDITIONAL, &r->c);
     return NULL;
 }
 
@@ -302,7 +310,7 @@ static void test_corpus(void)
         iprof_reader *reader = NULL;
         iprof_model *m = NULL;
         CHECK_OK(iprof_reader_new(&reader, NULL));
-        CHECK_OK(iprof_model_load_path(&m, reader, path));
+        CHECK_OK(api_load_path(&m, reader, path));
         for (int k = 0; m && k < IPROF_KIND_COUNT; k++)
             compare_with_entries(m, k);
         if (m && f == 0) {
@@ -325,20 +333,15 @@ static void test_corpus(void)
     }
 }
 
-/* iprof_model_get_columns, the 1.0 name, is iprof_model_columns: the same
- * view (the same arrays, whichever call built them) of every kind, and the
- * same refusals. */
-static void test_get_columns_is_columns(void)
+/* Every kind, asked twice: the view of its entries, built once (the second
+ * call gives the same arrays), and the refusals. */
+static void test_every_kind(void)
 {
     iprof_model *m = sample();
     for (int kind = 0; kind < IPROF_KIND_COUNT; kind++) {
         iprof_columns g = IPROF_COLUMNS_INIT, c = IPROF_COLUMNS_INIT;
-        /* Even kinds built by get_columns first, odd ones by columns. */
-        if (kind % 2 == 0)
-            CHECK_OK(iprof_model_get_columns(m, kind, &g));
-        CHECK_OK(iprof_model_columns(m, kind, &c));
-        if (kind % 2 == 1)
-            CHECK_OK(iprof_model_get_columns(m, kind, &g));
+        CHECK_OK(iprof_model_get_columns(m, kind, &g));
+        CHECK_OK(iprof_model_get_columns(m, kind, &c));
         CHECK_EQ_INT(g.version, c.version);
         CHECK_EQ_INT(g.kind, kind);
         CHECK_EQ_INT(c.kind, kind);
@@ -371,6 +374,6 @@ int main(void)
     RUN(test_alloc_failure);
     RUN(test_threads);
     RUN(test_corpus);
-    RUN(test_get_columns_is_columns);
+    RUN(test_every_kind);
     return check_done();
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Merging real profiles: `iprof_dump --merge A B [--weight W] -o OUT`
-(iprof_model_merge(A, B, W), A written) checked against an independent
+(iprof_model_merge_with(A, B, opts) with weight W, A written) checked against an independent
 pure-Python merge computed with the json module.
 
 The comparison is by names, never by ids:
@@ -42,8 +42,8 @@ PAIR_KINDS = ("virtualInvokeProfiles", "monitorProfiles", "instanceofProfiles")
 SINGLE_KINDS = ("callCountProfiles", "samplingProfiles")
 
 DUMP = os.environ.get("IPROF_DUMP", "")
-# Both merges against the reference: a loaded model's (iprof_model_merge)
-# and the streaming one (iprof_model_merge_path, threaded).
+# Both merges against the reference: a loaded model's (iprof_model_merge_with)
+# and the streaming one (iprof_model_merge_source from a path, threaded).
 MERGES = [[], ["--stream"]]
 CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")
 RESULTS = {"passed": 0, "failed": 0}

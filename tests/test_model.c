@@ -1,12 +1,15 @@
 /* Unit tests of the model: version, types, methods, lookups, description,
  * contexts, loading, and allocation failure (lib/model*.c). */
 #include "check.h"
+#include "api_calls.h"
 #include "check_alloc.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 #include "model.h"
 
@@ -300,19 +303,6 @@ static int keep_odd(const iprof_method *x, void *payload)
     return strstr(iprof_method_name(x, NULL), "Odd") != NULL;
 }
 
-static int count_types(const iprof_type *t, void *payload)
-{
-    (void)t;
-    return ++*(int *)payload == 4; /* stop at the fourth */
-}
-
-static int count_methods(const iprof_method *x, void *payload)
-{
-    (void)x;
-    ++*(int *)payload;
-    return 0;
-}
-
 static void test_remove_and_retain(void)
 {
     iprof_model *m;
@@ -335,7 +325,10 @@ static void test_remove_and_retain(void)
     CHECK_EQ_INT(iprof_type_id(iprof_model_type_at(m, 5)), 1);
 
     int calls = 0;
-    CHECK_OK(iprof_model_retain_types(m, keep_even_type, &calls));
+    iprof_filter_options fo = IPROF_FILTER_OPTIONS_INIT;
+    fo.keep_type = keep_even_type;
+    fo.payload = &calls;
+    CHECK_OK(iprof_model_filter(m, &fo));
     CHECK_EQ_INT(calls, 6);
     CHECK_EQ_INT(iprof_model_type_count(m), 3); /* 0 void, 2 String[], 6 six */
     CHECK_EQ_STR(name_of(iprof_model_type_at(m, 0)), "void");
@@ -345,17 +338,13 @@ static void test_remove_and_retain(void)
     CHECK(iprof_model_type_by_id(m, 7) == NULL);
     CHECK(iprof_model_type_by_name(m, "seven", 5) == NULL);
     CHECK(iprof_model_type_by_name(m, "six", 3) == iprof_model_type_at(m, 2));
-    CHECK_EQ_INT(iprof_model_retain_types(m, NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_filter(NULL, &fo), IPROF_EINVAL);
     CHECK(consistent(m));
 
-    int n = 0;
-    CHECK_EQ_INT(iprof_model_foreach_type(m, count_types, &n), IPROF_OK);
-    CHECK_EQ_INT(n, 3);
     CHECK_OK(iprof_model_add_type(m, 100, "hundred", 7, NULL));
-    n = 0;
-    CHECK_EQ_INT(iprof_model_foreach_type(m, count_types, &n), IPROF_ESTOPPED);
-    CHECK_EQ_INT(n, 4);
-    CHECK_EQ_INT(iprof_model_foreach_type(m, NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_type_count(m), 4);
+    CHECK_EQ_INT(iprof_type_id(iprof_model_type_at(m, 3)), 100);
+    CHECK(iprof_model_type_at(m, 4) == NULL);
 
     /* Methods. */
     CHECK_EQ_INT(iprof_model_remove_method(m, 9), IPROF_ENOTFOUND);
@@ -366,16 +355,16 @@ static void test_remove_and_retain(void)
     static const int64_t s_pe[] = {3, 0};
     CHECK(iprof_model_method_find(m, "printEven", 9, s_pe, 2) == NULL);
     CHECK(iprof_model_method_find(m, "printOdd", 8, s_pe, 2) == iprof_model_method_at(m, 2));
-    CHECK_OK(iprof_model_retain_methods(m, keep_odd, NULL));
+    iprof_filter_options mo = IPROF_FILTER_OPTIONS_INIT;
+    mo.keep_method = keep_odd;
+    CHECK_OK(iprof_model_filter(m, &mo));
     CHECK_EQ_INT(iprof_model_method_count(m), 2); /* printEvenOrOdd, printOdd */
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_at(m, 0), NULL), "printEvenOrOdd");
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_at(m, 1), NULL), "printOdd");
     CHECK(iprof_model_method_by_id(m, 1) == NULL);
     CHECK(iprof_model_method_by_id(m, 5) == NULL);
     CHECK(iprof_model_method_by_id(m, 4) == iprof_model_method_at(m, 1));
-    n = 0;
-    CHECK_OK(iprof_model_foreach_method(m, count_methods, &n));
-    CHECK_EQ_INT(n, 2);
+    CHECK(iprof_model_method_at(m, 2) == NULL);
     CHECK(consistent(m));
     iprof_model_free(m);
 }
@@ -481,7 +470,7 @@ static int load_doc(iprof_model **m, const char *doc, unsigned flags)
     o.flags = flags;
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    int rc = iprof_model_load_buffer(m, r, doc, strlen(doc));
+    int rc = api_load_buffer(m, r, doc, strlen(doc));
     iprof_reader_free(r);
     return rc;
 }
@@ -597,7 +586,7 @@ static void test_lazy_indexes(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(iprof_model_load_buffer(&m, r, EOO, strlen(EOO)));
+    CHECK_OK(api_load_buffer(&m, r, EOO, strlen(EOO)));
     iprof_reader_free(r);
     if (!m)
         return;
@@ -734,10 +723,10 @@ static void test_id_index(void)
     if (SIZE_MAX > UINT32_MAX) {
         size_t huge = (size_t)UINT32_MAX + 1;
         CHECK_EQ_INT(iprof_model_add_type(m, 99, "x", huge, NULL), IPROF_ELIMIT);
-        CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+        CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                      "type 99: the name is longer than the limit of 4294967295 bytes");
         CHECK_EQ_INT(iprof_model_add_method(m, 99, "x", huge, sig, 2, NULL), IPROF_ELIMIT);
-        CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+        CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                      "method 99: the name is longer than the limit of 4294967295 bytes");
         CHECK(iprof_model_type_by_id(m, 99) == NULL && iprof_model_method_by_id(m, 99) == NULL);
     }
@@ -779,12 +768,12 @@ static void test_load_errors(void)
     CHECK(m == NULL);
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_EQ_INT(iprof_model_load_buffer(NULL, r, "{}", 2), IPROF_EINVAL);
+    CHECK_EQ_INT(api_load_buffer(NULL, r, "{}", 2), IPROF_EINVAL);
     m = (iprof_model *)1;
-    CHECK_EQ_INT(iprof_model_load_buffer(&m, NULL, "{}", 2), IPROF_EINVAL);
+    CHECK_EQ_INT(api_load_buffer(&m, NULL, "{}", 2), IPROF_EINVAL);
     CHECK(m == NULL);
     m = (iprof_model *)1;
-    CHECK(iprof_model_load_path(&m, r, "/nonexistent/x.iprof") != IPROF_OK);
+    CHECK(api_load_path(&m, r, "/nonexistent/x.iprof") != IPROF_OK);
     CHECK(m == NULL);
     iprof_reader_free(r);
 }
@@ -808,7 +797,7 @@ static void test_load_sources(void)
     CHECK_OK(iprof_reader_new(&r, NULL));
     iprof_model *m = NULL;
     const char *p = EOO;
-    CHECK_OK(iprof_model_load_callback(&m, r, read_in_pieces, &p));
+    CHECK_OK(api_load_callback(&m, r, read_in_pieces, &p));
     CHECK_EQ_INT(iprof_model_context_count(m), 9);
     iprof_model_free(m);
 
@@ -817,11 +806,11 @@ static void test_load_sources(void)
     CHECK(fd >= 0);
     if (fd >= 0) {
         CHECK_EQ_INT(write(fd, EOO, strlen(EOO)), (long long)strlen(EOO));
-        CHECK_OK(iprof_model_load_path(&m, r, path));
+        CHECK_OK(api_load_path(&m, r, path));
         CHECK_EQ_INT(iprof_model_method_count(m), 5);
         iprof_model_free(m);
         lseek(fd, 0, SEEK_SET);
-        CHECK_OK(iprof_model_load_fd(&m, r, fd));
+        CHECK_OK(api_load_fd(&m, r, fd));
         CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 4);
         iprof_model_free(m);
         close(fd);
@@ -840,7 +829,7 @@ static void test_load_corpus(void)
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_path(&m, r, path));
+    CHECK_OK(api_load_path(&m, r, path));
     iprof_reader_free(r);
     if (!m)
         return;
@@ -944,13 +933,13 @@ static void test_alloc_failure_load(void)
         CHECK_OK(iprof_reader_new(&r, &o));
         fa.fail_at = n; /* the count starts with the load */
         iprof_model *m = (iprof_model *)1;
-        int rc = iprof_model_load_buffer(&m, r, EOO, strlen(EOO));
+        int rc = api_load_buffer(&m, r, EOO, strlen(EOO));
         if (fa.failed_hard) {
             CHECK_EQ_INT(rc, IPROF_ENOMEM);
             CHECK(m == NULL);
             /* The reader says why, whichever allocation failed (the first
              * is the model itself, before any reading). */
-            CHECK_EQ_INT(iprof_error_status(iprof_reader_error(r)), IPROF_ENOMEM);
+            CHECK_EQ_INT(api_info(iprof_reader_error(r)).status, IPROF_ENOMEM);
         } else {
             CHECK_OK(rc);
             CHECK_EQ_INT(iprof_model_context_count(m), 9);

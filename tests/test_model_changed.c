@@ -7,8 +7,12 @@
  * left dangling.
  */
 #include "check.h"
+#include "api_calls.h"
 
+#include <iprof/analysis.h>
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 #include "model.h"
 
@@ -45,7 +49,7 @@ static void build_all(iprof_model *m)
     CHECK(ipi_index_method_names(m, 0, NULL) != NULL);
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         iprof_columns c = IPROF_COLUMNS_INIT;
-        CHECK_OK(iprof_model_columns(m, k, &c));
+        CHECK_OK(iprof_model_get_columns(m, k, &c));
     }
 }
 
@@ -164,7 +168,7 @@ static int64_t cc_at(const iprof_model *m, int64_t method)
 static void check_cc_column(const iprof_model *m, const int64_t *want, size_t n)
 {
     iprof_columns c = IPROF_COLUMNS_INIT;
-    CHECK_OK(iprof_model_columns(m, IPROF_KIND_CALL_COUNT, &c));
+    CHECK_OK(iprof_model_get_columns(m, IPROF_KIND_CALL_COUNT, &c));
     CHECK_EQ_INT(c.count, n);
     CHECK_EQ_INT(c.record_count, n);
     for (size_t i = 0; i < n && i < c.record_count; i++)
@@ -183,10 +187,34 @@ static int not_method_3(const iprof_method *x, void *payload)
     return iprof_method_id(x) != 3;
 }
 
+/* Call count entries not at method 3 (entries of other kinds stay). */
 static int not_at_method_3(const iprof_entry *e, void *payload)
 {
     (void)payload;
-    return iprof_context_method_id(iprof_entry_context(e)) != 3;
+    return iprof_entry_kind(e) != IPROF_KIND_CALL_COUNT ||
+           iprof_context_method_id(iprof_entry_context(e)) != 3;
+}
+
+/* iprof_model_filter with one predicate. */
+static int filter_types(iprof_model *m, iprof_model_type_pred keep)
+{
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.keep_type = keep;
+    return iprof_model_filter(m, &o);
+}
+
+static int filter_methods(iprof_model *m, iprof_model_method_pred keep)
+{
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.keep_method = keep;
+    return iprof_model_filter(m, &o);
+}
+
+static int filter_entries(iprof_model *m, iprof_model_entry_pred keep)
+{
+    iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
+    o.keep_entry = keep;
+    return iprof_model_filter(m, &o);
 }
 
 /* Removing the first type of a name: the name finds the second. */
@@ -197,7 +225,7 @@ static void test_types_removed(void)
         build_all(m);
         CHECK_EQ_INT(type_id_by_name(m, "A"), 1);
         if (retain)
-            CHECK_OK(iprof_model_retain_types(m, not_type_1, NULL));
+            CHECK_OK(filter_types(m, not_type_1));
         else
             CHECK_OK(iprof_model_remove_type(m, 1));
         CHECK_EQ_INT(type_id_by_name(m, "A"), 2);
@@ -217,7 +245,7 @@ static void test_methods_removed(void)
         if (how == 0)
             CHECK_OK(iprof_model_remove_method(m, 3));
         else if (how == 1)
-            CHECK_OK(iprof_model_retain_methods(m, not_method_3, NULL));
+            CHECK_OK(filter_methods(m, not_method_3));
         else
             CHECK_OK(iprof_model_drop_method(m, 3)); /* its entry first */
         CHECK_EQ_INT(method_id_by_key(m), 4);
@@ -241,7 +269,7 @@ static void test_entries_removed(void)
         CHECK_EQ_INT(cc_at(m, 5), 30);
         check_cc_column(m, (const int64_t[]){10, 20, 30}, 3);
         if (retain)
-            CHECK_OK(iprof_model_retain_entries(m, IPROF_KIND_CALL_COUNT, not_at_method_3, NULL));
+            CHECK_OK(filter_entries(m, not_at_method_3));
         else
             CHECK_OK(iprof_model_remove_entry(m, IPROF_KIND_CALL_COUNT,
                                               (const int64_t[]){3, 0}, 1));
@@ -369,7 +397,7 @@ static void test_merge_undone(void)
                                    (const int64_t[]){1}, 1));
     build_all(dst);
     int checked = dst->refs_checked;
-    CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
     CHECK_EQ_INT(cc_at(dst, 3), 10);
     CHECK(iprof_model_entry_find(dst, CC, (const int64_t[]){7, 0, 5, 1}, 2) == NULL);
     CHECK(iprof_model_entry_find(dst, IPROF_KIND_CONDITIONAL, (const int64_t[]){5, 1}, 1) ==
@@ -387,7 +415,7 @@ static void test_merge_undone(void)
     CHECK_OK(iprof_model_add_method(again, 7, "z", 1, z90, 2, NULL));
     CHECK_OK(iprof_model_add_entry(again, CC, (const int64_t[]){7, 0}, 1, (const int64_t[]){2},
                                    1));
-    CHECK_OK(iprof_model_merge(dst, again, 1.0));
+    CHECK_OK(api_merge(dst, again, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 4);
     CHECK_EQ_INT(iprof_model_method_count(dst), 5);
     CHECK_EQ_INT(type_id_by_name(dst, "Z"), 9);
@@ -413,12 +441,12 @@ static void test_failed_merge_keeps_names_count(void)
         iprof_reader *r = NULL;
         iprof_model *dst = NULL, *src = NULL, *bad = NULL;
         CHECK_OK(iprof_reader_new(&r, NULL));
-        CHECK_OK(iprof_model_load_buffer(&dst, r, lenient, strlen(lenient)));
+        CHECK_OK(api_load_buffer(&dst, r, lenient, strlen(lenient)));
         if (!dst)
             return;
         CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) == NULL);
         if (stream) {
-            CHECK_EQ_INT(iprof_model_merge_buffer(dst, r, "{\"types\":[}", 11, NULL),
+            CHECK_EQ_INT(api_merge_buffer(dst, r, "{\"types\":[}", 11, NULL),
                          IPROF_ESYNTAX);
         } else {
             /* bad's method matches dst's -6 (nothing added), whose id
@@ -431,7 +459,7 @@ static void test_failed_merge_keeps_names_count(void)
             CHECK_OK(iprof_model_add_method(bad, 6, "k", 1, k11, 2, NULL));
             CHECK_OK(iprof_model_add_entry(bad, IPROF_KIND_CALL_COUNT, (const int64_t[]){6, 0},
                                            1, (const int64_t[]){1}, 1));
-            CHECK_EQ_INT(iprof_model_merge(dst, bad, 1.0), IPROF_ESCHEMA);
+            CHECK_EQ_INT(api_merge(dst, bad, 1.0), IPROF_ESCHEMA);
         }
         CHECK_EQ_INT(iprof_model_type_count(dst), 1);
         CHECK_EQ_INT(iprof_model_method_count(dst), 2 - stream);
@@ -443,7 +471,7 @@ static void test_failed_merge_keeps_names_count(void)
         CHECK_OK(iprof_model_add_type(src, 1, "A", 1, NULL));
         CHECK_OK(iprof_model_add_type(src, 9, "B", 1, NULL));
         CHECK_OK(iprof_model_add_method(src, 3, "m", 1, (const int64_t[]){1, 9}, 2, NULL));
-        CHECK_OK(iprof_model_merge(dst, src, 1.0));
+        CHECK_OK(api_merge(dst, src, 1.0));
         CHECK_EQ_INT(iprof_model_method_count(dst), 2 - stream); /* src's m is dst's 5 */
         CHECK(iprof_model_method_by_id(dst, 5) != NULL);
         iprof_model_free(bad);
@@ -458,7 +486,7 @@ static void test_failed_merge_keeps_names_count(void)
 static int write_status(const iprof_model *m)
 {
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL)); /* checks references */
+    CHECK_OK(api_writer_buffer(&w, NULL)); /* checks references */
     int rc = iprof_writer_write_model(w, m);
     iprof_writer_free(w);
     return rc;
@@ -474,9 +502,9 @@ static void test_writes_refuse_what_an_edit_left_dangling(void)
         CHECK_OK(write_status(m));
         switch (how) {
         case 0: CHECK_OK(iprof_model_remove_type(m, 1)); break; /* method 5's, a record's */
-        case 1: CHECK_OK(iprof_model_retain_types(m, not_type_1, NULL)); break;
+        case 1: CHECK_OK(filter_types(m, not_type_1)); break;
         case 2: CHECK_OK(iprof_model_remove_method(m, 3)); break; /* entry 3:0's */
-        case 3: CHECK_OK(iprof_model_retain_methods(m, not_method_3, NULL)); break;
+        case 3: CHECK_OK(filter_methods(m, not_method_3)); break;
         default:
             CHECK_OK(iprof_model_add_method(m, 6, "s", 1, sig00, 1, NULL)); /* short */
             break;

@@ -3,7 +3,10 @@
 #include "check.h"
 #include "check_alloc.h"
 
+#include <iprof/analysis.h>
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 #include "model.h"
 
@@ -309,12 +312,6 @@ static void test_rejections(void)
 
 /* ---- lookup, access, iteration ------------------------------------------ */
 
-static int stop_at_third(const iprof_entry *e, void *payload)
-{
-    (void)e;
-    return ++*(int *)payload == 3;
-}
-
 static void test_find_and_access(void)
 {
     iprof_model *m = fixture(NULL);
@@ -343,15 +340,6 @@ static void test_find_and_access(void)
     CHECK(iprof_model_entry_find(m, 0, NULL, 1) == NULL);
     CHECK(iprof_model_entry_find(m, -1, f1, 1) == NULL);
 
-    int n = 0;
-    CHECK_EQ_INT(iprof_model_foreach_entry(m, 0, stop_at_third, &n), IPROF_ESTOPPED);
-    CHECK_EQ_INT(n, 3);
-    n = 0;
-    CHECK_OK(iprof_model_foreach_entry(m, IPROF_KIND_SAMPLING, stop_at_third, &n));
-    CHECK_EQ_INT(n, 0);
-    CHECK_EQ_INT(iprof_model_foreach_entry(m, 9, stop_at_third, &n), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_foreach_entry(m, 0, NULL, &n), IPROF_EINVAL);
-
     /* Many entries: the index grows and every one is found. */
     int64_t f[2] = {5, 0};
     int ok = 1;
@@ -370,8 +358,11 @@ static void test_find_and_access(void)
 
 /* ---- removal and retain ------------------------------------------------- */
 
+/* Sampling entries of at least 10, counted (the other kinds stay). */
 static int keep_big(const iprof_entry *e, void *payload)
 {
+    if (iprof_entry_kind(e) != IPROF_KIND_SAMPLING)
+        return 1;
     ++*(int *)payload;
     return iprof_entry_records(e, NULL)[0] >= 10;
 }
@@ -412,14 +403,14 @@ static void test_remove_and_retain(void)
     CHECK_EQ_INT(iprof_model_context_count(m), ctxs);
 
     int calls = 0;
-    iprof_model_entry_pred keep = keep_big;
-    CHECK_OK(iprof_model_retain_entries(m, IPROF_KIND_SAMPLING, keep, &calls));
+    iprof_filter_options fo = IPROF_FILTER_OPTIONS_INIT;
+    fo.keep_entry = keep_big;
+    fo.payload = &calls;
+    CHECK_OK(iprof_model_filter(m, &fo));
     CHECK_EQ_INT(calls, 20);
-    /* Code written with the callback type's name still compiles (the same
-     * function type): retaining again keeps all 11. */
-    iprof_model_entry_cb old_name = keep_big;
+    /* Filtering again keeps all 11. */
     calls = 0;
-    CHECK_OK(iprof_model_retain_entries(m, IPROF_KIND_SAMPLING, old_name, &calls));
+    CHECK_OK(iprof_model_filter(m, &fo));
     CHECK_EQ_INT(calls, 11);
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 11); /* 10..19, 100 */
     for (size_t i = 0; i < 11; i++) {
@@ -433,8 +424,10 @@ static void test_remove_and_retain(void)
     CHECK(ok);
     f[1] = 5;
     CHECK(iprof_model_entry_find(m, IPROF_KIND_SAMPLING, f, 1) == NULL);
-    CHECK_EQ_INT(iprof_model_retain_entries(m, IPROF_KIND_SAMPLING, NULL, NULL), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_retain_entries(m, 6, keep_big, &calls), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_filter(NULL, &fo), IPROF_EINVAL);
+    fo.kinds = IPROF_KIND_BIT(IPROF_KIND_COUNT);
+    CHECK_EQ_INT(iprof_model_filter(m, &fo), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 11);
     iprof_model_free(m);
 }
 
@@ -539,7 +532,19 @@ static int not_bci_4(int64_t method_id, int64_t bci, void *payload)
     return bci != 4;
 }
 
-static void test_retain_by_frame_and_drop_method(void)
+/* One kind's entries judged frame by frame, callee first, up to the first
+ * refused frame (docs/api-1.0.md, 2.4: a keep_entry over the frames). */
+static int call_count_frames_pass(const iprof_entry *e, void *payload)
+{
+    if (iprof_entry_kind(e) != IPROF_KIND_CALL_COUNT)
+        return 1;
+    for (const iprof_context *c = iprof_entry_context(e); c; c = iprof_context_caller(c))
+        if (!not_bci_4(iprof_context_method_id(c), iprof_context_bci(c), payload))
+            return 0;
+    return 1;
+}
+
+static void test_frame_filter_and_drop_method(void)
 {
     iprof_model *m;
     static const int64_t sig[] = {0, 0};
@@ -555,7 +560,10 @@ static void test_retain_by_frame_and_drop_method(void)
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, s1, 2, one, 1));
     /* Any frame at bci 4, callee or caller, takes its entry out. */
     int calls = 0;
-    CHECK_OK(iprof_model_retain_entries_by_frame(m, IPROF_KIND_CALL_COUNT, not_bci_4, &calls));
+    iprof_filter_options fo = IPROF_FILTER_OPTIONS_INIT;
+    fo.keep_entry = call_count_frames_pass;
+    fo.payload = &calls;
+    CHECK_OK(iprof_model_filter(m, &fo));
     CHECK_EQ_INT(calls, 6); /* a stops at its second frame; b: 1; c: all 3 pass */
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 2);
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 1); /* other kinds untouched */
@@ -572,15 +580,22 @@ static void test_retain_by_frame_and_drop_method(void)
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_MONITOR, mon, 1, mr, 2));
     CHECK_OK(iprof_model_drop_method(m, 0));
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_MONITOR), 1);
-    CHECK_EQ_INT(iprof_model_retain_entries_by_frame(m, 6, not_bci_4, &calls), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_retain_entries_by_frame(m, -1, NULL, NULL), IPROF_EINVAL);
+    /* Every kind, by keep_frame: the monitor's dummy frame (0, 0) is shown
+     * to the predicate too, and passes. */
+    iprof_filter_options ff = IPROF_FILTER_OPTIONS_INIT;
+    ff.keep_frame = not_bci_4;
+    ff.payload = &calls;
+    calls = 0;
+    CHECK_OK(iprof_model_filter(m, &ff));
+    CHECK_EQ_INT(calls, 1);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_MONITOR), 1);
     iprof_model_free(m);
 }
 
 int main(void)
 {
     RUN(test_call_count_and_sampling);
-    RUN(test_retain_by_frame_and_drop_method);
+    RUN(test_frame_filter_and_drop_method);
     RUN(test_conditional);
     RUN(test_conditional_winner_any_order);
     RUN(test_pairs);

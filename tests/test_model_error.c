@@ -2,8 +2,11 @@
  * message and subject (kind, context, type and method ids), for the
  * mutation calls, merges and the canonical form; cleared by success. */
 #include "check.h"
+#include "api_calls.h"
 
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 static void check_report(const iprof_model *m, int status, const char *message, int kind,
                          const char *context, const int64_t *type_id, const int64_t *method_id)
@@ -12,18 +15,19 @@ static void check_report(const iprof_model *m, int status, const char *message, 
     CHECK(e != NULL);
     if (!e)
         return;
-    CHECK_EQ_INT(iprof_error_status(e), status);
-    CHECK_EQ_STR(iprof_error_message(e), message);
-    CHECK_EQ_INT(iprof_error_kind(e), kind);
-    CHECK_EQ_STR(iprof_error_context(e), context);
-    int64_t id = 0;
-    CHECK_EQ_INT(iprof_error_type_id(e, &id), type_id ? IPROF_OK : IPROF_ENOTFOUND);
+    iprof_error_info i = IPROF_ERROR_INFO_INIT;
+    CHECK_OK(iprof_error_get_info(e, &i));
+    CHECK_EQ_INT(i.status, status);
+    CHECK_EQ_STR(i.message, message);
+    CHECK_EQ_INT(i.kind, kind);
+    CHECK_EQ_STR(i.context, context);
+    CHECK_EQ_INT(i.has_type_id, type_id != NULL);
     if (type_id)
-        CHECK_EQ_INT(id, *type_id);
-    CHECK_EQ_INT(iprof_error_method_id(e, &id), method_id ? IPROF_OK : IPROF_ENOTFOUND);
+        CHECK_EQ_INT(i.type_id, *type_id);
+    CHECK_EQ_INT(i.has_method_id, method_id != NULL);
     if (method_id)
-        CHECK_EQ_INT(id, *method_id);
-    CHECK_EQ_INT(iprof_error_line(e), 0);
+        CHECK_EQ_INT(i.method_id, *method_id);
+    CHECK_EQ_INT(i.line, 0);
 }
 
 static iprof_model *small(void)
@@ -69,7 +73,7 @@ static void test_types_and_methods(void)
         check_report(m, IPROF_EINVAL, "method 5: the name is not valid UTF-8", -1, "", NULL,
                      &five);
         CHECK_EQ_INT(iprof_model_add_unknown(m, bad[i], strlen(bad[i]), "1", 1), IPROF_EINVAL);
-        CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)), "the key is not valid UTF-8");
+        CHECK_EQ_STR(api_info(iprof_model_error(m)).message, "the key is not valid UTF-8");
     }
     CHECK_EQ_INT(iprof_model_type_count(m), 1);
     CHECK_EQ_INT(iprof_model_method_count(m), 1);
@@ -115,7 +119,7 @@ static void test_entries(void)
     }
     CHECK_EQ_INT(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, deep, 40, one, 1),
                  IPROF_EDANGLING);
-    const char *ctx = iprof_error_context(iprof_model_error(m));
+    const char *ctx = api_info(iprof_model_error(m)).context;
     CHECK(strncmp(ctx, "1:1000000<1:1000001<", 20) == 0 && strlen(ctx) < 192);
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, at3, 1, one, 1));
     CHECK(iprof_model_error(m) == NULL);
@@ -132,13 +136,13 @@ static void test_merge_and_canonical(void)
     iprof_reader *r = NULL;
     iprof_model *src = NULL, *dst = small();
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_buffer(&src, r, doc, strlen(doc)));
+    CHECK_OK(api_load_buffer(&src, r, doc, strlen(doc)));
     const int64_t three = 3;
-    CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_EDANGLING);
+    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_EDANGLING);
     check_report(dst, IPROF_EDANGLING,
                  "virtualInvokeProfiles entry: type id 3 is not defined in the model merged from",
                  IPROF_KIND_VIRTUAL_INVOKE, "1:4<1:9", &three, NULL);
-    CHECK_EQ_INT(iprof_model_canonicalize(src), IPROF_EDANGLING);
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(src, 0), IPROF_EDANGLING);
     check_report(src, IPROF_EDANGLING,
                  "virtualInvokeProfiles entry: type id 3 is not defined in the model",
                  IPROF_KIND_VIRTUAL_INVOKE, "1:4<1:9", &three, NULL);
@@ -147,23 +151,24 @@ static void test_merge_and_canonical(void)
     static const char odd[] = "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
                               "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
                               "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[1,0]}]}";
-    CHECK_OK(iprof_model_load_buffer(&src, r, odd, strlen(odd)));
-    CHECK_EQ_INT(iprof_model_canonicalize(src), IPROF_ESCHEMA);
+    CHECK_OK(api_load_buffer(&src, r, odd, strlen(odd)));
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(src, 0), IPROF_ESCHEMA);
     check_report(src, IPROF_ESCHEMA,
                  "conditionalProfiles entry: records: records must be (bci, index, count) "
                  "triples, so its records cannot be grouped",
                  IPROF_KIND_CONDITIONAL, "1:2", NULL, NULL);
-    CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_INT(iprof_error_kind(iprof_model_error(dst)), IPROF_KIND_CONDITIONAL);
-    CHECK_EQ_INT(iprof_model_merge(dst, src, 0.0 / 0.0), IPROF_EINVAL);
+    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(api_info(iprof_model_error(dst)).kind, IPROF_KIND_CONDITIONAL);
+    CHECK_EQ_INT(api_merge(dst, src, 0.0 / 0.0), IPROF_EINVAL);
     check_report(dst, IPROF_EINVAL, "weight nan: must be finite and >= 0", -1, "", NULL, NULL);
     iprof_model_free(src);
     iprof_model_free(dst);
     iprof_reader_free(r);
     /* Reports of the reader name no subject. */
-    CHECK_EQ_INT(iprof_error_kind(NULL), -1);
-    CHECK_EQ_STR(iprof_error_context(NULL), "");
-    CHECK_EQ_INT(iprof_error_type_id(NULL, NULL), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(api_info(NULL).kind, -1);
+    CHECK_EQ_STR(api_info(NULL).context, "");
+    CHECK_EQ_INT(api_info(NULL).has_type_id, 0);
+    CHECK_EQ_INT(api_info(NULL).has_method_id, 0);
 }
 
 int main(void)

@@ -2,9 +2,13 @@
  * unknown top-level keys with their place, the spelling of the instanceof
  * key, and how writes, merges and the canonical form treat them. */
 #include "check.h"
+#include "api_calls.h"
 #include "check_alloc.h"
 
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
+#include <iprof/transform.h>
 
 /* GraalVM 25's layout of 1.1.0 with two unknown keys holding ids. */
 #define HEAD                                                                                \
@@ -29,7 +33,7 @@ static iprof_model *load_flags(const char *doc, unsigned flags)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
     iprof_reader_free(r);
     return m;
 }
@@ -47,7 +51,7 @@ static char *write_as(const iprof_model *m, const char *version, int iof_key, un
     o.instanceof_key = iof_key;
     o.flags = flags;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(api_writer_buffer(&w, &o));
     char *out = NULL;
     if (iprof_writer_write_model(w, m) == IPROF_OK) {
         const void *data;
@@ -149,19 +153,18 @@ static void test_spellings(void)
     free(out);
     iprof_model_free(m);
 
-    CHECK_EQ_STR(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_LOWER), "instanceofProfiles");
-    CHECK_EQ_STR(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_CAMEL), "instanceOfProfiles");
-    CHECK(iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_AUTO) == NULL);
+    CHECK_EQ_STR(IPROF_INSTANCEOF_KEY_LOWER_NAME, "instanceofProfiles");
+    CHECK_EQ_STR(IPROF_INSTANCEOF_KEY_CAMEL_NAME, "instanceOfProfiles");
 
     /* Writer options: an unknown spelling is refused; version 1 structs
      * have no such field. */
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     iprof_writer *w = NULL;
     o.instanceof_key = 7;
-    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(api_writer_buffer(&w, &o), IPROF_EINVAL);
     CHECK_OK(iprof_write_options_init(&o, 1));
     o.instanceof_key = 7; /* not part of a version 1 struct: ignored */
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(api_writer_buffer(&w, &o));
     iprof_writer_free(w);
 }
 
@@ -208,17 +211,17 @@ static void test_add_remove(void)
     iprof_model *m;
     CHECK_OK(iprof_model_new(&m, NULL));
     CHECK_EQ_INT(iprof_model_add_unknown(m, "types", 5, "[]", 2), IPROF_EINVAL);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "\"types\" is a key the library interprets, not an unknown one");
     /* Keys are counted, not NUL-terminated: messages show key_len bytes. */
     static const char unterminated[5] = {'t', 'y', 'p', 'e', 's'};
     CHECK_EQ_INT(iprof_model_add_unknown(m, unterminated, 5, "[]", 2), IPROF_EINVAL);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "\"types\" is a key the library interprets, not an unknown one");
     CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceOfProfiles", 18, "[]", 2), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceofProfiles", 18, "[]", 2), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, "[1,", 3), IPROF_ESYNTAX);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "the value of \"k\" is not one JSON value");
     CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, "1 2", 3), IPROF_ESYNTAX);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, " ", 1), IPROF_ESYNTAX);
@@ -236,9 +239,11 @@ static void test_add_remove(void)
     CHECK_OK(iprof_model_remove_unknown(m, "k\"q", 3));
     CHECK_EQ_INT(iprof_model_remove_unknown(m, "k\"q", 3), IPROF_ENOTFOUND);
     CHECK_EQ_INT(iprof_model_unknown_count(m), 1);
-    iprof_model_clear_unknown(m);
+    /* No key: every key goes, and never IPROF_ENOTFOUND. */
+    CHECK_OK(iprof_model_remove_unknown(m, NULL, 0));
     CHECK_EQ_INT(iprof_model_unknown_count(m), 0);
-    iprof_model_clear_unknown(NULL);
+    CHECK_OK(iprof_model_remove_unknown(m, NULL, 0));
+    CHECK_EQ_INT(iprof_model_remove_unknown(NULL, NULL, 0), IPROF_EINVAL);
     iprof_model_free(m);
 }
 
@@ -248,8 +253,8 @@ static void test_merge(void)
 {
     iprof_model *dst, *src = load(doc_unknown);
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_EQ_INT(iprof_model_merge(dst, src, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model merged from holds data "
                  "whose ids cannot be renumbered or combined");
     CHECK_EQ_INT(iprof_model_type_count(dst), 0);
@@ -265,8 +270,8 @@ static void test_merge(void)
     /* dst's own non-plain keys refuse a merge too. */
     iprof_model *empty;
     CHECK_OK(iprof_model_new(&empty, NULL));
-    CHECK_EQ_INT(iprof_model_merge(src, empty, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(src)),
+    CHECK_EQ_INT(api_merge(src, empty, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(api_info(iprof_model_error(src)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model merged into holds data "
                  "whose ids cannot be renumbered or combined");
     iprof_model_free(dst);
@@ -274,23 +279,23 @@ static void test_merge(void)
     /* Plain keys: taken when absent, kept when equal, refused when not. */
     CHECK_OK(iprof_model_new(&dst, NULL));
     iprof_model *plain = load(doc_plain);
-    CHECK_OK(iprof_model_merge(dst, plain, 2.0));
-    CHECK_OK(iprof_model_merge(dst, plain, 1.0));
+    CHECK_OK(api_merge(dst, plain, 2.0));
+    CHECK_OK(api_merge(dst, plain, 1.0));
     CHECK_EQ_INT(iprof_model_unknown_count(dst), 1);
     check_unknown(dst, 0, "x", "[]");
     CHECK_OK(iprof_model_add_unknown(empty, "x", 1, "1", 1));
-    CHECK_EQ_INT(iprof_model_merge(dst, empty, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+    CHECK_EQ_INT(api_merge(dst, empty, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
                  "unknown key \"x\" has different values in the two models");
     CHECK_OK(iprof_model_remove_unknown(empty, "x", 1));
 
     /* Spellings: the first one met, GraalVM's when inputs disagree. */
     CHECK_OK(iprof_model_set_instanceof_key(empty, IPROF_INSTANCEOF_KEY_LOWER));
-    CHECK_OK(iprof_model_merge(dst, empty, 1.0));
+    CHECK_OK(api_merge(dst, empty, 1.0));
     CHECK_EQ_INT(iprof_model_instanceof_key(dst), IPROF_INSTANCEOF_KEY_CAMEL);
     iprof_model *lower;
     CHECK_OK(iprof_model_new(&lower, NULL));
-    CHECK_OK(iprof_model_merge(lower, empty, 1.0));
+    CHECK_OK(api_merge(lower, empty, 1.0));
     CHECK_EQ_INT(iprof_model_instanceof_key(lower), IPROF_INSTANCEOF_KEY_LOWER);
     iprof_model_free(lower);
 
@@ -298,7 +303,7 @@ static void test_merge(void)
     o = (iprof_merge_options)IPROF_MERGE_OPTIONS_INIT;
     o.weight = -1;
     CHECK_EQ_INT(iprof_model_merge_with(dst, plain, &o), IPROF_EINVAL);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)), "weight -1: must be finite and >= 0");
+    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message, "weight -1: must be finite and >= 0");
     o.weight = 1;
     o.flags = 0x10;
     CHECK_EQ_INT(iprof_model_merge_with(dst, plain, &o), IPROF_EINVAL);
@@ -325,12 +330,11 @@ static void test_merge(void)
     o.flags = IPROF_MERGE_DROP_UNKNOWN;
     CHECK_EQ_INT(iprof_model_merge_with(dst, fresh, &o), IPROF_ELIMIT);
     CHECK_EQ_INT(iprof_model_unknown_count(dst), keys);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)),
+    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
                  "type \"brand.New\" (id 0 of the source): that id is taken and none above "
                  "9223372036854775807 is free in the model merged into");
-    int64_t id = -1;
-    CHECK_OK(iprof_error_type_id(iprof_model_error(dst), &id));
-    CHECK_EQ_INT(id, 0);
+    CHECK_EQ_INT(api_info(iprof_model_error(dst)).has_type_id, 1);
+    CHECK_EQ_INT(api_info(iprof_model_error(dst)).type_id, 0);
     iprof_model_free(fresh);
     iprof_model_free(src);
     iprof_model_free(dst);
@@ -344,9 +348,9 @@ static void test_canonical_write(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_CANONICAL;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(api_writer_buffer(&w, &o));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+    CHECK_EQ_STR(api_info(iprof_writer_error(w)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model holds data whose ids "
                  "cannot be renumbered or combined");
     iprof_writer_free(w);
@@ -365,8 +369,8 @@ static void test_canonical_write(void)
 static void test_canonicalize(void)
 {
     iprof_model *m = load(doc_unknown);
-    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model holds data whose ids "
                  "cannot be renumbered or combined");
     char *out = write_model(m);
@@ -381,7 +385,7 @@ static void test_canonicalize(void)
 
     /* Plain keys: sorted, last, one per key. */
     m = load("{\"z\":\"s\",\"version\":\"1.0.0\",\"types\":[],\"b\":[ ],\"methods\":[],\"z\":\"s\"}");
-    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
     out = write_model(m);
     CHECK_EQ_STR(out, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
                       "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
@@ -389,8 +393,8 @@ static void test_canonicalize(void)
     free(out);
     iprof_model_free(m);
     m = load("{\"z\":1,\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"z\":2}");
-    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "unknown key \"z\" of the model occurs twice with different values");
     iprof_model_free(m);
 }
@@ -407,8 +411,8 @@ static void test_alloc_failure(void)
         iprof_reader *r = NULL;
         iprof_model *m = NULL, *dst = NULL;
         if (iprof_reader_new(&r, &o) == IPROF_OK &&
-            iprof_model_load_buffer(&m, r, doc_plain, strlen(doc_plain)) == IPROF_OK &&
-            iprof_model_new(&dst, &a) == IPROF_OK && iprof_model_merge(dst, m, 1.0) == IPROF_OK &&
+            api_load_buffer(&m, r, doc_plain, strlen(doc_plain)) == IPROF_OK &&
+            iprof_model_new(&dst, &a) == IPROF_OK && api_merge(dst, m, 1.0) == IPROF_OK &&
             iprof_model_add_unknown(dst, "y", 1, "[]", 2) == IPROF_OK) {
             done = 1;
             CHECK_EQ_INT(iprof_model_unknown_count(dst), 2);
@@ -476,9 +480,9 @@ static void test_unread_element_keys(void)
 
     /* A write refuses, before any byte, naming the first. */
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(api_writer_buffer(&w, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+    CHECK_EQ_STR(api_info(iprof_writer_error(w)).message,
                  "3 elements of the model's input held keys it does not keep (the first: "
                  "types[1], key \"x\\u0041\"); writing would lose them "
                  "(IPROF_WRITE_DROP_UNKNOWN writes without them)");
@@ -488,10 +492,10 @@ static void test_unread_element_keys(void)
     CHECK_EQ_INT(len, 0);
     iprof_writer_free(w);
     /* A misuse of the writer is said first. */
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(api_writer_buffer(&w, NULL));
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESTATE);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), "write_model called after begin");
+    CHECK_EQ_STR(api_info(iprof_writer_error(w)).message, "write_model called after begin");
     iprof_writer_free(w);
     CHECK(write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_CANONICAL) == NULL);
     char *out = write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_DROP_UNKNOWN);
@@ -506,9 +510,9 @@ static void test_unread_element_keys(void)
     /* Merges add their source's count; the first stays the first met. */
     iprof_model *dst;
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_OK(iprof_model_merge(dst, plain, 1.0));
+    CHECK_OK(api_merge(dst, plain, 1.0));
     check_unread(dst, 0, NULL);
-    CHECK_OK(iprof_model_merge(dst, m, 1.0));
+    CHECK_OK(api_merge(dst, m, 1.0));
     check_unread(dst, 3, first);
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
@@ -516,20 +520,20 @@ static void test_unread_element_keys(void)
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\",\"y\":1}],\"methods\":[],"
         "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
         "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
-    CHECK_OK(iprof_model_merge_buffer(dst, r, doc2, strlen(doc2), NULL));
+    CHECK_OK(api_merge_buffer(dst, r, doc2, strlen(doc2), NULL));
     check_unread(dst, 4, first);
     /* A failed merge adds nothing. */
     static const char bad[] =
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\",\"y\":1}],\"methods\":[";
-    CHECK_EQ_INT(iprof_model_merge_buffer(dst, r, bad, strlen(bad), NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(api_merge_buffer(dst, r, bad, strlen(bad), NULL), IPROF_ESYNTAX);
     check_unread(dst, 4, first);
     iprof_model *fresh;
     CHECK_OK(iprof_model_new(&fresh, NULL));
-    CHECK_OK(iprof_model_merge_buffer(fresh, r, doc2, strlen(doc2), NULL));
+    CHECK_OK(api_merge_buffer(fresh, r, doc2, strlen(doc2), NULL));
     check_unread(fresh, 1, "types[0], key \"y\"");
     iprof_model_free(fresh);
     /* The canonical form keeps the count. */
-    CHECK_OK(iprof_model_canonicalize(dst));
+    CHECK_OK(iprof_model_canonicalize_flags(dst, 0));
     check_unread(dst, 4, first);
     iprof_model_free(dst);
 
@@ -544,8 +548,8 @@ static void test_unread_element_keys(void)
     iprof_reader *salvager = NULL;
     CHECK_OK(iprof_reader_new(&salvager, &so));
     iprof_model *kept = NULL;
-    CHECK_OK(iprof_model_load_buffer(&kept, salvager, damaged, strlen(damaged)));
-    CHECK(iprof_reader_damage(salvager) != NULL);
+    CHECK_OK(api_load_buffer(&kept, salvager, damaged, strlen(damaged)));
+    CHECK(api_result(salvager).damage != NULL);
     CHECK_EQ_INT(iprof_model_entry_count(kept, IPROF_KIND_CALL_COUNT), 1);
     check_unread(kept, 1, "types[0], key \"x\"");
     iprof_model_free(kept);
@@ -558,7 +562,7 @@ static void test_unread_element_keys(void)
     CHECK_OK(iprof_reader_new(&small, &o));
     iprof_model *chunked = NULL;
     trickle t = {doc, 0};
-    CHECK_OK(iprof_model_load_callback(&chunked, small, trickle_read, &t));
+    CHECK_OK(api_load_callback(&chunked, small, trickle_read, &t));
     check_unread(chunked, 3, first);
     iprof_model_free(chunked);
     iprof_reader_free(small);
@@ -569,9 +573,10 @@ static void test_unread_element_keys(void)
 
 static void check_reader_unread(const iprof_reader *r, size_t want, const char *first)
 {
-    const char *at = "unset";
-    size_t got = iprof_reader_unread_count(r, &at);
-    check_count_at(got, at, want, first);
+    iprof_read_result res = IPROF_READ_RESULT_INIT;
+    res.unread_first = "unset";
+    CHECK_OK(iprof_reader_get_result(r, &res));
+    check_count_at(res.unread_count, res.unread_first, want, first);
 }
 
 /* The reader's own count: a streaming read (no model) has it too, past
@@ -585,21 +590,24 @@ static void test_reader_unread_count(void)
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
     check_reader_unread(r, 0, NULL);
-    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
+    CHECK_OK(api_read_buffer(r, doc, strlen(doc), NULL, NULL));
     check_reader_unread(r, 3, first);
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
-    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_WARNING), 1);
-    CHECK_EQ_INT(iprof_reader_unread_count(r, NULL), 3);
-    CHECK_OK(iprof_reader_read_buffer(r, doc_plain, strlen(doc_plain), NULL, NULL));
+    CHECK_EQ_INT(api_result(r).diag_count, 2);
+    CHECK_EQ_INT(api_result(r).dropped_warnings, 1);
+    CHECK_EQ_INT(api_result(r).dropped_errors, 0);
+    CHECK_EQ_INT(api_result(r).unread_count, 3);
+    CHECK_OK(api_read_buffer(r, doc_plain, strlen(doc_plain), NULL, NULL));
     check_reader_unread(r, 0, NULL);
     /* A load's count is the model's. */
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
     check_reader_unread(r, 3, first);
     check_unread(m, 3, first);
     iprof_model_free(m);
     iprof_reader_free(r);
-    CHECK_EQ_INT(iprof_reader_unread_count(NULL, NULL), 0);
+    iprof_read_result res = IPROF_READ_RESULT_INIT;
+    CHECK_EQ_INT(iprof_reader_get_result(NULL, &res), IPROF_EINVAL);
+    CHECK_EQ_INT(res.unread_count, 0);
 }
 
 int main(void)

@@ -1,6 +1,9 @@
 /* Entry totals and totals per callee method (lib/model/totals.c). */
 #include "check.h"
+#include "api_calls.h"
 
+#include <iprof/analysis.h>
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
 
 static const iprof_entry *add(iprof_model *m, int kind, const int64_t *frames, size_t nf,
@@ -86,7 +89,7 @@ static void test_corpus(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_path(&m, r, path));
+    CHECK_OK(api_load_path(&m, r, path));
     size_t n = 0;
     CHECK_OK(iprof_model_method_totals(m, IPROF_KIND_CALL_COUNT, NULL, NULL, 0, &n));
     int64_t *ids = malloc(n * sizeof *ids), *totals = malloc(n * sizeof *totals);

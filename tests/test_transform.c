@@ -4,12 +4,16 @@
  * duplicates combined, failures leaving the model unchanged, corpus files
  * canonicalizing and reloading equal by names; each filter option with
  * exact expected output, pruning, and option checks. */
+#include <iprof/analysis.h>
+#include <iprof/edit.h>
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 #include <dirent.h>
 #include <stddef.h>
 
 #include "check.h"
+#include "api_calls.h"
 #include "check_alloc.h"
 #include "check_model.h"
 #include "canon.h"
@@ -20,9 +24,9 @@ static iprof_model *load(const char *json)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    int rc = iprof_model_load_buffer(&m, r, json, strlen(json));
+    int rc = api_load_buffer(&m, r, json, strlen(json));
     if (rc)
-        fprintf(stderr, "load: %s\n", iprof_error_message(iprof_reader_error(r)));
+        fprintf(stderr, "load: %s\n", api_info(iprof_reader_error(r)).message);
     CHECK_OK(rc);
     iprof_reader_free(r);
     return m;
@@ -47,7 +51,7 @@ static char *canonical_text_in(const iprof_model *m, unsigned flags, const char 
     const void *d;
     size_t n = 0;
     char *out = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(api_writer_buffer(&w, &o));
     int rc = iprof_writer_write_model(w, m);
     if (rc == IPROF_OK && iprof_writer_buffer(w, &d, &n) == 0) {
         out = malloc(n + 1);
@@ -56,7 +60,7 @@ static char *canonical_text_in(const iprof_model *m, unsigned flags, const char 
     } else {
         char buf[512];
         snprintf(buf, sizeof buf, "(%s: %s)", iprof_status_string(rc),
-                 iprof_error_message(iprof_writer_error(w)));
+                 api_info(iprof_writer_error(w)).message);
         out = strdup(buf);
     }
     iprof_writer_free(w);
@@ -80,14 +84,14 @@ static void same_as_canonicalize(iprof_model *m)
     char *threaded = canonical_text(m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_THREADED);
     CHECK_EQ_STR(threaded, got);
     free(threaded);
-    int rc = iprof_model_canonicalize(m);
+    int rc = iprof_model_canonicalize_flags(m, 0);
     char *want;
     if (rc == IPROF_OK) {
         want = text(m);
     } else {
         char buf[512];
         snprintf(buf, sizeof buf, "(%s: %s)", iprof_status_string(rc),
-                 iprof_error_message(iprof_model_error(m)));
+                 api_info(iprof_model_error(m)).message);
         want = strdup(buf);
     }
     CHECK_EQ_STR(got, want);
@@ -151,13 +155,13 @@ static void test_canonical_exact(void)
     CHECK(strstr(cb, "\n  \"types\": [\n    {\"id\": 0, \"name\": \"a.Alpha\"}") != NULL);
     free(ca);
     free(cb);
-    CHECK_OK(iprof_model_canonicalize(a));
-    CHECK_OK(iprof_model_canonicalize(b));
+    CHECK_OK(iprof_model_canonicalize_flags(a, 0));
+    CHECK_OK(iprof_model_canonicalize_flags(b, 0));
     char *ta = text(a), *tb = text(b);
     CHECK_EQ_STR(ta, CANONICAL);
     CHECK_EQ_STR(tb, CANONICAL);
     /* Idempotent. */
-    CHECK_OK(iprof_model_canonicalize(a));
+    CHECK_OK(iprof_model_canonicalize_flags(a, 0));
     char *ta2 = text(a);
     CHECK_EQ_STR(ta2, CANONICAL);
     /* The model is usable afterwards: lookups see the new ids. */
@@ -190,7 +194,7 @@ static void test_canonical_combines_duplicates(void)
         "\"virtualInvokeProfiles\":[{\"ctx\":\"2:1\",\"records\":[0,1,1,2]}],"
         "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
     char *c = canonical_text(m, 0);
-    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
     char *t = text(m);
     CHECK_EQ_STR(c, t);
     free(c);
@@ -276,7 +280,7 @@ static void check_canonical_large(int sparse)
     CHECK(strcmp(as_is, as_is_threaded) == 0 && strcmp(as_is, plain) != 0);
     free(as_is);
     free(as_is_threaded);
-    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
     char *want = text(m);
     CHECK_EQ_STR(plain, want);
     /* Distinct methods only (every 5th was a repeat), with ids 1..n. */
@@ -325,7 +329,7 @@ static char *canonical_through_callback(const iprof_model *m, unsigned flags)
     o.buffer_size = 4096;
     grow g = {NULL, 0, 0};
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_callback(&w, grow_put, &g, &o));
+    CHECK_OK(api_writer_callback(&w, grow_put, &g, &o));
     CHECK_OK(iprof_writer_write_model(w, m));
     iprof_writer_free(w);
     return g.p;
@@ -352,7 +356,7 @@ static void check_canonical_forms(iprof_model *m)
         free(one);
         free(two);
     }
-    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
     char *want = text(m);
     CHECK(strcmp(plain, want) == 0);
     free(plain);
@@ -509,9 +513,9 @@ static void test_canonical_threaded_sink_failure(void)
         o.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED;
         o.buffer_size = 4096;
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_callback(&w, limited_put, &l, &o));
+        CHECK_OK(api_writer_callback(&w, limited_put, &l, &o));
         CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EIO);
-        CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "write callback failed") != NULL);
+        CHECK(strstr(api_info(iprof_writer_error(w)).message, "write callback failed") != NULL);
         CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EIO); /* sticky */
         iprof_writer_free(w);
         CHECK(l.failed && l.calls_after == 0);
@@ -973,7 +977,7 @@ static void test_canonical_keeps_graalvm_view(void)
     CHECK_EQ_INT(len, 900);
     /* Idempotent. */
     char *once = text(m);
-    CHECK_OK(iprof_model_canonicalize(m));
+    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
     char *twice = text(m);
     CHECK_EQ_STR(twice, once);
     free(once);
@@ -982,7 +986,7 @@ static void test_canonical_keeps_graalvm_view(void)
      * same probabilities. */
     iprof_model *copy = load(t.s);
     free(t.s);
-    CHECK_OK(iprof_model_merge(file, copy, 1.0));
+    CHECK_OK(api_merge(file, copy, 1.0));
     check_same_probabilities(file, m);
     iprof_model_free(copy);
     iprof_model_free(file);
@@ -1011,7 +1015,7 @@ static void test_canonical_failures_leave_model(void)
     iprof_model_free(m);
     m = load(dangling);
     char *before = text(m);
-    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_EDANGLING);
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_EDANGLING);
     char *after = text(m);
     CHECK_EQ_STR(after, before);
     free(before);
@@ -1019,13 +1023,13 @@ static void test_canonical_failures_leave_model(void)
     iprof_model_free(m);
     m = load(broken);
     before = text(m);
-    CHECK_EQ_INT(iprof_model_canonicalize(m), IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_ESCHEMA);
     after = text(m);
     CHECK_EQ_STR(after, before);
     free(before);
     free(after);
     iprof_model_free(m);
-    CHECK_EQ_INT(iprof_model_canonicalize(NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_canonicalize_flags(NULL, 0), IPROF_EINVAL);
 }
 
 /* A by-names digest of a model: one line per type name, method key and
@@ -1171,16 +1175,16 @@ static void test_canonical_corpus(void)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         iprof_model *m = NULL, *back = NULL;
-        if (iprof_model_load_path(&m, r, path) != IPROF_OK)
+        if (api_load_path(&m, r, path) != IPROF_OK)
             continue; /* legacy files */
         char *want = digest(m);
         /* The canonical write is what canonicalizing and writing gives. */
         iprof_model *twin = NULL;
-        CHECK_OK(iprof_model_load_path(&twin, r, path));
+        CHECK_OK(api_load_path(&twin, r, path));
         if (twin)
             same_as_canonicalize(twin);
         iprof_model_free(twin);
-        int rc = iprof_model_canonicalize(m);
+        int rc = iprof_model_canonicalize_flags(m, 0);
         if (rc == IPROF_EDANGLING || rc == IPROF_ESCHEMA) {
             fprintf(stderr, "%s: not canonicalizable (%s), as documented\n", de->d_name,
                     iprof_status_string(rc));
@@ -1191,7 +1195,7 @@ static void test_canonical_corpus(void)
         CHECK_OK(rc);
         files++;
         char *t1 = text(m);
-        CHECK_OK(iprof_model_load_buffer(&back, r, t1, strlen(t1)));
+        CHECK_OK(api_load_buffer(&back, r, t1, strlen(t1)));
         char *got = back ? digest(back) : strdup("");
         if (strcmp(got, want) != 0) {
             fprintf(stderr, "%s: differs by names after canonicalize\n", de->d_name);
@@ -1207,7 +1211,7 @@ static void test_canonical_corpus(void)
             }
         }
         CHECK(strcmp(got, want) == 0);
-        CHECK(back && iprof_model_canonicalize(back) == IPROF_OK);
+        CHECK(back && iprof_model_canonicalize_flags(back, 0) == IPROF_OK);
         char *t2 = back ? text(back) : strdup("");
         CHECK(strcmp(t1, t2) == 0); /* idempotent through a reload */
         fprintf(stderr, "%s: ok (%zu bytes canonical)\n", de->d_name, strlen(t1));
@@ -1591,7 +1595,7 @@ static void test_filter_max_depth(void)
     m = load(broken);
     before = text(m);
     CHECK_EQ_INT(iprof_model_filter(m, &o), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(m)),
+    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "conditionalProfiles entry: records: records must be (bci, index, count) "
                  "triples, so its records cannot be grouped");
     t = text(m);
@@ -1637,7 +1641,7 @@ static void test_filter_max_depth_alloc_failure(void)
         iprof_reader *r = NULL;
         iprof_model *m = NULL;
         CHECK_OK(iprof_reader_new(&r, &ro));
-        CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+        CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
         iprof_reader_free(r);
         iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
         o.max_depth = 2;

@@ -5,10 +5,11 @@
  * GraalVM's layout, so a file GraalVM wrote comes back byte for byte. A
  * leniently loaded model is written with IPROF_WRITE_NO_VALIDATE (the
  * copy keeps what the file holds); --strict reads strictly and writes with
- * IPROF_WRITE_STRICT. Output goes to stdout, or atomically to OUT. */
+ * the writer's checks. Output goes to stdout, or atomically to OUT. */
 #include <stdio.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "post.h"
 
 #define CMD "iprof cat"
@@ -96,19 +97,14 @@ static int parse(cat_args *c, int argc, char **argv, int *done)
     return TOOL_EXIT_OK;
 }
 
-static int to_stdout(const cat_args *c)
-{
-    return !c->out || strcmp(c->out, "-") == 0;
-}
-
 static int write_failed(const cat_args *c, iprof_writer *w, int rc)
 {
-    const iprof_error *err = w ? iprof_writer_error(w) : NULL;
-    const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
-                                                       : iprof_status_string(rc);
-    const char *name = post_about_model(rc) ? display_name(c->file)
-                       : to_stdout(c)          ? "<stdout>"
-                                               : c->out;
+    const char *msg = error_info(w ? iprof_writer_error(w) : NULL).message;
+    if (!*msg)
+        msg = iprof_status_string(rc);
+    const char *name = post_about_model(rc)       ? display_name(c->file)
+                       : outfile_is_stdout(c->out) ? "<stdout>"
+                                                   : c->out;
     char buf[4096];
     report_plain(CMD, name, "%s", name_once(buf, sizeof buf, msg, name));
     return exit_code_of(rc);
@@ -123,10 +119,10 @@ static int write_model(const cat_args *c, const iprof_model *model)
     opts.flags = (c->pretty ? IPROF_WRITE_PRETTY : 0u) |
                  (c->drop ? IPROF_WRITE_DROP_INSTANCEOF : 0u) |
                  (c->drop_unknown ? IPROF_WRITE_DROP_UNKNOWN : 0u) |
-                 (c->strict ? IPROF_WRITE_STRICT : IPROF_WRITE_NO_VALIDATE);
+                 (c->strict ? 0u : IPROF_WRITE_NO_VALIDATE); /* strict: every check */
     fflush(stdout);
-    int rc = to_stdout(c) ? iprof_writer_new_fd(&w, 1, &opts)
-                          : iprof_writer_new_path(&w, c->out, &opts);
+    iprof_sink sink = outfile_sink(c->out);
+    int rc = iprof_writer_new(&w, &sink, &opts);
     if (rc == IPROF_OK)
         rc = iprof_writer_write_model(w, model);
     int code = rc == IPROF_OK ? TOOL_EXIT_OK : write_failed(c, w, rc);

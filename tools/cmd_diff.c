@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <iprof/diff.h>
+
 #include "outfile.h"
 #include "progress.h"
 #include "stacks.h"
@@ -95,12 +97,40 @@ static char *method_text(const iprof_model *m, const iprof_method *x)
     return s;
 }
 
-static char *change_text(const iprof_diff *d, int kind, size_t i)
+/* What iprof_diff_get_*() say: the summary, one kind, one change. The
+ * arguments are the command's own (a diff, a kind below IPROF_KIND_COUNT,
+ * an index below the kind's change_count), so the calls do not fail. */
+static iprof_diff_summary summary_of(const iprof_diff *d)
 {
-    size_t n = iprof_diff_change_describe(d, kind, i, NULL, 0);
+    iprof_diff_summary s = IPROF_DIFF_SUMMARY_INIT;
+    iprof_diff_get_summary(d, &s);
+    return s;
+}
+
+static iprof_diff_kind_summary kind_summary(const iprof_diff *d, int kind)
+{
+    iprof_diff_kind_summary k = IPROF_DIFF_KIND_SUMMARY_INIT;
+    iprof_diff_get_kind(d, kind, &k);
+    return k;
+}
+
+static iprof_diff_change change_of(const iprof_diff *d, int kind, size_t i)
+{
+    iprof_diff_change c = IPROF_DIFF_CHANGE_INIT;
+    iprof_diff_get_change(d, kind, i, &c);
+    return c;
+}
+
+/* The change's context as its side's model describes it: A's entry, else
+ * B's (the side that has it). malloc'd; NULL when out of memory. */
+static char *change_text(const iprof_model *m[2], const iprof_diff_change *c)
+{
+    int side = c->entry[IPROF_DIFF_A] ? IPROF_DIFF_A : IPROF_DIFF_B;
+    const iprof_context *ctx = iprof_entry_context(c->entry[side]);
+    size_t n = iprof_model_context_describe(m[side], ctx, NULL, 0);
     char *s = malloc(n + 1);
     if (s)
-        iprof_diff_change_describe(d, kind, i, s, n + 1);
+        iprof_model_context_describe(m[side], ctx, s, n + 1);
     return s;
 }
 
@@ -117,15 +147,15 @@ static const char *percent(double v, char *buf, size_t size)
 static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
                       const char *name[2], size_t top)
 {
+    iprof_diff_summary sum = summary_of(d);
     fprintf(out, "A: %s\nB: %s\n", name[0], name[1]);
     fprintf(out, "Staleness: %.6f (0: the same hot behaviour, 1: nothing in common)\n\n",
-            iprof_diff_staleness(d));
+            sum.staleness);
     fprintf(out, "Methods: %zu of A in B, %zu only in A, %zu only in B\n",
-            iprof_diff_method_common_count(d, IPROF_DIFF_A),
-            iprof_diff_method_only_count(d, IPROF_DIFF_A),
-            iprof_diff_method_only_count(d, IPROF_DIFF_B));
+            sum.method_common_count[IPROF_DIFF_A], sum.method_only_count[IPROF_DIFF_A],
+            sum.method_only_count[IPROF_DIFF_B]);
     for (int s = 0; s < 2; s++) {
-        size_t n = iprof_diff_method_only_count(d, s);
+        size_t n = sum.method_only_count[s];
         for (size_t i = 0; i < n && i < top; i++) {
             char *t = method_text(m[s], iprof_diff_method_only_at(d, s, i));
             if (!t)
@@ -142,42 +172,39 @@ static int print_text(FILE *out, const iprof_diff *d, const iprof_model *m[2],
             "common", "total A", "total B", "overlap A", "overlap B", "staleness");
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         char oa[32], ob[32], st[32];
-        double sk = iprof_diff_staleness_kind(d, k);
-        if (sk < 0)
+        iprof_diff_kind_summary ks = kind_summary(d, k);
+        if (ks.staleness < 0)
             snprintf(st, sizeof st, "-");
         else
-            snprintf(st, sizeof st, "%.4f", sk);
+            snprintf(st, sizeof st, "%.4f", ks.staleness);
         fprintf(out, "%-28s %8zu %8zu %8zu %20" PRIu64 " %20" PRIu64 " %9s %9s %9s\n",
-                iprof_kind_name(k), iprof_diff_context_only_count(d, IPROF_DIFF_A, k),
-                iprof_diff_context_only_count(d, IPROF_DIFF_B, k),
-                iprof_diff_context_common_count(d, IPROF_DIFF_A, k),
-                iprof_diff_total(d, IPROF_DIFF_A, k), iprof_diff_total(d, IPROF_DIFF_B, k),
-                percent(iprof_diff_overlap(d, IPROF_DIFF_A, k), oa, sizeof oa),
-                percent(iprof_diff_overlap(d, IPROF_DIFF_B, k), ob, sizeof ob), st);
+                iprof_kind_name(k), ks.context_only_count[IPROF_DIFF_A],
+                ks.context_only_count[IPROF_DIFF_B], ks.context_common_count[IPROF_DIFF_A],
+                ks.total[IPROF_DIFF_A], ks.total[IPROF_DIFF_B],
+                percent(ks.overlap[IPROF_DIFF_A], oa, sizeof oa),
+                percent(ks.overlap[IPROF_DIFF_B], ob, sizeof ob), st);
     }
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        size_t n = iprof_diff_change_count(d, k);
+        size_t n = kind_summary(d, k).change_count;
         if (!n)
             continue;
         fprintf(out, "\nBiggest changes in %s (share of the kind's total count):\n"
                      "  %9s  %8s -> %-8s %9s  %s\n",
                 iprof_kind_name(k), "delta", "A", "B", "relative", "counts A -> B, context");
         for (size_t i = 0; i < n; i++) {
-            char *t = change_text(d, k, i);
+            iprof_diff_change c = change_of(d, k, i);
+            char *t = change_text(m, &c);
             if (!t)
                 return -1;
             char sa[32], sb[32], rel[32];
-            double r = iprof_diff_change_relative(d, k, i);
-            if (isinf(r))
+            if (isinf(c.relative))
                 snprintf(rel, sizeof rel, "new");
             else
-                snprintf(rel, sizeof rel, "%+.1f%%", r * 100.0);
+                snprintf(rel, sizeof rel, "%+.1f%%", c.relative * 100.0);
             fprintf(out, "  %+8.3f%%  %8s -> %-8s %9s  %" PRIu64 " -> %" PRIu64 "  %s\n",
-                    iprof_diff_change_delta(d, k, i) * 100.0,
-                    percent(iprof_diff_change_share(d, k, i, IPROF_DIFF_A), sa, sizeof sa),
-                    percent(iprof_diff_change_share(d, k, i, IPROF_DIFF_B), sb, sizeof sb),
-                    rel, iprof_diff_change_value(d, k, i, IPROF_DIFF_A),
-                    iprof_diff_change_value(d, k, i, IPROF_DIFF_B), t);
+                    c.delta * 100.0, percent(c.share[IPROF_DIFF_A], sa, sizeof sa),
+                    percent(c.share[IPROF_DIFF_B], sb, sizeof sb), rel, c.value[IPROF_DIFF_A],
+                    c.value[IPROF_DIFF_B], t);
             free(t);
         }
     }
@@ -197,22 +224,22 @@ static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
                       const char *name[2], double fail_above)
 {
     static const char side_name[2] = {'a', 'b'};
+    iprof_diff_summary sum = summary_of(d);
     fputs("{\"a\": ", out);
     json_string(out, name[0]);
     fputs(", \"b\": ", out);
     json_string(out, name[1]);
     fputs(",\n \"staleness\": ", out);
-    json_double(out, iprof_diff_staleness(d));
+    json_double(out, sum.staleness);
     fputs(", \"fail_above\": ", out);
     json_score(out, fail_above);
     fputs(",\n \"methods\": {", out);
     for (int s = 0; s < 2; s++)
         fprintf(out, "\"common_%c\": %zu, \"only_%c\": %zu, ", side_name[s],
-                iprof_diff_method_common_count(d, s), side_name[s],
-                iprof_diff_method_only_count(d, s));
+                sum.method_common_count[s], side_name[s], sum.method_only_count[s]);
     for (int s = 0; s < 2; s++) {
         fprintf(out, "%s\n  \"only_%c_names\": [", s ? "," : "", side_name[s]);
-        size_t n = iprof_diff_method_only_count(d, s);
+        size_t n = sum.method_only_count[s];
         for (size_t i = 0; i < n; i++) {
             char *t = method_text(m[s], iprof_diff_method_only_at(d, s, i));
             if (!t)
@@ -225,6 +252,7 @@ static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
     }
     fputs("},\n \"kinds\": {", out);
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
+        iprof_diff_kind_summary ks = kind_summary(d, k);
         fprintf(out, "%s\n  ", k ? "," : "");
         json_string(out, iprof_kind_name(k));
         fputs(": {", out);
@@ -233,11 +261,9 @@ static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
                          "\"total_%c\": %" PRIu64 ", \"common_total_%c\": %" PRIu64
                          ", \"overlap_%c\": ",
                     side_name[s], iprof_model_entry_count(m[s], k), side_name[s],
-                    iprof_diff_context_only_count(d, s, k), side_name[s],
-                    iprof_diff_context_common_count(d, s, k), side_name[s],
-                    iprof_diff_total(d, s, k), side_name[s], iprof_diff_common_total(d, s, k),
-                    side_name[s]);
-            double o = iprof_diff_overlap(d, s, k);
+                    ks.context_only_count[s], side_name[s], ks.context_common_count[s],
+                    side_name[s], ks.total[s], side_name[s], ks.common_total[s], side_name[s]);
+            double o = ks.overlap[s];
             if (o < 0)
                 fputs("null", out);
             else
@@ -245,26 +271,26 @@ static int print_json(FILE *out, const iprof_diff *d, const iprof_model *m[2],
             fputs(", ", out);
         }
         fputs("\"staleness\": ", out);
-        json_score(out, iprof_diff_staleness_kind(d, k));
+        json_score(out, ks.staleness);
         fputs(", \"changes\": [", out);
-        size_t n = iprof_diff_change_count(d, k);
+        size_t n = ks.change_count;
         for (size_t i = 0; i < n; i++) {
-            char *t = change_text(d, k, i);
+            iprof_diff_change c = change_of(d, k, i);
+            char *t = change_text(m, &c);
             if (!t)
                 return -1;
             fprintf(out, "%s\n    {\"context\": ", i ? "," : "");
             json_string(out, t);
             free(t);
             fprintf(out, ", \"count_a\": %" PRIu64 ", \"count_b\": %" PRIu64 ", \"share_a\": ",
-                    iprof_diff_change_value(d, k, i, IPROF_DIFF_A),
-                    iprof_diff_change_value(d, k, i, IPROF_DIFF_B));
-            json_double(out, iprof_diff_change_share(d, k, i, IPROF_DIFF_A));
+                    c.value[IPROF_DIFF_A], c.value[IPROF_DIFF_B]);
+            json_double(out, c.share[IPROF_DIFF_A]);
             fputs(", \"share_b\": ", out);
-            json_double(out, iprof_diff_change_share(d, k, i, IPROF_DIFF_B));
+            json_double(out, c.share[IPROF_DIFF_B]);
             fputs(", \"delta\": ", out);
-            json_double(out, iprof_diff_change_delta(d, k, i));
+            json_double(out, c.delta);
             fputs(", \"relative\": ", out);
-            json_double(out, iprof_diff_change_relative(d, k, i));
+            json_double(out, c.relative);
             fputs("}", out);
         }
         fputs(n ? "]}" : "]}", out);
@@ -341,7 +367,7 @@ static int parse(diff_args *c, int argc, char **argv, int *done)
  * above the threshold (none: -1). */
 static int gate(const iprof_diff *d, double fail_above)
 {
-    double s = iprof_diff_staleness(d);
+    double s = summary_of(d).staleness;
     if (fail_above < 0 || !(s > fail_above))
         return TOOL_EXIT_OK;
     fprintf(stderr, "%s: staleness %.9g is above %.9g\n", CMD, s, fail_above);

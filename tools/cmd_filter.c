@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <iprof/transform.h>
+
 #include "files.h"
 #include "outfile.h"
 #include "post.h"
@@ -115,7 +117,7 @@ static int kind_of(const char *s, size_t n)
         if (strlen(iprof_kind_name(k)) == n && memcmp(iprof_kind_name(k), s, n) == 0)
             return k;
     /* GraalVM's spelling of the instanceof key, as well as the document's. */
-    const char *camel = iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_CAMEL);
+    const char *camel = IPROF_INSTANCEOF_KEY_CAMEL_NAME;
     return strlen(camel) == n && memcmp(camel, s, n) == 0 ? IPROF_KIND_INSTANCEOF : -1;
 }
 

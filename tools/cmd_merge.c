@@ -3,7 +3,7 @@
  * Merges profiles as native-image-configure merge-pgo-profiles does
  * (iprof_model_merge: types by name, methods by key, counts summed),
  * streaming: each input is merged into the result as it is read
- * (iprof_model_merge_callback), so memory grows with the merged result,
+ * (iprof_model_merge_source), so memory grows with the merged result,
  * not with the inputs.
  * A DIR stands for its *.iprof and *.iprof.gz files (not recursive). The
  * result is written in canonical form (IPROF_WRITE_CANONICAL) and in
@@ -305,22 +305,22 @@ static void report_merge_failure(const input *in, const iprof_model *acc, int rc
     if (rc == IPROF_EDANGLING) {
         /* The merge names the first reference still unresolved at the end;
          * the lenient read kept where each one is. */
-        size_t n = iprof_reader_diag_count(reader), shown = 0;
+        size_t n = read_result(reader).diag_count, shown = 0;
         for (size_t i = 0; i < n && shown < 3; i++) {
             const iprof_error *d = iprof_reader_diag(reader, i);
-            if (iprof_error_status(d) == IPROF_EDANGLING) {
+            if (error_info(d).status == IPROF_EDANGLING) {
                 report_error(in->path, d);
                 shown++;
             }
         }
     }
+    const char *msg = error_info(iprof_model_error(acc)).message;
     if (rc == IPROF_EDANGLING)
         report_plain(CMD, display_name(in->path),
-                     "refers to types or methods it does not define (%s); cannot merge it",
-                     iprof_error_message(iprof_model_error(acc)));
+                     "refers to types or methods it does not define (%s); cannot merge it", msg);
     else
-        report_plain(CMD, display_name(in->path), "cannot merge: %s%s",
-                     iprof_error_message(iprof_model_error(acc)), post_unknown_hint(acc));
+        report_plain(CMD, display_name(in->path), "cannot merge: %s%s", msg,
+                     post_unknown_hint(acc));
 }
 
 /* With --drop-unknown each input is loaded, so that the keys it drops can
@@ -333,7 +333,9 @@ static int merge_loaded(merge_args *m, const input *in, iprof_reader *reader, ip
     if (code != TOOL_EXIT_OK)
         return code;
     m->top_level_dropped += post_drop_unknown(CMD, display_name(in->path), src);
-    int rc = iprof_model_merge(acc, src, weight_of(m, in));
+    iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
+    opts.weight = weight_of(m, in);
+    int rc = iprof_model_merge_with(acc, src, &opts);
     if (rc != IPROF_OK) {
         progress_bar_end(bar);
         report_merge_failure(in, acc, rc, reader);

@@ -4,8 +4,8 @@
  * run, a garbage byte in the middle): reads FILE strictly with
  * IPROF_READ_SALVAGE, keeping every element complete before the damage,
  * drops what refers to types or methods the damage cut off
- * (iprof_model_drop_dangling), and writes the rest, in FILE's version, to
- * OUT, which a strict read accepts. The report says where the damage
+ * (iprof_model_prune with IPROF_PRUNE_DANGLING), and writes the rest, in
+ * FILE's version, to OUT, which a strict read accepts. The report says where the damage
  * starts and what was kept, dropped and lost. Keys of elements that iprof
  * does not read are refused unless --drop-unknown (iprof(1), KEYS IPROF
  * DOES NOT READ). Exit 0: FILE was intact (OUT is a strict copy); 1:
@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
+
+#include <iprof/transform.h>
 
 #include "files.h"
 #include "outfile.h"
@@ -106,14 +108,12 @@ static uint64_t bytes_lost(const repair_report *r)
 static void print_text(FILE *out, const repair_report *r)
 {
     const iprof_model *m = r->model;
+    iprof_error_info d = error_info(r->damage);
     fprintf(out, "%s: ", r->file);
     if (r->damage)
         fprintf(out, "damaged at offset %" PRIu64 " (line %" PRIu64 ", column %" PRIu64
                      ", %s): %s\n",
-                iprof_error_offset(r->damage), iprof_error_line(r->damage),
-                iprof_error_column(r->damage),
-                *iprof_error_path(r->damage) ? iprof_error_path(r->damage) : "-",
-                iprof_error_message(r->damage));
+                d.offset, d.line, d.column, *d.path ? d.path : "-", d.message);
     else if (r->unread)
         fprintf(out, "not damaged; keys dropped (--drop-unknown)\n");
     else
@@ -137,19 +137,19 @@ static void print_text(FILE *out, const repair_report *r)
 static void print_json(FILE *out, const repair_report *r)
 {
     const iprof_model *m = r->model;
+    iprof_error_info d = error_info(r->damage);
     fprintf(out, "{\"file\": ");
     json_string(out, r->file);
     fprintf(out, ", \"intact\": %s, \"damage\": ", r->damage || r->unread ? "false" : "true");
     if (r->damage) {
         fprintf(out, "{\"status\": ");
-        json_string(out, iprof_status_string(iprof_error_status(r->damage)));
+        json_string(out, iprof_status_string(d.status));
         fprintf(out, ", \"offset\": %" PRIu64 ", \"line\": %" PRIu64 ", \"column\": %" PRIu64
                      ", \"path\": ",
-                iprof_error_offset(r->damage), iprof_error_line(r->damage),
-                iprof_error_column(r->damage));
-        json_string(out, iprof_error_path(r->damage));
+                d.offset, d.line, d.column);
+        json_string(out, d.path);
         fprintf(out, ", \"message\": ");
-        json_string(out, iprof_error_message(r->damage));
+        json_string(out, d.message);
         fputc('}', out);
     } else {
         fprintf(out, "null");
@@ -192,8 +192,8 @@ static iprof_reader *salvaging_reader(void)
 /* Load FILE, salvaging; report a failure. TOOL_EXIT_OK or the exit code. */
 static int salvage(iprof_model **model, iprof_reader *reader, const char *file)
 {
-    int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(model, reader, 0)
-                                    : iprof_model_load_path(model, reader, file);
+    iprof_source src = input_source(file);
+    int rc = iprof_model_load(model, reader, &src);
     if (rc == IPROF_OK) {
         report_read_warnings(file, reader);
         return TOOL_EXIT_OK;
@@ -207,6 +207,22 @@ static int salvage(iprof_model **model, iprof_reader *reader, const char *file)
     return EXIT_NOTHING;
 }
 
+/* Drop what refers to the undefined (types or methods the damage cut off);
+ * what went is the counts before minus after. */
+static int prune_dangling(iprof_model *model, repair_report *r)
+{
+    size_t methods = iprof_model_method_count(model), entries[IPROF_KIND_COUNT];
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        entries[k] = iprof_model_entry_count(model, k);
+    int rc = iprof_model_prune(model, IPROF_PRUNE_DANGLING);
+    if (rc != IPROF_OK)
+        return rc;
+    r->dropped_methods = methods - iprof_model_method_count(model);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        r->dropped[k] = entries[k] - iprof_model_entry_count(model, k);
+    return IPROF_OK;
+}
+
 static int run(const char *file, const char *out_path, int json, int drop_unknown)
 {
     iprof_reader *reader = salvaging_reader();
@@ -217,7 +233,7 @@ static int run(const char *file, const char *out_path, int json, int drop_unknow
     memset(&r, 0, sizeof r);
     int code = salvage(&model, reader, file);
     if (code == TOOL_EXIT_OK) {
-        int rc = iprof_model_drop_dangling(model, &r.dropped_methods, r.dropped);
+        int rc = prune_dangling(model, &r);
         if (rc != IPROF_OK) {
             report_plain(CMD, display_name(file), "%s", iprof_status_string(rc));
             code = exit_code_of(rc);
@@ -238,8 +254,9 @@ static int run(const char *file, const char *out_path, int json, int drop_unknow
         code = post_write(CMD, &o, model, &bar);
     if (code == TOOL_EXIT_OK) {
         r.file = display_name(file);
-        r.damage = iprof_reader_damage(reader);
-        r.kept_end = iprof_reader_kept_end(reader);
+        iprof_read_result rr = read_result(reader);
+        r.damage = rr.damage;
+        r.kept_end = rr.kept_end;
         r.model = model;
         r.unread = iprof_model_unread_count(model, &r.unread_first);
         if (json)

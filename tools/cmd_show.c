@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <iprof/analysis.h>
+
 #include "outfile.h"
 #include "progress.h"
 #include "stacks.h"

@@ -52,9 +52,9 @@ typedef struct stats_work {
     int oom;
 } stats_work;
 
-static int visit_entry(const iprof_entry *e, void *payload)
+/* Non-zero when out of memory. */
+static int visit_entry(stats_work *w, const iprof_entry *e)
 {
-    stats_work *w = payload;
     size_t n, group, slot;
     const int64_t *rec = iprof_entry_records(e, &n);
     const iprof_context *ctx = iprof_entry_context(e);
@@ -111,7 +111,9 @@ static int compute(stats *st, const iprof_model *model, const iprof_reader *read
     st->diagnostics = errors + warnings;
     for (w.kind = 0; w.kind < IPROF_KIND_COUNT && !w.oom; w.kind++) {
         st->entries[w.kind] = iprof_model_entry_count(model, w.kind);
-        iprof_model_foreach_entry(model, w.kind, visit_entry, &w);
+        for (size_t i = 0; i < st->entries[w.kind]; i++)
+            if (visit_entry(&w, iprof_model_entry_at(model, w.kind, i)))
+                break;
     }
     st->contexts = w.contexts.index.count;
     int rc = w.oom ? -1 : pick_top(st, model, &w.calls);

@@ -11,6 +11,8 @@
  * Exit: 0 all valid, 1 some file invalid, 2 usage error or unreadable file. */
 #include <string.h>
 
+#include <iprof/stream.h>
+
 #include "tool.h"
 
 #define CMD "iprof validate"
@@ -73,12 +75,13 @@ static int verdict(const char *file, const iprof_reader *reader, int status)
 
 static int validate_one(iprof_reader *reader, const char *file)
 {
-    int rc = strcmp(file, "-") == 0 ? iprof_reader_read_fd(reader, 0, NULL, NULL)
-                                    : iprof_reader_read_path(reader, file, NULL, NULL);
+    iprof_source src = input_source(file);
+    int rc = iprof_reader_read(reader, &src, NULL, NULL);
     fflush(stdout); /* keep stdout and stderr in order on a terminal */
     report_read_listing(file, reader, rc, 1);
     report_repair_hint(file, reader, rc);
-    size_t dropped = iprof_reader_diag_dropped(reader, -1);
+    iprof_read_result r = read_result(reader);
+    size_t dropped = r.dropped_errors + r.dropped_warnings;
     if (dropped)
         fprintf(stderr, "%s: %zu more diagnostics not shown\n", display_name(file), dropped);
     report_unread(file, reader); /* the exact number, past the cap too */

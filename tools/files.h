@@ -3,9 +3,10 @@
  * takes UTF-16), whether two names are one file, and a scratch stream for
  * a report before the library's path writer puts it in place
  * (outfile.c); sizes and the first bytes of inputs and of standard output
- * (filter and repair compare sizes). Everything else about files (replacing one atomically,
- * following symlinks, devices and /dev/fd/N) is the library's
- * (iprof_writer_new_path, iprof_writer_raw). */
+ * (filter and repair compare sizes). Everything else about files
+ * (replacing one atomically, following symlinks, devices and /dev/fd/N)
+ * is the library's (iprof_writer_new with an IPROF_SINK_PATH sink,
+ * iprof_writer_raw). */
 #ifndef IPROF_TOOL_FILES_H
 #define IPROF_TOOL_FILES_H
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <iprof/stream.h>
+
 #include "files.h"
 #include "outfile.h"
 #include "tool.h"
@@ -10,6 +12,16 @@
 int outfile_is_stdout(const char *path)
 {
     return !path || strcmp(path, "-") == 0;
+}
+
+iprof_sink outfile_sink(const char *path)
+{
+    if (outfile_is_stdout(path)) {
+        iprof_sink out = IPROF_SINK_FD_INIT(1);
+        return out;
+    }
+    iprof_sink file = IPROF_SINK_PATH_INIT(path);
+    return file;
 }
 
 int outfile_shares_stdout(const char *path)
@@ -38,9 +50,9 @@ static void fail(const char *cmd, const char *path, const char *what, int err)
  * a profile written to OUT (post.c). */
 static void fail_writer(const char *cmd, outfile *o, int rc)
 {
-    const iprof_error *e = iprof_writer_error(o->w);
-    const char *msg = e && *iprof_error_message(e) ? iprof_error_message(e)
-                                                   : iprof_status_string(rc);
+    const char *msg = error_info(iprof_writer_error(o->w)).message;
+    if (!*msg)
+        msg = iprof_status_string(rc);
     char buf[4096];
     report_plain(cmd, o->path, "%s", name_once(buf, sizeof buf, msg, o->path));
 }
@@ -68,7 +80,8 @@ int outfile_open(outfile *o, const char *cmd, const char *path)
     if (outfile_check_report(cmd, path) != 0)
         return -1;
     o->path = path;
-    int rc = iprof_writer_new_path(&o->w, path, NULL);
+    iprof_sink sink = outfile_sink(path);
+    int rc = iprof_writer_new(&o->w, &sink, NULL);
     if (rc == IPROF_OK && (rc = iprof_writer_raw(o->w, NULL, 0)) != IPROF_OK) {
         /* Before the report is made: OUT cannot be written. */
         fail_writer(cmd, o, rc);

@@ -20,6 +20,9 @@ typedef struct outfile {
 
 /* Whether OUT means standard output (NULL or "-"). */
 int outfile_is_stdout(const char *path);
+/* Where a writer puts OUT: standard output's descriptor when OUT means it,
+ * else OUT's path (borrowed: OUT must outlive the sink). */
+iprof_sink outfile_sink(const char *path);
 /* Whether writing OUT writes where standard output goes: "-", or a path
  * naming the same file (/dev/stdout, /dev/fd/1, the file stdout was
  * redirected to), so that a report meant for stdout goes elsewhere. */

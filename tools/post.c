@@ -2,6 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <iprof/edit.h>
+
+#include "outfile.h"
 #include "post.h"
 
 int post_known_version(const char *v)
@@ -40,16 +43,11 @@ int post_check_legacy(const char *cmd, const char *file, const char *target,
     return TOOL_EXIT_INVALID;
 }
 
-static int is_stdout(const post_output *o)
-{
-    return !o->path || strcmp(o->path, "-") == 0;
-}
-
 /* Why a model has no canonical form, from the check's report. */
 static void report_not_canonical(const char *cmd, const char *name, int rc,
                                  const iprof_error *err)
 {
-    const char *msg = err ? iprof_error_message(err) : "";
+    const char *msg = error_info(err).message;
     if (strstr(msg, "unknown key")) /* the library's message names the key */
         report_plain(cmd, name, "cannot be put in canonical form: %s%s", msg,
                      " (--drop-unknown drops them)");
@@ -83,8 +81,8 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
                  (o->canonical ? IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED : 0u) |
                  (o->drop_unknown ? IPROF_WRITE_DROP_UNKNOWN : 0u);
     fflush(stdout);
-    int rc = is_stdout(o) ? iprof_writer_new_fd(&w, 1, &opts)
-                          : iprof_writer_new_path(&w, o->path, &opts);
+    iprof_sink sink = outfile_sink(o->path);
+    int rc = iprof_writer_new(&w, &sink, &opts);
     if (rc == IPROF_OK)
         rc = iprof_writer_write_model(w, model);
     progress_bar_end(bar);
@@ -92,9 +90,10 @@ int post_write(const char *cmd, const post_output *o, const iprof_model *model,
     if (rc != IPROF_OK && o->canonical && (rc == IPROF_EDANGLING || rc == IPROF_ESCHEMA)) {
         report_not_canonical(cmd, o->canonical, rc, err);
     } else if (rc != IPROF_OK) {
-        const char *msg = err && *iprof_error_message(err) ? iprof_error_message(err)
-                                                           : iprof_status_string(rc);
-        const char *out = is_stdout(o) ? "<stdout>" : o->path;
+        const char *msg = error_info(err).message;
+        if (!*msg)
+            msg = iprof_status_string(rc);
+        const char *out = outfile_is_stdout(o->path) ? "<stdout>" : o->path;
         const char *name = o->input && post_about_model(rc) ? o->input : out;
         char buf[4096];
         report_plain(cmd, name, "%s", name_once(buf, sizeof buf, msg, name));
@@ -121,7 +120,7 @@ size_t post_drop_unknown(const char *cmd, const char *name, iprof_model *model)
     size_t json_len, i;
     for (i = 0; iprof_model_unknown_at(model, i, &key, NULL, &json, &json_len) == 0; i++)
         report_plain(cmd, name, "dropped unknown key \"%s\" (%zu bytes)", key, json_len);
-    iprof_model_clear_unknown(model);
+    iprof_model_remove_unknown(model, NULL, 0); /* every key */
     return i;
 }
 
@@ -137,8 +136,7 @@ int post_dropped(const char *cmd, const char *name, const iprof_model *model,
 
 const char *post_unknown_hint(const iprof_model *model)
 {
-    const iprof_error *err = iprof_model_error(model);
-    return err && strstr(iprof_error_message(err), "unknown key")
+    return strstr(error_info(iprof_model_error(model)).message, "unknown key")
                ? " (--drop-unknown drops them)"
                : "";
 }

@@ -118,14 +118,16 @@ static int read_counted_file(progress_bar *p, const char *label, iprof_reader *r
     if (size < 0) {
         if (f && !is_stdin)
             fclose(f);
+        iprof_source path = IPROF_SOURCE_PATH_INIT(file);
         if (!dst)
-            return iprof_model_load_path(out, reader, file);
-        return iprof_model_merge_path(dst, reader, file, opts);
+            return iprof_model_load(out, reader, &path);
+        return iprof_model_merge_source(dst, reader, &path, opts);
     }
     progress_bar_start(p, label, (uint64_t)size);
-    counted_file src = {f, 0, p};
-    int rc = dst ? iprof_model_merge_callback(dst, reader, read_counted, &src, opts)
-                 : iprof_model_load_callback(out, reader, read_counted, &src);
+    counted_file counted = {f, 0, p};
+    iprof_source src = IPROF_SOURCE_CALLBACK_INIT(read_counted, &counted);
+    int rc = dst ? iprof_model_merge_source(dst, reader, &src, opts)
+                 : iprof_model_load(out, reader, &src);
     if (!is_stdin)
         fclose(f);
     return rc;
@@ -136,7 +138,7 @@ int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
 {
     int rc = read_counted_file(p, label, reader, file, out, NULL, NULL);
     if (rc == IPROF_OK) {
-        if (iprof_reader_diag_count(reader))
+        if (read_result(reader).diag_count)
             progress_bar_end(p);
         report_read_warnings(file, reader);
         return TOOL_EXIT_OK;
@@ -152,8 +154,8 @@ int progress_merge_model(progress_bar *p, const char *label, iprof_model *dst,
 {
     int rc = read_counted_file(p, label, reader, file, NULL, dst, opts);
     const iprof_error *err = iprof_reader_error(reader);
-    *read_failed = rc != IPROF_OK && err && iprof_error_status(err) == rc;
-    if (rc != IPROF_OK || iprof_reader_diag_count(reader))
+    *read_failed = rc != IPROF_OK && err && error_info(err).status == rc;
+    if (rc != IPROF_OK || read_result(reader).diag_count)
         progress_bar_end(p);
     if (*read_failed)
         report_load(file, reader, rc);

@@ -51,7 +51,7 @@ void progress_bar_end(progress_bar *p);
 int progress_load_model(progress_bar *p, const char *label, iprof_model **out,
                         iprof_reader *reader, const char *file);
 
-/* Merge FILE into dst as it is read (iprof_model_merge_callback), with a
+/* Merge FILE into dst as it is read (iprof_model_merge_source), with a
  * phase "LABEL" as above. Returns the library's status; *read_failed says
  * whether reading failed (then the diagnostics and the error are printed
  * here) rather than merging (left to the caller, in dst's error). */

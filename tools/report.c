@@ -13,6 +13,30 @@ const char *display_name(const char *file)
     return strcmp(file, "-") == 0 ? "<stdin>" : file;
 }
 
+iprof_source input_source(const char *file)
+{
+    if (strcmp(file, "-") == 0) {
+        iprof_source in = IPROF_SOURCE_FD_INIT(0);
+        return in;
+    }
+    iprof_source path = IPROF_SOURCE_PATH_INIT(file);
+    return path;
+}
+
+iprof_error_info error_info(const iprof_error *err)
+{
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    iprof_error_get_info(err, &info); /* cannot fail: the version is the headers' */
+    return info;
+}
+
+iprof_read_result read_result(const iprof_reader *reader)
+{
+    iprof_read_result r = IPROF_READ_RESULT_INIT;
+    iprof_reader_get_result(reader, &r); /* cannot fail: a reader and the headers' version */
+    return r;
+}
+
 char *no_nul(char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++)
@@ -92,25 +116,27 @@ const char *name_once(char *buf, size_t cap, const char *msg, const char *name)
 
 void report_error(const char *file, const iprof_error *err)
 {
-    const char *path = iprof_error_path(err);
-    const char *msg = iprof_error_message(err);
+    iprof_error_info e = error_info(err);
+    const char *path = e.path;
+    const char *msg = e.message;
     if (!*msg)
-        msg = iprof_status_string(iprof_error_status(err));
-    const char *warning = iprof_error_severity(err) == IPROF_SEVERITY_WARNING ? "warning: " : "";
+        msg = iprof_status_string(e.status);
+    const char *warning = e.severity == IPROF_SEVERITY_WARNING ? "warning: " : "";
     char buf[4096];
-    if (iprof_error_line(err) == 0) /* no position: a file that cannot be opened or read */
+    if (e.line == 0) /* no position: a file that cannot be opened or read */
         fprintf(stderr, "%s: %s%s%s%s\n", display_name(file), path, *path ? ": " : "", warning,
                 name_once(buf, sizeof buf, msg, display_name(file)));
     else
         fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s%s\n", display_name(file),
-                iprof_error_line(err), iprof_error_column(err), *path ? path : "-", warning, msg);
+                e.line, e.column, *path ? path : "-", warning, msg);
 }
 
 /* A warning about an element is about keys iprof does not read: the
  * reader's only warning with an element's path ("types[3]"). */
 static int is_unread_warning(const iprof_error *d)
 {
-    return iprof_error_severity(d) == IPROF_SEVERITY_WARNING && strchr(iprof_error_path(d), '[');
+    iprof_error_info e = error_info(d);
+    return e.severity == IPROF_SEVERITY_WARNING && strchr(e.path, '[');
 }
 
 void report_read(const char *file, const iprof_reader *reader, int status)
@@ -121,7 +147,7 @@ void report_read(const char *file, const iprof_reader *reader, int status)
 void report_read_listing(const char *file, const iprof_reader *reader, int status,
                          int list_unread)
 {
-    size_t n = iprof_reader_diag_count(reader);
+    size_t n = read_result(reader).diag_count;
     for (size_t i = 0; i < n; i++) {
         const iprof_error *d = iprof_reader_diag(reader, i);
         if (list_unread || !is_unread_warning(d))
@@ -149,8 +175,9 @@ void report_repair_hint(const char *file, const iprof_reader *reader, int status
     /* Malformed or cut short past its start (a killed instrumented run
      * leaves such files): what comes before the damage can be saved. */
     const iprof_error *err = iprof_reader_error(reader);
-    const char *path = err ? iprof_error_path(err) : "";
-    if (status == IPROF_ESYNTAX && err && iprof_error_offset(err) > 0 && *path &&
+    iprof_error_info e = error_info(err); /* NULL: "" path */
+    const char *path = e.path;
+    if (status == IPROF_ESYNTAX && err && e.offset > 0 && *path &&
         strcmp(path, "version") != 0) { /* cut before the version: nothing to save */
         fprintf(stderr, "%s: damaged or cut short; to save what comes before the damage: "
                         "iprof repair ", display_name(file));
@@ -162,11 +189,11 @@ void report_repair_hint(const char *file, const iprof_reader *reader, int status
 void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warnings)
 {
     /* Past the reader's cap, diagnostics are counted, not kept. */
-    *errors = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_ERROR);
-    *warnings = iprof_reader_diag_dropped(reader, IPROF_SEVERITY_WARNING);
-    size_t n = iprof_reader_diag_count(reader);
-    for (size_t i = 0; i < n; i++) {
-        if (iprof_error_severity(iprof_reader_diag(reader, i)) == IPROF_SEVERITY_WARNING)
+    iprof_read_result r = read_result(reader);
+    *errors = r.dropped_errors;
+    *warnings = r.dropped_warnings;
+    for (size_t i = 0; i < r.diag_count; i++) {
+        if (error_info(iprof_reader_diag(reader, i)).severity == IPROF_SEVERITY_WARNING)
             ++*warnings;
         else
             ++*errors;
@@ -175,8 +202,9 @@ void count_diagnostics(const iprof_reader *reader, size_t *errors, size_t *warni
 
 void report_unread(const char *file, const iprof_reader *reader)
 {
-    const char *first;
-    size_t n = iprof_reader_unread_count(reader, &first);
+    iprof_read_result r = read_result(reader);
+    size_t n = r.unread_count;
+    const char *first = r.unread_first;
     if (n)
         fprintf(stderr, "%s: warning: %zu element%s %s keys iprof does not read (the first: "
                 "%s)\n", display_name(file), n, n == 1 ? "" : "s", n == 1 ? "has" : "have",
@@ -235,8 +263,8 @@ iprof_reader *open_reader(const char *cmd, int strict)
 
 int load_model(iprof_model **out, iprof_reader *reader, const char *file)
 {
-    int rc = strcmp(file, "-") == 0 ? iprof_model_load_fd(out, reader, 0)
-                                    : iprof_model_load_path(out, reader, file);
+    iprof_source src = input_source(file);
+    int rc = iprof_model_load(out, reader, &src);
     if (rc == IPROF_OK) {
         report_read_warnings(file, reader);
         return TOOL_EXIT_OK;

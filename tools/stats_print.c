@@ -2,6 +2,8 @@
  * docs/commands.md and docs/api.md). */
 #include <string.h>
 
+#include <iprof/edit.h>
+
 #include "tool.h"
 
 void stats_print_text(FILE *out, const stats *st)
@@ -59,7 +61,10 @@ static void json_kinds(FILE *out, const char *key, const stats *st, int totals)
 /* The file's spelling of the instanceof key and its unknown keys. */
 static void json_layout(FILE *out, const stats *st)
 {
-    const char *iof = iprof_instanceof_key_name(iprof_model_instanceof_key(st->model));
+    int spelling = iprof_model_instanceof_key(st->model);
+    const char *iof = spelling == IPROF_INSTANCEOF_KEY_LOWER   ? IPROF_INSTANCEOF_KEY_LOWER_NAME
+                      : spelling == IPROF_INSTANCEOF_KEY_CAMEL ? IPROF_INSTANCEOF_KEY_CAMEL_NAME
+                                                               : NULL;
     fputs("  \"instanceofKey\": ", out);
     if (iof)
         json_string(out, iof);

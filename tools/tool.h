@@ -20,10 +20,11 @@
  *               repair (IPROF_READ_SALVAGE)
  *   progress.c  the progress bar on stderr (progress.h)
  *
- * The tool uses the public API (<iprof/iprof.h>) only (its reports go
- * through the library's path writer: outfile.c), with its own few calls to
- * the system in files.c; it compiles no file of lib/. Every message is
- * printed here, never by the library.
+ * The tool uses the public API only (<iprof/iprof.h>, and in each file
+ * the advanced headers it calls; its reports go through the library's
+ * path writer: outfile.c), with its own few calls to the system in
+ * files.c; it compiles no file of lib/. Every message is printed here,
+ * never by the library.
  */
 #ifndef IPROF_TOOL_H
 #define IPROF_TOOL_H
@@ -146,6 +147,16 @@ extern const tool_opt tool_common_opts[];
 
 /* How a FILE operand is named in messages: "<stdin>" for "-". */
 const char *display_name(const char *file);
+/* FILE as the library's input: standard input for "-", else its path
+ * (borrowed: FILE must outlive the source). */
+iprof_source input_source(const char *file);
+/* What a report says (iprof_error_get_info); a NULL report says nothing:
+ * "" strings, no position, status IPROF_OK. */
+iprof_error_info error_info(const iprof_error *err);
+/* What the reader's last read left besides its error
+ * (iprof_reader_get_result): diagnostics kept and dropped, keys not read,
+ * a salvaged load's damage and where its last complete element ends. */
+iprof_read_result read_result(const iprof_reader *reader);
 /* A method as people read it (iprof_model_method_describe), "?ID" for an
  * id the model does not define; malloc'd, NULL when out of memory. */
 char *method_label(const iprof_model *model, int64_t id);
@@ -187,9 +198,9 @@ void report_repair_hint(const char *file, const iprof_reader *reader, int status
  * `iprof validate`. */
 void report_read_warnings(const char *file, const iprof_reader *reader);
 /* The one line every command prints after a read whose elements had keys
- * iprof does not read: their exact number (iprof_reader_unread_count(),
- * which the diagnostics cap does not stop) and the first; nothing when
- * there are none. */
+ * iprof does not read: their exact number (iprof_read_result's
+ * unread_count, which the diagnostics cap does not stop) and the first;
+ * nothing when there are none. */
 void report_unread(const char *file, const iprof_reader *reader);
 /* The errors and warnings of the reader's last read, those past its cap
  * included. */

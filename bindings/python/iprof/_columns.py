@@ -1,4 +1,4 @@
-"""A kind's entries as columns (C: ``iprof_model_columns``), without copies.
+"""A kind's entries as columns (C: ``iprof_model_get_columns``), without copies.
 
 :meth:`Model.columns` hands out read-only :class:`memoryview` objects over
 the arrays the C model keeps (format ``q``: int64, ``Q``: uint64), which
@@ -98,7 +98,7 @@ def columns(model: Model, kind: Kind) -> Columns:
         return kept
     c = _lib.iprof_columns()
     c.version = _lib.COLUMNS_VERSION
-    check(model._L.iprof_model_columns(model._p(), kind, byref(c)))
+    check(model._L.iprof_model_get_columns(model._p(), kind, byref(c)))
     model._columns[kind] = made = Columns(model, kind, c)
     return made
 

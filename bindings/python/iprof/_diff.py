@@ -133,14 +133,28 @@ class Diff:
         except (ClosedError, StaleError):
             return "<iprof.Diff (unusable)>"
 
+    # -- the C results, one struct per call --------------------------------------
+
+    def _summary(self) -> _lib.iprof_diff_summary:
+        out = _lib.iprof_diff_summary()
+        out.version = _lib.DIFF_SUMMARY_VERSION
+        check(self._L.iprof_diff_get_summary(self._p(), byref(out)))
+        return out
+
+    def _kind(self, kind: EnumLike) -> _lib.iprof_diff_kind_summary:
+        out = _lib.iprof_diff_kind_summary()
+        out.version = _lib.DIFF_KIND_SUMMARY_VERSION
+        check(self._L.iprof_diff_get_kind(self._p(), Kind.of(kind), byref(out)))
+        return out
+
     # -- methods -------------------------------------------------------------
 
     def _methods_only(self, side: int) -> list[Method]:
+        n = self._summary().method_only_count[side]
         p = self._p()
         L = self._L
         model = self._models[side]
-        return [Method(model, L.iprof_diff_method_only_at(p, side, i))
-                for i in range(L.iprof_diff_method_only_count(p, side))]
+        return [Method(model, L.iprof_diff_method_only_at(p, side, i)) for i in range(n)]
 
     @property
     def methods_only_in_a(self) -> list[Method]:
@@ -157,44 +171,48 @@ class Diff:
     @property
     def methods_in_common(self) -> int:
         """The number of A's methods whose key B has."""
-        return self._L.iprof_diff_method_common_count(self._p(), _lib.DIFF_A)
+        return int(self._summary().method_common_count[_lib.DIFF_A])
 
     @property
     def methods_in_common_b(self) -> int:
         """The number of B's methods whose key A has (differs from
         :attr:`methods_in_common` only when a side repeats a key)."""
-        return self._L.iprof_diff_method_common_count(self._p(), _lib.DIFF_B)
+        return int(self._summary().method_common_count[_lib.DIFF_B])
 
     # -- contexts and count mass per kind ------------------------------------
 
     def contexts_only_in_a(self, kind: EnumLike) -> int:
         """The number of A's entries of *kind* whose context B has no entry
         of *kind* for."""
-        return self._L.iprof_diff_context_only_count(self._p(), _lib.DIFF_A, Kind.of(kind))
+        return int(self._kind(kind).context_only_count[_lib.DIFF_A])
 
     def contexts_only_in_b(self, kind: EnumLike) -> int:
         """The number of B's entries of *kind* whose context A lacks."""
-        return self._L.iprof_diff_context_only_count(self._p(), _lib.DIFF_B, Kind.of(kind))
+        return int(self._kind(kind).context_only_count[_lib.DIFF_B])
 
     def contexts_in_common(self, kind: EnumLike, side: str | int = A) -> int:
         """The number of *side*'s entries of *kind* whose context the other
         side also has an entry of *kind* for."""
-        return self._L.iprof_diff_context_common_count(self._p(), _side(side), Kind.of(kind))
+        side = _side(side)
+        return int(self._kind(kind).context_common_count[side])
 
     def total(self, kind: EnumLike, side: str | int = A) -> int:
         """The sum of the counts of *side*'s entries of *kind*."""
-        return self._L.iprof_diff_total(self._p(), _side(side), Kind.of(kind))
+        side = _side(side)
+        return int(self._kind(kind).total[side])
 
     def common_total(self, kind: EnumLike, side: str | int = A) -> int:
         """The sum of the counts of *side*'s entries of *kind* whose context
         the other side also has."""
-        return self._L.iprof_diff_common_total(self._p(), _side(side), Kind.of(kind))
+        side = _side(side)
+        return int(self._kind(kind).common_total[side])
 
     def overlap(self, kind: EnumLike, side: str | int = A) -> float | None:
         """common_total / total: the share of *side*'s count mass of *kind*
         that the other side also has, in 0 .. 1; None when *side* has no
         count mass of *kind* (the share is undefined)."""
-        v = self._L.iprof_diff_overlap(self._p(), _side(side), Kind.of(kind))
+        side = _side(side)
+        v = float(self._kind(kind).overlap[side])
         return None if v < 0 else v
 
     # -- staleness -------------------------------------------------------------
@@ -202,18 +220,18 @@ class Diff:
     @property
     def staleness(self) -> float:
         """How far B's hot behaviour moved from A's, in 0 .. 1 (C:
-        ``iprof_diff_staleness``): 0 when both tell GraalVM the same
+        ``iprof_diff_summary.staleness``): 0 when both tell GraalVM the same
         (hotness, branch probabilities, receiver-type shares), 1 when they
         have nothing in common; the mean of :meth:`kind_staleness` over the
         kinds where it is defined. Symmetric. ``include/iprof/diff.h`` gives
         the formula. A CI gate fails when it is above a threshold."""
-        return float(self._L.iprof_diff_staleness(self._p()))
+        return float(self._summary().staleness)
 
     def kind_staleness(self, kind: EnumLike) -> float | None:
         """The part of :attr:`staleness` of *kind*, in 0 .. 1 (C:
-        ``iprof_diff_staleness_kind``); None when neither side has count
-        mass of *kind*."""
-        v = float(self._L.iprof_diff_staleness_kind(self._p(), Kind.of(kind)))
+        ``iprof_diff_kind_summary.staleness``); None when neither side has
+        count mass of *kind*."""
+        v = float(self._kind(kind).staleness)
         return None if v < 0 else v
 
     # -- changes ---------------------------------------------------------------
@@ -222,18 +240,24 @@ class Diff:
         """The entries of *kind* that changed most, biggest ``|delta|``
         first (at most ``top``): a list of :class:`Change`."""
         kind = Kind.of(kind)
+        n = self._kind(kind).change_count
         p = self._p()
         L = self._L
         out = []
-        for i in range(L.iprof_diff_change_count(p, kind)):
-            rel = L.iprof_diff_change_relative(p, kind, i)
+        c = _lib.iprof_diff_change()
+        for i in range(n):
+            c.version = _lib.DIFF_CHANGE_VERSION
+            check(L.iprof_diff_get_change(p, kind, i, byref(c)))
+            # The context text from A's model, else from B's (the side that
+            # has the entry), as `iprof diff` prints it.
+            side = _lib.DIFF_A if c.entry[_lib.DIFF_A] else _lib.DIFF_B
+            model = self._models[side]._p()
+            ctx = L.iprof_entry_context(c.entry[side])
+            rel = c.relative
             out.append(Change(
-                _snprintf(L.iprof_diff_change_describe, p, kind, i),
-                L.iprof_diff_change_value(p, kind, i, _lib.DIFF_A),
-                L.iprof_diff_change_value(p, kind, i, _lib.DIFF_B),
-                L.iprof_diff_change_share(p, kind, i, _lib.DIFF_A),
-                L.iprof_diff_change_share(p, kind, i, _lib.DIFF_B),
-                L.iprof_diff_change_delta(p, kind, i),
+                _snprintf(L.iprof_model_context_describe, model, ctx),
+                c.value[_lib.DIFF_A], c.value[_lib.DIFF_B],
+                c.share[_lib.DIFF_A], c.share[_lib.DIFF_B], c.delta,
                 None if math.isinf(rel) else rel))
         return out
 

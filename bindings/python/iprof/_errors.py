@@ -54,6 +54,18 @@ def _text(ptr_bytes: bytes | None) -> str:
     return ptr_bytes.decode("utf-8", "surrogateescape") if ptr_bytes is not None else ""
 
 
+def _report_info(report: int | None) -> _lib.iprof_error_info:
+    """Everything an ``iprof_error *`` says, in one call
+    (``iprof_error_get_info``); the strings are copied out by ctypes."""
+    info = _lib.iprof_error_info()
+    info.version = _lib.ERROR_INFO_VERSION
+    status = _lib.lib().iprof_error_get_info(report, ctypes.byref(info))
+    if status != 0:   # only for a struct version this library does not know
+        raise error_class(status)(status, "iprof_error_get_info refused version %d"
+                                  % info.version)
+    return info
+
+
 class Diagnostic:
     """One report of a read: a rule violation or a warning (or the error).
 
@@ -78,11 +90,12 @@ class Diagnostic:
 
     @classmethod
     def _from_report(cls, err: int) -> Diagnostic:
-        L = _lib.lib()
-        return cls(L.iprof_error_status(err), L.iprof_error_severity(err),
-                   _text(L.iprof_error_message(err)), _text(L.iprof_error_path(err)),
-                   L.iprof_error_offset(err), L.iprof_error_line(err),
-                   L.iprof_error_column(err))
+        return cls._from_info(_report_info(err))
+
+    @classmethod
+    def _from_info(cls, info: _lib.iprof_error_info) -> Diagnostic:
+        return cls(info.status, info.severity, _text(info.message), _text(info.path),
+                   info.offset, info.line, info.column)
 
     @property
     def status_name(self) -> str:
@@ -110,7 +123,7 @@ class Diagnostic:
 
 class DroppedDiagnostics(NamedTuple):
     """How many diagnostics of a read were found but not kept, by severity
-    (``iprof_reader_diag_dropped``): a read keeps the first
+    (``iprof_read_result.dropped_errors`` and ``dropped_warnings``): a read keeps the first
     ``max_diagnostics`` (10000 by default) and only counts the rest. A
     file is invalid when any kept or dropped diagnostic is an error."""
     errors: int
@@ -136,7 +149,7 @@ class Error(Exception):
     the read found but did not keep, beyond its ``max_diagnostics``).
 
     Errors of model operations (adding or removing types, methods and
-    entries, retain, merge, canonicalize, add_unknown) also say what they
+    entries, filter, prune, merge, canonicalize, add_unknown) also say what they
     are about, as far as it applies: ``kind`` (the :class:`iprof.Kind` of
     the entry, else None), ``context`` (its ctx text, "5:0<3:2", else ""),
     ``type_id`` and ``method_id`` (the id involved, else None). Errors of
@@ -253,34 +266,33 @@ def error_class(status: int) -> type[Error]:
     return _BY_STATUS.get(status, Error)
 
 
-def _subject(report: int) -> dict[str, Any]:
+def _subject(info: _lib.iprof_error_info) -> dict[str, Any]:
     """What a model operation's report is about: kind, context, type_id and
     method_id as keyword arguments of :class:`Error`."""
     from ._common import Kind   # _common imports this module
-    L = _lib.lib()
-    kind = L.iprof_error_kind(report)
-    ident = ctypes.c_int64()
-    type_id = ident.value if L.iprof_error_type_id(report, ctypes.byref(ident)) == 0 else None
-    method_id = (ident.value if L.iprof_error_method_id(report, ctypes.byref(ident)) == 0
-                 else None)
+    kind = info.kind
     return {"kind": Kind(kind) if 0 <= kind < len(Kind) else None,
-            "context": _text(L.iprof_error_context(report)),
-            "type_id": type_id, "method_id": method_id}
+            "context": _text(info.context),
+            "type_id": info.type_id if info.has_type_id else None,
+            "method_id": info.method_id if info.has_method_id else None}
 
 
-def make_error(status: int, report: int | None = None, filename: str | None = None,
-               diagnostics: Iterable[Diagnostic] = (), message: str | None = None,
+def make_error(status: int, report: int | _lib.iprof_error_info | None = None,
+               filename: str | None = None, diagnostics: Iterable[Diagnostic] = (),
+               message: str | None = None,
                diagnostics_dropped: tuple[int, int] = DroppedDiagnostics(0, 0)) -> Error:
     """An exception for *status*, filled from the ``iprof_error *`` *report*
-    (its message, position and, for model operations, what it is about)."""
+    (its message, position and, for model operations, what it is about), or
+    from the :func:`_report_info` of one already read."""
     cls = error_class(status)
     if report:
-        d = Diagnostic._from_report(report)
+        info = report if isinstance(report, _lib.iprof_error_info) else _report_info(report)
+        d = Diagnostic._from_info(info)
         # The report's own status is the precise one (the call's may be
         # ESTOPPED for a stopped read, for instance); keep the call's.
         return cls(status, message or d.message, d.path, d.offset, d.line, d.column,
                    filename, diagnostics, diagnostics_dropped=diagnostics_dropped,
-                   **_subject(report))
+                   **_subject(info))
     return cls(status, message, filename=filename, diagnostics=diagnostics,
                diagnostics_dropped=diagnostics_dropped)
 

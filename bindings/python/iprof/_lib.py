@@ -1,7 +1,7 @@
 """Finding and declaring libiprof (ctypes).
 
-Only scalars, opaque pointers (``c_void_p``) and the eight public structs are
-mirrored; every function used by the package gets its ``argtypes`` and
+Only scalars, opaque pointers (``c_void_p``) and the public structs (the
+sources, sinks and reports of the 1.0 API included) are mirrored; every function used by the package gets its ``argtypes`` and
 ``restype`` here, in one place.
 
 Search order for the shared library (the first that exists wins):
@@ -55,15 +55,8 @@ class iprof_allocator(Structure):
 
 
 READ_OPTIONS_VERSION = 2
-READ_RESULT_VERSION = 1   # iprof_read_result (1.0 API; not bound yet)
-FEATURE_GZIP = 0x1       # iprof_features() bits (1.0 API; not bound yet)
+FEATURE_GZIP = 0x1       # iprof_features() bits
 FEATURE_THREADS = 0x2
-ERROR_INFO_VERSION = 1    # 1.0 structs, not bound yet: iprof_error_info,
-SOURCE_VERSION = 1        # iprof_source, iprof_sink and the diff results
-SINK_VERSION = 1
-DIFF_SUMMARY_VERSION = 1
-DIFF_KIND_SUMMARY_VERSION = 1
-DIFF_CHANGE_VERSION = 1
 READ_STRICT = 0x1
 READ_NO_REFERENCES = 0x2
 READ_THREADED = 0x4      # model loads, streaming merges: on a second thread
@@ -77,6 +70,30 @@ class iprof_read_options(Structure):
                 ("max_depth", c_size_t), ("max_diagnostics", c_size_t)]
 
 
+ERROR_INFO_VERSION = 1
+
+
+class iprof_error_info(Structure):
+    """Everything a report says (iprof_error_get_info); strings are the
+    report's, never NULL."""
+    _fields_ = [("version", c_uint), ("status", c_int), ("severity", c_int), ("kind", c_int),
+                ("message", c_char_p), ("path", c_char_p), ("context", c_char_p),
+                ("offset", c_uint64), ("line", c_uint64), ("column", c_uint64),
+                ("has_type_id", c_int), ("has_method_id", c_int),
+                ("type_id", c_int64), ("method_id", c_int64)]
+
+
+READ_RESULT_VERSION = 1
+
+
+class iprof_read_result(Structure):
+    """What a read left besides its error (iprof_reader_get_result)."""
+    _fields_ = [("version", c_uint), ("diag_count", c_size_t),
+                ("dropped_errors", c_size_t), ("dropped_warnings", c_size_t),
+                ("unread_count", c_size_t), ("unread_first", c_char_p),
+                ("damage", c_void_p), ("kept_end", c_uint64)]
+
+
 # Reader callbacks. Strings arrive as void pointers plus a length (they may
 # contain NUL bytes); int64 arrays as pointers plus a count.
 VERSION_CB = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
@@ -86,6 +103,20 @@ ENTRY_CB = CFUNCTYPE(c_int, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t, c_v
 UNKNOWN_CB = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p, c_size_t, c_void_p)
 KEY_CB = CFUNCTYPE(c_int, c_void_p, c_size_t, c_int, c_void_p)
 READ_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_size_t_p, c_void_p)
+
+SOURCE_VERSION = 1
+SOURCE_BUFFER = 0        # enum iprof_source_kind
+SOURCE_PATH = 1
+SOURCE_FD = 2
+SOURCE_CALLBACK = 3
+
+
+class iprof_source(Structure):
+    """The input of a load, a streaming merge or a read: a kind and that
+    kind's fields (the others are ignored)."""
+    _fields_ = [("version", c_uint), ("kind", c_int), ("data", c_void_p), ("len", c_size_t),
+                ("path", c_char_p), ("fd", c_int), ("read_fn", READ_FN),
+                ("read_payload", c_void_p)]
 
 READ_CALLBACKS_VERSION = 2   # 2 added on_key
 
@@ -99,14 +130,10 @@ class iprof_read_callbacks(Structure):
                 ("on_key", KEY_CB)]
 
 
-# Model iteration callbacks (non-zero stops) and retain predicates
-# (non-zero keeps): the same C function type under two names.
-MODEL_TYPE_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
-MODEL_METHOD_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
-MODEL_ENTRY_CB = CFUNCTYPE(c_int, c_void_p, c_void_p)
-MODEL_TYPE_PRED = MODEL_TYPE_CB
-MODEL_METHOD_PRED = MODEL_METHOD_CB
-MODEL_ENTRY_PRED = MODEL_ENTRY_CB
+# The filter's predicates over elements (element, payload): non-zero keeps.
+MODEL_TYPE_PRED = CFUNCTYPE(c_int, c_void_p, c_void_p)
+MODEL_METHOD_PRED = CFUNCTYPE(c_int, c_void_p, c_void_p)
+MODEL_ENTRY_PRED = CFUNCTYPE(c_int, c_void_p, c_void_p)
 # iprof_records_fn (entry, writable records, count, payload): non-zero stops.
 RECORDS_FN = CFUNCTYPE(c_int, c_void_p, c_int64_p, c_size_t, c_void_p)
 # iprof_frame_pred (method id, bci, payload): non-zero keeps.
@@ -145,11 +172,25 @@ class iprof_write_options(Structure):
 
 WRITE_FN = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 
+SINK_VERSION = 1
+SINK_BUFFER = 0          # enum iprof_sink_kind
+SINK_PATH = 1
+SINK_FD = 2
+SINK_CALLBACK = 3
+
+
+class iprof_sink(Structure):
+    """The output of a writer: a kind and that kind's fields."""
+    _fields_ = [("version", c_uint), ("kind", c_int), ("path", c_char_p), ("fd", c_int),
+                ("write_fn", WRITE_FN), ("write_payload", c_void_p)]
+
 CANONICAL_DROP_UNKNOWN = 0x1
 PRUNE_METHODS = 0x1      # iprof_model_prune
 PRUNE_TYPES = 0x2
-PRUNE_DANGLING = 0x4     # as iprof_model_drop_dangling
-REMOVE_CASCADE = 0x1     # 1.0's iprof_model_remove_method (0.x: drop_method)
+PRUNE_DANGLING = 0x4     # what refers to undefined methods and types
+REMOVE_CASCADE = 0x1     # iprof_model_remove_method: also the entries naming it
+# The one place the filter options' version is said: the library's headers
+# are at 3 (the predicates) until the 1.0 struct versions restart at 1.
 FILTER_OPTIONS_VERSION = 3
 
 
@@ -159,7 +200,7 @@ class iprof_filter_options(Structure):
                 ("drop_packages", POINTER(c_char_p)), ("drop_package_count", c_size_t),
                 ("min_count", c_int64), ("top_percent", c_double),
                 ("max_depth", c_size_t),
-                # version 3: the predicates (NULL: none) and their payload
+                # the predicates (NULL: none) and their payload
                 ("keep_frame", FRAME_PRED), ("keep_entry", MODEL_ENTRY_PRED),
                 ("keep_method", MODEL_METHOD_PRED), ("keep_type", MODEL_TYPE_PRED),
                 ("payload", c_void_p)]
@@ -186,49 +227,56 @@ class iprof_columns(Structure):
                 ("frame_offsets", c_void_p)]
 
 
+DIFF_SUMMARY_VERSION = 1
+DIFF_KIND_SUMMARY_VERSION = 1
+DIFF_CHANGE_VERSION = 1
+
+
+class iprof_diff_summary(Structure):
+    """What a comparison found over both models; arrays indexed by side."""
+    _fields_ = [("version", c_uint), ("method_only_count", c_size_t * 2),
+                ("method_common_count", c_size_t * 2), ("staleness", c_double)]
+
+
+class iprof_diff_kind_summary(Structure):
+    """What a comparison found for one kind; arrays indexed by side."""
+    _fields_ = [("version", c_uint), ("context_only_count", c_size_t * 2),
+                ("context_common_count", c_size_t * 2), ("total", c_uint64 * 2),
+                ("common_total", c_uint64 * 2), ("overlap", c_double * 2),
+                ("staleness", c_double), ("change_count", c_size_t)]
+
+
+class iprof_diff_change(Structure):
+    """One kept change of a kind; arrays indexed by side."""
+    _fields_ = [("version", c_uint), ("entry", c_void_p * 2), ("value", c_uint64 * 2),
+                ("share", c_double * 2), ("delta", c_double), ("relative", c_double)]
+
+
 # --------------------------------------------------------------------------
 # Function declarations: name -> (restype, argtypes)
 
 _P = c_void_p
 _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
-    # common.h
+    # iprof.h: the library and its reports
     "iprof_status_string": (c_char_p, [c_int]),
     "iprof_version_string": (c_char_p, []),
     "iprof_kind_name": (c_char_p, [c_int]),
-    "iprof_instanceof_key_name": (c_char_p, [c_int]),
-    "iprof_error_status": (c_int, [_P]),
-    "iprof_error_severity": (c_int, [_P]),
-    "iprof_error_message": (c_char_p, [_P]),
-    "iprof_error_path": (c_char_p, [_P]),
-    "iprof_error_offset": (c_uint64, [_P]),
-    "iprof_error_line": (c_uint64, [_P]),
-    "iprof_error_column": (c_uint64, [_P]),
-    "iprof_error_kind": (c_int, [_P]),
-    "iprof_error_context": (c_char_p, [_P]),
-    "iprof_error_type_id": (c_int, [_P, c_int64_p]),
-    "iprof_error_method_id": (c_int, [_P, c_int64_p]),
-    "iprof_gzip_supported": (c_int, []),
-    # reader.h
+    "iprof_features": (c_uint, []),
+    "iprof_error_get_info": (c_int, [_P, POINTER(iprof_error_info)]),
+    # iprof.h: the reader (stream.h: iprof_reader_read)
     "iprof_read_options_init": (c_int, [POINTER(iprof_read_options), c_uint]),
     "iprof_reader_new": (c_int, [POINTER(_P), POINTER(iprof_read_options)]),
     "iprof_reader_free": (None, [_P]),
-    "iprof_reader_read_buffer": (c_int, [_P, _P, c_size_t, POINTER(iprof_read_callbacks), _P]),
-    "iprof_reader_read_path": (c_int, [_P, c_char_p, POINTER(iprof_read_callbacks), _P]),
-    "iprof_reader_read_callback": (c_int, [_P, READ_FN, _P, POINTER(iprof_read_callbacks), _P]),
+    "iprof_reader_get_result": (c_int, [_P, POINTER(iprof_read_result)]),
     "iprof_reader_error": (_P, [_P]),
-    "iprof_reader_damage": (_P, [_P]),
-    "iprof_reader_kept_end": (c_uint64, [_P]),
-    "iprof_reader_diag_count": (c_size_t, [_P]),
-    "iprof_reader_diag_dropped": (c_size_t, [_P, c_int]),
-    "iprof_reader_unread_count": (c_size_t, [_P, POINTER(c_char_p)]),
     "iprof_reader_diag": (_P, [_P, c_size_t]),
-    # model.h
+    "iprof_reader_read": (c_int, [_P, POINTER(iprof_source), POINTER(iprof_read_callbacks), _P]),
+    # iprof.h: the model (edit.h: add_*, remove_*, set_*, map_records, scale,
+    # unknown keys; analysis.h: iprof_model_get_columns)
     "iprof_model_new": (c_int, [POINTER(_P), POINTER(iprof_allocator)]),
     "iprof_model_build_indexes": (c_int, [_P]),
     "iprof_model_free": (None, [_P]),
-    "iprof_model_load_buffer": (c_int, [POINTER(_P), _P, _P, c_size_t]),
-    "iprof_model_load_path": (c_int, [POINTER(_P), _P, c_char_p]),
-    "iprof_model_load_callback": (c_int, [POINTER(_P), _P, READ_FN, _P]),
+    "iprof_model_load": (c_int, [POINTER(_P), _P, POINTER(iprof_source)]),
     "iprof_model_version": (c_char_p, [_P]),
     "iprof_model_set_version": (c_int, [_P, c_char_p]),
     "iprof_model_type_count": (c_size_t, [_P]),
@@ -259,7 +307,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_entry_kind": (c_int, [_P]),
     "iprof_entry_context": (_P, [_P]),
     "iprof_entry_records": (c_int64_p, [_P, c_size_t_p]),
-    "iprof_model_columns": (c_int, [_P, c_int, POINTER(iprof_columns)]),
+    "iprof_model_get_columns": (c_int, [_P, c_int, POINTER(iprof_columns)]),
     "iprof_model_add_type": (c_int, [_P, c_int64, c_char_p, c_size_t, POINTER(_P)]),
     "iprof_model_remove_type": (c_int, [_P, c_int64]),
     "iprof_model_add_method": (c_int, [_P, c_int64, c_char_p, c_size_t, c_int64_p, c_size_t,
@@ -267,38 +315,28 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_model_remove_method": (c_int, [_P, c_int64]),
     "iprof_model_add_entry": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t]),
     "iprof_model_remove_entry": (c_int, [_P, c_int, c_int64_p, c_size_t]),
-    "iprof_model_retain_entries": (c_int, [_P, c_int, MODEL_ENTRY_PRED, _P]),
-    "iprof_model_retain_methods": (c_int, [_P, MODEL_METHOD_PRED, _P]),
-    "iprof_model_retain_types": (c_int, [_P, MODEL_TYPE_PRED, _P]),
-    "iprof_model_retain_entries_by_frame": (c_int, [_P, c_int, FRAME_PRED, _P]),
     "iprof_model_drop_method": (c_int, [_P, c_int64]),
     "iprof_model_set_entry_records": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p,
                                               c_size_t]),
     "iprof_model_map_records": (c_int, [_P, c_int, RECORDS_FN, _P]),
     "iprof_model_scale": (c_int, [_P, c_int, c_double, c_int]),
-    "iprof_model_merge": (c_int, [_P, _P, c_double]),
     "iprof_merge_options_init": (c_int, [POINTER(iprof_merge_options), c_uint]),
     "iprof_model_merge_with": (c_int, [_P, _P, POINTER(iprof_merge_options)]),
-    "iprof_model_merge_buffer": (c_int, [_P, _P, _P, c_size_t, POINTER(iprof_merge_options)]),
-    "iprof_model_merge_path": (c_int, [_P, _P, c_char_p, POINTER(iprof_merge_options)]),
-    "iprof_model_merge_fd": (c_int, [_P, _P, c_int, POINTER(iprof_merge_options)]),
-    "iprof_model_merge_callback": (c_int, [_P, _P, READ_FN, _P, POINTER(iprof_merge_options)]),
+    "iprof_model_merge_source": (c_int, [_P, _P, POINTER(iprof_source),
+                                         POINTER(iprof_merge_options)]),
     "iprof_model_unknown_count": (c_size_t, [_P]),
     "iprof_model_unread_count": (c_size_t, [_P, POINTER(c_char_p)]),
     "iprof_model_unknown_at": (c_int, [_P, c_size_t, POINTER(_P), c_size_t_p, POINTER(_P),
                                        c_size_t_p]),
     "iprof_model_add_unknown": (c_int, [_P, c_char_p, c_size_t, c_char_p, c_size_t]),
     "iprof_model_remove_unknown": (c_int, [_P, c_char_p, c_size_t]),
-    "iprof_model_clear_unknown": (None, [_P]),
     "iprof_model_instanceof_key": (c_int, [_P]),
     "iprof_model_set_instanceof_key": (c_int, [_P, c_int]),
     "iprof_model_error": (_P, [_P]),
-    # writer.h
+    # iprof.h: the writer (stream.h: begin, the elements, end)
     "iprof_write_options_init": (c_int, [POINTER(iprof_write_options), c_uint]),
-    "iprof_writer_new_path": (c_int, [POINTER(_P), c_char_p, POINTER(iprof_write_options)]),
-    "iprof_writer_new_buffer": (c_int, [POINTER(_P), POINTER(iprof_write_options)]),
-    "iprof_writer_new_callback": (c_int, [POINTER(_P), WRITE_FN, _P,
-                                          POINTER(iprof_write_options)]),
+    "iprof_writer_new": (c_int, [POINTER(_P), POINTER(iprof_sink),
+                                 POINTER(iprof_write_options)]),
     "iprof_writer_free": (None, [_P]),
     "iprof_writer_begin": (c_int, [_P, c_char_p]),
     "iprof_writer_type": (c_int, [_P, c_int64, c_char_p, c_size_t]),
@@ -310,13 +348,11 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_writer_error": (_P, [_P]),
     "iprof_writer_buffer": (c_int, [_P, POINTER(_P), c_size_t_p]),
     # transform.h
-    "iprof_model_canonicalize": (c_int, [_P]),
     "iprof_model_canonicalize_flags": (c_int, [_P, c_uint]),
     "iprof_filter_options_init": (c_int, [POINTER(iprof_filter_options), c_uint]),
     "iprof_model_filter": (c_int, [_P, POINTER(iprof_filter_options)]),
     "iprof_package_matches": (c_int, [c_char_p, c_char_p, c_size_t]),
     "iprof_model_prune": (c_int, [_P, c_uint]),
-    "iprof_model_drop_dangling": (c_int, [_P, POINTER(c_size_t), POINTER(c_size_t)]),
     # analysis.h
     "iprof_entry_branch_probabilities": (c_int, [_P, c_int64_p, POINTER(c_double), c_size_t,
                                                  c_size_t_p]),
@@ -329,23 +365,10 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_diff_options_init": (c_int, [POINTER(iprof_diff_options), c_uint]),
     "iprof_diff_new": (c_int, [POINTER(_P), _P, _P, POINTER(iprof_diff_options)]),
     "iprof_diff_free": (None, [_P]),
-    "iprof_diff_method_only_count": (c_size_t, [_P, c_int]),
+    "iprof_diff_get_summary": (c_int, [_P, POINTER(iprof_diff_summary)]),
+    "iprof_diff_get_kind": (c_int, [_P, c_int, POINTER(iprof_diff_kind_summary)]),
+    "iprof_diff_get_change": (c_int, [_P, c_int, c_size_t, POINTER(iprof_diff_change)]),
     "iprof_diff_method_only_at": (_P, [_P, c_int, c_size_t]),
-    "iprof_diff_method_common_count": (c_size_t, [_P, c_int]),
-    "iprof_diff_context_only_count": (c_size_t, [_P, c_int, c_int]),
-    "iprof_diff_context_common_count": (c_size_t, [_P, c_int, c_int]),
-    "iprof_diff_total": (c_uint64, [_P, c_int, c_int]),
-    "iprof_diff_common_total": (c_uint64, [_P, c_int, c_int]),
-    "iprof_diff_overlap": (c_double, [_P, c_int, c_int]),
-    "iprof_diff_staleness": (c_double, [_P]),
-    "iprof_diff_staleness_kind": (c_double, [_P, c_int]),
-    "iprof_diff_change_count": (c_size_t, [_P, c_int]),
-    "iprof_diff_change_entry": (_P, [_P, c_int, c_size_t, c_int]),
-    "iprof_diff_change_value": (c_uint64, [_P, c_int, c_size_t, c_int]),
-    "iprof_diff_change_share": (c_double, [_P, c_int, c_size_t, c_int]),
-    "iprof_diff_change_delta": (c_double, [_P, c_int, c_size_t]),
-    "iprof_diff_change_relative": (c_double, [_P, c_int, c_size_t]),
-    "iprof_diff_change_describe": (c_size_t, [_P, c_int, c_size_t, _P, c_size_t]),
 }
 
 _lock = threading.Lock()
@@ -488,7 +511,7 @@ def version() -> str:
 
 def gzip_supported() -> bool:
     """Whether the loaded library reads and writes gzip-compressed profiles
-    (it was built with zlib). Without it, gzip input fails with
-    :class:`InputOutputError` and so does writing a ".gz" path or with
-    ``gzip=True``."""
-    return bool(lib().iprof_gzip_supported())
+    (it was built with zlib; C: ``iprof_features() & IPROF_FEATURE_GZIP``).
+    Without it, gzip input fails with :class:`InputOutputError` and so does
+    writing a ".gz" path or with ``gzip=True``."""
+    return bool(lib().iprof_features() & FEATURE_GZIP)

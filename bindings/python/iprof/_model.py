@@ -10,12 +10,13 @@ access ever touches memory the C side has freed:
 * Entries are valid until the next change to entries of their kind (C:
   "entry pointers are valid until the next change to that kind"). The
   model keeps a generation counter per kind, bumped by add_entry,
-  remove_entry, retain_entries, set_entry_records, map_records, scale,
-  retain_entries_by_frame, drop_method and merge; an Entry or an entry
-  iterator made under an older generation raises :class:`StaleError`.
+  remove_entry, set_entry_records, map_records, scale, merge,
+  remove_method(cascade=True), filter and prune(dangling=True); an Entry
+  or an entry iterator made under an older generation raises
+  :class:`StaleError`.
 * Types and methods are valid until their removal; the model bumps a
-  generation on every type (method) removal, retain, drop_method and
-  prune, and older Type (Method) objects and iterators raise
+  generation on every type (method) removal, filter and prune, and older
+  Type (Method) objects and iterators raise
   :class:`StaleError`. Adding types, methods or entries of another kind
   invalidates nothing.
 * Contexts are interned and live as long as the model, until
@@ -44,7 +45,7 @@ from ._common import (INT64_MAX, INT64_MIN, InstanceofKey, Kind, Rounding, decod
                       frames_array, frames_from, int64, int64_array, is_bytes, is_path,
                       size_t)
 from ._errors import (ClosedError, Diagnostic, DroppedDiagnostics, StaleError, Status, check,
-                      make_error)
+                      make_error, _report_info)
 from ._reader import UnknownKey, _Reader, _filename, _reader_kwargs
 from ._columns import Columns, columns, release_views
 from ._common import EnumLike, FramesLike
@@ -780,7 +781,7 @@ class Model:
     @property
     def damage(self) -> Diagnostic | None:
         """Where the input was damaged, for a model loaded with
-        ``salvage=True`` (C: ``iprof_reader_damage``): a :class:`Diagnostic`
+        ``salvage=True`` (C: ``iprof_read_result.damage``): a :class:`Diagnostic`
         (status, message, offset, line, column, path) of the error the load
         stopped at, or None when it read the whole input (and for models not
         loaded so)."""
@@ -789,30 +790,9 @@ class Model:
     @property
     def kept_end(self) -> int | None:
         """For a model loaded with ``salvage=True``: the input offset just past
-        the last complete element it kept (C: ``iprof_reader_kept_end``);
+        the last complete element it kept (C: ``iprof_read_result.kept_end``);
         None for models not loaded so."""
         return self._kept_end
-
-    def drop_dangling(self) -> dict[str, int]:
-        """Remove what refers to types or methods the model does not define
-        (C: ``iprof_model_drop_dangling``): methods whose signature names an
-        undefined type, then entries whose context names an undefined method
-        or whose records name an undefined type. Returns how many went, a
-        dict ``{"methods": n, "callCountProfiles": n, ...}`` (every kind's
-        JSON key). Invalidates Method objects and the Entry objects of every
-        kind."""
-        p = self._pw()
-        methods = ctypes.c_size_t()
-        entries = (ctypes.c_size_t * len(Kind))()
-        self._method_gen += 1
-        for k in Kind:
-            self._entry_gen[k] += 1
-        self._mutations += 1
-        self._check(self._L.iprof_model_drop_dangling(p, byref(methods), entries))
-        dropped: dict[str, int] = {"methods": methods.value}
-        for k in Kind:
-            dropped[k.json_key] = int(entries[k])
-        return dropped
 
     @property
     def diagnostics_dropped(self) -> DroppedDiagnostics:
@@ -916,7 +896,7 @@ class Model:
 
     def columns(self, kind: EnumLike) -> Columns:
         """Every entry of *kind* at once, as read-only memoryviews of the C
-        model's own arrays (C: ``iprof_model_columns``; built on the first
+        model's own arrays (C: ``iprof_model_get_columns``; built on the first
         call for a kind, then kept): ``numpy.asarray(model.columns(k).records)``
         is every record without a copy. See :class:`Columns`; the views are
         released by the next change to the model, which is refused
@@ -972,11 +952,11 @@ class Model:
         report of this very failure is used (a call that sets none would
         leave an older one)."""
         if status != 0:
-            L = self._L
-            report = L.iprof_model_error(self._ptr)
-            if report and L.iprof_error_status(report) != status:
-                report = None
-            raise make_error(status, report, filename)
+            report = self._L.iprof_model_error(self._ptr)
+            info = _report_info(report) if report else None
+            if info is not None and info.status != status:
+                info = None
+            raise make_error(status, info, filename)
 
     def add_unknown(self, key: str | bytes, json: str | bytes) -> None:
         """Add a top-level key the library does not interpret, with its raw
@@ -989,11 +969,16 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_add_unknown(p, k, len(k), j, len(j)))
 
-    def remove_unknown(self, key: str | bytes) -> None:
+    def remove_unknown(self, key: str | bytes | None = None) -> None:
         """Remove every unknown top-level key named *key*;
-        :class:`NotFoundError` if there is none."""
-        k = encode(key)
+        :class:`NotFoundError` if there is none. Without *key* (None),
+        remove every unknown top-level key (never :class:`NotFoundError`)."""
         p = self._pw()
+        if key is None:
+            self._mutations += 1
+            check(self._L.iprof_model_remove_unknown(p, None, 0))
+            return
+        k = encode(key)
         self._mutations += 1
         check(self._L.iprof_model_remove_unknown(p, k, len(k)),
               "the model keeps no unknown key %r" % (key,))
@@ -1003,12 +988,6 @@ class Model:
         that lookups from several threads never allocate. Lookups build
         them on first use otherwise."""
         self._check(self._L.iprof_model_build_indexes(self._pw()))
-
-    def clear_unknown(self) -> None:
-        """Remove every unknown top-level key."""
-        p = self._pw()
-        self._mutations += 1
-        self._L.iprof_model_clear_unknown(p)
 
     def add_type(self, type_id: SupportsIndex, name: str | bytes) -> Type:
         """Add a type and return it. :class:`InvalidArgumentError` if the id
@@ -1047,15 +1026,26 @@ class Model:
         assert out.value is not None   # the C API sets it on success
         return Method(self, out.value)
 
-    def remove_method(self, method: Method | SupportsIndex) -> None:
-        """Remove a method (a Method or an id); :class:`NotFoundError` if
-        absent. Invalidates every Method object of this model."""
+    def remove_method(self, method: Method | SupportsIndex, *, cascade: bool = False) -> None:
+        """Remove a method (a Method or an id); :class:`NotFoundError`, with
+        ``method_id`` set and nothing changed, if absent. Its entries stay,
+        naming a method that is gone, unless ``cascade=True``
+        (IPROF_REMOVE_CASCADE): then every entry, of any kind, whose context
+        mentions the method in any frame, callee or caller, goes too.
+        Invalidates every Method object of this model, and with *cascade*
+        every Entry object."""
         method_id = (self._own(method, Method).id if isinstance(method, Method)
                      else int64(method, "method id"))
         p = self._pw()
         self._method_gen += 1
+        if cascade:
+            for k in Kind:
+                self._entry_gen[k] += 1
         self._mutations += 1
-        self._check(self._L.iprof_model_remove_method(p, method_id))
+        if cascade:
+            self._check(self._L.iprof_model_drop_method(p, method_id))
+        else:
+            self._check(self._L.iprof_model_remove_method(p, method_id))
 
     def add_entry(self, kind: EnumLike, frames: FramesLike,
                   records: Iterable[SupportsIndex]) -> Entry:
@@ -1091,104 +1081,8 @@ class Model:
         self._mutations += 1
         self._check(self._L.iprof_model_remove_entry(p, kind, farr, fn))
 
-    def _retain(self, items: list[Any], keep: Callable[[Any], object],
-                run: Callable[[Any], int]) -> None:
-        # The predicate runs first, on an unchanged model, so that it may
-        # read anything and an exception from it changes nothing; the C
-        # filter then only tests the pointers it selected.
-        before = (list(self._entry_gen), self._type_gen, self._method_gen, self._ptr)
-        kept = {item._ptr for item in items if keep(item)}
-        if (list(self._entry_gen), self._type_gen, self._method_gen, self._ptr) != before:
-            raise StaleError("the model changed inside a retain predicate")
-        pred = _lib.MODEL_ENTRY_PRED(lambda ptr, _payload: 1 if ptr in kept else 0)
-        self._mutations += 1
-        self._check(run(pred))
-
-    def retain_entries(self, kind: EnumLike, keep: Callable[[Entry], object]) -> None:
-        """Keep only the entries of *kind* for which ``keep(entry)`` is
-        true. *keep* runs on every entry before anything changes, so an
-        exception from it leaves the model as it was."""
-        kind = Kind.of(kind)
-        p = self._pw()
-
-        def run(cb: Any) -> int:
-            self._entry_gen[Kind.of(kind)] += 1
-            return self._L.iprof_model_retain_entries(p, kind, cb, None)
-        self._retain(list(Entries(self, kind)), keep, run)
-
-    def retain_types(self, keep: Callable[[Type], object]) -> None:
-        """Keep only the types for which ``keep(type)`` is true."""
-        p = self._pw()
-
-        def run(cb: Any) -> int:
-            self._type_gen += 1
-            return self._L.iprof_model_retain_types(p, cb, None)
-        self._retain(list(Types(self)), keep, run)
-
-    def retain_methods(self, keep: Callable[[Method], object]) -> None:
-        """Keep only the methods for which ``keep(method)`` is true."""
-        p = self._pw()
-
-        def run(cb: Any) -> int:
-            self._method_gen += 1
-            return self._L.iprof_model_retain_methods(p, cb, None)
-        self._retain(list(Methods(self)), keep, run)
-
     def _gens(self) -> tuple[list[int], int, int]:
         return (list(self._entry_gen), self._type_gen, self._method_gen)
-
-    def drop_method(self, method: Method | SupportsIndex) -> None:
-        """Remove a method (a Method or an id) and every entry, of any kind,
-        whose context mentions it in any frame, callee or caller (unlike
-        :meth:`remove_method`, which leaves those entries naming a method
-        that is gone). :class:`NotFoundError`, with ``method_id`` set and
-        nothing changed, if there is no such method. Invalidates every
-        Method and Entry object of this model."""
-        method_id = (self._own(method, Method).id if isinstance(method, Method)
-                     else int64(method, "method id"))
-        p = self._pw()
-        self._method_gen += 1
-        for k in Kind:
-            self._entry_gen[k] += 1
-        self._mutations += 1
-        self._check(self._L.iprof_model_drop_method(p, method_id))
-
-    def retain_entries_by_frame(self, keep: Callable[[int, int], object],
-                                kind: EnumLike | None = None) -> None:
-        """Keep only the entries every frame of whose context passes
-        ``keep(method_id, bci)``: an entry with a refused frame anywhere, as
-        the callee or as a caller, goes. *kind*: a kind, or None for every
-        kind. Monitor entries show their dummy frame ``(0, 0)``.
-
-        *keep* is called once per distinct frame of those entries, before
-        anything changes, so an exception from it leaves the model as it
-        was; it must not change the model (:class:`StaleError`).
-        Invalidates the Entry objects of the kinds filtered."""
-        kinds = list(Kind) if kind is None else [Kind.of(kind)]
-        L, p = self._L, self._pw()
-        before = self._gens()
-        verdict: dict[tuple[int, int], bool] = {}
-        seen: set[int] = set()
-        for k in kinds:
-            for i in range(L.iprof_model_entry_count(p, k)):
-                # Contexts are interned and share their callers: walk each
-                # node once.
-                ctx = L.iprof_entry_context(L.iprof_model_entry_at(p, k, i))
-                while ctx and ctx not in seen:
-                    seen.add(ctx)
-                    frame = (L.iprof_context_method_id(ctx), L.iprof_context_bci(ctx))
-                    if frame not in verdict:
-                        verdict[frame] = bool(keep(*frame))
-                        if self._gens() != before or self._ptr != p:
-                            raise StaleError("the model changed inside a retain predicate")
-                    ctx = L.iprof_context_caller(ctx)
-        pred = _lib.FRAME_PRED(lambda mid, bci, _payload: 1 if verdict.get((mid, bci), True)
-                               else 0)
-        for k in kinds:
-            self._entry_gen[k] += 1
-        self._mutations += 1
-        self._check(L.iprof_model_retain_entries_by_frame(p, -1 if kind is None else kinds[0],
-                                                          pred, None))
 
     def set_entry_records(self, kind: EnumLike, frames: FramesLike,
                           records: Iterable[SupportsIndex]) -> Entry:
@@ -1347,8 +1241,7 @@ class Model:
                    max_element_size: int = 0, max_depth: int = 0,
                    threaded: bool = False) -> None:
         """Merge the profile in *source* into this model as it is read,
-        without loading it as a Model first (C: ``iprof_model_merge_path``
-        and friends): the same result as ``merge(iprof.load(source),
+        without loading it as a Model first (C: ``iprof_model_merge_source``): the same result as ``merge(iprof.load(source),
         weight, ...)``, with memory for this model and a few batches only.
 
         *source*: a path (str or path-like), bytes-like data or a binary
@@ -1369,23 +1262,15 @@ class Model:
         with _Reader(threaded=threaded,
                      **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
                                       max_depth, 0)) as r, self._in_use(merge=True) as p:
+            src = r.source(source)   # before the merge options invalidate anything
             opts = self._merge_options(weight, drop_unknown, rounding)
             L = r._L
-            if is_bytes(source):
-                data = bytes(source)
-                status = L.iprof_model_merge_buffer(p, r.ptr, data, len(data), byref(opts))
-            elif is_path(source):
-                status = L.iprof_model_merge_path(p, r.ptr, os.fsencode(source), byref(opts))
-            elif hasattr(source, "read"):
-                status = L.iprof_model_merge_callback(p, r.ptr, r.read_fn(source), None,
-                                                      byref(opts))
-            else:
-                raise TypeError("source must be a path, bytes or a binary file object, not %s"
-                                % type(source).__name__)
+            status = L.iprof_model_merge_source(p, r.ptr, byref(src), byref(opts))
             report = L.iprof_reader_error(r.ptr)
-            if status != 0 and (r.exceptions or
-                                (report and L.iprof_error_status(report) == status)):
-                r.fail(status, _filename(source))
+            if status != 0:
+                info = _report_info(report) if report else None
+                if r.exceptions or (info is not None and info.status == status):
+                    r.fail(status, _filename(source), info)
             self._check(status, _filename(source))
 
     def _invalidate_all(self, contexts: bool) -> None:
@@ -1423,12 +1308,21 @@ class Model:
     def filter(self, keep_packages: Packages = (), drop_packages: Packages = (),
                min_count: SupportsIndex | None = None, top_percent: float | None = None,
                kinds: EnumLike | Iterable[EnumLike] | None = None,
-               max_depth: int | None = None) -> None:
-        """Drop entries, and the methods and types of dropped packages
+               max_depth: int | None = None, *,
+               keep_frame: Callable[[int, int], object] | None = None,
+               keep_entry: Callable[[Entry], object] | None = None,
+               keep_method: Callable[[Method], object] | None = None,
+               keep_type: Callable[[Type], object] | None = None) -> None:
+        """Keep what the criteria and predicates accept; the rest goes
         (C: ``iprof_model_filter``). In this order:
 
         *kinds*: an iterable of kinds (:class:`Kind`, number, name or JSON
         key) whose entries are kept; None keeps every kind.
+        *keep_frame*: ``keep_frame(method_id, bci)``; an entry with a refused
+        frame anywhere in its context, as the callee or as a caller, goes
+        (monitor entries show their dummy frame ``(0, 0)``).
+        *keep_entry*: ``keep_entry(entry)`` (an :class:`Entry` of any kind;
+        ``entry.kind`` says which); a refused entry goes.
         *keep_packages* / *drop_packages*: package names ("com.foo" matches
         "com.foo.Bar", not "com.foobar.X"; a trailing "." is ignored); a
         method is in the package decided for the declaring type of its
@@ -1446,9 +1340,18 @@ class Model:
         percentage of the kind's count mass (ties kept together).
         *max_depth*: then cut every context to its *max_depth* innermost
         frames, combining the entries of a kind that then coincide.
+        *keep_method*: ``keep_method(method)``; a refused method goes (its
+        entries are not touched). *keep_type*: ``keep_type(type)``; a
+        refused type goes.
         Everything the options do not name stays, whether anything refers
         to it or not (no options: the model is unchanged); :meth:`prune`
         afterwards removes the unreferenced. Ids are not changed.
+
+        The predicates run first, on the unchanged model: each once per
+        distinct frame of the entries of the kept kinds, per entry of those
+        kinds, per method and per type, before anything changes, so they
+        may read anything and an exception from one leaves the model as it
+        was; they must not change the model (:class:`StaleError`).
 
         Every Type, Method and Entry object taken before becomes stale
         (Contexts stay valid). Raises :class:`InvalidArgumentError` for a
@@ -1456,10 +1359,10 @@ class Model:
         L = self._L
         opts = _lib.iprof_filter_options()
         check(L.iprof_filter_options_init(byref(opts), _lib.FILTER_OPTIONS_VERSION))
+        mask = 0
         if kinds is not None:
             if isinstance(kinds, (str, int, Kind)):
                 kinds = [kinds]
-            mask = 0
             for k in kinds:
                 mask |= 1 << Kind.of(k)
             if not mask:
@@ -1476,26 +1379,128 @@ class Model:
         if max_depth is not None:
             opts.max_depth = size_t(max_depth, "max_depth")
         p = self._pw()
+        preds = self._filter_predicates(p, [k for k in Kind if not mask or mask >> k & 1],
+                                        keep_frame, keep_entry, keep_method, keep_type)
+        for field, fn in preds.items():
+            setattr(opts, field, fn)
         self._invalidate_all(contexts=False)
         self._check(L.iprof_model_filter(p, byref(opts)))
+        del preds   # the C callbacks live until here
 
-    def prune(self, *, methods: bool = True, types: bool = True) -> None:
-        """Remove what nothing refers to (C: ``iprof_model_prune``):
-        *methods*, the methods no entry mentions in any frame; *types*, the
-        types no method signature and no record (virtual invoke, monitor,
-        instanceof type ids) mentions; methods first, so that types only
-        they used go too. Nothing is removed while the model keeps an
-        unknown top-level key that may hold ids (anything but [], {} or a
-        scalar). Ids are not changed. Invalidates the Type (Method) objects
-        when types (methods) are pruned."""
-        what = (_lib.PRUNE_METHODS if methods else 0) | (_lib.PRUNE_TYPES if types else 0)
+    def _filter_predicates(self, p: int, kinds: list[Kind],
+                           keep_frame: Callable[[int, int], object] | None,
+                           keep_entry: Callable[[Entry], object] | None,
+                           keep_method: Callable[[Method], object] | None,
+                           keep_type: Callable[[Type], object] | None) -> dict[str, Any]:
+        """The C predicates of :meth:`filter`, by options field: each Python
+        predicate is asked here, on the unchanged model, and its verdicts
+        are kept by what stays true while the filter runs (frames, an
+        entry's kind and interned context, ids), not by element pointers."""
+        L = self._L
+        before = (self._gens(), self._ptr)
+
+        def unchanged() -> None:
+            if (self._gens(), self._ptr) != before:
+                raise StaleError("the model changed inside a filter predicate")
+        out: dict[str, Any] = {}
+        if keep_frame is not None:
+            verdict: dict[tuple[int, int], bool] = {}
+            seen: set[int] = set()
+            for k in kinds:
+                for i in range(L.iprof_model_entry_count(p, k)):
+                    # Contexts are interned and share their callers: walk
+                    # each node once.
+                    ctx = L.iprof_entry_context(L.iprof_model_entry_at(p, k, i))
+                    while ctx and ctx not in seen:
+                        seen.add(ctx)
+                        frame = (L.iprof_context_method_id(ctx), L.iprof_context_bci(ctx))
+                        if frame not in verdict:
+                            verdict[frame] = bool(keep_frame(*frame))
+                            unchanged()
+                        ctx = L.iprof_context_caller(ctx)
+            out["keep_frame"] = _lib.FRAME_PRED(
+                lambda mid, bci, _x: 1 if verdict.get((mid, bci), True) else 0)
+        if keep_entry is not None:
+            kept_entries: set[tuple[int, int]] = set()
+            for k in kinds:
+                for e in list(Entries(self, k)):
+                    ctx = L.iprof_entry_context(e._ptr)   # before the predicate runs
+                    if keep_entry(e):
+                        kept_entries.add((k, ctx))
+                    unchanged()
+            out["keep_entry"] = _lib.MODEL_ENTRY_PRED(
+                lambda e, _x: 1 if (L.iprof_entry_kind(e), L.iprof_entry_context(e))
+                in kept_entries else 0)
+        if keep_method is not None:
+            kept_methods: set[int] = set()
+            for m in list(Methods(self)):
+                mid = m.id
+                if keep_method(m):
+                    kept_methods.add(mid)
+                unchanged()
+            out["keep_method"] = _lib.MODEL_METHOD_PRED(
+                lambda m, _x: 1 if L.iprof_method_id(m) in kept_methods else 0)
+        if keep_type is not None:
+            kept_types: set[int] = set()
+            for t in list(Types(self)):
+                tid = t.id
+                if keep_type(t):
+                    kept_types.add(tid)
+                unchanged()
+            out["keep_type"] = _lib.MODEL_TYPE_PRED(
+                lambda t, _x: 1 if L.iprof_type_id(t) in kept_types else 0)
+        return out
+
+    def prune(self, *, methods: bool | None = None, types: bool | None = None,
+              dangling: bool = False) -> dict[str, int]:
+        """Remove what the references make useless (C: ``iprof_model_prune``)
+        and return how many of each went: a dict ``{"methods": n, "types": n,
+        "callCountProfiles": n, ...}`` (every kind's JSON key), each the count
+        before minus the count after.
+
+        *dangling* (IPROF_PRUNE_DANGLING), first: the methods whose signature
+        names an undefined type, then the entries whose context names an
+        undefined method or whose records name an undefined type.
+        *methods* (IPROF_PRUNE_METHODS): the methods no entry mentions in any
+        frame; *types* (IPROF_PRUNE_TYPES): the types no method signature and
+        no record (virtual invoke, monitor, instanceof type ids) mentions;
+        methods before types, so that types only they used go too. Nothing
+        unreferenced is removed while the model keeps an unknown top-level
+        key that may hold ids (anything but [], {} or a scalar); that rule
+        does not hold back *dangling*.
+
+        *methods* and *types* default to True unless ``dangling=True`` is
+        given, so ``prune()`` removes the unreferenced and
+        ``prune(dangling=True)`` only what dangles (name ``methods=True``,
+        ``types=True`` with it for both). Ids are not changed. Invalidates
+        the Method objects when methods or dangling ones are pruned, the Type
+        objects when types are, and every Entry object with *dangling*."""
+        if methods is None:
+            methods = not dangling
+        if types is None:
+            types = not dangling
+        what = ((_lib.PRUNE_METHODS if methods else 0) | (_lib.PRUNE_TYPES if types else 0)
+                | (_lib.PRUNE_DANGLING if dangling else 0))
         p = self._pw()
-        if methods:
+        before = self._prune_counts(p)
+        if methods or dangling:
             self._method_gen += 1
         if types:
             self._type_gen += 1
+        if dangling:
+            for k in Kind:
+                self._entry_gen[k] += 1
         self._mutations += 1
         self._check(self._L.iprof_model_prune(p, what))
+        after = self._prune_counts(p)
+        return {key: before[key] - after[key] for key in before}
+
+    def _prune_counts(self, p: int) -> dict[str, int]:
+        L = self._L
+        counts = {"methods": L.iprof_model_method_count(p), "types": L.iprof_model_type_count(p)}
+        for k in Kind:
+            counts[k.json_key] = L.iprof_model_entry_count(p, k)
+        return counts
 
     def _own(self, obj: _Owned, cls: type[_Owned]) -> _Owned:
         if obj._model is not self:
@@ -1630,26 +1635,19 @@ def load(source: Source, *, strict: bool = False, check_references: bool = True,
                  **_reader_kwargs(strict, check_references, chunk_size, max_element_size,
                                   max_depth, max_diagnostics)) as r:
         L = r._L
+        src = r.source(source)
         out = c_void_p()
-        if is_bytes(source):
-            data = bytes(source)
-            status = L.iprof_model_load_buffer(byref(out), r.ptr, data, len(data))
-        elif is_path(source):
-            status = L.iprof_model_load_path(byref(out), r.ptr, os.fsencode(source))
-        elif hasattr(source, "read"):
-            status = L.iprof_model_load_callback(byref(out), r.ptr, r.read_fn(source), None)
-        else:
-            raise TypeError("source must be a path, bytes or a binary file object, not %s"
-                            % type(source).__name__)
+        status = L.iprof_model_load(byref(out), r.ptr, byref(src))
         if status != 0:
             if out.value:   # defensive: the C API promises NULL on failure
                 L.iprof_model_free(out.value)
             r.fail(status, _filename(source))
         assert out.value is not None   # the C API sets it on success
-        model = Model._adopt(out.value, r.diagnostics(), r.dropped())
+        res = r.result()
+        model = Model._adopt(out.value, r.diagnostics(res), r.dropped(res))
         if salvage:
-            model._damage = r.damage()
-            model._kept_end = L.iprof_reader_kept_end(r.ptr)
+            model._damage = r.damage(res)
+            model._kept_end = res.kept_end
         return model
 
 
@@ -1657,7 +1655,7 @@ class Repair(NamedTuple):
     """What :func:`repair` returns: the salvaged model (close it), the
     damage (a :class:`Diagnostic`, None if the input was intact), the
     offset just past the last complete element kept, and what was dropped
-    as dangling (the dict of :meth:`Model.drop_dangling`)."""
+    as dangling (the dict of :meth:`Model.prune` with ``dangling=True``)."""
     model: "Model"
     damage: Diagnostic | None
     kept_end: int
@@ -1667,12 +1665,12 @@ class Repair(NamedTuple):
 def repair(source: Source, *, threaded: bool = False) -> Repair:
     """Salvage a damaged profile, as ``iprof repair`` does: load *source*
     strictly with ``salvage=True``, so that everything complete before the
-    damage is kept (the first rule violation counts as damage), then drop
+    damage is kept (the first rule violation counts as damage), then prune
     what dangles; the model then writes strictly. Raises :class:`Error`
     when nothing can be salvaged (the damage comes before the version)."""
     model = load(source, strict=True, salvage=True, threaded=threaded)
     try:
-        dropped = model.drop_dangling()
+        dropped = model.prune(dangling=True)
     except BaseException:
         model.close()
         raise

@@ -14,7 +14,7 @@ from . import _lib
 from ._common import (SIZE_MAX, Kind, Section, decode, format_ctx, frames_from, is_bytes, is_path,
                       section_of, size_t)
 from ._common import EnumLike
-from ._errors import Diagnostic, DroppedDiagnostics, Severity, StopRead, check, make_error
+from ._errors import Diagnostic, DroppedDiagnostics, StopRead, check, make_error
 
 #: What a read takes: a path, the document's bytes, or a binary file object
 #: (with ``readinto`` or ``read``).
@@ -121,32 +121,43 @@ class _Reader:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def diagnostics(self) -> list[Diagnostic]:
-        L = self._L
-        return [Diagnostic._from_report(L.iprof_reader_diag(self.ptr, i))
-                for i in range(L.iprof_reader_diag_count(self.ptr))]
+    def result(self) -> _lib.iprof_read_result:
+        """What the last read left besides its error, in one call
+        (``iprof_reader_get_result``)."""
+        res = _lib.iprof_read_result()
+        res.version = _lib.READ_RESULT_VERSION
+        check(self._L.iprof_reader_get_result(self.ptr, byref(res)))
+        return res
 
-    def damage(self) -> Diagnostic | None:
+    def diagnostics(self, res: _lib.iprof_read_result | None = None) -> list[Diagnostic]:
+        """The diagnostics the last read kept (of *res*, its result, if
+        already asked for)."""
+        L = self._L
+        n = (res if res is not None else self.result()).diag_count
+        return [Diagnostic._from_report(L.iprof_reader_diag(self.ptr, i)) for i in range(n)]
+
+    def damage(self, res: _lib.iprof_read_result | None = None) -> Diagnostic | None:
         """The damage a salvaging load stopped at (a :class:`Diagnostic`), or
         None when it read the whole input."""
-        report = self._L.iprof_reader_damage(self.ptr)
+        report = (res if res is not None else self.result()).damage
         return Diagnostic._from_report(report) if report else None
 
-    def dropped(self) -> DroppedDiagnostics:
+    def dropped(self, res: _lib.iprof_read_result | None = None) -> DroppedDiagnostics:
         """The diagnostics of the last read beyond max_diagnostics, counted."""
-        L = self._L
-        return DroppedDiagnostics(L.iprof_reader_diag_dropped(self.ptr, Severity.ERROR),
-                                  L.iprof_reader_diag_dropped(self.ptr, Severity.WARNING))
+        res = res if res is not None else self.result()
+        return DroppedDiagnostics(res.dropped_errors, res.dropped_warnings)
 
-    def fail(self, status: int, filename: str | None) -> NoReturn:
+    def fail(self, status: int, filename: str | None,
+             report: _lib.iprof_error_info | None = None) -> NoReturn:
         """Raise for a failed read: a Python exception from a callback first,
-        else the reader's error report."""
+        else the reader's error report (*report*, when already read)."""
         if self.exceptions:
             exc = self.exceptions[0]
             self.exceptions = []
             raise exc
-        raise make_error(status, self._L.iprof_reader_error(self.ptr), filename,
-                         self.diagnostics(), diagnostics_dropped=self.dropped())
+        res = self.result()
+        raise make_error(status, report or self._L.iprof_reader_error(self.ptr), filename,
+                         self.diagnostics(res), diagnostics_dropped=self.dropped(res))
 
     def guard(self, fn: Callable[..., object]) -> Callable[..., int]:
         """Wrap a Python callback for C: an exception is kept and stops the
@@ -190,20 +201,38 @@ class _Reader:
         self._keep.append(fn)
         return fn
 
+    def source(self, source: Source) -> _lib.iprof_source:
+        """The ``iprof_source`` of *source* (a path, bytes-like data or a
+        binary file object). What it points to is kept with this reader,
+        alive at least until its next source."""
+        src = _lib.iprof_source()
+        src.version = _lib.SOURCE_VERSION
+        src.fd = -1
+        if is_bytes(source):
+            data = bytes(source)
+            src.kind = _lib.SOURCE_BUFFER
+            src.data = ctypes.cast(ctypes.c_char_p(data), c_void_p)
+            src.len = len(data)
+            self._keep.append(data)
+        elif is_path(source):
+            path = os.fsencode(source)
+            src.kind = _lib.SOURCE_PATH
+            src.path = path
+            self._keep.append(path)
+        elif hasattr(source, "read"):
+            src.kind = _lib.SOURCE_CALLBACK
+            src.read_fn = self.read_fn(source)
+        else:
+            raise TypeError("source must be a path, bytes or a binary file object, not %s"
+                            % type(source).__name__)
+        return src
+
     def run(self, source: Source, callbacks: _lib.iprof_read_callbacks | None) -> int:
         """Read *source* with the callbacks struct (or None); returns the
         status. The caller handles exceptions and errors."""
-        L = self._L
+        src = self.source(source)
         cb = byref(callbacks) if callbacks is not None else None
-        if is_bytes(source):
-            data = bytes(source)
-            return L.iprof_reader_read_buffer(self.ptr, data, len(data), cb, None)
-        if is_path(source):
-            return L.iprof_reader_read_path(self.ptr, os.fsencode(source), cb, None)
-        if hasattr(source, "read"):
-            return L.iprof_reader_read_callback(self.ptr, self.read_fn(source), None, cb, None)
-        raise TypeError("source must be a path, bytes or a binary file object, not %s"
-                        % type(source).__name__)
+        return self._L.iprof_reader_read(self.ptr, byref(src), cb, None)
 
 
 def _filename(source: Source) -> str | None:
@@ -325,8 +354,9 @@ def read(source: Source, *, on_version: Callable[[str], object] | None = None,
         elif status != 0:
             r.fail(status, _filename(source))
         del keep
-        return ReadResult(version[0] if version else None, r.diagnostics(), stopped,
-                          r.dropped())
+        res = r.result()
+        return ReadResult(version[0] if version else None, r.diagnostics(res), stopped,
+                          r.dropped(res))
 
 
 def validate(source: Source, *, strict: bool = False, check_references: bool = True,

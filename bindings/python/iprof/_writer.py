@@ -87,11 +87,14 @@ class Writer:
         opts.format_version = self._version
         opts.buffer_size = size_t(buffer_size, "buffer_size")
         opts.instanceof_key = InstanceofKey.of(instanceof_key)
-        out = c_void_p()
+        sink = _lib.iprof_sink()
+        sink.version = _lib.SINK_VERSION
+        sink.fd = -1
         if target is None:
-            status = L.iprof_writer_new_buffer(byref(out), byref(opts))
+            sink.kind = _lib.SINK_BUFFER
         elif isinstance(target, (str, os.PathLike)):
-            status = L.iprof_writer_new_path(byref(out), os.fsencode(target), byref(opts))
+            sink.kind = _lib.SINK_PATH
+            sink.path = os.fsencode(target)   # copied by iprof_writer_new
         elif hasattr(target, "write"):
             write = target.write
             excs = self._exceptions
@@ -122,10 +125,13 @@ class Writer:
                 finally:
                     in_sink[0] = False
             self._write_fn = _lib.WRITE_FN(write_fn)
-            status = L.iprof_writer_new_callback(byref(out), self._write_fn, None, byref(opts))
+            sink.kind = _lib.SINK_CALLBACK
+            sink.write_fn = self._write_fn
         else:
             raise TypeError("target must be None, a path or a binary file object, not %s"
                             % type(target).__name__)
+        out = c_void_p()
+        status = L.iprof_writer_new(byref(out), byref(sink), byref(opts))
         if status != 0:
             raise make_error(status, filename=self._filename)
         self._ptr = out.value

@@ -104,10 +104,10 @@ class NumpyTest(unittest.TestCase):
             self.assertEqual(a.dtype, numpy.int64)
             self.assertFalse(a.flags.writeable)
             self.assertFalse(a.flags.owndata)
-            # The C model's own memory: the address iprof_model_columns gave.
+            # The C model's own memory: the address iprof_model_get_columns gave.
             again = iprof._lib.iprof_columns()
             again.version = iprof._lib.COLUMNS_VERSION
-            m._L.iprof_model_columns(m._ptr, Kind.CONDITIONAL, again)
+            m._L.iprof_model_get_columns(m._ptr, Kind.CONDITIONAL, again)
             self.assertEqual(a.__array_interface__["data"][0], again.records)
             self.assertEqual(int(a.sum()), 235)
             counts = a.reshape(-1, 3)[:, 2]

@@ -1,6 +1,6 @@
 """Editing records and dropping what mentions a method: set_entry_records,
-map_records, scale (and the rounding of merge), retain_entries_by_frame,
-drop_method, prune and package_matches; what each invalidates and that a
+map_records, scale (and the rounding of merge), filter's predicates,
+remove_method(cascade=True), prune and package_matches; what each invalidates and that a
 failure changes nothing."""
 import json
 import unittest
@@ -264,7 +264,7 @@ def layout(m):
 FULL = (["1:0", "2:0<1:3", "3:0<2:5<1:1", "3:0"], ["2:4"], 1, 1, [1, 2, 3], [0, 1, 2])
 
 
-class RetainEntriesByFrameTest(unittest.TestCase):
+class FilterPredicatesTest(unittest.TestCase):
     def test_every_frame_is_judged(self):
         with calls_model() as m:
             frames = []
@@ -272,24 +272,53 @@ class RetainEntriesByFrameTest(unittest.TestCase):
             def not_b(method_id, bci):
                 frames.append((method_id, bci))
                 return method_id != 2
-            m.retain_entries_by_frame(not_b)
+            m.filter(keep_frame=not_b)
             # Callee or caller: both entries with a frame of method 2 go; the
-            # methods stay (retain_entries_by_frame removes entries only).
+            # methods stay (keep_frame removes entries only).
             self.assertEqual(layout(m), (["1:0", "3:0"], [], 1, 1, [1, 2, 3], [0, 1, 2]))
             # Once per distinct frame, the monitor's dummy frame included.
             self.assertEqual(sorted(frames), [(0, 0), (1, 0), (1, 1), (1, 3), (1, 7), (2, 0),
                                               (2, 4), (2, 5), (3, 0)])
 
     def test_one_kind_and_bcis(self):
+        # One kind: keep_entry walking the frames of that kind's entries.
         with calls_model() as m:
-            m.retain_entries_by_frame(lambda mid, bci: mid != 2, Kind.CALL_COUNT)
+            m.filter(keep_entry=lambda e: e.kind != Kind.CALL_COUNT
+                     or all(mid != 2 for mid, _ in e.frames))
             self.assertEqual(layout(m), (["1:0", "3:0"], ["2:4"], 1, 1, [1, 2, 3], [0, 1, 2]))
         with calls_model() as m:
-            m.retain_entries_by_frame(lambda mid, bci: bci != 3, "call_count")
+            m.filter(keep_entry=lambda e: e.kind != Kind.CALL_COUNT
+                     or all(bci != 3 for _, bci in e.frames))
             self.assertEqual(layout(m)[0], ["1:0", "3:0<2:5<1:1", "3:0"])
         with calls_model() as m:
-            m.retain_entries_by_frame(lambda mid, bci: (mid, bci) != (0, 0))
+            m.filter(keep_frame=lambda mid, bci: (mid, bci) != (0, 0))
             self.assertEqual(layout(m), (FULL[0], ["2:4"], 0, 1, [1, 2, 3], [0, 1, 2]))
+        # With kinds, the other kinds go first and keep_frame judges only
+        # the frames of the kept kinds' entries.
+        with calls_model() as m:
+            frames = []
+            m.filter(kinds=["sampling"], keep_frame=lambda mid, bci: frames.append((mid, bci))
+                     or True)
+            self.assertEqual(frames, [(2, 4)])
+            self.assertEqual(layout(m), ([], ["2:4"], 0, 0, [1, 2, 3], [0, 1, 2]))
+
+    def test_entries_methods_and_types(self):
+        with calls_model() as m:
+            m.add_type(9, "Z")
+            seen = []
+
+            def keep_entry(e):
+                seen.append((e.kind, e.ctx))
+                return e.ctx != "3:0"
+            m.filter(keep_entry=keep_entry, keep_method=lambda x: x.id != 3,
+                     keep_type=lambda t: t.id != 9)
+            self.assertEqual(seen, [(Kind.CALL_COUNT, "1:0"), (Kind.CALL_COUNT, "2:0<1:3"),
+                                    (Kind.CALL_COUNT, "3:0<2:5<1:1"), (Kind.CALL_COUNT, "3:0"),
+                                    (Kind.VIRTUAL_INVOKE, "1:7"), (Kind.MONITOR, "0:0"),
+                                    (Kind.SAMPLING, "2:4")])
+            # keep_method does not touch entries: "3:0<2:5<1:1" stays.
+            self.assertEqual(layout(m), (["1:0", "2:0<1:3", "3:0<2:5<1:1"], ["2:4"], 1, 1,
+                                         [1, 2], [0, 1, 2]))
 
     def test_exception_changes_nothing(self):
         with calls_model() as m:
@@ -298,66 +327,73 @@ class RetainEntriesByFrameTest(unittest.TestCase):
             def boom(mid, bci):
                 raise RuntimeError("no")
             with self.assertRaises(RuntimeError):
-                m.retain_entries_by_frame(boom)
+                m.filter(keep_frame=boom)
             self.assertEqual(layout(m), FULL)
             self.assertEqual(e.records, [1])                         # nothing ran
             with self.assertRaises(iprof.StaleError):
-                m.retain_entries_by_frame(lambda mid, bci: m.remove_entry(Kind.CALL_COUNT,
-                                                                          "1:0"))
+                m.filter(keep_frame=lambda mid, bci: m.remove_entry(Kind.CALL_COUNT, "1:0"))
             with self.assertRaises(ValueError):
-                m.retain_entries_by_frame(lambda mid, bci: True, "nothing")
+                m.filter(kinds="nothing", keep_frame=lambda mid, bci: True)
+            self.assertEqual(layout(m)[4:], FULL[4:])
 
-    def test_invalidates_the_kinds_filtered(self):
+    def test_invalidates_like_every_filter(self):
         with calls_model() as m:
-            cc, s = m.call_count[0], m.sampling[0]
-            m.retain_entries_by_frame(lambda mid, bci: True, Kind.SAMPLING)
-            self.assertEqual(cc.records, [1])
-            with self.assertRaises(iprof.StaleError):
-                s.records
+            cc, s, meth = m.call_count[0], m.sampling[0], m.methods[0]
+            ctx = cc.context
+            m.filter(keep_frame=lambda mid, bci: True)
+            for stale in (lambda: cc.records, lambda: s.records, lambda: meth.id):
+                with self.assertRaises(iprof.StaleError):
+                    stale()
+            self.assertEqual(str(ctx), "1:0")                        # contexts stay
+            self.assertEqual(layout(m), FULL)
 
 
-class DropMethodTest(unittest.TestCase):
-    def test_drop(self):
+class RemoveMethodCascadeTest(unittest.TestCase):
+    def test_cascade(self):
         with calls_model() as m:
             b = m.methods.by_id(2)
             e = m.virtual_invoke[0]
-            m.drop_method(b)
+            m.remove_method(b, cascade=True)
             self.assertEqual(layout(m), (["1:0", "3:0"], [], 1, 1, [1, 3], [0, 1, 2]))
             with self.assertRaises(iprof.StaleError):
                 b.name
             with self.assertRaises(iprof.StaleError):
                 e.records
-            m.drop_method(3)
+            m.remove_method(3, cascade=True)
             self.assertEqual(layout(m), (["1:0"], [], 1, 1, [1], [0, 1, 2]))
             self.assertEqual(iprof.validate(m.write(), strict=True), [])
 
     def test_remove_method_leaves_entries_dangling(self):
         with calls_model() as m:
+            e = m.call_count[0]
             m.remove_method(2)
             self.assertEqual(layout(m)[:2], (FULL[0], ["2:4"]))
+            self.assertEqual(e.records, [1])             # entries are not touched
             with self.assertRaises(iprof.DanglingReferenceError):
                 m.write()
 
     def test_not_found(self):
         with calls_model() as m:
             with self.assertRaises(iprof.NotFoundError) as cm:
-                m.drop_method(9)
+                m.remove_method(9, cascade=True)
             self.assertEqual(subject(cm.exception), ("no method with id 9", None, "", None, 9))
             with self.assertRaises(iprof.LimitError):
-                m.drop_method(1 << 63)
+                m.remove_method(1 << 63, cascade=True)
             self.assertEqual(layout(m), FULL)
 
 
 class PruneTest(unittest.TestCase):
     def test_prune(self):
         with calls_model() as m:
-            m.retain_entries_by_frame(lambda mid, bci: mid != 2)
-            m.prune(methods=False, types=False)                 # nothing asked
+            m.filter(keep_frame=lambda mid, bci: mid != 2)
+            none = {"methods": 0, "types": 0, **{k.json_key: 0 for k in Kind}}
+            self.assertEqual(m.prune(methods=False, types=False), none)   # nothing asked
             self.assertEqual(layout(m)[4:], ([1, 2, 3], [0, 1, 2]))
-            m.prune(types=False)
+            self.assertEqual(m.prune(types=False), dict(none, methods=1))
             self.assertEqual(layout(m)[4:], ([1, 3], [0, 1, 2]))
             t = m.types[2]
-            m.prune(methods=False)      # B was only in method 2's signature
+            # B was only in method 2's signature
+            self.assertEqual(m.prune(methods=False), dict(none, types=1))
             self.assertEqual(layout(m)[4:], ([1, 3], [0, 1]))
             with self.assertRaises(iprof.StaleError):
                 t.name
@@ -375,14 +411,13 @@ class PruneTest(unittest.TestCase):
                 meth.id
         with calls_model() as m:
             m.remove_method(1)       # type A stays: the records of two entries name it
-            m.retain_entries(Kind.CALL_COUNT, lambda e: False)
-            m.retain_entries(Kind.SAMPLING, lambda e: False)
+            m.filter(keep_entry=lambda e: e.kind not in (Kind.CALL_COUNT, Kind.SAMPLING))
             m.prune()
             self.assertEqual(layout(m), ([], [], 1, 1, [], [1]))
 
     def test_unknown_key_holding_ids_stops_it(self):
         with calls_model() as m:
-            m.retain_entries(Kind.CALL_COUNT, lambda e: False)
+            m.filter(keep_entry=lambda e: e.kind != Kind.CALL_COUNT)
             m.add_unknown("fork", "[2]")
             m.prune()
             self.assertEqual(layout(m)[4:], ([1, 2, 3], [0, 1, 2]))

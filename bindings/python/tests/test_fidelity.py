@@ -210,7 +210,9 @@ class UnknownKeysTest(unittest.TestCase):
             with self.assertRaises(iprof.NotFoundError):
                 m.remove_unknown("x-a")
             self.assertEqual(m.unknown_keys, [("x-b", b" [1, 2] ")])
-            m.clear_unknown()
+            m.remove_unknown()
+            self.assertEqual(m.unknown_keys, [])
+            m.remove_unknown()            # no key: never NotFoundError
             self.assertEqual(m.unknown_keys, [])
             m.close()
             with self.assertRaises(iprof.ClosedError):

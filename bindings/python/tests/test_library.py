@@ -106,10 +106,17 @@ class LibraryTest(unittest.TestCase):
         self.assertIs(iprof.Kind.of("instanceOfProfiles"), iprof.Kind.INSTANCEOF)
 
     def test_instanceof_keys_match_library(self):
-        lib = iprof.load_library()
-        for k in iprof.InstanceofKey:
-            name = lib.iprof_instanceof_key_name(k)
-            self.assertEqual(name.decode() if name else None, k.json_key)
+        # The spellings of iprof.h (IPROF_INSTANCEOF_KEY_*_NAME; skipped
+        # outside the tree).
+        header = os.path.join(support.SOURCE_ROOT, "include", "iprof", "iprof.h")
+        if os.path.isfile(header):
+            with open(header) as f:
+                found = dict(re.findall(r'^#define IPROF_INSTANCEOF_KEY_([A-Z]+)_NAME "(\w+)"$',
+                                        f.read(), re.M))
+            self.assertEqual(found, {"LOWER": "instanceofProfiles",
+                                     "CAMEL": "instanceOfProfiles"})
+            for k in (iprof.InstanceofKey.LOWER, iprof.InstanceofKey.CAMEL):
+                self.assertEqual(found[k.name], k.json_key)
         self.assertEqual([k.json_key for k in iprof.InstanceofKey],
                          [None, "instanceofProfiles", "instanceOfProfiles"])
         of = iprof.InstanceofKey.of
@@ -150,6 +157,40 @@ class LibraryTest(unittest.TestCase):
         self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 2), 0)
         self.assertEqual((wo.version, wo.flags, wo.format_version, bool(wo.allocator),
                           wo.buffer_size, wo.instanceof_key), (2, 0, None, False, 0, 0))
+        # The 1.0 sources, sinks and reports: 56, 40, 88 and 64 bytes on x86-64.
+        self.assertEqual(ctypes.sizeof(_lib.iprof_source),
+                         8 + P + S + P + _align(4, P) + P + P)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_sink), 8 + P + _align(4, P) + P + P)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_error_info), 16 + 3 * P + 24 + 8 + 16)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_read_result),
+                         _align(4, S) + 4 * S + 2 * P + 8)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_diff_summary), _align(4, S) + 4 * S + 8)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_diff_kind_summary),
+                         _align(4, S) + 4 * S + 32 + 16 + 8 + S)
+        self.assertEqual(ctypes.sizeof(_lib.iprof_diff_change), _align(4, P) + 2 * P + 48)
+        if P == 8 and S == 8:
+            self.assertEqual([ctypes.sizeof(t) for t in (
+                _lib.iprof_source, _lib.iprof_sink, _lib.iprof_error_info,
+                _lib.iprof_read_result)], [56, 40, 88, 64])
+        # A report of nothing, field by field; an unknown version is refused
+        # and leaves the struct as it was.
+        info = _lib.iprof_error_info()
+        info.version, info.kind, info.line = _lib.ERROR_INFO_VERSION, 7, 9
+        self.assertEqual(lib.iprof_error_get_info(None, ctypes.byref(info)), 0)
+        self.assertEqual((info.status, info.severity, info.kind, info.message, info.path,
+                          info.context, info.offset, info.line, info.column, info.has_type_id,
+                          info.has_method_id), (0, 0, -1, b"", b"", b"", 0, 0, 0, 0, 0))
+        info.version, info.kind = 999, 7
+        self.assertEqual(lib.iprof_error_get_info(None, ctypes.byref(info)),
+                         iprof.Status.EINVAL)
+        self.assertEqual(info.kind, 7)
+        res = _lib.iprof_read_result()
+        res.version = 999
+        self.assertEqual(lib.iprof_reader_get_result(None, ctypes.byref(res)),
+                         iprof.Status.EINVAL)
+        self.assertEqual(lib.iprof_features() & ~(_lib.FEATURE_GZIP | _lib.FEATURE_THREADS), 0)
+        self.assertEqual(iprof.gzip_supported(),
+                         bool(lib.iprof_features() & _lib.FEATURE_GZIP))
         mo = _lib.iprof_merge_options()
         mo.flags, mo.rounding = 3, 2
         self.assertEqual(lib.iprof_merge_options_init(ctypes.byref(mo), 1), 0)

@@ -34,7 +34,7 @@ class ClosedTest(unittest.TestCase):
             lambda: len(m.methods), lambda: m.add_type(99, "x"), lambda: m.write(),
             lambda: m.find_entry(Kind.CALL_COUNT, "1:0"), lambda: m.context_count,
             lambda: m.remove_entry(Kind.CALL_COUNT, "1:0"),
-            lambda: m.retain_entries(Kind.CALL_COUNT, lambda x: True),
+            lambda: m.filter(keep_entry=lambda x: True),
         ]
         for i, f in enumerate(checks):
             with self.assertRaises(iprof.ClosedError, msg="check %d" % i):
@@ -61,11 +61,12 @@ class ClosedTest(unittest.TestCase):
             a.merge(b)
         a.close()
 
-    def test_close_inside_retain(self):
-        """A retain predicate that closes the model: StaleError, and the C
+    def test_close_inside_filter_predicate(self):
+        """A filter predicate that closes the model: StaleError, and the C
         filter never runs on the freed model."""
-        for retain in (lambda m, f: m.retain_entries(Kind.CALL_COUNT, f),
-                       lambda m, f: m.retain_types(f), lambda m, f: m.retain_methods(f)):
+        for retain in (lambda m, f: m.filter(keep_entry=f), lambda m, f: m.filter(keep_type=f),
+                       lambda m, f: m.filter(keep_method=f),
+                       lambda m, f: m.filter(keep_frame=lambda mid, bci: f(None))):
             m = iprof.load(FIB)
             with self.assertRaises(iprof.StaleError):
                 retain(m, lambda item: m.close() or True)
@@ -80,7 +81,7 @@ class ClosedTest(unittest.TestCase):
         self.addCleanup(m.close)
         want = m.write()
         changes = [m.close, lambda: m.add_type(9999, "X"), lambda: setattr(m, "version", "1.0.0"),
-                   lambda: m.retain_types(lambda t: True), lambda: m.scale(2.0),
+                   lambda: m.filter(keep_type=lambda t: True), lambda: m.scale(2.0),
                    lambda: m.merge(iprof.load(FIB))]
         for i, change in enumerate(changes):
             seen = []
@@ -171,14 +172,14 @@ class StaleTest(unittest.TestCase):
         self.assertEqual(str(ctx), "1:0")                # contexts live with the model
         self.assertEqual(m.call_count[0].records, [6])   # combined: 1 + 5
 
-    def test_remove_and_retain_and_merge(self):
+    def test_remove_and_filter_and_merge(self):
         m = self.m
         e = m.conditional[0]
         m.remove_entry(Kind.CONDITIONAL, "3:11")
         self.assertStale(lambda: e.records)
         self.assertEqual(len(m.conditional), 1)
         e = m.sampling[0]
-        m.retain_entries(Kind.SAMPLING, lambda x: x.records[0] > 5)
+        m.filter(keep_entry=lambda x: x.kind != Kind.SAMPLING or x.records[0] > 5)
         self.assertStale(lambda: e.records)
         self.assertEqual([x.ctx for x in m.sampling], ["6:0<3:14<1:9"])
         entries = [m.profiles(k)[0] for k in (Kind.CALL_COUNT, Kind.MONITOR, Kind.INSTANCEOF)]
@@ -220,32 +221,31 @@ class StaleTest(unittest.TestCase):
         self.assertStale(lambda: t.name, lambda: next(it))
         self.assertEqual(m.types[16].name, "java.lang.StringBuilder")
         t = m.types.by_name("java.lang.Thread")
-        m.retain_types(lambda x: x.id != 14)
+        m.filter(keep_type=lambda x: x.id != 14)
         self.assertStale(lambda: t.id)
         self.assertIsNone(m.types.by_name("java.lang.Thread"))
         meth = m.methods[0]
-        m.retain_methods(lambda x: x.id < 5)
+        m.filter(keep_method=lambda x: x.id < 5)
         self.assertStale(lambda: meth.id)
         self.assertEqual([x.id for x in m.methods], [1, 2, 3, 4])
 
-    def test_retain_predicate_exception_changes_nothing(self):
+    def test_filter_predicate_exception_changes_nothing(self):
         m = self.m
         e = m.call_count[0]
 
         def keep(x):
-            if x.records[0] == 10:
+            if x.kind == Kind.CALL_COUNT and x.records[0] == 10:
                 raise KeyError("boom")
             return False
         with self.assertRaises(KeyError):
-            m.retain_entries(Kind.CALL_COUNT, keep)
+            m.filter(keep_entry=keep)
         self.assertEqual(len(m.call_count), 9)
         self.assertEqual(e.records, [1])                  # not invalidated either
 
-    def test_retain_predicate_must_not_mutate(self):
+    def test_filter_predicate_must_not_mutate(self):
         m = self.m
         with self.assertRaises(iprof.StaleError):
-            m.retain_entries(Kind.CALL_COUNT,
-                             lambda x: m.add_entry(Kind.CALL_COUNT, "1:0", [1]) is None)
+            m.filter(keep_entry=lambda x: m.add_entry(Kind.CALL_COUNT, "1:0", [1]) is None)
         self.assertEqual(len(m.call_count), 9)
 
     def test_objects_of_another_model(self):

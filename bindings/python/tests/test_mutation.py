@@ -71,7 +71,7 @@ class MutationTest(unittest.TestCase):
             self.assertEqual(json.loads(pretty), json.loads(data))
             self.assertTrue(pretty.startswith(b'{\n  "version": "1.1.0",\n'))
             m.version = "1.0.0"
-            m.retain_entries(Kind.INSTANCEOF, lambda e: False)
+            m.filter(keep_entry=lambda e: e.kind != Kind.INSTANCEOF)
             self.assertEqual(json.loads(m.write())["version"], "1.0.0")
 
     def test_remove(self):

@@ -1,4 +1,4 @@
-"""load(salvage=True), Model.damage / kept_end / drop_dangling() and
+"""load(salvage=True), Model.damage / kept_end / prune(dangling=True) and
 iprof.repair(): salvaging truncated and damaged profiles."""
 import io
 import os
@@ -62,18 +62,28 @@ class Salvage(unittest.TestCase):
         with self.assertRaises(iprof.JSONSyntaxError):
             iprof.load(b'{"versi', salvage=True)
 
-    def test_drop_dangling(self):
+    def test_prune_dangling(self):
         with iprof.load(DANGLING, strict=True, salvage=True) as m:
             self.assertEqual(m.damage.path, "types[2]")
             self.assertEqual(counts(m), [2, 2, 3, 0, 2, 1, 0, 0])
             with self.assertRaises(iprof.DanglingReferenceError):
                 m.write()
-            self.assertEqual(m.drop_dangling(), {
-                "methods": 1, "callCountProfiles": 2, "conditionalProfiles": 0,
+            # Dangling alone leaves what is only unreferenced.
+            m.add_type(77, "Unreferenced")
+            m.add_method(78, "unreferenced", [77, 77])
+            m.add_type(79, "AlsoUnreferenced")
+            self.assertEqual(m.prune(dangling=True), {
+                "methods": 1, "types": 0, "callCountProfiles": 2, "conditionalProfiles": 0,
                 "virtualInvokeProfiles": 1, "monitorProfiles": 0, "samplingProfiles": 0,
                 "instanceofProfiles": 0})
+            self.assertEqual(counts(m), [4, 2, 1, 0, 1, 1, 0, 0])
+            self.assertEqual(set(m.prune(dangling=True).values()), {0})
+            # Both: method 78, then type 77 that only it used, and type 79.
+            self.assertEqual(m.prune(dangling=True, methods=True, types=True), {
+                "methods": 1, "types": 2, "callCountProfiles": 0, "conditionalProfiles": 0,
+                "virtualInvokeProfiles": 0, "monitorProfiles": 0, "samplingProfiles": 0,
+                "instanceofProfiles": 0})
             self.assertEqual(counts(m), [2, 1, 1, 0, 1, 1, 0, 0])
-            self.assertEqual(m.drop_dangling()["methods"], 0)
             out = m.write()
         with iprof.load(out, strict=True) as back:
             self.assertEqual(counts(back), [2, 1, 1, 0, 1, 1, 0, 0])

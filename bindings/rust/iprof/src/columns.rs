@@ -1,4 +1,4 @@
-//! A kind's entries as columns (`iprof_model_columns`): every record in one
+//! A kind's entries as columns (`iprof_model_get_columns`): every record in one
 //! slice with offsets, and each entry's context as its frames in one slice
 //! with offsets, borrowed from the model without a copy.
 
@@ -80,7 +80,7 @@ impl Model {
     pub fn columns(&self, kind: Kind) -> Result<Columns<'_>> {
         let mut raw = sys::iprof_columns::INIT;
         // SAFETY: read-only; raw is a valid, versioned struct.
-        check(unsafe { sys::iprof_model_columns(self.as_ptr(), kind.raw(), &mut raw) })?;
+        check(unsafe { sys::iprof_model_get_columns(self.as_ptr(), kind.raw(), &mut raw) })?;
         Ok(Columns { raw, _model: self })
     }
 }

@@ -8,7 +8,7 @@ use iprof_sys as sys;
 
 use crate::error::{check, Error, Result, Status};
 use crate::model::{Entry, Method, Model};
-use crate::{snprintf_string, Kind};
+use crate::Kind;
 
 /// A side of a [`Diff`]: the first or the second model compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -130,12 +130,28 @@ impl<'a> Diff<'a> {
         self.top
     }
 
+    /// The method counts and the staleness (`iprof_diff_get_summary`).
+    fn summary(&self) -> sys::iprof_diff_summary {
+        let mut out = sys::iprof_diff_summary::INIT;
+        // SAFETY: read-only; out is a valid, versioned struct. The call
+        // fails only for a bad version or a NULL argument, neither possible.
+        unsafe { sys::iprof_diff_get_summary(self.ptr(), &mut out) };
+        out
+    }
+
+    /// Everything the result holds about `kind` (`iprof_diff_get_kind`).
+    fn kind_summary(&self, kind: Kind) -> sys::iprof_diff_kind_summary {
+        let mut out = sys::iprof_diff_kind_summary::INIT;
+        // SAFETY: as summary; a Kind is always a valid kind.
+        unsafe { sys::iprof_diff_get_kind(self.ptr(), kind.raw(), &mut out) };
+        out
+    }
+
     // -- methods -----------------------------------------------------------
 
     /// The number of `side`'s methods whose key the other side lacks.
     pub fn method_only_count(&self, side: Side) -> usize {
-        // SAFETY: read-only accessor of a live result.
-        unsafe { sys::iprof_diff_method_only_count(self.ptr(), side.raw()) }
+        self.summary().method_only_count[side as usize]
     }
 
     /// `side`'s methods whose key the other side lacks, in that side's file
@@ -147,8 +163,7 @@ impl<'a> Diff<'a> {
     /// The number of `side`'s methods whose key the other side has (the
     /// two sides differ only when one repeats a key).
     pub fn method_common_count(&self, side: Side) -> usize {
-        // SAFETY: read-only accessor.
-        unsafe { sys::iprof_diff_method_common_count(self.ptr(), side.raw()) }
+        self.summary().method_common_count[side as usize]
     }
 
     // -- contexts and count mass per kind ------------------------------------
@@ -156,35 +171,30 @@ impl<'a> Diff<'a> {
     /// The number of `side`'s entries of `kind` whose context the other
     /// side has no entry of `kind` for.
     pub fn context_only_count(&self, side: Side, kind: Kind) -> usize {
-        // SAFETY: read-only accessor.
-        unsafe { sys::iprof_diff_context_only_count(self.ptr(), side.raw(), kind.raw()) }
+        self.kind_summary(kind).context_only_count[side as usize]
     }
 
     /// The number of `side`'s entries of `kind` whose context the other
     /// side also has an entry of `kind` for.
     pub fn context_common_count(&self, side: Side, kind: Kind) -> usize {
-        // SAFETY: read-only accessor.
-        unsafe { sys::iprof_diff_context_common_count(self.ptr(), side.raw(), kind.raw()) }
+        self.kind_summary(kind).context_common_count[side as usize]
     }
 
     /// The sum of the counts of `side`'s entries of `kind` (saturating).
     pub fn total(&self, side: Side, kind: Kind) -> u64 {
-        // SAFETY: read-only accessor.
-        unsafe { sys::iprof_diff_total(self.ptr(), side.raw(), kind.raw()) }
+        self.kind_summary(kind).total[side as usize]
     }
 
     /// The same sum over `side`'s entries whose context the other side has.
     pub fn common_total(&self, side: Side, kind: Kind) -> u64 {
-        // SAFETY: read-only accessor.
-        unsafe { sys::iprof_diff_common_total(self.ptr(), side.raw(), kind.raw()) }
+        self.kind_summary(kind).common_total[side as usize]
     }
 
     /// `common_total / total`: the share of `side`'s count mass of `kind`
     /// that the other side also has, in `0..=1`; `None` when `side` has no
     /// count mass of `kind` (the share is undefined).
     pub fn overlap(&self, side: Side, kind: Kind) -> Option<f64> {
-        // SAFETY: read-only accessor.
-        let v = unsafe { sys::iprof_diff_overlap(self.ptr(), side.raw(), kind.raw()) };
+        let v = self.kind_summary(kind).overlap[side as usize];
         (v >= 0.0).then_some(v)
     }
 
@@ -197,15 +207,13 @@ impl<'a> Diff<'a> {
     /// defined. Symmetric; `include/iprof/diff.h` gives the formula. A CI
     /// gate fails when it is above a threshold.
     pub fn staleness(&self) -> f64 {
-        // SAFETY: read-only accessor.
-        unsafe { sys::iprof_diff_staleness(self.ptr()) }
+        self.summary().staleness
     }
 
     /// The part of [`staleness`](Self::staleness) of `kind`, in `0..=1`;
     /// `None` when neither side has count mass of `kind`.
     pub fn kind_staleness(&self, kind: Kind) -> Option<f64> {
-        // SAFETY: read-only accessor.
-        let v = unsafe { sys::iprof_diff_staleness_kind(self.ptr(), kind.raw()) };
+        let v = self.kind_summary(kind).staleness;
         (v >= 0.0).then_some(v)
     }
 
@@ -214,34 +222,39 @@ impl<'a> Diff<'a> {
     /// The number of changed entries kept for `kind` (at most
     /// [`top`](Self::top)).
     pub fn change_count(&self, kind: Kind) -> usize {
-        // SAFETY: read-only accessor.
-        unsafe { sys::iprof_diff_change_count(self.ptr(), kind.raw()) }
+        self.kind_summary(kind).change_count
     }
 
     /// Changed entry `index` of `kind` (biggest `|delta|` first).
     pub fn change(&self, kind: Kind, index: usize) -> Option<Change<'a>> {
-        if index >= self.change_count(kind) {
+        let mut c = sys::iprof_diff_change::INIT;
+        // SAFETY: read-only; c is a valid, versioned struct. An index past
+        // the kept changes fails (and leaves c alone).
+        if unsafe { sys::iprof_diff_get_change(self.ptr(), kind.raw(), index, &mut c) } != sys::IPROF_OK {
             return None;
         }
-        let (p, k) = (self.ptr(), kind.raw());
-        // SAFETY: read-only accessors with an index in range; the entries
-        // belong to the models, borrowed (unchanged) for 'a; the buffer is
-        // as large as stated.
-        unsafe {
-            let relative = sys::iprof_diff_change_relative(p, k, index);
-            Some(Change {
-                kind,
-                context: snprintf_string(|buf, size| sys::iprof_diff_change_describe(p, k, index, buf, size)),
-                entry_a: Entry::new(sys::iprof_diff_change_entry(p, k, index, sys::IPROF_DIFF_A)),
-                entry_b: Entry::new(sys::iprof_diff_change_entry(p, k, index, sys::IPROF_DIFF_B)),
-                count_a: sys::iprof_diff_change_value(p, k, index, sys::IPROF_DIFF_A),
-                count_b: sys::iprof_diff_change_value(p, k, index, sys::IPROF_DIFF_B),
-                share_a: sys::iprof_diff_change_share(p, k, index, sys::IPROF_DIFF_A),
-                share_b: sys::iprof_diff_change_share(p, k, index, sys::IPROF_DIFF_B),
-                delta: sys::iprof_diff_change_delta(p, k, index),
-                relative: relative.is_finite().then_some(relative),
-            })
-        }
+        // SAFETY: the entries belong to the models, borrowed (unchanged)
+        // for 'a.
+        let (entry_a, entry_b) = unsafe { (Entry::new(c.entry[0]), Entry::new(c.entry[1])) };
+        // The readable context as A describes it, B when A lacks the entry.
+        let (side, entry) = match (&entry_a, &entry_b) {
+            (Some(e), _) => (Side::A, e),
+            (None, Some(e)) => (Side::B, e),
+            (None, None) => unreachable!("a change has an entry on one side at least"),
+        };
+        let context = self.model(side).describe_context(entry.context());
+        Some(Change {
+            kind,
+            context,
+            count_a: c.value[0],
+            count_b: c.value[1],
+            share_a: c.share[0],
+            share_b: c.share[1],
+            delta: c.delta,
+            relative: c.relative.is_finite().then_some(c.relative),
+            entry_a,
+            entry_b,
+        })
     }
 
     /// The changed entries of `kind`, biggest `|delta|` first (ties in A's

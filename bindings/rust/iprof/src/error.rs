@@ -127,7 +127,7 @@ pub enum Severity {
 ///
 /// Errors of calls that read or write a file also carry its name
 /// ([`file`](Error::file)). Errors of model operations (adding or removing
-/// types, methods and entries, retain, merge, the canonical form,
+/// types, methods and entries, filter, merge, the canonical form,
 /// [`Model::add_unknown`](crate::Model::add_unknown)) say what they are
 /// about, as far as it applies: the [`kind`](Error::kind) and
 /// [`context`](Error::context) of the entry, the [`type_id`](Error::type_id)
@@ -250,29 +250,29 @@ impl Error {
     /// # Safety
     /// `err` must be a valid report (alive for the duration of the call).
     pub(crate) unsafe fn from_raw(err: *const sys::iprof_error) -> Error {
-        let code = sys::iprof_error_status(err);
-        let id = |f: unsafe extern "C" fn(*const sys::iprof_error, *mut i64) -> i32| {
-            let mut id = 0;
-            (f(err, &mut id) == sys::IPROF_OK).then_some(id)
-        };
+        // One call fills every field; it fails only for a bad version,
+        // which INIT rules out (the info then stays INIT: status 0).
+        let mut info = sys::iprof_error_info::INIT;
+        sys::iprof_error_get_info(err, &mut info);
+        let code = info.status;
         Error {
             status: Status::from_code(code).unwrap_or(Status::Other(code)),
-            severity: if sys::iprof_error_severity(err) == sys::IPROF_SEVERITY_WARNING {
+            severity: if info.severity == sys::IPROF_SEVERITY_WARNING {
                 Severity::Warning
             } else {
                 Severity::Error
             },
-            message: owned_str(sys::iprof_error_message(err)),
-            path: owned_str(sys::iprof_error_path(err)),
-            offset: sys::iprof_error_offset(err),
-            line: sys::iprof_error_line(err),
-            column: sys::iprof_error_column(err),
+            message: owned_str(info.message),
+            path: owned_str(info.path),
+            offset: info.offset,
+            line: info.line,
+            column: info.column,
             file: None,
             subject: Some(Subject {
-                kind: Kind::from_raw(sys::iprof_error_kind(err)),
-                context: owned_str(sys::iprof_error_context(err)),
-                type_id: id(sys::iprof_error_type_id),
-                method_id: id(sys::iprof_error_method_id),
+                kind: Kind::from_raw(info.kind),
+                context: owned_str(info.context),
+                type_id: (info.has_type_id != 0).then_some(info.type_id),
+                method_id: (info.has_method_id != 0).then_some(info.method_id),
             })
             .filter(|s| *s != Subject::default())
             .map(Box::new),

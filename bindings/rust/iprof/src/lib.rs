@@ -9,12 +9,14 @@
 //!   combines records per [`Kind`] and merges profiles with a weight
 //!   ([`MergeOptions`]); it can be rewritten into its canonical form
 //!   ([`Model::canonicalize`]) or filtered ([`Model::filter`] with
-//!   [`FilterOptions`]); its records can be rewritten
-//!   ([`Model::set_entry_records`], [`Model::map_records`]) and its counts
-//!   scaled ([`Model::scale`] with a [`Rounding`]); a method can be dropped
-//!   with every entry that mentions it ([`Model::drop_method`],
-//!   [`Model::retain_entries_by_frame`]) and what nothing refers to
-//!   pruned ([`Model::prune`]). It keeps what its file held beyond the profile:
+//!   [`FilterOptions`]: criteria and `keep_*` closures); its records can be
+//!   rewritten ([`Model::set_entry_records`], [`Model::map_records`]) and
+//!   its counts scaled ([`Model::scale`] with a [`Rounding`]); a method can
+//!   be removed with every entry that mentions it
+//!   ([`Model::remove_method`] with `cascade`), and what nothing refers to,
+//!   or what refers to the undefined, pruned ([`Model::prune`]). One
+//!   vocabulary, the C library's: *remove* one element, *filter* by what
+//!   to keep, *prune* by references. It keeps what its file held beyond the profile:
 //!   unknown top-level keys ([`Model::unknown_keys`]) and the spelling of
 //!   the instanceof key ([`InstanceofKey`]), so loading and writing a file
 //!   gives back its bytes.
@@ -52,7 +54,7 @@
 //!   `&'m Model`), so a view cannot outlive the model: using one after
 //!   [`Model`] is dropped does not compile.
 //! * Every mutation ([`Model::add_entry`], [`Model::remove_type`],
-//!   [`Model::retain_entries`], [`Model::merge`] into it, ...) takes
+//!   [`Model::filter`], [`Model::merge`] into it, ...) takes
 //!   `&mut self`, so it cannot happen while a view is alive. This is what
 //!   the C rule "entry pointers are valid until the next change to entries
 //!   of that kind" and "a removed type or method must not be used" need:
@@ -115,11 +117,11 @@
 //!
 //! # Panics in callbacks
 //!
-//! A panic inside a closure called from C (a reader callback, a retain
+//! A panic inside a closure called from C (a reader callback, a filter
 //! predicate, a [`Model::map_records`] function, an [`std::io::Read`] or
 //! [`std::io::Write`] sink) never unwinds through C: it is caught, the C
 //! call is asked to stop (a stopped `map_records` changes nothing; for
-//! `retain_*`, every remaining element is kept), and the panic is resumed
+//! a filter, every element not yet judged is kept), and the panic is resumed
 //! once the C call has returned and left its handle in a consistent state.
 
 #![warn(missing_docs)]
@@ -147,7 +149,7 @@ pub use diff::{Change, Changes, Diff, OnlyMethods, Side};
 pub use error::{Error, Result, Severity, Status};
 pub use model::{Context, ContextFrames, Entries, Entry, MergeOptions, Method, Methods, Model, Rounding, Type, Types};
 pub use reader::{Callbacks, DroppedDiagnostics, EntryEvent, Flow, Handler, Interest, MethodEvent, ReadOptions, Reader, Section};
-pub use transform::{package_matches, CanonicalOptions, Dangling, FilterOptions, Prune};
+pub use transform::{package_matches, CanonicalOptions, FilterOptions, Prune, Pruned};
 pub use writer::{WriteOptions, Writer};
 
 /// Format version 0.2.0: GraalVM's legacy layout of 2022 (hotnessPoints,
@@ -176,7 +178,7 @@ pub fn library_version() -> &'static str {
 /// [`WriteOptions::gzip`].
 pub fn gzip_supported() -> bool {
     // SAFETY: no arguments, no state.
-    unsafe { sys::iprof_gzip_supported() != 0 }
+    unsafe { sys::iprof_features() & sys::IPROF_FEATURE_GZIP != 0 }
 }
 
 /// The six kinds of profile entries.
@@ -265,10 +267,13 @@ impl InstanceofKey {
 
     /// The JSON key, `None` for [`Auto`](InstanceofKey::Auto).
     pub fn key(self) -> Option<&'static str> {
-        // SAFETY: static storage or NULL.
-        let p = unsafe { sys::iprof_instanceof_key_name(self.raw()) };
-        // SAFETY: non-NULL, so a static NUL-terminated string.
-        (!p.is_null()).then(|| unsafe { error::static_str(p) })
+        let name: &'static [u8] = match self {
+            InstanceofKey::Auto => return None,
+            InstanceofKey::Lower => sys::IPROF_INSTANCEOF_KEY_LOWER_NAME,
+            InstanceofKey::Camel => sys::IPROF_INSTANCEOF_KEY_CAMEL_NAME,
+        };
+        // The constants are ASCII with one NUL at their end.
+        std::str::from_utf8(&name[..name.len() - 1]).ok()
     }
 }
 

@@ -54,7 +54,7 @@ impl Model {
     /// Take ownership of a C model.
     ///
     /// # Safety
-    /// `raw` must be a model from `iprof_model_new` or `iprof_model_load_*`
+    /// `raw` must be a model from `iprof_model_new` or `iprof_model_load`
     /// (or NULL, which gives an error) that nothing else owns or frees.
     pub unsafe fn from_raw(raw: *mut sys::iprof_model) -> Result<Model> {
         NonNull::new(raw)
@@ -287,11 +287,23 @@ impl Model {
         self.result(rc)
     }
 
-    /// Remove a method ([`Status::NotFound`](crate::Status::NotFound) if absent). Entries whose
-    /// contexts mention it are not checked: remove those first.
-    pub fn remove_method(&mut self, id: i64) -> Result<()> {
-        // SAFETY: exclusive access.
-        let rc = unsafe { sys::iprof_model_remove_method(self.mut_ptr(), id) };
+    /// Remove a method. With `cascade` false, entries whose contexts
+    /// mention it are not checked (remove those first); with `cascade`
+    /// true, every entry, of any kind, whose context mentions it in any
+    /// frame, callee or caller, goes too (`IPROF_REMOVE_CASCADE`).
+    /// [`Status::NotFound`](crate::Status::NotFound), with
+    /// [`method_id`](Error::method_id) set and nothing changed, if there is
+    /// no such method.
+    pub fn remove_method(&mut self, id: i64, cascade: bool) -> Result<()> {
+        // SAFETY: exclusive access. The 0.x names of the two forms until
+        // the C API's 1.0 gives iprof_model_remove_method its flags.
+        let rc = unsafe {
+            if cascade {
+                sys::iprof_model_drop_method(self.mut_ptr(), id)
+            } else {
+                sys::iprof_model_remove_method(self.mut_ptr(), id)
+            }
+        };
         self.result(rc)
     }
 
@@ -324,92 +336,6 @@ impl Model {
     pub fn remove_entry(&mut self, kind: Kind, frames: &[Frame]) -> Result<()> {
         // SAFETY: exclusive access.
         let rc = unsafe { sys::iprof_model_remove_entry(self.mut_ptr(), kind.raw(), frames.as_ptr().cast(), frames.len()) };
-        self.result(rc)
-    }
-
-    /// Keep only the entries of `kind` for which `keep` returns true (one
-    /// pass). The views passed to `keep` cannot escape it.
-    pub fn retain_entries<F: FnMut(Entry<'_>) -> bool>(&mut self, kind: Kind, keep: F) -> Result<()> {
-        let mut state = RetainState { keep, panic: PanicSlot::default() };
-        // SAFETY: exclusive access; the state outlives the call.
-        let rc = unsafe {
-            sys::iprof_model_retain_entries(
-                self.mut_ptr(),
-                kind.raw(),
-                Some(retain_entry_tramp::<F>),
-                (&mut state as *mut RetainState<F>).cast(),
-            )
-        };
-        state.panic.resume();
-        self.result(rc)
-    }
-
-    /// Keep only the methods for which `keep` returns true. Entries that
-    /// mention a dropped method are not checked.
-    pub fn retain_methods<F: FnMut(Method<'_>) -> bool>(&mut self, keep: F) -> Result<()> {
-        let mut state = RetainState { keep, panic: PanicSlot::default() };
-        // SAFETY: as retain_entries.
-        let rc = unsafe {
-            sys::iprof_model_retain_methods(
-                self.mut_ptr(),
-                Some(retain_method_tramp::<F>),
-                (&mut state as *mut RetainState<F>).cast(),
-            )
-        };
-        state.panic.resume();
-        self.result(rc)
-    }
-
-    /// Keep only the types for which `keep` returns true. References to a
-    /// dropped type are not checked.
-    pub fn retain_types<F: FnMut(Type<'_>) -> bool>(&mut self, keep: F) -> Result<()> {
-        let mut state = RetainState { keep, panic: PanicSlot::default() };
-        // SAFETY: as retain_entries.
-        let rc = unsafe {
-            sys::iprof_model_retain_types(
-                self.mut_ptr(),
-                Some(retain_type_tramp::<F>),
-                (&mut state as *mut RetainState<F>).cast(),
-            )
-        };
-        state.panic.resume();
-        self.result(rc)
-    }
-
-    /// Keep only the entries every frame of whose context passes `keep`:
-    /// an entry with a refused frame anywhere, as the callee or as a
-    /// caller, goes. `kind`: one kind, or `None` for every kind. Monitor
-    /// entries show their dummy frame `0:0`. `keep` sees the frames of each
-    /// entry from the callee outwards, up to the first one it refuses, so
-    /// it may be called more than once for a frame (once per entry it
-    /// appears in) and not at all for the callers of a refused frame.
-    ///
-    /// A panic in `keep` keeps every remaining entry and resumes once the
-    /// C call has returned (the entries judged before it are gone).
-    pub fn retain_entries_by_frame<F: FnMut(Frame) -> bool>(&mut self, kind: Option<Kind>, keep: F) -> Result<()> {
-        let mut state = RetainState { keep, panic: PanicSlot::default() };
-        // SAFETY: exclusive access; the state outlives the call.
-        let rc = unsafe {
-            sys::iprof_model_retain_entries_by_frame(
-                self.mut_ptr(),
-                kind.map_or(-1, Kind::raw),
-                Some(retain_frame_tramp::<F>),
-                (&mut state as *mut RetainState<F>).cast(),
-            )
-        };
-        state.panic.resume();
-        self.result(rc)
-    }
-
-    /// Remove a method and every entry, of any kind, whose context
-    /// mentions it in any frame, callee or caller (unlike
-    /// [`remove_method`](Self::remove_method), which leaves those entries
-    /// naming a method that is gone). [`Status::NotFound`](crate::Status::NotFound),
-    /// with [`method_id`](Error::method_id) set and nothing changed, if
-    /// there is no such method.
-    pub fn drop_method(&mut self, id: i64) -> Result<()> {
-        // SAFETY: exclusive access.
-        let rc = unsafe { sys::iprof_model_drop_method(self.mut_ptr(), id) };
         self.result(rc)
     }
 
@@ -535,7 +461,7 @@ impl Model {
     }
 
     /// A status as a result with the model's report: model operations
-    /// (add and remove, retain, merge, the canonical form,
+    /// (add and remove, filter, merge, the canonical form,
     /// [`add_unknown`](Self::add_unknown)) say there why they failed and
     /// what about. Only a report of this very failure is used: a call that
     /// sets none leaves the last one in place.
@@ -546,10 +472,14 @@ impl Model {
         // SAFETY: the report is owned by the model and copied at once.
         unsafe {
             let report = sys::iprof_model_error(self.ptr());
-            if report.is_null() || sys::iprof_error_status(report) != rc {
+            if report.is_null() {
                 return Err(Error::from_code(rc));
             }
-            Err(Error::from_raw(report))
+            let error = Error::from_raw(report);
+            if error.code() != rc {
+                return Err(Error::from_code(rc));
+            }
+            Err(error)
         }
     }
 
@@ -619,12 +549,13 @@ impl Model {
     }
 
     /// Remove every unknown top-level key named `key`
-    /// ([`Status::NotFound`](crate::Status::NotFound) if there is none).
-    pub fn remove_unknown(&mut self, key: &str) -> Result<()> {
-        // SAFETY: exclusive access: no borrowed key or value is alive.
-        let rc = unsafe {
-            sys::iprof_model_remove_unknown(self.mut_ptr(), key.as_ptr().cast(), key.len())
-        };
+    /// ([`Status::NotFound`](crate::Status::NotFound) if there is none), or
+    /// with `None` every unknown key (never `NotFound` then).
+    pub fn remove_unknown(&mut self, key: Option<&str>) -> Result<()> {
+        let (ptr, len) = key.map_or((ptr::null(), 0), |k| (k.as_ptr().cast(), k.len()));
+        // SAFETY: exclusive access: no borrowed key or value is alive; the
+        // key (NULL with 0: all) outlives the call.
+        let rc = unsafe { sys::iprof_model_remove_unknown(self.mut_ptr(), ptr, len) };
         self.result(rc)
     }
 
@@ -635,12 +566,6 @@ impl Model {
         // SAFETY: exclusive access.
         let rc = unsafe { sys::iprof_model_build_indexes(self.mut_ptr()) };
         self.result(rc)
-    }
-
-    /// Remove every unknown top-level key.
-    pub fn clear_unknown(&mut self) {
-        // SAFETY: exclusive access.
-        unsafe { sys::iprof_model_clear_unknown(self.mut_ptr()) }
     }
 
     /// The spelling of the instanceof key the model was read with;
@@ -765,42 +690,6 @@ impl fmt::Debug for Model {
         }
         d.finish()
     }
-}
-
-struct RetainState<F> {
-    keep: F,
-    panic: PanicSlot,
-}
-
-/// The retain callbacks: non-zero keeps. After a panic everything left is
-/// kept (a retain cannot be stopped) and the panic resumes afterwards.
-unsafe extern "C" fn retain_entry_tramp<F: FnMut(Entry<'_>) -> bool>(e: *const sys::iprof_entry, payload: *mut c_void) -> c_int {
-    let st = &mut *payload.cast::<RetainState<F>>();
-    let Some(view) = Entry::new(e) else { return 1 };
-    let keep = &mut st.keep;
-    c_int::from(st.panic.call(|| keep(view)).unwrap_or(true))
-}
-
-unsafe extern "C" fn retain_method_tramp<F: FnMut(Method<'_>) -> bool>(m: *const sys::iprof_method, payload: *mut c_void) -> c_int {
-    let st = &mut *payload.cast::<RetainState<F>>();
-    let Some(view) = Method::new(m) else { return 1 };
-    let keep = &mut st.keep;
-    c_int::from(st.panic.call(|| keep(view)).unwrap_or(true))
-}
-
-unsafe extern "C" fn retain_type_tramp<F: FnMut(Type<'_>) -> bool>(t: *const sys::iprof_type, payload: *mut c_void) -> c_int {
-    let st = &mut *payload.cast::<RetainState<F>>();
-    let Some(view) = Type::new(t) else { return 1 };
-    let keep = &mut st.keep;
-    c_int::from(st.panic.call(|| keep(view)).unwrap_or(true))
-}
-
-/// The frame predicate of `retain_entries_by_frame`: non-zero keeps;
-/// after a panic every remaining frame passes.
-unsafe extern "C" fn retain_frame_tramp<F: FnMut(Frame) -> bool>(method_id: i64, bci: i64, payload: *mut c_void) -> c_int {
-    let st = &mut *payload.cast::<RetainState<F>>();
-    let keep = &mut st.keep;
-    c_int::from(st.panic.call(|| keep(Frame::new(method_id, bci))).unwrap_or(true))
 }
 
 struct MapState<F> {

@@ -67,8 +67,8 @@ impl ReadOptions {
     /// load keeps every element complete before it and succeeds;
     /// [`Reader::damage`] says where. With [`strict`](Self::strict) the
     /// first rule violation counts as damage. What was kept may refer to
-    /// what the damage cut off: [`Model::drop_dangling`](crate::Model::drop_dangling)
-    /// removes that. Streaming reads ignore it.
+    /// what the damage cut off: [`Model::prune`](crate::Model::prune) with
+    /// [`Prune::DANGLING`](crate::Prune::DANGLING) removes that. Streaming reads ignore it.
     ///
     /// ```
     /// let doc = br#"{"version":"1.0.0","types":[{"id":0,"name":"int"}],"methods":[{"id":1,"na"#;
@@ -642,6 +642,43 @@ pub(crate) unsafe extern "C" fn tramp_read(
     }
 }
 
+/// `IPROF_SOURCE_*_INIT`: an `iprof_source` of `kind` with every field of
+/// the other kinds unset.
+fn source(kind: c_int) -> sys::iprof_source {
+    sys::iprof_source {
+        version: sys::IPROF_SOURCE_VERSION,
+        kind,
+        data: ptr::null(),
+        len: 0,
+        path: ptr::null(),
+        fd: -1,
+        read_fn: None,
+        read_payload: ptr::null_mut(),
+    }
+}
+
+/// A document in memory, borrowed for the call that takes the source.
+fn source_bytes(data: &[u8]) -> sys::iprof_source {
+    sys::iprof_source { data: data.as_ptr().cast(), len: data.len(), ..source(sys::IPROF_SOURCE_BUFFER) }
+}
+
+/// A file, its NUL-terminated path borrowed for the call.
+fn source_path(path: &std::ffi::CStr) -> sys::iprof_source {
+    sys::iprof_source { path: path.as_ptr(), ..source(sys::IPROF_SOURCE_PATH) }
+}
+
+/// An open descriptor, read to its end and not closed.
+#[cfg(unix)]
+fn source_fd(fd: std::os::fd::BorrowedFd<'_>) -> sys::iprof_source {
+    use std::os::fd::AsRawFd;
+    sys::iprof_source { fd: fd.as_raw_fd(), ..source(sys::IPROF_SOURCE_FD) }
+}
+
+/// An [`io::Read`], through [`tramp_read`] and its [`InputState`].
+fn source_input(input: *mut InputState<'_>) -> sys::iprof_source {
+    sys::iprof_source { read_fn: Some(tramp_read), read_payload: input.cast(), ..source(sys::IPROF_SOURCE_CALLBACK) }
+}
+
 /// The streaming reader: validates documents, streams their elements to
 /// closures and loads models. One reader serves any number of reads, one
 /// at a time; each read replaces the error and diagnostics of the last.
@@ -692,17 +729,17 @@ impl Reader {
         }
     }
 
-    /// Run one read with `handler`; `call` does the C call.
-    fn stream<H: Handler>(
-        &mut self,
-        handler: H,
-        call: impl FnOnce(*mut sys::iprof_reader, *const sys::iprof_read_callbacks, *mut c_void) -> c_int,
-    ) -> Result<()> {
+    /// Run one read of `source` with `handler`.
+    fn stream<H: Handler>(&mut self, handler: H, source: &sys::iprof_source) -> Result<()> {
         let interest = handler.interest();
         let table = table::<H>(interest);
         let table_ptr: *const sys::iprof_read_callbacks = if interest.is_none() { ptr::null() } else { &table };
         let mut state = ReadState { handler, panic: PanicSlot::default() };
-        let rc = call(self.raw.as_ptr(), table_ptr, (&mut state as *mut ReadState<H>).cast());
+        // SAFETY: the source (and what it points to), the table and the
+        // state outlive the call.
+        let rc = unsafe {
+            sys::iprof_reader_read(self.raw.as_ptr(), source, table_ptr, (&mut state as *mut ReadState<H>).cast())
+        };
         state.panic.resume();
         self.result(rc)
     }
@@ -710,44 +747,29 @@ impl Reader {
     /// Read a document held in memory, passing each element to `handler`
     /// (a [`Callbacks`] or a [`Handler`] of yours).
     pub fn read_bytes(&mut self, data: &[u8], handler: impl Handler) -> Result<()> {
-        self.stream(handler, |r, cb, payload| {
-            // SAFETY: data, table and payload outlive the call.
-            unsafe { sys::iprof_reader_read_buffer(r, data.as_ptr().cast(), data.len(), cb, payload) }
-        })
+        self.stream(handler, &source_bytes(data))
     }
 
     /// Read a file, chunk by chunk, passing each element to `handler`.
     pub fn read_path(&mut self, path: impl AsRef<Path>, handler: impl Handler) -> Result<()> {
         let file = path.as_ref();
         let path = c_path(file).map_err(|e| e.in_file(file))?;
-        self.stream(handler, |r, cb, payload| {
-            // SAFETY: path, table and payload outlive the call.
-            unsafe { sys::iprof_reader_read_path(r, path.as_ptr(), cb, payload) }
-        })
-        .map_err(|e| e.in_file(file))
+        self.stream(handler, &source_path(&path)).map_err(|e| e.in_file(file))
     }
 
     /// Read from an open file descriptor up to its end (not closed).
     #[cfg(unix)]
     pub fn read_fd(&mut self, fd: std::os::fd::BorrowedFd<'_>, handler: impl Handler) -> Result<()> {
-        use std::os::fd::AsRawFd;
-        self.stream(handler, |r, cb, payload| {
-            // SAFETY: the fd is open for the call (borrowed).
-            unsafe { sys::iprof_reader_read_fd(r, fd.as_raw_fd(), cb, payload) }
-        })
+        self.stream(handler, &source_fd(fd))
     }
 
     /// Read from any [`io::Read`] (chunks of the reader's `chunk_size`). An
     /// I/O error fails the read with [`Status::Io`](crate::Status::Io) and
     /// its text in the message.
     pub fn read_from(&mut self, mut input: impl io::Read, handler: impl Handler) -> Result<()> {
-        let mut source = InputState::new(&mut input);
-        let src_ptr: *mut InputState<'_> = &mut source;
-        let result = self.stream(handler, |r, cb, payload| {
-            // SAFETY: source, table and payload outlive the call.
-            unsafe { sys::iprof_reader_read_callback(r, Some(tramp_read), src_ptr.cast(), cb, payload) }
-        });
-        finish_input(&mut source, result)
+        let mut state = InputState::new(&mut input);
+        let result = self.stream(handler, &source_input(&mut state));
+        finish_input(&mut state, result)
     }
 
     /// Validate a document in memory (a read without callbacks). Lenient
@@ -761,9 +783,12 @@ impl Reader {
         self.read_path(path, Callbacks::new())
     }
 
-    fn load(&mut self, call: impl FnOnce(*mut *mut sys::iprof_model, *mut sys::iprof_reader) -> c_int) -> Result<Model> {
+    /// Load a model from `source`.
+    fn load(&mut self, source: &sys::iprof_source) -> Result<Model> {
         let mut raw = ptr::null_mut();
-        let rc = call(&mut raw, self.raw.as_ptr());
+        // SAFETY: valid out pointer; the source (and what it points to)
+        // outlives the call.
+        let rc = unsafe { sys::iprof_model_load(&mut raw, self.raw.as_ptr(), source) };
         self.result(rc)?;
         // SAFETY: a successful load hands over a new model.
         unsafe { Model::from_raw(raw) }
@@ -772,36 +797,36 @@ impl Reader {
     /// Load a model from memory with this reader's options; the reader
     /// keeps the error and diagnostics of the load.
     pub fn load_bytes(&mut self, data: &[u8]) -> Result<Model> {
-        // SAFETY: data outlives the call.
-        self.load(|out, r| unsafe { sys::iprof_model_load_buffer(out, r, data.as_ptr().cast(), data.len()) })
+        self.load(&source_bytes(data))
     }
 
     /// Load a model from a file.
     pub fn load_path(&mut self, path: impl AsRef<Path>) -> Result<Model> {
         let file = path.as_ref();
         let path = c_path(file).map_err(|e| e.in_file(file))?;
-        // SAFETY: path outlives the call.
-        self.load(|out, r| unsafe { sys::iprof_model_load_path(out, r, path.as_ptr()) })
-            .map_err(|e| e.in_file(file))
+        self.load(&source_path(&path)).map_err(|e| e.in_file(file))
     }
 
     /// Load a model from an open file descriptor (not closed).
     #[cfg(unix)]
     pub fn load_fd(&mut self, fd: std::os::fd::BorrowedFd<'_>) -> Result<Model> {
-        use std::os::fd::AsRawFd;
-        // SAFETY: the fd is open for the call.
-        self.load(|out, r| unsafe { sys::iprof_model_load_fd(out, r, fd.as_raw_fd()) })
+        self.load(&source_fd(fd))
     }
 
     /// Load a model from any [`io::Read`].
     pub fn load_from(&mut self, mut input: impl io::Read) -> Result<Model> {
-        let mut source = InputState::new(&mut input);
-        let src_ptr: *mut InputState<'_> = &mut source;
-        let result = self.load(|out, r| {
-            // SAFETY: source outlives the call.
-            unsafe { sys::iprof_model_load_callback(out, r, Some(tramp_read), src_ptr.cast()) }
-        });
-        finish_input(&mut source, result)
+        let mut state = InputState::new(&mut input);
+        let result = self.load(&source_input(&mut state));
+        finish_input(&mut state, result)
+    }
+
+    /// Merge `source` into `dst` as it is read.
+    fn merge(&mut self, dst: &mut Model, source: &sys::iprof_source, options: &MergeOptions) -> Result<()> {
+        let opts = options.raw();
+        // SAFETY: the source and opts outlive the call; dst is exclusively
+        // ours.
+        let rc = unsafe { sys::iprof_model_merge_source(dst.mut_ptr(), self.raw.as_ptr(), source, &opts) };
+        dst.result(rc)
     }
 
     /// Merge a profile in memory into `dst` as it is read, without loading
@@ -813,46 +838,37 @@ impl Reader {
     /// its position); when merging failed, why (the reader then reports
     /// [`Status::Stopped`](crate::Status::Stopped)).
     pub fn merge_bytes(&mut self, dst: &mut Model, data: &[u8], options: &MergeOptions) -> Result<()> {
-        let opts = options.raw();
-        // SAFETY: data and opts outlive the call; dst is exclusively ours.
-        let rc = unsafe {
-            sys::iprof_model_merge_buffer(dst.mut_ptr(), self.raw.as_ptr(), data.as_ptr().cast(), data.len(), &opts)
-        };
-        dst.result(rc)
+        self.merge(dst, &source_bytes(data), options)
     }
 
     /// [`merge_bytes`](Self::merge_bytes) from a file.
     pub fn merge_path(&mut self, dst: &mut Model, path: impl AsRef<Path>, options: &MergeOptions) -> Result<()> {
         let file = path.as_ref();
         let path = c_path(file).map_err(|e| e.in_file(file))?;
-        let opts = options.raw();
-        // SAFETY: path and opts outlive the call.
-        let rc = unsafe { sys::iprof_model_merge_path(dst.mut_ptr(), self.raw.as_ptr(), path.as_ptr(), &opts) };
-        dst.result(rc).map_err(|e| e.in_file(file))
+        self.merge(dst, &source_path(&path), options).map_err(|e| e.in_file(file))
     }
 
     /// [`merge_bytes`](Self::merge_bytes) from an open file descriptor
     /// (not closed).
     #[cfg(unix)]
     pub fn merge_fd(&mut self, dst: &mut Model, fd: std::os::fd::BorrowedFd<'_>, options: &MergeOptions) -> Result<()> {
-        use std::os::fd::AsRawFd;
-        let opts = options.raw();
-        // SAFETY: the fd is open for the call.
-        let rc = unsafe { sys::iprof_model_merge_fd(dst.mut_ptr(), self.raw.as_ptr(), fd.as_raw_fd(), &opts) };
-        dst.result(rc)
+        self.merge(dst, &source_fd(fd), options)
     }
 
     /// [`merge_bytes`](Self::merge_bytes) from any [`io::Read`].
     pub fn merge_from(&mut self, dst: &mut Model, mut input: impl io::Read, options: &MergeOptions) -> Result<()> {
-        let mut source = InputState::new(&mut input);
-        let src_ptr: *mut InputState<'_> = &mut source;
-        let opts = options.raw();
-        // SAFETY: source and opts outlive the call.
-        let rc = unsafe {
-            sys::iprof_model_merge_callback(dst.mut_ptr(), self.raw.as_ptr(), Some(tramp_read), src_ptr.cast(), &opts)
-        };
-        let result = dst.result(rc);
-        finish_input(&mut source, result)
+        let mut state = InputState::new(&mut input);
+        let result = self.merge(dst, &source_input(&mut state), options);
+        finish_input(&mut state, result)
+    }
+
+    /// What the last read left besides its error (`iprof_reader_get_result`).
+    fn read_result(&self) -> sys::iprof_read_result {
+        let mut out = sys::iprof_read_result::INIT;
+        // SAFETY: the reader is alive; out is a valid, versioned struct
+        // (the call fails only for a bad version or NULL, neither possible).
+        unsafe { sys::iprof_reader_get_result(self.raw.as_ptr(), &mut out) };
+        out
     }
 
     /// The error of the last read or load, `None` if it succeeded (the same
@@ -870,11 +886,10 @@ impl Reader {
     /// input was not kept; `None` when the last load read the whole input
     /// (or did not salvage).
     pub fn damage(&self) -> Option<Error> {
-        // SAFETY: the reader is alive; the report is copied.
-        unsafe {
-            let err = sys::iprof_reader_damage(self.raw.as_ptr());
-            (!err.is_null()).then(|| Error::from_raw(err))
-        }
+        let err = self.read_result().damage;
+        // SAFETY: the report is the reader's, alive until its next read;
+        // it is copied at once.
+        (!err.is_null()).then(|| unsafe { Error::from_raw(err) })
     }
 
     /// The input offset just past the last complete element of the last
@@ -882,8 +897,7 @@ impl Reader {
     /// an unknown key's value or the document's end; 0 before any); for
     /// gzip input, of the decompressed document.
     pub fn kept_end(&self) -> u64 {
-        // SAFETY: the reader is alive.
-        unsafe { sys::iprof_reader_kept_end(self.raw.as_ptr()) }
+        self.read_result().kept_end
     }
 
     /// The diagnostics of the last read or load, in input order: warnings
@@ -894,9 +908,9 @@ impl Reader {
     /// ([`diagnostics_dropped`](Self::diagnostics_dropped)).
     pub fn diagnostics(&self) -> Vec<Error> {
         // SAFETY: the reader is alive; indexes are in range; reports copied.
+        let r = self.raw.as_ptr();
         unsafe {
-            let r = self.raw.as_ptr();
-            (0..sys::iprof_reader_diag_count(r))
+            (0..self.read_result().diag_count)
                 .map(|i| sys::iprof_reader_diag(r, i))
                 .filter(|d| !d.is_null())
                 .map(|d| Error::from_raw(d))
@@ -909,19 +923,13 @@ impl Reader {
     /// in [`diagnostics`](Self::diagnostics), by severity (zero before any
     /// read).
     pub fn diagnostics_dropped(&self) -> DroppedDiagnostics {
-        let r = self.raw.as_ptr();
-        // SAFETY: the reader is alive.
-        unsafe {
-            DroppedDiagnostics {
-                errors: sys::iprof_reader_diag_dropped(r, sys::IPROF_SEVERITY_ERROR),
-                warnings: sys::iprof_reader_diag_dropped(r, sys::IPROF_SEVERITY_WARNING),
-            }
-        }
+        let result = self.read_result();
+        DroppedDiagnostics { errors: result.dropped_errors, warnings: result.dropped_warnings }
     }
 }
 
 /// The diagnostics of a read that were counted but not kept
-/// ([`Reader::diagnostics_dropped`], `iprof_reader_diag_dropped`).
+/// ([`Reader::diagnostics_dropped`], `iprof_reader_get_result`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DroppedDiagnostics {
     /// Rule violations ([`Severity::Error`](crate::Severity::Error)).

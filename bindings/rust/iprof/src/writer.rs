@@ -191,6 +191,19 @@ pub struct Writer<'a> {
 // writer at a time.
 unsafe impl Send for Writer<'_> {}
 
+/// `IPROF_SINK_*_INIT`: an `iprof_sink` of `kind` with every field of the
+/// other kinds unset.
+fn sink(kind: c_int) -> sys::iprof_sink {
+    sys::iprof_sink {
+        version: sys::IPROF_SINK_VERSION,
+        kind,
+        path: ptr::null(),
+        fd: -1,
+        write_fn: None,
+        write_payload: ptr::null_mut(),
+    }
+}
+
 impl Writer<'static> {
     /// Write to `path` atomically: nothing is visible there until
     /// [`end`](Self::end) (or [`write_model`](Self::write_model)) succeeds.
@@ -198,9 +211,8 @@ impl Writer<'static> {
         let file = path.as_ref();
         let path = c_path(file).map_err(|e| e.in_file(file))?;
         let (opts, _version) = options.raw()?;
-        // SAFETY: arguments outlive the call (copied by the library).
-        let mut w = Writer::create(None, |out| unsafe { sys::iprof_writer_new_path(out, path.as_ptr(), &opts) })
-            .map_err(|e| e.in_file(file))?;
+        let target = sys::iprof_sink { path: path.as_ptr(), ..sink(sys::IPROF_SINK_PATH) };
+        let mut w = Writer::create(None, &target, &opts).map_err(|e| e.in_file(file))?;
         w.file = Some(file.to_path_buf());
         Ok(w)
     }
@@ -209,8 +221,7 @@ impl Writer<'static> {
     /// [`into_bytes`](Writer::into_bytes).
     pub fn to_memory(options: &WriteOptions) -> Result<Writer<'static>> {
         let (opts, _version) = options.raw()?;
-        // SAFETY: as to_path.
-        Writer::create(None, |out| unsafe { sys::iprof_writer_new_buffer(out, &opts) })
+        Writer::create(None, &sink(sys::IPROF_SINK_BUFFER), &opts)
     }
 }
 
@@ -221,8 +232,8 @@ impl<'a> Writer<'a> {
     pub fn to_fd(fd: std::os::fd::BorrowedFd<'a>, options: &WriteOptions) -> Result<Writer<'a>> {
         use std::os::fd::AsRawFd;
         let (opts, _version) = options.raw()?;
-        // SAFETY: the fd stays open for 'a, which the writer cannot outlive.
-        Writer::create(None, |out| unsafe { sys::iprof_writer_new_fd(out, fd.as_raw_fd(), &opts) })
+        // The fd stays open for 'a, which the writer cannot outlive.
+        Writer::create(None, &sys::iprof_sink { fd: fd.as_raw_fd(), ..sink(sys::IPROF_SINK_FD) }, &opts)
     }
 
     /// Write through any [`io::Write`] (owned, or a `&mut` borrow). It is
@@ -230,22 +241,31 @@ impl<'a> Writer<'a> {
     /// [`Status::Io`] and the error's text in the message.
     pub fn to_write(output: impl io::Write + Send + 'a, options: &WriteOptions) -> Result<Writer<'a>> {
         let (opts, _version) = options.raw()?;
-        let mut sink = Box::new(SinkState { output: Box::new(output), error: None, panic: PanicSlot::default() });
-        let payload: *mut SinkState<'a> = &mut *sink;
-        // SAFETY: the boxed sink lives as long as the C writer (see Drop).
-        Writer::create(Some(sink), |out| unsafe {
-            sys::iprof_writer_new_callback(out, Some(tramp_write), payload.cast(), &opts)
-        })
+        let mut state = Box::new(SinkState { output: Box::new(output), error: None, panic: PanicSlot::default() });
+        let payload: *mut SinkState<'a> = &mut *state;
+        // The boxed state lives as long as the C writer (see Drop).
+        let target = sys::iprof_sink {
+            write_fn: Some(tramp_write),
+            write_payload: payload.cast(),
+            ..sink(sys::IPROF_SINK_CALLBACK)
+        };
+        Writer::create(Some(state), &target, &opts)
     }
 
+    /// A writer to `target`, keeping `state` (a callback sink's payload)
+    /// alive as long as it.
     fn create(
-        sink: Option<Box<SinkState<'a>>>,
-        new: impl FnOnce(*mut *mut sys::iprof_writer) -> c_int,
+        state: Option<Box<SinkState<'a>>>,
+        target: &sys::iprof_sink,
+        opts: &sys::iprof_write_options,
     ) -> Result<Writer<'a>> {
         let mut raw = ptr::null_mut();
-        crate::error::check(new(&mut raw))?;
+        // SAFETY: valid out pointer; the sink and the options are read by
+        // the call (a path is copied); what a sink names outlives the
+        // writer, as each constructor ensures.
+        crate::error::check(unsafe { sys::iprof_writer_new(&mut raw, target, opts) })?;
         let raw = NonNull::new(raw).ok_or_else(|| Error::from_code(sys::IPROF_ENOMEM))?;
-        Ok(Writer { raw, sink, file: None, _marker: PhantomData })
+        Ok(Writer { raw, sink: state, file: None, _marker: PhantomData })
     }
 
     /// The C handle, for calling `iprof_sys` directly. Still owned by this

@@ -1,12 +1,12 @@
 //! Editing records and dropping what mentions a method:
 //! Model::set_entry_records, map_records, scale (and MergeOptions::rounding),
-//! retain_entries_by_frame, drop_method, prune and package_matches; the
+//! filter's keep_frame, remove_method with cascade, prune and package_matches; the
 //! same cases as bindings/python/tests/test_edit.py.
 
 use std::ops::ControlFlow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use iprof::{Frame, Kind, MergeOptions, Model, Prune, Rounding, Status};
+use iprof::{FilterOptions, Frame, Kind, MergeOptions, Model, Prune, Pruned, Rounding, Status};
 
 fn ctx(s: &str) -> Vec<Frame> {
     iprof::parse_ctx(s).expect("valid ctx")
@@ -276,13 +276,13 @@ fn strings(v: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn retain_entries_by_frame_judges_every_frame() {
+fn keep_frame_judges_every_frame() {
     let mut m = calls_model();
     let mut frames = Vec::new();
-    m.retain_entries_by_frame(None, |f| {
+    m.filter(&FilterOptions::new().keep_frame(|f| {
         frames.push((f.method_id, f.bci));
         f.method_id != 2
-    })
+    }))
     .unwrap();
     // Callee or caller: both entries with a frame of method 2 go; the methods
     // stay (only entries are removed).
@@ -293,45 +293,96 @@ fn retain_entries_by_frame_judges_every_frame() {
     frames.dedup();
     assert_eq!(frames, [(0, 0), (1, 0), (1, 7), (2, 0), (2, 4), (2, 5), (3, 0)]);
 
-    let mut m = calls_model();
-    m.retain_entries_by_frame(Some(Kind::CallCount), |f| f.method_id != 2).unwrap();
+    // One kind: keep_entry over the entry's frames.
+    let call_counts_without = |keep: fn(Frame) -> bool| {
+        let mut m = calls_model();
+        m.filter(&FilterOptions::new().keep_entry(|e| e.kind() != Kind::CallCount || e.context().frames().all(keep)))
+            .unwrap();
+        m
+    };
+    let m = call_counts_without(|f| f.method_id != 2);
     assert_eq!(layout(&m), (strings(&["1:0", "3:0"]), strings(&["2:4"]), 1, 1, vec![1, 2, 3], vec![0, 1, 2]));
-    let mut m = calls_model();
-    m.retain_entries_by_frame(Some(Kind::CallCount), |f| f.bci != 3).unwrap();
+    let m = call_counts_without(|f| f.bci != 3);
     assert_eq!(layout(&m).0, ["1:0", "3:0<2:5<1:1", "3:0"]);
     let mut m = calls_model();
-    m.retain_entries_by_frame(None, |f| f != Frame::new(0, 0)).unwrap();
+    m.filter(&FilterOptions::new().keep_frame(|f| f != Frame::new(0, 0))).unwrap();
     assert_eq!(m.entry_count(Kind::Monitor), 0);
 }
 
 #[test]
-fn retain_entries_by_frame_panic_keeps_the_rest() {
+fn keep_entry_method_and_type_run_after_the_criteria() {
+    // keep_frame and keep_entry see what the kinds kept; keep_method and
+    // keep_type come last, and leave entries and references alone.
+    let mut m = calls_model();
+    let (mut frames, mut entries, mut methods, mut types) = (0, Vec::new(), Vec::new(), Vec::new());
+    m.filter(
+        &FilterOptions::new()
+            .kinds(&[Kind::CallCount])
+            .keep_frame(|_| {
+                frames += 1;
+                true
+            })
+            .keep_entry(|e| {
+                let ctx = e.context().to_string();
+                entries.push(ctx.clone());
+                ctx != "3:0"
+            })
+            .keep_method(|x| {
+                methods.push(x.id());
+                x.id() != 3
+            })
+            .keep_type(|t| {
+                types.push(t.id());
+                t.id() != 2
+            }),
+    )
+    .unwrap();
+    assert_eq!(frames, 7);
+    assert_eq!(entries, ["1:0", "2:0<1:3", "3:0<2:5<1:1", "3:0"]);
+    assert_eq!((methods, types), (vec![1, 2, 3], vec![0, 1, 2]));
+    assert_eq!(layout(&m), (strings(&["1:0", "2:0<1:3", "3:0<2:5<1:1"]), vec![], 0, 0, vec![1, 2], vec![0, 1]));
+}
+
+#[test]
+fn filter_predicates_see_views_that_cannot_escape() {
+    // The predicates borrow locals for 'f; the options serve two models.
+    let refused = 2_i64;
+    let opts = FilterOptions::new().keep_method(|x| x.id() != refused);
+    let (mut a, mut b) = (calls_model(), calls_model());
+    a.filter(&opts).unwrap();
+    b.filter(&opts).unwrap();
+    assert_eq!((layout(&a).4, layout(&b).4), (vec![1, 3], vec![1, 3]));
+    assert!(format!("{opts:?}").contains("keep_method: true, keep_type: false"), "{opts:?}");
+}
+
+#[test]
+fn keep_frame_panic_keeps_the_rest() {
     let mut m = calls_model();
     let r = catch_unwind(AssertUnwindSafe(|| {
-        let _ = m.retain_entries_by_frame(Some(Kind::CallCount), |_| panic!("inside a frame predicate"));
+        let _ = m.filter(&FilterOptions::new().keep_frame(|_| panic!("inside a frame predicate")));
     }));
     assert_eq!(r.unwrap_err().downcast_ref::<&str>(), Some(&"inside a frame predicate"));
     assert_eq!(layout(&m).0, ["1:0", "2:0<1:3", "3:0<2:5<1:1", "3:0"]);
 }
 
 #[test]
-fn drop_method_takes_every_entry_mentioning_it() {
+fn remove_method_cascade_takes_every_entry_mentioning_it() {
     let mut m = calls_model();
-    m.drop_method(2).unwrap();
+    m.remove_method(2, true).unwrap();
     assert_eq!(layout(&m), (strings(&["1:0", "3:0"]), vec![], 1, 1, vec![1, 3], vec![0, 1, 2]));
-    m.drop_method(3).unwrap();
+    m.remove_method(3, true).unwrap();
     assert_eq!(layout(&m), (strings(&["1:0"]), vec![], 1, 1, vec![1], vec![0, 1, 2]));
     let mut strict = iprof::Reader::with_options(&iprof::ReadOptions::new().strict(true)).unwrap();
     strict.validate_bytes(&m.to_bytes().unwrap()).unwrap();
     assert_eq!(strict.diagnostics().len(), 0);
 
-    let e = m.drop_method(9).unwrap_err();
+    let e = m.remove_method(9, true).unwrap_err();
     assert_eq!(subject(&e), (Status::NotFound, "no method with id 9", None, "", None, Some(9)));
     assert_eq!(layout(&m).4, [1]);
 
-    // remove_method leaves the entries naming the method.
+    // Without cascade the entries naming the method stay.
     let mut m = calls_model();
-    m.remove_method(2).unwrap();
+    m.remove_method(2, false).unwrap();
     assert_eq!(layout(&m).0.len(), 4);
     assert_eq!(m.to_bytes().unwrap_err().status(), Status::Dangling);
 }
@@ -339,31 +390,40 @@ fn drop_method_takes_every_entry_mentioning_it() {
 #[test]
 fn prune() {
     let mut m = calls_model();
-    m.retain_entries_by_frame(None, |f| f.method_id != 2).unwrap();
-    m.prune(Prune::Methods).unwrap();
+    m.filter(&FilterOptions::new().keep_frame(|f| f.method_id != 2)).unwrap();
+    assert_eq!(m.prune(Prune::METHODS).unwrap(), Pruned { methods: 1, ..Pruned::default() });
     assert_eq!((layout(&m).4, layout(&m).5), (vec![1, 3], vec![0, 1, 2]));
-    m.prune(Prune::Types).unwrap(); // B was only in method 2's signature
+    // B was only in method 2's signature.
+    assert_eq!(m.prune(Prune::TYPES).unwrap(), Pruned { types: 1, ..Pruned::default() });
     assert_eq!((layout(&m).4, layout(&m).5), (vec![1, 3], vec![0, 1]));
+    assert_eq!(m.prune(Prune::METHODS | Prune::TYPES | Prune::DANGLING).unwrap(), Pruned::default());
 
     let mut m = calls_model();
     for c in ["3:0", "3:0<2:5<1:1", "2:0<1:3"] {
         m.remove_entry(Kind::CallCount, &ctx(c)).unwrap();
     }
     m.remove_entry(Kind::Sampling, &ctx("2:4")).unwrap();
-    m.prune(Prune::MethodsAndTypes).unwrap(); // methods, then the types only they used
+    // Methods, then the types only they used.
+    assert_eq!(m.prune(Prune::METHODS | Prune::TYPES).unwrap(), Pruned { types: 1, methods: 2, entries: [0; 6] });
     assert_eq!(layout(&m), (strings(&["1:0"]), vec![], 1, 1, vec![1], vec![0, 1]));
 
     // An unknown key that may hold ids stops it; a scalar does not.
     let mut m = calls_model();
-    m.retain_entries(Kind::CallCount, |_| false).unwrap();
+    m.filter(&FilterOptions::new().keep_entry(|e| e.kind() != Kind::CallCount)).unwrap();
     m.add_unknown("fork", "[2]").unwrap();
-    m.prune(Prune::MethodsAndTypes).unwrap();
+    assert_eq!(m.prune(Prune::METHODS | Prune::TYPES).unwrap(), Pruned::default());
     assert_eq!((layout(&m).4, layout(&m).5), (vec![1, 2, 3], vec![0, 1, 2]));
-    m.remove_unknown("fork").unwrap();
+    m.remove_unknown(Some("fork")).unwrap();
     m.add_unknown("flag", "true").unwrap();
-    m.prune(Prune::MethodsAndTypes).unwrap();
+    m.prune(Prune::METHODS | Prune::TYPES).unwrap();
     assert_eq!((layout(&m).4, layout(&m).5), (vec![1, 2], vec![0, 1, 2]));
-    assert_eq!(Prune::MethodsAndTypes.raw(), iprof::sys::IPROF_PRUNE_METHODS | iprof::sys::IPROF_PRUNE_TYPES);
+
+    let mut both = Prune::METHODS;
+    both |= Prune::TYPES;
+    assert_eq!(both.raw(), iprof::sys::IPROF_PRUNE_METHODS | iprof::sys::IPROF_PRUNE_TYPES);
+    assert!(both.contains(Prune::TYPES) && !both.contains(Prune::DANGLING));
+    assert_eq!(Prune::DANGLING.raw(), iprof::sys::IPROF_PRUNE_DANGLING);
+    assert_eq!(Prune::default().raw(), 0);
 }
 
 #[test]

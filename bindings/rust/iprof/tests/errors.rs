@@ -341,7 +341,7 @@ fn model_errors_say_what_they_are_about() {
     let e = m.add_method(1, "g", &[0]).unwrap_err();
     assert_eq!(subject(&e), ("method id 1 is taken", None, "", None, Some(1)));
     assert_eq!(subject(&m.remove_type(9).unwrap_err()), ("no type with id 9", None, "", Some(9), None));
-    assert_eq!(subject(&m.remove_method(9).unwrap_err()), ("no method with id 9", None, "", None, Some(9)));
+    assert_eq!(subject(&m.remove_method(9, false).unwrap_err()), ("no method with id 9", None, "", None, Some(9)));
     // A call that leaves no report of its own does not show the last one.
     assert_eq!(m.add_type(0, "U").unwrap_err().status(), Status::Invalid);
     let e = m.filter(&iprof::FilterOptions::new().top_percent(-1.0)).unwrap_err();

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::HashSet;
 
-use iprof::{parse_ctx, Error, Frame, Kind, Model, ReadOptions, Reader, Status, WriteOptions, Writer};
+use iprof::{parse_ctx, Error, FilterOptions, Frame, Kind, Model, ReadOptions, Reader, Status, WriteOptions, Writer};
 
 fn fib() -> Model {
     Model::load(common::fib_path()).expect("examples/fib.iprof loads")
@@ -171,46 +171,45 @@ fn building_and_combining() {
 }
 
 #[test]
-fn retain_filters_and_views_cannot_escape() {
+fn filter_predicates_keep_and_views_cannot_escape() {
     let mut m = fib();
     let mut seen = 0;
-    m.retain_entries(Kind::CallCount, |e| {
+    m.filter(&FilterOptions::new().keep_entry(|e| {
+        if e.kind() != Kind::CallCount {
+            return true;
+        }
         seen += 1;
         e.records()[0] >= 10
-    })
+    }))
     .unwrap();
     assert_eq!(seen, 9);
     assert_eq!(m.entry_count(Kind::CallCount), 5);
     assert!(m.entries(Kind::CallCount).all(|e| e.records()[0] == 10));
     // Other kinds are untouched.
     assert_eq!(m.entry_count(Kind::Conditional), 2);
-    m.retain_entries(Kind::Instanceof, |_| false).unwrap();
-    m.retain_entries(Kind::VirtualInvoke, |_| false).unwrap();
-    m.retain_entries(Kind::Monitor, |_| false).unwrap();
-    m.retain_entries(Kind::Conditional, |_| false).unwrap();
-    m.retain_entries(Kind::Sampling, |_| false).unwrap();
-    m.retain_entries(Kind::CallCount, |_| false).unwrap();
-    m.retain_methods(|x| x.name() != "toString").unwrap();
+    m.filter(&FilterOptions::new().keep_entry(|_| false)).unwrap();
+    assert_eq!(Kind::ALL.map(|k| m.entry_count(k)), [0; 6]);
+    m.filter(&FilterOptions::new().keep_method(|x| x.name() != "toString")).unwrap();
     assert_eq!(m.method_count(), 8);
-    m.retain_types(|t| t.id() < 12).unwrap();
+    m.filter(&FilterOptions::new().keep_type(|t| t.id() < 12)).unwrap();
     assert_eq!(m.type_count(), 12);
 }
 
 #[test]
-fn panic_in_retain_keeps_the_rest_and_resumes() {
+fn panic_in_filter_keeps_the_rest_and_resumes() {
     let mut m = fib();
     let mut calls = 0;
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        m.retain_entries(Kind::CallCount, |e| {
+        m.filter(&FilterOptions::new().kinds(&Kind::ALL).keep_entry(|e| {
             calls += 1;
             if calls == 3 {
-                panic!("boom in retain");
+                panic!("boom in filter");
             }
             e.records()[0] != 1
-        })
+        }))
     }));
     let payload = r.unwrap_err();
-    assert_eq!(payload.downcast_ref::<&str>(), Some(&"boom in retain"));
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"boom in filter"));
     assert_eq!(calls, 3);
     // The first two (count 1) were dropped, the rest kept; still usable.
     assert_eq!(m.entry_count(Kind::CallCount), 7);

@@ -1,10 +1,10 @@
 //! ReadOptions::salvage, Reader::damage / kept_end and
-//! Model::drop_dangling: salvaging truncated and damaged profiles; the
+//! Model::prune with Prune::DANGLING: salvaging truncated and damaged profiles; the
 //! same cases as bindings/python/tests/test_salvage.py.
 
 mod common;
 
-use iprof::{Kind, Model, ReadOptions, Reader, Status};
+use iprof::{Kind, Model, Prune, Pruned, ReadOptions, Reader, Status};
 
 /// tests/data/graal-1.0.0.iprof
 const DOC: &[u8] = br#"{"version":"1.0.0","types":[{"id":0,"name":"int"},{"id":1,"name":"A"}],"methods":[{"id":1,"name":"m","signature":[1,0]},{"id":2,"name":"n","signature":[1,0,1]}],"callCountProfiles":[{"ctx":"1:0","records":[3]},{"ctx":"2:0<1:4","records":[23929230826]}],"conditionalProfiles":[{"ctx":"1:5","records":[9,0,2,-1,1,1]}],"virtualInvokeProfiles":[{"ctx":"2:7<1:4","records":[1,3]}],"monitorProfiles":[{"ctx":"0:0","records":[1,2]}],"samplingProfiles":[{"ctx":"2:3<1:-1","records":[4]}]}"#;
@@ -62,18 +62,17 @@ fn without_salvage_or_before_the_version() {
 }
 
 #[test]
-fn drop_dangling() {
+fn prune_dangling() {
     let mut r = reader(true, false);
     let mut m = r.load_bytes(DANGLING).unwrap();
     assert_eq!(r.damage().unwrap().path(), "types[2]");
     assert_eq!(counts(&m), [2, 2, 3, 0, 2, 1, 0, 0]);
     assert_eq!(m.to_bytes().unwrap_err().status(), Status::Dangling);
-    let d = m.drop_dangling().unwrap();
-    assert_eq!(d.methods, 1);
-    assert_eq!(d.entries, [2, 0, 1, 0, 0, 0]);
+    let d = m.prune(Prune::DANGLING).unwrap();
+    assert_eq!(d, Pruned { types: 0, methods: 1, entries: [2, 0, 1, 0, 0, 0] });
     assert_eq!(d.entries_of(Kind::VirtualInvoke), 1);
     assert_eq!(counts(&m), [2, 1, 1, 0, 1, 1, 0, 0]);
-    assert_eq!(m.drop_dangling().unwrap(), iprof::Dangling::default());
+    assert_eq!(m.prune(Prune::DANGLING).unwrap(), Pruned::default());
     let out = m.to_bytes().unwrap();
     let back = Reader::with_options(&ReadOptions::new().strict(true))
         .unwrap()

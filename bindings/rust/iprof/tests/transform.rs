@@ -155,7 +155,7 @@ fn check_kept(opts: FilterOptions, expected: Expected<'_>, kept: (&[i64], &[i64]
     m.filter(&opts).unwrap();
     let (cc, sm, mon, vi, methods, types) = expected;
     assert_eq!(shape(&m), (s(cc), s(sm), mon, vi, kept.0.to_vec(), kept.1.to_vec()), "{opts:?}");
-    m.prune(Prune::MethodsAndTypes).unwrap();
+    m.prune(Prune::METHODS | Prune::TYPES).unwrap();
     assert_eq!(shape(&m), (s(cc), s(sm), mon, vi, methods.to_vec(), types.to_vec()), "{opts:?} pruned");
 }
 

@@ -9,7 +9,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The entries of one kind as columns ({@link Model#columns}; C:
- * {@code iprof_model_columns}): every record in one segment with offsets,
+ * {@code iprof_model_get_columns}): every record in one segment with offsets,
  * and each entry's context as its frames in one segment with offsets. Entry
  * i is {@code model.entryAt(kind, i)}. The segments are read-only views of
  * the arrays the C model keeps, without a copy:
@@ -86,9 +86,9 @@ public final class Columns {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment s = a.allocate(LAYOUT);
             s.set(ValueLayout.JAVA_INT, at("version"), VERSION);
-            int rc = (int) Native.MODEL_COLUMNS.invokeExact(p, kind.code(), s);
+            int rc = (int) Native.MODEL_GET_COLUMNS.invokeExact(p, kind.code(), s);
             if (rc != 0) {
-                throw new IprofException(Status.of(rc), "iprof_model_columns failed for " + kind.key());
+                throw new IprofException(Status.of(rc), "iprof_model_get_columns failed for " + kind.key());
             }
             long n = s.get(ValueLayout.JAVA_LONG, at("count"));
             count = Math.toIntExact(n);

@@ -1,7 +1,10 @@
 package org.libiprof;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,14 +84,77 @@ public final class Diff implements AutoCloseable {
         return s == Side.A ? a : b;
     }
 
+    // ---- the three C structs (include/iprof/diff.h), each filled by one call ----
+
+    private static final MemoryLayout SIDES_L = MemoryLayout.sequenceLayout(2, ValueLayout.JAVA_LONG);
+    private static final MemoryLayout SIDES_D = MemoryLayout.sequenceLayout(2, ValueLayout.JAVA_DOUBLE);
+    /** {@code struct iprof_diff_summary}. */
+    static final StructLayout SUMMARY = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("version"), MemoryLayout.paddingLayout(4),
+            SIDES_L.withName("method_only_count"), SIDES_L.withName("method_common_count"),
+            ValueLayout.JAVA_DOUBLE.withName("staleness"));
+    /** {@code struct iprof_diff_kind_summary}. */
+    static final StructLayout KIND_SUMMARY = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("version"), MemoryLayout.paddingLayout(4),
+            SIDES_L.withName("context_only_count"), SIDES_L.withName("context_common_count"),
+            SIDES_L.withName("total"), SIDES_L.withName("common_total"), SIDES_D.withName("overlap"),
+            ValueLayout.JAVA_DOUBLE.withName("staleness"), ValueLayout.JAVA_LONG.withName("change_count"));
+    /** {@code struct iprof_diff_change}. */
+    static final StructLayout CHANGE = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("version"), MemoryLayout.paddingLayout(4),
+            MemoryLayout.sequenceLayout(2, ValueLayout.ADDRESS).withName("entry"), SIDES_L.withName("value"),
+            SIDES_D.withName("share"), ValueLayout.JAVA_DOUBLE.withName("delta"),
+            ValueLayout.JAVA_DOUBLE.withName("relative"));
+    /** IPROF_DIFF_SUMMARY_VERSION, IPROF_DIFF_KIND_SUMMARY_VERSION and IPROF_DIFF_CHANGE_VERSION. */
+    private static final int STRUCT_VERSION = 1;
+
+    private static long at(StructLayout l, String member) {
+        return l.byteOffset(PathElement.groupElement(member));
+    }
+
+    /** The byte offset of a side's element of an array member (indexed by enum iprof_diff_side). */
+    private static long at(StructLayout l, String member, Side side) {
+        return l.byteOffset(PathElement.groupElement(member), PathElement.sequenceElement(side.ordinal()));
+    }
+
+    @FunctionalInterface
+    private interface Fill {
+        int call(MemorySegment diff, MemorySegment out) throws Throwable;
+    }
+
+    /** A struct of {@code layout}, its version set, filled by {@code fill}: read it with {@code read}. */
+    private <T> T get(StructLayout layout, String what, Fill fill, java.util.function.Function<MemorySegment, T> read) {
+        try (Arena tmp = Arena.ofConfined()) {
+            MemorySegment s = tmp.allocate(layout);
+            s.set(ValueLayout.JAVA_INT, 0, STRUCT_VERSION);
+            int rc = fill.call(p(), s);
+            if (rc != 0) {
+                throw new IprofException(Status.of(rc), what + " failed");
+            }
+            return read.apply(s);
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+    }
+
+    private <T> T summary(java.util.function.Function<MemorySegment, T> read) {
+        return get(SUMMARY, "iprof_diff_get_summary",
+                   (d, s) -> (int) Native.DIFF_GET_SUMMARY.invokeExact(d, s), read);
+    }
+
+    private <T> T kind(Kind kind, java.util.function.Function<MemorySegment, T> read) {
+        return get(KIND_SUMMARY, "iprof_diff_get_kind",
+                   (d, s) -> (int) Native.DIFF_GET_KIND.invokeExact(d, kind.code(), s), read);
+    }
+
     /**
      * {@return its methods whose key the other side lacks}
      * @param side a side
      */
     public List<Method> methodsOnly(Side side) {
+        long n = summary(s -> s.get(ValueLayout.JAVA_LONG, at(SUMMARY, "method_only_count", side)));
         try {
             MemorySegment p = p();
-            long n = (long) Native.DIFF_METHOD_ONLY_COUNT.invokeExact(p, side.ordinal());
             List<Method> out = new ArrayList<>();
             for (long i = 0; i < n; i++) {
                 out.add(model(side).method((MemorySegment) Native.DIFF_METHOD_ONLY_AT.invokeExact(p, side.ordinal(), i)));
@@ -104,11 +170,7 @@ public final class Diff implements AutoCloseable {
      * @param side a side
      */
     public long methodCommonCount(Side side) {
-        try {
-            return (long) Native.DIFF_METHOD_COMMON_COUNT.invokeExact(p(), side.ordinal());
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return summary(s -> s.get(ValueLayout.JAVA_LONG, at(SUMMARY, "method_common_count", side)));
     }
 
     /**
@@ -117,11 +179,7 @@ public final class Diff implements AutoCloseable {
      * @param kind a kind
      */
     public long contextOnlyCount(Side side, Kind kind) {
-        try {
-            return (long) Native.DIFF_CONTEXT_ONLY_COUNT.invokeExact(p(), side.ordinal(), kind.code());
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return kind(kind, s -> s.get(ValueLayout.JAVA_LONG, at(KIND_SUMMARY, "context_only_count", side)));
     }
 
     /**
@@ -130,11 +188,7 @@ public final class Diff implements AutoCloseable {
      * @param kind a kind
      */
     public long contextCommonCount(Side side, Kind kind) {
-        try {
-            return (long) Native.DIFF_CONTEXT_COMMON_COUNT.invokeExact(p(), side.ordinal(), kind.code());
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return kind(kind, s -> s.get(ValueLayout.JAVA_LONG, at(KIND_SUMMARY, "context_common_count", side)));
     }
 
     /**
@@ -143,11 +197,7 @@ public final class Diff implements AutoCloseable {
      * @param kind a kind
      */
     public long total(Side side, Kind kind) {
-        try {
-            return (long) Native.DIFF_TOTAL.invokeExact(p(), side.ordinal(), kind.code());
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return kind(kind, s -> s.get(ValueLayout.JAVA_LONG, at(KIND_SUMMARY, "total", side)));
     }
 
     /**
@@ -156,11 +206,7 @@ public final class Diff implements AutoCloseable {
      * @param kind a kind
      */
     public long commonTotal(Side side, Kind kind) {
-        try {
-            return (long) Native.DIFF_COMMON_TOTAL.invokeExact(p(), side.ordinal(), kind.code());
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return kind(kind, s -> s.get(ValueLayout.JAVA_LONG, at(KIND_SUMMARY, "common_total", side)));
     }
 
     /**
@@ -169,12 +215,8 @@ public final class Diff implements AutoCloseable {
      * @param kind a kind
      */
     public double overlap(Side side, Kind kind) {
-        try {
-            double v = (double) Native.DIFF_OVERLAP.invokeExact(p(), side.ordinal(), kind.code());
-            return v < 0 ? Double.NaN : v;
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        double v = kind(kind, s -> s.get(ValueLayout.JAVA_DOUBLE, at(KIND_SUMMARY, "overlap", side)));
+        return v < 0 ? Double.NaN : v;
     }
 
     /**
@@ -182,43 +224,30 @@ public final class Diff implements AutoCloseable {
      * @param kind a kind
      */
     public List<Change> changes(Kind kind) {
-        try {
-            MemorySegment p = p();
-            int k = kind.code();
-            long n = (long) Native.DIFF_CHANGE_COUNT.invokeExact(p, k);
-            List<Change> out = new ArrayList<>();
-            for (long i = 0; i < n; i++) {
-                long idx = i;
-                String ctx = Model.snprintf((buf, size) -> {
-                    try {
-                        return (long) Native.DIFF_CHANGE_DESCRIBE.invokeExact(p, k, idx, buf, size);
-                    } catch (Throwable t) {
-                        throw Native.rethrow(t);
-                    }
-                });
-                out.add(new Change(ctx,
-                        a.entry(kind, (MemorySegment) Native.DIFF_CHANGE_ENTRY.invokeExact(p, k, i, 0)),
-                        b.entry(kind, (MemorySegment) Native.DIFF_CHANGE_ENTRY.invokeExact(p, k, i, 1)),
-                        (long) Native.DIFF_CHANGE_VALUE.invokeExact(p, k, i, 0),
-                        (long) Native.DIFF_CHANGE_VALUE.invokeExact(p, k, i, 1),
-                        (double) Native.DIFF_CHANGE_SHARE.invokeExact(p, k, i, 0),
-                        (double) Native.DIFF_CHANGE_SHARE.invokeExact(p, k, i, 1),
-                        (double) Native.DIFF_CHANGE_DELTA.invokeExact(p, k, i),
-                        (double) Native.DIFF_CHANGE_RELATIVE.invokeExact(p, k, i)));
-            }
-            return out;
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
+        long n = kind(kind, s -> s.get(ValueLayout.JAVA_LONG, at(KIND_SUMMARY, "change_count")));
+        List<Change> out = new ArrayList<>();
+        for (long i = 0; i < n; i++) {
+            long index = i;
+            out.add(get(CHANGE, "iprof_diff_get_change",
+                        (d, s) -> (int) Native.DIFF_GET_CHANGE.invokeExact(d, kind.code(), index, s), c -> {
+                Entry ea = a.entry(kind, c.get(ValueLayout.ADDRESS, at(CHANGE, "entry", Side.A)));
+                Entry eb = b.entry(kind, c.get(ValueLayout.ADDRESS, at(CHANGE, "entry", Side.B)));
+                // The context as A's model names it, else B's (0.x iprof_diff_change_describe).
+                String ctx = (ea != null ? ea : eb).context().describe();
+                return new Change(ctx, ea, eb, c.get(ValueLayout.JAVA_LONG, at(CHANGE, "value", Side.A)),
+                        c.get(ValueLayout.JAVA_LONG, at(CHANGE, "value", Side.B)),
+                        c.get(ValueLayout.JAVA_DOUBLE, at(CHANGE, "share", Side.A)),
+                        c.get(ValueLayout.JAVA_DOUBLE, at(CHANGE, "share", Side.B)),
+                        c.get(ValueLayout.JAVA_DOUBLE, at(CHANGE, "delta")),
+                        c.get(ValueLayout.JAVA_DOUBLE, at(CHANGE, "relative")));
+            }));
         }
+        return out;
     }
 
     /** {@return the staleness score in 0 .. 1 (0: the compiler is told the same)} */
     public double staleness() {
-        try {
-            return (double) Native.DIFF_STALENESS.invokeExact(p());
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return summary(s -> s.get(ValueLayout.JAVA_DOUBLE, at(SUMMARY, "staleness")));
     }
 
     /**
@@ -226,12 +255,8 @@ public final class Diff implements AutoCloseable {
      * @param kind a kind
      */
     public double staleness(Kind kind) {
-        try {
-            double v = (double) Native.DIFF_STALENESS_KIND.invokeExact(p(), kind.code());
-            return v < 0 ? Double.NaN : v;
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        double v = kind(kind, s -> s.get(ValueLayout.JAVA_DOUBLE, at(KIND_SUMMARY, "staleness")));
+        return v < 0 ? Double.NaN : v;
     }
 
     /** Free the result; the models are not touched. */

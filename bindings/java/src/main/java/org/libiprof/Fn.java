@@ -19,46 +19,34 @@ import static org.libiprof.Fn.C.L;
  * reachability-metadata.json) is generated from this table by
  * {@link Metadata}; a test checks that the three agree.
  *
+ * <p>Only functions of the 1.0 API: no row is a function of
+ * {@code <iprof/deprecated.h>} but the three that phase C of issue 34
+ * renames with their 1.0 signature ({@code iprof_model_merge_with},
+ * {@code iprof_model_canonicalize_flags}, {@code iprof_model_drop_method});
+ * TableTest checks it.
+ *
  * <p>C {@code size_t} is {@code JAVA_LONG}: the binding supports 64-bit
  * platforms only, where the two are the same layout.
  */
 enum Fn {
-    // common.h
+    // <iprof/iprof.h>, the core
     STATUS_STRING("iprof_status_string", true, A, I),
     VERSION_STRING("iprof_version_string", true, A),
-    GZIP_SUPPORTED("iprof_gzip_supported", true, I),
-    ERROR_STATUS("iprof_error_status", true, I, A),
-    ERROR_SEVERITY("iprof_error_severity", true, I, A),
-    ERROR_MESSAGE("iprof_error_message", true, A, A),
-    ERROR_PATH("iprof_error_path", true, A, A),
-    ERROR_OFFSET("iprof_error_offset", true, L, A),
-    ERROR_LINE("iprof_error_line", true, L, A),
-    ERROR_COLUMN("iprof_error_column", true, L, A),
-    ERROR_KIND("iprof_error_kind", true, I, A),
-    ERROR_CONTEXT("iprof_error_context", true, A, A),
-    ERROR_TYPE_ID("iprof_error_type_id", true, I, A, A),
-    ERROR_METHOD_ID("iprof_error_method_id", true, I, A, A),
-    // reader.h
+    FEATURES("iprof_features", true, I),
+    ERROR_GET_INFO("iprof_error_get_info", true, I, A, A),
     READ_OPTIONS_INIT("iprof_read_options_init", true, I, A, I),
     READER_NEW("iprof_reader_new", false, I, A, A),
     READER_FREE("iprof_reader_free", false, null, A),
-    READER_READ_BUFFER("iprof_reader_read_buffer", false, I, A, A, L, A, A),
-    READER_READ_PATH("iprof_reader_read_path", false, I, A, A, A, A),
-    READER_READ_CALLBACK("iprof_reader_read_callback", false, I, A, A, A, A, A),
     READER_ERROR("iprof_reader_error", true, A, A),
-    READER_DAMAGE("iprof_reader_damage", true, A, A),
-    READER_DIAG_COUNT("iprof_reader_diag_count", true, L, A),
     READER_DIAG("iprof_reader_diag", true, A, A, L),
-    READER_DIAG_DROPPED("iprof_reader_diag_dropped", true, L, A, I),
-    // model.h
+    READER_GET_RESULT("iprof_reader_get_result", true, I, A, A),
     MODEL_NEW("iprof_model_new", false, I, A, A),
     MODEL_FREE("iprof_model_free", false, null, A),
-    MODEL_LOAD_BUFFER("iprof_model_load_buffer", false, I, A, A, A, L),
-    MODEL_LOAD_PATH("iprof_model_load_path", false, I, A, A, A),
-    MODEL_LOAD_CALLBACK("iprof_model_load_callback", false, I, A, A, A, A),
+    MODEL_LOAD("iprof_model_load", false, I, A, A, A),
     MODEL_VERSION("iprof_model_version", true, A, A),
-    MODEL_SET_VERSION("iprof_model_set_version", false, I, A, A),
     MODEL_BUILD_INDEXES("iprof_model_build_indexes", false, I, A),
+    MODEL_UNREAD_COUNT("iprof_model_unread_count", true, L, A, A),
+    MODEL_ERROR("iprof_model_error", true, A, A),
     MODEL_TYPE_COUNT("iprof_model_type_count", true, L, A),
     MODEL_TYPE_AT("iprof_model_type_at", true, A, A, L),
     MODEL_TYPE_BY_ID("iprof_model_type_by_id", true, A, A, L),
@@ -87,84 +75,66 @@ enum Fn {
     ENTRY_KIND("iprof_entry_kind", true, I, A),
     ENTRY_CONTEXT("iprof_entry_context", true, A, A),
     ENTRY_RECORDS("iprof_entry_records", true, A, A, A),
-    /** Not critical: the first call for a kind builds the columns, a pass over its entries. */
-    MODEL_COLUMNS("iprof_model_columns", false, I, A, I, A),
+    MERGE_OPTIONS_INIT("iprof_merge_options_init", true, I, A, I),
+    /** 1.0's iprof_model_merge(dst, src, opts) under its 0.x name until phase C renames it. */
+    MODEL_MERGE_WITH("iprof_model_merge_with", false, I, A, A, A),
+    MODEL_MERGE_SOURCE("iprof_model_merge_source", false, I, A, A, A, A),
+    WRITE_OPTIONS_INIT("iprof_write_options_init", true, I, A, I),
+    WRITER_NEW("iprof_writer_new", false, I, A, A, A),
+    WRITER_FREE("iprof_writer_free", false, null, A),
+    WRITER_WRITE_MODEL("iprof_writer_write_model", false, I, A, A),
+    WRITER_ERROR("iprof_writer_error", true, A, A),
+    WRITER_BUFFER("iprof_writer_buffer", true, I, A, A, A),
+    // <iprof/stream.h>
+    READER_READ("iprof_reader_read", false, I, A, A, A, A),
+    WRITER_BEGIN("iprof_writer_begin", false, I, A, A),
+    WRITER_TYPE("iprof_writer_type", false, I, A, L, A, L),
+    WRITER_METHOD("iprof_writer_method", false, I, A, L, A, L, A, L),
+    WRITER_ENTRY("iprof_writer_entry", false, I, A, I, A, L, A, L),
+    WRITER_UNKNOWN("iprof_writer_unknown", false, I, A, A, L, A, L),
+    WRITER_END("iprof_writer_end", false, I, A),
+    // <iprof/edit.h>
+    MODEL_SET_VERSION("iprof_model_set_version", false, I, A, A),
     MODEL_ADD_TYPE("iprof_model_add_type", false, I, A, L, A, L, A),
     MODEL_REMOVE_TYPE("iprof_model_remove_type", false, I, A, L),
     MODEL_ADD_METHOD("iprof_model_add_method", false, I, A, L, A, L, A, L, A),
+    /** 1.0's iprof_model_remove_method(m, id, 0): phase C adds the flags argument. */
     MODEL_REMOVE_METHOD("iprof_model_remove_method", false, I, A, L),
+    /** 1.0's iprof_model_remove_method(m, id, IPROF_REMOVE_CASCADE) until phase C. */
+    MODEL_DROP_METHOD("iprof_model_drop_method", false, I, A, L),
     MODEL_ADD_ENTRY("iprof_model_add_entry", false, I, A, I, A, L, A, L),
     MODEL_REMOVE_ENTRY("iprof_model_remove_entry", false, I, A, I, A, L),
-    MODEL_RETAIN_ENTRIES("iprof_model_retain_entries", false, I, A, I, A, A),
-    MODEL_RETAIN_ENTRIES_BY_FRAME("iprof_model_retain_entries_by_frame", false, I, A, I, A, A),
-    MODEL_DROP_METHOD("iprof_model_drop_method", false, I, A, L),
-    MODEL_RETAIN_METHODS("iprof_model_retain_methods", false, I, A, A, A),
-    MODEL_RETAIN_TYPES("iprof_model_retain_types", false, I, A, A, A),
     MODEL_SET_ENTRY_RECORDS("iprof_model_set_entry_records", false, I, A, I, A, L, A, L),
     MODEL_MAP_RECORDS("iprof_model_map_records", false, I, A, I, A, A),
     MODEL_SCALE("iprof_model_scale", false, I, A, I, D, I),
     MODEL_UNKNOWN_COUNT("iprof_model_unknown_count", true, L, A),
-    MODEL_UNREAD_COUNT("iprof_model_unread_count", true, L, A, A),
     MODEL_UNKNOWN_AT("iprof_model_unknown_at", true, I, A, L, A, A, A, A),
     MODEL_ADD_UNKNOWN("iprof_model_add_unknown", false, I, A, A, L, A, L),
     MODEL_REMOVE_UNKNOWN("iprof_model_remove_unknown", false, I, A, A, L),
-    MODEL_CLEAR_UNKNOWN("iprof_model_clear_unknown", false, null, A),
     MODEL_INSTANCEOF_KEY("iprof_model_instanceof_key", true, I, A),
     MODEL_SET_INSTANCEOF_KEY("iprof_model_set_instanceof_key", true, I, A, I),
-    MODEL_ERROR("iprof_model_error", true, A, A),
-    MERGE_OPTIONS_INIT("iprof_merge_options_init", true, I, A, I),
-    MODEL_MERGE_WITH("iprof_model_merge_with", false, I, A, A, A),
-    MODEL_MERGE_BUFFER("iprof_model_merge_buffer", false, I, A, A, A, L, A),
-    MODEL_MERGE_PATH("iprof_model_merge_path", false, I, A, A, A, A),
-    MODEL_MERGE_CALLBACK("iprof_model_merge_callback", false, I, A, A, A, A, A),
-    // transform.h
+    // <iprof/transform.h>
+    /** 1.0's iprof_model_canonicalize(m, flags) under its 0.x name until phase C renames it. */
     MODEL_CANONICALIZE_FLAGS("iprof_model_canonicalize_flags", false, I, A, I),
     FILTER_OPTIONS_INIT("iprof_filter_options_init", true, I, A, I),
     MODEL_FILTER("iprof_model_filter", false, I, A, A),
     PACKAGE_MATCHES("iprof_package_matches", true, I, A, A, L),
     MODEL_PRUNE("iprof_model_prune", false, I, A, I),
-    MODEL_DROP_DANGLING("iprof_model_drop_dangling", false, I, A, A, A),
-    // analysis.h
+    // <iprof/diff.h>
+    DIFF_OPTIONS_INIT("iprof_diff_options_init", true, I, A, I),
+    DIFF_NEW("iprof_diff_new", false, I, A, A, A, A),
+    DIFF_FREE("iprof_diff_free", false, null, A),
+    DIFF_GET_SUMMARY("iprof_diff_get_summary", true, I, A, A),
+    DIFF_GET_KIND("iprof_diff_get_kind", true, I, A, I, A),
+    DIFF_GET_CHANGE("iprof_diff_get_change", true, I, A, I, L, A),
+    DIFF_METHOD_ONLY_AT("iprof_diff_method_only_at", true, A, A, I, L),
+    // <iprof/analysis.h>
     ENTRY_BRANCH_PROBABILITIES("iprof_entry_branch_probabilities", true, I, A, A, A, L, A),
     ENTRY_TYPE_SHARES("iprof_entry_type_shares", true, I, A, A, A, L, A, A),
     ENTRY_TOTAL("iprof_entry_total", true, L, A),
     MODEL_METHOD_TOTALS("iprof_model_method_totals", false, I, A, I, A, A, L, A),
-    // writer.h
-    WRITE_OPTIONS_INIT("iprof_write_options_init", true, I, A, I),
-    WRITER_NEW_PATH("iprof_writer_new_path", false, I, A, A, A),
-    WRITER_NEW_BUFFER("iprof_writer_new_buffer", false, I, A, A),
-    WRITER_NEW_CALLBACK("iprof_writer_new_callback", false, I, A, A, A, A),
-    WRITER_FREE("iprof_writer_free", false, null, A),
-    WRITER_BEGIN("iprof_writer_begin", false, I, A, A),
-    WRITER_TYPE("iprof_writer_type", false, I, A, L, A, L),
-    WRITER_METHOD("iprof_writer_method", false, I, A, L, A, L, A, L),
-    WRITER_ENTRY("iprof_writer_entry", false, I, A, I, A, L, A, L),
-    WRITER_END("iprof_writer_end", false, I, A),
-    WRITER_UNKNOWN("iprof_writer_unknown", false, I, A, A, L, A, L),
-    WRITER_WRITE_MODEL("iprof_writer_write_model", false, I, A, A),
-    WRITER_ERROR("iprof_writer_error", true, A, A),
-    WRITER_BUFFER("iprof_writer_buffer", true, I, A, A, A),
-    // diff.h
-    DIFF_OPTIONS_INIT("iprof_diff_options_init", true, I, A, I),
-    DIFF_NEW("iprof_diff_new", false, I, A, A, A, A),
-    DIFF_FREE("iprof_diff_free", false, null, A),
-    DIFF_METHOD_ONLY_COUNT("iprof_diff_method_only_count", true, L, A, I),
-    DIFF_METHOD_ONLY_AT("iprof_diff_method_only_at", true, A, A, I, L),
-    DIFF_METHOD_COMMON_COUNT("iprof_diff_method_common_count", true, L, A, I),
-    DIFF_CONTEXT_ONLY_COUNT("iprof_diff_context_only_count", true, L, A, I, I),
-    DIFF_CONTEXT_COMMON_COUNT("iprof_diff_context_common_count", true, L, A, I, I),
-    DIFF_TOTAL("iprof_diff_total", true, L, A, I, I),
-    DIFF_COMMON_TOTAL("iprof_diff_common_total", true, L, A, I, I),
-    DIFF_OVERLAP("iprof_diff_overlap", true, D, A, I, I),
-    DIFF_CHANGE_COUNT("iprof_diff_change_count", true, L, A, I),
-    DIFF_CHANGE_ENTRY("iprof_diff_change_entry", true, A, A, I, L, I),
-    DIFF_CHANGE_VALUE("iprof_diff_change_value", true, L, A, I, L, I),
-    DIFF_CHANGE_SHARE("iprof_diff_change_share", true, D, A, I, L, I),
-    DIFF_CHANGE_DELTA("iprof_diff_change_delta", true, D, A, I, L),
-    DIFF_CHANGE_RELATIVE("iprof_diff_change_relative", true, D, A, I, L),
-    DIFF_CHANGE_DESCRIBE("iprof_diff_change_describe", true, L, A, I, L, A, L),
-    DIFF_STALENESS("iprof_diff_staleness", true, D, A),
-    DIFF_STALENESS_KIND("iprof_diff_staleness_kind", true, D, A, I);
+    /** Not critical: the first call for a kind builds the columns, a pass over its entries. */
+    MODEL_GET_COLUMNS("iprof_model_get_columns", false, I, A, I, A);
 
     /** The callbacks the C library calls: one upcall descriptor each. */
     enum Up {

@@ -4,7 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The library itself: its version, gzip support, where it was loaded
+ * The library itself: its version, its optional features, where it was loaded
  * from, package matching, and the constants of {@code <iprof/analysis.h>}
  * and {@code <iprof/iprof.h>}.
  */
@@ -54,13 +54,30 @@ public final class Iprof {
         return Native.cstr(Native.call(Native.VERSION_STRING));
     }
 
-    /** {@return whether the library reads and writes gzip} */
-    public static boolean gzipSupported() {
+    /** IPROF_FEATURE_GZIP. */
+    private static final int FEATURE_GZIP = 0x1;
+    /** IPROF_FEATURE_THREADS. */
+    private static final int FEATURE_THREADS = 0x2;
+
+    private static int features() {
         try {
-            return (int) Native.GZIP_SUPPORTED.invokeExact() != 0;
+            return (int) Native.FEATURES.invokeExact();
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
+    }
+
+    /** {@return whether the library reads and writes gzip (a build with zlib)} */
+    public static boolean gzipSupported() {
+        return (features() & FEATURE_GZIP) != 0;
+    }
+
+    /**
+     * {@return whether {@link ReadOptions#withThreaded} and {@link WriteOptions#withThreaded}
+     * use a second thread (a build with threads; without, they do the same work on one)}
+     */
+    public static boolean threadsSupported() {
+        return (features() & FEATURE_THREADS) != 0;
     }
 
     /**

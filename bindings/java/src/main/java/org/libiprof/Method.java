@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * A method of a model: id, name and signature (declaring type id, return
  * type id, parameter type ids). Valid until its model is closed or a
- * removal of methods (remove, retain, drop, prune, filter, canonicalize)
+ * removal of methods (remove, filter, prune, canonicalize)
  * changes the model.
  */
 public final class Method {

@@ -11,7 +11,6 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.RandomAccess;
-import java.util.function.Predicate;
 
 /**
  * A profile in memory ({@code iprof_model}): its types, methods and
@@ -25,8 +24,9 @@ import java.util.function.Predicate;
  * throws ({@link ClosedException}, or {@link IllegalStateException} for a
  * records view or a segment of columns). An entry, the list it came from
  * and the kind's columns go stale at the
- * next change to entries of its kind (add, remove, retain, set records,
- * map records, scale, drop method, merge, filter, canonicalize): it then
+ * next change to entries of its kind (add, remove, set records, map
+ * records, scale, remove method with cascade, merge, filter, prune,
+ * canonicalize): it then
  * throws {@link StaleException}; types and methods go stale at removals
  * of types (methods), contexts at {@link #canonicalize}. Additions
  * invalidate nothing. The C memory is freed only when no downcall uses it:
@@ -416,10 +416,10 @@ public final class Model implements AutoCloseable {
         }
     }
 
-    /** Remove every unknown top-level key. */
-    public void clearUnknown() {
+    /** Remove every unknown top-level key (none kept: nothing to do). */
+    public void removeUnknown() {
         try {
-            Native.MODEL_CLEAR_UNKNOWN.invokeExact(mut());
+            check((int) Native.MODEL_REMOVE_UNKNOWN.invokeExact(mut(), MemorySegment.NULL, 0L));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -708,7 +708,7 @@ public final class Model implements AutoCloseable {
     }
 
     /**
-     * Every entry of a kind as columns, without a copy (C: {@code iprof_model_columns}):
+     * Every entry of a kind as columns, without a copy (C: {@code iprof_model_get_columns}):
      * its records in one read-only {@code JAVA_LONG} segment with offsets, its contexts'
      * frames in another; the fast way to hand a whole kind to analysis. The C model builds
      * the arrays on the first call for the kind (one pass over its entries) and keeps them
@@ -829,15 +829,22 @@ public final class Model implements AutoCloseable {
     }
 
     /**
-     * Remove a method; entries naming it stay (see {@link #dropMethod}).
+     * Remove a method, and with {@code cascade} every entry of any kind that names it in any
+     * frame (IPROF_REMOVE_CASCADE); without, the entries naming it stay (a write refuses them).
      * @param id its id
-     * @return false when there was none
+     * @param cascade also remove the entries naming it
+     * @return false when there was none (nothing changed)
      */
-    public boolean removeMethod(long id) {
+    public boolean removeMethod(long id, boolean cascade) {
         try {
             MemorySegment p = mut();
             methodGen++;
-            return removed((int) Native.MODEL_REMOVE_METHOD.invokeExact(p, id));
+            if (cascade) {
+                staleKinds(null);
+            }
+            // Phase C of issue 34: one call, iprof_model_remove_method(p, id, flags).
+            return removed(cascade ? (int) Native.MODEL_DROP_METHOD.invokeExact(p, id)
+                                   : (int) Native.MODEL_REMOVE_METHOD.invokeExact(p, id));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -860,47 +867,14 @@ public final class Model implements AutoCloseable {
         }
     }
 
-    /**
-     * Remove a method and every entry of any kind that mentions it in any frame.
-     * @param id its id
-     * @throws IprofException ENOTFOUND (with the method id) when there is no such method
-     */
-    public void dropMethod(long id) {
-        try {
-            MemorySegment p = mut();
-            methodGen++;
-            staleKinds(null);
-            check((int) Native.MODEL_DROP_METHOD.invokeExact(p, id));
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
-    }
-
-    /** The Java side of retain and map_records: what to drop, or the function to call. */
-    private final class Retain extends Session {
-        private final java.util.Set<Long> drop;
-        private final FramePredicate frames;
+    /** The Java side of map_records: the function to call. */
+    private final class MapRecords extends Session {
         private final RecordsFunction records;
         private final Kind kind;
 
-        Retain(java.util.Set<Long> d, FramePredicate f, RecordsFunction r, Kind k) {
-            drop = d;
-            frames = f;
+        MapRecords(RecordsFunction r, Kind k) {
             records = r;
             kind = k;
-        }
-
-        int elementPred(MemorySegment element, MemorySegment payload) {
-            return drop.contains(element.address()) ? 0 : 1;
-        }
-
-        int framePred(long methodId, long bci, MemorySegment payload) {
-            try {
-                return frames.keep(methodId, bci) ? 1 : 0;
-            } catch (Throwable t) {
-                fail(t);
-                return 1;
-            }
         }
 
         int mapRecords(MemorySegment e, MemorySegment recs, long n, MemorySegment payload) {
@@ -923,17 +897,6 @@ public final class Model implements AutoCloseable {
         }
     }
 
-    /** Whether to keep a frame of a context ({@link #retainEntriesByFrame}). */
-    @FunctionalInterface
-    public interface FramePredicate {
-        /**
-         * {@return true to keep it}
-         * @param methodId the frame's method id (0 for the monitor's dummy frame)
-         * @param bci its bci
-         */
-        boolean keep(long methodId, long bci);
-    }
-
     /** New records for an entry ({@link #mapRecords}). */
     @FunctionalInterface
     public interface RecordsFunction {
@@ -945,105 +908,6 @@ public final class Model implements AutoCloseable {
         long[] apply(Entry entry, long[] records);
     }
 
-    private void runRetain(Retain r, java.util.function.ToIntFunction<Retain> call) {
-        busy++;
-        int rc;
-        try {
-            rc = call.applyAsInt(r);
-        } finally {
-            busy--;
-            r.close();
-        }
-        r.rethrow();
-        check(rc);
-    }
-
-    /** The addresses of the elements {@code keep} refuses, computed before anything changes. */
-    private <T> java.util.Set<Long> refused(List<T> all, Predicate<T> keep,
-                                            java.util.function.Function<T, MemorySegment> ptrOf) {
-        java.util.Set<Long> drop = new java.util.HashSet<>();
-        busy++;
-        try {
-            for (T t : all) {
-                if (!keep.test(t)) {
-                    drop.add(ptrOf.apply(t).address());
-                }
-            }
-        } finally {
-            busy--;
-        }
-        return drop;
-    }
-
-    private void retain(java.util.Set<Long> drop, Kind kind, int which) {
-        MemorySegment p = mut();
-        Retain r = new Retain(drop, null, null, kind);
-        MemorySegment stub = r.stub(Fn.Up.ELEMENT_PRED, "elementPred");
-        runRetain(r, x -> {
-            try {
-                return switch (which) {
-                    case 0 -> (int) Native.MODEL_RETAIN_TYPES.invokeExact(p, stub, MemorySegment.NULL);
-                    case 1 -> (int) Native.MODEL_RETAIN_METHODS.invokeExact(p, stub, MemorySegment.NULL);
-                    default -> (int) Native.MODEL_RETAIN_ENTRIES.invokeExact(p, kind.code(), stub, MemorySegment.NULL);
-                };
-            } catch (Throwable t) {
-                throw Native.rethrow(t);
-            }
-        });
-    }
-
-    /**
-     * Keep only the types {@code keep} accepts. It runs on every type before anything
-     * changes: an exception from it leaves the model as it was.
-     * @param keep the predicate; it must not change the model
-     */
-    public void retainTypes(Predicate<Type> keep) {
-        java.util.Set<Long> drop = refused(types(), keep, Type::p);
-        typeGen++;
-        retain(drop, null, 0);
-    }
-
-    /**
-     * Keep only the methods {@code keep} accepts (run on every method first, as for types).
-     * @param keep the predicate; it must not change the model
-     */
-    public void retainMethods(Predicate<Method> keep) {
-        java.util.Set<Long> drop = refused(methods(), keep, Method::p);
-        methodGen++;
-        retain(drop, null, 1);
-    }
-
-    /**
-     * Keep only the entries of a kind that {@code keep} accepts (run on every entry first).
-     * @param kind the kind
-     * @param keep the predicate; it must not change the model
-     */
-    public void retainEntries(Kind kind, Predicate<Entry> keep) {
-        java.util.Set<Long> drop = refused(entries(kind), keep, Entry::p);
-        staleKind(kind.ordinal());
-        retain(drop, kind, 2);
-    }
-
-    /**
-     * Keep the entries every frame of whose context passes {@code keep}.
-     * @param kind the kind, or null for every kind
-     * @param keep the predicate, run once per distinct frame before anything changes
-     */
-    public void retainEntriesByFrame(Kind kind, FramePredicate keep) {
-        MemorySegment p = mut();
-        Retain r = new Retain(null, keep, null, kind);
-        MemorySegment stub = r.stub(Fn.Up.FRAME_PRED, "framePred");
-        int k = kind == null ? -1 : kind.code();
-        staleKinds(kind);
-        runRetain(r, x -> {
-            try {
-                return (int) Native.MODEL_RETAIN_ENTRIES_BY_FRAME.invokeExact(p, k, stub, MemorySegment.NULL);
-            } catch (Throwable t) {
-                throw Native.rethrow(t);
-            }
-        });
-    }
-
     /**
      * Rewrite the records of every entry of a kind; nothing changes unless every call
      * succeeds and the new records pass the kind's checks.
@@ -1052,17 +916,21 @@ public final class Model implements AutoCloseable {
      */
     public void mapRecords(Kind kind, RecordsFunction fn) {
         MemorySegment p = mut();
-        Retain r = new Retain(null, null, fn, kind);
+        MapRecords r = new MapRecords(fn, kind);
         MemorySegment stub = r.stub(Fn.Up.RECORDS_FN, "mapRecords");
-        runRetain(r, x -> {
-            try {
-                return (int) Native.MODEL_MAP_RECORDS.invokeExact(p, kind.code(), stub, MemorySegment.NULL);
-            } catch (Throwable t) {
-                throw Native.rethrow(t);
-            } finally {
-                staleKind(kind.ordinal());
-            }
-        });
+        busy++;
+        int rc;
+        try {
+            rc = (int) Native.MODEL_MAP_RECORDS.invokeExact(p, kind.code(), stub, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        } finally {
+            busy--;
+            staleKind(kind.ordinal());
+            r.close();
+        }
+        r.rethrow();
+        check(rc);
     }
 
     /**
@@ -1152,18 +1020,11 @@ public final class Model implements AutoCloseable {
             MemorySegment p = mut();
             MemorySegment r = reader.ptr();
             staleKinds(null);
+            MemorySegment src = s.source(path, data, in);
             int rc;
             exclusive = true;
             try {
-                if (path != null) {
-                    rc = (int) Native.MODEL_MERGE_PATH.invokeExact(p, r, Native.utf8(s.arena, path.toString()), o);
-                } else if (data != null) {
-                    MemorySegment buf = s.arena.allocate(Math.max(1, data.length));
-                    MemorySegment.copy(data, 0, buf, ValueLayout.JAVA_BYTE, 0, data.length);
-                    rc = (int) Native.MODEL_MERGE_BUFFER.invokeExact(p, r, buf, (long) data.length, o);
-                } else {
-                    rc = (int) Native.MODEL_MERGE_CALLBACK.invokeExact(p, r, s.reader(in), MemorySegment.NULL, o);
-                }
+                rc = (int) Native.MODEL_MERGE_SOURCE.invokeExact(p, r, src, o);
             } catch (Throwable t) {
                 throw Native.rethrow(t);
             } finally {
@@ -1203,55 +1064,78 @@ public final class Model implements AutoCloseable {
     }
 
     /**
-     * Drop entries by kind, package, minimum and top percentage, cut contexts, then
-     * unused methods and types. Types, methods and entries taken before go stale.
-     * @param options what to drop
+     * Keep what the options accept, in their order of steps (see {@link FilterOptions}):
+     * kinds, predicates over frames and entries, packages, minimum and top percentage, cut
+     * contexts, the dropped packages' methods and types, predicates over methods and types.
+     * What is unreferenced afterwards stays ({@link #prune}). Types, methods and entries
+     * taken before go stale.
+     * @param options what to keep
      * @throws IprofException EINVAL for a negative or NaN percentage, the model unchanged
+     * @throws IllegalStateException when a predicate changes or closes the model, which stays
+     *         as it was (so does it after any exception from a predicate)
      */
     public void filter(FilterOptions options) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment o = options.toC(a);
+        try (Keep keep = Keep.of(this, options); Arena a = Arena.ofConfined()) {
+            MemorySegment o = options.toC(a, keep);
             MemorySegment p = mut();
             typeGen++;
             methodGen++;
             staleKinds(null);
-            check((int) Native.MODEL_FILTER.invokeExact(p, o));
+            int rc = (int) Native.MODEL_FILTER.invokeExact(p, o);
+            keep.rethrow();
+            check(rc);
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
     }
 
+    /** What {@link #prune} removes. */
+    public enum Prune {
+        /**
+         * The methods whose signature names a type the model does not define, then the
+         * entries whose context names an undefined method or whose records name an undefined
+         * type (what a salvaging load may keep of a damaged file); done first.
+         */
+        DANGLING(4),
+        /** The methods no entry mentions in any frame. */
+        METHODS(1),
+        /** The types no method signature and no record mentions; after the methods. */
+        TYPES(2);
+
+        private final int bit;
+
+        Prune(int bit) {
+            this.bit = bit;
+        }
+    }
+
     /**
-     * Remove the methods no entry mentions, then the types nothing mentions.
-     * @param methods prune methods
-     * @param types prune types
+     * Remove what the references make useless, in the order of {@link Prune}. The
+     * unreferenced (METHODS, TYPES) are not removed while the model keeps an unknown key
+     * that may hold ids. Methods taken before go stale with METHODS or DANGLING, types
+     * with TYPES, entries with DANGLING.
+     * @param what what to remove (none: nothing to do)
      */
-    public void prune(boolean methods, boolean types) {
-        if (!methods && !types) {
+    public void prune(Prune... what) {
+        int bits = 0;
+        for (Prune w : what) {
+            bits |= w.bit;
+        }
+        if (bits == 0) {
             return;
         }
         try {
             MemorySegment p = mut();
-            typeGen++;
-            methodGen++;
-            check((int) Native.MODEL_PRUNE.invokeExact(p, (methods ? 1 : 0) | (types ? 2 : 0)));
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
-    }
-
-    /**
-     * Remove what refers to undefined types or methods (after a salvaging load).
-     * @return how many methods went
-     */
-    public long dropDangling() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment p = mut();
-            methodGen++;
-            staleKinds(null);
-            MemorySegment methods = a.allocate(ValueLayout.JAVA_LONG);
-            check((int) Native.MODEL_DROP_DANGLING.invokeExact(p, methods, MemorySegment.NULL));
-            return methods.get(ValueLayout.JAVA_LONG, 0);
+            if ((bits & (Prune.METHODS.bit | Prune.DANGLING.bit)) != 0) {
+                methodGen++;
+            }
+            if ((bits & Prune.TYPES.bit) != 0) {
+                typeGen++;
+            }
+            if ((bits & Prune.DANGLING.bit) != 0) {
+                staleKinds(null);
+            }
+            check((int) Native.MODEL_PRUNE.invokeExact(p, bits));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }

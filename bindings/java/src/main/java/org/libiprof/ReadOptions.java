@@ -59,7 +59,8 @@ public final class ReadOptions {
 
     /**
      * {@return the changed options}
-     * @param threaded loads build the model on a second C thread (IPROF_READ_THREADED)
+     * @param threaded loads build the model on a second C thread (IPROF_READ_THREADED; on one
+     *        thread in a build without threads: {@link Iprof#threadsSupported()})
      */
     public ReadOptions withThreaded(boolean threaded) {
         return flag(THREADED, threaded);

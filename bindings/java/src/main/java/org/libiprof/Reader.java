@@ -2,7 +2,10 @@ package org.libiprof;
 
 import java.io.InputStream;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,18 +104,7 @@ public final class Reader implements AutoCloseable {
             MemorySegment cbs = s.callbacks(callbacks);
             int rc;
             try {
-                if (path != null) {
-                    rc = (int) Native.READER_READ_PATH.invokeExact(ptr(), Native.utf8(s.arena, path.toString()),
-                                                                   cbs, MemorySegment.NULL);
-                } else if (data != null) {
-                    MemorySegment buf = s.arena.allocate(Math.max(data.length, 1));
-                    MemorySegment.copy(data, 0, buf, ValueLayout.JAVA_BYTE, 0, data.length);
-                    rc = (int) Native.READER_READ_BUFFER.invokeExact(ptr(), buf, (long) data.length, cbs,
-                                                                     MemorySegment.NULL);
-                } else {
-                    rc = (int) Native.READER_READ_CALLBACK.invokeExact(ptr(), s.reader(in), MemorySegment.NULL,
-                                                                       cbs, MemorySegment.NULL);
-                }
+                rc = (int) Native.READER_READ.invokeExact(ptr(), s.source(path, data, in), cbs, MemorySegment.NULL);
             } catch (Throwable t) {
                 throw Native.rethrow(t);
             }
@@ -121,7 +113,8 @@ public final class Reader implements AutoCloseable {
             if (rc != 0 && !stopped) {
                 throw error(path);
             }
-            return new ReadResult(s.version, diagnostics(), diagnosticsDropped(-1), stopped);
+            Result r = result();
+            return new ReadResult(s.version, r.diagnostics(), r.droppedErrors() + r.droppedWarnings(), stopped);
         }
     }
 
@@ -161,15 +154,7 @@ public final class Reader implements AutoCloseable {
             MemorySegment out = Handle.out(s.arena);
             int rc;
             try {
-                if (path != null) {
-                    rc = (int) Native.MODEL_LOAD_PATH.invokeExact(out, ptr(), Native.utf8(s.arena, path.toString()));
-                } else if (data != null) {
-                    MemorySegment buf = s.arena.allocate(Math.max(data.length, 1));
-                    MemorySegment.copy(data, 0, buf, ValueLayout.JAVA_BYTE, 0, data.length);
-                    rc = (int) Native.MODEL_LOAD_BUFFER.invokeExact(out, ptr(), buf, (long) data.length);
-                } else {
-                    rc = (int) Native.MODEL_LOAD_CALLBACK.invokeExact(out, ptr(), s.reader(in), MemorySegment.NULL);
-                }
+                rc = (int) Native.MODEL_LOAD.invokeExact(out, ptr(), s.source(path, data, in));
             } catch (Throwable t) {
                 throw Native.rethrow(t);
             }
@@ -177,43 +162,60 @@ public final class Reader implements AutoCloseable {
             if (rc != 0) {
                 throw error(path);
             }
-            Report damage = damage();
-            return new Model(out.get(ValueLayout.ADDRESS, 0), diagnostics(), diagnosticsDropped(0),
-                             diagnosticsDropped(1), damage);
+            Result r = result();
+            return new Model(out.get(ValueLayout.ADDRESS, 0), r.diagnostics(), r.droppedErrors(),
+                             r.droppedWarnings(), r.damage());
         }
     }
 
     /** {@return the diagnostics of the last read, in input order} */
     public List<Report> diagnostics() {
-        try {
-            MemorySegment p = ptr();
-            long n = (long) Native.READER_DIAG_COUNT.invokeExact(p);
-            List<Report> out = new ArrayList<>((int) n);
-            for (long i = 0; i < n; i++) {
-                out.add(Report.of((MemorySegment) Native.READER_DIAG.invokeExact(p, i)));
-            }
-            return out;
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+        return result().diagnostics();
     }
 
     /**
-     * {@return how many diagnostics of the last read were dropped beyond those kept}
-     * @param severity 0 errors, 1 warnings, -1 both
+     * What the last read left besides its error ({@code iprof_read_result}), copied.
+     * @param diagnostics the diagnostics kept, in input order
+     * @param droppedErrors error diagnostics past those kept
+     * @param droppedWarnings warning diagnostics past those kept
+     * @param damage where a salvaging load stopped at damage, or null
      */
-    long diagnosticsDropped(int severity) {
-        try {
-            return (long) Native.READER_DIAG_DROPPED.invokeExact(ptr(), severity);
-        } catch (Throwable t) {
-            throw Native.rethrow(t);
-        }
+    private record Result(List<Report> diagnostics, long droppedErrors, long droppedWarnings, Report damage) {
     }
 
-    private Report damage() {
-        try {
-            MemorySegment d = (MemorySegment) Native.READER_DAMAGE.invokeExact(ptr());
-            return d.address() == 0 ? null : Report.of(d);
+    /** {@code struct iprof_read_result} (include/iprof/iprof.h). */
+    static final StructLayout RESULT = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("version"), MemoryLayout.paddingLayout(4),
+            ValueLayout.JAVA_LONG.withName("diag_count"), ValueLayout.JAVA_LONG.withName("dropped_errors"),
+            ValueLayout.JAVA_LONG.withName("dropped_warnings"), ValueLayout.JAVA_LONG.withName("unread_count"),
+            ValueLayout.ADDRESS.withName("unread_first"), ValueLayout.ADDRESS.withName("damage"),
+            ValueLayout.JAVA_LONG.withName("kept_end"));
+    /** IPROF_READ_RESULT_VERSION. */
+    private static final int RESULT_VERSION = 1;
+
+    private static long at(String member) {
+        return RESULT.byteOffset(PathElement.groupElement(member));
+    }
+
+    /** The last read's result in one call, its reports copied. */
+    private Result result() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = ptr();
+            MemorySegment r = a.allocate(RESULT);
+            r.set(ValueLayout.JAVA_INT, at("version"), RESULT_VERSION);
+            int rc = (int) Native.READER_GET_RESULT.invokeExact(p, r);
+            if (rc != 0) {
+                throw new IprofException(Status.of(rc), "iprof_reader_get_result refused version " + RESULT_VERSION);
+            }
+            long n = r.get(ValueLayout.JAVA_LONG, at("diag_count"));
+            List<Report> diags = new ArrayList<>((int) n);
+            for (long i = 0; i < n; i++) {
+                diags.add(Report.of((MemorySegment) Native.READER_DIAG.invokeExact(p, i)));
+            }
+            MemorySegment d = r.get(ValueLayout.ADDRESS, at("damage"));
+            return new Result(diags, r.get(ValueLayout.JAVA_LONG, at("dropped_errors")),
+                              r.get(ValueLayout.JAVA_LONG, at("dropped_warnings")),
+                              d.address() == 0 ? null : Report.of(d));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -225,7 +227,9 @@ public final class Reader implements AutoCloseable {
             MemorySegment e = (MemorySegment) Native.READER_ERROR.invokeExact(ptr());
             Report r = e.address() == 0 ? new Report(Status.EIO, false, "read failed", 0, 0, 0, "", null, "", null, null)
                                         : Report.of(e);
-            return new IprofException(r, path == null ? null : path.toString(), diagnostics(), diagnosticsDropped(-1));
+            Result res = result();
+            return new IprofException(r, path == null ? null : path.toString(), res.diagnostics(),
+                                      res.droppedErrors() + res.droppedWarnings());
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }

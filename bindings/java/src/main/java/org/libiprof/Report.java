@@ -1,7 +1,10 @@
 package org.libiprof;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 
 /**
@@ -24,23 +27,43 @@ import java.lang.foreign.ValueLayout;
 public record Report(Status status, boolean warning, String message, long offset, long line, long column,
                      String path, Kind kind, String context, Long typeId, Long methodId) {
 
+    /** {@code struct iprof_error_info} (include/iprof/iprof.h), filled by {@code iprof_error_get_info}. */
+    static final StructLayout INFO = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("version"), ValueLayout.JAVA_INT.withName("status"),
+            ValueLayout.JAVA_INT.withName("severity"), ValueLayout.JAVA_INT.withName("kind"),
+            ValueLayout.ADDRESS.withName("message"), ValueLayout.ADDRESS.withName("path"),
+            ValueLayout.ADDRESS.withName("context"), ValueLayout.JAVA_LONG.withName("offset"),
+            ValueLayout.JAVA_LONG.withName("line"), ValueLayout.JAVA_LONG.withName("column"),
+            ValueLayout.JAVA_INT.withName("has_type_id"), ValueLayout.JAVA_INT.withName("has_method_id"),
+            ValueLayout.JAVA_LONG.withName("type_id"), ValueLayout.JAVA_LONG.withName("method_id"));
+    /** IPROF_ERROR_INFO_VERSION. */
+    private static final int INFO_VERSION = 1;
+    /** IPROF_SEVERITY_WARNING. */
+    private static final int WARNING = 1;
+
+    private static long at(String member) {
+        return INFO.byteOffset(PathElement.groupElement(member));
+    }
+
+    /** The report {@code err} (not NULL) says, in one call. */
     static Report of(MemorySegment err) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment id = a.allocate(ValueLayout.JAVA_LONG);
-            int st = (int) Native.ERROR_STATUS.invokeExact(err);
-            int sev = (int) Native.ERROR_SEVERITY.invokeExact(err);
-            String msg = Native.cstr((MemorySegment) Native.ERROR_MESSAGE.invokeExact(err));
-            String path = Native.cstr((MemorySegment) Native.ERROR_PATH.invokeExact(err));
-            long off = (long) Native.ERROR_OFFSET.invokeExact(err);
-            long line = (long) Native.ERROR_LINE.invokeExact(err);
-            long col = (long) Native.ERROR_COLUMN.invokeExact(err);
-            int kind = (int) Native.ERROR_KIND.invokeExact(err);
-            String ctx = Native.cstr((MemorySegment) Native.ERROR_CONTEXT.invokeExact(err));
-            Long typeId = (int) Native.ERROR_TYPE_ID.invokeExact(err, id) == 0 ? id.get(ValueLayout.JAVA_LONG, 0) : null;
-            Long methodId = (int) Native.ERROR_METHOD_ID.invokeExact(err, id) == 0
-                    ? id.get(ValueLayout.JAVA_LONG, 0) : null;
-            return new Report(Status.of(st), sev == 1, msg, off, line, col, path,
-                              kind < 0 ? null : Kind.of(kind), ctx, typeId, methodId);
+            MemorySegment i = a.allocate(INFO);
+            i.set(ValueLayout.JAVA_INT, at("version"), INFO_VERSION);
+            int rc = (int) Native.ERROR_GET_INFO.invokeExact(err, i);
+            if (rc != 0) {
+                throw new IprofException(Status.of(rc), "iprof_error_get_info refused version " + INFO_VERSION);
+            }
+            int kind = i.get(ValueLayout.JAVA_INT, at("kind"));
+            return new Report(Status.of(i.get(ValueLayout.JAVA_INT, at("status"))),
+                    i.get(ValueLayout.JAVA_INT, at("severity")) == WARNING,
+                    Native.cstr(i.get(ValueLayout.ADDRESS, at("message"))),
+                    i.get(ValueLayout.JAVA_LONG, at("offset")), i.get(ValueLayout.JAVA_LONG, at("line")),
+                    i.get(ValueLayout.JAVA_LONG, at("column")), Native.cstr(i.get(ValueLayout.ADDRESS, at("path"))),
+                    kind < 0 ? null : Kind.of(kind), Native.cstr(i.get(ValueLayout.ADDRESS, at("context"))),
+                    i.get(ValueLayout.JAVA_INT, at("has_type_id")) != 0 ? i.get(ValueLayout.JAVA_LONG, at("type_id")) : null,
+                    i.get(ValueLayout.JAVA_INT, at("has_method_id")) != 0
+                            ? i.get(ValueLayout.JAVA_LONG, at("method_id")) : null);
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }

@@ -5,16 +5,35 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 
 /**
  * The Java side of one C call that calls back: the upcall targets (each
  * catches everything, keeps the first exception and returns non-zero, as
  * an exception must never escape an upcall) and the stubs, made in a
- * confined arena that lives as long as the call.
+ * confined arena that lives as long as the call; and the input of a read,
+ * load or streaming merge ({@code iprof_source}), which may be one of them.
  */
 class Session implements AutoCloseable {
+    /** {@code struct iprof_source} (include/iprof/iprof.h). */
+    static final StructLayout SOURCE = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("version"), ValueLayout.JAVA_INT.withName("kind"),
+            ValueLayout.ADDRESS.withName("data"), ValueLayout.JAVA_LONG.withName("len"),
+            ValueLayout.ADDRESS.withName("path"), ValueLayout.JAVA_INT.withName("fd"), MemoryLayout.paddingLayout(4),
+            ValueLayout.ADDRESS.withName("read_fn"), ValueLayout.ADDRESS.withName("read_payload"));
+    /** IPROF_SOURCE_VERSION. */
+    private static final int SOURCE_VERSION = 1;
+    /** enum iprof_source_kind: IPROF_SOURCE_BUFFER, _PATH, _CALLBACK. */
+    private static final int BUFFER = 0;
+    private static final int PATH = 1;
+    private static final int CALLBACK = 3;
+    /** IPROF_READ_CALLBACKS_VERSION. */
+    private static final int CALLBACKS_VERSION = 2;
     final Arena arena;
     private Throwable pending;
     private boolean stopped;
@@ -76,7 +95,7 @@ class Session implements AutoCloseable {
         }
         cb = c;
         MemorySegment s = arena.allocate(96, 8);
-        s.set(ValueLayout.JAVA_INT, 0, 2);
+        s.set(ValueLayout.JAVA_INT, 0, CALLBACKS_VERSION);
         s.set(ValueLayout.ADDRESS, 8, stub(Fn.Up.VERSION_CB, "version"));
         if (c.type != null) {
             s.set(ValueLayout.ADDRESS, 16, stub(Fn.Up.TYPE_CB, "type"));
@@ -169,7 +188,35 @@ class Session implements AutoCloseable {
         }
     }
 
-    // ---- streams ---------------------------------------------------------
+    // ---- sources and streams ---------------------------------------------
+
+    /**
+     * The {@code iprof_source} of one of a path, bytes (copied into the arena) or a stream
+     * (read through an upcall), for a call of this session.
+     */
+    MemorySegment source(Path path, byte[] data, InputStream stream) {
+        MemorySegment s = arena.allocate(SOURCE);
+        s.set(ValueLayout.JAVA_INT, at("version"), SOURCE_VERSION);
+        s.set(ValueLayout.JAVA_INT, at("fd"), -1);
+        if (path != null) {
+            s.set(ValueLayout.JAVA_INT, at("kind"), PATH);
+            s.set(ValueLayout.ADDRESS, at("path"), Native.utf8(arena, path.toString()));
+        } else if (data != null) {
+            MemorySegment buf = arena.allocate(Math.max(data.length, 1));
+            MemorySegment.copy(data, 0, buf, ValueLayout.JAVA_BYTE, 0, data.length);
+            s.set(ValueLayout.JAVA_INT, at("kind"), BUFFER);
+            s.set(ValueLayout.ADDRESS, at("data"), buf);
+            s.set(ValueLayout.JAVA_LONG, at("len"), data.length);
+        } else {
+            s.set(ValueLayout.JAVA_INT, at("kind"), CALLBACK);
+            s.set(ValueLayout.ADDRESS, at("read_fn"), reader(stream));
+        }
+        return s;
+    }
+
+    private static long at(String member) {
+        return SOURCE.byteOffset(PathElement.groupElement(member));
+    }
 
     /** An iprof_read_fn reading {@code stream}. */
     MemorySegment reader(InputStream stream) {

@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * A type of a model: id and name. Valid until its model is closed or a
- * removal of types (remove, retain, prune, filter, canonicalize) changes
+ * removal of types (remove, filter, prune, canonicalize) changes
  * the model; then every access throws ({@link ClosedException},
  * {@link StaleException}).
  */

@@ -120,7 +120,8 @@ public final class WriteOptions {
 
     /**
      * {@return the changed options}
-     * @param threaded a canonical write sorts and formats on a second thread too (IPROF_WRITE_THREADED)
+     * @param threaded a canonical write sorts and formats on a second thread too (IPROF_WRITE_THREADED;
+     *        on one thread in a build without threads: {@link Iprof#threadsSupported()})
      */
     public WriteOptions withThreaded(boolean threaded) {
         return flag(THREADED, threaded);

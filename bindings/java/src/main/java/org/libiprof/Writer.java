@@ -2,7 +2,10 @@ package org.libiprof;
 
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemoryLayout.PathElement;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,23 +21,40 @@ import java.util.List;
  * {@link ClosedException}.
  */
 public final class Writer implements AutoCloseable {
+    /** {@code struct iprof_sink} (include/iprof/iprof.h). */
+    static final StructLayout SINK = MemoryLayout.structLayout(
+            ValueLayout.JAVA_INT.withName("version"), ValueLayout.JAVA_INT.withName("kind"),
+            ValueLayout.ADDRESS.withName("path"), ValueLayout.JAVA_INT.withName("fd"), MemoryLayout.paddingLayout(4),
+            ValueLayout.ADDRESS.withName("write_fn"), ValueLayout.ADDRESS.withName("write_payload"));
+    /** IPROF_SINK_VERSION. */
+    private static final int SINK_VERSION = 1;
+    /** enum iprof_sink_kind: IPROF_SINK_BUFFER, _PATH, _CALLBACK. */
+    private static final int BUFFER = 0;
+    private static final int PATH = 1;
+    private static final int CALLBACK = 3;
+
     private final Handle h;
     private final Session session;
     private final String target;
     private final Arena optionsArena = Arena.ofShared();
 
-    private Writer(int sink, Path path, OutputStream out, WriteOptions options) {
+    private Writer(int kind, Path path, OutputStream out, WriteOptions options) {
         this.target = path != null ? path.toString() : null;
         this.session = out != null ? new Session(true) : null;
         try (Arena tmp = Arena.ofConfined()) {
             // format_version must stay valid until begin or write_model: it lives with the writer.
             MemorySegment o = options.toC(optionsArena);
+            MemorySegment sink = tmp.allocate(SINK);
+            sink.set(ValueLayout.JAVA_INT, at("version"), SINK_VERSION);
+            sink.set(ValueLayout.JAVA_INT, at("kind"), kind);
+            sink.set(ValueLayout.JAVA_INT, at("fd"), -1);
+            if (kind == PATH) {
+                sink.set(ValueLayout.ADDRESS, at("path"), Native.utf8(tmp, path.toString())); // copied by the call
+            } else if (kind == CALLBACK) {
+                sink.set(ValueLayout.ADDRESS, at("write_fn"), session.writer(out));
+            }
             MemorySegment res = Handle.out(tmp);
-            int rc = switch (sink) {
-                case 0 -> (int) Native.WRITER_NEW_PATH.invokeExact(res, Native.utf8(tmp, path.toString()), o);
-                case 1 -> (int) Native.WRITER_NEW_CALLBACK.invokeExact(res, session.writer(out), MemorySegment.NULL, o);
-                default -> (int) Native.WRITER_NEW_BUFFER.invokeExact(res, o);
-            };
+            int rc = (int) Native.WRITER_NEW.invokeExact(res, sink, o);
             if (rc != 0) {
                 throw new IprofException(Status.of(rc), "cannot create a writer");
             }
@@ -48,6 +68,10 @@ public final class Writer implements AutoCloseable {
         }
     }
 
+    private static long at(String member) {
+        return SINK.byteOffset(PathElement.groupElement(member));
+    }
+
     /**
      * A writer to a path, atomically.
      * @param path the target
@@ -55,7 +79,7 @@ public final class Writer implements AutoCloseable {
      * @return the writer
      */
     public static Writer toPath(Path path, WriteOptions options) {
-        return new Writer(0, path, null, options);
+        return new Writer(PATH, path, null, options);
     }
 
     /**
@@ -65,7 +89,7 @@ public final class Writer implements AutoCloseable {
      * @return the writer
      */
     public static Writer toStream(OutputStream out, WriteOptions options) {
-        return new Writer(1, null, out, options);
+        return new Writer(CALLBACK, null, out, options);
     }
 
     /**
@@ -74,7 +98,7 @@ public final class Writer implements AutoCloseable {
      * @return the writer
      */
     public static Writer toMemory(WriteOptions options) {
-        return new Writer(2, null, null, options);
+        return new Writer(BUFFER, null, null, options);
     }
 
     private void check(int rc) {

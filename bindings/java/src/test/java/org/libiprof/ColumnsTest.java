@@ -141,7 +141,7 @@ class ColumnsTest {
                 assertArrayEquals(new long[] {0}, longs(c.frameOffsets()));
                 assertThrows(IndexOutOfBoundsException.class, () -> c.context(0));
             }
-            small.retainEntries(Kind.SAMPLING, e -> false);
+            small.filter(FilterOptions.defaults().withKeepEntry(e -> e.kind() != Kind.SAMPLING));
             Columns c = small.columns(Kind.SAMPLING);
             assertEquals(0, c.count());
             assertArrayEquals(new long[] {0}, longs(c.offsets()));

@@ -94,7 +94,7 @@ class EditTest {
             assertTrue(m.removeEntry(Kind.SAMPLING, List.of(Frame.of(1, 7))));
             assertFalse(m.removeEntry(Kind.SAMPLING, List.of(Frame.of(1, 7))));
             assertEquals(List.of(5L, 2L, 9L, 1L), samples(m));
-            m.retainEntries(Kind.SAMPLING, en -> en.record(0) > 2);
+            m.filter(FilterOptions.defaults().withKeepEntry(en -> en.record(0) > 2));
             assertEquals(List.of(5L, 9L), samples(m));
             m.mapRecords(Kind.SAMPLING, (en, r) -> new long[] {r[0] * 10});
             assertEquals(List.of(50L, 90L), samples(m));
@@ -109,15 +109,13 @@ class EditTest {
                 throw boom;
             })));
             assertEquals(List.of(51L, 91L), samples(m), "a failed mapRecords changes nothing");
-            m.retainEntriesByFrame(null, (id, bci) -> bci != 9);
+            m.filter(FilterOptions.defaults().withKeepFrame((id, bci) -> bci != 9));
             assertEquals(List.of(51L), samples(m));
-            m.dropMethod(1);
-            assertEquals(0, m.entryCount(Kind.SAMPLING));
+            assertTrue(m.removeMethod(1, true));
+            assertEquals(0, m.entryCount(Kind.SAMPLING), "the cascade removed the entries naming it");
             assertNull(m.methodById(1));
-            x = assertThrows(IprofException.class, () -> m.dropMethod(1));
-            assertEquals(Status.ENOTFOUND, x.status());
-            assertEquals(Long.valueOf(1), x.methodId());
-            m.prune(true, true);
+            assertFalse(m.removeMethod(1, true));
+            m.prune(Model.Prune.METHODS, Model.Prune.TYPES);
             assertEquals(0, m.methodCount());
             assertEquals(0, m.typeCount());
         }
@@ -126,13 +124,15 @@ class EditTest {
     @Test
     void retainTypesAndMethods() {
         try (Model m = small()) {
-            m.retainMethods(x -> x.name().equals("go"));
+            m.filter(FilterOptions.defaults().withKeepMethod(x -> x.name().equals("go")));
             assertEquals(1, m.methodCount());
-            m.retainTypes(t -> !t.name().equals("com.a.A"));
+            assertEquals(5, m.entryCount(Kind.SAMPLING), "the entries naming a method that went stay");
+            m.filter(FilterOptions.defaults().withKeepType(t -> !t.name().equals("com.a.A")));
             assertEquals(List.of("void", "com.b.B"), m.types().stream().map(Type::name).toList());
             assertTrue(m.removeType(2));
             assertFalse(m.removeType(2));
-            assertTrue(m.removeMethod(2));
+            assertTrue(m.removeMethod(2, false));
+            assertFalse(m.removeMethod(2, false));
             assertTrue(Iprof.packageMatches("com.foo", "com.foo.impl.Baz$1"));
             assertFalse(Iprof.packageMatches("com.foo", "com.foobar.X"));
             assertFalse(Iprof.packageMatches("com.foo", "com.foo$X"));
@@ -190,8 +190,11 @@ class EditTest {
         try (Model m = Model.load(cut, ReadOptions.defaults().withSalvage(true))) {
             assertTrue(m.damage() != null, "the damage is reported");
             assertEquals(Status.ESYNTAX, m.damage().status());
-            assertTrue(m.damage().offset() > 0);
-            m.dropDangling();
+            assertEquals(1455, m.damage().offset());
+            assertEquals(39, m.damage().line());
+            assertEquals("callCountProfiles[4]", m.damage().path());
+            assertEquals(4, m.entryCount(Kind.CALL_COUNT), "the complete elements before it");
+            m.prune(Model.Prune.DANGLING);
             m.toBytes();
         }
     }

@@ -81,4 +81,33 @@ class ErrorTest {
             assertEquals(Status.ESCHEMA, assertThrows(IprofException.class, w::end).status(), "a failed writer stays failed");
         }
     }
+
+    @Test
+    void droppedDiagnosticsAreCountedBySeverity() {
+        // Three unread keys (warnings) and two undefined methods (errors of a lenient load).
+        String doc = "{\"version\": \"1.0.0\", \"types\": [{\"id\": 0, \"name\": \"A\", \"x\": 1},"
+                + " {\"id\": 1, \"name\": \"B\", \"x\": 1}, {\"id\": 2, \"name\": \"C\", \"x\": 1}], \"methods\": [],"
+                + " \"callCountProfiles\": [{\"ctx\": \"7:0\", \"records\": [1]}, {\"ctx\": \"8:0\", \"records\": [1]}]}";
+        try (Model m = Model.load(b(doc), ReadOptions.defaults().withMaxDiagnostics(2))) {
+            assertEquals(2, m.diagnostics().size());
+            assertEquals(true, m.diagnostics().get(1).warning());
+            assertEquals("types[1]", m.diagnostics().get(1).path());
+            assertEquals(1, m.diagnosticsDroppedWarnings());
+            assertEquals(2, m.diagnosticsDroppedErrors());
+        }
+        try (Model m = Model.load(b(doc))) {
+            assertEquals(5, m.diagnostics().size());
+            Report d = m.diagnostics().get(4);
+            assertEquals(false, d.warning());
+            assertEquals("method id 8 is not defined", d.message());
+            assertEquals(206, d.column());
+            assertEquals(0, m.diagnosticsDroppedWarnings() + m.diagnosticsDroppedErrors());
+        }
+        try (Reader r = new Reader(ReadOptions.defaults().withMaxDiagnostics(1))) {
+            ReadResult res = r.read(b(doc), null);
+            assertEquals(1, res.diagnostics().size());
+            assertEquals(4, res.diagnosticsDropped(), "two warnings and two errors");
+            assertEquals(res.diagnostics(), r.diagnostics());
+        }
+    }
 }
