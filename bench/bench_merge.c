@@ -9,7 +9,7 @@
  *   bench_merge --loaded FILE1 FILE2 [FILE...]
  *
  * With --loaded every file is loaded first and the models merged into the
- * first (iprof_model_merge_with, as `iprof merge --drop-unknown` does):
+ * first (iprof_model_merge, as `iprof merge --drop-unknown` does):
  * merge_s is then those merges alone, task merge<N>_loaded.
  *
  * Reports the whole job's time with the total input bytes; merge_s (the
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     double m0 = bench_now(), mc0 = cpu_seconds();
     for (int i = 1; i < n; i++) {
         iprof_source s = IPROF_SOURCE_PATH_INIT(argv[i + 1]);
-        if ((rc = loaded ? iprof_model_merge_with(dst, srcs[i], &mo)
+        if ((rc = loaded ? iprof_model_merge(dst, srcs[i], &mo)
                          : iprof_model_merge_source(dst, reader, &s, NULL)) != IPROF_OK)
             bench_die("merge of %s: %s", argv[i + 1],
                       bench_error_message(iprof_model_error(dst)));

@@ -238,9 +238,9 @@ int main(int argc, char **argv)
         /* What was written is what canonicalizing gives, and a second
          * canonicalize changes nothing. */
         digest first = {0, 0}, second = {0, 0};
-        if (iprof_model_canonicalize_flags(model, 0) == IPROF_OK)
+        if (iprof_model_canonicalize(model, 0) == IPROF_OK)
             first = write_digest(model);
-        if (iprof_model_canonicalize_flags(model, 0) == IPROF_OK)
+        if (iprof_model_canonicalize(model, 0) == IPROF_OK)
             second = write_digest(model);
         int again = first.len == written && second.len == first.len && second.hash == first.hash;
         snprintf(extra, sizeof extra, "out_bytes=%llu idempotent=%s", (unsigned long long)written,

@@ -41,8 +41,8 @@ static int drop_package(iprof_model *model, const char *package)
     }
     int rc = 0;
     for (size_t i = 0; i < count && !rc; i++)
-        if (iprof_model_drop_method(model, ids[i]) != IPROF_OK)
-            rc = model_failed(model, "drop_method");
+        if (iprof_model_remove_method(model, ids[i], IPROF_REMOVE_CASCADE) != IPROF_OK)
+            rc = model_failed(model, "remove_method");
     free(ids);
     printf("dropped %zu methods of %s\n", count, package);
     return rc;

@@ -69,7 +69,7 @@ static inline int api_merge(iprof_model *dst, const iprof_model *src, double wei
 {
     iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
     o.weight = weight;
-    return iprof_model_merge_with(dst, src, &o);
+    return iprof_model_merge(dst, src, &o);
 }
 
 static inline int api_read_buffer(iprof_reader *r, const void *d, size_t n,

@@ -162,7 +162,7 @@ static void test_cached_and_dropped(void)
      * 11 combined at f2, 180 at f4. */
     CHECK_EQ_INT(sum_columns(&b), 2394 + 14 + 11 + 180);
     /* The canonical form replaces every entry. */
-    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
+    CHECK_OK(iprof_model_canonicalize(m, 0));
     b = columns_of(m, K);
     CHECK_EQ_INT(b.count, iprof_model_entry_count(m, K));
     CHECK_EQ_INT(sum_columns(&b), sum_by_entry(m, K));

@@ -192,7 +192,7 @@ static void test_wide_bcis_transform(void)
     iprof_reader_free(r);
     CHECK_EQ_INT(iprof_model_context_count(a), WIDE_NODES);
     CHECK(wide_entries_ok(a, 3));
-    CHECK_OK(iprof_model_canonicalize_flags(a, 0));
+    CHECK_OK(iprof_model_canonicalize(a, 0));
     CHECK(wide_entries_ok(a, 3));
 
     /* Cut to the callee frame: six contexts of one frame each, 2^32 and 0
@@ -622,7 +622,7 @@ static void test_methods_pool(void)
               iprof_method_signature(x, &len)[0] == 1 && len == 2;
     }
     CHECK(ok);
-    CHECK_OK(iprof_model_remove_method(m, 1)); /* the list moves, the structs do not */
+    CHECK_OK(iprof_model_remove_method(m, 1, 0)); /* the list moves, the structs do not */
     const iprof_method *second = iprof_model_method_by_id(m, 2);
     CHECK(second != NULL && iprof_model_method_at(m, 0) == second);
     CHECK_EQ_INT(iprof_model_method_count(m), 101 + N);

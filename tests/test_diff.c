@@ -573,7 +573,7 @@ static void test_monitor_dummy_ctx(void)
     /* b: the same profile, its methods renumbered (m 1, zz 2). */
     CHECK_OK(iprof_model_new(&b, NULL));
     CHECK_OK(api_merge(b, a, 1.0));
-    CHECK_OK(iprof_model_canonicalize_flags(b, 0));
+    CHECK_OK(iprof_model_canonicalize(b, 0));
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_by_id(b, 2), NULL), "zz");
     iprof_diff *d = NULL;
     CHECK_OK(iprof_diff_new(&d, a, b, NULL));

@@ -1,4 +1,4 @@
-/* Unit tests of iprof_model_merge_with (lib/model/merge.c, merged as a stream
+/* Unit tests of iprof_model_merge (lib/model/merge.c, merged as a stream
  * by lib/model/merge_stream.c). */
 #include "check.h"
 #include "api_calls.h"
@@ -518,7 +518,7 @@ static void test_names_index_across_merges(void)
     /* Removing a method drops the index; the next merge rebuilds it and adds
      * the method back under its src id. */
     CHECK_OK(iprof_model_remove_entry(dst, IPROF_KIND_CALL_COUNT, f5, 1));
-    CHECK_OK(iprof_model_remove_method(dst, 5));
+    CHECK_OK(iprof_model_remove_method(dst, 5, 0));
     CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) == NULL);
     CHECK_OK(api_merge(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);

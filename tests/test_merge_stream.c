@@ -1,6 +1,6 @@
 /* Unit tests of the streaming merge (lib/model/merge_stream.c):
  * iprof_model_merge_{buffer,path,fd,callback} give what loading the input
- * and iprof_model_merge_with() give, and leave dst as it was on every
+ * and iprof_model_merge() give, and leave dst as it was on every
  * failure. */
 #include "check.h"
 #include "api_calls.h"
@@ -81,7 +81,7 @@ static iprof_model *merged_by_model(const char *src, size_t len, unsigned flags,
 {
     iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
     iprof_model *m = load_text(src, len, flags, NULL);
-    CHECK_OK(iprof_model_merge_with(dst, m, opts));
+    CHECK_OK(iprof_model_merge(dst, m, opts));
     iprof_model_free(m);
     return dst;
 }
@@ -561,7 +561,7 @@ static void test_corpus(void)
         goto out;
     iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
     opts.weight = 0.5;
-    CHECK_OK(iprof_model_merge_with(want, b, &opts));
+    CHECK_OK(iprof_model_merge(want, b, &opts));
     CHECK_OK(api_merge(want, a, 3.0));
     CHECK_OK(api_merge_path(got, r, path[1], &opts));
     opts.weight = 3.0;

@@ -347,8 +347,8 @@ static void test_remove_and_retain(void)
     CHECK(iprof_model_type_at(m, 4) == NULL);
 
     /* Methods. */
-    CHECK_EQ_INT(iprof_model_remove_method(m, 9), IPROF_ENOTFOUND);
-    CHECK_OK(iprof_model_remove_method(m, 3)); /* printEven */
+    CHECK_EQ_INT(iprof_model_remove_method(m, 9, 0), IPROF_ENOTFOUND);
+    CHECK_OK(iprof_model_remove_method(m, 3, 0)); /* printEven */
     CHECK_EQ_INT(iprof_model_method_count(m), 4);
     CHECK_EQ_INT(iprof_method_id(iprof_model_method_at(m, 2)), 4);
     CHECK(iprof_model_method_by_id(m, 3) == NULL);
@@ -438,7 +438,7 @@ static void test_contexts(void)
     const iprof_context *cn =
         iprof_entry_context(iprof_model_entry_at(m, IPROF_KIND_CONDITIONAL, 0));
     CHECK_EQ_STR(ctx_text(cn), "2:-4<1:9223372036854775807");
-    CHECK_OK(iprof_model_remove_method(m, 1));
+    CHECK_OK(iprof_model_remove_method(m, 1, 0));
     CHECK_EQ_STR(ctx_describe(m, cn),
                  "EvenOrOddLength.printEvenOrOdd:-4 < ?1:9223372036854775807");
     CHECK(consistent(m));
@@ -623,7 +623,7 @@ static void test_lazy_indexes(void)
     CHECK_OK(iprof_model_add_method(m, 78, "fresh", 5, sig2, 2, NULL));
     CHECK(iprof_model_method_find(m, "fresh", 5, sig2, 2) == iprof_model_method_by_id(m, 78));
     /* Removal drops the index; the next lookup rebuilds it without the type. */
-    CHECK_OK(iprof_model_remove_method(m, 78));
+    CHECK_OK(iprof_model_remove_method(m, 78, 0));
     CHECK_OK(iprof_model_remove_type(m, 77));
     CHECK(atomic_load(&m->index[IPI_IX_TYPE_NAMES]) == NULL);
     CHECK(iprof_model_type_by_name(m, "Later", 5) == NULL);
@@ -669,7 +669,7 @@ static void test_load_duplicates(void)
     CHECK_OK(iprof_model_remove_type(m, 1));
     CHECK_EQ_STR(name_of(iprof_model_type_by_id(m, 1)), "B");
     CHECK(iprof_model_type_by_name(m, "A", 1) == iprof_model_type_by_id(m, 2));
-    CHECK_OK(iprof_model_remove_method(m, 5));
+    CHECK_OK(iprof_model_remove_method(m, 5, 0));
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_by_id(m, 5), NULL), "n");
     CHECK_OK(iprof_model_remove_entry(m, IPROF_KIND_CALL_COUNT, f, 1));
     e = iprof_model_entry_find(m, IPROF_KIND_CALL_COUNT, f, 1);
@@ -705,7 +705,7 @@ static void test_id_index(void)
     CHECK(iprof_model_method_by_id(m, INT64_MIN) == NULL);
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_by_id(m, 1000), NULL), "top");
     CHECK(iprof_model_method_by_id(m, INT64_MAX) == NULL);
-    CHECK_OK(iprof_model_remove_method(m, 12));
+    CHECK_OK(iprof_model_remove_method(m, 12, 0));
     CHECK_EQ_INT(m->method_ids.mapped, 0);
     CHECK(iprof_model_method_by_id(m, 12) == NULL);
     CHECK(iprof_model_method_by_id(m, 14) == iprof_model_method_at(m, 1));
@@ -714,7 +714,7 @@ static void test_id_index(void)
     CHECK_EQ_INT(m->method_ids.mapped, 1);
     CHECK(iprof_model_method_by_id(m, 12) == iprof_model_method_at(m, 5));
     CHECK(iprof_model_method_by_id(m, 16) == iprof_model_method_at(m, 2));
-    CHECK_OK(iprof_model_remove_method(m, 10));
+    CHECK_OK(iprof_model_remove_method(m, 10, 0));
     CHECK(iprof_model_method_by_id(m, 12) == iprof_model_method_at(m, 4));
     CHECK(iprof_model_method_by_id(m, 10) == NULL);
     CHECK(consistent(m));
@@ -751,7 +751,7 @@ static void test_id_index(void)
     CHECK_EQ_STR(name_of(iprof_model_type_by_id(m, 3)), "C");
     CHECK(iprof_model_type_by_id(m, 2) == NULL);
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_by_id(m, 2), NULL), "n");
-    CHECK_OK(iprof_model_remove_method(m, 2));
+    CHECK_OK(iprof_model_remove_method(m, 2, 0));
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_by_id(m, 2), NULL), "o");
     CHECK(consistent(m));
     iprof_model_free(m);
@@ -884,7 +884,7 @@ static int build_steps(iprof_model *m, fail_alloc *fa)
     if (!rc)
         rc = iprof_model_remove_type(m, 39);
     if (!rc)
-        rc = iprof_model_remove_method(m, 59);
+        rc = iprof_model_remove_method(m, 59, 0);
     if (!rc)
         rc = iprof_model_remove_entry(m, IPROF_KIND_CALL_COUNT, f1, 4);
     CHECK(fa->failed_hard ? rc == IPROF_ENOMEM : rc == IPROF_OK);

@@ -243,14 +243,14 @@ static void test_methods_removed(void)
         build_all(m);
         CHECK_EQ_INT(method_id_by_key(m), 3);
         if (how == 0)
-            CHECK_OK(iprof_model_remove_method(m, 3));
+            CHECK_OK(iprof_model_remove_method(m, 3, 0));
         else if (how == 1)
             CHECK_OK(filter_methods(m, not_method_3));
         else
-            CHECK_OK(iprof_model_drop_method(m, 3)); /* its entry first */
+            CHECK_OK(iprof_model_remove_method(m, 3, IPROF_REMOVE_CASCADE)); /* its entry first */
         CHECK_EQ_INT(method_id_by_key(m), 4);
         CHECK_EQ_INT(iprof_model_method_count(m), 2);
-        /* Only drop_method took the entry naming it: what was checked
+        /* Only the cascade took the entry naming it: what was checked
          * stays so there alone. */
         CHECK_EQ_INT(m->refs_checked, how == 2);
         CHECK_EQ_INT(cc_at(m, 3), how == 2 ? -1 : 10);
@@ -503,7 +503,7 @@ static void test_writes_refuse_what_an_edit_left_dangling(void)
         switch (how) {
         case 0: CHECK_OK(iprof_model_remove_type(m, 1)); break; /* method 5's, a record's */
         case 1: CHECK_OK(filter_types(m, not_type_1)); break;
-        case 2: CHECK_OK(iprof_model_remove_method(m, 3)); break; /* entry 3:0's */
+        case 2: CHECK_OK(iprof_model_remove_method(m, 3, 0)); break; /* entry 3:0's */
         case 3: CHECK_OK(filter_methods(m, not_method_3)); break;
         default:
             CHECK_OK(iprof_model_add_method(m, 6, "s", 1, sig00, 1, NULL)); /* short */

@@ -76,7 +76,7 @@ static int no_change(const iprof_entry *e, int64_t *r, size_t n, void *payload)
 static void test_map_checks_records_only(void)
 {
     iprof_model *m = sample();
-    CHECK_OK(iprof_model_remove_method(m, 1)); /* entries still name it */
+    CHECK_OK(iprof_model_remove_method(m, 1, 0)); /* entries still name it */
     CHECK_OK(iprof_model_map_records(m, IPROF_KIND_CONDITIONAL, no_change, NULL));
     static const int64_t f2[] = {1, 2}, cond[] = {3, 0, 1};
     CHECK_OK(iprof_model_set_entry_records(m, IPROF_KIND_CONDITIONAL, f2, 1, cond, 3));
@@ -184,11 +184,11 @@ static void test_merge_rounding(void)
         iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
         o.weight = 0.5;
         o.rounding = rounding[i];
-        CHECK_OK(iprof_model_merge_with(dst, src, &o));
+        CHECK_OK(iprof_model_merge(dst, src, &o));
         size_t n;
         CHECK_EQ_INT(records_of(dst, IPROF_KIND_CALL_COUNT, &n)[0], want[i]);
         o.rounding = 9;
-        CHECK_EQ_INT(iprof_model_merge_with(dst, src, &o), IPROF_EINVAL);
+        CHECK_EQ_INT(iprof_model_merge(dst, src, &o), IPROF_EINVAL);
         iprof_model_free(dst);
         iprof_model_free(src);
     }

@@ -568,17 +568,17 @@ static void test_frame_filter_and_drop_method(void)
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 2);
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 1); /* other kinds untouched */
     /* Drop method 2: c mentions it as a caller, b and s1 as the callee. */
-    CHECK_OK(iprof_model_drop_method(m, 2));
+    CHECK_OK(iprof_model_remove_method(m, 2, IPROF_REMOVE_CASCADE));
     CHECK(iprof_model_method_by_id(m, 2) == NULL);
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 0);
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_SAMPLING), 0);
     CHECK_EQ_INT(iprof_model_method_count(m), 2);
-    CHECK_EQ_INT(iprof_model_drop_method(m, 2), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_model_remove_method(m, 2, IPROF_REMOVE_CASCADE), IPROF_ENOTFOUND);
     /* A monitor's "0:0" is a dummy: dropping a method 0 leaves it. */
     CHECK_OK(iprof_model_add_method(m, 0, "zero", 4, sig, 2, NULL));
     static const int64_t mon[] = {0, 0}, mr[] = {0, 3};
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_MONITOR, mon, 1, mr, 2));
-    CHECK_OK(iprof_model_drop_method(m, 0));
+    CHECK_OK(iprof_model_remove_method(m, 0, IPROF_REMOVE_CASCADE));
     CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_MONITOR), 1);
     /* Every kind, by keep_frame: the monitor's dummy frame (0, 0) is shown
      * to the predicate too, and passes. */

@@ -56,7 +56,7 @@ static void test_types_and_methods(void)
     check_report(m, IPROF_EINVAL, "method id 1 is taken", -1, "", NULL, &one);
     CHECK_EQ_INT(iprof_model_remove_type(m, 9), IPROF_ENOTFOUND);
     check_report(m, IPROF_ENOTFOUND, "no type with id 9", -1, "", &nine, NULL);
-    CHECK_EQ_INT(iprof_model_remove_method(m, 4), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_model_remove_method(m, 4, 0), IPROF_ENOTFOUND);
     check_report(m, IPROF_ENOTFOUND, "no method with id 4", -1, "", NULL, &four);
     /* Names that are not UTF-8 (a stray continuation byte, an overlong
      * form, a surrogate, a cut sequence, above U+10FFFF) would make the
@@ -142,7 +142,7 @@ static void test_merge_and_canonical(void)
     check_report(dst, IPROF_EDANGLING,
                  "virtualInvokeProfiles entry: type id 3 is not defined in the model merged from",
                  IPROF_KIND_VIRTUAL_INVOKE, "1:4<1:9", &three, NULL);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(src, 0), IPROF_EDANGLING);
+    CHECK_EQ_INT(iprof_model_canonicalize(src, 0), IPROF_EDANGLING);
     check_report(src, IPROF_EDANGLING,
                  "virtualInvokeProfiles entry: type id 3 is not defined in the model",
                  IPROF_KIND_VIRTUAL_INVOKE, "1:4<1:9", &three, NULL);
@@ -152,7 +152,7 @@ static void test_merge_and_canonical(void)
                               "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
                               "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[1,0]}]}";
     CHECK_OK(api_load_buffer(&src, r, odd, strlen(odd)));
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(src, 0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_model_canonicalize(src, 0), IPROF_ESCHEMA);
     check_report(src, IPROF_ESCHEMA,
                  "conditionalProfiles entry: records: records must be (bci, index, count) "
                  "triples, so its records cannot be grouped",

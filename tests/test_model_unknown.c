@@ -262,7 +262,7 @@ static void test_merge(void)
 
     iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
     o.flags = IPROF_MERGE_DROP_UNKNOWN;
-    CHECK_OK(iprof_model_merge_with(dst, src, &o));
+    CHECK_OK(iprof_model_merge(dst, src, &o));
     CHECK(iprof_model_error(dst) == NULL);
     CHECK_EQ_INT(iprof_model_unknown_count(dst), 0);
     CHECK_EQ_INT(iprof_model_type_count(dst), 2);
@@ -302,13 +302,13 @@ static void test_merge(void)
     /* Arguments. */
     o = (iprof_merge_options)IPROF_MERGE_OPTIONS_INIT;
     o.weight = -1;
-    CHECK_EQ_INT(iprof_model_merge_with(dst, plain, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, plain, &o), IPROF_EINVAL);
     CHECK_EQ_STR(api_info(iprof_model_error(dst)).message, "weight -1: must be finite and >= 0");
     o.weight = 1;
     o.flags = 0x10;
-    CHECK_EQ_INT(iprof_model_merge_with(dst, plain, &o), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_merge_with(dst, plain, NULL), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_model_merge_with(dst, dst, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, plain, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, plain, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_merge(dst, dst, &o), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_merge_options_init(&o, 0), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_merge_options_init(&o, 2), IPROF_EINVAL);
     CHECK_OK(iprof_merge_options_init(&o, IPROF_MERGE_OPTIONS_VERSION));
@@ -328,7 +328,7 @@ static void test_merge(void)
     CHECK_OK(iprof_model_add_type(fresh, 0, "brand.New", 9, NULL));
     o = (iprof_merge_options)IPROF_MERGE_OPTIONS_INIT;
     o.flags = IPROF_MERGE_DROP_UNKNOWN;
-    CHECK_EQ_INT(iprof_model_merge_with(dst, fresh, &o), IPROF_ELIMIT);
+    CHECK_EQ_INT(iprof_model_merge(dst, fresh, &o), IPROF_ELIMIT);
     CHECK_EQ_INT(iprof_model_unknown_count(dst), keys);
     CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
                  "type \"brand.New\" (id 0 of the source): that id is taken and none above "
@@ -369,15 +369,15 @@ static void test_canonical_write(void)
 static void test_canonicalize(void)
 {
     iprof_model *m = load(doc_unknown);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_ESCHEMA);
     CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model holds data whose ids "
                  "cannot be renumbered or combined");
     char *out = write_model(m);
     CHECK_EQ_STR(out, doc_unknown); /* unchanged */
     free(out);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 4), IPROF_EINVAL);
-    CHECK_OK(iprof_model_canonicalize_flags(m, IPROF_CANONICAL_DROP_UNKNOWN));
+    CHECK_EQ_INT(iprof_model_canonicalize(m, 4), IPROF_EINVAL);
+    CHECK_OK(iprof_model_canonicalize(m, IPROF_CANONICAL_DROP_UNKNOWN));
     CHECK(iprof_model_error(m) == NULL);
     CHECK_EQ_INT(iprof_model_unknown_count(m), 0);
     CHECK_EQ_INT(iprof_model_instanceof_key(m), IPROF_INSTANCEOF_KEY_CAMEL);
@@ -385,7 +385,7 @@ static void test_canonicalize(void)
 
     /* Plain keys: sorted, last, one per key. */
     m = load("{\"z\":\"s\",\"version\":\"1.0.0\",\"types\":[],\"b\":[ ],\"methods\":[],\"z\":\"s\"}");
-    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
+    CHECK_OK(iprof_model_canonicalize(m, 0));
     out = write_model(m);
     CHECK_EQ_STR(out, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[],"
                       "\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
@@ -393,7 +393,7 @@ static void test_canonicalize(void)
     free(out);
     iprof_model_free(m);
     m = load("{\"z\":1,\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"z\":2}");
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_ESCHEMA);
     CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
                  "unknown key \"z\" of the model occurs twice with different values");
     iprof_model_free(m);
@@ -533,7 +533,7 @@ static void test_unread_element_keys(void)
     check_unread(fresh, 1, "types[0], key \"y\"");
     iprof_model_free(fresh);
     /* The canonical form keeps the count. */
-    CHECK_OK(iprof_model_canonicalize_flags(dst, 0));
+    CHECK_OK(iprof_model_canonicalize(dst, 0));
     check_unread(dst, 4, first);
     iprof_model_free(dst);
 

@@ -1,6 +1,6 @@
 /* Taking things out with the 1.0 verbs (docs/api-1.0.md, 2.4): remove
- * (iprof_model_remove_unknown with a NULL key, the remove-method flags under
- * iprof_model_remove_method and iprof_model_drop_method), filter (the
+ * (iprof_model_remove_unknown with a NULL key, iprof_model_remove_method
+ * with and without IPROF_REMOVE_CASCADE), filter (the
  * predicates of iprof_filter_options, alone, as the 0.x retain calls they
  * replace, and in their step order) and prune (IPROF_PRUNE_DANGLING on
  * every file of tests/data against what dangles by its definition, and its
@@ -220,7 +220,7 @@ static void test_keep_method_and_type(void)
     /* The model no longer vouches for its references (model.h:
      * refs_checked): the canonical form checks them and refuses. */
     CHECK_EQ_INT(m->refs_checked, 0);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_EDANGLING);
+    CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_EDANGLING);
     free(s.log.s);
     iprof_model_free(m);
 
@@ -233,7 +233,7 @@ static void test_keep_method_and_type(void)
                       S1 "," S2, INST));
     CHECK_EQ_STR(s.log.s, "T0 T1 T2 T3 ");
     CHECK_EQ_INT(m->refs_checked, 0);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_EDANGLING);
+    CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_EDANGLING);
     free(s.log.s);
     iprof_model_free(m);
 }
@@ -375,7 +375,7 @@ static void check_same(iprof_model *a, iprof_model *b, const char *want)
     free(sb);
     /* Both vouch for their references or neither: the canonical form
      * (which checks them only then) gives the same. */
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(a, 0), iprof_model_canonicalize_flags(b, 0));
+    CHECK_EQ_INT(iprof_model_canonicalize(a, 0), iprof_model_canonicalize(b, 0));
     sa = text(a), sb = text(b);
     CHECK_EQ_STR(sa, sb);
     free(sa);
@@ -649,7 +649,7 @@ static void test_prune_order_and_unknown_keys(void)
         CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, f_gone, 1, one, 1));
         /* Method 9 and type 5 go without their entries and methods: those
          * dangle. */
-        CHECK_OK(iprof_model_remove_method(m, 9));
+        CHECK_OK(iprof_model_remove_method(m, 9, 0));
         CHECK_OK(iprof_model_remove_type(m, 5));
         if (with_key)
             CHECK_OK(iprof_model_add_unknown(m, "ids", 3, "[2]", 3));
@@ -719,13 +719,13 @@ static void test_remove_method_flags(void)
 {
     CHECK_EQ_INT(IPROF_REMOVE_CASCADE, 1);
     iprof_model *a = load_in(), *b = load_in();
-    CHECK_OK(iprof_model_remove_method(a, 2));
+    CHECK_OK(iprof_model_remove_method(a, 2, 0));
     CHECK_OK(ipi_model_remove_method_flags(b, 2, 0));
     /* The entries naming it stay, dangling: a strict write refuses. */
     check_same(a, b, DOC(ALL_T, M_A "," M_C, CC1 "," CC2 "," CC3 "," CC4, COND, VI, MON,
                          S1 "," S2, INST));
     a = load_in(), b = load_in();
-    CHECK_OK(iprof_model_drop_method(a, 2));
+    CHECK_OK(iprof_model_remove_method(a, 2, IPROF_REMOVE_CASCADE));
     CHECK_OK(ipi_model_remove_method_flags(b, 2, IPROF_REMOVE_CASCADE));
     check_same(a, b, DOC(ALL_T, M_A "," M_C, CC1 "," CC3, COND, VI, MON, "", INST));
     a = load_in();
@@ -733,7 +733,7 @@ static void test_remove_method_flags(void)
     CHECK_EQ_STR(api_info(iprof_model_error(a)).message, "unknown remove flags 0x2");
     CHECK_EQ_INT(ipi_model_remove_method_flags(a, 7, IPROF_REMOVE_CASCADE), IPROF_ENOTFOUND);
     CHECK_EQ_INT(ipi_model_remove_method_flags(a, 7, 0), IPROF_ENOTFOUND);
-    CHECK_EQ_INT(iprof_model_drop_method(a, 7), IPROF_ENOTFOUND);
+    CHECK_EQ_INT(iprof_model_remove_method(a, 7, IPROF_REMOVE_CASCADE), IPROF_ENOTFOUND);
     expect_text(a, IN);
     iprof_model_free(a);
     CHECK_EQ_INT(ipi_model_remove_method_flags(NULL, 1, 0), IPROF_EINVAL);

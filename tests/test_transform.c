@@ -84,7 +84,7 @@ static void same_as_canonicalize(iprof_model *m)
     char *threaded = canonical_text(m, IPROF_WRITE_NO_VALIDATE | IPROF_WRITE_THREADED);
     CHECK_EQ_STR(threaded, got);
     free(threaded);
-    int rc = iprof_model_canonicalize_flags(m, 0);
+    int rc = iprof_model_canonicalize(m, 0);
     char *want;
     if (rc == IPROF_OK) {
         want = text(m);
@@ -155,13 +155,13 @@ static void test_canonical_exact(void)
     CHECK(strstr(cb, "\n  \"types\": [\n    {\"id\": 0, \"name\": \"a.Alpha\"}") != NULL);
     free(ca);
     free(cb);
-    CHECK_OK(iprof_model_canonicalize_flags(a, 0));
-    CHECK_OK(iprof_model_canonicalize_flags(b, 0));
+    CHECK_OK(iprof_model_canonicalize(a, 0));
+    CHECK_OK(iprof_model_canonicalize(b, 0));
     char *ta = text(a), *tb = text(b);
     CHECK_EQ_STR(ta, CANONICAL);
     CHECK_EQ_STR(tb, CANONICAL);
     /* Idempotent. */
-    CHECK_OK(iprof_model_canonicalize_flags(a, 0));
+    CHECK_OK(iprof_model_canonicalize(a, 0));
     char *ta2 = text(a);
     CHECK_EQ_STR(ta2, CANONICAL);
     /* The model is usable afterwards: lookups see the new ids. */
@@ -194,7 +194,7 @@ static void test_canonical_combines_duplicates(void)
         "\"virtualInvokeProfiles\":[{\"ctx\":\"2:1\",\"records\":[0,1,1,2]}],"
         "\"monitorProfiles\":[],\"samplingProfiles\":[]}");
     char *c = canonical_text(m, 0);
-    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
+    CHECK_OK(iprof_model_canonicalize(m, 0));
     char *t = text(m);
     CHECK_EQ_STR(c, t);
     free(c);
@@ -280,7 +280,7 @@ static void check_canonical_large(int sparse)
     CHECK(strcmp(as_is, as_is_threaded) == 0 && strcmp(as_is, plain) != 0);
     free(as_is);
     free(as_is_threaded);
-    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
+    CHECK_OK(iprof_model_canonicalize(m, 0));
     char *want = text(m);
     CHECK_EQ_STR(plain, want);
     /* Distinct methods only (every 5th was a repeat), with ids 1..n. */
@@ -356,7 +356,7 @@ static void check_canonical_forms(iprof_model *m)
         free(one);
         free(two);
     }
-    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
+    CHECK_OK(iprof_model_canonicalize(m, 0));
     char *want = text(m);
     CHECK(strcmp(plain, want) == 0);
     free(plain);
@@ -977,7 +977,7 @@ static void test_canonical_keeps_graalvm_view(void)
     CHECK_EQ_INT(len, 900);
     /* Idempotent. */
     char *once = text(m);
-    CHECK_OK(iprof_model_canonicalize_flags(m, 0));
+    CHECK_OK(iprof_model_canonicalize(m, 0));
     char *twice = text(m);
     CHECK_EQ_STR(twice, once);
     free(once);
@@ -1015,7 +1015,7 @@ static void test_canonical_failures_leave_model(void)
     iprof_model_free(m);
     m = load(dangling);
     char *before = text(m);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_EDANGLING);
+    CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_EDANGLING);
     char *after = text(m);
     CHECK_EQ_STR(after, before);
     free(before);
@@ -1023,13 +1023,13 @@ static void test_canonical_failures_leave_model(void)
     iprof_model_free(m);
     m = load(broken);
     before = text(m);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(m, 0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_ESCHEMA);
     after = text(m);
     CHECK_EQ_STR(after, before);
     free(before);
     free(after);
     iprof_model_free(m);
-    CHECK_EQ_INT(iprof_model_canonicalize_flags(NULL, 0), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_canonicalize(NULL, 0), IPROF_EINVAL);
 }
 
 /* A by-names digest of a model: one line per type name, method key and
@@ -1184,7 +1184,7 @@ static void test_canonical_corpus(void)
         if (twin)
             same_as_canonicalize(twin);
         iprof_model_free(twin);
-        int rc = iprof_model_canonicalize_flags(m, 0);
+        int rc = iprof_model_canonicalize(m, 0);
         if (rc == IPROF_EDANGLING || rc == IPROF_ESCHEMA) {
             fprintf(stderr, "%s: not canonicalizable (%s), as documented\n", de->d_name,
                     iprof_status_string(rc));
@@ -1211,7 +1211,7 @@ static void test_canonical_corpus(void)
             }
         }
         CHECK(strcmp(got, want) == 0);
-        CHECK(back && iprof_model_canonicalize_flags(back, 0) == IPROF_OK);
+        CHECK(back && iprof_model_canonicalize(back, 0) == IPROF_OK);
         char *t2 = back ? text(back) : strdup("");
         CHECK(strcmp(t1, t2) == 0); /* idempotent through a reload */
         fprintf(stderr, "%s: ok (%zu bytes canonical)\n", de->d_name, strlen(t1));

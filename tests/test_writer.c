@@ -1917,7 +1917,7 @@ static void test_default_checks_references(void)
     CHECK_OK(iprof_writer_new_buffer(&cw, NULL));
     CHECK_OK(iprof_writer_write_model(cw, cm));
     iprof_writer_free(cw);
-    CHECK_OK(iprof_model_remove_method(cm, 1));
+    CHECK_OK(iprof_model_remove_method(cm, 1, 0));
     CHECK_OK(iprof_writer_new_buffer(&cw, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(cw, cm), IPROF_EDANGLING);
     CHECK_EQ_STR(iprof_error_message(iprof_writer_error(cw)),

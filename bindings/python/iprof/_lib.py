@@ -54,7 +54,7 @@ class iprof_allocator(Structure):
                 ("free_fn", FREE_FN), ("user", c_void_p)]
 
 
-READ_OPTIONS_VERSION = 2
+READ_OPTIONS_VERSION = 1
 FEATURE_GZIP = 0x1       # iprof_features() bits
 FEATURE_THREADS = 0x2
 READ_STRICT = 0x1
@@ -118,7 +118,7 @@ class iprof_source(Structure):
                 ("path", c_char_p), ("fd", c_int), ("read_fn", READ_FN),
                 ("read_payload", c_void_p)]
 
-READ_CALLBACKS_VERSION = 2   # 2 added on_key
+READ_CALLBACKS_VERSION = 1
 
 
 class iprof_read_callbacks(Structure):
@@ -151,10 +151,9 @@ class iprof_merge_options(Structure):
                 ("rounding", c_int)]
 
 
-WRITE_OPTIONS_VERSION = 2   # 2 added instanceof_key
+WRITE_OPTIONS_VERSION = 1
 WRITE_PRETTY = 0x1
 WRITE_DROP_INSTANCEOF = 0x2
-WRITE_STRICT = 0x4
 WRITE_NO_VALIDATE = 0x8
 WRITE_NO_SYNC = 0x10
 WRITE_GZIP = 0x20
@@ -189,9 +188,7 @@ PRUNE_METHODS = 0x1      # iprof_model_prune
 PRUNE_TYPES = 0x2
 PRUNE_DANGLING = 0x4     # what refers to undefined methods and types
 REMOVE_CASCADE = 0x1     # iprof_model_remove_method: also the entries naming it
-# The one place the filter options' version is said: the library's headers
-# are at 3 (the predicates) until the 1.0 struct versions restart at 1.
-FILTER_OPTIONS_VERSION = 3
+FILTER_OPTIONS_VERSION = 1
 
 
 class iprof_filter_options(Structure):
@@ -312,16 +309,15 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_model_remove_type": (c_int, [_P, c_int64]),
     "iprof_model_add_method": (c_int, [_P, c_int64, c_char_p, c_size_t, c_int64_p, c_size_t,
                                        POINTER(_P)]),
-    "iprof_model_remove_method": (c_int, [_P, c_int64]),
+    "iprof_model_remove_method": (c_int, [_P, c_int64, c_uint]),
     "iprof_model_add_entry": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p, c_size_t]),
     "iprof_model_remove_entry": (c_int, [_P, c_int, c_int64_p, c_size_t]),
-    "iprof_model_drop_method": (c_int, [_P, c_int64]),
     "iprof_model_set_entry_records": (c_int, [_P, c_int, c_int64_p, c_size_t, c_int64_p,
                                               c_size_t]),
     "iprof_model_map_records": (c_int, [_P, c_int, RECORDS_FN, _P]),
     "iprof_model_scale": (c_int, [_P, c_int, c_double, c_int]),
     "iprof_merge_options_init": (c_int, [POINTER(iprof_merge_options), c_uint]),
-    "iprof_model_merge_with": (c_int, [_P, _P, POINTER(iprof_merge_options)]),
+    "iprof_model_merge": (c_int, [_P, _P, POINTER(iprof_merge_options)]),
     "iprof_model_merge_source": (c_int, [_P, _P, POINTER(iprof_source),
                                          POINTER(iprof_merge_options)]),
     "iprof_model_unknown_count": (c_size_t, [_P]),
@@ -348,7 +344,7 @@ _FUNCTIONS: dict[str, tuple[Any, list[Any]]] = {
     "iprof_writer_error": (_P, [_P]),
     "iprof_writer_buffer": (c_int, [_P, POINTER(_P), c_size_t_p]),
     # transform.h
-    "iprof_model_canonicalize_flags": (c_int, [_P, c_uint]),
+    "iprof_model_canonicalize": (c_int, [_P, c_uint]),
     "iprof_filter_options_init": (c_int, [POINTER(iprof_filter_options), c_uint]),
     "iprof_model_filter": (c_int, [_P, POINTER(iprof_filter_options)]),
     "iprof_package_matches": (c_int, [c_char_p, c_char_p, c_size_t]),

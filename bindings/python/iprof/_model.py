@@ -1043,9 +1043,9 @@ class Model:
                 self._entry_gen[k] += 1
         self._mutations += 1
         if cascade:
-            self._check(self._L.iprof_model_drop_method(p, method_id))
+            self._check(self._L.iprof_model_remove_method(p, method_id, _lib.REMOVE_CASCADE))
         else:
-            self._check(self._L.iprof_model_remove_method(p, method_id))
+            self._check(self._L.iprof_model_remove_method(p, method_id, 0))
 
     def add_entry(self, kind: EnumLike, frames: FramesLike,
                   records: Iterable[SupportsIndex]) -> Entry:
@@ -1214,7 +1214,7 @@ class Model:
             raise ValueError("cannot merge a model into itself")
         p, q = self._pw(), other._p()
         opts = self._merge_options(weight, drop_unknown, rounding)
-        self._check(self._L.iprof_model_merge_with(p, q, byref(opts)))
+        self._check(self._L.iprof_model_merge(p, q, byref(opts)))
 
     def _merge_options(self, weight: float, drop_unknown: bool,
                        rounding: EnumLike) -> _lib.iprof_merge_options:
@@ -1303,7 +1303,7 @@ class Model:
         p = self._pw()
         self._invalidate_all(contexts=True)
         flags = _lib.CANONICAL_DROP_UNKNOWN if drop_unknown else 0
-        self._check(self._L.iprof_model_canonicalize_flags(p, flags))
+        self._check(self._L.iprof_model_canonicalize(p, flags))
 
     def filter(self, keep_packages: Packages = (), drop_packages: Packages = (),
                min_count: SupportsIndex | None = None, top_percent: float | None = None,
@@ -1511,7 +1511,7 @@ class Model:
 
     @overload
     def write(self, target: None = None, *, version: str | None = None, pretty: bool = False,
-              drop_instanceof: bool = False, strict: bool = False, validate: bool = True,
+              drop_instanceof: bool = False, validate: bool = True,
               sync: bool = True, buffer_size: int = 0, gzip: bool = False,
               instanceof_key: EnumLike | None = None, check_references: bool = True,
               canonical: bool = False, threaded: bool = False,
@@ -1519,7 +1519,7 @@ class Model:
 
     @overload
     def write(self, target: str | os.PathLike[str] | IO[bytes], *, version: str | None = None,
-              pretty: bool = False, drop_instanceof: bool = False, strict: bool = False,
+              pretty: bool = False, drop_instanceof: bool = False,
               validate: bool = True, sync: bool = True, buffer_size: int = 0,
               gzip: bool = False, instanceof_key: EnumLike | None = None,
               check_references: bool = True, canonical: bool = False,
@@ -1527,7 +1527,7 @@ class Model:
 
     def write(self, target: str | os.PathLike[str] | IO[bytes] | None = None, *,
               version: str | None = None, pretty: bool = False, drop_instanceof: bool = False,
-              strict: bool = False, validate: bool = True, sync: bool = True,
+              validate: bool = True, sync: bool = True,
               buffer_size: int = 0, gzip: bool = False, instanceof_key: EnumLike | None = None,
               check_references: bool = True, canonical: bool = False,
               threaded: bool = False, drop_unknown: bool = False) -> bytes | None:
@@ -1544,8 +1544,7 @@ class Model:
         checked edits vouch for is not checked again);
         ``check_references=False`` (IPROF_WRITE_NO_REFERENCES) checks the
         entry rules only, ``validate=False`` nothing (to copy a leniently
-        loaded file as it is); *strict* (IPROF_WRITE_STRICT) forces the
-        reference checks, the default anyway;
+        loaded file as it is);
         ``sync=False`` skips fsync for paths; ``gzip=True`` compresses the
         output (a path ending in ".gz" is always compressed; see
         :func:`iprof.gzip_supported`). *instanceof_key* spells the instanceof
@@ -1566,7 +1565,7 @@ class Model:
         """
         from ._writer import Writer
         with Writer(target, version=version, pretty=pretty, drop_instanceof=drop_instanceof,
-                    strict=strict, validate=validate, sync=sync, buffer_size=buffer_size,
+                    validate=validate, sync=sync, buffer_size=buffer_size,
                     gzip=gzip, instanceof_key=instanceof_key,
                     check_references=check_references, canonical=canonical,
                     threaded=threaded, drop_unknown=drop_unknown) as w:

@@ -42,7 +42,7 @@ class Writer:
 
     def __init__(self, target: str | os.PathLike[str] | IO[bytes] | None = None, *,
                  version: str | None = None, pretty: bool = False,
-                 drop_instanceof: bool = False, strict: bool = False, validate: bool = True,
+                 drop_instanceof: bool = False, validate: bool = True,
                  sync: bool = True, buffer_size: int = 0, gzip: bool = False,
                  instanceof_key: EnumLike | None = None, check_references: bool = True,
                  canonical: bool = False, threaded: bool = False,
@@ -66,8 +66,6 @@ class Writer:
             flags |= _lib.WRITE_PRETTY
         if drop_instanceof:
             flags |= _lib.WRITE_DROP_INSTANCEOF
-        if strict:
-            flags |= _lib.WRITE_STRICT
         if not validate:
             flags |= _lib.WRITE_NO_VALIDATE
         if not check_references:

@@ -220,7 +220,7 @@ class LibraryTest(unittest.TestCase):
                 self.assertEqual(getattr(_lib, m.group(1), None), int(m.group(2)), m.group(1))
         self.assertGreaterEqual(flags, 11)
         self.assertGreaterEqual(versions, 6)
-        self.assertEqual((_lib.READ_CALLBACKS_VERSION, _lib.WRITE_OPTIONS_VERSION), (2, 2))
+        self.assertEqual((_lib.READ_CALLBACKS_VERSION, _lib.WRITE_OPTIONS_VERSION), (1, 1))
 
     def test_format_constants(self):
         self.assertEqual((iprof.FORMAT_0_2_0, iprof.FORMAT_0_4_0, iprof.FORMAT_1_0_0,
