@@ -4,6 +4,7 @@
  * same events, model, bytes and report), and every field no call can use
  * is IPROF_EINVAL with the reason, before anything is made or changed. */
 #include "check.h"
+#include "check_api.h"
 #include "check_model.h"
 
 #include <fcntl.h>
@@ -20,6 +21,8 @@
 #endif
 
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
+#include <iprof/edit.h>
 
 /* ---- inputs ------------------------------------------------------------- */
 
@@ -161,12 +164,12 @@ static void report_of(check_text *t, int rc, const iprof_reader *r)
     tx_add(t, "rc %d", rc);
     const iprof_error *e = iprof_reader_error(r);
     if (e)
-        tx_add(t, " [%d %s @%llu %zu:%zu %s]", iprof_error_status(e), iprof_error_message(e),
-               (unsigned long long)iprof_error_offset(e), iprof_error_line(e),
-               iprof_error_column(e), iprof_error_path(e));
-    tx_add(t, " diags %zu", iprof_reader_diag_count(r));
-    for (size_t i = 0; i < iprof_reader_diag_count(r); i++)
-        tx_add(t, " (%s)", iprof_error_message(iprof_reader_diag(r, i)));
+        tx_add(t, " [%d %s @%llu %zu:%zu %s]", err_info(e).status, err_info(e).message,
+               (unsigned long long)err_info(e).offset, err_info(e).line,
+               err_info(e).column, err_info(e).path);
+    tx_add(t, " diags %zu", read_result(r).diag_count);
+    for (size_t i = 0; i < read_result(r).diag_count; i++)
+        tx_add(t, " (%s)", err_info(iprof_reader_diag(r, i)).message);
 }
 
 static iprof_reader *reader_with(unsigned int flags)
@@ -184,20 +187,20 @@ static int old_read(iprof_reader *r, input *in, void *payload)
 {
     switch (in->kind) {
     case IPROF_SOURCE_BUFFER:
-        return iprof_reader_read_buffer(r, in->d->data, in->d->len, &recorder, payload);
-    case IPROF_SOURCE_PATH: return iprof_reader_read_path(r, in->d->path, &recorder, payload);
-    case IPROF_SOURCE_FD: return iprof_reader_read_fd(r, in->fd, &recorder, payload);
-    default: return iprof_reader_read_callback(r, in->fn, &in->f, &recorder, payload);
+        return iprof_reader_read(r, SRC_BUFFER(in->d->data, in->d->len), &recorder, payload);
+    case IPROF_SOURCE_PATH: return iprof_reader_read(r, SRC_PATH(in->d->path), &recorder, payload);
+    case IPROF_SOURCE_FD: return iprof_reader_read(r, SRC_FD(in->fd), &recorder, payload);
+    default: return iprof_reader_read(r, SRC_CALLBACK(in->fn, &in->f), &recorder, payload);
     }
 }
 
 static int old_load(iprof_model **out, iprof_reader *r, input *in)
 {
     switch (in->kind) {
-    case IPROF_SOURCE_BUFFER: return iprof_model_load_buffer(out, r, in->d->data, in->d->len);
-    case IPROF_SOURCE_PATH: return iprof_model_load_path(out, r, in->d->path);
-    case IPROF_SOURCE_FD: return iprof_model_load_fd(out, r, in->fd);
-    default: return iprof_model_load_callback(out, r, in->fn, &in->f);
+    case IPROF_SOURCE_BUFFER: return iprof_model_load(out, r, SRC_BUFFER(in->d->data, in->d->len));
+    case IPROF_SOURCE_PATH: return iprof_model_load(out, r, SRC_PATH(in->d->path));
+    case IPROF_SOURCE_FD: return iprof_model_load(out, r, SRC_FD(in->fd));
+    default: return iprof_model_load(out, r, SRC_CALLBACK(in->fn, &in->f));
     }
 }
 
@@ -206,10 +209,10 @@ static int old_merge(iprof_model *dst, iprof_reader *r, input *in,
 {
     switch (in->kind) {
     case IPROF_SOURCE_BUFFER:
-        return iprof_model_merge_buffer(dst, r, in->d->data, in->d->len, o);
-    case IPROF_SOURCE_PATH: return iprof_model_merge_path(dst, r, in->d->path, o);
-    case IPROF_SOURCE_FD: return iprof_model_merge_fd(dst, r, in->fd, o);
-    default: return iprof_model_merge_callback(dst, r, in->fn, &in->f, o);
+        return iprof_model_merge_source(dst, r, SRC_BUFFER(in->d->data, in->d->len), o);
+    case IPROF_SOURCE_PATH: return iprof_model_merge_source(dst, r, SRC_PATH(in->d->path), o);
+    case IPROF_SOURCE_FD: return iprof_model_merge_source(dst, r, SRC_FD(in->fd), o);
+    default: return iprof_model_merge_source(dst, r, SRC_CALLBACK(in->fn, &in->f), o);
     }
 }
 
@@ -261,13 +264,13 @@ static char *run(int what, int old, int kind, const doc *d, const doc *into, uns
         iprof_model_free(m);
     } else {
         iprof_model *dst = NULL;
-        CHECK_OK(iprof_model_load_buffer(&dst, r, into->data, into->len));
+        CHECK_OK(iprof_model_load(&dst, r, SRC_BUFFER(into->data, into->len)));
         iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
         o.weight = 3;
         rc = old ? old_merge(dst, r, &in, &o) : iprof_model_merge_source(dst, r, &s, &o);
         char *text = model_text(dst, 0);
         const iprof_error *e = iprof_model_error(dst);
-        tx_add(&t, "%s\ndst error: %s\n", text, e ? iprof_error_message(e) : "none");
+        tx_add(&t, "%s\ndst error: %s\n", text, e ? err_info(e).message : "none");
         free(text);
         iprof_model_free(dst);
     }
@@ -333,7 +336,7 @@ static void test_kinds_read_the_document(void)
     char *first = run(READ, 0, IPROF_SOURCE_BUFFER, &d[0], NULL, 0, NULL);
     CHECK(first && strstr(first, "V1.0.0;") == first);
     CHECK(first && strstr(first, "rc 0 diags 0") != NULL);
-    for (size_t i = 0; i < (iprof_gzip_supported() ? 2u : 1u); i++)
+    for (size_t i = 0; i < ((iprof_features() & IPROF_FEATURE_GZIP) ? 2u : 1u); i++)
         for (int k = IPROF_SOURCE_BUFFER; k <= IPROF_SOURCE_CALLBACK; k++) {
             char *t = run(READ, 0, k, &d[i], NULL, 0, NULL);
             CHECK_EQ_STR(t, first);
@@ -349,11 +352,11 @@ static void test_kinds_read_the_document(void)
     CHECK_EQ_INT(iprof_reader_read(r, &s, NULL, NULL), IPROF_EIO);
     char want[4200];
     snprintf(want, sizeof want, "cannot read %s: it is a directory", path);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), want);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, want);
     snprintf(path, sizeof path, "%s/tests/data/no-such-file.iprof", dir ? dir : ".");
     CHECK_EQ_INT(iprof_reader_read(r, &s, NULL, NULL), IPROF_EIO);
     snprintf(want, sizeof want, "cannot open %s: No such file or directory", path);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), want);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, want);
     iprof_reader_free(r);
     close_docs(d);
 }
@@ -429,7 +432,7 @@ static void test_invalid_sources(void)
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &ro));
     iprof_model *dst = NULL;
-    CHECK_OK(iprof_model_load_buffer(&dst, r, data, strlen(data)));
+    CHECK_OK(iprof_model_load(&dst, r, SRC_BUFFER(data, strlen(data))));
     CHECK_OK(iprof_model_add_type(dst, 4, "T", 1, NULL));
     char *before = model_text(dst, 0);
     for (int i = 0; i < n; i++) {
@@ -442,9 +445,9 @@ static void test_invalid_sources(void)
         CHECK_EQ_INT(iprof_reader_read(r, s, &recorder, &t), IPROF_EINVAL);
         CHECK_EQ_STR(t.s, "");
         free(t.s);
-        CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), bad[i].message);
-        CHECK_EQ_INT(iprof_error_status(iprof_reader_error(r)), IPROF_EINVAL);
-        CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+        CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, bad[i].message);
+        CHECK_EQ_INT(err_info(iprof_reader_error(r)).status, IPROF_EINVAL);
+        CHECK_EQ_INT(read_result(r).diag_count, 0);
 
         /* A load: no model, nothing allocated. */
         iprof_model *m = dst; /* not NULL: the call must clear it */
@@ -452,15 +455,15 @@ static void test_invalid_sources(void)
         CHECK_EQ_INT(iprof_model_load(&m, r, s), IPROF_EINVAL);
         CHECK(m == NULL);
         CHECK_EQ_INT(c.allocs, allocs);
-        CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), bad[i].message);
+        CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, bad[i].message);
 
         /* A merge: dst as it was, its report and the reader's say why. */
         CHECK_EQ_INT(iprof_model_merge_source(dst, r, s, NULL), IPROF_EINVAL);
         char *after = model_text(dst, 0);
         CHECK_EQ_STR(after, before);
         free(after);
-        CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)), bad[i].message);
-        CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), bad[i].message);
+        CHECK_EQ_STR(err_info(iprof_model_error(dst)).message, bad[i].message);
+        CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, bad[i].message);
     }
     /* NULL reader or out: EINVAL, nothing else to say it with. */
     iprof_source ok = IPROF_SOURCE_BUFFER_INIT(data, strlen(data));
@@ -471,12 +474,12 @@ static void test_invalid_sources(void)
     CHECK_EQ_INT(iprof_model_load(NULL, r, &ok), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_merge_source(NULL, r, &ok, NULL), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_merge_source(dst, NULL, &ok, NULL), IPROF_EINVAL);
-    CHECK_EQ_STR(iprof_error_message(iprof_model_error(dst)), "the reader is NULL");
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message, "the reader is NULL");
     /* A bad callbacks version is found before the source, as in 0.x. */
     iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
     cb.version = 0;
     CHECK_EQ_INT(iprof_reader_read(r, NULL, &cb, NULL), IPROF_EINVAL);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)),
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message,
                  "unsupported iprof_read_callbacks version 0");
     /* The fields of other kinds are ignored. */
     ok.path = NULL;
@@ -545,10 +548,10 @@ static char *write_with(int old, int kind, const iprof_model *m, unsigned flags,
     iprof_writer *w = NULL;
     int rc;
     if (old) {
-        rc = kind == IPROF_SINK_BUFFER ? iprof_writer_new_buffer(&w, &o)
-             : kind == IPROF_SINK_PATH ? iprof_writer_new_path(&w, path, &o)
-             : kind == IPROF_SINK_FD   ? iprof_writer_new_fd(&w, fd, &o)
-                                       : iprof_writer_new_callback(&w, fn, &c, &o);
+        rc = kind == IPROF_SINK_BUFFER ? iprof_writer_new(&w, SINK_BUFFER, &o)
+             : kind == IPROF_SINK_PATH ? iprof_writer_new(&w, SINK_PATH(path), &o)
+             : kind == IPROF_SINK_FD   ? iprof_writer_new(&w, SINK_FD(fd), &o)
+                                       : iprof_writer_new(&w, SINK_CALLBACK(fn, &c), &o);
     } else {
         iprof_sink s = IPROF_SINK_BUFFER_INIT;
         iprof_sink p = IPROF_SINK_PATH_INIT(path), f = IPROF_SINK_FD_INIT(fd),
@@ -563,7 +566,7 @@ static char *write_with(int old, int kind, const iprof_model *m, unsigned flags,
     check_text t = {0};
     int wrc = iprof_writer_write_model(w, m);
     const iprof_error *e = iprof_writer_error(w);
-    tx_add(&t, "write %d %s\n", wrc, e ? iprof_error_message(e) : "");
+    tx_add(&t, "write %d %s\n", wrc, e ? err_info(e).message : "");
     if (fd >= 0)
         close(fd);
     if (kind == IPROF_SINK_BUFFER) {
@@ -598,10 +601,10 @@ static void test_writers_same_as_0x(void)
         SKIP("tests/data is not there (IPROF_SOURCE_DIR)");
     iprof_model *m = NULL;
     iprof_reader *r = reader_with(0);
-    CHECK_OK(iprof_model_load_buffer(&m, r, d.data, d.len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(d.data, d.len)));
     static const unsigned flags[] = {0, IPROF_WRITE_PRETTY, IPROF_WRITE_GZIP};
     for (int k = IPROF_SINK_BUFFER; k <= IPROF_SINK_CALLBACK; k++)
-            for (size_t f = 0; f < (iprof_gzip_supported() ? 3u : 2u); f++)
+            for (size_t f = 0; f < ((iprof_features() & IPROF_FEATURE_GZIP) ? 3u : 2u); f++)
             for (int fail = 0; fail < (k == IPROF_SINK_CALLBACK ? 2 : 1); fail++) {
                 size_t alen = 0, blen = 0;
                 iprof_write_fn fn = fail ? refuse : collect;
@@ -620,7 +623,7 @@ static void test_writers_same_as_0x(void)
     /* A path ending in ".gz" is gzip without the flag, as in 0.x: the
      * same bytes, and they are gzip's. */
     size_t alen = 0, blen = 0;
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         goto done;
     char *a = write_with(1, IPROF_SINK_PATH, m, 0, NULL, "out.iprof.gz", &alen);
     char *b = write_with(0, IPROF_SINK_PATH, m, 0, NULL, "out.iprof.gz", &blen);
