@@ -204,6 +204,9 @@ static void test_huge_name(void)
 {
     size_t n = (size_t)100 << 20;
     char *d = malloc(n + 256);
+    CHECK(d != NULL);
+    if (!d)
+        return;
     size_t at = (size_t)sprintf(d, "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"");
     memset(d + at, 'N', n);
     at += n;
