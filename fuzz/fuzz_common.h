@@ -14,6 +14,8 @@
 
 #include <iprof/iprof.h>
 
+#include "../tests/check_api.h"
+
 /* Inputs above this size are ignored: the harnesses must stay fast. */
 #define FUZZ_MAX_INPUT (1u << 20)
 
@@ -56,17 +58,13 @@ static inline uint64_t fuzz_mix_str(uint64_t h, const char *s, size_t len)
 static inline void fuzz_touch_error(const iprof_error *err)
 {
     FUZZ_ASSERT(err != NULL);
-    const char *msg = iprof_error_message(err), *path = iprof_error_path(err);
-    FUZZ_ASSERT(msg != NULL && path != NULL);
-    volatile size_t n = strlen(msg) + strlen(path);
+    iprof_error_info info = IPROF_ERROR_INFO_INIT;
+    FUZZ_ASSERT(iprof_error_get_info(err, &info) == IPROF_OK);
+    FUZZ_ASSERT(info.message != NULL && info.path != NULL && info.context != NULL);
+    volatile size_t n = strlen(info.message) + strlen(info.path) + strlen(info.context);
     (void)n;
-    int sev = iprof_error_severity(err);
-    FUZZ_ASSERT(sev == IPROF_SEVERITY_ERROR || sev == IPROF_SEVERITY_WARNING);
-    int st = iprof_error_status(err);
-    FUZZ_ASSERT(st <= 0 && st >= IPROF_ENOTFOUND);
-    (void)iprof_error_offset(err);
-    (void)iprof_error_line(err);
-    (void)iprof_error_column(err);
+    FUZZ_ASSERT(info.severity == IPROF_SEVERITY_ERROR || info.severity == IPROF_SEVERITY_WARNING);
+    FUZZ_ASSERT(info.status <= 0 && info.status >= IPROF_ENOTFOUND);
 }
 
 /* Touch the error (if any) and every diagnostic of a reader's last read. */
@@ -77,7 +75,7 @@ static inline void fuzz_touch_reader(const iprof_reader *r, int rc)
         FUZZ_ASSERT(err == NULL);
     else
         fuzz_touch_error(err);
-    size_t n = iprof_reader_diag_count(r);
+    size_t n = read_result(r).diag_count;
     for (size_t i = 0; i < n; i++)
         fuzz_touch_error(iprof_reader_diag(r, i));
     FUZZ_ASSERT(iprof_reader_diag(r, n) == NULL);
@@ -96,7 +94,7 @@ static inline int fuzz_write_model(const iprof_model *m, unsigned flags, uint8_t
         const void *p = NULL;
         size_t n = 1;
         wo.flags = flags;
-        FUZZ_ASSERT(iprof_writer_new_buffer(&refused, &wo) == IPROF_OK);
+        FUZZ_ASSERT(iprof_writer_new(&refused, SINK_BUFFER, &wo) == IPROF_OK);
         FUZZ_ASSERT(iprof_writer_write_model(refused, m) == IPROF_ESCHEMA);
         FUZZ_ASSERT(iprof_writer_buffer(refused, &p, &n) == IPROF_OK && n == 0);
         iprof_writer_free(refused);
@@ -105,9 +103,9 @@ static inline int fuzz_write_model(const iprof_model *m, unsigned flags, uint8_t
     wo.flags = flags;
     wo.buffer_size = 64; /* small: exercise the flushes */
     iprof_writer *w = NULL;
-    int rc = iprof_writer_new_buffer(&w, &wo);
+    int rc = iprof_writer_new(&w, SINK_BUFFER, &wo);
     if (rc)
-        FUZZ_FAIL("iprof_writer_new_buffer: %s", iprof_status_string(rc));
+        FUZZ_FAIL("iprof_writer_new (buffer): %s", iprof_status_string(rc));
     rc = iprof_writer_write_model(w, m);
     *out = NULL;
     *out_len = 0;

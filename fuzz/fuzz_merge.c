@@ -1,5 +1,5 @@
 /*
- * Fuzz iprof_model_merge.
+ * Fuzz the model-into-model merge (iprof_model_merge_with).
  *
  * Input layout: DOC1 0xFF W DOC2, where W selects the weight (W & 3: 0, 1,
  * 2, 0.5). Without a 0xFF byte the input is split in half and the weight
@@ -140,7 +140,7 @@ static void check_not_decreased(const iprof_model *m, const saved *s)
 static iprof_model *load(iprof_reader *r, const uint8_t *data, size_t size)
 {
     iprof_model *m = NULL;
-    int rc = iprof_model_load_buffer(&m, r, data, size);
+    int rc = iprof_model_load(&m, r, SRC_BUFFER(data, size));
     fuzz_touch_reader(r, rc);
     return rc == IPROF_OK ? m : NULL;
 }
@@ -165,7 +165,7 @@ static void check_streaming(iprof_reader *r, fuzz_failing *fa, const uint8_t *a,
     mo.weight = weight;
     if (fail_at >= 0)
         fa->limit = fa->count + (size_t)fail_at;
-    int rc = iprof_model_merge_buffer(dst, r, b, blen, &mo);
+    int rc = iprof_model_merge_source(dst, r, SRC_BUFFER(b, blen), &mo);
     fa->limit = SIZE_MAX;
     if (rc == IPROF_OK && merged == IPROF_OK) {
         size_t l1, l2;
@@ -229,7 +229,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int check = weight >= 1 && counts_non_negative(src);
         if (fail_at >= 0)
             fa.limit = fa.count + (size_t)fail_at;
-        int rc = iprof_model_merge(dst, src, weight);
+        iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
+        mo.weight = weight;
+        int rc = iprof_model_merge_with(dst, src, &mo);
         fa.limit = SIZE_MAX;
         check_streaming(r, &fa, a, alen, b, blen, weight, fail_at, rc, dst);
         if (rc == IPROF_OK && check)
@@ -247,7 +249,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_FAIL("writing the merged model: %s", iprof_status_string(rc));
             if (rc == IPROF_OK) {
                 iprof_model *back = NULL;
-                rc = iprof_model_load_buffer(&back, r, out, out_len);
+                rc = iprof_model_load(&back, r, SRC_BUFFER(out, out_len));
                 if (rc != IPROF_OK)
                     FUZZ_FAIL("reloading the merged model: %s", iprof_status_string(rc));
                 fuzz_assert_models_equal(dst, back);

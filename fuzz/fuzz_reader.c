@@ -2,7 +2,7 @@
  * Fuzz the streaming reader.
  *
  * The input is read (a) as a buffer, strict and lenient, (b) through
- * iprof_reader_read_callback in tiny chunks chosen from the first byte, so
+ * a callback source (IPROF_SOURCE_CALLBACK) in tiny chunks chosen from the first byte, so
  * that window refills and element restarts are exercised, (c) as a buffer
  * with a callback that stops the read after a number of calls, and (d) with
  * NO_REFERENCES. Every callback touches every byte it gets and folds it
@@ -156,18 +156,18 @@ static iprof_reader *new_reader(unsigned flags, size_t chunk, size_t max_depth)
 static void finish(iprof_reader *r, outcome *out)
 {
     fuzz_touch_reader(r, out->rc);
-    out->ndiag = iprof_reader_diag_count(r);
+    out->ndiag = read_result(r).diag_count;
     out->diag_hash = 0;
     for (size_t i = 0; i < out->ndiag; i++) {
         const iprof_error *e = iprof_reader_diag(r, i);
-        out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)iprof_error_status(e));
-        out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)iprof_error_severity(e));
-        out->diag_hash = fuzz_mix(out->diag_hash, iprof_error_offset(e));
+        out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)err_info(e).status);
+        out->diag_hash = fuzz_mix(out->diag_hash, (uint64_t)err_info(e).severity);
+        out->diag_hash = fuzz_mix(out->diag_hash, err_info(e).offset);
     }
     const iprof_error *err = iprof_reader_error(r);
     if (err) {
-        out->err_offset = iprof_error_offset(err);
-        const char *msg = iprof_error_message(err), *path = iprof_error_path(err);
+        out->err_offset = err_info(err).offset;
+        const char *msg = err_info(err).message, *path = err_info(err).path;
         out->err_hash = fuzz_mix_str(fuzz_mix_str(0, msg, strlen(msg)), path, strlen(path));
     }
     FUZZ_ASSERT(out->rc <= 0 && out->rc >= IPROF_ENOTFOUND);
@@ -181,7 +181,7 @@ static outcome read_buffer(const uint8_t *data, size_t size, unsigned flags, siz
     memset(&out, 0, sizeof out);
     out.d.stop_after = stop_after;
     iprof_reader *r = new_reader(flags, 0, max_depth);
-    out.rc = iprof_reader_read_buffer(r, data, size, &callbacks, &out.d);
+    out.rc = iprof_reader_read(r, SRC_BUFFER(data, size), &callbacks, &out.d);
     out.gzip = is_gzip(data, size);
     finish(r, &out);
     iprof_reader_free(r);
@@ -216,7 +216,7 @@ static outcome read_chunks(const uint8_t *data, size_t size, unsigned flags)
     size_t chunk = size ? 1 + (data[0] & 15u) : 1;
     feed f = {data, size, 0, size ? 1 + (data[0] >> 4) : 1};
     iprof_reader *r = new_reader(flags, chunk, 0);
-    out.rc = iprof_reader_read_callback(r, feed_read, &f, &callbacks, &out.d);
+    out.rc = iprof_reader_read(r, SRC_CALLBACK(feed_read, &f), &callbacks, &out.d);
     out.gzip = is_gzip(data, size);
     finish(r, &out);
     iprof_reader_free(r);
@@ -283,7 +283,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&oom, 0, sizeof oom);
         iprof_reader *r = new_reader_alloc(0, 0, 0, &fa.a);
         if (r) {
-            oom.rc = iprof_reader_read_buffer(r, data, size, &callbacks, &oom.d);
+            oom.rc = iprof_reader_read(r, SRC_BUFFER(data, size), &callbacks, &oom.d);
             finish(r, &oom);
             if (oom.rc != IPROF_ENOMEM)
                 assert_same(&lenient, &oom, "with failing allocations");

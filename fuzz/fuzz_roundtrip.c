@@ -9,7 +9,7 @@
  * A model that loads strictly must also write with IPROF_WRITE_STRICT
  * (rule and reference checks) and load back strictly, equal.
  * What a strict salvaging load keeps (IPROF_READ_SALVAGE), once
- * iprof_model_drop_dangling() has run, must write strictly and load back
+ * iprof_model_prune(IPROF_PRUNE_DANGLING) has run, must write strictly and load back
  * strictly, equal (iprof repair's promise); where the input loads strictly
  * as it is, the salvaged model is that model and no damage is reported.
  */
@@ -18,7 +18,7 @@
 static iprof_model *load(iprof_reader *r, const uint8_t *data, size_t size)
 {
     iprof_model *m = NULL;
-    int rc = iprof_model_load_buffer(&m, r, data, size);
+    int rc = iprof_model_load(&m, r, SRC_BUFFER(data, size));
     fuzz_touch_reader(r, rc);
     if (rc != IPROF_OK) {
         FUZZ_ASSERT(m == NULL);
@@ -41,13 +41,13 @@ static void roundtrip(iprof_reader *r, const iprof_model *m, unsigned flags)
     if (rc != IPROF_OK)
         FUZZ_FAIL("writing a loaded model (flags %#x): %s", flags, iprof_status_string(rc));
     iprof_model *m2 = NULL;
-    rc = iprof_model_load_buffer(&m2, r, out, out_len);
+    rc = iprof_model_load(&m2, r, SRC_BUFFER(out, out_len));
     if (rc != IPROF_OK) {
         const iprof_error *e = iprof_reader_error(r);
         FUZZ_FAIL("reloading written output (flags %#x): %s: %s at %llu (%s)\n%.*s", flags,
-                  iprof_status_string(rc), e ? iprof_error_message(e) : "",
-                  e ? (unsigned long long)iprof_error_offset(e) : 0ull,
-                  e ? iprof_error_path(e) : "", (int)(out_len > 2000 ? 2000 : out_len),
+                  iprof_status_string(rc), e ? err_info(e).message : "",
+                  e ? (unsigned long long)err_info(e).offset : 0ull,
+                  e ? err_info(e).path : "", (int)(out_len > 2000 ? 2000 : out_len),
                   (const char *)out);
     }
     fuzz_assert_models_equal(m, m2);
@@ -75,8 +75,8 @@ static void salvage(iprof_reader *strict, const iprof_model *whole, const uint8_
     if (iprof_reader_new(&r, &o) != IPROF_OK)
         FUZZ_FAIL("iprof_reader_new");
     iprof_model *m = NULL;
-    int rc = iprof_model_load_buffer(&m, r, data, size);
-    const iprof_error *damage = iprof_reader_damage(r);
+    int rc = iprof_model_load(&m, r, SRC_BUFFER(data, size));
+    const iprof_error *damage = read_result(r).damage;
     if (rc != IPROF_OK) {
         FUZZ_ASSERT(m == NULL);
         fuzz_touch_error(iprof_reader_error(r));
@@ -86,16 +86,15 @@ static void salvage(iprof_reader *strict, const iprof_model *whole, const uint8_
         fuzz_touch_error(damage);
     }
     if (whole) {
-        if (!m || iprof_reader_damage(r) != NULL)
+        if (!m || read_result(r).damage != NULL)
             FUZZ_FAIL("salvaging an input that loads strictly: %s",
                       m ? "damage reported" : "failed");
         fuzz_assert_models_equal(whole, m);
     }
     if (m) {
-        size_t methods, entries[IPROF_KIND_COUNT];
-        rc = iprof_model_drop_dangling(m, &methods, entries);
+        rc = iprof_model_prune(m, IPROF_PRUNE_DANGLING);
         if (rc != IPROF_OK)
-            FUZZ_FAIL("iprof_model_drop_dangling: %s", iprof_status_string(rc));
+            FUZZ_FAIL("iprof_model_prune(IPROF_PRUNE_DANGLING): %s", iprof_status_string(rc));
         roundtrip(strict, m, IPROF_WRITE_STRICT);
         iprof_model_free(m);
     }
@@ -121,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc = iprof_reader_new(&fr, &fo);
         if (rc == IPROF_OK) {
             iprof_model *fm = NULL;
-            rc = iprof_model_load_buffer(&fm, fr, data, size);
+            rc = iprof_model_load(&fm, fr, SRC_BUFFER(data, size));
             fuzz_touch_reader(fr, rc); /* the error is set even when the model
                                           could not be created, before any read */
             if (rc == IPROF_OK) {

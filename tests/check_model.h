@@ -16,6 +16,8 @@
 
 #include <iprof/iprof.h>
 
+#include "check_api.h"
+
 /* The model written minified in GraalVM's layout with these write flags,
  * malloc'd and NUL-terminated; "(write failed)" when the write fails. */
 static inline char *model_text(const iprof_model *m, unsigned flags)
@@ -26,7 +28,7 @@ static inline char *model_text(const iprof_model *m, unsigned flags)
     iprof_writer *w = NULL;
     const void *d = failed;
     size_t n = sizeof failed - 1;
-    if (iprof_writer_new_buffer(&w, &o) != IPROF_OK ||
+    if (iprof_writer_new(&w, SINK_BUFFER, &o) != IPROF_OK ||
         iprof_writer_write_model(w, m) != IPROF_OK || iprof_writer_buffer(w, &d, &n) != 0) {
         d = failed;
         n = sizeof failed - 1;

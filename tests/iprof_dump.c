@@ -36,6 +36,9 @@
  * on stderr and exit status 1. Usage errors exit with status 2.
  */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
+
+#include "check_api.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -238,17 +241,17 @@ static void print_report(const char *prefix, const iprof_error *e, int status)
         return;
     }
     fprintf(stderr, "%s: %s: %s at %" PRIu64 ":%" PRIu64 " (offset %" PRIu64 ") path %s\n",
-            prefix, iprof_status_string(iprof_error_status(e)), iprof_error_message(e),
-            iprof_error_line(e), iprof_error_column(e), iprof_error_offset(e),
-            iprof_error_path(e));
+            prefix, iprof_status_string(err_info(e).status), err_info(e).message,
+            err_info(e).line, err_info(e).column, err_info(e).offset,
+            err_info(e).path);
 }
 
 static void print_diags(const iprof_reader *r)
 {
-    size_t n = iprof_reader_diag_count(r);
+    size_t n = read_result(r).diag_count;
     for (size_t i = 0; i < n; i++) {
         const iprof_error *e = iprof_reader_diag(r, i);
-        print_report(iprof_error_severity(e) == IPROF_SEVERITY_WARNING ? "warning" : "diag",
+        print_report(err_info(e).severity == IPROF_SEVERITY_WARNING ? "warning" : "diag",
                      e, 0);
     }
 }
@@ -301,7 +304,7 @@ static int do_dump(const char *path, int strict)
     cb.on_sampling = on_samp;
     cb.on_instanceof = on_inst;
     cb.on_unknown = on_unknown;
-    int rc = iprof_reader_read_path(r, path, &cb, &d);
+    int rc = iprof_reader_read(r, SRC_PATH(path), &cb, &d);
     print_diags(r);
     if (rc) {
         fail_reader(r, rc);
@@ -349,7 +352,7 @@ static int do_dump(const char *path, int strict)
 static iprof_model *load(iprof_reader *r, const char *path)
 {
     iprof_model *m = NULL;
-    int rc = iprof_model_load_path(&m, r, path);
+    int rc = iprof_model_load(&m, r, SRC_PATH(path));
     print_diags(r);
     if (rc) {
         fail_reader(r, rc);
@@ -364,7 +367,7 @@ static int write_model(const iprof_model *m, const char *out, unsigned flags, co
     wo.flags = flags | IPROF_WRITE_NO_SYNC;
     wo.format_version = to;
     iprof_writer *w = NULL;
-    int rc = iprof_writer_new_path(&w, out, &wo);
+    int rc = iprof_writer_new(&w, SINK_PATH(out), &wo);
     if (rc) {
         fail_writer(w, rc);
         iprof_writer_free(w);
@@ -392,8 +395,8 @@ static int do_roundtrip(const char *in, const char *out, int strict, int pretty,
     return rc;
 }
 
-/* B merged into A: loaded and merged (iprof_model_merge), or with
- * `stream` merged as it is read (iprof_model_merge_path), threaded. */
+/* B merged into A: loaded and merged (iprof_model_merge_with), or with
+ * `stream` merged as it is read (iprof_model_merge_source), threaded. */
 static int do_merge(const char *a, const char *b, double weight, const char *out, int strict,
                     int stream)
 {
@@ -409,10 +412,12 @@ static int do_merge(const char *a, const char *b, double weight, const char *out
         mo.weight = weight;
         rc = iprof_reader_new(&t, &opts);
         if (!rc)
-            rc = iprof_model_merge_path(ma, t, b, &mo);
+            rc = iprof_model_merge_source(ma, t, SRC_PATH(b), &mo);
         iprof_reader_free(t);
     } else if (ma && (mb = load(r, b))) {
-        rc = iprof_model_merge(ma, mb, weight);
+        iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
+        mo.weight = weight;
+        rc = iprof_model_merge_with(ma, mb, &mo);
     }
     iprof_reader_free(r);
     if (!ma || (!stream && !mb)) {
@@ -421,7 +426,7 @@ static int do_merge(const char *a, const char *b, double weight, const char *out
     }
     if (rc) {
         fprintf(stderr, "error: %s: %s failed at 0:0 (offset 0) path \n", iprof_status_string(rc),
-                stream ? "iprof_model_merge_path" : "iprof_model_merge");
+                stream ? "iprof_model_merge_source" : "iprof_model_merge_with");
         iprof_model_free(ma);
         iprof_model_free(mb);
         return 1;

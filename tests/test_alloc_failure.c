@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "check.h"
+#include "check_api.h"
 #include "check_alloc.h"
 
 #include <iprof/iprof.h>
@@ -29,13 +30,15 @@ static int job(const char *path, fail_alloc *c, char **out, size_t *out_len)
     iprof_writer *w = NULL;
     int rc = iprof_reader_new(&r, &ro);
     if (!rc)
-        rc = iprof_model_load_path(&m1, r, path);
+        rc = iprof_model_load(&m1, r, SRC_PATH(path));
     if (!rc)
-        rc = iprof_model_load_path(&m2, r, path);
+        rc = iprof_model_load(&m2, r, SRC_PATH(path));
+    iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
+    mo.weight = 2.0;
     if (!rc)
-        rc = iprof_model_merge(m1, m2, 2.0);
+        rc = iprof_model_merge_with(m1, m2, &mo);
     if (!rc)
-        rc = iprof_writer_new_buffer(&w, &wo);
+        rc = iprof_writer_new(&w, SINK_BUFFER, &wo);
     if (!rc)
         rc = iprof_writer_write_model(w, m1);
     if (!rc) {
@@ -45,9 +48,9 @@ static int job(const char *path, fail_alloc *c, char **out, size_t *out_len)
         memcpy(*out, data, *out_len);
     }
     /* A failed load reports the same status in the reader's error. */
-    if (rc && r && iprof_reader_error(r) && rc != iprof_error_status(iprof_reader_error(r))) {
+    if (rc && r && iprof_reader_error(r) && rc != err_info(iprof_reader_error(r)).status) {
         fprintf(stderr, "rc %d, reader error %d: %s\n", rc,
-                iprof_error_status(iprof_reader_error(r)), iprof_error_message(iprof_reader_error(r)));
+                err_info(iprof_reader_error(r)).status, err_info(iprof_reader_error(r)).message);
         CHECK(0);
     }
     iprof_writer_free(w);

@@ -12,6 +12,7 @@
 #include <iprof/iprof.h>
 
 #include "check.h"
+#include "check_api.h"
 #include "check_alloc_mt.h"
 
 /* The model of a load, written to malloc'd memory; NULL if the write
@@ -21,7 +22,7 @@ static char *write_model(const iprof_model *m, size_t *len)
     iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
     wo.flags = IPROF_WRITE_NO_VALIDATE;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &wo));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &wo));
     char *out = NULL;
     if (w && iprof_writer_write_model(w, m) == IPROF_OK) {
         const void *data;
@@ -47,14 +48,14 @@ static int load(const char *path, const char *data, size_t len, unsigned flags,
     iprof_model *m = (iprof_model *)1;
     *out = NULL;
     if (!rc) {
-        rc = path ? iprof_model_load_path(&m, r, path) : iprof_model_load_buffer(&m, r, data, len);
+        rc = path ? iprof_model_load(&m, r, SRC_PATH(path)) : iprof_model_load(&m, r, SRC_BUFFER(data, len));
         if (rc) {
             CHECK(m == NULL);
             const iprof_error *e = iprof_reader_error(r);
             CHECK(e != NULL);
-            if (e && iprof_error_status(e) != rc) {
-                fprintf(stderr, "   status %d, reader error %d: %s\n", rc, iprof_error_status(e),
-                        iprof_error_message(e));
+            if (e && err_info(e).status != rc) {
+                fprintf(stderr, "   status %d, reader error %d: %s\n", rc, err_info(e).status,
+                        err_info(e).message);
                 CHECK(0);
             }
         } else {
@@ -130,13 +131,13 @@ static void fail_each(const char *what, const char *path, const char *data, size
             int rc = iprof_reader_new(&r, &ro);
             if (!rc) {
                 iprof_model *m = (iprof_model *)1;
-                rc = path ? iprof_model_load_path(&m, r, path)
-                          : iprof_model_load_buffer(&m, r, data, len);
+                rc = path ? iprof_model_load(&m, r, SRC_PATH(path))
+                          : iprof_model_load(&m, r, SRC_BUFFER(data, len));
                 if (rc) {
                     CHECK(m == NULL);
                     const iprof_error *e = iprof_reader_error(r);
-                    CHECK(e && iprof_error_status(e) == rc);
-                    if (e && !strcmp(iprof_error_message(e), "out of memory building the model"))
+                    CHECK(e && err_info(e).status == rc);
+                    if (e && !strcmp(err_info(e).message, "out of memory building the model"))
                         builder_msgs++;
                 } else {
                     got = write_model(m, &got_len);

@@ -11,10 +11,12 @@
  * unexpected end of input at the end of the whole document.
  */
 #include "check.h"
+#include "check_api.h"
 
 #include <dirent.h>
 
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 static const char prefix[] = "{\"version\":\"1.1.0\",\"types\":[],\"methods\":[],\"x\":";
 
@@ -34,30 +36,30 @@ static void check_file(iprof_reader *r, const char *dir, const char *name)
     memcpy(doc, prefix, pl);
     memcpy(doc + pl, data, len);
     doc[pl + len] = '}';
-    int rc = iprof_reader_read_buffer(r, doc, pl + len + 1, NULL, NULL);
+    int rc = iprof_reader_read(r, SRC_BUFFER(doc, pl + len + 1), NULL, NULL);
     const iprof_error *e = iprof_reader_error(r);
     if (name[0] == 'y') {
         count_y++;
         if (rc != IPROF_OK)
-            fprintf(stderr, "%s: rejected: %s\n", name, iprof_error_message(e));
+            fprintf(stderr, "%s: rejected: %s\n", name, err_info(e).message);
         CHECK_EQ_INT(rc, IPROF_OK);
     } else if (name[0] == 'n') {
         count_n++;
-        uint64_t off = iprof_error_offset(e);
+        uint64_t off = err_info(e).offset;
         int inside = off >= pl && off <= pl + len;
         if (off == pl + len + 1)
-            inside = strcmp(iprof_error_message(e), "unexpected end of input") == 0;
+            inside = strcmp(err_info(e).message, "unexpected end of input") == 0;
         if (rc != IPROF_ESYNTAX || !inside)
             fprintf(stderr, "%s: rc %d offset %llu (embedded at %zu..%zu): %s\n", name, rc,
-                    (unsigned long long)off, pl, pl + len, iprof_error_message(e));
+                    (unsigned long long)off, pl, pl + len, err_info(e).message);
         CHECK_EQ_INT(rc, IPROF_ESYNTAX);
         CHECK(inside);
     } else {
         count_i++;
-        CHECK(rc == IPROF_OK || iprof_error_message(e)[0] != '\0');
+        CHECK(rc == IPROF_OK || err_info(e).message[0] != '\0');
     }
     /* Raw: never an iprof document. */
-    rc = iprof_reader_read_buffer(r, data, len, NULL, NULL);
+    rc = iprof_reader_read(r, SRC_BUFFER(data, len), NULL, NULL);
     CHECK(rc < 0);
     CHECK(iprof_reader_error(r) != NULL);
     free(doc);

@@ -9,12 +9,15 @@
  * corpus folder is absent.
  */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
+#include <iprof/edit.h>
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "check_api.h"
 
 #define MAX_FILES 64
 
@@ -46,8 +49,8 @@ static size_t list_corpus(const char *dir, const char *suffix, char names[][256]
 static void report(const char *what, const iprof_error *e, int rc)
 {
     fprintf(stderr, "   %s: %s: %s at %" PRIu64 ":%" PRIu64 " (offset %" PRIu64 ") path %s\n",
-            what, iprof_status_string(rc), iprof_error_message(e), iprof_error_line(e),
-            iprof_error_column(e), iprof_error_offset(e), iprof_error_path(e));
+            what, iprof_status_string(rc), err_info(e).message, err_info(e).line,
+            err_info(e).column, err_info(e).offset, err_info(e).path);
 }
 
 static int is_elidemin(const char *name)
@@ -64,7 +67,7 @@ static void write_compare(const char *name, const iprof_model *m, const char *or
         iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
         wo.flags = flags[attempt];
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_buffer(&w, &wo));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &wo));
         if (!w)
             return;
         int rc = iprof_writer_write_model(w, m);
@@ -147,14 +150,14 @@ static void stream_compare(const char *name, const char *path, const char *orig,
         iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
         wo.flags = flags[attempt];
         fwd f = {NULL, 0};
-        CHECK_OK(iprof_writer_new_buffer(&f.w, &wo));
+        CHECK_OK(iprof_writer_new(&f.w, SINK_BUFFER, &wo));
         iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
         cb.on_version = fwd_version;
         cb.on_type = fwd_type;
         cb.on_method = fwd_method;
         cb.on_call_count = cb.on_conditional = cb.on_virtual_invoke = cb.on_monitor =
             cb.on_sampling = cb.on_instanceof = fwd_entry;
-        int rc = iprof_reader_read_path(r, path, &cb, &f);
+        int rc = iprof_reader_read(r, SRC_PATH(path), &cb, &f);
         if (rc == IPROF_ESTOPPED && attempt == 0 && is_elidemin(name)) {
             report("NOTE: default streaming write of the dangling file failed, retrying "
                    "with IPROF_WRITE_NO_VALIDATE",
@@ -227,14 +230,14 @@ static void test_roundtrip(void)
         iprof_reader *r = NULL;
         CHECK_OK(iprof_reader_new(&r, NULL));
         iprof_model *m = NULL;
-        int rc = iprof_model_load_path(&m, r, path);
+        int rc = iprof_model_load(&m, r, SRC_PATH(path));
         if (rc)
             report("load", iprof_reader_error(r), rc);
         CHECK_OK(rc);
         if (!is_elidemin(names[i]))
-            CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+            CHECK_EQ_INT(read_result(r).diag_count, 0);
         else
-            CHECK(iprof_reader_diag_count(r) > 0);
+            CHECK(read_result(r).diag_count > 0);
         if (m) {
             write_compare(names[i], m, orig, len);
             /* The version is the file's. */
@@ -272,7 +275,7 @@ static void test_chunks(void)
     int fd = open(path, O_RDONLY);
     CHECK(fd >= 0);
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_fd(&m, r, fd));
+    CHECK_OK(iprof_model_load(&m, r, SRC_FD(fd)));
     if (fd >= 0)
         close(fd);
     if (m) {
@@ -281,14 +284,14 @@ static void test_chunks(void)
     }
     pieces p = {orig, len, 0, 1};
     m = NULL;
-    CHECK_OK(iprof_model_load_callback(&m, r, read_pieces, &p));
+    CHECK_OK(iprof_model_load(&m, r, SRC_CALLBACK(read_pieces, &p)));
     if (m) {
         write_compare("jsonata (callback, varied pieces)", m, orig, len);
         iprof_model_free(m);
     }
     /* Buffer source. */
     m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, orig, len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(orig, len)));
     if (m) {
         write_compare("jsonata (buffer)", m, orig, len);
 
@@ -298,7 +301,7 @@ static void test_chunks(void)
         snprintf(out, sizeof out, "%s/test_corpus_%ld.iprof", tmp && *tmp ? tmp : "/tmp",
                  (long)getpid());
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_path(&w, out, NULL));
+        CHECK_OK(iprof_writer_new(&w, SINK_PATH(out), NULL));
         if (w) {
             CHECK_OK(iprof_writer_write_model(w, m));
             iprof_writer_free(w);
@@ -371,8 +374,8 @@ static void test_legacy(void)
         iprof_reader *r = NULL;
         CHECK_OK(iprof_reader_new(&r, &o));
         iprof_model *m = NULL;
-        CHECK_OK(iprof_model_load_path(&m, r, path));
-        CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+        CHECK_OK(iprof_model_load(&m, r, SRC_PATH(path)));
+        CHECK_EQ_INT(read_result(r).diag_count, 0);
         if (!m) {
             iprof_reader_free(r);
             continue;
@@ -385,14 +388,14 @@ static void test_legacy(void)
             wo.flags = IPROF_WRITE_STRICT;
             wo.format_version = to[v];
             iprof_writer *w = NULL;
-            CHECK_OK(iprof_writer_new_buffer(&w, &wo));
+            CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &wo));
             CHECK_OK(iprof_writer_write_model(w, m));
             const void *data = NULL;
             size_t len = 0;
             CHECK_OK(iprof_writer_buffer(w, &data, &len));
             iprof_model *back = NULL;
-            CHECK_OK(iprof_model_load_buffer(&back, r, data, len));
-            CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+            CHECK_OK(iprof_model_load(&back, r, SRC_BUFFER(data, len)));
+            CHECK_EQ_INT(read_result(r).diag_count, 0);
             if (back) {
                 CHECK_EQ_STR(iprof_model_version(back), to[v]);
                 check_same_model(m, back);

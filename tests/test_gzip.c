@@ -8,6 +8,8 @@
  * failures are clean. Built without zlib, gzip input and output fail with
  * IPROF_EIO and say why. */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
+#include <iprof/edit.h>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_api.h"
 #include "alloc.h"
 #include "gzip.h"
 
@@ -43,7 +46,7 @@ static char *dump(const iprof_model *m, size_t *len)
     const void *d;
     char *out = NULL;
     *len = 0;
-    if (iprof_writer_new_buffer(&w, NULL) == IPROF_OK &&
+    if (iprof_writer_new(&w, SINK_BUFFER, NULL) == IPROF_OK &&
         iprof_writer_write_model(w, m) == IPROF_OK && iprof_writer_buffer(w, &d, len) == 0) {
         out = malloc(*len + 1);
         memcpy(out, d, *len);
@@ -122,7 +125,7 @@ static int trickle_read(void *buf, size_t cap, size_t *len, void *payload)
 
 static void test_every_source(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t plen, glen, a = 0, b = 0;
     char *plain = slurp("graal-1.0.0.iprof", &plen);
@@ -130,10 +133,10 @@ static void test_every_source(void)
     CHECK(ipi_gzip_magic(gz, glen));
     iprof_reader *r = reader_with_chunk(0);
     iprof_model *mp = NULL, *mg = NULL;
-    CHECK_OK(iprof_model_load_buffer(&mp, r, plain, plen));
+    CHECK_OK(iprof_model_load(&mp, r, SRC_BUFFER(plain, plen)));
     char *want = dump(mp, &a);
     /* buffer */
-    CHECK_OK(iprof_model_load_buffer(&mg, r, gz, glen));
+    CHECK_OK(iprof_model_load(&mg, r, SRC_BUFFER(gz, glen)));
     char *got = mg ? dump(mg, &b) : NULL;
     CHECK(got && a == b && memcmp(want, got, a) == 0);
     CHECK_EQ_MEM(got, b, plain, plen); /* GraalVM layout: same bytes as the file */
@@ -141,7 +144,7 @@ static void test_every_source(void)
     iprof_model_free(mg);
     /* path */
     mg = NULL;
-    CHECK_OK(iprof_model_load_path(&mg, r, data_path("graal-1.0.0.iprof.gz")));
+    CHECK_OK(iprof_model_load(&mg, r, SRC_PATH(data_path("graal-1.0.0.iprof.gz"))));
     got = mg ? dump(mg, &b) : NULL;
     CHECK(got && a == b && memcmp(want, got, a) == 0);
     free(got);
@@ -150,7 +153,7 @@ static void test_every_source(void)
     mg = NULL;
     int fd = open(data_path("graal-1.0.0.iprof.gz"), O_RDONLY);
     CHECK(fd >= 0);
-    CHECK_OK(iprof_model_load_fd(&mg, r, fd));
+    CHECK_OK(iprof_model_load(&mg, r, SRC_FD(fd)));
     close(fd);
     got = mg ? dump(mg, &b) : NULL;
     CHECK(got && a == b && memcmp(want, got, a) == 0);
@@ -160,14 +163,14 @@ static void test_every_source(void)
     for (size_t step = 1; step <= 7; step += 3) {
         trickle t = {gz, glen, 0, step};
         mg = NULL;
-        CHECK_OK(iprof_model_load_callback(&mg, r, trickle_read, &t));
+        CHECK_OK(iprof_model_load(&mg, r, SRC_CALLBACK(trickle_read, &t)));
         got = mg ? dump(mg, &b) : NULL;
         CHECK(got && a == b && memcmp(want, got, a) == 0);
         free(got);
         iprof_model_free(mg);
     }
     /* A one-byte input is not gzip: a plain syntax error. */
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, "\x1f", 1, NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER("\x1f", 1), NULL, NULL), IPROF_ESYNTAX);
     free(want);
     iprof_model_free(mp);
     iprof_reader_free(r);
@@ -242,7 +245,7 @@ static void c_free(void *p, size_t n, void *u)
 
 static void test_bounded_memory(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t len;
     char *doc = big_document(&len);
@@ -256,7 +259,7 @@ static void test_bounded_memory(void)
     o.chunk_size = 65536;
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(iprof_reader_read_buffer(r, gz.p, gz.len, NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(gz.p, gz.len), NULL, NULL));
     /* Window (one chunk and a bit), the raw chunk, zlib's ~45 KB state,
      * the id sets: far below the 2 MB document. */
     fprintf(stderr, "peak %zu bytes for a %zu-byte document (%zu compressed)\n", c.peak, len,
@@ -270,24 +273,24 @@ static void test_bounded_memory(void)
 
 static void test_positions_are_decompressed(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t len;
     char *doc = slurp("syntax-error.iprof", &len);
     membuf gz = gz_of(doc, len);
     iprof_reader *r = reader_with_chunk(0);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, len, NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(doc, len), NULL, NULL), IPROF_ESYNTAX);
     const iprof_error *e = iprof_reader_error(r);
-    uint64_t line = iprof_error_line(e), col = iprof_error_column(e), off = iprof_error_offset(e);
+    uint64_t line = err_info(e).line, col = err_info(e).column, off = err_info(e).offset;
     char msg[256];
-    snprintf(msg, sizeof msg, "%s", iprof_error_message(e));
+    snprintf(msg, sizeof msg, "%s", err_info(e).message);
     CHECK_EQ_INT(line, 5);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, gz.p, gz.len, NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(gz.p, gz.len), NULL, NULL), IPROF_ESYNTAX);
     e = iprof_reader_error(r);
-    CHECK_EQ_INT(iprof_error_line(e), line);
-    CHECK_EQ_INT(iprof_error_column(e), col);
-    CHECK_EQ_INT(iprof_error_offset(e), off);
-    CHECK_EQ_STR(iprof_error_message(e), msg);
+    CHECK_EQ_INT(err_info(e).line, line);
+    CHECK_EQ_INT(err_info(e).column, col);
+    CHECK_EQ_INT(err_info(e).offset, off);
+    CHECK_EQ_STR(err_info(e).message, msg);
     iprof_reader_free(r);
     free(gz.p);
     free(doc);
@@ -300,7 +303,7 @@ static int starts_with(const char *s, const char *prefix)
 
 static void test_corrupt_and_truncated(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t glen;
     char *gz = slurp("graal-1.0.0.iprof.gz", &glen);
@@ -311,39 +314,39 @@ static void test_corrupt_and_truncated(void)
         char *bad = malloc(glen);
         memcpy(bad, gz, glen);
         bad[spots[i]] ^= 0x55;
-        int rc = iprof_reader_read_buffer(r, bad, glen, NULL, NULL);
+        int rc = iprof_reader_read(r, SRC_BUFFER(bad, glen), NULL, NULL);
         /* A flip may also make the JSON wrong before the CRC is met. */
-        if (rc == IPROF_ESYNTAX && !starts_with(iprof_error_message(iprof_reader_error(r)),
+        if (rc == IPROF_ESYNTAX && !starts_with(err_info(iprof_reader_error(r)).message,
                                                 "corrupt gzip data"))
             fprintf(stderr, "flip at %zu: %s\n", spots[i],
-                    iprof_error_message(iprof_reader_error(r)));
+                    err_info(iprof_reader_error(r)).message);
         CHECK(rc == IPROF_ESYNTAX || rc == IPROF_ESCHEMA);
         free(bad);
     }
     /* The CRC: corrupt for sure. */
     gz[glen - 8] ^= 1;
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, gz, glen, NULL, NULL), IPROF_ESYNTAX);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)),
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(gz, glen), NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message,
                  "corrupt gzip data: incorrect data check");
     gz[glen - 8] ^= 1;
     /* Truncated anywhere after the magic. */
     for (size_t cut = 2; cut < glen; cut += (cut < 20 ? 1 : 37)) {
-        int rc = iprof_reader_read_buffer(r, gz, cut, NULL, NULL);
+        int rc = iprof_reader_read(r, SRC_BUFFER(gz, cut), NULL, NULL);
         CHECK_EQ_INT(rc, IPROF_ESYNTAX);
-        const char *m = iprof_error_message(iprof_reader_error(r));
+        const char *m = err_info(iprof_reader_error(r)).message;
         if (!starts_with(m, "truncated gzip data") && !starts_with(m, "corrupt gzip data"))
             fprintf(stderr, "cut at %zu: %s\n", cut, m);
         CHECK(starts_with(m, "truncated gzip data") || starts_with(m, "corrupt gzip data"));
     }
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, gz, glen - 1, NULL, NULL), IPROF_ESYNTAX);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)),
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(gz, glen - 1), NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message,
                  "truncated gzip data: the compressed input ends inside a member");
     /* Garbage after a complete member. */
     char *tail = malloc(glen + 4);
     memcpy(tail, gz, glen);
     memcpy(tail + glen, "junk", 4);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, tail, glen + 4, NULL, NULL), IPROF_ESYNTAX);
-    CHECK(starts_with(iprof_error_message(iprof_reader_error(r)),
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(tail, glen + 4), NULL, NULL), IPROF_ESYNTAX);
+    CHECK(starts_with(err_info(iprof_reader_error(r)).message,
                       "corrupt gzip data after the first member"));
     free(tail);
     iprof_reader_free(r);
@@ -355,7 +358,7 @@ static void test_corrupt_and_truncated(void)
  * and sources, and a lenient read keeps everything before it. */
 static void test_damage_after_the_text(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t len;
     char *doc = big_document(&len);
@@ -377,20 +380,20 @@ static void test_damage_after_the_text(void)
         for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
             iprof_reader *r = reader_with_chunk(chunks[c]);
             trickle t = {bad, blen, 0, chunks[c] < 4096 ? 4096 : chunks[c]};
-            int rc = c % 2 ? iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL)
-                           : iprof_reader_read_buffer(r, bad, blen, NULL, NULL);
+            int rc = c % 2 ? iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), NULL, NULL)
+                           : iprof_reader_read(r, SRC_BUFFER(bad, blen), NULL, NULL);
             CHECK_EQ_INT(rc, IPROF_ESYNTAX);
             const iprof_error *e = iprof_reader_error(r);
-            CHECK_EQ_STR(iprof_error_message(e), want);
-            CHECK_EQ_INT(iprof_error_offset(e), len);
+            CHECK_EQ_STR(err_info(e).message, want);
+            CHECK_EQ_INT(err_info(e).offset, len);
             iprof_reader_free(r);
         }
     }
     /* One byte per read: the magic is still seen, plain text still read. */
     iprof_reader *r = reader_with_chunk(1);
-    CHECK_OK(iprof_reader_read_buffer(r, gz.p, gz.len, NULL, NULL));
-    CHECK_OK(iprof_reader_read_path(r, data_path("graal-1.0.0.iprof.gz"), NULL, NULL));
-    CHECK_OK(iprof_reader_read_path(r, data_path("graal-1.0.0.iprof"), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(gz.p, gz.len), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_PATH(data_path("graal-1.0.0.iprof.gz")), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_PATH(data_path("graal-1.0.0.iprof")), NULL, NULL));
     iprof_reader_free(r);
     free(bad);
     free(gz.p);
@@ -399,7 +402,7 @@ static void test_damage_after_the_text(void)
 
 static void test_concatenated_members(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t plen;
     char *plain = slurp("graal-1.0.0.iprof", &plen);
@@ -409,7 +412,7 @@ static void test_concatenated_members(void)
     memcpy(both + a.len, b.p, b.len);
     iprof_reader *r = reader_with_chunk(0);
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, both, a.len + b.len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(both, a.len + b.len)));
     size_t n;
     char *d = m ? dump(m, &n) : NULL;
     CHECK_EQ_MEM(d, d ? n : 0, plain, plen);
@@ -426,30 +429,30 @@ static void test_concatenated_members(void)
 
 static void test_write_buffer_and_callback(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t plen;
     char *plain = slurp("graal-1.0.0.iprof", &plen);
     iprof_reader *r = reader_with_chunk(0);
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, plain, plen));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(plain, plen)));
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_GZIP;
     const void *d1 = NULL, *d2 = NULL;
     size_t n1 = 0, n2 = 0;
     iprof_writer *w1 = NULL, *w2 = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w1, &o));
+    CHECK_OK(iprof_writer_new(&w1, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_write_model(w1, m));
     CHECK_OK(iprof_writer_buffer(w1, &d1, &n1));
     CHECK(ipi_gzip_magic(d1, n1));
     /* Deterministic. */
-    CHECK_OK(iprof_writer_new_buffer(&w2, &o));
+    CHECK_OK(iprof_writer_new(&w2, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_write_model(w2, m));
     CHECK_OK(iprof_writer_buffer(w2, &d2, &n2));
     CHECK_EQ_MEM(d1, n1, d2, n2);
     /* Reads back as the plain file. */
     iprof_model *back = NULL;
-    CHECK_OK(iprof_model_load_buffer(&back, r, d1, n1));
+    CHECK_OK(iprof_model_load(&back, r, SRC_BUFFER(d1, n1)));
     size_t bl;
     char *bd = back ? dump(back, &bl) : NULL;
     CHECK_EQ_MEM(bd, bd ? bl : 0, plain, plen);
@@ -459,7 +462,7 @@ static void test_write_buffer_and_callback(void)
     membuf cb = {NULL, 0, 0};
     iprof_writer *w3 = NULL;
     o.buffer_size = 16;
-    CHECK_OK(iprof_writer_new_callback(&w3, mem_write_fn, &cb, &o));
+    CHECK_OK(iprof_writer_new(&w3, SINK_CALLBACK(mem_write_fn, &cb), &o));
     CHECK_OK(iprof_writer_write_model(w3, m));
     CHECK_EQ_MEM(cb.p, cb.len, d1, n1);
     iprof_writer_free(w3);
@@ -468,7 +471,7 @@ static void test_write_buffer_and_callback(void)
     iprof_writer *w4 = NULL;
     const void *d4 = NULL;
     size_t n4 = 0;
-    CHECK_OK(iprof_writer_new_buffer(&w4, &o));
+    CHECK_OK(iprof_writer_new(&w4, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_raw(w4, plain, plen / 2));
     CHECK_OK(iprof_writer_raw(w4, plain + plen / 2, plen - plen / 2));
     CHECK_OK(iprof_writer_end(w4));
@@ -484,7 +487,7 @@ static void test_write_buffer_and_callback(void)
 
 static void test_write_path(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     CHECK_POSIX_ONLY("symbolic links made with symlink()");
     char dir[] = "/tmp/iprof_test_gzip_XXXXXX";
@@ -496,18 +499,18 @@ static void test_write_path(void)
     char *plain = slurp("graal-1.0.0.iprof", &plen);
     iprof_reader *r = reader_with_chunk(0);
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, plain, plen));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(plain, plen)));
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_NO_SYNC;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, path, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(path), &o));
     CHECK_OK(iprof_writer_begin(w, NULL));
     struct stat st;
     CHECK(stat(path, &st) != 0); /* atomic: nothing before end */
     iprof_writer_free(w); /* abandoned: nothing left behind */
     CHECK(stat(path, &st) != 0);
     w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, path, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(path), &o));
     CHECK_OK(iprof_writer_write_model(w, m));
     iprof_writer_free(w);
     size_t glen = 0;
@@ -515,14 +518,14 @@ static void test_write_path(void)
     CHECK(g && ipi_gzip_magic(g, glen));
     /* The plain name stays plain. */
     w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, plainpath, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(plainpath), &o));
     CHECK_OK(iprof_writer_write_model(w, m));
     iprof_writer_free(w);
     size_t ql = 0;
     char *q = check_read_file(plainpath, &ql);
     CHECK_EQ_MEM(q, q ? ql : 0, plain, plen);
     iprof_model *back = NULL;
-    CHECK_OK(iprof_model_load_path(&back, r, path));
+    CHECK_OK(iprof_model_load(&back, r, SRC_PATH(path)));
     size_t bl;
     char *bd = back ? dump(back, &bl) : NULL;
     CHECK_EQ_MEM(bd, bd ? bl : 0, plain, plen);
@@ -545,7 +548,7 @@ static void test_write_path(void)
     CHECK_OK(check_symlink("out.iprof", l2));
     for (int i = 0; i < 2; i++) {
         w = NULL;
-        CHECK_OK(iprof_writer_new_path(&w, i ? l2 : l1, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_PATH(i ? l2 : l1), &o));
         CHECK_OK(iprof_writer_write_model(w, m));
         iprof_writer_free(w);
     }
@@ -571,7 +574,7 @@ static void test_write_path(void)
 
 static void test_allocation_failures(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     size_t glen;
     char *gz = slurp("graal-1.0.0.iprof.gz", &glen);
@@ -585,7 +588,7 @@ static void test_allocation_failures(void)
         if (iprof_reader_new(&r, &o) != IPROF_OK)
             continue;
         iprof_model *m = NULL;
-        int rc = iprof_model_load_buffer(&m, r, gz, glen);
+        int rc = iprof_model_load(&m, r, SRC_BUFFER(gz, glen));
         CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
         done = rc == IPROF_OK;
         iprof_model_free(m);
@@ -598,7 +601,7 @@ static void test_allocation_failures(void)
         wo.allocator = &a2;
         wo.flags = IPROF_WRITE_GZIP;
         iprof_writer *w = NULL;
-        if (iprof_writer_new_buffer(&w, &wo) == IPROF_OK) {
+        if (iprof_writer_new(&w, SINK_BUFFER, &wo) == IPROF_OK) {
             rc = iprof_writer_begin(w, NULL);
             if (rc == IPROF_OK)
                 rc = iprof_writer_end(w);
@@ -613,22 +616,22 @@ static void test_allocation_failures(void)
 
 static void test_without_zlib(void)
 {
-    if (iprof_gzip_supported())
+    if (iprof_features() & IPROF_FEATURE_GZIP)
         SKIP("built with zlib");
     size_t glen;
     char *gz = slurp("graal-1.0.0.iprof.gz", &glen);
     iprof_reader *r = reader_with_chunk(0);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, gz, glen, NULL, NULL), IPROF_EIO);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), IPI_GZIP_UNSUPPORTED);
-    CHECK_EQ_INT(iprof_reader_read_path(r, data_path("graal-1.0.0.iprof.gz"), NULL, NULL),
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(gz, glen), NULL, NULL), IPROF_EIO);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, IPI_GZIP_UNSUPPORTED);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_PATH(data_path("graal-1.0.0.iprof.gz")), NULL, NULL),
                  IPROF_EIO);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), IPI_GZIP_UNSUPPORTED);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, IPI_GZIP_UNSUPPORTED);
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_GZIP;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_EQ_INT(iprof_writer_begin(w, NULL), IPROF_EIO);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), IPI_GZIP_UNSUPPORTED_OUT);
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, IPI_GZIP_UNSUPPORTED_OUT);
     iprof_writer_free(w);
     iprof_reader_free(r);
     free(gz);

@@ -11,6 +11,7 @@
  * both modes, no model.
  */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_api.h"
 
 #define MAX_FILES 64
 
@@ -90,19 +92,19 @@ static outcome load(const input *in, int src, unsigned flags, size_t chunk, unsi
     }
     iprof_model *m = (iprof_model *)1;
     switch (src) {
-    case SRC_PATH: o.rc = iprof_model_load_path(&m, r, in->path); break;
-    case SRC_BUFFER: o.rc = iprof_model_load_buffer(&m, r, in->data, in->len); break;
+    case SRC_PATH: o.rc = iprof_model_load(&m, r, SRC_PATH(in->path)); break;
+    case SRC_BUFFER: o.rc = iprof_model_load(&m, r, SRC_BUFFER(in->data, in->len)); break;
     case SRC_FD: {
         int fd = open(in->path, O_RDONLY);
         CHECK(fd >= 0);
-        o.rc = iprof_model_load_fd(&m, r, fd);
+        o.rc = iprof_model_load(&m, r, SRC_FD(fd));
         if (fd >= 0)
             close(fd);
         break;
     }
     default: {
         pieces p = {in->data, in->len, 0, 1, in->fail_at, 0};
-        o.rc = iprof_model_load_callback(&m, r, read_pieces, &p);
+        o.rc = iprof_model_load(&m, r, SRC_CALLBACK(read_pieces, &p));
         CHECK_EQ_INT(p.off_thread, 0); /* the calling thread reads */
     }
     }
@@ -112,19 +114,19 @@ static outcome load(const input *in, int src, unsigned flags, size_t chunk, unsi
         CHECK(e != NULL);
     }
     if (e) {
-        o.err_status = iprof_error_status(e);
-        snprintf(o.message, sizeof o.message, "%s", iprof_error_message(e));
-        snprintf(o.path, sizeof o.path, "%s", iprof_error_path(e));
-        o.line = iprof_error_line(e);
-        o.column = iprof_error_column(e);
-        o.offset = iprof_error_offset(e);
+        o.err_status = err_info(e).status;
+        snprintf(o.message, sizeof o.message, "%s", err_info(e).message);
+        snprintf(o.path, sizeof o.path, "%s", err_info(e).path);
+        o.line = err_info(e).line;
+        o.column = err_info(e).column;
+        o.offset = err_info(e).offset;
     }
-    o.diags = iprof_reader_diag_count(r);
+    o.diags = read_result(r).diag_count;
     if (!o.rc && m) {
         iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
         wo.flags = wflags;
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_buffer(&w, &wo));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &wo));
         o.write_rc = iprof_writer_write_model(w, m);
         if (!o.write_rc) {
             const void *data;
@@ -642,7 +644,7 @@ static void test_streaming(void)
         iprof_reader *r = NULL;
         CHECK_OK(iprof_reader_new(&r, &ro));
         memset(&got[threaded], 0, sizeof got[threaded]);
-        CHECK_OK(iprof_reader_read_buffer(r, gen_data, gen_len, &cb, &got[threaded]));
+        CHECK_OK(iprof_reader_read(r, SRC_BUFFER(gen_data, gen_len), &cb, &got[threaded]));
         iprof_reader_free(r);
     }
     CHECK_EQ_INT(got[0].types, GEN_TYPES);

@@ -6,6 +6,7 @@
  * read in binary mode (no CRLF), and the path rules of replace.h (a
  * target too long refused before anything is created). */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_api.h"
 #include "platform.h"
 #include "replace.h"
 
@@ -41,7 +43,7 @@ static char *doc_bytes(const char *name, size_t *len)
     iprof_writer *w = NULL;
     const void *data = NULL;
     char *out = NULL;
-    if (iprof_writer_new_buffer(&w, NULL) == 0 && write_doc(w, name) == 0 &&
+    if (iprof_writer_new(&w, SINK_BUFFER, NULL) == 0 && write_doc(w, name) == 0 &&
         iprof_writer_buffer(w, &data, len) == 0 && (out = malloc(*len)) != NULL)
         memcpy(out, data, *len);
     iprof_writer_free(w);
@@ -63,11 +65,11 @@ static int file_holds(const char *path, const char *name)
 static int write_path(const char *path, const char *name, char *err, size_t errsize)
 {
     iprof_writer *w = NULL;
-    int rc = iprof_writer_new_path(&w, path, NULL);
+    int rc = iprof_writer_new(&w, SINK_PATH(path), NULL);
     if (!rc)
         rc = write_doc(w, name);
     if (rc && err)
-        snprintf(err, errsize, "%s", iprof_error_message(iprof_writer_error(w)));
+        snprintf(err, errsize, "%s", err_info(iprof_writer_error(w)).message);
     iprof_writer_free(w);
     return rc;
 }
@@ -145,7 +147,7 @@ static void test_utf8_path(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_path(&m, r, path));
+    CHECK_OK(iprof_model_load(&m, r, SRC_PATH(path)));
     CHECK_EQ_INT(iprof_model_type_count(m), 1);
     iprof_model_free(m);
     iprof_reader_free(r);
@@ -170,8 +172,8 @@ static void test_invalid_utf8_path(void)
     CHECK(strstr(err, strerror(EILSEQ)) != NULL);
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_EQ_INT(iprof_reader_read_path(r, path, NULL, NULL), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(iprof_reader_error(r)), strerror(EILSEQ)) != NULL);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_PATH(path), NULL, NULL), IPROF_EIO);
+    CHECK(strstr(err_info(iprof_reader_error(r)).message, strerror(EILSEQ)) != NULL);
     iprof_reader_free(r);
 #endif
 }
@@ -194,7 +196,7 @@ static void test_descriptor_binary(void)
     CHECK_OK(iprof_write_options_init(&o, IPROF_WRITE_OPTIONS_VERSION));
     o.flags |= IPROF_WRITE_PRETTY; /* newlines to translate, if anything did */
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_fd(&w, fd, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_FD(fd), &o));
     CHECK_OK(write_doc(w, "Fd"));
     iprof_writer_free(w);
     CHECK_OK(close(fd));
@@ -210,7 +212,7 @@ static void test_descriptor_binary(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_fd(&m, r, fd));
+    CHECK_OK(iprof_model_load(&m, r, SRC_FD(fd)));
     CHECK_EQ_INT(iprof_model_type_count(m), 1);
     iprof_model_free(m);
     iprof_reader_free(r);

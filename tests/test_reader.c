@@ -3,6 +3,7 @@
  * limits, stopping, allocation failure. The validation rules have their
  * own suite (test_validation.c). */
 #include "check.h"
+#include "check_api.h"
 #include "check_alloc.h"
 
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 /* ------------------------------------------------------------------------ */
 /* A recorder: every callback appends a line to a log.                      */
@@ -163,21 +165,21 @@ static void test_keys(void)
     cb.on_key = on_key;
     static log_buf l;
     memset(&l, 0, sizeof l);
-    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), &cb, &l));
     CHECK_EQ_STR(l.text, "version=8 types=6 methods=7 x=9 samplingProfiles=4 "
                          "instanceOfProfiles=5 virtualInvokeMethodProfiles=9");
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 1)), "virtualInvokeMethodProfiles");
+    CHECK_EQ_INT(read_result(r).diag_count, 2);
+    CHECK_EQ_STR(err_info(iprof_reader_diag(r, 1)).path, "virtualInvokeMethodProfiles");
     /* A version 1 struct has no on_key: it is not read. */
     memset(&l, 0, sizeof l);
     cb.version = 1;
-    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), &cb, &l));
     CHECK_EQ_STR(l.text, "");
     /* on_key stops the read. */
     cb.version = IPROF_READ_CALLBACKS_VERSION;
     cb.on_key = stop_key;
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l), IPROF_ESTOPPED);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "stopped by the on_key callback");
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), &cb, &l), IPROF_ESTOPPED);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, "stopped by the on_key callback");
     iprof_reader_free(r);
 }
 
@@ -187,18 +189,18 @@ static void test_buffer_callbacks(void)
     iprof_read_callbacks cb = all_callbacks();
     static log_buf l;
     memset(&l, 0, sizeof l);
-    CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), &cb, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(sample, strlen(sample)), &cb, &l));
     CHECK_EQ_STR(l.text, sample_log);
     CHECK(iprof_reader_error(r) == NULL);
     /* The unknown key is a warning, even in strict mode. */
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    CHECK_EQ_INT(read_result(r).diag_count, 1);
     const iprof_error *w = iprof_reader_diag(r, 0);
-    CHECK_EQ_INT(iprof_error_severity(w), IPROF_SEVERITY_WARNING);
-    CHECK_EQ_STR(iprof_error_path(w), "x-tool");
-    CHECK_EQ_STR(iprof_error_message(w),
+    CHECK_EQ_INT(err_info(w).severity, IPROF_SEVERITY_WARNING);
+    CHECK_EQ_STR(err_info(w).path, "x-tool");
+    CHECK_EQ_STR(err_info(w).message,
                  "unknown top-level key \"x-tool\": not interpreted, kept as is by models");
     /* No callbacks at all: validation only. */
-    CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(sample, strlen(sample)), NULL, NULL));
     iprof_reader_free(r);
 }
 
@@ -236,7 +238,7 @@ static void test_chunked_equals_buffer(void)
             iprof_reader *r = new_reader(IPROF_READ_STRICT, chunks[c]);
             trickle t = {sample, strlen(sample), 0, steps[s], -1};
             memset(&l, 0, sizeof l);
-            CHECK_OK(iprof_reader_read_callback(r, trickle_read, &t, &cb, &l));
+            CHECK_OK(iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), &cb, &l));
             CHECK_EQ_STR(l.text, sample_log);
             iprof_reader_free(r);
         }
@@ -249,15 +251,15 @@ static void test_every_prefix_is_unexpected_end(void)
     iprof_reader *rs = new_reader(0, 3);
     size_t len = strlen(sample);
     for (size_t n = 0; n < len; n++) {
-        int rc = iprof_reader_read_buffer(r, sample, n, NULL, NULL);
+        int rc = iprof_reader_read(r, SRC_BUFFER(sample, n), NULL, NULL);
         CHECK_EQ_INT(rc, IPROF_ESYNTAX);
         const iprof_error *e = iprof_reader_error(r);
-        CHECK_EQ_STR(iprof_error_message(e), "unexpected end of input");
-        CHECK_EQ_INT(iprof_error_offset(e), n);
+        CHECK_EQ_STR(err_info(e).message, "unexpected end of input");
+        CHECK_EQ_INT(err_info(e).offset, n);
         /* The same through a chunked source. */
         trickle t = {sample, n, 0, 5, -1};
-        CHECK_EQ_INT(iprof_reader_read_callback(rs, trickle_read, &t, NULL, NULL), IPROF_ESYNTAX);
-        CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(rs)), n);
+        CHECK_EQ_INT(iprof_reader_read(rs, SRC_CALLBACK(trickle_read, &t), NULL, NULL), IPROF_ESYNTAX);
+        CHECK_EQ_INT(err_info(iprof_reader_error(rs)).offset, n);
     }
     iprof_reader_free(r);
     iprof_reader_free(rs);
@@ -307,10 +309,10 @@ static void test_legacy(void)
         iprof_reader *r = new_reader(IPROF_READ_STRICT, chunks[c]);
         trickle t = {legacy, strlen(legacy), 0, chunks[c] ? chunks[c] : 100000, -1};
         memset(&l, 0, sizeof l);
-        CHECK_OK(iprof_reader_read_callback(r, trickle_read, &t, &cb, &l));
+        CHECK_OK(iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), &cb, &l));
         CHECK_EQ_STR(l.text, legacy_log);
-        CHECK_EQ_INT(iprof_reader_diag_count(r), 1); /* the unknown key */
-        CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 0)), "x-tool");
+        CHECK_EQ_INT(read_result(r).diag_count, 1); /* the unknown key */
+        CHECK_EQ_STR(err_info(iprof_reader_diag(r, 0)).path, "x-tool");
         iprof_reader_free(r);
     }
     /* on_key: the 0.2.0 keys with the kinds they hold. */
@@ -318,7 +320,7 @@ static void test_legacy(void)
     iprof_read_callbacks kc = IPROF_READ_CALLBACKS_INIT;
     kc.on_key = on_key;
     memset(&l, 0, sizeof l);
-    CHECK_OK(iprof_reader_read_buffer(r, legacy, strlen(legacy), &kc, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(legacy, strlen(legacy)), &kc, &l));
     CHECK_EQ_STR(l.text, "version=8 types=6 x-tool=9 methods=7 hotnessPoints=0 "
                          "conditionalPoints=1 invokePoints=2 monitorsProfile=3");
     /* Empty monitor records are no entry; "records": [] of a point is one. */
@@ -327,24 +329,24 @@ static void test_legacy(void)
         "\"invokePoints\":[{\"methodBciList\":\"0:1\",\"records\":[]}],"
         "\"monitorsProfile\":{\"records\":[]}}";
     memset(&l, 0, sizeof l);
-    CHECK_OK(iprof_reader_read_buffer(r, empty, strlen(empty), &cb, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(empty, strlen(empty)), &cb, &l));
     CHECK_EQ_STR(l.text, "V 0.2.0\nE2 0:1 []\n");
     /* Every prefix ends unexpectedly, at its end. */
     for (size_t n = 0; n < strlen(legacy); n++) {
-        CHECK_EQ_INT(iprof_reader_read_buffer(r, legacy, n, NULL, NULL), IPROF_ESYNTAX);
-        CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), n);
+        CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(legacy, n), NULL, NULL), IPROF_ESYNTAX);
+        CHECK_EQ_INT(err_info(iprof_reader_error(r)).offset, n);
     }
     /* A report names the keys as the file spells them. */
     static const char bad[] =
         "{\"version\":\"0.2.0\",\"types\":[],\"methods\":[],\n"
         "\"hotnessPoints\":[{\"methodBciList\":\"5:0;3:4\",\"records\":[1]}]}";
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL), IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(bad, strlen(bad)), NULL, NULL), IPROF_ESCHEMA);
     const iprof_error *e = iprof_reader_error(r);
-    CHECK_EQ_STR(iprof_error_path(e), "hotnessPoints[0].methodBciList");
-    CHECK_EQ_STR(iprof_error_message(e), "invalid methodBciList \"5:0;3:4\" at character 4: "
+    CHECK_EQ_STR(err_info(e).path, "hotnessPoints[0].methodBciList");
+    CHECK_EQ_STR(err_info(e).message, "invalid methodBciList \"5:0;3:4\" at character 4: "
                                          "expected method:bci pairs joined by ','");
-    CHECK_EQ_INT(iprof_error_line(e), 2);
-    CHECK_EQ_INT(iprof_error_column(e), 35);
+    CHECK_EQ_INT(err_info(e).line, 2);
+    CHECK_EQ_INT(err_info(e).column, 35);
     iprof_reader_free(r);
 }
 
@@ -352,30 +354,30 @@ static void test_positions(void)
 {
     const char *doc = "{\n  \"version\": \"1.0.0\",\n  \"types\": [\n    {\"id\": 1, \"name\": x}\n  ]}";
     iprof_reader *r = new_reader(0, 4);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL), IPROF_ESYNTAX);
     const iprof_error *e = iprof_reader_error(r);
-    CHECK_EQ_INT(iprof_error_line(e), 4);
-    CHECK_EQ_INT(iprof_error_column(e), 23);
-    CHECK_EQ_INT(iprof_error_offset(e), strchr(doc, 'x') - doc);
-    CHECK_EQ_STR(iprof_error_path(e), "types[0].name");
+    CHECK_EQ_INT(err_info(e).line, 4);
+    CHECK_EQ_INT(err_info(e).column, 23);
+    CHECK_EQ_INT(err_info(e).offset, strchr(doc, 'x') - doc);
+    CHECK_EQ_STR(err_info(e).path, "types[0].name");
     /* The same with a chunked source, where early lines left the window. */
     trickle t = {doc, strlen(doc), 0, 3, -1};
-    CHECK_EQ_INT(iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), NULL, NULL), IPROF_ESYNTAX);
     e = iprof_reader_error(r);
-    CHECK_EQ_INT(iprof_error_line(e), 4);
-    CHECK_EQ_INT(iprof_error_column(e), 23);
-    CHECK_EQ_STR(iprof_error_path(e), "types[0].name");
+    CHECK_EQ_INT(err_info(e).line, 4);
+    CHECK_EQ_INT(err_info(e).column, 23);
+    CHECK_EQ_STR(err_info(e).path, "types[0].name");
     iprof_reader_free(r);
 }
 
 static void expect_doc(const char *doc, int status, const char *path, const char *msg)
 {
     iprof_reader *r = new_reader(0, 0);
-    int rc = iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL);
+    int rc = iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL);
     CHECK_EQ_INT(rc, status);
     if (rc != IPROF_OK) {
-        CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), path);
-        CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), msg);
+        CHECK_EQ_STR(err_info(iprof_reader_error(r)).path, path);
+        CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, msg);
     }
     iprof_reader_free(r);
 }
@@ -435,7 +437,7 @@ static void test_unknown_keys_and_escaped_member_keys(void)
     iprof_read_callbacks cb = all_callbacks();
     static log_buf l;
     memset(&l, 0, sizeof l);
-    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), &cb, &l));
     CHECK_EQ_STR(l.text, "U z\xc3\xa9=[ 1 , \"]\" ]\nV 1.0.0\nT 3 A\nU n=null\n");
     iprof_reader_free(r);
 }
@@ -461,28 +463,28 @@ static void test_unknown_member_keys_warned(void)
     for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
         iprof_reader *r = new_reader(IPROF_READ_STRICT, chunks[c]);
         trickle t = {doc, strlen(doc), 0, 3, -1};
-        CHECK_OK(chunks[c] ? iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL)
-                           : iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
-        CHECK_EQ_INT(iprof_reader_diag_count(r), 3);
-        for (size_t i = 0; i < 3 && i < iprof_reader_diag_count(r); i++) {
+        CHECK_OK(chunks[c] ? iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), NULL, NULL)
+                           : iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL));
+        CHECK_EQ_INT(read_result(r).diag_count, 3);
+        for (size_t i = 0; i < 3 && i < read_result(r).diag_count; i++) {
             const iprof_error *w = iprof_reader_diag(r, i);
             char at[32];
-            snprintf(at, sizeof at, "%llu:%llu", (unsigned long long)iprof_error_line(w),
-                     (unsigned long long)iprof_error_column(w));
-            CHECK_EQ_INT(iprof_error_severity(w), IPROF_SEVERITY_WARNING);
-            CHECK_EQ_INT(iprof_error_status(w), IPROF_ESCHEMA);
-            CHECK_EQ_STR(iprof_error_path(w), want[i][0]);
+            snprintf(at, sizeof at, "%llu:%llu", (unsigned long long)err_info(w).line,
+                     (unsigned long long)err_info(w).column);
+            CHECK_EQ_INT(err_info(w).severity, IPROF_SEVERITY_WARNING);
+            CHECK_EQ_INT(err_info(w).status, IPROF_ESCHEMA);
+            CHECK_EQ_STR(err_info(w).path, want[i][0]);
             CHECK_EQ_STR(at, want[i][1]);
-            CHECK_EQ_STR(iprof_error_message(w), want[i][2]);
+            CHECK_EQ_STR(err_info(w).message, want[i][2]);
         }
         iprof_reader_free(r);
     }
     const char *old = "{\"version\":\"0.2.0\",\"types\":[{\"id\":0,\"typeName\":\"A\","
                          "\"name\":\"A\"}],\"methods\":[]}";
     iprof_reader *r = new_reader(0, 0);
-    CHECK_OK(iprof_reader_read_buffer(r, old, strlen(old), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_diag(r, 0)),
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(old, strlen(old)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 1);
+    CHECK_EQ_STR(err_info(iprof_reader_diag(r, 0)).message,
                  "unknown key \"name\" in a type: not read, so a model does not hold it");
     iprof_reader_free(r);
 }
@@ -494,10 +496,10 @@ static void test_stop(void)
     static log_buf l;
     memset(&l, 0, sizeof l);
     l.stop_after = 3; /* version, type 0, type 10 */
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, sample, strlen(sample), &cb, &l), IPROF_ESTOPPED);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(sample, strlen(sample)), &cb, &l), IPROF_ESTOPPED);
     CHECK_EQ_STR(l.text, "V 1.1.0\nT 0 boolean\nT 10 Fib\n");
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "types[1]");
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "stopped by the on_type callback");
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).path, "types[1]");
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, "stopped by the on_type callback");
     iprof_reader_free(r);
 }
 
@@ -512,24 +514,24 @@ static void test_fd_and_path_sources(void)
     iprof_read_callbacks cb = all_callbacks();
     static log_buf l;
     memset(&l, 0, sizeof l);
-    CHECK_OK(iprof_reader_read_path(r, path, &cb, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_PATH(path), &cb, &l));
     CHECK_EQ_STR(l.text, sample_log);
     fd = open(path, O_RDONLY);
     memset(&l, 0, sizeof l);
-    CHECK_OK(iprof_reader_read_fd(r, fd, &cb, &l));
+    CHECK_OK(iprof_reader_read(r, SRC_FD(fd), &cb, &l));
     CHECK_EQ_STR(l.text, sample_log);
     close(fd);
     unlink(path);
-    CHECK_EQ_INT(iprof_reader_read_path(r, path, NULL, NULL), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(iprof_reader_error(r)), path) != NULL);
-    CHECK(strstr(iprof_error_message(iprof_reader_error(r)), "No such file") != NULL);
-    CHECK_EQ_INT(iprof_reader_read_path(r, "/tmp", NULL, NULL), IPROF_EIO);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "cannot read /tmp: it is a directory");
-    CHECK_EQ_INT(iprof_reader_read_fd(r, -1, NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_PATH(path), NULL, NULL), IPROF_EIO);
+    CHECK(strstr(err_info(iprof_reader_error(r)).message, path) != NULL);
+    CHECK(strstr(err_info(iprof_reader_error(r)).message, "No such file") != NULL);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_PATH("/tmp"), NULL, NULL), IPROF_EIO);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, "cannot read /tmp: it is a directory");
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_FD(-1), NULL, NULL), IPROF_EINVAL);
     /* A failing read callback. */
     trickle t = {sample, strlen(sample), 0, 10, 40};
-    CHECK_EQ_INT(iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL), IPROF_EIO);
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "the read callback failed");
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), NULL, NULL), IPROF_EIO);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, "the read callback failed");
     iprof_reader_free(r);
 }
 
@@ -544,7 +546,7 @@ static void test_limits(void)
     char doc[512];
     snprintf(doc, sizeof doc, "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"%0200d\"}],\"methods\":[]}", 7);
     trickle t = {doc, strlen(doc), 0, 1000, -1};
-    CHECK_EQ_INT(iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL), IPROF_ELIMIT);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), NULL, NULL), IPROF_ELIMIT);
     iprof_reader_free(r);
     /* The same report from memory and from streams of any chunk size: at
      * the element, with its path (not a field a restart left), also when
@@ -570,13 +572,13 @@ static void test_limits(void)
             lo.chunk_size = how ? chunks[how - 1] : 0;
             CHECK_OK(iprof_reader_new(&r, &lo));
             trickle ts = {sig, len, 0, 65536, -1};
-            int rc = how ? iprof_reader_read_callback(r, trickle_read, &ts, NULL, NULL)
-                         : iprof_reader_read_buffer(r, sig, len, NULL, NULL);
+            int rc = how ? iprof_reader_read(r, SRC_CALLBACK(trickle_read, &ts), NULL, NULL)
+                         : iprof_reader_read(r, SRC_BUFFER(sig, len), NULL, NULL);
             CHECK_EQ_INT(rc, IPROF_ELIMIT);
             const iprof_error *e = iprof_reader_error(r);
-            CHECK_EQ_INT(iprof_error_offset(e), start);
-            CHECK_EQ_STR(iprof_error_path(e), variant == 2 ? "u" : "methods[0]");
-            CHECK_EQ_STR(iprof_error_message(e), "an element is larger than the limit of 100000 bytes");
+            CHECK_EQ_INT(err_info(e).offset, start);
+            CHECK_EQ_STR(err_info(e).path, variant == 2 ? "u" : "methods[0]");
+            CHECK_EQ_STR(err_info(e).message, "an element is larger than the limit of 100000 bytes");
             iprof_reader_free(r);
         }
         free(sig);
@@ -593,14 +595,14 @@ static void test_limits(void)
     big[total] = '\0';
     r = new_reader(0, 4096);
     trickle t2 = {big, total, 0, 65536, -1};
-    CHECK_OK(iprof_reader_read_callback(r, trickle_read, &t2, NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t2), NULL, NULL));
     iprof_reader_free(r);
     o.chunk_size = 0;
     o.max_element_size = 0;
     o.max_depth = 100;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, big, total, NULL, NULL), IPROF_ELIMIT);
-    CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), hl + 100);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(big, total), NULL, NULL), IPROF_ELIMIT);
+    CHECK_EQ_INT(err_info(iprof_reader_error(r)).offset, hl + 100);
     iprof_reader_free(r);
     free(big);
 }
@@ -617,20 +619,20 @@ static void test_quotes_cut_whole(void)
     snprintf(doc, sizeof doc, "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"%s\":1,"
              "\"samplingProfiles\":[{\"ctx\":\"1:0<1%s\",\"records\":[1]}]}", u100, e30);
     iprof_reader *r = new_reader(0, 0);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL), IPROF_ESCHEMA);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL), IPROF_ESCHEMA);
     char want[512] = "invalid ctx \"1:0<1";
     for (int i = 0; i < 29; i++) /* 5 + 58 bytes: the 30th would pass 64 */
         strcat(want, "\xc3\xa9");
     strcat(want, "...\" at character 6: expected method:bci pairs joined by '<'");
-    CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), want);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, want);
     /* The unknown key's warning and its path. */
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    CHECK_EQ_INT(read_result(r).diag_count, 1);
     const iprof_error *d = iprof_reader_diag(r, 0);
     snprintf(want, sizeof want, "unknown top-level key \"%.64s...\": not interpreted, kept as is "
              "by models", u100);
-    CHECK_EQ_STR(iprof_error_message(d), want);
+    CHECK_EQ_STR(err_info(d).message, want);
     snprintf(want, sizeof want, "%.190s", u100); /* 95 of them: the 96th would pass 191 */
-    CHECK_EQ_STR(iprof_error_path(d), want);
+    CHECK_EQ_STR(err_info(d).path, want);
     iprof_reader_free(r);
 }
 
@@ -645,10 +647,10 @@ static void test_recursive_dangling_once(void)
         "\"records\":[1]}],\"types\":[],\"methods\":[]}"};
     for (int i = 0; i < 2; i++) {
         iprof_reader *r = new_reader(0, 0);
-        CHECK_OK(iprof_reader_read_buffer(r, docs[i], strlen(docs[i]), NULL, NULL));
-        CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
-        CHECK_EQ_STR(iprof_error_message(iprof_reader_diag(r, 0)), "method id 7 is not defined");
-        CHECK_EQ_STR(iprof_error_message(iprof_reader_diag(r, 1)), "method id 8 is not defined");
+        CHECK_OK(iprof_reader_read(r, SRC_BUFFER(docs[i], strlen(docs[i])), NULL, NULL));
+        CHECK_EQ_INT(read_result(r).diag_count, 2);
+        CHECK_EQ_STR(err_info(iprof_reader_diag(r, 0)).message, "method id 7 is not defined");
+        CHECK_EQ_STR(err_info(iprof_reader_diag(r, 1)).message, "method id 8 is not defined");
         iprof_reader_free(r);
     }
 }
@@ -661,31 +663,31 @@ static void test_deferred_checks(void)
     const char *bad = "{\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]}],\"version\":\"1.0.0\","
                       "\"types\":[],\"methods\":[]}";
     iprof_reader *r = new_reader(0, 0);
-    CHECK_OK(iprof_reader_read_buffer(r, ok, strlen(ok), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
-    CHECK_OK(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(ok, strlen(ok)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 0);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(bad, strlen(bad)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 1);
     const iprof_error *d = iprof_reader_diag(r, 0);
-    CHECK_EQ_INT(iprof_error_status(d), IPROF_EDANGLING);
-    CHECK_EQ_STR(iprof_error_path(d), "callCountProfiles[0].ctx");
-    CHECK_EQ_INT(iprof_error_offset(d), 29);
-    CHECK_EQ_STR(iprof_error_message(d), "method id 7 is not defined");
+    CHECK_EQ_INT(err_info(d).status, IPROF_EDANGLING);
+    CHECK_EQ_STR(err_info(d).path, "callCountProfiles[0].ctx");
+    CHECK_EQ_INT(err_info(d).offset, 29);
+    CHECK_EQ_STR(err_info(d).message, "method id 7 is not defined");
     CHECK(iprof_reader_diag(r, 1) == NULL);
     iprof_reader_free(r);
     r = new_reader(IPROF_READ_STRICT, 0);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL), IPROF_EDANGLING);
-    CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), 29);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(bad, strlen(bad)), NULL, NULL), IPROF_EDANGLING);
+    CHECK_EQ_INT(err_info(iprof_reader_error(r)).offset, 29);
     /* instanceofProfiles before a 1.0.0 version. */
     const char *iof = "{\"types\":[],\"methods\":[],\"instanceofProfiles\":[],\"version\":\"1.0.0\"}";
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, iof, strlen(iof), NULL, NULL), IPROF_EVERSION);
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "instanceofProfiles");
-    CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), 46);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(iof, strlen(iof)), NULL, NULL), IPROF_EVERSION);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).path, "instanceofProfiles");
+    CHECK_EQ_INT(err_info(iprof_reader_error(r)).offset, 46);
     iprof_reader_free(r);
     /* No reference checks: neither dangling ids nor repeats are reported. */
     const char *dup = "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"A\"},{\"id\":1,\"name\":\"B\"}],"
                       "\"methods\":[],\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]}]}";
     r = new_reader(IPROF_READ_STRICT | IPROF_READ_NO_REFERENCES, 0);
-    CHECK_OK(iprof_reader_read_buffer(r, dup, strlen(dup), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(dup, strlen(dup)), NULL, NULL));
     iprof_reader_free(r);
 }
 
@@ -693,17 +695,17 @@ static void test_reuse_and_arguments(void)
 {
     const char *bad = "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[1]}]}";
     iprof_reader *r = new_reader(0, 0);
-    CHECK_OK(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
-    CHECK_OK(iprof_reader_read_buffer(r, sample, strlen(sample), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1); /* the warning of "x-tool" alone */
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(bad, strlen(bad)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 1);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(sample, strlen(sample)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 1); /* the warning of "x-tool" alone */
     CHECK(iprof_reader_error(r) == NULL);
     iprof_read_callbacks cb = all_callbacks();
     cb.version = 99;
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, sample, strlen(sample), &cb, NULL), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, NULL, 5, NULL, NULL), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_reader_read_path(r, NULL, NULL, NULL), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_reader_read_callback(r, NULL, NULL, NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(sample, strlen(sample)), &cb, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(NULL, 5), NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_PATH(NULL), NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_CALLBACK(NULL, NULL), NULL, NULL), IPROF_EINVAL);
     iprof_reader_free(r);
     iprof_reader_free(NULL);
     iprof_read_options o;
@@ -722,7 +724,8 @@ static void test_reuse_and_arguments(void)
     CHECK_EQ_INT(iprof_read_options_init(&o, 0), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_reader_new(NULL, NULL), IPROF_EINVAL);
     CHECK(iprof_reader_error(NULL) == NULL);
-    CHECK_EQ_INT(iprof_reader_diag_count(NULL), 0);
+    iprof_read_result res = IPROF_READ_RESULT_INIT;
+    CHECK_EQ_INT(iprof_reader_get_result(NULL, &res), IPROF_EINVAL);
 }
 
 
@@ -742,10 +745,10 @@ static void test_allocation_failure(void)
         int rc = iprof_reader_new(&r, &o);
         if (rc == IPROF_OK) {
             trickle t = {doc, strlen(doc), 0, 5, -1};
-            rc = iprof_reader_read_callback(r, trickle_read, &t, NULL, NULL);
+            rc = iprof_reader_read(r, SRC_CALLBACK(trickle_read, &t), NULL, NULL);
             if (rc == IPROF_OK) {
                 succeeded = 1;
-                CHECK_EQ_INT(iprof_reader_diag_count(r), 12); /* 2 warnings, records, 9 refs */
+                CHECK_EQ_INT(read_result(r).diag_count, 12); /* 2 warnings, records, 9 refs */
             }
             iprof_reader_free(r);
         }
@@ -770,12 +773,12 @@ static void test_allocation_failure(void)
         int rc = iprof_reader_new(&r, &o);
         memset(&l, 0, sizeof l);
         if (rc == IPROF_OK) {
-            rc = iprof_reader_read_buffer(r, legacy_doc, strlen(legacy_doc), &cb, &l);
+            rc = iprof_reader_read(r, SRC_BUFFER(legacy_doc, strlen(legacy_doc)), &cb, &l);
             if (rc == IPROF_OK) {
                 succeeded = 1;
                 CHECK_EQ_STR(l.text, "V 0.2.0\nT 4 A\nE3 0:0 [4,1]\n");
             } else {
-                CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "out of memory");
+                CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, "out of memory");
             }
             iprof_reader_free(r);
         }
@@ -832,7 +835,7 @@ static void test_every_digit_count(void)
     CHECK_OK(iprof_reader_new(&r, &o));
     iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
     cb.on_conditional = keep_records;
-    CHECK_OK(iprof_reader_read_buffer(r, doc, len, &cb, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, len), &cb, NULL));
     CHECK_EQ_INT(got_count, n + 1);
     for (size_t i = 0; i < n && i < got_count; i++)
         if (got_records[i] != want[i])
@@ -853,16 +856,15 @@ static void test_diagnostics_cap(void)
     o.max_diagnostics = 5;
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(iprof_reader_read_buffer(r, t.s, t.len, NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 5); /* the version warning and 4 of 30 */
-    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_ERROR), 26);
-    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_WARNING), 0);
-    CHECK_EQ_INT(iprof_reader_diag_dropped(r, -1), 26);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(t.s, t.len), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 5); /* the version warning and 4 of 30 */
+    CHECK_EQ_INT(read_result(r).dropped_errors, 26);
+    CHECK_EQ_INT(read_result(r).dropped_warnings, 0);
     /* A model loaded past the cap is not vouched for: its write checks. */
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, t.s, t.len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(t.s, t.len)));
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EDANGLING);
     iprof_writer_free(w);
     iprof_model_free(m);
@@ -870,15 +872,20 @@ static void test_diagnostics_cap(void)
     /* Each read starts counting again. */
     static const char clean[] = "{\"version\":\"1.0.0\",\"types\":[],\"methods\":[]}";
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(iprof_reader_read_buffer(r, t.s, t.len, NULL, NULL));
-    CHECK_OK(iprof_reader_read_buffer(r, clean, strlen(clean), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_dropped(r, -1), 0);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(t.s, t.len), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(clean, strlen(clean)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).dropped_errors, 0);
+    CHECK_EQ_INT(read_result(r).dropped_warnings, 0);
     iprof_reader_free(r);
     /* Version 1 structs: the default cap of 10000. */
     CHECK_OK(iprof_read_options_init(&o, 1));
     CHECK_OK(iprof_reader_new(&r, &o));
     iprof_reader_free(r);
-    CHECK_EQ_INT(iprof_reader_diag_dropped(NULL, -1), 0);
+    /* No reader, no result (and out untouched). */
+    iprof_read_result none = IPROF_READ_RESULT_INIT;
+    none.dropped_errors = 7;
+    CHECK_EQ_INT(iprof_reader_get_result(NULL, &none), IPROF_EINVAL);
+    CHECK_EQ_INT(none.dropped_errors, 7);
     free(t.s);
 }
 

@@ -4,10 +4,12 @@
  * outcome, not only the absence of a crash.
  */
 #include "check.h"
+#include "check_api.h"
 
 #include <unistd.h>
 
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 static const char head[] = "{\"version\":\"1.1.0\",\"types\":[{\"id\":1,\"name\":\"T\"}],"
                            "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[1,1]}]";
@@ -32,7 +34,7 @@ static int read_status(const char *doc, size_t len, unsigned flags, const iprof_
     o.flags = flags;
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    int rc = iprof_reader_read_buffer(r, doc, len, NULL, NULL);
+    int rc = iprof_reader_read(r, SRC_BUFFER(doc, len), NULL, NULL);
     *err = iprof_reader_error(r);
     *keep = r;
     return rc;
@@ -47,7 +49,7 @@ static void expect(const char *extra, int status, const char *path)
     int rc = read_status(d, len, IPROF_READ_STRICT, &e, &r);
     CHECK_EQ_INT(rc, status);
     if (rc && path)
-        CHECK_EQ_STR(iprof_error_path(e), path);
+        CHECK_EQ_STR(err_info(e).path, path);
     iprof_reader_free(r);
     free(d);
 }
@@ -63,7 +65,7 @@ static int64_t loaded_count(const char *records, int *rc_out)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    *rc_out = iprof_model_load_buffer(&m, r, d, len);
+    *rc_out = iprof_model_load(&m, r, SRC_BUFFER(d, len));
     int64_t v = 0;
     if (m)
         v = iprof_entry_records(iprof_model_entry_at(m, IPROF_KIND_CALL_COUNT, 0), NULL)[0];
@@ -144,7 +146,7 @@ static void test_huge_ids_and_bcis(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
     if (m) {
         const iprof_entry *e = iprof_model_entry_at(m, IPROF_KIND_CALL_COUNT, 0);
         const iprof_context *c = iprof_entry_context(e);
@@ -153,7 +155,7 @@ static void test_huge_ids_and_bcis(void)
         CHECK(iprof_model_method_by_id(m, 4294967297LL) != NULL);
         /* Written back byte for byte. */
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
         CHECK_OK(iprof_writer_write_model(w, m));
         const void *out;
         size_t len;
@@ -179,7 +181,7 @@ static void test_long_context(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_buffer(&m, r, d, len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(d, len)));
     if (m) {
         const iprof_entry *e = iprof_model_entry_at(m, IPROF_KIND_SAMPLING, 0);
         const iprof_context *c = iprof_entry_context(e);
@@ -202,6 +204,9 @@ static void test_huge_name(void)
 {
     size_t n = (size_t)100 << 20;
     char *d = malloc(n + 256);
+    CHECK(d != NULL);
+    if (!d)
+        return;
     size_t at = (size_t)sprintf(d, "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"");
     memset(d + at, 'N', n);
     at += n;
@@ -209,7 +214,7 @@ static void test_huge_name(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_buffer(&m, r, d, at));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(d, at)));
     if (m) {
         size_t len = 0;
         const char *name = iprof_type_name(iprof_model_type_by_id(m, 1), &len);
@@ -222,8 +227,8 @@ static void test_huge_name(void)
     iprof_read_options o = IPROF_READ_OPTIONS_INIT;
     o.max_element_size = (size_t)10 << 20;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, d, at, NULL, NULL), IPROF_ELIMIT);
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "types[0]");
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(d, at), NULL, NULL), IPROF_ELIMIT);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).path, "types[0]");
     iprof_reader_free(r);
     free(d);
 }
@@ -237,13 +242,13 @@ static void test_duplicates(void)
     const iprof_error *e;
     iprof_reader *r;
     CHECK_EQ_INT(read_status(dup, strlen(dup), IPROF_READ_STRICT, &e, &r), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_path(e), "types[1].id");
+    CHECK_EQ_STR(err_info(e).path, "types[1].id");
     iprof_reader_free(r);
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_buffer(&m, r, dup, strlen(dup)));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 1)), "methods[1].id");
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(dup, strlen(dup))));
+    CHECK_EQ_INT(read_result(r).diag_count, 2);
+    CHECK_EQ_STR(err_info(iprof_reader_diag(r, 1)).path, "methods[1].id");
     if (m) {
         CHECK_EQ_INT(iprof_model_type_count(m), 2);
         CHECK_EQ_STR(iprof_type_name(iprof_model_type_by_id(m, 1), NULL), "A");
@@ -258,23 +263,23 @@ static void test_damaged_files(void)
     const iprof_error *e;
     iprof_reader *r;
     CHECK_EQ_INT(read_status("", 0, 0, &e, &r), IPROF_ESYNTAX);
-    CHECK_EQ_INT(iprof_error_offset(e), 0);
+    CHECK_EQ_INT(err_info(e).offset, 0);
     iprof_reader_free(r);
     static const char nul[] = "{\"version\":\"1.0.0\",\0\"types\":[],\"methods\":[]}";
     CHECK_EQ_INT(read_status(nul, sizeof nul - 1, 0, &e, &r), IPROF_ESYNTAX);
-    CHECK_EQ_INT(iprof_error_offset(e), 19);
+    CHECK_EQ_INT(err_info(e).offset, 19);
     iprof_reader_free(r);
     static const char bad_utf8[] = "{\"version\":\"1.0.0\",\"types\":[{\"id\":1,\"name\":\"A\xc3\x28\"}],\"methods\":[]}";
     CHECK_EQ_INT(read_status(bad_utf8, sizeof bad_utf8 - 1, 0, &e, &r), IPROF_ESYNTAX);
-    CHECK_EQ_STR(iprof_error_message(e), "invalid UTF-8 in string");
-    CHECK_EQ_INT(iprof_error_offset(e), 45);
+    CHECK_EQ_STR(err_info(e).message, "invalid UTF-8 in string");
+    CHECK_EQ_INT(err_info(e).offset, 45);
     iprof_reader_free(r);
     static const char bom[] = "\xEF\xBB\xBF{\"version\":\"1.0.0\",\"types\":[],\"methods\":[]}";
     CHECK_OK(read_status(bom, sizeof bom - 1, IPROF_READ_STRICT, &e, &r));
     iprof_reader_free(r);
     CHECK_OK(iprof_reader_new(&r, NULL));
     iprof_model *m = (iprof_model *)r; /* must be overwritten with NULL */
-    CHECK_EQ_INT(iprof_model_load_path(&m, r, "/"), IPROF_EIO);
+    CHECK_EQ_INT(iprof_model_load(&m, r, SRC_PATH("/")), IPROF_EIO);
     CHECK(m == NULL);
     iprof_reader_free(r);
 }
@@ -298,10 +303,10 @@ static void test_truncated_corpus(void)
     for (int i = 0; i < 200; i++) {
         size_t cut = len / 200 * (size_t)i + (size_t)i % 7;
         iprof_model *m = (iprof_model *)r;
-        CHECK_EQ_INT(iprof_model_load_buffer(&m, r, data, cut), IPROF_ESYNTAX);
+        CHECK_EQ_INT(iprof_model_load(&m, r, SRC_BUFFER(data, cut)), IPROF_ESYNTAX);
         CHECK(m == NULL);
-        CHECK_EQ_STR(iprof_error_message(iprof_reader_error(r)), "unexpected end of input");
-        CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), cut);
+        CHECK_EQ_STR(err_info(iprof_reader_error(r)).message, "unexpected end of input");
+        CHECK_EQ_INT(err_info(iprof_reader_error(r)).offset, cut);
     }
     iprof_reader_free(r);
     free(data);

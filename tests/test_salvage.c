@@ -2,8 +2,9 @@
  * Salvaging damaged profiles: IPROF_READ_SALVAGE model loads keep every
  * element complete before the damage (truncation, a garbage byte, a rule a
  * strict read refuses, truncated gzip data) from every source, threaded or
- * not, and report it (iprof_reader_damage, iprof_reader_kept_end);
- * iprof_model_drop_dangling removes what the damage left dangling. The
+ * not, and report it (iprof_reader_get_result: damage, kept_end);
+ * iprof_model_prune(IPROF_PRUNE_DANGLING) removes what the damage left
+ * dangling. The
  * property: at every truncation point of a small real profile (cut from a
  * corpus file inside the test), at every element boundary +-2 bytes of a
  * whole corpus file, and with a garbage byte at many places, the salvaged
@@ -11,11 +12,13 @@
  * original. Corpus parts skip, saying so, without IPROF_CORPUS_DIR.
  */
 #include <iprof/iprof.h>
+#include <iprof/transform.h>
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "check_api.h"
 #include "check_alloc.h"
 
 /* tests/data/graal-1.0.0.iprof */
@@ -52,7 +55,7 @@ static char *write_strict(const iprof_model *m, size_t *len, int *rc)
     iprof_writer *w = NULL;
     const void *d;
     char *out = NULL;
-    *rc = iprof_writer_new_buffer(&w, NULL);
+    *rc = iprof_writer_new(&w, SINK_BUFFER, NULL);
     if (*rc == IPROF_OK)
         *rc = iprof_writer_write_model(w, m);
     if (*rc == IPROF_OK && iprof_writer_buffer(w, &d, len) == IPROF_OK) {
@@ -85,17 +88,17 @@ static int read_chunks(void *buf, size_t cap, size_t *len, void *payload)
 static int load_cut(iprof_model **m, iprof_reader *r, size_t len, int how)
 {
     if (how == 0)
-        return iprof_model_load_buffer(m, r, DOC, len);
+        return iprof_model_load(m, r, SRC_BUFFER(DOC, len));
     if (how == 3) {
         const char *p[2] = {DOC, DOC + len};
-        return iprof_model_load_callback(m, r, read_chunks, p);
+        return iprof_model_load(m, r, SRC_CALLBACK(read_chunks, p));
     }
     char path[] = "/tmp/test_salvage_XXXXXX";
     int fd = check_mkstemp(path);
     CHECK(fd >= 0);
     CHECK_EQ_INT(write(fd, DOC, len), (long long)len);
     lseek(fd, 0, SEEK_SET);
-    int rc = how == 1 ? iprof_model_load_path(m, r, path) : iprof_model_load_fd(m, r, fd);
+    int rc = how == 1 ? iprof_model_load(m, r, SRC_PATH(path)) : iprof_model_load(m, r, SRC_FD(fd));
     close(fd);
     unlink(path);
     return rc;
@@ -112,15 +115,15 @@ static void test_truncated_every_source(void)
             char c[128];
             /* Cut inside the monitor entry's records. */
             CHECK_OK(load_cut(&m, r, 420, how));
-            const iprof_error *d = iprof_reader_damage(r);
+            const iprof_error *d = read_result(r).damage;
             CHECK(d != NULL && d == iprof_reader_error(r));
-            CHECK_EQ_INT(iprof_error_status(d), IPROF_ESYNTAX);
-            CHECK_EQ_INT(iprof_error_offset(d), 420);
-            CHECK_EQ_INT(iprof_error_line(d), 1);
-            CHECK_EQ_INT(iprof_error_column(d), 421);
-            CHECK_EQ_STR(iprof_error_path(d), "monitorProfiles[0].records[0]");
-            CHECK_EQ_STR(iprof_error_message(d), "unexpected end of input");
-            CHECK_EQ_INT(iprof_reader_kept_end(r), 375); /* after virtualInvokeProfiles' ] */
+            CHECK_EQ_INT(err_info(d).status, IPROF_ESYNTAX);
+            CHECK_EQ_INT(err_info(d).offset, 420);
+            CHECK_EQ_INT(err_info(d).line, 1);
+            CHECK_EQ_INT(err_info(d).column, 421);
+            CHECK_EQ_STR(err_info(d).path, "monitorProfiles[0].records[0]");
+            CHECK_EQ_STR(err_info(d).message, "unexpected end of input");
+            CHECK_EQ_INT(read_result(r).kept_end, 375); /* after virtualInvokeProfiles' ] */
             counts(m, c, sizeof c);
             CHECK_EQ_STR(c, "2 2 2 1 1 0 0 0");
             CHECK_EQ_STR(iprof_model_version(m), "1.0.0");
@@ -143,15 +146,15 @@ static void test_truncated_every_source(void)
             CHECK_OK(load_cut(&m, r, 230, how));
             counts(m, c, sizeof c);
             CHECK_EQ_STR(c, "2 2 1 0 0 0 0 0");
-            CHECK_EQ_INT(iprof_reader_kept_end(r), 209);
-            CHECK_EQ_STR(iprof_error_path(iprof_reader_damage(r)), "callCountProfiles[1]");
+            CHECK_EQ_INT(read_result(r).kept_end, 209);
+            CHECK_EQ_STR(err_info(read_result(r).damage).path, "callCountProfiles[1]");
             iprof_model_free(m);
             /* The whole document: nothing damaged. */
             m = NULL;
             CHECK_OK(load_cut(&m, r, sizeof DOC - 1, how));
-            CHECK(iprof_reader_damage(r) == NULL);
+            CHECK(read_result(r).damage == NULL);
             CHECK(iprof_reader_error(r) == NULL);
-            CHECK_EQ_INT(iprof_reader_kept_end(r), sizeof DOC - 1);
+            CHECK_EQ_INT(read_result(r).kept_end, sizeof DOC - 1);
             counts(m, c, sizeof c);
             CHECK_EQ_STR(c, "2 2 2 1 1 1 1 0");
             iprof_model_free(m);
@@ -163,15 +166,17 @@ static void test_without_flag_fails(void)
 {
     iprof_reader *r = reader_with(0, NULL);
     iprof_model *m = (iprof_model *)1;
-    CHECK_EQ_INT(iprof_model_load_buffer(&m, r, DOC, 420), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_model_load(&m, r, SRC_BUFFER(DOC, 420)), IPROF_ESYNTAX);
     CHECK(m == NULL);
-    CHECK(iprof_reader_damage(r) == NULL);
-    CHECK_EQ_INT(iprof_error_offset(iprof_reader_error(r)), 420);
-    CHECK_EQ_INT(iprof_reader_kept_end(r), 375); /* streaming reads know it too */
+    CHECK(read_result(r).damage == NULL);
+    CHECK_EQ_INT(err_info(iprof_reader_error(r)).offset, 420);
+    CHECK_EQ_INT(read_result(r).kept_end, 375); /* streaming reads know it too */
     iprof_reader_free(r);
-    /* The flag is checked like the others; NULL readers give nothing. */
-    CHECK(iprof_reader_damage(NULL) == NULL);
-    CHECK_EQ_INT(iprof_reader_kept_end(NULL), 0);
+    /* The flag is checked like the others; a NULL reader has no result. */
+    iprof_read_result res = IPROF_READ_RESULT_INIT;
+    CHECK_EQ_INT(iprof_reader_get_result(NULL, &res), IPROF_EINVAL);
+    CHECK(res.damage == NULL);
+    CHECK_EQ_INT(res.kept_end, 0);
     iprof_read_options o = IPROF_READ_OPTIONS_INIT;
     o.flags = 0x10u;
     CHECK_EQ_INT(iprof_reader_new(&r, &o), IPROF_EINVAL);
@@ -185,10 +190,10 @@ static void test_before_version(void)
     iprof_reader *r = reader_with(IPROF_READ_SALVAGE, NULL);
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         iprof_model *m = (iprof_model *)1;
-        int rc = iprof_model_load_buffer(&m, r, docs[i], strlen(docs[i]));
+        int rc = iprof_model_load(&m, r, SRC_BUFFER(docs[i], strlen(docs[i])));
         CHECK(rc != IPROF_OK);
         CHECK(m == NULL);
-        CHECK(iprof_reader_damage(r) == NULL);
+        CHECK(read_result(r).damage == NULL);
         CHECK(iprof_reader_error(r) != NULL);
     }
     iprof_reader_free(r);
@@ -204,9 +209,9 @@ static void test_corruption(void)
     iprof_reader *r = reader_with(IPROF_READ_SALVAGE | IPROF_READ_STRICT, NULL);
     iprof_model *m = NULL;
     char c[128];
-    CHECK_OK(iprof_model_load_buffer(&m, r, doc, sizeof doc - 1));
-    CHECK_EQ_INT(iprof_error_offset(iprof_reader_damage(r)), 250);
-    CHECK_EQ_INT(iprof_error_status(iprof_reader_damage(r)), IPROF_ESYNTAX);
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, sizeof doc - 1)));
+    CHECK_EQ_INT(err_info(read_result(r).damage).offset, 250);
+    CHECK_EQ_INT(err_info(read_result(r).damage).status, IPROF_ESYNTAX);
     counts(m, c, sizeof c);
     CHECK_EQ_STR(c, "2 2 1 0 0 0 0 0");
     iprof_model_free(m);
@@ -214,9 +219,9 @@ static void test_corruption(void)
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\"},{\"id\":0,\"name\":\"B\"},"
         "{\"id\":1,\"name\":\"A\"}],\"methods\":[],\"callCountProfiles\":[]}";
     m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, dup, sizeof dup - 1));
-    CHECK_EQ_INT(iprof_error_status(iprof_reader_damage(r)), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_damage(r)), "types[1].id");
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(dup, sizeof dup - 1)));
+    CHECK_EQ_INT(err_info(read_result(r).damage).status, IPROF_ESCHEMA);
+    CHECK_EQ_STR(err_info(read_result(r).damage).path, "types[1].id");
     counts(m, c, sizeof c);
     CHECK_EQ_STR(c, "1 0 0 0 0 0 0 0");
     iprof_model_free(m);
@@ -224,15 +229,30 @@ static void test_corruption(void)
     /* Lenient: the duplicate is a diagnostic, not damage. */
     r = reader_with(IPROF_READ_SALVAGE, NULL);
     m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, dup, sizeof dup - 1));
-    CHECK(iprof_reader_damage(r) == NULL);
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(dup, sizeof dup - 1)));
+    CHECK(read_result(r).damage == NULL);
+    CHECK_EQ_INT(read_result(r).diag_count, 1);
     iprof_model_free(m);
     iprof_reader_free(r);
 }
 
 /* References that wait for a later section are never checked when the
  * damage comes first: the writer refuses them until they are dropped. */
+/* iprof_model_prune(IPROF_PRUNE_DANGLING) with what it took out: the
+ * methods and the entries of each kind, counted before minus after. */
+static int prune_dangling(iprof_model *m, size_t *methods, size_t entries[IPROF_KIND_COUNT])
+{
+    size_t before[IPROF_KIND_COUNT];
+    size_t methods_before = iprof_model_method_count(m);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        before[k] = iprof_model_entry_count(m, k);
+    int rc = iprof_model_prune(m, IPROF_PRUNE_DANGLING);
+    *methods = methods_before - iprof_model_method_count(m);
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        entries[k] = before[k] - iprof_model_entry_count(m, k);
+    return rc;
+}
+
 static void test_dangling(void)
 {
     static const char doc[] =
@@ -246,8 +266,8 @@ static void test_dangling(void)
     iprof_reader *r = reader_with(IPROF_READ_SALVAGE | IPROF_READ_STRICT, NULL);
     iprof_model *m = NULL;
     char c[128];
-    CHECK_OK(iprof_model_load_buffer(&m, r, doc, sizeof doc - 1));
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_damage(r)), "types[2]");
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, sizeof doc - 1)));
+    CHECK_EQ_STR(err_info(read_result(r).damage).path, "types[2]");
     counts(m, c, sizeof c);
     CHECK_EQ_STR(c, "2 2 3 0 2 1 0 0");
     size_t len = 0;
@@ -256,7 +276,7 @@ static void test_dangling(void)
     CHECK(out == NULL);
     CHECK_EQ_INT(rc, IPROF_EDANGLING);
     size_t methods = 99, entries[IPROF_KIND_COUNT];
-    CHECK_OK(iprof_model_drop_dangling(m, &methods, entries));
+    CHECK_OK(prune_dangling(m, &methods, entries));
     CHECK_EQ_INT(methods, 1);                                /* q: type 9 */
     CHECK_EQ_INT(entries[IPROF_KIND_CALL_COUNT], 2);         /* methods 2 and 3 */
     CHECK_EQ_INT(entries[IPROF_KIND_VIRTUAL_INVOKE], 1);     /* type 7 */
@@ -272,19 +292,19 @@ static void test_dangling(void)
                       "\"records\":[0,1]}],\"monitorProfiles\":[{\"ctx\":\"0:0\",\"records\":[1,"
                       "9]}],\"samplingProfiles\":[]}");
     free(out);
-    /* Nothing more dangles; counts are optional. */
-    CHECK_OK(iprof_model_drop_dangling(m, NULL, NULL));
-    CHECK_OK(iprof_model_drop_dangling(m, &methods, entries));
+    /* Nothing more dangles. */
+    CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_DANGLING));
+    CHECK_OK(prune_dangling(m, &methods, entries));
     CHECK_EQ_INT(methods, 0);
     CHECK_EQ_INT(entries[IPROF_KIND_CALL_COUNT], 0);
-    CHECK_EQ_INT(iprof_model_drop_dangling(NULL, NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_prune(NULL, IPROF_PRUNE_DANGLING), IPROF_EINVAL);
     iprof_model_free(m);
     iprof_reader_free(r);
 }
 
 static void test_gzip_truncated(void)
 {
-    if (!iprof_gzip_supported())
+    if (!(iprof_features() & IPROF_FEATURE_GZIP))
         SKIP("built without zlib");
     const char *src = getenv("IPROF_SOURCE_DIR");
     if (!src)
@@ -302,19 +322,19 @@ static void test_gzip_truncated(void)
     iprof_model *m = NULL;
     char c[128];
     /* The deflate stream cut before its end: what was inflated is read. */
-    CHECK_OK(iprof_model_load_buffer(&m, r, gz, 200));
-    const iprof_error *d = iprof_reader_damage(r);
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(gz, 200)));
+    const iprof_error *d = read_result(r).damage;
     CHECK(d != NULL);
-    CHECK(strncmp(iprof_error_message(d), "truncated gzip data", 19) == 0);
-    CHECK_EQ_INT(iprof_error_status(d), IPROF_ESYNTAX);
+    CHECK(strncmp(err_info(d).message, "truncated gzip data", 19) == 0);
+    CHECK_EQ_INT(err_info(d).status, IPROF_ESYNTAX);
     counts(m, c, sizeof c);
     CHECK_EQ_STR(c, "2 2 2 1 0 0 0 0");
     iprof_model_free(m);
     /* Only the trailer missing: every element is kept, the damage stays. */
     m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, gz, n - 4));
-    CHECK(iprof_reader_damage(r) != NULL);
-    CHECK_EQ_INT(iprof_error_offset(iprof_reader_damage(r)), sizeof DOC - 1);
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(gz, n - 4)));
+    CHECK(read_result(r).damage != NULL);
+    CHECK_EQ_INT(err_info(read_result(r).damage).offset, sizeof DOC - 1);
     counts(m, c, sizeof c);
     CHECK_EQ_STR(c, "2 2 2 1 1 1 1 0");
     iprof_model_free(m);
@@ -339,16 +359,16 @@ static void test_alloc_failure(void)
                 continue;
             }
             iprof_model *m = NULL;
-            int rc = iprof_model_load_buffer(&m, r, DOC, 420);
+            int rc = iprof_model_load(&m, r, SRC_BUFFER(DOC, 420));
             if (rc == IPROF_OK) {
                 char c[128];
                 counts(m, c, sizeof c);
                 CHECK_EQ_STR(c, "2 2 2 1 1 0 0 0");
-                CHECK(iprof_reader_damage(r) != NULL);
+                CHECK(read_result(r).damage != NULL);
             } else {
                 CHECK_EQ_INT(rc, IPROF_ENOMEM);
                 CHECK(m == NULL);
-                CHECK(iprof_reader_damage(r) == NULL);
+                CHECK(read_result(r).damage == NULL);
             }
             iprof_model_free(m);
             iprof_reader_free(r);
@@ -425,20 +445,20 @@ static size_t check_salvage(prop *p, const char *data, size_t len)
 {
     iprof_model *m = NULL;
     p->loads++;
-    int rc = iprof_model_load_buffer(&m, p->salvage, data, len);
+    int rc = iprof_model_load(&m, p->salvage, SRC_BUFFER(data, len));
     if (rc != IPROF_OK) {
         p->refused++;
         return 0;
     }
-    if (iprof_reader_damage(p->salvage))
+    if (read_result(p->salvage).damage)
         p->salvaged++;
     size_t kept = 0, out_len = 0;
-    CHECK_OK(iprof_model_drop_dangling(m, NULL, NULL));
+    CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_DANGLING));
     char *out = write_strict(m, &out_len, &rc);
     int ok = rc == IPROF_OK;
     iprof_model *back = NULL;
     if (ok)
-        ok = iprof_model_load_buffer(&back, p->strict, out, out_len) == IPROF_OK;
+        ok = iprof_model_load(&back, p->strict, SRC_BUFFER(out, out_len)) == IPROF_OK;
     ok = ok && is_subset(m, p->whole) && total_elements(back) == total_elements(m);
     if (!ok && !p->failed) {
         p->failed = 1;
@@ -467,10 +487,11 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* Keeps the first entries of each kind: payload is the number left to
+ * keep, per kind. */
 static int keep_first_entries(const iprof_entry *e, void *payload)
 {
-    (void)e;
-    size_t *left = payload;
+    size_t *left = (size_t *)payload + iprof_entry_kind(e);
     if (*left == 0)
         return 0;
     --*left;
@@ -481,10 +502,13 @@ static int keep_first_entries(const iprof_entry *e, void *payload)
  * and the methods and types they need. */
 static iprof_model *cut_model(iprof_model *m, size_t entries)
 {
-    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
-        size_t left = entries;
-        CHECK_OK(iprof_model_retain_entries(m, k, keep_first_entries, &left));
-    }
+    size_t left[IPROF_KIND_COUNT];
+    for (int k = 0; k < IPROF_KIND_COUNT; k++)
+        left[k] = entries;
+    iprof_filter_options fo = IPROF_FILTER_OPTIONS_INIT;
+    fo.keep_entry = keep_first_entries;
+    fo.payload = left;
+    CHECK_OK(iprof_model_filter(m, &fo));
     CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_METHODS | IPROF_PRUNE_TYPES));
     return m;
 }
@@ -503,7 +527,7 @@ static iprof_model *load_corpus(char **data, size_t *len)
         return NULL;
     iprof_reader *r = reader_with(IPROF_READ_STRICT, NULL);
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, *data, *len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(*data, *len)));
     iprof_reader_free(r);
     return m;
 }
@@ -549,7 +573,7 @@ static void test_every_truncation(void)
         last = kept;
     }
     CHECK_EQ_INT(last, total_elements(m));
-    CHECK(iprof_reader_damage(p.salvage) == NULL);
+    CHECK(read_result(p.salvage).damage == NULL);
     CHECK(p.refused > 0 && p.refused < 30); /* only before the version */
     CHECK_EQ_INT(p.salvaged, n + 1 - p.refused - 1);
     char *bad = malloc(n);

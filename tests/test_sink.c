@@ -19,6 +19,7 @@ int main(void)
 }
 #else
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +32,7 @@ int main(void)
 #include <unistd.h>
 
 #include "check.h"
+#include "check_api.h"
 #include "alloc.h"
 #include "sink.h"
 
@@ -244,7 +246,7 @@ static void test_path_new_file(void)
     for (size_t i = 0; i < 3; i++) {
         mode_t old = umask(masks[i]);
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+        CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), NULL));
         CHECK(access(target, F_OK) != 0);
         CHECK_OK(iprof_writer_begin(w, "1.0.0"));
         CHECK_OK(iprof_writer_type(w, 0, "int", 3));
@@ -271,7 +273,7 @@ static void test_path_new_file(void)
     o.flags = IPROF_WRITE_NO_SYNC;
     o.buffer_size = 16;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), &o));
     CHECK_OK(write_doc10(w));
     iprof_writer_free(w);
     CHECK(file_is(target, doc10));
@@ -280,7 +282,7 @@ static void test_path_new_file(void)
     char cwd[512];
     CHECK(getcwd(cwd, sizeof cwd) != NULL);
     CHECK_OK(chdir(tmpdir));
-    CHECK_OK(iprof_writer_new_path(&w, "bare.iprof", NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH("bare.iprof"), NULL));
     CHECK_OK(write_doc10(w));
     iprof_writer_free(w);
     CHECK(file_is("bare.iprof", doc10));
@@ -297,7 +299,7 @@ static void test_path_replace(void)
     for (size_t i = 0; i < 4; i++) {
         CHECK_OK(put_file(target, "old contents", modes[i]));
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+        CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), NULL));
         CHECK_OK(iprof_writer_begin(w, "1.0.0"));
         CHECK_OK(iprof_writer_type(w, 0, "int", 3));
         CHECK(file_is(target, "old contents"));
@@ -317,7 +319,7 @@ static void test_path_replace(void)
     snprintf(taken, sizeof taken, "%s/.iprof-%ld-0.tmp", tmpdir, (long)getpid());
     CHECK_OK(put_file(taken, "someone else's", 0644));
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), NULL));
     CHECK_OK(write_doc10(w));
     iprof_writer_free(w);
     CHECK(file_is(target, doc10));
@@ -340,7 +342,7 @@ static void test_path_owner_and_long_name(void)
     if (root)
         CHECK_OK(chown(target, 65534, 65534));
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), NULL));
     CHECK_OK(write_doc10(w));
     CHECK(iprof_writer_error(w) == NULL);
     iprof_writer_free(w);
@@ -360,10 +362,10 @@ static int read_only_checks(const char *dir, const char *target)
 {
     int failed = 0;
     iprof_writer *w = NULL;
-    failed |= iprof_writer_new_path(&w, target, NULL) != IPROF_OK;
+    failed |= iprof_writer_new(&w, SINK_PATH(target), NULL) != IPROF_OK;
     failed |= write_doc10(w) != IPROF_EIO;
     const iprof_error *e = iprof_writer_error(w);
-    failed |= !e || strstr(iprof_error_message(e), "Permission denied") == NULL;
+    failed |= !e || strstr(err_info(e).message, "Permission denied") == NULL;
     iprof_writer_free(w);
     failed |= !file_is(target, "mine, read-only");
     failed |= count_tmp(dir) != 0;
@@ -412,7 +414,7 @@ static void test_path_killed_midway(void)
     pid_t pid = fork();
     if (pid == 0) {
         iprof_writer *w = NULL;
-        if (iprof_writer_new_path(&w, target, NULL) || iprof_writer_begin(w, "1.0.0") ||
+        if (iprof_writer_new(&w, SINK_PATH(target), NULL) || iprof_writer_begin(w, "1.0.0") ||
             iprof_writer_type(w, 0, "int", 3))
             _exit(1);
         raise(SIGKILL);
@@ -443,7 +445,7 @@ static void test_path_failures(void)
     iprof_writer *w = NULL;
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.buffer_size = 64;
-    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), &o));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     for (int i = 0; i < 100; i++)
         CHECK_OK(iprof_writer_type(w, i, "some.Type", 9));
@@ -458,7 +460,7 @@ static void test_path_failures(void)
     CHECK_EQ_INT(count_tmp(tmpdir), 0);
 
     /* Freed before end, no failure. */
-    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), &o));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     for (int i = 0; i < 100; i++)
         CHECK_OK(iprof_writer_type(w, i, "some.Type", 9));
@@ -467,7 +469,7 @@ static void test_path_failures(void)
     CHECK_EQ_INT(count_tmp(tmpdir), 0);
 
     /* Freed before begin. */
-    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), &o));
     iprof_writer_free(w);
     CHECK(file_is(target, old));
     CHECK_EQ_INT(count_tmp(tmpdir), 0);
@@ -475,12 +477,12 @@ static void test_path_failures(void)
     /* Missing parent directory: EIO naming the path, at begin. */
     char missing[600];
     snprintf(missing, sizeof missing, "%s/no/such/dir/x.iprof", tmpdir);
-    CHECK_OK(iprof_writer_new_path(&w, missing, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(missing), NULL));
     CHECK_EQ_INT(iprof_writer_begin(w, NULL), IPROF_EIO);
     const iprof_error *e = iprof_writer_error(w);
-    CHECK_EQ_INT(iprof_error_status(e), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(e), "no/such/dir/x.iprof") != NULL);
-    CHECK(strstr(iprof_error_message(e), "No such file or directory") != NULL);
+    CHECK_EQ_INT(err_info(e).status, IPROF_EIO);
+    CHECK(strstr(err_info(e).message, "no/such/dir/x.iprof") != NULL);
+    CHECK(strstr(err_info(e).message, "No such file or directory") != NULL);
     CHECK_EQ_INT(iprof_writer_type(w, 0, "x", 1), IPROF_EIO);
     CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
     iprof_writer_free(w);
@@ -491,9 +493,9 @@ static void test_path_failures(void)
     char dirtarget[600];
     snprintf(dirtarget, sizeof dirtarget, "%s/adir", tmpdir);
     CHECK_OK(mkdir(dirtarget, 0755));
-    CHECK_OK(iprof_writer_new_path(&w, dirtarget, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(dirtarget), NULL));
     CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "adir") != NULL);
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "adir") != NULL);
     CHECK_EQ_INT(count_tmp(tmpdir), 0);
     iprof_writer_free(w);
     struct stat st;
@@ -522,12 +524,12 @@ static void test_path_write_fails_midway(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.buffer_size = 1000;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, target, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), &o));
     int rc = write_big(w, 1000);
     setrlimit(RLIMIT_FSIZE, &saved);
     signal(SIGXFSZ, prev);
     CHECK_EQ_INT(rc, IPROF_EIO);
-    const char *msg = iprof_error_message(iprof_writer_error(w));
+    const char *msg = err_info(iprof_writer_error(w)).message;
     CHECK(strstr(msg, "limited.iprof") != NULL);
     CHECK(strstr(msg, "too large") != NULL); /* EFBIG: "File too large" */
     iprof_writer_free(w);
@@ -542,9 +544,9 @@ static int unwritable_dir_checks(const char *target, const char *old)
 {
     iprof_writer *w = NULL;
     int failures = check_failures;
-    CHECK_OK(iprof_writer_new_path(&w, target, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(target), NULL));
     CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
-    const char *msg = iprof_error_message(iprof_writer_error(w));
+    const char *msg = err_info(iprof_writer_error(w)).message;
     CHECK(strstr(msg, target) != NULL);
     CHECK(strstr(msg, "Permission denied") != NULL);
     iprof_writer_free(w);
@@ -595,7 +597,7 @@ static void test_path_unwritable_dir(void)
 static int write_to(const char *path)
 {
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, path, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(path), NULL));
     int rc = write_doc10(w);
     iprof_writer_free(w);
     return rc;
@@ -652,16 +654,16 @@ static void test_path_symlinks(void)
     CHECK_OK(symlink("loop_b", a));
     CHECK_OK(symlink("loop_a", b));
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_path(&w, a, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(a), NULL));
     CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "cannot follow the symbolic links") != NULL);
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "cannot follow the symbolic links") != NULL);
     iprof_writer_free(w);
     char dirlink[512];
     path_in(dirlink, sizeof dirlink, "dirlink");
     CHECK_OK(symlink("sub", dirlink));
-    CHECK_OK(iprof_writer_new_path(&w, dirlink, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(dirlink), NULL));
     CHECK_EQ_INT(write_doc10(w), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "it is a directory, not a file") != NULL);
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "it is a directory, not a file") != NULL);
     iprof_writer_free(w);
     CHECK(is_link_to(dirlink, "sub"));
     CHECK_EQ_INT(count_tmp(tmpdir), 0);

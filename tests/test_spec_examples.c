@@ -7,8 +7,11 @@
  * writer gives the same bytes back. Public API only.
  */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
+#include <iprof/edit.h>
 
 #include "check.h"
+#include "check_api.h"
 
 /* ---- recording reader callbacks ------------------------------------------ */
 
@@ -84,13 +87,13 @@ static int read_all(const char *doc, seen *s, unsigned flags)
     cb.on_call_count = cb.on_conditional = cb.on_virtual_invoke = cb.on_monitor =
         cb.on_sampling = cb.on_instanceof = rec_entry;
     memset(s, 0, sizeof *s);
-    int rc = iprof_reader_read_buffer(r, doc, strlen(doc), &cb, s);
+    int rc = iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), &cb, s);
     if (rc) {
         const iprof_error *e = iprof_reader_error(r);
         fprintf(stderr, "   read failed: %s: %s path %s\n", iprof_status_string(rc),
-                iprof_error_message(e), iprof_error_path(e));
+                err_info(e).message, err_info(e).path);
     }
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+    CHECK_EQ_INT(read_result(r).diag_count, 0);
     iprof_reader_free(r);
     return rc;
 }
@@ -102,11 +105,11 @@ static iprof_model *load(const char *doc)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    int rc = iprof_model_load_buffer(&m, r, doc, strlen(doc));
+    int rc = iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc)));
     if (rc) {
         const iprof_error *e = iprof_reader_error(r);
         fprintf(stderr, "   load failed: %s: %s path %s\n", iprof_status_string(rc),
-                iprof_error_message(e), iprof_error_path(e));
+                err_info(e).message, err_info(e).path);
     }
     CHECK_OK(rc);
     iprof_reader_free(r);
@@ -175,7 +178,7 @@ static void test_minimal(void)
         CHECK_EQ_INT(iprof_model_entry_count(m, k), 0);
     /* Written back in GraalVM's layout: every section present, minified. */
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
     CHECK_OK(iprof_writer_write_model(w, m));
     const void *out;
     size_t len;
@@ -338,7 +341,7 @@ static void test_even_or_odd(void)
     }
     /* The writer gives the document back byte for byte. */
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
     CHECK_OK(iprof_writer_write_model(w, m));
     const void *out;
     size_t len;
@@ -633,7 +636,7 @@ static void test_fib(void)
     m = load(doc);
     if (m) {
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
         CHECK_OK(iprof_writer_write_model(w, m));
         const void *out;
         size_t len;
@@ -655,8 +658,8 @@ static void test_describe_unknown(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 2);
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
+    CHECK_EQ_INT(read_result(r).diag_count, 2);
     iprof_reader_free(r);
     if (!m)
         return;

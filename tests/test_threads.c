@@ -8,12 +8,14 @@
  * folder is present, jsonata-cli-0.4.0.iprof.
  */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "check_api.h"
 
 #define NTHREADS 4
 #define ROUNDS 3
@@ -163,15 +165,15 @@ static void *work(void *arg)
     cb.on_type = count_type;
     cb.on_call_count = cb.on_conditional = cb.on_virtual_invoke = cb.on_monitor =
         cb.on_sampling = cb.on_instanceof = count_entry;
-    j->rc = j->path ? iprof_reader_read_path(r, j->path, &cb, j)
-                    : iprof_reader_read_buffer(r, j->data, j->len, &cb, j);
+    j->rc = j->path ? iprof_reader_read(r, SRC_PATH(j->path), &cb, j)
+                    : iprof_reader_read(r, SRC_BUFFER(j->data, j->len), &cb, j);
     if (j->rc)
         goto done;
-    j->rc = j->path ? iprof_model_load_path(&m, r, j->path)
-                    : iprof_model_load_buffer(&m, r, j->data, j->len);
+    j->rc = j->path ? iprof_model_load(&m, r, SRC_PATH(j->path))
+                    : iprof_model_load(&m, r, SRC_BUFFER(j->data, j->len));
     if (j->rc)
         goto done;
-    j->rc = iprof_writer_new_buffer(&w, NULL);
+    j->rc = iprof_writer_new(&w, SINK_BUFFER, NULL);
     if (j->rc)
         goto done;
     j->rc = iprof_writer_write_model(w, m);
@@ -286,8 +288,10 @@ static void *read_model(void *arg)
             r->mismatches++;
         r->hash = fnv(fnv_i64(r->hash, iprof_type_id(t)), name, len);
     }
-    if (iprof_model_foreach_type(m, fe_type, r) != IPROF_OK)
-        r->mismatches++;
+    /* A second walk over the types, as a caller iterating by index does. */
+    for (size_t i = 0; i < nt; i++)
+        if (fe_type(iprof_model_type_at(m, i), r) != 0)
+            r->mismatches++;
     size_t nm = iprof_model_method_count(m);
     for (size_t i = 0; i < nm; i++) {
         const iprof_method *me = iprof_model_method_at(m, i);
@@ -323,8 +327,9 @@ static void *read_model(void *arg)
                 r->hash = fnv_i64(fnv_i64(r->hash, iprof_context_method_id(cc)),
                                   iprof_context_bci(cc));
         }
-        if (iprof_model_foreach_entry(m, k, fe_entry, r) != IPROF_OK)
-            r->mismatches++;
+        for (size_t i = 0; i < ne; i++)
+            if (fe_entry(iprof_model_entry_at(m, k, i), r) != 0)
+                r->mismatches++;
     }
     r->hash = fnv_i64(r->hash, (int64_t)iprof_model_context_count(m));
     return NULL;
@@ -357,14 +362,14 @@ static void test_shared_model(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_buffer(&m, r, gen_data, gen_len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(gen_data, gen_len)));
     if (m) {
         shared_model("generated document", m);
         iprof_model_free(m);
     }
     m = NULL;
     if (corpus_path[0]) {
-        CHECK_OK(iprof_model_load_path(&m, r, corpus_path));
+        CHECK_OK(iprof_model_load(&m, r, SRC_PATH(corpus_path)));
         if (m) {
             shared_model(corpus_path, m);
             iprof_model_free(m);
@@ -405,7 +410,7 @@ static void test_prebuilt_indexes(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(iprof_model_load_buffer(&m, r, gen_data, gen_len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(gen_data, gen_len)));
     if (!m) {
         iprof_reader_free(r);
         return;

@@ -18,8 +18,10 @@
  * count bytes.
  */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
 
 #include "check.h"
+#include "check_api.h"
 
 enum mode {
     RULE,  /* strict: read fails; lenient: read succeeds with one error diagnostic */
@@ -83,42 +85,42 @@ static void check_report(const vcase *c, const iprof_error *e, const char *what)
     CHECK(e != NULL);
     if (!e)
         return;
-    CHECK_EQ_STR(iprof_status_string(iprof_error_status(e)), iprof_status_string(c->status));
-    CHECK_EQ_INT(iprof_error_status(e), c->status);
+    CHECK_EQ_STR(iprof_status_string(err_info(e).status), iprof_status_string(c->status));
+    CHECK_EQ_INT(err_info(e).status, c->status);
     if (c->path)
-        CHECK_EQ_STR(iprof_error_path(e), c->path);
+        CHECK_EQ_STR(err_info(e).path, c->path);
     if (c->anchor) {
         size_t off;
         if (anchor_offset(c->doc, c->anchor, &off) == 0) {
             uint64_t line, col;
             line_col(c->doc, off, &line, &col);
-            CHECK_EQ_INT(iprof_error_offset(e), off);
-            CHECK_EQ_INT(iprof_error_line(e), line);
-            CHECK_EQ_INT(iprof_error_column(e), col);
+            CHECK_EQ_INT(err_info(e).offset, off);
+            CHECK_EQ_INT(err_info(e).line, line);
+            CHECK_EQ_INT(err_info(e).column, col);
         } else {
             CHECK(!"bad anchor");
         }
     }
     if (c->msg_sub) {
-        const char *m = iprof_error_message(e);
+        const char *m = err_info(e).message;
         if (!strstr(m, c->msg_sub))
             fprintf(stderr, "   message \"%s\" lacks \"%s\"\n", m, c->msg_sub);
         CHECK(strstr(m, c->msg_sub) != NULL);
     }
     if (c->mode == WARN)
-        CHECK_EQ_INT(iprof_error_severity(e), IPROF_SEVERITY_WARNING);
+        CHECK_EQ_INT(err_info(e).severity, IPROF_SEVERITY_WARNING);
     else
-        CHECK_EQ_INT(iprof_error_severity(e), IPROF_SEVERITY_ERROR);
+        CHECK_EQ_INT(err_info(e).severity, IPROF_SEVERITY_ERROR);
 }
 
 static void dump_diags(const iprof_reader *r)
 {
-    size_t n = iprof_reader_diag_count(r);
+    size_t n = read_result(r).diag_count;
     for (size_t i = 0; i < n && i < 10; i++) {
         const iprof_error *e = iprof_reader_diag(r, i);
         fprintf(stderr, "   diag %zu: %s: %s path %s offset %" PRIu64 "\n", i,
-                iprof_status_string(iprof_error_status(e)), iprof_error_message(e),
-                iprof_error_path(e), iprof_error_offset(e));
+                iprof_status_string(err_info(e).status), err_info(e).message,
+                err_info(e).path, err_info(e).offset);
     }
 }
 
@@ -156,13 +158,13 @@ static int same_report(const iprof_error *a, const iprof_error *b)
 {
     if (!a || !b)
         return a == b;
-    return iprof_error_status(a) == iprof_error_status(b) &&
-           iprof_error_severity(a) == iprof_error_severity(b) &&
-           iprof_error_offset(a) == iprof_error_offset(b) &&
-           iprof_error_line(a) == iprof_error_line(b) &&
-           iprof_error_column(a) == iprof_error_column(b) &&
-           !strcmp(iprof_error_path(a), iprof_error_path(b)) &&
-           !strcmp(iprof_error_message(a), iprof_error_message(b));
+    return err_info(a).status == err_info(b).status &&
+           err_info(a).severity == err_info(b).severity &&
+           err_info(a).offset == err_info(b).offset &&
+           err_info(a).line == err_info(b).line &&
+           err_info(a).column == err_info(b).column &&
+           !strcmp(err_info(a).path, err_info(b).path) &&
+           !strcmp(err_info(a).message, err_info(b).message);
 }
 
 /* The same read in pieces of 1, 2, 3 and 7 bytes (chunk_size 1..7) gives
@@ -171,7 +173,7 @@ static void check_chunked(const vcase *c, int strict)
 {
     size_t len = strlen(c->doc);
     iprof_reader *ref = new_reader(strict);
-    int want = iprof_reader_read_buffer(ref, c->doc, len, NULL, NULL);
+    int want = iprof_reader_read(ref, SRC_BUFFER(c->doc, len), NULL, NULL);
     static const size_t steps[] = {1, 2, 3, 7};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         iprof_read_options o = IPROF_READ_OPTIONS_INIT;
@@ -180,19 +182,19 @@ static void check_chunked(const vcase *c, int strict)
         iprof_reader *r = NULL;
         CHECK_OK(iprof_reader_new(&r, &o));
         drip d = {c->doc, len, 0, steps[i]};
-        int rc = iprof_reader_read_callback(r, read_drip, &d, NULL, NULL);
+        int rc = iprof_reader_read(r, SRC_CALLBACK(read_drip, &d), NULL, NULL);
         int ok = rc == want && same_report(iprof_reader_error(r), iprof_reader_error(ref)) &&
-                 iprof_reader_diag_count(r) == iprof_reader_diag_count(ref);
-        for (size_t k = 0; ok && k < iprof_reader_diag_count(r); k++)
+                 read_result(r).diag_count == read_result(ref).diag_count;
+        for (size_t k = 0; ok && k < read_result(r).diag_count; k++)
             ok = same_report(iprof_reader_diag(r, k), iprof_reader_diag(ref, k));
         if (!ok) {
             const iprof_error *e = iprof_reader_error(r);
             fprintf(stderr, "   [%s] %s read in %zu-byte pieces differs from the memory read: "
                             "rc %d vs %d; error %s offset %" PRIu64 " %" PRIu64 ":%" PRIu64 " path %s\n",
                     c->name, strict ? "strict" : "lenient", steps[i], rc, want,
-                    e ? iprof_error_message(e) : "-", e ? iprof_error_offset(e) : 0,
-                    e ? iprof_error_line(e) : 0, e ? iprof_error_column(e) : 0,
-                    e ? iprof_error_path(e) : "-");
+                    e ? err_info(e).message : "-", e ? err_info(e).offset : 0,
+                    e ? err_info(e).line : 0, e ? err_info(e).column : 0,
+                    e ? err_info(e).path : "-");
         }
         CHECK(ok);
         iprof_reader_free(r);
@@ -209,7 +211,7 @@ static void run_case(const vcase *c)
         iprof_reader *r = new_reader(strict);
         if (!r)
             return;
-        int rc = iprof_reader_read_buffer(r, c->doc, len, NULL, NULL);
+        int rc = iprof_reader_read(r, SRC_BUFFER(c->doc, len), NULL, NULL);
         int expect_fail = c->mode == FATAL || (c->mode == RULE && strict);
         char what[64];
         snprintf(what, sizeof what, "%s read", strict ? "strict" : "lenient");
@@ -226,26 +228,26 @@ static void run_case(const vcase *c)
                 const iprof_error *e = iprof_reader_error(r);
                 if (e)
                     fprintf(stderr, "   error: %s path %s offset %" PRIu64 "\n",
-                            iprof_error_message(e), iprof_error_path(e),
-                            iprof_error_offset(e));
+                            err_info(e).message, err_info(e).path,
+                            err_info(e).offset);
             }
             CHECK_EQ_INT(rc, IPROF_OK);
             CHECK(iprof_reader_error(r) == NULL);
             size_t want = c->mode == CLEAN ? 0 : 1;
-            if (iprof_reader_diag_count(r) != want) {
+            if (read_result(r).diag_count != want) {
                 fprintf(stderr, "   [%s] %s: %zu diagnostics, want %zu\n", c->name, what,
-                        iprof_reader_diag_count(r), want);
+                        read_result(r).diag_count, want);
                 dump_diags(r);
             }
-            CHECK_EQ_INT(iprof_reader_diag_count(r), want);
-            if (want && iprof_reader_diag_count(r) >= 1)
+            CHECK_EQ_INT(read_result(r).diag_count, want);
+            if (want && read_result(r).diag_count >= 1)
                 check_report(c, iprof_reader_diag(r, 0), what);
-            CHECK(iprof_reader_diag(r, iprof_reader_diag_count(r)) == NULL);
+            CHECK(iprof_reader_diag(r, read_result(r).diag_count) == NULL);
         }
 
         /* The model loader reports through the same reader. */
         iprof_model *m = (iprof_model *)1;
-        rc = iprof_model_load_buffer(&m, r, c->doc, len);
+        rc = iprof_model_load(&m, r, SRC_BUFFER(c->doc, len));
         snprintf(what, sizeof what, "%s model load", strict ? "strict" : "lenient");
         if (expect_fail) {
             CHECK_EQ_INT(rc, c->status);
@@ -257,8 +259,8 @@ static void run_case(const vcase *c)
             CHECK_EQ_INT(rc, IPROF_OK);
             CHECK(m != NULL && m != (iprof_model *)1);
             if (c->mode == CLEAN)
-                CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
-            else if (iprof_reader_diag_count(r) >= 1)
+                CHECK_EQ_INT(read_result(r).diag_count, 0);
+            else if (read_result(r).diag_count >= 1)
                 check_report(c, iprof_reader_diag(r, 0), what);
         }
         if (rc == IPROF_OK && m != (iprof_model *)1)
@@ -647,7 +649,7 @@ static void test_clean_callbacks(void)
     cb.on_call_count = cb.on_conditional = cb.on_virtual_invoke = cb.on_monitor =
         cb.on_sampling = cb.on_instanceof = seen_entry;
     cb.on_unknown = seen_unknown;
-    CHECK_OK(iprof_reader_read_buffer(r, buf, strlen(buf), &cb, &s));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(buf, strlen(buf)), &cb, &s));
     CHECK_EQ_INT(s.kinds[IPROF_KIND_CALL_COUNT], 2);
     CHECK_EQ_INT(s.kinds[IPROF_KIND_CONDITIONAL], 1);
     CHECK_EQ_INT(s.kinds[IPROF_KIND_VIRTUAL_INVOKE], 1);
@@ -684,14 +686,14 @@ static void test_reuse(void)
     iprof_reader *r = new_reader(0);
     const char *bad = find_case("monitor ctx must be 0:0 (1:0)")->doc;
     const char *good = find_case("clean: empty 0.4.0")->doc;
-    CHECK_OK(iprof_reader_read_buffer(r, bad, strlen(bad), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 1);
-    CHECK_OK(iprof_reader_read_buffer(r, good, strlen(good), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 0);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(bad, strlen(bad)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 1);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(good, strlen(good)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 0);
     CHECK(iprof_reader_error(r) == NULL);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, "{", 1, NULL, NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER("{", 1), NULL, NULL), IPROF_ESYNTAX);
     CHECK(iprof_reader_error(r) != NULL);
-    CHECK_OK(iprof_reader_read_buffer(r, good, strlen(good), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(good, strlen(good)), NULL, NULL));
     CHECK(iprof_reader_error(r) == NULL);
     iprof_reader_free(r);
 }
@@ -703,28 +705,28 @@ static void test_many_in_order(void)
         HEAD ",\n\"callCountProfiles\":[{\"ctx\":\"1:4\",\"records\":[1]},{\"ctx\":\"8:0\",\"records\":[1]}],\n"
              "\"virtualInvokeProfiles\":[{\"ctx\":\"1:0\",\"records\":[1,1,9,1]}]}";
     iprof_reader *r = new_reader(0);
-    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 3);
-    if (iprof_reader_diag_count(r) == 3) {
-        CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 0)), "callCountProfiles[0].ctx");
-        CHECK_EQ_INT(iprof_error_status(iprof_reader_diag(r, 0)), IPROF_ESCHEMA);
-        CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 1)), "callCountProfiles[1].ctx");
-        CHECK_EQ_INT(iprof_error_status(iprof_reader_diag(r, 1)), IPROF_EDANGLING);
-        CHECK_EQ_STR(iprof_error_path(iprof_reader_diag(r, 2)),
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 3);
+    if (read_result(r).diag_count == 3) {
+        CHECK_EQ_STR(err_info(iprof_reader_diag(r, 0)).path, "callCountProfiles[0].ctx");
+        CHECK_EQ_INT(err_info(iprof_reader_diag(r, 0)).status, IPROF_ESCHEMA);
+        CHECK_EQ_STR(err_info(iprof_reader_diag(r, 1)).path, "callCountProfiles[1].ctx");
+        CHECK_EQ_INT(err_info(iprof_reader_diag(r, 1)).status, IPROF_EDANGLING);
+        CHECK_EQ_STR(err_info(iprof_reader_diag(r, 2)).path,
                      "virtualInvokeProfiles[0].records[2]");
-        CHECK_EQ_INT(iprof_error_status(iprof_reader_diag(r, 2)), IPROF_EDANGLING);
-        CHECK(iprof_error_offset(iprof_reader_diag(r, 0)) <
-              iprof_error_offset(iprof_reader_diag(r, 1)));
-        CHECK(iprof_error_offset(iprof_reader_diag(r, 1)) <
-              iprof_error_offset(iprof_reader_diag(r, 2)));
+        CHECK_EQ_INT(err_info(iprof_reader_diag(r, 2)).status, IPROF_EDANGLING);
+        CHECK(err_info(iprof_reader_diag(r, 0)).offset <
+              err_info(iprof_reader_diag(r, 1)).offset);
+        CHECK(err_info(iprof_reader_diag(r, 1)).offset <
+              err_info(iprof_reader_diag(r, 2)).offset);
     } else {
         dump_diags(r);
     }
     iprof_reader_free(r);
     /* Strict: the first one fails the read. */
     r = new_reader(1);
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "callCountProfiles[0].ctx");
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL), IPROF_ESCHEMA);
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).path, "callCountProfiles[0].ctx");
     iprof_reader_free(r);
 }
 
@@ -738,7 +740,7 @@ static void test_no_references(void)
     CHECK_OK(iprof_reader_new(&r, &o));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const vcase *c = &cases[i];
-        int rc = iprof_reader_read_buffer(r, c->doc, strlen(c->doc), NULL, NULL);
+        int rc = iprof_reader_read(r, SRC_BUFFER(c->doc, strlen(c->doc)), NULL, NULL);
         if (c->mode == RULE && c->status == IPROF_EDANGLING) {
             if (rc)
                 fprintf(stderr, "   [%s] NO_REFERENCES read failed\n", c->name);
@@ -776,16 +778,16 @@ static void test_elidemin(void)
     if (!data)
         return;
     iprof_reader *r = new_reader(0);
-    CHECK_OK(iprof_reader_read_buffer(r, data, len, NULL, NULL));
-    size_t n = iprof_reader_diag_count(r), dangling = 0, schema = 0, other = 0;
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(data, len), NULL, NULL));
+    size_t n = read_result(r).diag_count, dangling = 0, schema = 0, other = 0;
     const iprof_error *first_dangling = NULL;
     for (size_t i = 0; i < n; i++) {
         const iprof_error *e = iprof_reader_diag(r, i);
-        if (iprof_error_status(e) == IPROF_EDANGLING) {
+        if (err_info(e).status == IPROF_EDANGLING) {
             if (!first_dangling)
                 first_dangling = e;
             dangling++;
-        } else if (iprof_error_status(e) == IPROF_ESCHEMA) {
+        } else if (err_info(e).status == IPROF_ESCHEMA) {
             schema++;
         } else {
             other++;
@@ -796,36 +798,36 @@ static void test_elidemin(void)
     /* The first 10000 are kept (the default max_diagnostics), the rest
      * counted, all errors. */
     CHECK_EQ_INT(n, 10000);
-    CHECK_EQ_INT(dangling + iprof_reader_diag_dropped(r, IPROF_SEVERITY_ERROR), ELIDEMIN_DANGLING);
-    CHECK_EQ_INT(iprof_reader_diag_dropped(r, IPROF_SEVERITY_WARNING), 0);
-    CHECK_EQ_INT(iprof_reader_diag_dropped(r, -1), ELIDEMIN_DANGLING + 1 - 10000);
+    CHECK_EQ_INT(dangling + read_result(r).dropped_errors, ELIDEMIN_DANGLING);
+    CHECK_EQ_INT(read_result(r).dropped_warnings, 0);
+    CHECK_EQ_INT(read_result(r).dropped_errors, ELIDEMIN_DANGLING + 1 - 10000);
     CHECK_EQ_INT(schema, 1);
     CHECK_EQ_INT(other, 0);
     if (n > 0) {
         const iprof_error *e = iprof_reader_diag(r, 0);
-        CHECK_EQ_INT(iprof_error_status(e), IPROF_ESCHEMA);
-        CHECK_EQ_STR(iprof_error_path(e), "methods[0].signature");
+        CHECK_EQ_INT(err_info(e).status, IPROF_ESCHEMA);
+        CHECK_EQ_STR(err_info(e).path, "methods[0].signature");
         /* {"version":"1.0.0","types":[{"id":-1,"name":""}],"methods":[{"id":-1,"name":"","signature":[] */
-        CHECK_EQ_INT(iprof_error_offset(e), 91);
+        CHECK_EQ_INT(err_info(e).offset, 91);
     }
     CHECK(first_dangling != NULL);
     if (first_dangling) {
-        CHECK_EQ_STR(iprof_error_path(first_dangling), "callCountProfiles[0].ctx");
+        CHECK_EQ_STR(err_info(first_dangling).path, "callCountProfiles[0].ctx");
         /* ..."signature":[]}],"callCountProfiles":[{"ctx":"1666:0" */
         const char *p = strstr(data, "\"callCountProfiles\":[{\"ctx\":");
         CHECK(p != NULL);
         if (p) {
             size_t off = (size_t)(p - data) + strlen("\"callCountProfiles\":[{\"ctx\":");
-            CHECK_EQ_INT(iprof_error_offset(first_dangling), off);
-            CHECK_EQ_INT(iprof_error_line(first_dangling), 1);
-            CHECK_EQ_INT(iprof_error_column(first_dangling), off + 1);
+            CHECK_EQ_INT(err_info(first_dangling).offset, off);
+            CHECK_EQ_INT(err_info(first_dangling).line, 1);
+            CHECK_EQ_INT(err_info(first_dangling).column, off + 1);
         }
     }
     /* The model loads too, with the same diagnostics. */
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, data, len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(data, len)));
     CHECK(m != NULL);
-    CHECK_EQ_INT(iprof_reader_diag_count(r), n);
+    CHECK_EQ_INT(read_result(r).diag_count, n);
     if (m) {
         CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 6683);
         CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CONDITIONAL), 5232);
@@ -837,9 +839,9 @@ static void test_elidemin(void)
     iprof_reader_free(r);
 
     r = new_reader(1);
-    int rc = iprof_reader_read_buffer(r, data, len, NULL, NULL);
+    int rc = iprof_reader_read(r, SRC_BUFFER(data, len), NULL, NULL);
     CHECK_EQ_INT(rc, IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "methods[0].signature");
+    CHECK_EQ_STR(err_info(iprof_reader_error(r)).path, "methods[0].signature");
     /* With the signature rule met, strict fails on the first dangling ctx. */
     char *copy = malloc(len + 8);
     CHECK(copy != NULL);
@@ -849,9 +851,9 @@ static void test_elidemin(void)
         memcpy(copy, data, at);
         memcpy(copy + at, "-1,-1", 5);
         memcpy(copy + at + 5, data + at, len - at);
-        rc = iprof_reader_read_buffer(r, copy, len + 5, NULL, NULL);
+        rc = iprof_reader_read(r, SRC_BUFFER(copy, len + 5), NULL, NULL);
         CHECK_EQ_INT(rc, IPROF_EDANGLING);
-        CHECK_EQ_STR(iprof_error_path(iprof_reader_error(r)), "callCountProfiles[0].ctx");
+        CHECK_EQ_STR(err_info(iprof_reader_error(r)).path, "callCountProfiles[0].ctx");
         free(copy);
     }
     iprof_reader_free(r);
@@ -872,9 +874,9 @@ static void test_lenient_model_keeps(void)
         "\"samplingProfiles\":[],\"instanceofProfiles\":[]}";
     iprof_reader *r = new_reader(0);
     iprof_model *m = NULL;
-    CHECK_OK(iprof_model_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
     /* types[1].id, methods[1].id, methods[1].signature, three entries. */
-    CHECK_EQ_INT(iprof_reader_diag_count(r), 6);
+    CHECK_EQ_INT(read_result(r).diag_count, 6);
     iprof_reader_free(r);
     if (!m)
         return;
@@ -895,7 +897,7 @@ static void test_lenient_model_keeps(void)
     iprof_write_options wo = IPROF_WRITE_OPTIONS_INIT;
     wo.flags = IPROF_WRITE_NO_VALIDATE;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &wo));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &wo));
     CHECK_OK(iprof_writer_write_model(w, m));
     const void *out = NULL;
     size_t len = 0;
@@ -903,7 +905,7 @@ static void test_lenient_model_keeps(void)
     CHECK_EQ_MEM(out, len, doc, strlen(doc));
     iprof_writer_free(w);
     /* ...and refused by the default writer, which checks the rules. */
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
     iprof_writer_free(w);
     iprof_model_free(m);
@@ -936,18 +938,18 @@ static void test_fatal_other(void)
     int calls = 0;
     iprof_read_callbacks cb = IPROF_READ_CALLBACKS_INIT;
     cb.on_type = stop_at_second;
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), &cb, &calls), IPROF_ESTOPPED);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), &cb, &calls), IPROF_ESTOPPED);
     CHECK_EQ_INT(calls, 2);
-    CHECK_EQ_INT(iprof_error_status(iprof_reader_error(r)), IPROF_ESTOPPED);
-    CHECK_EQ_INT(iprof_reader_read_callback(r, failing_read, NULL, NULL, NULL), IPROF_EIO);
-    CHECK_EQ_INT(iprof_reader_read_path(r, "/nonexistent/dir/x.iprof", NULL, NULL), IPROF_EIO);
-    CHECK_OK(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL));
+    CHECK_EQ_INT(err_info(iprof_reader_error(r)).status, IPROF_ESTOPPED);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_CALLBACK(failing_read, NULL), NULL, NULL), IPROF_EIO);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_PATH("/nonexistent/dir/x.iprof"), NULL, NULL), IPROF_EIO);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL));
     iprof_reader_free(r);
 
     iprof_read_options o = IPROF_READ_OPTIONS_INIT;
     o.max_depth = 3;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, doc, strlen(doc), NULL, NULL), IPROF_ELIMIT);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL), IPROF_ELIMIT);
     iprof_reader_free(r);
     o.max_depth = 0;
     o.max_element_size = 16;
@@ -956,7 +958,7 @@ static void test_fatal_other(void)
                       "\"methods\":[]}";
     /* docs/api.md: "an element larger than opts.max_element_size fails
      * with IPROF_ELIMIT" - from memory too. */
-    CHECK_EQ_INT(iprof_reader_read_buffer(r, big, strlen(big), NULL, NULL), IPROF_ELIMIT);
+    CHECK_EQ_INT(iprof_reader_read(r, SRC_BUFFER(big, strlen(big)), NULL, NULL), IPROF_ELIMIT);
     iprof_reader_free(r);
     /* From a file in small chunks: the element cannot fit the window. */
     o.chunk_size = 8;
@@ -971,7 +973,7 @@ static void test_fatal_other(void)
         if (f) {
             fputs(big, f);
             fclose(f);
-            CHECK_EQ_INT(iprof_reader_read_path(r, path, NULL, NULL), IPROF_ELIMIT);
+            CHECK_EQ_INT(iprof_reader_read(r, SRC_PATH(path), NULL, NULL), IPROF_ELIMIT);
             remove(path);
         }
     }

@@ -3,6 +3,8 @@
  * references, instanceof handling, callback and fd sinks, huge elements
  * and allocation failures. Path sinks are tested in test_sink.c. */
 #include <iprof/iprof.h>
+#include <iprof/stream.h>
+#include <iprof/edit.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_api.h"
 
 #define CHECK_DOC_N(w, lit, n)                                    \
     do {                                                          \
@@ -30,7 +33,7 @@ static iprof_writer *mem_writer(unsigned flags, const char *version)
     o.flags = flags & IPROF_WRITE_STRICT ? flags : flags | IPROF_WRITE_NO_REFERENCES;
     o.format_version = version;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     return w;
 }
 
@@ -186,14 +189,14 @@ static void test_legacy_layout(void)
         w = mem_writer(0, "0.2.0");
         CHECK_OK(iprof_writer_begin(w, NULL));
         CHECK_EQ_INT(write_kind(w, absent[i]), IPROF_EVERSION);
-        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), absent_msg[i]);
+        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, absent_msg[i]);
         iprof_writer_free(w);
     }
     w = mem_writer(0, "0.2.0");
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_OK(write_kind(w, IPROF_KIND_MONITOR));
     CHECK_EQ_INT(write_kind(w, IPROF_KIND_MONITOR), IPROF_EVERSION);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                  "monitorsProfile[1]: format 0.2.0 holds one monitor profile, not a second "
                  "monitor entry");
     iprof_writer_free(w);
@@ -204,14 +207,14 @@ static void test_legacy_layout(void)
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_MONITOR, f_bad_mon, 1, r_mon, 2),
                  IPROF_EVERSION);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                  "monitorsProfile[0]: format 0.2.0 has no ctx for monitors, only the dummy "
                  "\"0:0\"");
     iprof_writer_free(w);
     w = mem_writer(0, "0.2.0");
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_unknown(w, "hotnessPoints", 13, "[]", 2), IPROF_EVERSION);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                  "the unknown key \"hotnessPoints\" is a section of format 0.2.0");
     iprof_writer_free(w);
     /* ... which a 1.x document writes as the unknown key it is there. */
@@ -279,7 +282,7 @@ static void test_brief_example(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(iprof_model_load_buffer(&m, r, lenient, strlen(lenient)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(lenient, strlen(lenient))));
     w = mem_writer(IPROF_WRITE_NO_VALIDATE, NULL);
     CHECK_OK(iprof_writer_write_model(w, m));
     CHECK_DOC(w, lenient);
@@ -461,8 +464,8 @@ static void test_versions(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         w = mem_writer(0, NULL);
         CHECK_EQ_INT(iprof_writer_begin(w, bad[i]), IPROF_EVERSION);
-        CHECK_EQ_INT(iprof_error_status(iprof_writer_error(w)), IPROF_EVERSION);
-        CHECK(strlen(iprof_error_message(iprof_writer_error(w))) > 0);
+        CHECK_EQ_INT(err_info(iprof_writer_error(w)).status, IPROF_EVERSION);
+        CHECK(strlen(err_info(iprof_writer_error(w)).message) > 0);
         /* failed: stays failed */
         CHECK_EQ_INT(iprof_writer_begin(w, "1.0.0"), IPROF_EVERSION);
         CHECK_EQ_INT(iprof_writer_end(w), IPROF_EVERSION);
@@ -591,23 +594,23 @@ static void test_names_must_be_utf8(void)
         CHECK_OK(iprof_write_options_init(&o, IPROF_WRITE_OPTIONS_VERSION));
         o.flags = unchecked ? IPROF_WRITE_NO_VALIDATE : 0;
         iprof_writer *w;
-        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
         CHECK_OK(iprof_writer_begin(w, "1.0.0"));
         CHECK_EQ_INT(iprof_writer_type(w, 0, "A\xff", 2), IPROF_EINVAL);
-        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                      "type 0: the name is not valid UTF-8");
         iprof_writer_free(w);
-        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
         CHECK_OK(iprof_writer_begin(w, "1.0.0"));
         CHECK_OK(iprof_writer_type(w, 0, "\xc3\xa9", 2));
         CHECK_EQ_INT(iprof_writer_method(w, 1, "\xed\xa0\x80", 3, sig, 2), IPROF_EINVAL);
-        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                      "method 1: the name is not valid UTF-8");
         iprof_writer_free(w);
-        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
         CHECK_OK(iprof_writer_begin(w, "1.0.0"));
         CHECK_EQ_INT(iprof_writer_unknown(w, "x\xc0\xaf", 3, "1", 1), IPROF_EINVAL);
-        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                      "unknown key: the key is not valid UTF-8");
         iprof_writer_free(w);
     }
@@ -722,9 +725,9 @@ static void test_order_violations(void)
         CHECK_EQ_INT(rc, IPROF_ESTATE);
         const iprof_error *e = iprof_writer_error(w);
         CHECK(e != NULL);
-        CHECK_EQ_INT(iprof_error_status(e), IPROF_ESTATE);
-        CHECK(strlen(iprof_error_message(e)) > 0);
-        CHECK_EQ_INT(iprof_error_offset(e), 0);
+        CHECK_EQ_INT(err_info(e).status, IPROF_ESTATE);
+        CHECK(strlen(err_info(e).message) > 0);
+        CHECK_EQ_INT(err_info(e).offset, 0);
         /* Sticky: every call now returns the same status. */
         CHECK_EQ_INT(s_type(w), IPROF_ESTATE);
         CHECK_EQ_INT(s_method(w), IPROF_ESTATE);
@@ -737,7 +740,7 @@ static void test_order_violations(void)
     iprof_writer *b = mem_writer(0, NULL);
     CHECK_OK(s_begin(b));
     CHECK_EQ_INT(s_begin(b), IPROF_ESTATE);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(b)), "begin called after begin");
+    CHECK_EQ_STR(err_info(iprof_writer_error(b)).message, "begin called after begin");
     iprof_writer_free(b);
 
     /* Same-kind entries and the in-order sequence are fine. */
@@ -789,16 +792,16 @@ static void test_rules(void)
                                     cases[i].records, cases[i].nrecords);
         CHECK_EQ_INT(rc, IPROF_ESCHEMA);
         const iprof_error *e = iprof_writer_error(w);
-        const char *msg = iprof_error_message(e);
+        const char *msg = err_info(e).message;
         /* The key as written: GraalVM's spelling for instanceof by default. */
         const char *key = cases[i].kind == IPROF_KIND_INSTANCEOF
-                              ? iprof_instanceof_key_name(IPROF_INSTANCEOF_KEY_CAMEL)
+                              ? IPROF_INSTANCEOF_KEY_CAMEL_NAME
                               : iprof_kind_name(cases[i].kind);
         if (!strstr(msg, cases[i].msg_part) || !strstr(msg, key)) {
             fprintf(stderr, "case %zu: message \"%s\"\n", i, msg);
             CHECK(0);
         }
-        CHECK(strncmp(iprof_error_path(e), key, strlen(key)) == 0);
+        CHECK(strncmp(err_info(e).path, key, strlen(key)) == 0);
         CHECK_EQ_INT(iprof_writer_end(w), IPROF_ESCHEMA);
         iprof_writer_free(w);
 
@@ -817,8 +820,8 @@ static void test_rules(void)
     CHECK_OK(write_kind(w, IPROF_KIND_CONDITIONAL));
     CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CONDITIONAL, f_cond, 2, r_cond, 5),
                  IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_path(iprof_writer_error(w)), "conditionalProfiles[2]");
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "conditionalProfiles[2]") != NULL);
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).path, "conditionalProfiles[2]");
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "conditionalProfiles[2]") != NULL);
     iprof_writer_free(w);
 
     /* NO_VALIDATE output of rule-breaking entries. */
@@ -842,7 +845,7 @@ static void test_instanceof(void)
         iprof_writer *w = mem_writer(0, NULL);
         CHECK_OK(iprof_writer_begin(w, old[i]));
         CHECK_EQ_INT(write_kind(w, IPROF_KIND_INSTANCEOF), IPROF_EVERSION);
-        CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "instanceOfProfiles") != NULL);
+        CHECK(strstr(err_info(iprof_writer_error(w)).message, "instanceOfProfiles") != NULL);
         CHECK_EQ_INT(iprof_writer_end(w), IPROF_EVERSION);
         iprof_writer_free(w);
     }
@@ -898,8 +901,8 @@ static void test_strict(void)
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_type(w, 0, "int", 3));
     CHECK_EQ_INT(iprof_writer_type(w, 0, "long", 4), IPROF_ESCHEMA);
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "duplicate") != NULL);
-    CHECK_EQ_STR(iprof_error_path(iprof_writer_error(w)), "types[1]");
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "duplicate") != NULL);
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).path, "types[1]");
     iprof_writer_free(w);
 
     w = mem_writer(IPROF_WRITE_STRICT, NULL);
@@ -907,7 +910,7 @@ static void test_strict(void)
     CHECK_OK(iprof_writer_type(w, 0, "int", 3));
     CHECK_OK(iprof_writer_method(w, 7, "a", 1, sig_m, 2));
     CHECK_EQ_INT(iprof_writer_method(w, 7, "b", 1, sig_m, 2), IPROF_ESCHEMA);
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "duplicate") != NULL);
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "duplicate") != NULL);
     iprof_writer_free(w);
 
     /* Without STRICT duplicates and dangling references are written. */
@@ -956,7 +959,7 @@ static void test_strict(void)
             fprintf(stderr, "strict case %zu\n", i);
         CHECK_EQ_INT(rc, cases[i].expect);
         if (rc) {
-            CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "not written") != NULL);
+            CHECK(strstr(err_info(iprof_writer_error(w)).message, "not written") != NULL);
             CHECK_EQ_INT(iprof_writer_end(w), rc);
         } else {
             CHECK_OK(iprof_writer_end(w));
@@ -970,8 +973,8 @@ static void test_strict(void)
     CHECK_OK(iprof_writer_type(w, 0, "int", 3));
     CHECK_EQ_INT(iprof_writer_method(w, 1, "m", 1, (const int64_t[]){0, 3}, 2),
                  IPROF_EDANGLING);
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "signature") != NULL);
-    CHECK_EQ_STR(iprof_error_path(iprof_writer_error(w)), "methods[0]");
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "signature") != NULL);
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).path, "methods[0]");
     iprof_writer_free(w);
 
     /* STRICT with NO_VALIDATE still checks references. */
@@ -993,20 +996,20 @@ static void test_invalid_arguments(void)
     CHECK_EQ_INT(iprof_write_options_init(NULL, IPROF_WRITE_OPTIONS_VERSION), IPROF_EINVAL);
 
     iprof_writer *w = (iprof_writer *)&o;
-    CHECK_EQ_INT(iprof_writer_new_buffer(NULL, NULL), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(NULL, SINK_BUFFER, NULL), IPROF_EINVAL);
     o.version = 99;
-    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_BUFFER, &o), IPROF_EINVAL);
     CHECK(w == NULL);
     o.version = 0; /* every options struct: version 1 .. the headers' */
-    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_BUFFER, &o), IPROF_EINVAL);
     o.version = IPROF_WRITE_OPTIONS_VERSION;
     o.flags = 0x8000;
-    CHECK_EQ_INT(iprof_writer_new_buffer(&w, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_BUFFER, &o), IPROF_EINVAL);
     o.flags = 0;
-    CHECK_EQ_INT(iprof_writer_new_fd(&w, -1, &o), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_writer_new_path(&w, NULL, &o), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_writer_new_path(&w, "", &o), IPROF_EINVAL);
-    CHECK_EQ_INT(iprof_writer_new_callback(&w, NULL, NULL, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_FD(-1), &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_PATH(NULL), &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_PATH(""), &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_CALLBACK(NULL, NULL), &o), IPROF_EINVAL);
     CHECK(w == NULL);
 
     CHECK_EQ_INT(iprof_writer_begin(NULL, NULL), IPROF_EINVAL);
@@ -1126,7 +1129,7 @@ static void test_callback_sink(void)
         iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
         o.buffer_size = sizes[i];
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_CALLBACK(collect_fn, &c), &o));
         CHECK_OK(write_many(w, 3000));
         CHECK_EQ_MEM(c.data, c.len, md, ml);
         CHECK(c.calls > 1);
@@ -1147,12 +1150,12 @@ static void test_callback_sink(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.buffer_size = 4096;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_CALLBACK(collect_fn, &c), &o));
     CHECK_EQ_INT(write_many(w, 3000), IPROF_EIO);
     CHECK_EQ_INT(c.calls, 3);
     const iprof_error *e = iprof_writer_error(w);
-    CHECK_EQ_INT(iprof_error_status(e), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(e), "callback") != NULL);
+    CHECK_EQ_INT(err_info(e).status, IPROF_EIO);
+    CHECK(strstr(err_info(e).message, "callback") != NULL);
     CHECK_EQ_INT(iprof_writer_type(w, 1, "x", 1), IPROF_EIO);
     CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
     CHECK_EQ_INT(c.calls, 3);
@@ -1162,7 +1165,7 @@ static void test_callback_sink(void)
     /* Failing on the final flush (at end). */
     c = (collect){0};
     c.fail_at = 1;
-    CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_CALLBACK(collect_fn, &c), NULL));
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
     iprof_writer_free(w);
@@ -1184,7 +1187,7 @@ static void test_fd_sink(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.buffer_size = 100;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_fd(&w, fd, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_FD(fd), &o));
     CHECK_OK(write_many(w, 500));
     iprof_writer_free(w);
     /* not closed */
@@ -1213,7 +1216,7 @@ static void test_fd_sink(void)
     int p[2];
     CHECK_OK(check_pipe(p));
     /* A small document fits the pipe buffer. */
-    CHECK_OK(iprof_writer_new_fd(&w, p[1], NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_FD(p[1]), NULL));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_end(w));
     iprof_writer_free(w);
@@ -1232,16 +1235,16 @@ static void test_fd_sink(void)
     if (fd < 0) {
         SKIP("no /dev/full");
     }
-    CHECK_OK(iprof_writer_new_fd(&w, fd, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_FD(fd), &o));
     CHECK_EQ_INT(write_many(w, 100), IPROF_EIO);
     const iprof_error *e = iprof_writer_error(w);
-    CHECK_EQ_INT(iprof_error_status(e), IPROF_EIO);
-    CHECK(strstr(iprof_error_message(e), "file descriptor") != NULL);
-    CHECK(strstr(iprof_error_message(e), "space") != NULL); /* "No space left on device" */
+    CHECK_EQ_INT(err_info(e).status, IPROF_EIO);
+    CHECK(strstr(err_info(e).message, "file descriptor") != NULL);
+    CHECK(strstr(err_info(e).message, "space") != NULL); /* "No space left on device" */
     CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
     iprof_writer_free(w);
     /* Even a tiny document fails at end's flush. */
-    CHECK_OK(iprof_writer_new_fd(&w, fd, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_FD(fd), NULL));
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_end(w), IPROF_EIO);
     iprof_writer_free(w);
@@ -1321,10 +1324,10 @@ static void test_huge_elements(void)
             iprof_writer *w = NULL;
             collect c = {0};
             if (s == 3) {
-                CHECK_OK(iprof_writer_new_buffer(&w, &o));
+                CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
             } else {
                 o.buffer_size = sizes[s];
-                CHECK_OK(iprof_writer_new_callback(&w, collect_fn, &c, &o));
+                CHECK_OK(iprof_writer_new(&w, SINK_CALLBACK(collect_fn, &c), &o));
             }
             CHECK_OK(iprof_writer_begin(w, "1.0.0"));
             CHECK_OK(iprof_writer_type(w, 1, name, nlen));
@@ -1369,7 +1372,7 @@ static void test_memory_sink(void)
     /* Growth from a tiny initial buffer. */
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.buffer_size = 1;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_OK(write_many(w, 2000));
     iprof_writer *m = mem_writer(0, NULL);
     CHECK_OK(write_many(m, 2000));
@@ -1397,7 +1400,7 @@ static void test_raw_bytes(void)
     CHECK_OK(iprof_writer_raw(w, "a,b\n", 4));
     CHECK_OK(iprof_writer_raw(w, "1,2\n", 4));
     CHECK_EQ_INT(iprof_writer_begin(w, NULL), IPROF_ESTATE);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), "begin called after raw bytes");
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, "begin called after raw bytes");
     iprof_writer_free(w);
 
     w = mem_writer(0, NULL);
@@ -1417,7 +1420,7 @@ static void test_raw_bytes(void)
     w = mem_writer(0, NULL);
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_raw(w, "x", 1), IPROF_ESTATE);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), "raw bytes written after begin");
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, "raw bytes written after begin");
     iprof_writer_free(w);
     w = mem_writer(0, NULL);
     CHECK_EQ_INT(iprof_writer_raw(w, NULL, 1), IPROF_EINVAL);
@@ -1431,7 +1434,7 @@ static void test_raw_bytes(void)
     for (size_t i = 0; i < sizeof big; i++)
         big[i] = (char)('a' + i % 26);
     iprof_writer *m = mem_writer(0, NULL);
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_raw(w, big, sizeof big));
     CHECK_OK(iprof_writer_raw(m, big, sizeof big));
     CHECK_OK(iprof_writer_end(w));
@@ -1451,7 +1454,7 @@ static void test_raw_bytes(void)
     char path[64], missing[80];
     snprintf(path, sizeof path, "%s/r.txt", dir);
     snprintf(missing, sizeof missing, "%s/no/r.txt", dir);
-    CHECK_OK(iprof_writer_new_path(&w, path, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(path), NULL));
     CHECK_OK(iprof_writer_raw(w, "report\n", 7));
     FILE *f = fopen(path, "rb");
     CHECK(f == NULL);
@@ -1460,7 +1463,7 @@ static void test_raw_bytes(void)
     char *text = check_read_file(path, &l);
     CHECK_EQ_MEM(text, l, "report\n", 7);
     free(text);
-    CHECK_OK(iprof_writer_new_path(&w, path, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(path), NULL));
     CHECK_OK(iprof_writer_raw(w, NULL, 0));
     CHECK_OK(iprof_writer_end(w));
     iprof_writer_free(w);
@@ -1468,7 +1471,7 @@ static void test_raw_bytes(void)
     CHECK_EQ_INT(l, 0);
     free(text);
     remove(path);
-    CHECK_OK(iprof_writer_new_path(&w, missing, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_PATH(missing), NULL));
     CHECK_EQ_INT(iprof_writer_raw(w, NULL, 0), IPROF_EIO);
     iprof_writer_free(w);
     CHECK_EQ_INT(rmdir(dir), 0);
@@ -1555,14 +1558,14 @@ static void test_allocation_failures(void)
             o.buffer_size = 64;
             o.format_version = "1.0.0";
             iprof_writer *w = NULL;
-            int rc = iprof_writer_new_buffer(&w, &o);
+            int rc = iprof_writer_new(&w, SINK_BUFFER, &o);
             if (rc == IPROF_OK) {
                 rc = write_many(w, 300);
                 if (rc == IPROF_OK) {
                     CHECK(fa.failures == 0);
                 } else {
                     CHECK_EQ_INT(rc, IPROF_ENOMEM);
-                    CHECK_EQ_INT(iprof_error_status(iprof_writer_error(w)), IPROF_ENOMEM);
+                    CHECK_EQ_INT(err_info(iprof_writer_error(w)).status, IPROF_ENOMEM);
                     CHECK_EQ_INT(iprof_writer_end(w), IPROF_ENOMEM);
                 }
                 iprof_writer_free(w);
@@ -1596,7 +1599,7 @@ static void test_allocation_failures(void)
         iprof_writer *w = NULL;
         static char huge[10000];
         memset(huge, 'h', sizeof huge);
-        int rc = iprof_writer_new_callback(&w, collect_fn, &c, &o);
+        int rc = iprof_writer_new(&w, SINK_CALLBACK(collect_fn, &c), &o);
         if (!rc) {
             rc = iprof_writer_begin(w, NULL);
             if (!rc)
@@ -1609,7 +1612,7 @@ static void test_allocation_failures(void)
         CHECK_EQ_INT(fa.live, 0);
         free(c.data);
         fa = (failing_alloc){0, n, 0, 0, 0, 0};
-        rc = iprof_writer_new_path(&w, "/tmp/iprof_test_writer_never_created", &o);
+        rc = iprof_writer_new(&w, SINK_PATH("/tmp/iprof_test_writer_never_created"), &o);
         CHECK(rc == IPROF_OK || rc == IPROF_ENOMEM);
         iprof_writer_free(w);
         CHECK_EQ_INT(fa.live, 0);
@@ -1664,7 +1667,7 @@ static void test_write_model(void)
     /* Instanceof entries that the version cannot hold. */
     w = mem_writer(0, "1.0.0");
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EVERSION);
-    CHECK(strstr(iprof_error_message(iprof_writer_error(w)), "instanceOfProfiles") != NULL);
+    CHECK(strstr(err_info(iprof_writer_error(w)).message, "instanceOfProfiles") != NULL);
     iprof_writer_free(w);
 
     /* After begin: out of order. */
@@ -1814,7 +1817,7 @@ static void test_corpus_roundtrip(void)
         cb.on_method = r_method;
         cb.on_call_count = cb.on_conditional = cb.on_virtual_invoke = cb.on_monitor =
             cb.on_sampling = cb.on_instanceof = r_entry;
-        CHECK_OK(iprof_reader_read_buffer(rd, data, len, &cb, &r));
+        CHECK_OK(iprof_reader_read(rd, SRC_BUFFER(data, len), &cb, &r));
         CHECK_OK(r.rc);
         CHECK_OK(iprof_writer_end(r.w));
         const void *d;
@@ -1827,7 +1830,7 @@ static void test_corpus_roundtrip(void)
 
         /* Whole model. */
         iprof_model *m = NULL;
-        CHECK_OK(iprof_model_load_buffer(&m, rd, data, len));
+        CHECK_OK(iprof_model_load(&m, rd, SRC_BUFFER(data, len)));
         if (m) {
             iprof_writer *w = mem_writer(0, NULL);
             double t0 = now_seconds();
@@ -1855,18 +1858,18 @@ static void test_strict_short_signature(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_STRICT;
     iprof_writer *w = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_type(w, 1, "T", 1));
     static const int64_t one[] = {1};
     CHECK_EQ_INT(iprof_writer_method(w, 2, "m", 1, one, 1), IPROF_ESCHEMA);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                  "methods[0]: signature must hold the declaring and return type ids");
     iprof_writer_free(w);
     /* Without the flag too: the default refuses what a strict read
      * refuses. A lenient model's copy is written with NO_VALIDATE (or
      * NO_REFERENCES, which keeps only the entry rules). */
-    CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_type(w, 1, "T", 1));
     CHECK_EQ_INT(iprof_writer_method(w, 2, "m", 1, one, 1), IPROF_ESCHEMA);
@@ -1874,7 +1877,7 @@ static void test_strict_short_signature(void)
     static const unsigned lax[] = {IPROF_WRITE_NO_VALIDATE, IPROF_WRITE_NO_REFERENCES};
     for (size_t i = 0; i < 2; i++) {
         o.flags = lax[i];
-        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
         CHECK_OK(iprof_writer_begin(w, "1.0.0"));
         CHECK_OK(iprof_writer_type(w, 1, "T", 1));
         CHECK_OK(iprof_writer_method(w, 2, "m", 1, one, 1));
@@ -1912,32 +1915,32 @@ static void test_default_checks_references(void)
                                 "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
                                 "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
     iprof_model *cm = NULL;
-    CHECK_OK(iprof_model_load_buffer(&cm, r, clean, strlen(clean)));
+    CHECK_OK(iprof_model_load(&cm, r, SRC_BUFFER(clean, strlen(clean))));
     iprof_writer *cw = NULL;
-    CHECK_OK(iprof_writer_new_buffer(&cw, NULL));
+    CHECK_OK(iprof_writer_new(&cw, SINK_BUFFER, NULL));
     CHECK_OK(iprof_writer_write_model(cw, cm));
     iprof_writer_free(cw);
     CHECK_OK(iprof_model_remove_method(cm, 1, 0));
-    CHECK_OK(iprof_writer_new_buffer(&cw, NULL));
+    CHECK_OK(iprof_writer_new(&cw, SINK_BUFFER, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(cw, cm), IPROF_EDANGLING);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(cw)),
+    CHECK_EQ_STR(err_info(iprof_writer_error(cw)).message,
                  "callCountProfiles[0].ctx: method id 1 (frame 0) was not written");
     iprof_writer_free(cw);
     iprof_model_free(cm);
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         iprof_model *m = NULL;
-        CHECK_OK(iprof_model_load_buffer(&m, r, docs[i][0], strlen(docs[i][0])));
+        CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(docs[i][0], strlen(docs[i][0]))));
         iprof_writer *w = NULL;
-        CHECK_OK(iprof_writer_new_buffer(&w, NULL));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
         CHECK(iprof_writer_write_model(w, m) != IPROF_OK);
-        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), docs[i][1]);
+        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, docs[i][1]);
         iprof_writer_free(w);
         /* The same with the compatibility flag. */
         iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
         o.flags = IPROF_WRITE_STRICT;
-        CHECK_OK(iprof_writer_new_buffer(&w, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
         CHECK(iprof_writer_write_model(w, m) != IPROF_OK);
-        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)), docs[i][1]);
+        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, docs[i][1]);
         iprof_writer_free(w);
         iprof_model_free(m);
     }
@@ -1983,7 +1986,7 @@ static void test_unknown_keys(void)
     CHECK_OK(iprof_writer_unknown(w, "x", 1, "1", 1));
     CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CONDITIONAL, f_cond, 2, r_cond, 6),
                  IPROF_ESTATE);
-    CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                  "conditionalProfiles entry after an unknown key: version 1.0.0 writes them before");
     iprof_writer_free(w);
 
@@ -2001,7 +2004,7 @@ static void test_unknown_keys(void)
         w = mem_writer(0, "1.1.0");
         CHECK_OK(iprof_writer_begin(w, NULL));
         CHECK_EQ_INT(iprof_writer_unknown(w, "k", 1, bad[i], strlen(bad[i])), IPROF_ESYNTAX);
-        CHECK_EQ_STR(iprof_error_message(iprof_writer_error(w)),
+        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                      "the value of \"k\" is not one JSON value");
         iprof_writer_free(w);
     }
@@ -2011,7 +2014,7 @@ static void test_unknown_keys(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_PRETTY | IPROF_WRITE_NO_REFERENCES;
     o.instanceof_key = IPROF_INSTANCEOF_KEY_LOWER;
-    CHECK_OK(iprof_writer_new_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_begin(w, "1.1.0"));
     CHECK_OK(iprof_writer_entry(w, IPROF_KIND_SAMPLING, f_samp, 2, r_samp, 1));
     CHECK_OK(iprof_writer_unknown(w, "k", 1, "[1]", 3));
