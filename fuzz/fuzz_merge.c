@@ -1,5 +1,5 @@
 /*
- * Fuzz the model-into-model merge (iprof_model_merge_with).
+ * Fuzz the model-into-model merge (iprof_model_merge).
  *
  * Input layout: DOC1 0xFF W DOC2, where W selects the weight (W & 3: 0, 1,
  * 2, 0.5). Without a 0xFF byte the input is split in half and the weight
@@ -231,7 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fa.limit = fa.count + (size_t)fail_at;
         iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
         mo.weight = weight;
-        int rc = iprof_model_merge_with(dst, src, &mo);
+        int rc = iprof_model_merge(dst, src, &mo);
         fa.limit = SIZE_MAX;
         check_streaming(r, &fa, a, alen, b, blen, weight, fail_at, rc, dst);
         if (rc == IPROF_OK && check)

@@ -395,7 +395,7 @@ static int do_roundtrip(const char *in, const char *out, int strict, int pretty,
     return rc;
 }
 
-/* B merged into A: loaded and merged (iprof_model_merge_with), or with
+/* B merged into A: loaded and merged (iprof_model_merge), or with
  * `stream` merged as it is read (iprof_model_merge_source), threaded. */
 static int do_merge(const char *a, const char *b, double weight, const char *out, int strict,
                     int stream)
@@ -417,7 +417,7 @@ static int do_merge(const char *a, const char *b, double weight, const char *out
     } else if (ma && (mb = load(r, b))) {
         iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
         mo.weight = weight;
-        rc = iprof_model_merge_with(ma, mb, &mo);
+        rc = iprof_model_merge(ma, mb, &mo);
     }
     iprof_reader_free(r);
     if (!ma || (!stream && !mb)) {
@@ -426,7 +426,7 @@ static int do_merge(const char *a, const char *b, double weight, const char *out
     }
     if (rc) {
         fprintf(stderr, "error: %s: %s failed at 0:0 (offset 0) path \n", iprof_status_string(rc),
-                stream ? "iprof_model_merge_source" : "iprof_model_merge_with");
+                stream ? "iprof_model_merge_source" : "iprof_model_merge");
         iprof_model_free(ma);
         iprof_model_free(mb);
         return 1;

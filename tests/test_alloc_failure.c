@@ -36,7 +36,7 @@ static int job(const char *path, fail_alloc *c, char **out, size_t *out_len)
     iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
     mo.weight = 2.0;
     if (!rc)
-        rc = iprof_model_merge_with(m1, m2, &mo);
+        rc = iprof_model_merge(m1, m2, &mo);
     if (!rc)
         rc = iprof_writer_new(&w, SINK_BUFFER, &wo);
     if (!rc)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Merging real profiles: `iprof_dump --merge A B [--weight W] -o OUT`
-(iprof_model_merge_with(A, B, opts) with weight W, A written) checked against an independent
+(iprof_model_merge(A, B, opts) with weight W, A written) checked against an independent
 pure-Python merge computed with the json module.
 
 The comparison is by names, never by ids:
@@ -42,7 +42,7 @@ PAIR_KINDS = ("virtualInvokeProfiles", "monitorProfiles", "instanceofProfiles")
 SINGLE_KINDS = ("callCountProfiles", "samplingProfiles")
 
 DUMP = os.environ.get("IPROF_DUMP", "")
-# Both merges against the reference: a loaded model's (iprof_model_merge_with)
+# Both merges against the reference: a loaded model's (iprof_model_merge)
 # and the streaming one (iprof_model_merge_source from a path, threaded).
 MERGES = [[], ["--stream"]]
 CORPUS = os.environ.get("IPROF_CORPUS_DIR", "")

@@ -207,7 +207,6 @@ static void test_model_error(void)
 static void test_writer_error(void)
 {
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = IPROF_WRITE_STRICT;
     iprof_writer *w = NULL;
     CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));

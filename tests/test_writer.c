@@ -25,12 +25,14 @@
 #define CHECK_DOC(w, lit) CHECK_DOC_N(w, lit, strlen(lit))
 
 /* Most documents here have entries without their methods: the reference
- * checks (the default) are left to the tests that ask for IPROF_WRITE_STRICT
- * and to test_default_checks_references. */
+ * checks (the default) are left to the tests that ask for them with this
+ * file's CHECKED (no flag of the library: mem_writer takes it off) and to
+ * test_default_checks_references. */
+#define CHECKED 0x80000000u
 static iprof_writer *mem_writer(unsigned flags, const char *version)
 {
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = flags & IPROF_WRITE_STRICT ? flags : flags | IPROF_WRITE_NO_REFERENCES;
+    o.flags = flags & CHECKED ? flags & ~CHECKED : flags | IPROF_WRITE_NO_REFERENCES;
     o.format_version = version;
     iprof_writer *w = NULL;
     CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
@@ -891,13 +893,13 @@ static void test_instanceof(void)
 static void test_strict(void)
 {
     /* A complete, consistent document passes. */
-    iprof_writer *w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    iprof_writer *w = mem_writer(CHECKED, NULL);
     write_small(w, "1.1.0", order_1, 6);
     CHECK(iprof_writer_error(w) == NULL);
     iprof_writer_free(w);
 
     /* Duplicates. */
-    w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    w = mem_writer(CHECKED, NULL);
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_type(w, 0, "int", 3));
     CHECK_EQ_INT(iprof_writer_type(w, 0, "long", 4), IPROF_ESCHEMA);
@@ -905,7 +907,7 @@ static void test_strict(void)
     CHECK_EQ_STR(err_info(iprof_writer_error(w)).path, "types[1]");
     iprof_writer_free(w);
 
-    w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    w = mem_writer(CHECKED, NULL);
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_type(w, 0, "int", 3));
     CHECK_OK(iprof_writer_method(w, 7, "a", 1, sig_m, 2));
@@ -948,7 +950,7 @@ static void test_strict(void)
         {IPROF_KIND_INSTANCEOF, {1, 1}, 1, {1, 1, 0, 4}, 4, IPROF_OK},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        w = mem_writer(IPROF_WRITE_STRICT, NULL);
+        w = mem_writer(CHECKED, NULL);
         CHECK_OK(iprof_writer_begin(w, "1.1.0"));
         CHECK_OK(iprof_writer_type(w, 0, "int", 3));
         CHECK_OK(iprof_writer_type(w, 1, "boolean", 7));
@@ -968,7 +970,7 @@ static void test_strict(void)
     }
 
     /* Signature references. */
-    w = mem_writer(IPROF_WRITE_STRICT, NULL);
+    w = mem_writer(CHECKED, NULL);
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
     CHECK_OK(iprof_writer_type(w, 0, "int", 3));
     CHECK_EQ_INT(iprof_writer_method(w, 1, "m", 1, (const int64_t[]){0, 3}, 2),
@@ -977,12 +979,17 @@ static void test_strict(void)
     CHECK_EQ_STR(err_info(iprof_writer_error(w)).path, "methods[0]");
     iprof_writer_free(w);
 
-    /* STRICT with NO_VALIDATE still checks references. */
-    w = mem_writer(IPROF_WRITE_STRICT | IPROF_WRITE_NO_VALIDATE, NULL);
+    /* NO_VALIDATE checks nothing, references included (the 0.x STRICT
+     * flag, which overrode it, went in 1.0 and is refused now). */
+    w = mem_writer(CHECKED | IPROF_WRITE_NO_VALIDATE, NULL);
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
-    CHECK_EQ_INT(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, f_cc, 1, r_cc, 1),
-                 IPROF_EDANGLING);
+    CHECK_OK(iprof_writer_entry(w, IPROF_KIND_CALL_COUNT, f_cc, 1, r_cc, 1));
     iprof_writer_free(w);
+    iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
+    o.flags = 0x4u; /* 0.x's IPROF_WRITE_STRICT: never reused */
+    w = NULL;
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_BUFFER, &o), IPROF_EINVAL);
+    CHECK(w == NULL);
 }
 
 static void test_invalid_arguments(void)
@@ -1544,8 +1551,7 @@ static void fa_free(void *ptr, size_t size, void *user)
 
 static void test_allocation_failures(void)
 {
-    static const unsigned flag_sets[] = {IPROF_WRITE_STRICT,
-                                         IPROF_WRITE_STRICT | IPROF_WRITE_PRETTY, 0};
+    static const unsigned flag_sets[] = {0, IPROF_WRITE_PRETTY, IPROF_WRITE_NO_REFERENCES};
     for (size_t f = 0; f < sizeof flag_sets / sizeof flag_sets[0]; f++) {
         long n;
         int done = 0;
@@ -1677,7 +1683,7 @@ static void test_write_model(void)
     iprof_writer_free(w);
 
     /* Pretty and strict. */
-    iprof_writer *a = mem_writer(IPROF_WRITE_PRETTY | IPROF_WRITE_STRICT, NULL);
+    iprof_writer *a = mem_writer(IPROF_WRITE_PRETTY | CHECKED, NULL);
     iprof_writer *b = mem_writer(IPROF_WRITE_PRETTY, NULL);
     CHECK_OK(iprof_writer_write_model(a, m));
     write_small(b, "1.1.0", order_1, 6);
@@ -1852,11 +1858,10 @@ static void test_corpus_roundtrip(void)
                 bytes / 1e6 / seconds);
 }
 
-/* IPROF_WRITE_STRICT refuses a signature a strict read would refuse. */
+/* The default checks refuse a signature a strict read would refuse. */
 static void test_strict_short_signature(void)
 {
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-    o.flags = IPROF_WRITE_STRICT;
     iprof_writer *w = NULL;
     CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_OK(iprof_writer_begin(w, "1.0.0"));
@@ -1932,13 +1937,6 @@ static void test_default_checks_references(void)
         CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(docs[i][0], strlen(docs[i][0]))));
         iprof_writer *w = NULL;
         CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
-        CHECK(iprof_writer_write_model(w, m) != IPROF_OK);
-        CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, docs[i][1]);
-        iprof_writer_free(w);
-        /* The same with the compatibility flag. */
-        iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
-        o.flags = IPROF_WRITE_STRICT;
-        CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
         CHECK(iprof_writer_write_model(w, m) != IPROF_OK);
         CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, docs[i][1]);
         iprof_writer_free(w);

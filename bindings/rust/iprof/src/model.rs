@@ -295,15 +295,9 @@ impl Model {
     /// [`method_id`](Error::method_id) set and nothing changed, if there is
     /// no such method.
     pub fn remove_method(&mut self, id: i64, cascade: bool) -> Result<()> {
-        // SAFETY: exclusive access. The 0.x names of the two forms until
-        // the C API's 1.0 gives iprof_model_remove_method its flags.
-        let rc = unsafe {
-            if cascade {
-                sys::iprof_model_drop_method(self.mut_ptr(), id)
-            } else {
-                sys::iprof_model_remove_method(self.mut_ptr(), id)
-            }
-        };
+        let flags = if cascade { sys::IPROF_REMOVE_CASCADE } else { 0 };
+        // SAFETY: exclusive access.
+        let rc = unsafe { sys::iprof_model_remove_method(self.mut_ptr(), id, flags) };
         self.result(rc)
     }
 
@@ -456,7 +450,7 @@ impl Model {
         let opts = options.raw();
         // SAFETY: &mut self and &Model cannot alias, so dst != src as the C
         // function requires; src is only read.
-        let rc = unsafe { sys::iprof_model_merge_with(self.mut_ptr(), src.ptr(), &opts) };
+        let rc = unsafe { sys::iprof_model_merge(self.mut_ptr(), src.ptr(), &opts) };
         self.result(rc)
     }
 

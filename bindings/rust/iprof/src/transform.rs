@@ -310,7 +310,7 @@ impl Model {
         let flags = if options.drop_unknown { sys::IPROF_CANONICAL_DROP_UNKNOWN } else { 0 };
         // SAFETY: exclusive access (&mut self): no view is alive, so the
         // rebuilt contents invalidate nothing reachable.
-        let rc = unsafe { sys::iprof_model_canonicalize_flags(self.mut_ptr(), flags) };
+        let rc = unsafe { sys::iprof_model_canonicalize(self.mut_ptr(), flags) };
         self.result(rc)
     }
 

@@ -61,14 +61,6 @@ impl WriteOptions {
     pub fn drop_unknown(self, on: bool) -> WriteOptions {
         self.flag(sys::IPROF_WRITE_DROP_UNKNOWN, on)
     }
-    /// Check what a strict read checks beyond the entry rules: every
-    /// referenced method and type id was written, ids are unique,
-    /// signatures hold the declaring and return types
-    /// (`IPROF_WRITE_STRICT`). The writer does so by default; this
-    /// overrides [`no_references`](Self::no_references).
-    pub fn strict(self, on: bool) -> WriteOptions {
-        self.flag(sys::IPROF_WRITE_STRICT, on)
-    }
     /// Check the entry rules only, not the references, unique ids and
     /// signature lengths (`IPROF_WRITE_NO_REFERENCES`): for streaming a
     /// document whose entries refer to types and methods written elsewhere.

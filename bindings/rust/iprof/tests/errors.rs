@@ -423,7 +423,7 @@ fn writer_errors() {
     assert_eq!(e.status(), Status::Version);
 
     // Strict writer: dangling references.
-    let mut w = Writer::to_memory(&WriteOptions::new().strict(true)).unwrap();
+    let mut w = Writer::to_memory(&WriteOptions::new()).unwrap();
     w.begin(None).unwrap();
     w.write_type(0, "int").unwrap();
     let e = w.write_method(1, "m", &[0, 3]).and_then(|_| w.end()).unwrap_err();

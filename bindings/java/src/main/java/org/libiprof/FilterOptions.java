@@ -43,7 +43,7 @@ public final class FilterOptions {
             ValueLayout.ADDRESS.withName("keep_entry"), ValueLayout.ADDRESS.withName("keep_method"),
             ValueLayout.ADDRESS.withName("keep_type"), ValueLayout.ADDRESS.withName("payload"));
     /** IPROF_FILTER_OPTIONS_VERSION, the version of {@link #LAYOUT}. */
-    private static final int VERSION = 3;
+    private static final int VERSION = 1;
 
     /** Whether to keep a frame of a context ({@link #withKeepFrame}). */
     @FunctionalInterface

@@ -19,11 +19,8 @@ import static org.libiprof.Fn.C.L;
  * reachability-metadata.json) is generated from this table by
  * {@link Metadata}; a test checks that the three agree.
  *
- * <p>Only functions of the 1.0 API: no row is a function of
- * {@code <iprof/deprecated.h>} but the three that phase C of issue 34
- * renames with their 1.0 signature ({@code iprof_model_merge_with},
- * {@code iprof_model_canonicalize_flags}, {@code iprof_model_drop_method});
- * TableTest checks it.
+ * <p>Only functions of the 1.0 API (TableTest checks every row is
+ * exported).
  *
  * <p>C {@code size_t} is {@code JAVA_LONG}: the binding supports 64-bit
  * platforms only, where the two are the same layout.
@@ -77,7 +74,7 @@ enum Fn {
     ENTRY_RECORDS("iprof_entry_records", true, A, A, A),
     MERGE_OPTIONS_INIT("iprof_merge_options_init", true, I, A, I),
     /** 1.0's iprof_model_merge(dst, src, opts) under its 0.x name until phase C renames it. */
-    MODEL_MERGE_WITH("iprof_model_merge_with", false, I, A, A, A),
+    MODEL_MERGE("iprof_model_merge", false, I, A, A, A),
     MODEL_MERGE_SOURCE("iprof_model_merge_source", false, I, A, A, A, A),
     WRITE_OPTIONS_INIT("iprof_write_options_init", true, I, A, I),
     WRITER_NEW("iprof_writer_new", false, I, A, A, A),
@@ -98,10 +95,7 @@ enum Fn {
     MODEL_ADD_TYPE("iprof_model_add_type", false, I, A, L, A, L, A),
     MODEL_REMOVE_TYPE("iprof_model_remove_type", false, I, A, L),
     MODEL_ADD_METHOD("iprof_model_add_method", false, I, A, L, A, L, A, L, A),
-    /** 1.0's iprof_model_remove_method(m, id, 0): phase C adds the flags argument. */
-    MODEL_REMOVE_METHOD("iprof_model_remove_method", false, I, A, L),
-    /** 1.0's iprof_model_remove_method(m, id, IPROF_REMOVE_CASCADE) until phase C. */
-    MODEL_DROP_METHOD("iprof_model_drop_method", false, I, A, L),
+    MODEL_REMOVE_METHOD("iprof_model_remove_method", false, I, A, L, I),
     MODEL_ADD_ENTRY("iprof_model_add_entry", false, I, A, I, A, L, A, L),
     MODEL_REMOVE_ENTRY("iprof_model_remove_entry", false, I, A, I, A, L),
     MODEL_SET_ENTRY_RECORDS("iprof_model_set_entry_records", false, I, A, I, A, L, A, L),
@@ -115,7 +109,7 @@ enum Fn {
     MODEL_SET_INSTANCEOF_KEY("iprof_model_set_instanceof_key", true, I, A, I),
     // <iprof/transform.h>
     /** 1.0's iprof_model_canonicalize(m, flags) under its 0.x name until phase C renames it. */
-    MODEL_CANONICALIZE_FLAGS("iprof_model_canonicalize_flags", false, I, A, I),
+    MODEL_CANONICALIZE("iprof_model_canonicalize", false, I, A, I),
     FILTER_OPTIONS_INIT("iprof_filter_options_init", true, I, A, I),
     MODEL_FILTER("iprof_model_filter", false, I, A, A),
     PACKAGE_MATCHES("iprof_package_matches", true, I, A, A, L),

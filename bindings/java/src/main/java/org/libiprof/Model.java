@@ -36,6 +36,8 @@ import java.util.RandomAccess;
  * number of threads at once; a change needs exclusive access.
  */
 public final class Model implements AutoCloseable {
+    /** IPROF_REMOVE_CASCADE of iprof_model_remove_method. */
+    private static final int REMOVE_CASCADE = 0x1;
     private final Handle h;
     final int[] kindGen = new int[6];
     int typeGen;
@@ -842,9 +844,8 @@ public final class Model implements AutoCloseable {
             if (cascade) {
                 staleKinds(null);
             }
-            // Phase C of issue 34: one call, iprof_model_remove_method(p, id, flags).
-            return removed(cascade ? (int) Native.MODEL_DROP_METHOD.invokeExact(p, id)
-                                   : (int) Native.MODEL_REMOVE_METHOD.invokeExact(p, id));
+            int flags = cascade ? REMOVE_CASCADE : 0;
+            return removed((int) Native.MODEL_REMOVE_METHOD.invokeExact(p, id, flags));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -977,7 +978,7 @@ public final class Model implements AutoCloseable {
             MemorySegment src = other.ptr();
             MemorySegment p = mut();
             staleKinds(null);
-            check((int) Native.MODEL_MERGE_WITH.invokeExact(p, src, o));
+            check((int) Native.MODEL_MERGE.invokeExact(p, src, o));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -1057,7 +1058,7 @@ public final class Model implements AutoCloseable {
             methodGen++;
             ctxGen++;
             staleKinds(null);
-            check((int) Native.MODEL_CANONICALIZE_FLAGS.invokeExact(p, dropUnknown ? 1 : 0));
+            check((int) Native.MODEL_CANONICALIZE.invokeExact(p, dropUnknown ? 1 : 0));
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }

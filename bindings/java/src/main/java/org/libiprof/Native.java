@@ -82,7 +82,7 @@ final class Native {
     static final MethodHandle ENTRY_CONTEXT = link(Fn.ENTRY_CONTEXT);
     static final MethodHandle ENTRY_RECORDS = link(Fn.ENTRY_RECORDS);
     static final MethodHandle MERGE_OPTIONS_INIT = link(Fn.MERGE_OPTIONS_INIT);
-    static final MethodHandle MODEL_MERGE_WITH = link(Fn.MODEL_MERGE_WITH);
+    static final MethodHandle MODEL_MERGE = link(Fn.MODEL_MERGE);
     static final MethodHandle MODEL_MERGE_SOURCE = link(Fn.MODEL_MERGE_SOURCE);
     static final MethodHandle WRITE_OPTIONS_INIT = link(Fn.WRITE_OPTIONS_INIT);
     static final MethodHandle WRITER_NEW = link(Fn.WRITER_NEW);
@@ -102,7 +102,6 @@ final class Native {
     static final MethodHandle MODEL_REMOVE_TYPE = link(Fn.MODEL_REMOVE_TYPE);
     static final MethodHandle MODEL_ADD_METHOD = link(Fn.MODEL_ADD_METHOD);
     static final MethodHandle MODEL_REMOVE_METHOD = link(Fn.MODEL_REMOVE_METHOD);
-    static final MethodHandle MODEL_DROP_METHOD = link(Fn.MODEL_DROP_METHOD);
     static final MethodHandle MODEL_ADD_ENTRY = link(Fn.MODEL_ADD_ENTRY);
     static final MethodHandle MODEL_REMOVE_ENTRY = link(Fn.MODEL_REMOVE_ENTRY);
     static final MethodHandle MODEL_SET_ENTRY_RECORDS = link(Fn.MODEL_SET_ENTRY_RECORDS);
@@ -114,7 +113,7 @@ final class Native {
     static final MethodHandle MODEL_REMOVE_UNKNOWN = link(Fn.MODEL_REMOVE_UNKNOWN);
     static final MethodHandle MODEL_INSTANCEOF_KEY = link(Fn.MODEL_INSTANCEOF_KEY);
     static final MethodHandle MODEL_SET_INSTANCEOF_KEY = link(Fn.MODEL_SET_INSTANCEOF_KEY);
-    static final MethodHandle MODEL_CANONICALIZE_FLAGS = link(Fn.MODEL_CANONICALIZE_FLAGS);
+    static final MethodHandle MODEL_CANONICALIZE = link(Fn.MODEL_CANONICALIZE);
     static final MethodHandle FILTER_OPTIONS_INIT = link(Fn.FILTER_OPTIONS_INIT);
     static final MethodHandle MODEL_FILTER = link(Fn.MODEL_FILTER);
     static final MethodHandle PACKAGE_MATCHES = link(Fn.PACKAGE_MATCHES);

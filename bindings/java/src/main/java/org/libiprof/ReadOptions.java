@@ -11,7 +11,7 @@ import java.lang.foreign.ValueLayout;
  * kept.
  */
 public final class ReadOptions {
-    private static final int VERSION = 2;
+    private static final int VERSION = 1;
     private static final ReadOptions DEFAULTS = new ReadOptions(0, 0, 0, 0, 0);
     private static final int STRICT = 0x1;
     private static final int NO_REFERENCES = 0x2;

@@ -33,7 +33,7 @@ class Session implements AutoCloseable {
     private static final int PATH = 1;
     private static final int CALLBACK = 3;
     /** IPROF_READ_CALLBACKS_VERSION. */
-    private static final int CALLBACKS_VERSION = 2;
+    private static final int CALLBACKS_VERSION = 1;
     final Arena arena;
     private Throwable pending;
     private boolean stopped;

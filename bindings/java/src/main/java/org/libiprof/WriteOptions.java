@@ -10,11 +10,10 @@ import java.lang.foreign.ValueLayout;
  * read accepts, in GraalVM's layout of the model's version, minified.
  */
 public final class WriteOptions {
-    private static final int VERSION = 2;
+    private static final int VERSION = 1;
     private static final WriteOptions DEFAULTS = new WriteOptions(0, null, 0, InstanceofKey.AUTO);
     static final int PRETTY = 0x1;
     static final int DROP_INSTANCEOF = 0x2;
-    static final int STRICT = 0x4;
     static final int NO_VALIDATE = 0x8;
     static final int NO_SYNC = 0x10;
     static final int GZIP = 0x20;
@@ -67,14 +66,6 @@ public final class WriteOptions {
      */
     public WriteOptions withDropInstanceof(boolean drop) {
         return flag(DROP_INSTANCEOF, drop);
-    }
-
-    /**
-     * {@return the changed options}
-     * @param strict check references even with {@code withCheckReferences(false)} (IPROF_WRITE_STRICT)
-     */
-    public WriteOptions withStrict(boolean strict) {
-        return flag(STRICT, strict);
     }
 
     /**

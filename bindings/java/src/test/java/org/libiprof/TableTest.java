@@ -62,22 +62,6 @@ class TableTest {
         }
     }
 
-    /** The 0.x names of 1.0 forms, which phase C of issue 34 renames (then this set empties). */
-    private static final Set<String> RENAMED_IN_PHASE_C = Set.of("iprof_model_merge_with",
-            "iprof_model_canonicalize_flags", "iprof_model_drop_method");
-
-    @Test
-    void noRowIsAFunctionThatGoes() throws IOException {
-        // <iprof/deprecated.h> declares what 1.0 removes (phase C deletes it, and the renamed
-        // functions take their 1.0 names: then RENAMED_IN_PHASE_C empties).
-        Path going = Support.SOURCE.resolve("include/iprof/deprecated.h");
-        String header = Files.exists(going) ? Files.readString(going) : "";
-        for (Fn fn : Fn.values()) {
-            boolean goes = java.util.regex.Pattern.compile("IPROF_API[^;(]*\\b" + fn.symbol + "\\(").matcher(header).find();
-            assertEquals(RENAMED_IN_PHASE_C.contains(fn.symbol), goes, fn.symbol);
-        }
-    }
-
     @Test
     void jarMetadataIsTheTable() throws IOException {
         String jar = System.getProperty("iprof.test.jar");
