@@ -267,6 +267,16 @@ static void test_into_empty(void)
             CHECK(ls == ld && memcmp(rs, rd, ls * sizeof *rs) == 0);
         }
     }
+    /* NULL options are the defaults (weight 1): every count doubles. */
+    CHECK_OK(iprof_model_merge(dst, src, NULL));
+    size_t calls = iprof_model_entry_count(src, IPROF_KIND_CALL_COUNT);
+    CHECK(calls > 0);
+    for (size_t i = 0; i < calls; i++) {
+        size_t ls, ld;
+        const int64_t *rs = iprof_entry_records(iprof_model_entry_at(src, IPROF_KIND_CALL_COUNT, i), &ls);
+        const int64_t *rd = iprof_entry_records(iprof_model_entry_at(dst, IPROF_KIND_CALL_COUNT, i), &ld);
+        CHECK(ls == 1 && ld == 1 && rd[0] == 2 * rs[0]);
+    }
     iprof_model_free(dst);
     iprof_model_free(src);
 }

@@ -170,11 +170,6 @@ static void test_keys(void)
                          "instanceOfProfiles=5 virtualInvokeMethodProfiles=9");
     CHECK_EQ_INT(read_result(r).diag_count, 2);
     CHECK_EQ_STR(err_info(iprof_reader_diag(r, 1)).path, "virtualInvokeMethodProfiles");
-    /* A version 1 struct has no on_key: it is not read. */
-    memset(&l, 0, sizeof l);
-    cb.version = 1;
-    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), &cb, &l));
-    CHECK_EQ_STR(l.text, "");
     /* on_key stops the read. */
     cb.version = IPROF_READ_CALLBACKS_VERSION;
     cb.on_key = stop_key;
