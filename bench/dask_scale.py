@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of iprof.dask_merge on a LocalCluster (docs/scale.md).
 
-    IPROF_LIBRARY=build/lib/libiprof.so.0 /usr/bin/python3 bench/dask_scale.py \\
+    IPROF_LIBRARY=build/lib/libiprof.so.1 /usr/bin/python3 bench/dask_scale.py \\
         --gen build/bench/iprof-gen --iprof build/tools/iprof [--files 16] [--size 10M]
 
 Generates FILES inputs of SIZE with seeds 1..FILES (in --dir, kept between

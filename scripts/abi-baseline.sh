@@ -71,8 +71,8 @@ EOF
 mkdir -p "$top/abi"
 rm -rf "$top/abi/include"
 mkdir -p "$top/abi/include/iprof"
-for h in iprof.h stream.h edit.h transform.h diff.h analysis.h; do
-    cp "$src/include/iprof/$h" "$top/abi/include/iprof/$h"
-done
+# Every public header (include/iprof/meson.build installs them all), so
+# that adding or removing one needs no change here.
+cp "$src"/include/iprof/*.h "$top/abi/include/iprof/"
 cp "$tmp/build/include/iprof/version.h" "$top/abi/include/iprof/version.h"
 echo "abi-baseline: wrote abi/$soname.abi and abi/include/iprof/ (library $(sed -n 's/^#define IPROF_VERSION_STRING "\(.*\)"/\1/p' "$tmp/build/include/iprof/version.h")); commit abi/"

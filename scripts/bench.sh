@@ -270,7 +270,7 @@ run_task() {
     python_load) set -- "$pybin" "$top/bench/peer_python.py" load "$file" ;;
     python_roundtrip) set -- "$pybin" "$top/bench/peer_python.py" dump "$file" ;;
     visit) set -- "$B/bench_visit" "$file" ;;
-    java_*) set -- env IPROF_LIBRARY="$build/lib/libiprof.so.0" "$jdk/bin/java" \
+    java_*) set -- env IPROF_LIBRARY="$build/lib/libiprof.so.1" "$jdk/bin/java" \
                 --enable-native-access=org.libiprof -p "$jar" --add-modules org.libiprof \
                 "$top/bench/BenchJava.java" "${name#java_}" "$file" "$top/examples/fib.iprof" ;;
     *) die "unknown task $name" ;;

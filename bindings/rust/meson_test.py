@@ -65,7 +65,7 @@ def package():
     """cargo package of both crates (iprof depends on iprof-sys, so they are
     packaged together, as cargo publish --workspace would) and docs.rs-like
     documentation, all offline and without a warning. In a CARGO_HOME of
-    its own: the verification unpacks iprof-sys 0.1.0 from a local registry
+    its own: the verification unpacks iprof-sys (of its version) from a local registry
     into CARGO_HOME and would reuse a copy left by an earlier run, whatever
     its sources say now."""
     home = tempfile.mkdtemp(prefix="iprof-cargo-home-")

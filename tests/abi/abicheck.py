@@ -178,7 +178,7 @@ def classify(rc, report):
 WINDOWS_ONLY = ('win32.c', 'replace_win32.c')
 
 
-def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', extra=()):
+def compile_library(src_root, version_h_dir, out_dir, soname, extra=()):
     """Build lib/**/*.c of src_root into out_dir/libiprof.so with cc, the way
     lib/meson.build does (hidden visibility, version script, -g). For
     throwaway variants in tests; the real library is meson's."""
@@ -216,7 +216,10 @@ def compile_library(src_root, version_h_dir, out_dir, soname='libiprof.so.0', ex
 # abi/libiprof.abignore hides them from abidiff and versioned_struct_changes()
 # checks them.
 VERSIONED_STRUCTS = ('iprof_read_options', 'iprof_read_callbacks', 'iprof_write_options',
-                     'iprof_filter_options', 'iprof_diff_options', 'iprof_columns')
+                     'iprof_filter_options', 'iprof_diff_options', 'iprof_columns',
+                     'iprof_merge_options', 'iprof_source', 'iprof_sink', 'iprof_error_info',
+                     'iprof_read_result', 'iprof_diff_summary', 'iprof_diff_kind_summary',
+                     'iprof_diff_change')
 
 
 def struct_layouts(abi_xml):

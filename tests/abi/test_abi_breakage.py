@@ -58,16 +58,19 @@ def change_parameter(r):
 
 
 def add_parameter(r):
-    edit(r, 'include/iprof/iprof.h', 'iprof_type_id(const iprof_type *type)',
-         'iprof_type_id(const iprof_type *type, int extra)')
-    edit(r, 'lib/model/model.c', 'iprof_type_id(const iprof_type *type)',
-         'iprof_type_id(const iprof_type *type, int extra)')
-    edit(r, 'lib/model/model.c', re.compile(r'(iprof_type_id\(const iprof_type \*type, int extra\)\n\{\n)'),
+    # Functions 1.0 keeps (docs/api-1.0.md, section 2.2), so that the
+    # variants outlive the removal of the 0.x ones.
+    edit(r, 'include/iprof/iprof.h', 'iprof_context_bci(const iprof_context *ctx)',
+         'iprof_context_bci(const iprof_context *ctx, int extra)')
+    edit(r, 'lib/model/model_context.c', 'iprof_context_bci(const iprof_context *ctx)',
+         'iprof_context_bci(const iprof_context *ctx, int extra)')
+    edit(r, 'lib/model/model_context.c',
+         re.compile(r'(iprof_context_bci\(const iprof_context \*ctx, int extra\)\n\{\n)'),
          r'\1    (void)extra;\n')
 
 
 def remove_function(r):
-    edit(r, 'lib/libiprof.map', '    iprof_reader_get_result;\n', '')
+    edit(r, 'lib/libiprof.map', '    iprof_model_remove_type;\n', '')
 
 
 def add_function(r):
@@ -93,39 +96,63 @@ def append_member(r):
          r'\1    size_t appended;\n\2')
 
 
+def append_member_filled(r):
+    # A struct the library fills grows at its end too (the caller's version
+    # says which members it has room for).
+    edit(r, 'include/iprof/iprof.h', re.compile(r'(typedef struct iprof_error_info \{.*?)'
+                                                  r'(\} iprof_error_info;)', re.S),
+         r'\1    uint64_t appended;\n\2')
+
+
+def retype_member_source(r):
+    edit(r, 'include/iprof/iprof.h', re.compile(r'(typedef struct iprof_source \{.*?)'
+                                                  r'size_t len;', re.S),
+         r'\1unsigned int len;')
+
+
 def change_opaque_handle(r):
     # The layout of a handle is private: free to change.
     edit(r, 'lib/model/model.h', 'struct iprof_model {\n', 'struct iprof_model {\n    char padding[24];\n')
 
 
+# The SONAME every variant keeps (the built library's, libiprof.so.N) and
+# the next one, for the variant that bumps it without a new baseline.
+SAME, BUMPED = 'same', 'bumped'
+
 VARIANTS = [
     # name, edit, soname, expected verdict, expected to pass
     ('member inserted in the middle of iprof_read_options', insert_member_middle,
-     'libiprof.so.0', 'incompatible', False),
-    ('member of iprof_write_options retyped', retype_member, 'libiprof.so.0', 'incompatible',
-     False),
-    ('parameter of iprof_kind_name retyped int -> long', change_parameter, 'libiprof.so.0',
+     SAME, 'incompatible', False),
+    ('member of iprof_write_options retyped', retype_member, SAME, 'incompatible', False),
+    ('parameter of iprof_kind_name retyped int -> long', change_parameter, SAME,
      'incompatible', False),
-    ('parameter added to iprof_type_id', add_parameter, 'libiprof.so.0', 'incompatible',
+    ('parameter added to iprof_context_bci', add_parameter, SAME, 'incompatible', False),
+    ('iprof_model_remove_type no longer exported', remove_function, SAME, 'incompatible',
      False),
-    ('iprof_reader_get_result no longer exported', remove_function, 'libiprof.so.0',
-     'incompatible', False),
     ('the same removal with the SONAME bumped (baseline not regenerated)', remove_function,
-     'libiprof.so.1', 'incompatible', False),
-    ('function added', add_function, 'libiprof.so.0', 'additions', True),
-    ('member appended to iprof_write_options', append_member, 'libiprof.so.0', 'additions',
-     True),
-    ('member of iprof_write_options widened, shifting the next', widen_member, 'libiprof.so.0',
+     BUMPED, 'incompatible', False),
+    ('function added', add_function, SAME, 'additions', True),
+    ('member appended to iprof_write_options', append_member, SAME, 'additions', True),
+    ('member appended to iprof_error_info', append_member_filled, SAME, 'additions', True),
+    ('member of iprof_source retyped', retype_member_source, SAME, 'incompatible', False),
+    ('member of iprof_write_options widened, shifting the next', widen_member, SAME,
      'incompatible', False),
-    ('layout of the opaque iprof_model changed', change_opaque_handle, 'libiprof.so.0', 'same',
-     True),
+    ('layout of the opaque iprof_model changed', change_opaque_handle, SAME, 'same', True),
 ]
+
+
+def sonames(build):
+    """{SAME: the built library's SONAME, BUMPED: the next one}."""
+    same = A.soname_of(A.built_library(build))
+    base, _, n = same.rpartition('.so.')
+    return {SAME: same, BUMPED: '%s.so.%d' % (base, int(n) + 1)}
 
 
 def main():
     build = A.build_dir()
     A.need('abidw', 'abidiff', 'cc', 'readelf')
     version_dir = os.path.join(build, 'include')
+    names = sonames(build)
     with tempfile.TemporaryDirectory(prefix='iprof-abi-breakage-') as tmp:
         def build_variant(i, change, soname):
             root = os.path.join(tmp, 'v%d' % i)
@@ -138,13 +165,14 @@ def main():
             A.abidw(lib, build, out, root)
             return out
 
-        jobs = [(0, None, 'libiprof.so.0')] + [(i + 1, v[1], v[2]) for i, v in enumerate(VARIANTS)]
+        jobs = [(0, None, names[SAME])] + [(i + 1, v[1], names[v[2]])
+                                           for i, v in enumerate(VARIANTS)]
         with ThreadPoolExecutor(max_workers=4) as pool:
             abis = list(pool.map(lambda j: build_variant(*j), jobs))
         reference = abis[0]
         failures = []
         for (name, _, soname, want_verdict, want_pass), abi in zip(VARIANTS, abis[1:]):
-            passed, verdict, message, report = A.judge(reference, abi, soname)
+            passed, verdict, message, report = A.judge(reference, abi, names[soname])
             ok = verdict == want_verdict and passed == want_pass
             print('%s %s: %s, %s (%s)' % ('ok  ' if ok else 'FAIL', name, verdict,
                                           'passes' if passed else 'fails', message))

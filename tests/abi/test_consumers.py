@@ -6,7 +6,7 @@
    built with nothing but `pkg-config --cflags --libs iprof` (pkg-config
    pointed at the root with PKG_CONFIG_LIBDIR and PKG_CONFIG_SYSROOT_DIR):
    linked dynamically (run with LD_LIBRARY_PATH on the installed libdir,
-   checked to load the installed libiprof.so.0) and statically
+   checked to load the installed library by its SONAME, libiprof.so.N) and statically
    (`cc -static ... $(pkg-config --static ...)`, checked to need no
    libiprof at run time).
 3. The old consumer: consumer.c compiled against the headers of the ABI
@@ -112,11 +112,12 @@ def main():
         env.pop('PKG_CONFIG_PATH', None)
         cflags_libs = pkg_config(env, '--cflags', '--libs')
         static_flags = pkg_config(env, '--cflags', '--libs', '--static')
+        soname = A.soname_of(A.built_library(build))
         libdirs = [f[2:] for f in cflags_libs if f.startswith('-L')]
-        if not libdirs or not os.path.exists(os.path.join(libdirs[0], 'libiprof.so.0')):
-            A.fail('pkg-config --libs does not point at the installed libiprof.so.0: %s'
-                   % cflags_libs)
-        installed = os.path.join(libdirs[0], 'libiprof.so.0')
+        if not libdirs or not os.path.exists(os.path.join(libdirs[0], soname)):
+            A.fail('pkg-config --libs does not point at the installed %s: %s'
+                   % (soname, cflags_libs))
+        installed = os.path.join(libdirs[0], soname)
         run_env = dict(os.environ, LD_LIBRARY_PATH=libdirs[0], LD_BIND_NOW='1')
 
         builds = [

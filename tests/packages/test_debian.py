@@ -21,9 +21,9 @@
    `dpkg -x` into a throwaway root. Then, with nothing of the build directory in the
    environment: `iprof --version`, a consumer (tests/abi/consumer.c) built
    with pkg-config alone and run, a Python import that loads
-   libiprof.so.0 by its SONAME and reads examples/fib.iprof, and the Java
+   libiprof.so.1 by its SONAME and reads examples/fib.iprof, and the Java
    example of docs/bindings.md compiled against the installed jar and run,
-   finding libiprof.so.0 by its SONAME, printing what `iprof stats` says.
+   finding libiprof.so.1 by its SONAME, printing what `iprof stats` says.
 
 meson runs it alone (is_parallel: false): while the packages are installed,
 no other test may find the system copy instead of the build's.
@@ -44,7 +44,7 @@ import abicheck as A  # noqa: E402
 import readme  # noqa: E402
 
 SRC = readme.SOURCE
-PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof']
+PACKAGES = ['libiprof1', 'libiprof-dev', 'iprof', 'python3-iprof']
 FIB = os.path.join(SRC, 'examples', 'fib.iprof')
 
 
@@ -101,7 +101,7 @@ def contents(deb):
 def check_contents(debs):
     v = readme.project_version()
     want = {
-        'libiprof0': [r'/usr/lib/[^/]+/libiprof\.so\.0$', r'/usr/lib/[^/]+/libiprof\.so\.%s$'
+        'libiprof1': [r'/usr/lib/[^/]+/libiprof\.so\.1$', r'/usr/lib/[^/]+/libiprof\.so\.%s$'
                       % re.escape(v)],
         'libiprof-dev': [r'/usr/include/iprof/iprof\.h$', r'/usr/lib/[^/]+/libiprof\.a$',
                          r'/usr/lib/[^/]+/libiprof\.so$', r'/usr/lib/[^/]+/pkgconfig/iprof\.pc$'],
@@ -119,8 +119,8 @@ def check_contents(debs):
         for pat in patterns:
             if not any(re.match(pat, f) for f in files):
                 A.fail('%s lacks %s; it holds:\n  %s' % (name, pat, '\n  '.join(files)))
-        # One package per file: the library is only in libiprof0, and so on.
-        if name != 'libiprof0' and any('libiprof.so.0' in f for f in files):
+        # One package per file: the library is only in libiprof1, and so on.
+        if name != 'libiprof1' and any('libiprof.so.1' in f for f in files):
             A.fail('%s holds the shared library too' % name)
     print('contents: every package holds its files')
     headers = [f for f in contents(debs['libiprof-dev']) if f.startswith('/usr/include/iprof/')]
@@ -146,9 +146,9 @@ def clean_env(extra=None):
 def use(root, tmp):
     """The installed packages, from a user's shell: root is '' for a real
     installation, else the directory they were unpacked into."""
-    libdir = glob.glob(root + '/usr/lib/*/libiprof.so.0')
+    libdir = glob.glob(root + '/usr/lib/*/libiprof.so.1')
     if len(libdir) != 1:
-        A.fail('no libiprof.so.0 under %s/usr/lib' % root)
+        A.fail('no libiprof.so.1 under %s/usr/lib' % root)
     lib = os.path.realpath(libdir[0])
     env = clean_env()
     if root:
@@ -172,7 +172,7 @@ def use(root, tmp):
     if p.returncode != 0 or ': ok' not in p.stdout:
         A.fail('the consumer failed (exit %d): %s' % (p.returncode, p.stdout))
     ldd = A.run(['ldd', exe], env=env, quiet=True).stdout
-    m = re.search(r'libiprof\.so\.0 => (\S+)', ldd)
+    m = re.search(r'libiprof\.so\.1 => (\S+)', ldd)
     if not m or os.path.realpath(m.group(1)) != lib:
         A.fail('the consumer does not load the packaged %s:\n%s' % (lib, ldd))
     print('consumer: built with pkg-config alone, loads %s' % lib)
@@ -213,7 +213,7 @@ def java(root, tmp, env, stats):
     p = A.run([JDK + '/bin/java', '--enable-native-access=org.libiprof', '-p', jar, '--add-modules',
                'org.libiprof', '-cp', classes, 'MergeHottest', out, FIB, '1'],
               env=env, cwd=tmp)
-    # No IPROF_LIBRARY in env: the binding finds libiprof.so.0 through the dynamic loader.
+    # No IPROF_LIBRARY in env: the binding finds libiprof.so.1 through the dynamic loader.
     line = 'version %s: %d types, %d methods, %d call counts' % (
         stats['version'], stats['types'], stats['methods'], stats['entries']['callCountProfiles'])
     if line not in p.stdout.splitlines():

@@ -24,7 +24,7 @@ comes first, as for the README's reader); the user gets a login PATH and,
 when rustup lives in root's home, its toolchains. After the blocks: the
 files land where README.md says, the installed `iprof` runs, the example's
 output is the one README.md shows, the new crate uses iprof for real, the
-venv's binding and the jar load the installed libiprof.so.0 by its SONAME,
+venv's binding and the jar load the installed libiprof.so.1 by its SONAME,
 and the Java example prints what docs/bindings.md shows and writes the
 bytes `iprof merge` writes.
 Skipped, saying why, when not root or without unshare or overlayfs.
@@ -54,7 +54,7 @@ fn main() {
     println!("{} {} {}", model.version(), model.type_count(), model.method_count());
 }
 '''
-PACKAGES = ['libiprof0', 'libiprof-dev', 'iprof', 'python3-iprof', 'libiprof-java']
+PACKAGES = ['libiprof1', 'libiprof-dev', 'iprof', 'python3-iprof', 'libiprof-java']
 # A Java program of the reader's: what it reads, and which jar and libiprof
 # the JVM loaded.
 PROBE_JAVA = '''import java.nio.file.Files;
@@ -217,19 +217,19 @@ def check_hello(s, libdir):
         A.fail('%s: the example printed\n%s\nREADME.md shows\n%s'
                % (s.name, out, readme.output_after('run:hello')))
     ldd = s.sh('ldd ./hello', cwd=s.src)
-    m = re.search(r'libiprof\.so\.0 => (\S+)', ldd)
+    m = re.search(r'libiprof\.so\.1 => (\S+)', ldd)
     # /lib is /usr/lib on Debian 12: the same directory, by any name.
     if not m or s.sh('readlink -f %s' % os.path.dirname(m.group(1))) != \
             s.sh('readlink -f %s' % libdir):
-        A.fail('%s: ./hello does not load libiprof.so.0 from %s:\n%s' % (s.name, libdir, ldd))
+        A.fail('%s: ./hello does not load libiprof.so.1 from %s:\n%s' % (s.name, libdir, ldd))
     print('   the C example runs, loading %s' % m.group(1), flush=True)
 
 
 def from_source(s):
     s.block('install:source', s.src)
-    libs = glob.glob(s.t.path('/usr/local/lib/*/libiprof.so.0'))
+    libs = glob.glob(s.t.path('/usr/local/lib/*/libiprof.so.1'))
     if len(libs) != 1:
-        A.fail('%s: no /usr/local/lib/*/libiprof.so.0 after the source install' % s.name)
+        A.fail('%s: no /usr/local/lib/*/libiprof.so.1 after the source install' % s.name)
     libdir = '/' + os.path.relpath(os.path.dirname(libs[0]), s.t.root)
     for f in ['/usr/local/include/iprof/iprof.h', '/usr/local/share/man/man1/iprof.1',
               '/usr/local/share/bash-completion/completions/iprof',
@@ -268,7 +268,7 @@ def pip(s, libdir):
                  % script).splitlines()
     if not lines[0].startswith(s.home + '/.venvs/iprof/'):
         A.fail('%s: the venv imported iprof from %s' % (s.name, lines[0]))
-    real = s.sh('readlink -f %s/libiprof.so.0' % libdir).strip()
+    real = s.sh('readlink -f %s/libiprof.so.1' % libdir).strip()
     if lines[1:] != [real, '1.1.0 17 10']:
         A.fail('%s: the venv\'s iprof loaded and read %r, not %s' % (s.name, lines[1:], real))
     print('   the venv\'s iprof loads %s' % real, flush=True)
@@ -276,13 +276,13 @@ def pip(s, libdir):
 
 def java_probe(s, jar, libdir):
     """A Java program on `jar` reads examples/fib.iprof through the
-    libiprof.so.0 installed in libdir, found by its SONAME."""
+    libiprof.so.1 installed in libdir, found by its SONAME."""
     with open(s.t.path('/tmp/Probe.java'), 'w') as f:
         f.write(PROBE_JAVA)
     lines = s.sh('"$JAVA_HOME/bin/java" --enable-native-access=org.libiprof -p %s '
                  '--add-modules org.libiprof /tmp/Probe.java "$LIBIPROF/examples/fib.iprof"'
                  % jar).splitlines()
-    real = s.sh('readlink -f %s/libiprof.so.0' % libdir).strip()
+    real = s.sh('readlink -f %s/libiprof.so.1' % libdir).strip()
     if lines != ['1.1.0 17 10', jar, real]:
         A.fail('%s: a Java program on %s read, from the jar and library, %r, not %s'
                % (s.name, jar, lines, real))
@@ -323,7 +323,7 @@ def debian(s, jdk):
     where = s.sh('command -v iprof; iprof --version').split('\n')
     if where[:2] != ['/usr/bin/iprof', 'iprof (libiprof) %s' % VERSION]:
         A.fail('%s: iprof on PATH: %r' % (s.name, where))
-    libdir = os.path.dirname(s.sh('dpkg -L libiprof0 | grep "/libiprof.so.0$"').strip())
+    libdir = os.path.dirname(s.sh('dpkg -L libiprof1 | grep "/libiprof.so.1$"').strip())
     check_hello(s, libdir)
     out = s.sh('cd /tmp && /usr/bin/python3 -c "import iprof; print(iprof.__file__, '
                'iprof.library_version())"')

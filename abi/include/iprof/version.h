@@ -10,13 +10,13 @@
 #define IPROF_VERSION_H
 
 /** Major version: changes with an incompatible release (docs/abi.md). */
-#define IPROF_VERSION_MAJOR 0
+#define IPROF_VERSION_MAJOR 1
 /** Minor version: changes with a release that adds to the API. */
-#define IPROF_VERSION_MINOR 1
+#define IPROF_VERSION_MINOR 0
 /** Patch version: changes with a release of fixes only. */
 #define IPROF_VERSION_PATCH 0
 /** The version as "MAJOR.MINOR.PATCH". */
-#define IPROF_VERSION_STRING "0.1.0"
+#define IPROF_VERSION_STRING "1.0.0"
 /** The version as one comparable number: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define IPROF_VERSION_NUMBER (IPROF_VERSION_MAJOR * 10000 + IPROF_VERSION_MINOR * 100 + IPROF_VERSION_PATCH)
 

@@ -1,7 +1,7 @@
 """Python bindings of libiprof: GraalVM Native Image PGO profiles (.iprof).
 
 Pure Python over ctypes: no compile step, only the standard library. The
-C library (``libiprof.so.0``) is found through ``IPROF_LIBRARY``,
+C library (``libiprof.so.1``) is found through ``IPROF_LIBRARY``,
 :func:`load_library`, a build directory of the source tree or the system
 (see ``iprof._lib``). Memory stays owned by the C side; Python objects
 check that what they point to is still alive and raise
@@ -36,7 +36,7 @@ from ._writer import Writer
 from ._diff import Change, Diff, diff
 from ._dask import dask_merge
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 __all__ = [
     # library

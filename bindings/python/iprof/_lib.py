@@ -16,7 +16,7 @@ Search order for the shared library (the first that exists wins):
    normal search.
 
 The file names follow each system's conventions for the library meson
-builds: ``libiprof.so.0`` (Linux and other ELF systems), ``libiprof.0.dylib``
+builds: ``libiprof.so.1`` (Linux and other ELF systems), ``libiprof.1.dylib``
 (macOS, expected to work and not tested), ``iprof.dll`` (Windows).
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_
                     c_size_t, c_uint, c_uint64, c_void_p)
 
 #: The library major version these bindings were written for.
-SUPPORTED_MAJOR = 0
+SUPPORTED_MAJOR = 1
 
 c_int64_p = POINTER(c_int64)
 c_size_t_p = POINTER(c_size_t)

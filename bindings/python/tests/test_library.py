@@ -25,17 +25,17 @@ class LibraryTest(unittest.TestCase):
     def test_file_names_per_system(self):
         """Each system's file name for the library meson builds, whatever
         system runs the test (docs/bindings.md)."""
-        self.assertEqual(_lib.library_file_names("linux"), ["libiprof.so.0"])
-        self.assertEqual(_lib.library_file_names("freebsd14"), ["libiprof.so.0"])
+        self.assertEqual(_lib.library_file_names("linux"), ["libiprof.so.1"])
+        self.assertEqual(_lib.library_file_names("freebsd14"), ["libiprof.so.1"])
         self.assertEqual(_lib.library_file_names("darwin"),
-                         ["libiprof.0.dylib", "libiprof.dylib"])
+                         ["libiprof.1.dylib", "libiprof.dylib"])
         self.assertEqual(_lib.library_file_names("win32"), ["iprof.dll"])
         self.assertEqual(_lib.library_file_names("cygwin"), ["iprof.dll"])
         self.assertEqual(_lib.library_file_names(), _lib.library_file_names(sys.platform))
 
     def test_search_order(self):
         """Without IPROF_LIBRARY, a package in the source tree uses
-        $IPROF_BUILD_DIR/lib/libiprof.so.0; a bad IPROF_LIBRARY fails on
+        $IPROF_BUILD_DIR/lib/libiprof.so.1; a bad IPROF_LIBRARY fails on
         first use with LibraryError."""
         env_lib = os.environ.get("IPROF_LIBRARY")
         if not env_lib:
@@ -48,8 +48,8 @@ class LibraryTest(unittest.TestCase):
         p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                            text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout.strip(), os.path.join(build, "lib", "libiprof.so.0"))
-        env["IPROF_LIBRARY"] = "/nonexistent/libiprof.so.0"
+        self.assertEqual(p.stdout.strip(), os.path.join(build, "lib", "libiprof.so.1"))
+        env["IPROF_LIBRARY"] = "/nonexistent/libiprof.so.1"
         code = ("import sys; sys.path.insert(0, %r); import iprof\n"
                 "try:\n    iprof.Model()\nexcept iprof.LibraryError as e:\n"
                 "    print('LibraryError', e)" % support.PACKAGE_ROOT)
@@ -57,7 +57,7 @@ class LibraryTest(unittest.TestCase):
                            text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertTrue(p.stdout.startswith("LibraryError cannot load libiprof from "
-                                            "'/nonexistent/libiprof.so.0'"), p.stdout)
+                                            "'/nonexistent/libiprof.so.1'"), p.stdout)
 
     def test_version(self):
         v = iprof.library_version()
@@ -68,8 +68,8 @@ class LibraryTest(unittest.TestCase):
 
     def test_bad_path(self):
         with self.assertRaises(iprof.LibraryError) as cm:
-            iprof.load_library("/nonexistent/libiprof.so.0")
-        self.assertIn("/nonexistent/libiprof.so.0", str(cm.exception))
+            iprof.load_library("/nonexistent/libiprof.so.1")
+        self.assertIn("/nonexistent/libiprof.so.1", str(cm.exception))
         self.assertIsInstance(cm.exception, OSError)
 
     def test_not_libiprof(self):

@@ -177,8 +177,8 @@ class SourceTreeLookup(unittest.TestCase):
 
     def test_the_checkout_searches_its_build_directories(self):
         self.assertEqual(self.candidates(PACKAGE_ROOT, IPROF_BUILD_DIR="/b"),
-                         ["/b/lib/libiprof.so.0",
-                          os.path.join(SOURCE_ROOT, "build", "lib", "libiprof.so.0")])
+                         ["/b/lib/libiprof.so.1",
+                          os.path.join(SOURCE_ROOT, "build", "lib", "libiprof.so.1")])
 
     def test_an_installed_copy_does_not(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -337,7 +337,7 @@ class Installed(unittest.TestCase):
     def test_wheel_finds_the_library_by_SONAME(self):
         out = self.probe(self.venv_wheel, LD_LIBRARY_PATH=os.path.dirname(LIBRARY))
         self.check_probe(out, self.venv_wheel)
-        self.assertEqual(out["library_path"], "libiprof.so.0")
+        self.assertEqual(out["library_path"], "libiprof.so.1")
 
     def test_installed_package_ignores_build_directories(self):
         # From the checkout's root, with IPROF_BUILD_DIR naming the build and
@@ -354,14 +354,14 @@ class Installed(unittest.TestCase):
                     os.path.dirname(LIBRARY))), check=False)
         self.assertNotEqual(p.returncode, 0, p.stdout)
         self.assertIn("iprof._lib.LibraryError: libiprof not found", p.stdout)
-        self.assertIn("tried libiprof.so.0;", p.stdout)
+        self.assertIn("tried libiprof.so.1;", p.stdout)
 
     def test_pip_install_of_the_source_tree(self):
         out = self.probe(self.venv_src, IPROF_LIBRARY=LIBRARY)
         self.check_probe(out, self.venv_src)
         self.assertEqual(out["library_path"], LIBRARY)
         out = self.probe(self.venv_src, LD_LIBRARY_PATH=os.path.dirname(LIBRARY))
-        self.assertEqual(out["library_path"], "libiprof.so.0")
+        self.assertEqual(out["library_path"], "libiprof.so.1")
         self.assertEqual(out["mapped"], [os.path.realpath(LIBRARY)])
 
     def test_installed_package_has_py_typed_for_mypy(self):

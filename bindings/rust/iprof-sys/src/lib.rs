@@ -983,9 +983,9 @@ mod tests {
     // Each system's file names, whatever system runs the test.
     #[test]
     fn library_file_names_per_system() {
-        assert_eq!(library_file_names("linux"), ["libiprof.so", "libiprof.so.0"]);
-        assert_eq!(library_file_names("freebsd"), ["libiprof.so", "libiprof.so.0"]);
-        assert_eq!(library_file_names("macos"), ["libiprof.dylib", "libiprof.0.dylib"]);
+        assert_eq!(library_file_names("linux"), ["libiprof.so", "libiprof.so.1"]);
+        assert_eq!(library_file_names("freebsd"), ["libiprof.so", "libiprof.so.1"]);
+        assert_eq!(library_file_names("macos"), ["libiprof.dylib", "libiprof.1.dylib"]);
         assert_eq!(library_file_names("windows"), ["iprof.dll.a", "iprof.dll"]);
     }
 

@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
  */
 public final class Iprof {
     /** The major version of libiprof this binding was written for. */
-    public static final int BINDING_MAJOR = 0;
+    public static final int BINDING_MAJOR = 1;
     /** GraalVM's EXTREMELY_SLOW_PATH_PROBABILITY, 1 - 0.999999. */
     public static final double EXTREMELY_SLOW_PATH_PROBABILITY = 1.0 - 0.999999;
     /** The bci GraalVM writes for switch cases sharing their target. */
@@ -44,12 +44,12 @@ public final class Iprof {
         }
     }
 
-    /** {@return what was loaded, "/usr/lib/x86_64-linux-gnu/libiprof.so.0 from ..."} */
+    /** {@return what was loaded, "/usr/lib/x86_64-linux-gnu/libiprof.so.1 from ..."} */
     public static String libraryLocation() {
         return Native.LIBRARY;
     }
 
-    /** {@return the version of the library running, "0.1.0"} */
+    /** {@return the version of the library running, "1.0.0"} */
     public static String version() {
         return Native.cstr(Native.call(Native.VERSION_STRING));
     }

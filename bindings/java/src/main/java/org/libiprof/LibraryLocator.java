@@ -19,9 +19,9 @@ import java.util.function.Function;
  * <li>the installed library by its platform name, through the dynamic
  *     loader (its search path: {@code LD_LIBRARY_PATH}, ld.so.cache,
  *     {@code DYLD_LIBRARY_PATH}, {@code PATH} ...): Linux and other Unix
- *     {@code libiprof.so.0}; macOS {@code libiprof.0.dylib} then
- *     {@code libiprof.dylib}; Windows {@code iprof.dll}, {@code iprof-0.dll}
- *     then {@code libiprof-0.dll} (the names MSVC and MinGW builds give).</li>
+ *     {@code libiprof.so.1}; macOS {@code libiprof.1.dylib} then
+ *     {@code libiprof.dylib}; Windows {@code iprof.dll}, {@code iprof-1.dll}
+ *     then {@code libiprof-1.dll} (the names MSVC and MinGW builds give).</li>
  * </ol>
  * {@link #candidates} is a pure function of the OS name, the properties
  * and the environment, so every platform's order is tested on any one.
@@ -51,12 +51,12 @@ final class LibraryLocator {
     static List<String> platformNames(String osName) {
         String os = osName.toLowerCase(Locale.ROOT);
         if (os.startsWith("windows")) {
-            return List.of("iprof.dll", "iprof-0.dll", "libiprof-0.dll");
+            return List.of("iprof.dll", "iprof-1.dll", "libiprof-1.dll");
         }
         if (os.startsWith("mac") || os.startsWith("darwin")) {
-            return List.of("libiprof.0.dylib", "libiprof.dylib");
+            return List.of("libiprof.1.dylib", "libiprof.dylib");
         }
-        return List.of("libiprof.so.0");
+        return List.of("libiprof.so.1");
     }
 
     /**

@@ -17,16 +17,16 @@ class LibraryLocatorTest {
 
     @Test
     void platformOrders() {
-        assertEquals(List.of("libiprof.so.0 (dynamic loader) from the installed library (Linux)"),
+        assertEquals(List.of("libiprof.so.1 (dynamic loader) from the installed library (Linux)"),
                      order("Linux", NO_PROPS, Map.of()));
-        assertEquals(List.of("libiprof.so.0 (dynamic loader) from the installed library (FreeBSD)"),
+        assertEquals(List.of("libiprof.so.1 (dynamic loader) from the installed library (FreeBSD)"),
                      order("FreeBSD", NO_PROPS, Map.of()));
-        assertEquals(List.of("libiprof.0.dylib (dynamic loader) from the installed library (Mac OS X)",
+        assertEquals(List.of("libiprof.1.dylib (dynamic loader) from the installed library (Mac OS X)",
                              "libiprof.dylib (dynamic loader) from the installed library (Mac OS X)"),
                      order("Mac OS X", NO_PROPS, Map.of()));
         assertEquals(List.of("iprof.dll (dynamic loader) from the installed library (Windows 11)",
-                             "iprof-0.dll (dynamic loader) from the installed library (Windows 11)",
-                             "libiprof-0.dll (dynamic loader) from the installed library (Windows 11)"),
+                             "iprof-1.dll (dynamic loader) from the installed library (Windows 11)",
+                             "libiprof-1.dll (dynamic loader) from the installed library (Windows 11)"),
                      order("Windows 11", NO_PROPS, Map.of()));
     }
 
@@ -54,12 +54,12 @@ class LibraryLocatorTest {
     @Test
     void failureSaysWhatWasTried() {
         String old = System.getProperty("iprof.library");
-        System.setProperty("iprof.library", "/nonexistent/libiprof.so.0");
+        System.setProperty("iprof.library", "/nonexistent/libiprof.so.1");
         try {
             LibraryException e = org.junit.jupiter.api.Assertions.assertThrows(LibraryException.class,
                     LibraryLocator::load);
             org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith(
-                    "libiprof not found; tried:\n  /nonexistent/libiprof.so.0 from system property iprof.library: "),
+                    "libiprof not found; tried:\n  /nonexistent/libiprof.so.1 from system property iprof.library: "),
                     e.getMessage());
         } finally {
             if (old == null) {
