@@ -28,12 +28,10 @@
  * kind allocate through the model's allocator from a const call (exception
  * (1) of <iprof/iprof.h>).
  */
-/* Included before the guard while <iprof/iprof.h> includes this header
- * (transitional, until phase C of issue 34). */
-#include <iprof/iprof.h>
-
 #ifndef IPROF_ANALYSIS_H
 #define IPROF_ANALYSIS_H
+
+#include <iprof/iprof.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -169,8 +167,7 @@ IPROF_API int iprof_model_method_totals(const iprof_model *model, int kind, int6
 #define IPROF_COLUMNS_VERSION 1
 
 /**
- * The entries of one kind as columns, filled by iprof_model_get_columns()
- * (or the 0.x iprof_model_columns(), the same call under its old name):
+ * The entries of one kind as columns, filled by iprof_model_get_columns():
  * every record in one buffer with offsets, and each entry's context, as
  * the context node and as its frames in one buffer with offsets. Entry i
  * is the entry iprof_model_entry_at(model, kind, i). Set version (the

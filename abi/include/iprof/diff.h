@@ -51,7 +51,7 @@
  * iprof_diff_options::top of them are kept.
  *
  * Staleness: one number in 0 .. 1 saying how far B's hot behaviour moved
- * from A's, in what GraalVM's PGO uses (iprof_diff_staleness(): 0 when
+ * from A's, in what GraalVM's PGO uses (iprof_diff_summary.staleness: 0 when
  * the profiles tell the compiler the same, 1 when they have nothing in
  * common). Per kind K, over the union of the contexts of both sides' entries
  * (matched as above; a context one side lacks has share 0 there). Here the
@@ -84,7 +84,7 @@
  *      add up to 0 or fewer, a record count that is not a whole number
  *      of records);
  *  - staleness(K) = sum of m(e) d(e) / sum of m(e), over the entries with
- *    m(e) > 0 (iprof_diff_staleness_kind()). It is undefined (-1.0) when
+ *    m(e) > 0 (iprof_diff_kind_summary.staleness). It is undefined (-1.0) when
  *    neither side has count mass of K, and 1 when only one side has.
  * The staleness is the mean of staleness(K) over the kinds where it is
  * defined (every kind counts the same: their counts are not comparable),
@@ -101,12 +101,10 @@
  * models until iprof_diff_free(): they must outlive it and must not change
  * while it is used (its accessors return their methods and entries).
  */
-/* Included before the guard while <iprof/iprof.h> includes this header
- * (transitional, until phase C of issue 34). */
-#include <iprof/iprof.h>
-
 #ifndef IPROF_DIFF_H
 #define IPROF_DIFF_H
+
+#include <iprof/iprof.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -196,17 +194,15 @@ IPROF_API void iprof_diff_free(iprof_diff *diff);
  * @brief A method of one side whose key the other side lacks.
  * @param diff the result (borrowed).
  * @param side IPROF_DIFF_A or IPROF_DIFF_B.
- * @param index 0 .. iprof_diff_method_only_count() - 1; in the side's file order.
+ * @param index 0 .. iprof_diff_summary.method_only_count[side] - 1; in the
+ *        side's file order.
  * @return the method, owned by that side's model; NULL if out of range.
  */
 IPROF_API const iprof_method *iprof_diff_method_only_at(const iprof_diff *diff, int side,
                                                         size_t index);
 
 /* ------------------------------------------------------------------------ */
-/* 1.0: <iprof/diff.h> */
-/* Results in three calls: each fills a caller's versioned struct with what
- * the 0.x accessors above return one value at a time (the same values, bit
- * for bit); an invalid argument is IPROF_EINVAL instead of a sentinel. */
+/* Results in three calls: each fills a caller's versioned struct. */
 
 /** The version of iprof_diff_summary these headers define. */
 #define IPROF_DIFF_SUMMARY_VERSION 1
@@ -283,7 +279,6 @@ typedef struct iprof_diff_change {
  * @retval IPROF_OK @p out is filled.
  * @retval IPROF_EINVAL @p diff or @p out is NULL, or @p out's version is
  *         unknown to this library; @p out is unchanged.
- * @threadsafety Reads @p diff: any number of threads at once.
  */
 IPROF_API int iprof_diff_get_summary(const iprof_diff *diff, iprof_diff_summary *out);
 
@@ -296,7 +291,6 @@ IPROF_API int iprof_diff_get_summary(const iprof_diff *diff, iprof_diff_summary 
  * @retval IPROF_OK @p out is filled.
  * @retval IPROF_EINVAL @p diff or @p out is NULL, @p kind is not a kind, or
  *         @p out's version is unknown to this library; @p out is unchanged.
- * @threadsafety Reads @p diff: any number of threads at once.
  */
 IPROF_API int iprof_diff_get_kind(const iprof_diff *diff, int kind,
                                   iprof_diff_kind_summary *out);
@@ -314,7 +308,6 @@ IPROF_API int iprof_diff_get_kind(const iprof_diff *diff, int kind,
  *         @p out's version is unknown to this library; @p out is unchanged.
  * @retval IPROF_ENOTFOUND @p index is not below the kind's change count;
  *         @p out is unchanged.
- * @threadsafety Reads @p diff: any number of threads at once.
  */
 IPROF_API int iprof_diff_get_change(const iprof_diff *diff, int kind, size_t index,
                                     iprof_diff_change *out);

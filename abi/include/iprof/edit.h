@@ -14,12 +14,10 @@
  * access to the model; names, signatures, records, keys and JSON given to
  * the add_* and set_* functions are copied). No exceptions of its own.
  */
-/* Included before the guard while <iprof/iprof.h> includes this header
- * (transitional, until phase C of issue 34). */
-#include <iprof/iprof.h>
-
 #ifndef IPROF_EDIT_H
 #define IPROF_EDIT_H
+
+#include <iprof/iprof.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -99,23 +97,27 @@ IPROF_API int iprof_model_add_method(iprof_model *model, int64_t id, const char 
                                      size_t name_len, const int64_t *signature,
                                      size_t signature_len, const iprof_method **out);
 
-/** The flag of 1.0's iprof_model_remove_method(model, id, flags): also
- *  remove every entry, of any kind, whose context names the method in any
- *  frame, leaving nothing that names it but unknown top-level keys. In 0.x
- *  iprof_model_drop_method() is that cascade. */
+/** iprof_model_remove_method(): also remove every entry, of any kind,
+ *  whose context names the method in any frame, leaving nothing that names
+ *  it but unknown top-level keys (which the library cannot read). */
 #define IPROF_REMOVE_CASCADE 0x1u
 
 /**
  * @brief Remove a method by id.
  *
- * Entries whose contexts mention it are not checked: remove those first. The removed method must not be used afterwards.
+ * Without IPROF_REMOVE_CASCADE, entries whose contexts mention it are not
+ * checked (they dangle: remove them first, or prune with
+ * IPROF_PRUNE_DANGLING after); with it, they go too. The removed method
+ * must not be used afterwards.
  * @param model the model.
  * @param id the method id.
- * @retval IPROF_OK success.
- * @retval IPROF_ENOTFOUND no such method.
- * @retval IPROF_EINVAL @p model is NULL.
+ * @param flags IPROF_REMOVE_CASCADE, or 0.
+ * @retval IPROF_OK success; pointers to the method (and with
+ *         IPROF_REMOVE_CASCADE, entry pointers) are invalid afterwards.
+ * @retval IPROF_ENOTFOUND no method has this id; unchanged.
+ * @retval IPROF_EINVAL @p model is NULL or @p flags has an unknown flag.
  */
-IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id);
+IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id, unsigned int flags);
 
 /**
  * Add an entry of @p kind. If an entry of that kind with that context
@@ -310,8 +312,7 @@ IPROF_API int iprof_model_add_unknown(iprof_model *model, const char *key, size_
  *        @p key, every unknown top-level key.
  * @param model the model.
  * @param key the key, @p key_len bytes (borrowed for the call), or NULL
- *        (with a @p key_len of 0) for every key, as
- *        iprof_model_clear_unknown() does.
+ *        (with a @p key_len of 0) for every key.
  * @param key_len its length.
  * @retval IPROF_OK removed (with a NULL @p key also when the model kept
  *         none); pointers from iprof_model_unknown_at() are invalid

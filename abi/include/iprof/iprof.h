@@ -12,9 +12,7 @@
  *   <iprof/transform.h>  the canonical form, filtering and pruning
  *   <iprof/diff.h>       comparing two profiles, staleness
  *   <iprof/analysis.h>   what the compiler is told; bulk views
- * Transitional (until the 0.x functions go, before 1.0.0): this header
- * still includes those five and <iprof/deprecated.h> at its end, so that
- * 0.x programs compile unchanged.
+ * A program includes the ones it uses; this header includes none of them.
  *
  * Conventions: functions are iprof_<object>_<verb>; a handle a function
  * creates comes back through its first parameter
@@ -128,10 +126,7 @@ IPROF_API const char *iprof_status_string(int status);
  */
 IPROF_API const char *iprof_version_string(void);
 
-/* What this build can do, the instanceof spellings as macros and a report
- * in one call; they replace iprof_gzip_supported(),
- * iprof_instanceof_key_name() and the eleven iprof_error_* accessors,
- * which stay until 1.0 (docs/api-1.0.md, 2.5 and 2.7). */
+/* What this build can do, and the instanceof key's two spellings. */
 
 /** iprof_features(): gzip input and output (a build with zlib, meson
  *  option zlib). */
@@ -214,7 +209,7 @@ enum iprof_instanceof_key {
  * @brief The JSON key of a profile kind ("callCountProfiles", ...).
  *
  * For IPROF_KIND_INSTANCEOF this is the document's "instanceofProfiles";
- * see iprof_instanceof_key_name() for GraalVM's spelling.
+ * IPROF_INSTANCEOF_KEY_CAMEL_NAME is GraalVM's spelling.
  * @param kind an IPROF_KIND_* value.
  * @return the key (static storage: never free it), or NULL when @p kind is
  *         not in 0 .. IPROF_KIND_COUNT - 1.
@@ -261,9 +256,7 @@ typedef struct iprof_allocator {
  * misuse) report offset, line and column 0 and an empty path, except a
  * writer's report about an element, which names it by its path. Opaque.
  *
- * Its accessors (iprof_error_status() and the others, in
- * <iprof/deprecated.h> until iprof_error_get_info() replaces them) only
- * read it.
+ * iprof_error_get_info() reads everything it says in one call.
  */
 typedef struct iprof_error iprof_error;
 
@@ -309,7 +302,7 @@ typedef struct iprof_error_info {
  * @brief Everything a report says, in one call.
  *
  * Any report is accepted: iprof_reader_error(), iprof_reader_diag(),
- * iprof_reader_damage(), iprof_model_error(), iprof_writer_error(). A
+ * iprof_read_result.damage, iprof_model_error(), iprof_writer_error(). A
  * NULL report is a report of nothing: status IPROF_OK, severity
  * IPROF_SEVERITY_ERROR, kind -1, "" strings, zero positions and no ids.
  * @param err a report (borrowed); NULL is allowed.
@@ -338,7 +331,7 @@ IPROF_API int iprof_error_get_info(const iprof_error *err, iprof_error_info *out
  * of the decompressed document. Corrupt or truncated gzip data fails the
  * read with IPROF_ESYNTAX (the message starts "corrupt gzip data" or
  * "truncated gzip data"); a library built without zlib
- * (iprof_gzip_supported() is 0) fails gzip input with IPROF_EIO and a
+ * (iprof_features() without IPROF_FEATURE_GZIP) fails gzip input with IPROF_EIO and a
  * message saying so.
  *
  * It validates as it goes (see docs/api.md, "Validation"). In lenient mode
@@ -359,39 +352,39 @@ typedef struct iprof_reader iprof_reader;
  *  no id tables). */
 #define IPROF_READ_NO_REFERENCES 0x2u
 
-/** Model loads (iprof_model_load_*) and streaming merges
- *  (iprof_model_merge_buffer() and its path and fd forms) only: build the
+/** Model loads (iprof_model_load()) and streaming merges
+ *  (iprof_model_merge_source()) only: build the
  *  model, or merge into it, on a second thread while the calling thread
  *  reads, so a load or merge of a large file takes about as long as a scan
  *  of it rather than the sum of both. The calling thread still runs every read
  *  callback of the source. The allocator, if one is given, must be
  *  thread-safe: both threads may call it at once. Ignored by streaming
- *  reads (iprof_reader_read_*) and on builds without threads. */
+ *  reads (iprof_reader_read()) and on builds without threads. */
 #define IPROF_READ_THREADED 0x4u
 
 /**
- * Model loads (iprof_model_load_*) only: salvage a damaged document. When
+ * Model loads (iprof_model_load()) only: salvage a damaged document. When
  * the read fails on the input (IPROF_ESYNTAX: malformed or truncated JSON
  * or gzip data; IPROF_ESCHEMA, IPROF_EVERSION, IPROF_EDANGLING,
  * IPROF_ELIMIT: an element the read refuses) after the "version" was
  * accepted, the load keeps every element read completely before that
  * point (an element cut in the middle is not kept) and returns IPROF_OK
- * with that model. The damage stays reported: iprof_reader_damage() (and
- * iprof_reader_error()) give the error with its offset, line, column and
- * JSON path; iprof_reader_kept_end() where the last complete element ends.
+ * with that model. The damage stays reported: iprof_reader_get_result()'s
+ * damage (and iprof_reader_error()) give the error with its offset, line,
+ * column and JSON path, its kept_end where the last complete element ends.
  * Damage before the version is accepted, I/O and memory failures and a
  * callback's stop still fail the load. What was kept may refer to types
  * or methods the damage cut off (references that wait for a later section
- * are never checked): iprof_model_drop_dangling() removes those, so that
+ * are never checked): iprof_model_prune() with IPROF_PRUNE_DANGLING
+ * (<iprof/transform.h>) removes those, so that
  * a strict write accepts the model. With IPROF_READ_STRICT the first rule
  * violation counts as damage too, so a salvaged model holds only what a
  * strict read accepts. Streaming reads and merges ignore the flag.
  */
 #define IPROF_READ_SALVAGE 0x8u
 
-/** The version of iprof_read_options these headers define (2 added
- *  max_diagnostics; a version 1 struct is read without it). */
-#define IPROF_READ_OPTIONS_VERSION 2
+/** The version of iprof_read_options these headers define. */
+#define IPROF_READ_OPTIONS_VERSION 1
 
 /**
  * Reader options. Initialise with IPROF_READ_OPTIONS_INIT or
@@ -405,8 +398,8 @@ typedef struct iprof_read_options {
     size_t chunk_size;                /**< bytes per read() from a file; 0: 256 KiB */
     size_t max_element_size;          /**< largest single element in bytes; 0: 1 GiB */
     size_t max_depth;                 /**< JSON nesting limit in skipped values; 0: none */
-    /** Diagnostics kept per read (version 2); 0: 10000, SIZE_MAX: all.
-     *  The rest are only counted (iprof_reader_diag_dropped()), so a file
+    /** Diagnostics kept per read; 0: 10000, SIZE_MAX: all.
+     *  The rest are only counted (iprof_reader_get_result()), so a file
      *  with a violation in every element cannot make a lenient read's
      *  memory grow with it. */
     size_t max_diagnostics;
@@ -458,7 +451,7 @@ IPROF_API void iprof_reader_free(iprof_reader *reader);
  * @param reader the reader.
  * @return the report, or NULL if the last read succeeded (or none was
  *         made); after a salvaging load that returned IPROF_OK, the damage
- *         (iprof_reader_damage()). Owned by the reader: valid until its
+ *         (iprof_read_result.damage). Owned by the reader: valid until its
  *         next read or its free.
  */
 IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *reader);
@@ -466,17 +459,13 @@ IPROF_API const iprof_error *iprof_reader_error(const iprof_reader *reader);
 /**
  * @brief A diagnostic of the last read, in input order.
  * @param reader the reader.
- * @param index 0 .. iprof_reader_diag_count() - 1.
+ * @param index 0 .. iprof_read_result.diag_count - 1.
  * @return the report, or NULL if @p index is out of range. Owned by the
  *         reader: valid until its next read or its free.
  */
 IPROF_API const iprof_error *iprof_reader_diag(const iprof_reader *reader, size_t index);
 
 
-/* What a read leaves besides its error, in one call; it replaces
- * iprof_reader_diag_count(), iprof_reader_diag_dropped(),
- * iprof_reader_unread_count(), iprof_reader_damage() and
- * iprof_reader_kept_end(), which stay until 1.0 (docs/api-1.0.md, 2.5). */
 
 /** The version of iprof_read_result these headers define. */
 #define IPROF_READ_RESULT_VERSION 1
@@ -658,9 +647,11 @@ IPROF_API size_t iprof_model_unread_count(const iprof_model *model, const char *
 /**
  * @brief The report of the model operation that failed last.
  *
- * Merges, the canonical form and iprof_model_add_unknown() say here why
- * they failed (which unknown key could not be combined, which argument was
- * wrong). Positions are 0 and the path empty.
+ * The calls that change a model (iprof_model_set_version(), the merges,
+ * the edits of <iprof/edit.h>, the transforms of <iprof/transform.h>)
+ * clear it when they start and say here why they failed (which unknown
+ * key could not be combined, which id or argument was wrong), with the
+ * kind, context and ids it is about. Positions are 0 and the path empty.
  * @param model the model.
  * @return the report, or NULL when the last such operation succeeded (or
  *         none ran). Owned by the model: valid until its next operation.
@@ -671,8 +662,7 @@ IPROF_API const iprof_error *iprof_model_error(const iprof_model *model);
 /**
  * @brief Load a model from a source.
  *
- * Each kind loads as its 0.x function did (iprof_model_load_buffer(),
- * _path(), _fd(), _callback()); see enum iprof_source_kind. @p reader
+ * Each kind reads as enum iprof_source_kind says. @p reader
  * supplies the options (strictness, allocator) and keeps the error and
  * diagnostics of the load. On failure *out is set to NULL and no model is
  * left.
@@ -959,39 +949,6 @@ IPROF_API const int64_t *iprof_entry_records(const iprof_entry *entry, size_t *l
 /* ------------------------------------------------------------------------ */
 /* Merge                                                                    */
 
-/**
- * Merge @p src into @p dst, as native-image-configure merge-pgo-profiles
- * does. Types are matched by name and methods by (declaring type name,
- * name, signature type names); what dst lacks is added, keeping the src id
- * when dst does not use it and taking max id + 1 otherwise. Entries are
- * remapped to dst ids and added with iprof_model_add_entry semantics, their
- * counts multiplied by @p weight first (rounded to the nearest integer,
- * halves away from zero, saturating; integral weights are exact;
- * iprof_model_merge_with() chooses another rounding). @p weight must be
- * finite and >= 0.
- *
- * The merged model has the highest format version of its inputs: src's
- * version when dst is a new model whose version was never read or set,
- * or when src's is higher (so merging files one by one into a new model
- * gives the highest version among them, as `iprof merge` writes).
- *
- * Fails with IPROF_EDANGLING, changing nothing, if src has references that
- * do not resolve within src, and with IPROF_ESCHEMA if either model keeps
- * unknown top-level keys that cannot be combined (see
- * iprof_model_merge_with()). dst and src must be different models;
- * iprof_model_error(dst) says why a merge failed.
- *
- * @param dst the model merged into.
- * @param src the model merged from (borrowed for the call; only read).
- * @param weight the factor for src's counts, finite and >= 0.
- * @retval IPROF_OK success.
- * @retval IPROF_EDANGLING src has unresolved references; dst unchanged.
- * @retval IPROF_EINVAL a NULL argument, dst == src, or a bad weight.
- * @retval IPROF_ENOMEM allocation failed; dst unchanged (every failure
- *         of a merge leaves dst as it was).
- */
-IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src, double weight);
-
 /** How a count multiplied by a weight that is not a whole number is
  *  rounded to an integer (iprof_merge_options.rounding,
  *  iprof_model_scale()). Whole-number weights are exact. */
@@ -1008,7 +965,8 @@ enum iprof_rounding {
 /** The version of iprof_merge_options these headers define. */
 #define IPROF_MERGE_OPTIONS_VERSION 1
 
-/** Options of iprof_model_merge_with(). Initialise with
+/** Options of iprof_model_merge() and iprof_model_merge_source(). Initialise
+ *  with
  *  IPROF_MERGE_OPTIONS_INIT or iprof_merge_options_init(): unlike the
  *  other fields, weight defaults to 1.0, not 0. */
 typedef struct iprof_merge_options {
@@ -1032,20 +990,89 @@ typedef struct iprof_merge_options {
 IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int version);
 
 /**
- * @brief Merge a profile into @p dst as it is read from a source.
+ * @brief Merge @p src into @p dst, as native-image-configure
+ *        merge-pgo-profiles does.
  *
- * Each kind merges as its 0.x function did (iprof_model_merge_buffer(),
- * _path(), _fd(), _callback()): the reader's options apply as for a load;
- * all or nothing (on any failure dst holds what it held before).
+ * Types are matched by name and methods by (declaring type name, name,
+ * signature type names); what dst lacks is added, keeping the src id when
+ * dst does not use it and taking max id + 1 otherwise. Entries are
+ * remapped to dst ids and added with iprof_model_add_entry() semantics,
+ * their counts multiplied by the options' weight first (rounded as their
+ * rounding says, saturating; whole-number weights are exact).
+ *
+ * The merged model has the highest format version of its inputs: src's
+ * version when dst is a new model whose version was never read or set,
+ * or when src's is higher (so merging files one by one into a new model
+ * gives the highest version among them, as `iprof merge` writes).
+ *
+ * Unknown top-level keys: dst keeps its own and takes those of src it
+ * lacks when every one holds [], {} or a scalar, and a key that both hold
+ * has equal values; otherwise the merge fails with IPROF_ESCHEMA and
+ * iprof_model_error(dst) names the key. IPROF_MERGE_DROP_UNKNOWN drops
+ * them all instead. The instanceof spelling: dst's, else src's; GraalVM's
+ * when they disagree.
+ *
+ * All or nothing: on any failure, including running out of memory, dst
+ * holds what it held before (element for element).
+ *
+ * @param dst the model merged into.
+ * @param src the model merged from (borrowed for the call; only read);
+ *        not dst.
+ * @param opts the options (borrowed for the call), or NULL for the
+ *        defaults (IPROF_MERGE_OPTIONS_INIT: weight 1).
+ * @retval IPROF_OK success.
+ * @retval IPROF_EDANGLING src has references that do not resolve within
+ *         src; dst unchanged.
+ * @retval IPROF_ESCHEMA unknown keys that cannot be combined, or entries
+ *         whose records cannot be grouped; dst unchanged.
+ * @retval IPROF_EINVAL a NULL argument, dst == src, a bad weight, an
+ *         unknown options version or flag.
+ * @retval IPROF_ENOMEM allocation failed; dst unchanged.
+ * On failure iprof_model_error(dst) says why.
+ */
+IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src,
+                                const iprof_merge_options *opts);
+
+/**
+ * @brief Merge a profile into @p dst as it is read from a source, without
+ *        loading it as a model first.
+ *
+ * What iprof_model_merge() does with a loaded model, done as the reader
+ * goes: each batch of types, methods and entries the reader delivers is
+ * remapped to dst's ids and combined into dst at once, so memory grows
+ * with dst and a few batches, not with the input. With IPROF_READ_THREADED
+ * in the reader's flags, reading and merging run on two threads. The
+ * result equals loading the input and merging the model (the same dst,
+ * element for element), except that entries whose types or methods the
+ * input defines only after them are merged at its end.
+ *
+ * Each kind of source reads as enum iprof_source_kind says. The reader's
+ * options apply as for a load (strict or lenient, references checked or
+ * not, limits); a merge refuses what iprof_model_merge() refuses in any
+ * case: references that do not resolve within the input, entries that
+ * break the format's rules, unknown keys that cannot be combined.
+ *
+ * All or nothing: on any failure, including running out of memory, dst
+ * holds what it held before (element for element; memory it took for the
+ * failed merge stays with it until it is freed).
  * @param dst the model merged into.
  * @param reader the reader to read with (borrowed for the call).
  * @param source where the bytes come from (borrowed for the call).
  * @param opts the merge options (borrowed), or NULL for the defaults
  *        (weight 1, IPROF_MERGE_OPTIONS_INIT).
- * @return as iprof_model_merge_buffer() and iprof_reader_read().
+ * @retval IPROF_OK success.
+ * @retval IPROF_ESYNTAX and the reader's other statuses: the input could
+ *         not be read; iprof_reader_error(reader) says where.
+ * @retval IPROF_EDANGLING, IPROF_ESCHEMA, IPROF_ELIMIT, IPROF_ENOMEM: as
+ *         iprof_model_merge().
  * @retval IPROF_EINVAL a NULL @p dst or @p reader, bad options, or a NULL
  *         or invalid @p source: the reader's error and iprof_model_error(dst)
  *         say which field; dst is untouched.
+ * On every failure iprof_model_error(dst) says why. A failure of the read
+ * is reported by the reader as for a load, with the same status, and
+ * copied into dst's error (message, offset, line, column, JSON path); when
+ * merging failed instead, the reader reports IPROF_ESTOPPED with the
+ * merge's message.
  * @threadsafety Exception (2) of <iprof/iprof.h>: with IPROF_READ_THREADED a
  *         second thread reads ahead and calls dst's allocator during the
  *         call; needs exclusive access to @p dst and @p reader.
@@ -1104,7 +1131,7 @@ typedef struct iprof_writer iprof_writer;
 /** Compress the output with gzip, for any sink (a path sink whose name
  *  ends in ".gz" does so without the flag). The gzip header carries no
  *  name and time 0, so equal documents give equal bytes. A library built
- *  without zlib (iprof_gzip_supported() is 0) creates the writer failed:
+ *  without zlib (iprof_features() without IPROF_FEATURE_GZIP) creates the writer failed:
  *  its first call returns IPROF_EIO. For a memory writer,
  *  iprof_writer_buffer() returns the compressed bytes. */
 #define IPROF_WRITE_GZIP 0x20u
@@ -1142,9 +1169,8 @@ typedef struct iprof_writer iprof_writer;
  *  byte is written, naming the first such key, as it would lose them. */
 #define IPROF_WRITE_DROP_UNKNOWN 0x200u
 
-/** The version of iprof_write_options these headers define (2 added
- *  instanceof_key; a version 1 struct is read without it). */
-#define IPROF_WRITE_OPTIONS_VERSION 2
+/** The version of iprof_write_options these headers define. */
+#define IPROF_WRITE_OPTIONS_VERSION 1
 
 /** Writer options. Initialise with IPROF_WRITE_OPTIONS_INIT or
  *  iprof_write_options_init(); zero fields mean "default". */
@@ -1154,7 +1180,7 @@ typedef struct iprof_write_options {
     const char *format_version;       /**< target version; NULL: see begin/write_model */
     const iprof_allocator *allocator; /**< NULL: libc; copied */
     size_t buffer_size;               /**< output buffer bytes; 0: 256 KiB */
-    /** The key of the instanceof section (version 2): an enum
+    /** The key of the instanceof section: an enum
      *  iprof_instanceof_key value. AUTO (0): for a whole model, the
      *  spelling it was read with; otherwise GraalVM's "instanceOfProfiles".
      *  Any other value makes writer creation fail with IPROF_EINVAL. */
@@ -1225,7 +1251,7 @@ IPROF_API const iprof_error *iprof_writer_error(const iprof_writer *writer);
 
 /**
  * @brief The bytes of a memory writer.
- * @param writer a writer made by iprof_writer_new_buffer().
+ * @param writer a writer to an IPROF_SINK_BUFFER sink.
  * @param[out] data receives the bytes written so far (all of them after
  *        iprof_writer_end()). Owned by the writer: valid until it is freed
  *        or writes more.
@@ -1309,8 +1335,7 @@ typedef struct iprof_sink {
 /**
  * @brief Create a writer to a sink.
  *
- * Each kind writes as its 0.x function did (iprof_writer_new_buffer(),
- * _path(), _fd(), _callback()); see enum iprof_sink_kind.
+ * Each kind writes as enum iprof_sink_kind says.
  * @param[out] out receives the writer, owned by the caller (free it with
  *        iprof_writer_free()); NULL on failure.
  * @param sink where the bytes go (read by this call only).
@@ -1330,15 +1355,5 @@ IPROF_API int iprof_writer_new(iprof_writer **out, const iprof_sink *sink,
 #ifdef __cplusplus
 }
 #endif
-
-/* Transitional (phase C of issue 34 removes this block): the advanced
- * headers and the 0.x functions, so that every 0.x program that includes
- * this header alone compiles unchanged. */
-#include <iprof/stream.h>
-#include <iprof/edit.h>
-#include <iprof/transform.h>
-#include <iprof/diff.h>
-#include <iprof/analysis.h>
-#include <iprof/deprecated.h>
 
 #endif /* IPROF_IPROF_H */

@@ -9,9 +9,7 @@
  * each profile entry, with the context already parsed into frames and the
  * records as int64; the writer writes a document element by element
  * (begin; types; methods; entries; end). <iprof/iprof.h> reads a whole
- * model and writes a whole model. (The 0.x streaming reads,
- * iprof_reader_read_buffer() and its path, fd and callback forms, are in
- * <iprof/deprecated.h> until iprof_reader_read() replaces them.)
+ * model and writes a whole model.
  *
  * Streaming order: types, then methods, then the entry kinds in the order
  * of the target version's layout (0.4.0: monitor, virtual invoke, call
@@ -23,12 +21,10 @@
  * own: read callbacks run on the thread that called the read, and what
  * they are given is borrowed for the call.
  */
-/* Included before the guard while <iprof/iprof.h> includes this header
- * (transitional, until phase C of issue 34). */
-#include <iprof/iprof.h>
-
 #ifndef IPROF_STREAM_H
 #define IPROF_STREAM_H
+
+#include <iprof/iprof.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -100,9 +96,8 @@ enum iprof_section {
  *  says which one the file uses. Return 0 to go on. */
 typedef int (*iprof_key_cb)(const char *key, size_t key_len, int section, void *payload);
 
-/** The version of iprof_read_callbacks these headers define (2 added
- *  on_key; a version 1 struct is read without it). */
-#define IPROF_READ_CALLBACKS_VERSION 2
+/** The version of iprof_read_callbacks these headers define. */
+#define IPROF_READ_CALLBACKS_VERSION 1
 
 /**
  * The callbacks of one read. Any of them may be NULL. Entry callbacks are
@@ -122,7 +117,7 @@ typedef struct iprof_read_callbacks {
     iprof_entry_cb on_sampling;        /**< each samplingProfiles entry, or NULL */
     iprof_entry_cb on_instanceof;      /**< each instanceof(O)fProfiles entry, or NULL */
     iprof_unknown_cb on_unknown;       /**< each unknown top-level key, or NULL */
-    iprof_key_cb on_key;               /**< each top-level key (version 2), or NULL */
+    iprof_key_cb on_key;               /**< each top-level key, or NULL */
 } iprof_read_callbacks;
 
 /** Initialiser of an iprof_read_callbacks with no callback set. */
@@ -133,15 +128,14 @@ typedef struct iprof_read_callbacks {
 /**
  * @brief Read a document from a source, element by element.
  *
- * Each kind reads as its 0.x function did (iprof_reader_read_buffer(),
- * _path(), _fd(), _callback()); see enum iprof_source_kind.
+ * Each kind reads as enum iprof_source_kind says.
  * @param reader the reader.
  * @param source where the bytes come from (borrowed for the call).
  * @param callbacks the callbacks (borrowed for the call), or NULL to
  *        validate only.
  * @param payload passed to every callback as is.
  * @retval IPROF_OK the document was read (lenient mode: diagnostics may
- *         have been recorded; see iprof_reader_diag_count()).
+ *         have been recorded; see iprof_reader_get_result()).
  * @retval IPROF_ESYNTAX, IPROF_ESCHEMA, IPROF_EVERSION, IPROF_EDANGLING,
  *         IPROF_ELIMIT the document is invalid; iprof_reader_error() says
  *         where and why.
@@ -310,7 +304,7 @@ IPROF_API int iprof_writer_unknown(iprof_writer *writer, const char *key, size_t
  * They land where and as a document would: a path writer's go to its
  * temporary file and are renamed into place by iprof_writer_end() (through
  * symlinks, devices and the process's descriptors written in place, as
- * iprof_writer_new_path() says), gzip-compressed with IPROF_WRITE_GZIP or
+ * IPROF_SINK_PATH says), gzip-compressed with IPROF_WRITE_GZIP or
  * a ".gz" target. The first call opens the sink (a path writer creates its
  * temporary file then, so that a target that cannot be written fails
  * here; @p len may be 0 for that); then only more raw bytes and

@@ -15,12 +15,10 @@
  * Threads and ownership: as <iprof/iprof.h> says. No exceptions of its
  * own.
  */
-/* Included before the guard while <iprof/iprof.h> includes this header
- * (transitional, until phase C of issue 34). */
-#include <iprof/iprof.h>
-
 #ifndef IPROF_TRANSFORM_H
 #define IPROF_TRANSFORM_H
+
+#include <iprof/iprof.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -70,19 +68,26 @@ extern "C" {
  * entry pointers obtained before the call are invalid afterwards (the
  * model's contents are rebuilt); the model handle itself stays valid.
  *
+ * Unknown top-level keys: ids inside their values cannot be renumbered, so
+ * a key holding anything but [], {} or a scalar fails the call with
+ * IPROF_ESCHEMA (model unchanged; iprof_model_error() names the key)
+ * unless IPROF_CANONICAL_DROP_UNKNOWN. Kept keys go after every section,
+ * sorted by key, one per key.
+ *
  * @param model the model.
+ * @param flags IPROF_CANONICAL_* flags, or 0.
  * @retval IPROF_OK the model is canonical.
  * @retval IPROF_EDANGLING a method signature, context or record refers to
  *         a type or method id the model does not define; unchanged.
  * @retval IPROF_ESCHEMA an entry breaks its kind's rules (a record count
  *         that is not a multiple of 3 or 2, a monitor context other than
  *         "0:0", ...), so its records cannot be grouped, or an unknown
- *         top-level key holds more than [], {} or a scalar (see
- *         iprof_model_canonicalize_flags()); unchanged.
- * @retval IPROF_EINVAL @p model is NULL.
+ *         top-level key holds more than [], {} or a scalar (without
+ *         IPROF_CANONICAL_DROP_UNKNOWN); unchanged.
+ * @retval IPROF_EINVAL @p model is NULL or @p flags has an unknown flag.
  * @retval IPROF_ENOMEM allocation failed; unchanged.
  */
-IPROF_API int iprof_model_canonicalize(iprof_model *model);
+IPROF_API int iprof_model_canonicalize(iprof_model *model, unsigned int flags);
 
 /** Canonical form option: drop the model's unknown top-level keys instead
  *  of failing on those that hold more than [], {} or a scalar. */
@@ -108,7 +113,7 @@ typedef int (*iprof_model_entry_pred)(const iprof_entry *entry, void *payload);
 typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
 
 /** The version of iprof_filter_options these headers define. */
-#define IPROF_FILTER_OPTIONS_VERSION 3
+#define IPROF_FILTER_OPTIONS_VERSION 1
 
 /** The bit of a kind in iprof_filter_options.kinds: 1u << kind. */
 #define IPROF_KIND_BIT(kind) (1u << (unsigned)(kind))
@@ -139,20 +144,17 @@ typedef int (*iprof_frame_pred)(int64_t method_id, int64_t bci, void *payload);
  * in. Monitor entries (context "0:0", no method) and frames whose method
  * or declaring type is unknown are not judged by packages.
  *
- * Predicates (version 3; NULL: none) judge what the criteria cannot
- * name: each returns non-zero to keep what it is shown, 0 to drop it,
- * gets @c payload, and must not change the model. A predicate may be
- * shown an element more than once (with @c max_depth, a model whose
- * entries break their kind's record layout is checked before anything
- * changes) and must then answer the same. They are what the 0.x
- * iprof_model_retain_*() calls do, in the filter's order of steps (see
- * iprof_model_filter()): @c keep_frame as
- * iprof_model_retain_entries_by_frame() with every kind, @c keep_entry as
- * iprof_model_retain_entries() (one kind: return non-zero for the
- * entries of the others, whose iprof_entry_kind() differs),
- * @c keep_method as iprof_model_retain_methods() and @c keep_type as
- * iprof_model_retain_types(): a method or type that goes leaves what
- * names it (entries, signatures, records) in place.
+ * Predicates (NULL: none) judge what the criteria cannot name: each
+ * returns non-zero to keep what it is shown, 0 to drop it, gets
+ * @c payload, and must not change the model. A predicate may be shown an
+ * element more than once (with @c max_depth, a model whose entries break
+ * their kind's record layout is checked before anything changes) and must
+ * then answer the same. They run in the filter's order of steps (see
+ * iprof_model_filter()); to judge the entries of one kind only, a
+ * @c keep_entry returns non-zero for the entries of the others (whose
+ * iprof_entry_kind() differs). A method or type that @c keep_method or
+ * @c keep_type refuses leaves what names it (entries, signatures, records)
+ * in place: iprof_model_prune() with IPROF_PRUNE_DANGLING removes those.
  */
 typedef struct iprof_filter_options {
     unsigned int version;               /**< IPROF_FILTER_OPTIONS_VERSION */
@@ -163,26 +165,24 @@ typedef struct iprof_filter_options {
     size_t drop_package_count;          /**< the number of @c drop_packages */
     int64_t min_count;                  /**< drop entries whose total is below this; <= 0: no minimum */
     double top_percent;                 /**< keep the hottest entries making this % of each kind; 0: all */
-    /** (Version 2.) Cut every context to its @c max_depth innermost frames
+    /** Cut every context to its @c max_depth innermost frames
      *  (the callee and its nearest callers), after the other steps;
      *  entries of a kind whose cut contexts coincide are combined, as
-     *  iprof_model_add_entry() combines, the first in place. 0: no cut. A
-     *  version 1 struct is read without it. */
+     *  iprof_model_add_entry() combines, the first in place. 0: no cut. */
     size_t max_depth;
-    /** (Version 3.) An entry of a kind kept so far with a frame of its
-     *  context, callee or caller, that this refuses goes (monitor entries
-     *  show their dummy frame (0, 0)). A struct of an older version is
-     *  read without this and the members after it. */
+    /** An entry of a kind kept so far with a frame of its context, callee
+     *  or caller, that this refuses goes (monitor entries show their dummy
+     *  frame (0, 0)). */
     iprof_frame_pred keep_frame;
-    /** (Version 3.) An entry of a kind kept so far that this refuses goes. */
+    /** An entry of a kind kept so far that this refuses goes. */
     iprof_model_entry_pred keep_entry;
-    /** (Version 3.) A method this refuses goes; the entries naming it
+    /** A method this refuses goes; the entries naming it
      *  stay. */
     iprof_model_method_pred keep_method;
-    /** (Version 3.) A type this refuses goes; the signatures and records
+    /** A type this refuses goes; the signatures and records
      *  naming it stay. */
     iprof_model_type_pred keep_type;
-    /** (Version 3.) Passed to every predicate as is. */
+    /** Passed to every predicate as is. */
     void *payload;
 } iprof_filter_options;
 
@@ -295,8 +295,10 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
 /** iprof_model_prune(): remove the methods whose signature names a type
  *  the model does not define, then the entries whose context names a
  *  method it does not define (monitor entries' dummy frame excepted) or
- *  whose records name an undefined type, as iprof_model_drop_dangling()
- *  does; before IPROF_PRUNE_METHODS and IPROF_PRUNE_TYPES. */
+ *  whose records name an undefined type; before IPROF_PRUNE_METHODS and
+ *  IPROF_PRUNE_TYPES. What a salvaging load (IPROF_READ_SALVAGE) kept of a
+ *  damaged file may refer to what the damage cut off; afterwards no
+ *  reference dangles, and the order of what remains is kept. */
 #define IPROF_PRUNE_DANGLING 0x4u
 
 /**
@@ -305,9 +307,8 @@ IPROF_API int iprof_model_filter(iprof_model *model, const iprof_filter_options 
  *        refers to, then the types nothing refers to (so that types only
  *        removed methods used go too).
  *
- * IPROF_PRUNE_DANGLING removes what iprof_model_drop_dangling() removes,
- * in the same order; the counts that call gives are the method count and
- * the entry count of each kind before minus after. The unreferenced
+ * What IPROF_PRUNE_DANGLING removed is the method count and the entry
+ * count of each kind before the call minus after. The unreferenced
  * (IPROF_PRUNE_METHODS, IPROF_PRUNE_TYPES) are not removed while the
  * model keeps an unknown top-level key that may hold ids (anything but
  * [], {} or a scalar), which could name what would go; IPROF_PRUNE_DANGLING
