@@ -27,6 +27,12 @@ PUBLIC_HEADERS = ['iprof.h', 'stream.h', 'edit.h', 'transform.h', 'diff.h', 'ana
                   'version.h']
 
 
+def include_all():
+    """The #include lines of every public header: <iprof/iprof.h> is the
+    core only, each advanced header says its own part of the API."""
+    return ''.join('#include <iprof/%s>\n' % h for h in PUBLIC_HEADERS)
+
+
 def build_dir():
     """The meson build directory: IPROF_BUILD_DIR, or the first argument."""
     d = os.environ.get('IPROF_BUILD_DIR') or (sys.argv[1] if len(sys.argv) > 1 else None)

@@ -68,7 +68,7 @@ def constants(header_dir):
 def print_constants(names, include_dirs, tmp, tag):
     src = os.path.join(tmp, 'constants_%s.c' % tag)
     with open(src, 'w') as f:
-        f.write('#include <stdio.h>\n#include <iprof/iprof.h>\n'
+        f.write('#include <stdio.h>\n' + A.include_all() +
                 'static void s(const char *n, const char *v) { printf("%s \\"%s\\"\\n", n, v); }\n'
                 'static void i(const char *n, long long v) { printf("%s %lld\\n", n, v); }\n'
                 '#define P(x) _Generic((x), char *: s, const char *: s, default: i)(#x, x)\n'

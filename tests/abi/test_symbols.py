@@ -48,7 +48,7 @@ def map_symbols(path):
 def header_declarations(build, tmp):
     src = os.path.join(tmp, 'all.c')
     with open(src, 'w') as f:
-        f.write('#include <iprof/iprof.h>\n')
+        f.write(A.include_all())
     aux = os.path.join(tmp, 'aux.txt')
     A.run([A.need('gcc'), '-std=c11', '-fsyntax-only', '-aux-info', aux,
            '-I' + os.path.join(A.SOURCE_DIR, 'include'), '-I' + os.path.join(build, 'include'),
