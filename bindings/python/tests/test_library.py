@@ -154,9 +154,11 @@ class LibraryTest(unittest.TestCase):
                          iprof.Status.EINVAL)
         wo = _lib.iprof_write_options()
         wo.flags, wo.buffer_size, wo.instanceof_key = 7, 5, 2
-        self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 2), 0)
+        self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 1), 0)
         self.assertEqual((wo.version, wo.flags, wo.format_version, bool(wo.allocator),
-                          wo.buffer_size, wo.instanceof_key), (2, 0, None, False, 0, 0))
+                          wo.buffer_size, wo.instanceof_key), (1, 0, None, False, 0, 0))
+        self.assertEqual(lib.iprof_write_options_init(ctypes.byref(wo), 2),
+                         iprof.Status.EINVAL)
         # The 1.0 sources, sinks and reports: 56, 40, 88 and 64 bytes on x86-64.
         self.assertEqual(ctypes.sizeof(_lib.iprof_source),
                          8 + P + S + P + _align(4, P) + P + P)

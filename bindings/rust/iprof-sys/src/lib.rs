@@ -1331,7 +1331,7 @@ mod tests {
             }
         }
         assert!(flags >= 11 && versions >= 6, "{flags} flags, {versions} versions found");
-        assert_eq!((IPROF_READ_CALLBACKS_VERSION, IPROF_WRITE_OPTIONS_VERSION), (2, 2));
+        assert_eq!((IPROF_READ_CALLBACKS_VERSION, IPROF_WRITE_OPTIONS_VERSION), (1, 1));
     }
     /// Every format version of iprof.h (`#define IPROF_FORMAT_X_Y_Z "x.y.z"`)
     /// is declared here with the same value.
