@@ -4,8 +4,8 @@
  * the full expression that takes it, which is all a source or sink must
  * live), and a report or a read's result as a struct value, so that a check
  * reads one field of what iprof_error_get_info() or iprof_reader_get_result()
- * filled. Nothing here re-implements a 0.x function: each call goes through
- * the 1.0 entry point that the test names.
+ * filled, and a merge with a weight. Nothing here re-implements a function
+ * of the library: each call goes through the entry point the test names.
  */
 #ifndef IPROF_TESTS_CHECK_API_H
 #define IPROF_TESTS_CHECK_API_H
@@ -50,6 +50,14 @@ static inline iprof_read_result read_result(const iprof_reader *reader)
         res.kept_end = (uint64_t)-1;
     }
     return res;
+}
+
+/* The model-into-model merge with a weight and the default rounding. */
+static inline int merge_weighted(iprof_model *dst, const iprof_model *src, double weight)
+{
+    iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+    o.weight = weight;
+    return iprof_model_merge(dst, src, &o);
 }
 
 #endif

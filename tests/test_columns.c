@@ -6,7 +6,7 @@
  * records and frames as the per-entry accessors give.
  */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_alloc.h"
 
 #include <pthread.h>
@@ -154,7 +154,7 @@ static void test_cached_and_dropped(void)
     CHECK_EQ_INT(sum_columns(&b), sum_by_entry(m, K));
     /* A merge into the model (combining its entries). */
     iprof_model *src = sample();
-    CHECK_OK(api_merge(m, src, 1.0));
+    CHECK_OK(merge_weighted(m, src, 1.0));
     b = columns_of(m, K);
     CHECK_EQ_INT(b.count, iprof_model_entry_count(m, K));
     CHECK_EQ_INT(sum_columns(&b), sum_by_entry(m, K));
@@ -310,7 +310,7 @@ static void test_corpus(void)
         iprof_reader *reader = NULL;
         iprof_model *m = NULL;
         CHECK_OK(iprof_reader_new(&reader, NULL));
-        CHECK_OK(api_load_path(&m, reader, path));
+        CHECK_OK(iprof_model_load(&m, reader, SRC_PATH(path)));
         for (int k = 0; m && k < IPROF_KIND_COUNT; k++)
             compare_with_entries(m, k);
         if (m && f == 0) {

@@ -5,7 +5,7 @@
  * the names' and the methods' limits (their 32-bit references), refused
  * the same way. */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_model.h"
 
 #include <stdio.h>
@@ -73,7 +73,7 @@ static iprof_model *load_doc(const char *doc, unsigned flags, int expect)
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
     iprof_model *m = NULL;
-    CHECK_EQ_INT(api_load_buffer(&m, r, doc, strlen(doc)), expect);
+    CHECK_EQ_INT(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))), expect);
     iprof_reader_free(r);
     return m;
 }
@@ -90,10 +90,10 @@ static char *text_of(const iprof_model *m)
 static int merge_into(iprof_model *dst, const iprof_model *src, const char *doc, int streaming)
 {
     if (!streaming)
-        return api_merge(dst, src, 1.0);
+        return merge_weighted(dst, src, 1.0);
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    int rc = api_merge_buffer(dst, r, doc, strlen(doc), NULL);
+    int rc = iprof_model_merge_source(dst, r, SRC_BUFFER(doc, strlen(doc)), NULL);
     iprof_reader_free(r);
     return rc;
 }
@@ -183,12 +183,12 @@ static void test_wide_bcis_transform(void)
         iprof_model_free(b);
         return;
     }
-    CHECK_OK(api_merge(a, b, 1.0));
+    CHECK_OK(merge_weighted(a, b, 1.0));
     CHECK_EQ_INT(iprof_model_context_count(a), WIDE_NODES);
     CHECK(wide_entries_ok(a, 2));
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_merge_buffer(a, r, WIDE, strlen(WIDE), NULL));
+    CHECK_OK(iprof_model_merge_source(a, r, SRC_BUFFER(WIDE, strlen(WIDE)), NULL));
     iprof_reader_free(r);
     CHECK_EQ_INT(iprof_model_context_count(a), WIDE_NODES);
     CHECK(wide_entries_ok(a, 3));
@@ -337,8 +337,8 @@ static void check_limit_message(const iprof_error *e, size_t max)
              max);
     CHECK(e != NULL);
     if (e) {
-        CHECK_EQ_INT(api_info(e).status, IPROF_ELIMIT);
-        CHECK_EQ_STR(api_info(e).message, want);
+        CHECK_EQ_INT(err_info(e).status, IPROF_ELIMIT);
+        CHECK_EQ_STR(err_info(e).message, want);
     }
 }
 
@@ -416,7 +416,7 @@ static void test_limit_merge(void)
     }
     /* The failed merges' nodes stay in their chunks, unreachable. */
     dst->ctx_nodes.max = IPI_CTX_MAX_SLOTS;
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_context_count(dst), WIDE_NODES + created);
     int ok = 1;
     for (size_t i = 0; i < N; i++) {
@@ -476,8 +476,8 @@ static void check_names_message(const iprof_error *e, size_t max)
              max);
     CHECK(e != NULL);
     if (e) {
-        CHECK_EQ_INT(api_info(e).status, IPROF_ELIMIT);
-        CHECK_EQ_STR(api_info(e).message, want);
+        CHECK_EQ_INT(err_info(e).status, IPROF_ELIMIT);
+        CHECK_EQ_STR(err_info(e).message, want);
     }
 }
 
@@ -565,7 +565,7 @@ static void test_names_limit_load_merge(void)
         free(after);
     }
     dst->names.pool.max_chunks = IPI_POOL_MAX_CHUNKS;
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 2 + N);
     const iprof_type *t = iprof_model_type_by_name(dst, "Type001999", 10);
     const ipi_str *s = ipi_intern_find(&dst->names, "Type001999", 10);
@@ -602,7 +602,7 @@ static void test_methods_pool(void)
     const iprof_error *e = iprof_model_error(m);
     CHECK(e != NULL);
     if (e)
-        CHECK_EQ_STR(api_info(e).message, "more than 1 chunks of methods (of up to 1024 KiB "
+        CHECK_EQ_STR(err_info(e).message, "more than 1 chunks of methods (of up to 1024 KiB "
                                              "each): the model refers to methods with 32 bits");
     m->method_pool.max_chunks = IPI_POOL_MAX_CHUNKS;
     enum { N = 100000 }; /* 4 MiB of methods: chunks up to 1 MiB */

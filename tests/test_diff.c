@@ -7,7 +7,7 @@
  * those models and on a pair of corpus profiles.
  */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_alloc.h"
 
 #include <math.h>
@@ -376,7 +376,7 @@ static void test_structs_corpus(void)
     for (int f = 0; f < 2; f++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-        CHECK_OK(api_load_path(&m[f], r, path));
+        CHECK_OK(iprof_model_load(&m[f], r, SRC_PATH(path)));
     }
     iprof_diff_options o = IPROF_DIFF_OPTIONS_INIT;
     o.top = (size_t)-1;
@@ -572,7 +572,7 @@ static void test_monitor_dummy_ctx(void)
     add_entry(a, IPROF_KIND_CALL_COUNT, m0, 1, one, 1);
     /* b: the same profile, its methods renumbered (m 1, zz 2). */
     CHECK_OK(iprof_model_new(&b, NULL));
-    CHECK_OK(api_merge(b, a, 1.0));
+    CHECK_OK(merge_weighted(b, a, 1.0));
     CHECK_OK(iprof_model_canonicalize(b, 0));
     CHECK_EQ_STR(iprof_method_name(iprof_model_method_by_id(b, 2), NULL), "zz");
     iprof_diff *d = NULL;
@@ -600,7 +600,7 @@ static void test_repeated_context(void)
     iprof_reader *r = NULL;
     iprof_model *a = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_load_buffer(&a, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&a, r, SRC_BUFFER(doc, strlen(doc))));
     iprof_diff *d = NULL;
     CHECK_OK(iprof_diff_new(&d, a, a, NULL));
     for (int side = IPROF_DIFF_A; side <= IPROF_DIFF_B; side++) {
@@ -621,7 +621,7 @@ static void test_repeated_context(void)
 static iprof_model *load_doc(iprof_reader *r, const char *doc)
 {
     iprof_model *m = NULL;
-    CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
     return m;
 }
 

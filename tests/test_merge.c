@@ -1,7 +1,7 @@
 /* Unit tests of iprof_model_merge (lib/model/merge.c, merged as a stream
  * by lib/model/merge_stream.c). */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_alloc.h"
 #include "check_model.h"
 
@@ -147,12 +147,12 @@ static void test_version(void)
         if (cases[i][0])
             CHECK_OK(iprof_model_set_version(dst, cases[i][0]));
         CHECK_OK(iprof_model_set_version(src, cases[i][1]));
-        CHECK_OK(api_merge(dst, src, 1.0));
+        CHECK_OK(merge_weighted(dst, src, 1.0));
         CHECK_EQ_STR(iprof_model_version(dst), cases[i][2]);
         /* A second, new input (default version) changes nothing. */
         iprof_model *blank;
         CHECK_OK(iprof_model_new(&blank, NULL));
-        CHECK_OK(api_merge(dst, blank, 1.0));
+        CHECK_OK(merge_weighted(dst, blank, 1.0));
         CHECK_EQ_STR(iprof_model_version(dst), cases[i][2]);
         iprof_model_free(blank);
         iprof_model_free(src);
@@ -165,7 +165,7 @@ static void test_version(void)
 static void test_union_and_remap(void)
 {
     iprof_model *dst = make_dst(NULL), *src = make_src();
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     /* dst is a new model, its version its default: it takes src's. */
     CHECK_EQ_STR(iprof_model_version(dst), "1.0.0");
 
@@ -225,7 +225,7 @@ static void test_union_and_remap(void)
     /* Merging again adds nothing new and sums. */
     snapshot before;
     take(dst, &before);
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), before.types);
     CHECK_EQ_INT(iprof_model_method_count(dst), before.methods);
     CHECK_EQ_INT(iprof_model_context_count(dst), before.contexts);
@@ -243,7 +243,7 @@ static void test_into_empty(void)
 {
     iprof_model *dst = NULL, *src = make_src();
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 4);
     CHECK_EQ_INT(iprof_model_method_count(dst), 3);
     CHECK_EQ_INT(iprof_model_context_count(dst), iprof_model_context_count(src));
@@ -295,7 +295,7 @@ static void test_match_by_names(void)
     CHECK_OK(iprof_model_add_method(src, 3, "m", 1, s9, 1, NULL));
     static const int64_t f[] = {3, 0}, one[] = {1};
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 2);
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
     static const int64_t fd[] = {5, 0};
@@ -352,7 +352,7 @@ static void check_weight(double w, const int64_t *counts, const int64_t *want, s
 {
     iprof_model *src = counts_src(counts, n), *dst = NULL;
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_OK(api_merge(dst, src, w));
+    CHECK_OK(merge_weighted(dst, src, w));
     for (size_t i = 0; i < n; i++)
         CHECK(scaled_ok(dst, i, want[i]));
     iprof_model_free(dst);
@@ -399,14 +399,14 @@ static void test_invalid(void)
     iprof_model *dst = make_dst(NULL), *src = make_src();
     snapshot before, after;
     take(dst, &before);
-    CHECK_EQ_INT(api_merge(dst, dst, 1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge(NULL, src, 1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge(dst, NULL, 1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge(dst, src, -1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge(dst, src, -0.001), IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge(dst, src, NAN), IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge(dst, src, INFINITY), IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge(dst, src, -INFINITY), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, dst, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(NULL, src, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, NULL, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, src, -1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, src, -0.001), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, src, NAN), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, src, INFINITY), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, src, -INFINITY), IPROF_EINVAL);
     take(dst, &after);
     CHECK(same(&before, &after));
     iprof_model_free(dst);
@@ -432,7 +432,7 @@ static void test_dangling_src(void)
             CHECK_OK(ipi_model_push_entry_hashed(src, IPROF_KIND_MONITOR, mon, 1, NULL, vr, 2));
         snapshot before, after;
         take(dst, &before);
-        CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_EDANGLING);
+        CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_EDANGLING);
         take(dst, &after);
         CHECK(same(&before, &after));
         iprof_model_free(dst);
@@ -455,7 +455,7 @@ static void test_schema(void)
             CHECK_OK(ipi_model_push_entry_hashed(dst, IPROF_KIND_CONDITIONAL, pf, 1, NULL, two, 2));
         snapshot before, after;
         take(dst, &before);
-        CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
+        CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_ESCHEMA);
         take(dst, &after);
         CHECK(same(&before, &after));
         iprof_model_free(dst);
@@ -479,8 +479,8 @@ static void test_rule_broken_in_dst_ids(void)
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, seven, 1));
     snapshot before, after;
     take(dst, &before);
-    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
+    CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message,
                  "callCountProfiles entry: ctx: a method id in a ctx must not be negative, so "
                  "its records cannot be grouped");
     take(dst, &after);
@@ -499,13 +499,13 @@ static void test_names_index_across_merges(void)
     iprof_reader *r = NULL;
     iprof_model *dst = NULL, *empty = NULL, *src = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_load_buffer(&dst, r, lenient, strlen(lenient)));
+    CHECK_OK(iprof_model_load(&dst, r, SRC_BUFFER(lenient, strlen(lenient))));
     iprof_reader_free(r);
     CHECK_OK(iprof_model_new(&empty, NULL));
     CHECK_OK(iprof_model_new(&src, NULL));
     if (!dst || !empty || !src)
         goto out;
-    CHECK_OK(api_merge(dst, empty, 1.0)); /* builds the index */
+    CHECK_OK(merge_weighted(dst, empty, 1.0)); /* builds the index */
     CHECK_EQ_INT(dst->names_unresolved, 1);
     CHECK_OK(iprof_model_add_type(src, 1, "A", 1, NULL));
     CHECK_OK(iprof_model_add_type(src, 9, "B", 1, NULL));
@@ -513,7 +513,7 @@ static void test_names_index_across_merges(void)
     CHECK_OK(iprof_model_add_method(src, 3, "m", 1, sig, 2, NULL));
     static const int64_t f[] = {3, 0}, one[] = {4};
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     /* B took the free id 9, which completes method 5: it matched. */
     CHECK_EQ_INT(iprof_model_type_count(dst), 2);
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
@@ -521,7 +521,7 @@ static void test_names_index_across_merges(void)
     const iprof_entry *e = iprof_model_entry_find(dst, IPROF_KIND_CALL_COUNT, f5, 1);
     CHECK(e != NULL && iprof_entry_records(e, NULL)[0] == 4);
     /* Merging again finds everything through the kept index. */
-    CHECK_OK(api_merge(dst, src, 2.0));
+    CHECK_OK(merge_weighted(dst, src, 2.0));
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
     CHECK(iprof_entry_records(iprof_model_entry_find(dst, IPROF_KIND_CALL_COUNT, f5, 1), NULL)[0] == 12);
     CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) != NULL);
@@ -530,7 +530,7 @@ static void test_names_index_across_merges(void)
     CHECK_OK(iprof_model_remove_entry(dst, IPROF_KIND_CALL_COUNT, f5, 1));
     CHECK_OK(iprof_model_remove_method(dst, 5, 0));
     CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) == NULL);
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
     CHECK(iprof_model_method_by_id(dst, 3) != NULL);
 out:
@@ -572,7 +572,7 @@ static void test_names_index_of_a_large_dst(void)
         iprof_model *src = many_methods(700, 1, 5000);
         size_t before = iprof_model_method_count(dst);
         CHECK(before > 600); /* distinct (name, signature) pairs */
-        CHECK_OK(api_merge(dst, src, 1.0));
+        CHECK_OK(merge_weighted(dst, src, 1.0));
         CHECK_EQ_INT(iprof_model_method_count(dst), before);
         CHECK_EQ_INT(iprof_model_type_count(dst), 10);
         iprof_model_free(dst);
@@ -611,9 +611,9 @@ static void test_larger_than_a_batch(void)
     }
     static const int64_t vf[] = {2, 5};
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, recs, BIG));
-    CHECK_OK(api_merge(dst, src, 1.0));
+    CHECK_OK(merge_weighted(dst, src, 1.0));
     CHECK_EQ_INT(model_diff(dst, src), 0);
-    CHECK_OK(api_merge(dst, src, 2.0));
+    CHECK_OK(merge_weighted(dst, src, 2.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), BIG / 2);
     CHECK_EQ_INT(iprof_model_method_count(dst), 3000);
     int ok = 1;
@@ -640,7 +640,7 @@ static void test_alloc_failure(void)
         iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
         iprof_model *dst = make_dst(&a);
         fa.fail_at = n;
-        int rc = api_merge(dst, src, 2.0);
+        int rc = merge_weighted(dst, src, 2.0);
         CHECK(fa.failed_hard ? rc == IPROF_ENOMEM : rc == IPROF_OK);
         completed = !fa.failed;
         fa.fail_at = 0;
@@ -686,7 +686,7 @@ static iprof_model *load_corpus(const char *dir, const char *name)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_load_path(&m, r, path));
+    CHECK_OK(iprof_model_load(&m, r, SRC_PATH(path)));
     iprof_reader_free(r);
     return m;
 }
@@ -702,13 +702,13 @@ static void test_corpus(void)
     CHECK_OK(iprof_model_new(&dst, NULL));
     if (!a || !b || !dst)
         goto out;
-    CHECK_OK(api_merge(dst, a, 1.0));
+    CHECK_OK(merge_weighted(dst, a, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 5299);
     CHECK_EQ_INT(iprof_model_method_count(dst), 43276);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         CHECK_EQ_INT(iprof_model_entry_count(dst, k), iprof_model_entry_count(a, k));
     /* Merging the same profile again doubles every count and adds nothing. */
-    CHECK_OK(api_merge(dst, a, 1.0));
+    CHECK_OK(merge_weighted(dst, a, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 5299);
     CHECK_EQ_INT(iprof_model_method_count(dst), 43276);
     int ok = 1;
@@ -719,7 +719,7 @@ static void test_corpus(void)
     }
     CHECK(ok);
     /* Two different profiles: the union of names. */
-    CHECK_OK(api_merge(dst, b, 0.5));
+    CHECK_OK(merge_weighted(dst, b, 0.5));
     CHECK(iprof_model_type_count(dst) >= 5299 && iprof_model_type_count(dst) < 5299 + 5079);
     for (size_t i = 0; i < iprof_model_type_count(b); i++) {
         size_t len;

@@ -3,7 +3,7 @@
  * and iprof_model_merge() give, and leave dst as it was on every
  * failure. */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_alloc.h"
 #include "check_alloc_mt.h"
 #include "check_model.h"
@@ -70,7 +70,7 @@ static iprof_model *load_text(const char *text, size_t len, unsigned flags,
 {
     iprof_reader *r = reader_with(flags, a);
     iprof_model *m = NULL;
-    CHECK_OK(api_load_buffer(&m, r, text, len));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(text, len)));
     iprof_reader_free(r);
     return m;
 }
@@ -130,16 +130,16 @@ static void same_as_model(const char *src, size_t len, const iprof_merge_options
             iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
             int rc;
             if (how == 0) {
-                rc = api_merge_buffer(dst, r, src, len, opts);
+                rc = iprof_model_merge_source(dst, r, SRC_BUFFER(src, len), opts);
             } else if (how == 1) {
-                rc = api_merge_path(dst, r, path, opts);
+                rc = iprof_model_merge_source(dst, r, SRC_PATH(path), opts);
             } else if (how == 2) {
                 int fd = open(path, O_RDONLY);
-                rc = api_merge_fd(dst, r, fd, opts);
+                rc = iprof_model_merge_source(dst, r, SRC_FD(fd), opts);
                 close(fd);
             } else {
                 chunks c = {src, len, 7};
-                rc = api_merge_callback(dst, r, read_chunks, &c, opts);
+                rc = iprof_model_merge_source(dst, r, SRC_CALLBACK(read_chunks, &c), opts);
             }
             CHECK_OK(rc);
             CHECK_EQ_INT(model_diff(dst, want), 0);
@@ -172,11 +172,11 @@ static void merge_into_lenient(const char *dst, size_t dst_len, const char *src,
 {
     iprof_model *want = load_text(dst, dst_len, 0, NULL);
     iprof_model *m = load_text(src, len, 0, NULL);
-    CHECK_OK(api_merge(want, m, 1.0));
+    CHECK_OK(merge_weighted(want, m, 1.0));
     for (int threaded = 0; threaded < 2; threaded++) {
         iprof_model *got = load_text(dst, dst_len, 0, NULL);
         iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
-        CHECK_OK(api_merge_buffer(got, r, src, len, NULL));
+        CHECK_OK(iprof_model_merge_source(got, r, SRC_BUFFER(src, len), NULL));
         CHECK_EQ_INT(model_diff(got, want), 0);
         CHECK_EQ_INT(iprof_model_method_count(got), methods);
         iprof_reader_free(r);
@@ -218,9 +218,9 @@ static void test_values(void)
 {
     iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
     iprof_reader *r = reader_with(0, NULL);
-    CHECK_OK(api_merge_buffer(dst, r, SRC, sizeof SRC - 1, NULL));
+    CHECK_OK(iprof_model_merge_source(dst, r, SRC_BUFFER(SRC, sizeof SRC - 1), NULL));
     if (iprof_model_error(dst))
-        fprintf(stderr, "   %s\n", api_info(iprof_model_error(dst)).message);
+        fprintf(stderr, "   %s\n", err_info(iprof_model_error(dst)).message);
     CHECK_EQ_STR(iprof_model_version(dst), "1.1.0");
     CHECK_EQ_INT(iprof_model_type_count(dst), 4);
     /* D keeps no id 0 (dst's A has it): max + 1 = 3. */
@@ -266,14 +266,14 @@ static void test_truncated(void)
         for (size_t cut = 0; cut < sizeof SRC - 1; cut++) {
             iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
             iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
-            int rc = api_merge_buffer(dst, r, SRC, cut, NULL);
+            int rc = iprof_model_merge_source(dst, r, SRC_BUFFER(SRC, cut), NULL);
             CHECK(rc != IPROF_OK);
             check_unchanged(dst, rc, rc);
             const iprof_error *me = iprof_model_error(dst), *re = iprof_reader_error(r);
             CHECK(me && re);
             if (me && re) {
-                CHECK_EQ_STR(api_info(me).message, api_info(re).message);
-                CHECK_EQ_INT(api_info(me).offset, api_info(re).offset);
+                CHECK_EQ_STR(err_info(me).message, err_info(re).message);
+                CHECK_EQ_INT(err_info(me).offset, err_info(re).offset);
             }
             iprof_model_free(dst);
             iprof_reader_free(r);
@@ -284,10 +284,10 @@ static void expect_failure(const char *text, unsigned flags, int want, const cha
 {
     iprof_reader *r = reader_with(flags, NULL);
     iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
-    check_unchanged(dst, api_merge_buffer(dst, r, text, strlen(text), NULL), want);
+    check_unchanged(dst, iprof_model_merge_source(dst, r, SRC_BUFFER(text, strlen(text)), NULL), want);
     const iprof_error *e = iprof_model_error(dst);
     if (e && message)
-        CHECK_EQ_STR(api_info(e).message, message);
+        CHECK_EQ_STR(err_info(e).message, message);
     iprof_model_free(dst);
     iprof_reader_free(r);
 }
@@ -328,12 +328,12 @@ static void test_refused(void)
         for (int threaded = 0; threaded < 2; threaded++) {
             iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
             iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
-            check_unchanged(dst, api_merge_buffer(dst, r, t.s, t.len, NULL), IPROF_ESYNTAX);
+            check_unchanged(dst, iprof_model_merge_source(dst, r, SRC_BUFFER(t.s, t.len), NULL), IPROF_ESYNTAX);
             const iprof_error *me = iprof_model_error(dst), *re = iprof_reader_error(r);
-            CHECK(me && re && api_info(re).status == IPROF_ESYNTAX);
+            CHECK(me && re && err_info(re).status == IPROF_ESYNTAX);
             if (me && re) {
-                CHECK_EQ_STR(api_info(me).message, api_info(re).message);
-                CHECK_EQ_INT(api_info(me).offset, t.len);
+                CHECK_EQ_STR(err_info(me).message, err_info(re).message);
+                CHECK_EQ_INT(err_info(me).offset, t.len);
             }
             iprof_model_free(dst);
             iprof_reader_free(r);
@@ -348,16 +348,16 @@ static void test_refused(void)
     iprof_reader *r = reader_with(0, NULL);
     iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
     opts.weight = -1;
-    check_unchanged(dst, api_merge_buffer(dst, r, SRC, sizeof SRC - 1, &opts),
+    check_unchanged(dst, iprof_model_merge_source(dst, r, SRC_BUFFER(SRC, sizeof SRC - 1), &opts),
                     IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message, "weight -1: must be finite and >= 0");
-    check_unchanged(dst, api_merge_buffer(dst, NULL, SRC, sizeof SRC - 1, NULL),
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message, "weight -1: must be finite and >= 0");
+    check_unchanged(dst, iprof_model_merge_source(dst, NULL, SRC_BUFFER(SRC, sizeof SRC - 1), NULL),
                     IPROF_EINVAL);
-    CHECK_EQ_INT(api_merge_buffer(NULL, r, SRC, sizeof SRC - 1, NULL), IPROF_EINVAL);
-    check_unchanged(dst, api_merge_path(dst, r, "/nonexistent/x.iprof", NULL),
+    CHECK_EQ_INT(iprof_model_merge_source(NULL, r, SRC_BUFFER(SRC, sizeof SRC - 1), NULL), IPROF_EINVAL);
+    check_unchanged(dst, iprof_model_merge_source(dst, r, SRC_PATH("/nonexistent/x.iprof"), NULL),
                     IPROF_EIO);
     /* After the failures, a good merge still works. */
-    CHECK_OK(api_merge_buffer(dst, r, SRC, sizeof SRC - 1, NULL));
+    CHECK_OK(iprof_model_merge_source(dst, r, SRC_BUFFER(SRC, sizeof SRC - 1), NULL));
     CHECK(iprof_model_error(dst) == NULL);
     iprof_reader_free(r);
     iprof_model_free(dst);
@@ -375,7 +375,7 @@ static void test_alloc_failure(void)
         iprof_reader *r = reader_with(0, &a);
         iprof_model *dst = load_text(DST, sizeof DST - 1, 0, &a);
         fa.fail_at = n;
-        int rc = api_merge_buffer(dst, r, SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1, NULL);
+        int rc = iprof_model_merge_source(dst, r, SRC_BUFFER(SRC_BACKWARDS, sizeof SRC_BACKWARDS - 1), NULL);
         fa.fail_at = 0;
         completed = !fa.failed;
         if (fa.failed_hard) /* not a refused shrink, which changes nothing */
@@ -459,7 +459,7 @@ static void test_large_dst(void)
         char *stext = methods_text(strides[k][1], 500, 3001, 9000, &slen);
         iprof_model *want = load_text(dtext, dlen, 0, NULL);
         iprof_model *src = load_text(stext, slen, 0, NULL);
-        CHECK_OK(api_merge(want, src, 1.0));
+        CHECK_OK(merge_weighted(want, src, 1.0));
         CHECK_EQ_INT(iprof_model_method_count(want), 9000);
         /* What the names index's two-thread fill takes of dst's methods. */
         iprof_model *keyed = load_text(dtext, dlen, 0, NULL);
@@ -470,7 +470,7 @@ static void test_large_dst(void)
         for (int threaded = 0; threaded < 2; threaded++) {
             iprof_model *got = load_text(dtext, dlen, 0, NULL);
             iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
-            CHECK_OK(api_merge_buffer(got, r, stext, slen, NULL));
+            CHECK_OK(iprof_model_merge_source(got, r, SRC_BUFFER(stext, slen), NULL));
             CHECK_EQ_INT(iprof_model_method_count(got), 9000);
             CHECK_EQ_INT(iprof_model_entry_count(got, IPROF_KIND_CALL_COUNT), 9000);
             CHECK_EQ_INT(model_diff(got, want), 0);
@@ -499,9 +499,9 @@ static void test_alloc_failure_threaded(void)
     char *doc = many_batches(&len);
     iprof_model *want = load_text(DST, sizeof DST - 1, 0, NULL);
     iprof_reader *plain = reader_with(0, NULL);
-    CHECK_OK(api_merge_buffer(want, plain, doc, len, NULL));
+    CHECK_OK(iprof_model_merge_source(want, plain, SRC_BUFFER(doc, len), NULL));
     if (iprof_model_error(want))
-        fprintf(stderr, "   %s\n", api_info(iprof_model_error(want)).message);
+        fprintf(stderr, "   %s\n", err_info(iprof_model_error(want)).message);
     iprof_reader_free(plain);
     for (int mode = MT_FAIL_ONLY; mode <= MT_FAIL_FROM; mode++) {
         long n = 1;
@@ -516,7 +516,7 @@ static void test_alloc_failure_threaded(void)
             c.mode = mode;
             c.fail_at = n;
             atomic_store(&c.count, 0);
-            int rc = api_merge_buffer(dst, r, doc, len, NULL);
+            int rc = iprof_model_merge_source(dst, r, SRC_BUFFER(doc, len), NULL);
             failed = atomic_load(&c.failed);
             c.mode = MT_FAIL_NONE;
             if (atomic_load(&c.failed_hard)) { /* not a refused shrink */
@@ -553,19 +553,19 @@ static void test_corpus(void)
         snprintf(path[i], sizeof path[i], "%s/%s", dir, names[i]);
     iprof_reader *r = reader_with(IPROF_READ_THREADED, NULL);
     iprof_model *a = NULL, *b = NULL, *want = NULL, *got = NULL;
-    CHECK_OK(api_load_path(&a, r, path[0]));
-    CHECK_OK(api_load_path(&b, r, path[1]));
-    CHECK_OK(api_load_path(&want, r, path[0]));
-    CHECK_OK(api_load_path(&got, r, path[0]));
+    CHECK_OK(iprof_model_load(&a, r, SRC_PATH(path[0])));
+    CHECK_OK(iprof_model_load(&b, r, SRC_PATH(path[1])));
+    CHECK_OK(iprof_model_load(&want, r, SRC_PATH(path[0])));
+    CHECK_OK(iprof_model_load(&got, r, SRC_PATH(path[0])));
     if (!a || !b || !want || !got)
         goto out;
     iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
     opts.weight = 0.5;
     CHECK_OK(iprof_model_merge(want, b, &opts));
-    CHECK_OK(api_merge(want, a, 3.0));
-    CHECK_OK(api_merge_path(got, r, path[1], &opts));
+    CHECK_OK(merge_weighted(want, a, 3.0));
+    CHECK_OK(iprof_model_merge_source(got, r, SRC_PATH(path[1]), &opts));
     opts.weight = 3.0;
-    CHECK_OK(api_merge_path(got, r, path[0], &opts));
+    CHECK_OK(iprof_model_merge_source(got, r, SRC_PATH(path[0]), &opts));
     CHECK_EQ_INT(model_diff(got, want), 0);
 out:
     iprof_model_free(a);

@@ -1,7 +1,7 @@
 /* Unit tests of the model: version, types, methods, lookups, description,
  * contexts, loading, and allocation failure (lib/model*.c). */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_alloc.h"
 
 #include <fcntl.h>
@@ -470,7 +470,7 @@ static int load_doc(iprof_model **m, const char *doc, unsigned flags)
     o.flags = flags;
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    int rc = api_load_buffer(m, r, doc, strlen(doc));
+    int rc = iprof_model_load(m, r, SRC_BUFFER(doc, strlen(doc)));
     iprof_reader_free(r);
     return rc;
 }
@@ -586,7 +586,7 @@ static void test_lazy_indexes(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(api_load_buffer(&m, r, EOO, strlen(EOO)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(EOO, strlen(EOO))));
     iprof_reader_free(r);
     if (!m)
         return;
@@ -723,10 +723,10 @@ static void test_id_index(void)
     if (SIZE_MAX > UINT32_MAX) {
         size_t huge = (size_t)UINT32_MAX + 1;
         CHECK_EQ_INT(iprof_model_add_type(m, 99, "x", huge, NULL), IPROF_ELIMIT);
-        CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+        CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                      "type 99: the name is longer than the limit of 4294967295 bytes");
         CHECK_EQ_INT(iprof_model_add_method(m, 99, "x", huge, sig, 2, NULL), IPROF_ELIMIT);
-        CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+        CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                      "method 99: the name is longer than the limit of 4294967295 bytes");
         CHECK(iprof_model_type_by_id(m, 99) == NULL && iprof_model_method_by_id(m, 99) == NULL);
     }
@@ -768,12 +768,12 @@ static void test_load_errors(void)
     CHECK(m == NULL);
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_EQ_INT(api_load_buffer(NULL, r, "{}", 2), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_load(NULL, r, SRC_BUFFER("{}", 2)), IPROF_EINVAL);
     m = (iprof_model *)1;
-    CHECK_EQ_INT(api_load_buffer(&m, NULL, "{}", 2), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_model_load(&m, NULL, SRC_BUFFER("{}", 2)), IPROF_EINVAL);
     CHECK(m == NULL);
     m = (iprof_model *)1;
-    CHECK(api_load_path(&m, r, "/nonexistent/x.iprof") != IPROF_OK);
+    CHECK(iprof_model_load(&m, r, SRC_PATH("/nonexistent/x.iprof")) != IPROF_OK);
     CHECK(m == NULL);
     iprof_reader_free(r);
 }
@@ -797,7 +797,7 @@ static void test_load_sources(void)
     CHECK_OK(iprof_reader_new(&r, NULL));
     iprof_model *m = NULL;
     const char *p = EOO;
-    CHECK_OK(api_load_callback(&m, r, read_in_pieces, &p));
+    CHECK_OK(iprof_model_load(&m, r, SRC_CALLBACK(read_in_pieces, &p)));
     CHECK_EQ_INT(iprof_model_context_count(m), 9);
     iprof_model_free(m);
 
@@ -806,11 +806,11 @@ static void test_load_sources(void)
     CHECK(fd >= 0);
     if (fd >= 0) {
         CHECK_EQ_INT(write(fd, EOO, strlen(EOO)), (long long)strlen(EOO));
-        CHECK_OK(api_load_path(&m, r, path));
+        CHECK_OK(iprof_model_load(&m, r, SRC_PATH(path)));
         CHECK_EQ_INT(iprof_model_method_count(m), 5);
         iprof_model_free(m);
         lseek(fd, 0, SEEK_SET);
-        CHECK_OK(api_load_fd(&m, r, fd));
+        CHECK_OK(iprof_model_load(&m, r, SRC_FD(fd)));
         CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 4);
         iprof_model_free(m);
         close(fd);
@@ -829,7 +829,7 @@ static void test_load_corpus(void)
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
     iprof_model *m = NULL;
-    CHECK_OK(api_load_path(&m, r, path));
+    CHECK_OK(iprof_model_load(&m, r, SRC_PATH(path)));
     iprof_reader_free(r);
     if (!m)
         return;
@@ -933,13 +933,13 @@ static void test_alloc_failure_load(void)
         CHECK_OK(iprof_reader_new(&r, &o));
         fa.fail_at = n; /* the count starts with the load */
         iprof_model *m = (iprof_model *)1;
-        int rc = api_load_buffer(&m, r, EOO, strlen(EOO));
+        int rc = iprof_model_load(&m, r, SRC_BUFFER(EOO, strlen(EOO)));
         if (fa.failed_hard) {
             CHECK_EQ_INT(rc, IPROF_ENOMEM);
             CHECK(m == NULL);
             /* The reader says why, whichever allocation failed (the first
              * is the model itself, before any reading). */
-            CHECK_EQ_INT(api_info(iprof_reader_error(r)).status, IPROF_ENOMEM);
+            CHECK_EQ_INT(err_info(iprof_reader_error(r)).status, IPROF_ENOMEM);
         } else {
             CHECK_OK(rc);
             CHECK_EQ_INT(iprof_model_context_count(m), 9);

@@ -7,7 +7,7 @@
  * left dangling.
  */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 
 #include <iprof/analysis.h>
 #include <iprof/edit.h>
@@ -397,7 +397,7 @@ static void test_merge_undone(void)
                                    (const int64_t[]){1}, 1));
     build_all(dst);
     int checked = dst->refs_checked;
-    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_ESCHEMA);
     CHECK_EQ_INT(cc_at(dst, 3), 10);
     CHECK(iprof_model_entry_find(dst, CC, (const int64_t[]){7, 0, 5, 1}, 2) == NULL);
     CHECK(iprof_model_entry_find(dst, IPROF_KIND_CONDITIONAL, (const int64_t[]){5, 1}, 1) ==
@@ -415,7 +415,7 @@ static void test_merge_undone(void)
     CHECK_OK(iprof_model_add_method(again, 7, "z", 1, z90, 2, NULL));
     CHECK_OK(iprof_model_add_entry(again, CC, (const int64_t[]){7, 0}, 1, (const int64_t[]){2},
                                    1));
-    CHECK_OK(api_merge(dst, again, 1.0));
+    CHECK_OK(merge_weighted(dst, again, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 4);
     CHECK_EQ_INT(iprof_model_method_count(dst), 5);
     CHECK_EQ_INT(type_id_by_name(dst, "Z"), 9);
@@ -441,12 +441,12 @@ static void test_failed_merge_keeps_names_count(void)
         iprof_reader *r = NULL;
         iprof_model *dst = NULL, *src = NULL, *bad = NULL;
         CHECK_OK(iprof_reader_new(&r, NULL));
-        CHECK_OK(api_load_buffer(&dst, r, lenient, strlen(lenient)));
+        CHECK_OK(iprof_model_load(&dst, r, SRC_BUFFER(lenient, strlen(lenient))));
         if (!dst)
             return;
         CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) == NULL);
         if (stream) {
-            CHECK_EQ_INT(api_merge_buffer(dst, r, "{\"types\":[}", 11, NULL),
+            CHECK_EQ_INT(iprof_model_merge_source(dst, r, SRC_BUFFER("{\"types\":[}", 11), NULL),
                          IPROF_ESYNTAX);
         } else {
             /* bad's method matches dst's -6 (nothing added), whose id
@@ -459,7 +459,7 @@ static void test_failed_merge_keeps_names_count(void)
             CHECK_OK(iprof_model_add_method(bad, 6, "k", 1, k11, 2, NULL));
             CHECK_OK(iprof_model_add_entry(bad, IPROF_KIND_CALL_COUNT, (const int64_t[]){6, 0},
                                            1, (const int64_t[]){1}, 1));
-            CHECK_EQ_INT(api_merge(dst, bad, 1.0), IPROF_ESCHEMA);
+            CHECK_EQ_INT(merge_weighted(dst, bad, 1.0), IPROF_ESCHEMA);
         }
         CHECK_EQ_INT(iprof_model_type_count(dst), 1);
         CHECK_EQ_INT(iprof_model_method_count(dst), 2 - stream);
@@ -471,7 +471,7 @@ static void test_failed_merge_keeps_names_count(void)
         CHECK_OK(iprof_model_add_type(src, 1, "A", 1, NULL));
         CHECK_OK(iprof_model_add_type(src, 9, "B", 1, NULL));
         CHECK_OK(iprof_model_add_method(src, 3, "m", 1, (const int64_t[]){1, 9}, 2, NULL));
-        CHECK_OK(api_merge(dst, src, 1.0));
+        CHECK_OK(merge_weighted(dst, src, 1.0));
         CHECK_EQ_INT(iprof_model_method_count(dst), 2 - stream); /* src's m is dst's 5 */
         CHECK(iprof_model_method_by_id(dst, 5) != NULL);
         iprof_model_free(bad);
@@ -486,7 +486,7 @@ static void test_failed_merge_keeps_names_count(void)
 static int write_status(const iprof_model *m)
 {
     iprof_writer *w = NULL;
-    CHECK_OK(api_writer_buffer(&w, NULL)); /* checks references */
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL)); /* checks references */
     int rc = iprof_writer_write_model(w, m);
     iprof_writer_free(w);
     return rc;

@@ -1,7 +1,7 @@
 /* Editing records (lib/model/model_edit.c, lib/model/scale.c): replacing an entry's,
  * rewriting a kind's with a function, scaling counts with each rounding. */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 
 #include <iprof/edit.h>
 #include <iprof/iprof.h>
@@ -40,13 +40,13 @@ static void test_set_entry_records(void)
     static const int64_t odd[] = {5, 1, 0}, dangling[] = {6, 1};
     CHECK_EQ_INT(iprof_model_set_entry_records(m, IPROF_KIND_VIRTUAL_INVOKE, f4, 1, odd, 3),
                  IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "virtualInvokeProfiles entry: records: records must be (type id, count) pairs");
     CHECK_EQ_INT(iprof_model_set_entry_records(m, IPROF_KIND_VIRTUAL_INVOKE, f4, 1, dangling, 2),
                  IPROF_EDANGLING);
     CHECK_EQ_INT(iprof_model_set_entry_records(m, IPROF_KIND_VIRTUAL_INVOKE, f9, 1, more, 6),
                  IPROF_ENOTFOUND);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).context, "1:9");
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).context, "1:9");
     r = records_of(m, IPROF_KIND_VIRTUAL_INVOKE, &n);
     CHECK(n == 6 && memcmp(r, more, sizeof more) == 0);
     CHECK_EQ_INT(iprof_model_set_entry_records(m, 7, f4, 1, more, 6), IPROF_EINVAL);
@@ -119,7 +119,7 @@ static void test_map_records(void)
     CHECK(memcmp(r, want, sizeof want) == 0);
     CHECK_EQ_INT(iprof_model_map_records(m, IPROF_KIND_VIRTUAL_INVOKE, retype, NULL),
                  IPROF_EDANGLING);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "virtualInvokeProfiles entry: type id 6 is not defined in the model");
     r = records_of(m, IPROF_KIND_VIRTUAL_INVOKE, &n);
     CHECK_EQ_INT(r[0], 5);
@@ -165,7 +165,7 @@ static void test_scale(void)
     size_t n;
     CHECK_EQ_INT(records_of(m, IPROF_KIND_CALL_COUNT, &n)[0], INT64_MAX);
     CHECK_EQ_INT(iprof_model_scale(m, -1, -1.0, 0), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message, "weight negative: must be finite and >= 0");
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message, "weight negative: must be finite and >= 0");
     CHECK_EQ_INT(iprof_model_scale(m, -1, 1.0 / 0.0, 0), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_scale(m, -1, 1.0, 3), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_scale(m, 6, 1.0, 0), IPROF_EINVAL);

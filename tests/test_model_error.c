@@ -2,7 +2,7 @@
  * message and subject (kind, context, type and method ids), for the
  * mutation calls, merges and the canonical form; cleared by success. */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 
 #include <iprof/edit.h>
 #include <iprof/iprof.h>
@@ -73,7 +73,7 @@ static void test_types_and_methods(void)
         check_report(m, IPROF_EINVAL, "method 5: the name is not valid UTF-8", -1, "", NULL,
                      &five);
         CHECK_EQ_INT(iprof_model_add_unknown(m, bad[i], strlen(bad[i]), "1", 1), IPROF_EINVAL);
-        CHECK_EQ_STR(api_info(iprof_model_error(m)).message, "the key is not valid UTF-8");
+        CHECK_EQ_STR(err_info(iprof_model_error(m)).message, "the key is not valid UTF-8");
     }
     CHECK_EQ_INT(iprof_model_type_count(m), 1);
     CHECK_EQ_INT(iprof_model_method_count(m), 1);
@@ -119,7 +119,7 @@ static void test_entries(void)
     }
     CHECK_EQ_INT(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, deep, 40, one, 1),
                  IPROF_EDANGLING);
-    const char *ctx = api_info(iprof_model_error(m)).context;
+    const char *ctx = err_info(iprof_model_error(m)).context;
     CHECK(strncmp(ctx, "1:1000000<1:1000001<", 20) == 0 && strlen(ctx) < 192);
     CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, at3, 1, one, 1));
     CHECK(iprof_model_error(m) == NULL);
@@ -136,9 +136,9 @@ static void test_merge_and_canonical(void)
     iprof_reader *r = NULL;
     iprof_model *src = NULL, *dst = small();
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_load_buffer(&src, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&src, r, SRC_BUFFER(doc, strlen(doc))));
     const int64_t three = 3;
-    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_EDANGLING);
+    CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_EDANGLING);
     check_report(dst, IPROF_EDANGLING,
                  "virtualInvokeProfiles entry: type id 3 is not defined in the model merged from",
                  IPROF_KIND_VIRTUAL_INVOKE, "1:4<1:9", &three, NULL);
@@ -151,24 +151,24 @@ static void test_merge_and_canonical(void)
     static const char odd[] = "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
                               "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
                               "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[1,0]}]}";
-    CHECK_OK(api_load_buffer(&src, r, odd, strlen(odd)));
+    CHECK_OK(iprof_model_load(&src, r, SRC_BUFFER(odd, strlen(odd))));
     CHECK_EQ_INT(iprof_model_canonicalize(src, 0), IPROF_ESCHEMA);
     check_report(src, IPROF_ESCHEMA,
                  "conditionalProfiles entry: records: records must be (bci, index, count) "
                  "triples, so its records cannot be grouped",
                  IPROF_KIND_CONDITIONAL, "1:2", NULL, NULL);
-    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_INT(api_info(iprof_model_error(dst)).kind, IPROF_KIND_CONDITIONAL);
-    CHECK_EQ_INT(api_merge(dst, src, 0.0 / 0.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(err_info(iprof_model_error(dst)).kind, IPROF_KIND_CONDITIONAL);
+    CHECK_EQ_INT(merge_weighted(dst, src, 0.0 / 0.0), IPROF_EINVAL);
     check_report(dst, IPROF_EINVAL, "weight nan: must be finite and >= 0", -1, "", NULL, NULL);
     iprof_model_free(src);
     iprof_model_free(dst);
     iprof_reader_free(r);
     /* Reports of the reader name no subject. */
-    CHECK_EQ_INT(api_info(NULL).kind, -1);
-    CHECK_EQ_STR(api_info(NULL).context, "");
-    CHECK_EQ_INT(api_info(NULL).has_type_id, 0);
-    CHECK_EQ_INT(api_info(NULL).has_method_id, 0);
+    CHECK_EQ_INT(err_info(NULL).kind, -1);
+    CHECK_EQ_STR(err_info(NULL).context, "");
+    CHECK_EQ_INT(err_info(NULL).has_type_id, 0);
+    CHECK_EQ_INT(err_info(NULL).has_method_id, 0);
 }
 
 int main(void)

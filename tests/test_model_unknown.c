@@ -2,7 +2,7 @@
  * unknown top-level keys with their place, the spelling of the instanceof
  * key, and how writes, merges and the canonical form treat them. */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_alloc.h"
 
 #include <iprof/edit.h>
@@ -33,7 +33,7 @@ static iprof_model *load_flags(const char *doc, unsigned flags)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
-    CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
     iprof_reader_free(r);
     return m;
 }
@@ -51,7 +51,7 @@ static char *write_as(const iprof_model *m, const char *version, int iof_key, un
     o.instanceof_key = iof_key;
     o.flags = flags;
     iprof_writer *w = NULL;
-    CHECK_OK(api_writer_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     char *out = NULL;
     if (iprof_writer_write_model(w, m) == IPROF_OK) {
         const void *data;
@@ -161,7 +161,7 @@ static void test_spellings(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     iprof_writer *w = NULL;
     o.instanceof_key = 7;
-    CHECK_EQ_INT(api_writer_buffer(&w, &o), IPROF_EINVAL);
+    CHECK_EQ_INT(iprof_writer_new(&w, SINK_BUFFER, &o), IPROF_EINVAL);
     CHECK(w == NULL);
 }
 
@@ -208,17 +208,17 @@ static void test_add_remove(void)
     iprof_model *m;
     CHECK_OK(iprof_model_new(&m, NULL));
     CHECK_EQ_INT(iprof_model_add_unknown(m, "types", 5, "[]", 2), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "\"types\" is a key the library interprets, not an unknown one");
     /* Keys are counted, not NUL-terminated: messages show key_len bytes. */
     static const char unterminated[5] = {'t', 'y', 'p', 'e', 's'};
     CHECK_EQ_INT(iprof_model_add_unknown(m, unterminated, 5, "[]", 2), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "\"types\" is a key the library interprets, not an unknown one");
     CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceOfProfiles", 18, "[]", 2), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "instanceofProfiles", 18, "[]", 2), IPROF_EINVAL);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, "[1,", 3), IPROF_ESYNTAX);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "the value of \"k\" is not one JSON value");
     CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, "1 2", 3), IPROF_ESYNTAX);
     CHECK_EQ_INT(iprof_model_add_unknown(m, "k", 1, " ", 1), IPROF_ESYNTAX);
@@ -250,8 +250,8 @@ static void test_merge(void)
 {
     iprof_model *dst, *src = load(doc_unknown);
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_EQ_INT(api_merge(dst, src, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
+    CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model merged from holds data "
                  "whose ids cannot be renumbered or combined");
     CHECK_EQ_INT(iprof_model_type_count(dst), 0);
@@ -267,8 +267,8 @@ static void test_merge(void)
     /* dst's own non-plain keys refuse a merge too. */
     iprof_model *empty;
     CHECK_OK(iprof_model_new(&empty, NULL));
-    CHECK_EQ_INT(api_merge(src, empty, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(src)).message,
+    CHECK_EQ_INT(merge_weighted(src, empty, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(err_info(iprof_model_error(src)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model merged into holds data "
                  "whose ids cannot be renumbered or combined");
     iprof_model_free(dst);
@@ -276,23 +276,23 @@ static void test_merge(void)
     /* Plain keys: taken when absent, kept when equal, refused when not. */
     CHECK_OK(iprof_model_new(&dst, NULL));
     iprof_model *plain = load(doc_plain);
-    CHECK_OK(api_merge(dst, plain, 2.0));
-    CHECK_OK(api_merge(dst, plain, 1.0));
+    CHECK_OK(merge_weighted(dst, plain, 2.0));
+    CHECK_OK(merge_weighted(dst, plain, 1.0));
     CHECK_EQ_INT(iprof_model_unknown_count(dst), 1);
     check_unknown(dst, 0, "x", "[]");
     CHECK_OK(iprof_model_add_unknown(empty, "x", 1, "1", 1));
-    CHECK_EQ_INT(api_merge(dst, empty, 1.0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
+    CHECK_EQ_INT(merge_weighted(dst, empty, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message,
                  "unknown key \"x\" has different values in the two models");
     CHECK_OK(iprof_model_remove_unknown(empty, "x", 1));
 
     /* Spellings: the first one met, GraalVM's when inputs disagree. */
     CHECK_OK(iprof_model_set_instanceof_key(empty, IPROF_INSTANCEOF_KEY_LOWER));
-    CHECK_OK(api_merge(dst, empty, 1.0));
+    CHECK_OK(merge_weighted(dst, empty, 1.0));
     CHECK_EQ_INT(iprof_model_instanceof_key(dst), IPROF_INSTANCEOF_KEY_CAMEL);
     iprof_model *lower;
     CHECK_OK(iprof_model_new(&lower, NULL));
-    CHECK_OK(api_merge(lower, empty, 1.0));
+    CHECK_OK(merge_weighted(lower, empty, 1.0));
     CHECK_EQ_INT(iprof_model_instanceof_key(lower), IPROF_INSTANCEOF_KEY_LOWER);
     iprof_model_free(lower);
 
@@ -300,7 +300,7 @@ static void test_merge(void)
     o = (iprof_merge_options)IPROF_MERGE_OPTIONS_INIT;
     o.weight = -1;
     CHECK_EQ_INT(iprof_model_merge(dst, plain, &o), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message, "weight -1: must be finite and >= 0");
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message, "weight -1: must be finite and >= 0");
     o.weight = 1;
     o.flags = 0x10;
     CHECK_EQ_INT(iprof_model_merge(dst, plain, &o), IPROF_EINVAL);
@@ -327,11 +327,11 @@ static void test_merge(void)
     o.flags = IPROF_MERGE_DROP_UNKNOWN;
     CHECK_EQ_INT(iprof_model_merge(dst, fresh, &o), IPROF_ELIMIT);
     CHECK_EQ_INT(iprof_model_unknown_count(dst), keys);
-    CHECK_EQ_STR(api_info(iprof_model_error(dst)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message,
                  "type \"brand.New\" (id 0 of the source): that id is taken and none above "
                  "9223372036854775807 is free in the model merged into");
-    CHECK_EQ_INT(api_info(iprof_model_error(dst)).has_type_id, 1);
-    CHECK_EQ_INT(api_info(iprof_model_error(dst)).type_id, 0);
+    CHECK_EQ_INT(err_info(iprof_model_error(dst)).has_type_id, 1);
+    CHECK_EQ_INT(err_info(iprof_model_error(dst)).type_id, 0);
     iprof_model_free(fresh);
     iprof_model_free(src);
     iprof_model_free(dst);
@@ -345,9 +345,9 @@ static void test_canonical_write(void)
     iprof_write_options o = IPROF_WRITE_OPTIONS_INIT;
     o.flags = IPROF_WRITE_CANONICAL;
     iprof_writer *w = NULL;
-    CHECK_OK(api_writer_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_writer_error(w)).message,
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model holds data whose ids "
                  "cannot be renumbered or combined");
     iprof_writer_free(w);
@@ -367,7 +367,7 @@ static void test_canonicalize(void)
 {
     iprof_model *m = load(doc_unknown);
     CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "unknown key \"ceConditionalProfilesV2\" of the model holds data whose ids "
                  "cannot be renumbered or combined");
     char *out = write_model(m);
@@ -391,7 +391,7 @@ static void test_canonicalize(void)
     iprof_model_free(m);
     m = load("{\"z\":1,\"version\":\"1.0.0\",\"types\":[],\"methods\":[],\"z\":2}");
     CHECK_EQ_INT(iprof_model_canonicalize(m, 0), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "unknown key \"z\" of the model occurs twice with different values");
     iprof_model_free(m);
 }
@@ -408,8 +408,8 @@ static void test_alloc_failure(void)
         iprof_reader *r = NULL;
         iprof_model *m = NULL, *dst = NULL;
         if (iprof_reader_new(&r, &o) == IPROF_OK &&
-            api_load_buffer(&m, r, doc_plain, strlen(doc_plain)) == IPROF_OK &&
-            iprof_model_new(&dst, &a) == IPROF_OK && api_merge(dst, m, 1.0) == IPROF_OK &&
+            iprof_model_load(&m, r, SRC_BUFFER(doc_plain, strlen(doc_plain))) == IPROF_OK &&
+            iprof_model_new(&dst, &a) == IPROF_OK && merge_weighted(dst, m, 1.0) == IPROF_OK &&
             iprof_model_add_unknown(dst, "y", 1, "[]", 2) == IPROF_OK) {
             done = 1;
             CHECK_EQ_INT(iprof_model_unknown_count(dst), 2);
@@ -477,9 +477,9 @@ static void test_unread_element_keys(void)
 
     /* A write refuses, before any byte, naming the first. */
     iprof_writer *w = NULL;
-    CHECK_OK(api_writer_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_writer_error(w)).message,
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message,
                  "3 elements of the model's input held keys it does not keep (the first: "
                  "types[1], key \"x\\u0041\"); writing would lose them "
                  "(IPROF_WRITE_DROP_UNKNOWN writes without them)");
@@ -489,10 +489,10 @@ static void test_unread_element_keys(void)
     CHECK_EQ_INT(len, 0);
     iprof_writer_free(w);
     /* A misuse of the writer is said first. */
-    CHECK_OK(api_writer_buffer(&w, NULL));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, NULL));
     CHECK_OK(iprof_writer_begin(w, NULL));
     CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_ESTATE);
-    CHECK_EQ_STR(api_info(iprof_writer_error(w)).message, "write_model called after begin");
+    CHECK_EQ_STR(err_info(iprof_writer_error(w)).message, "write_model called after begin");
     iprof_writer_free(w);
     CHECK(write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_CANONICAL) == NULL);
     char *out = write_as(m, NULL, IPROF_INSTANCEOF_KEY_AUTO, IPROF_WRITE_DROP_UNKNOWN);
@@ -507,9 +507,9 @@ static void test_unread_element_keys(void)
     /* Merges add their source's count; the first stays the first met. */
     iprof_model *dst;
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_OK(api_merge(dst, plain, 1.0));
+    CHECK_OK(merge_weighted(dst, plain, 1.0));
     check_unread(dst, 0, NULL);
-    CHECK_OK(api_merge(dst, m, 1.0));
+    CHECK_OK(merge_weighted(dst, m, 1.0));
     check_unread(dst, 3, first);
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
@@ -517,16 +517,16 @@ static void test_unread_element_keys(void)
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\",\"y\":1}],\"methods\":[],"
         "\"callCountProfiles\":[],\"conditionalProfiles\":[],\"virtualInvokeProfiles\":[],"
         "\"monitorProfiles\":[],\"samplingProfiles\":[]}";
-    CHECK_OK(api_merge_buffer(dst, r, doc2, strlen(doc2), NULL));
+    CHECK_OK(iprof_model_merge_source(dst, r, SRC_BUFFER(doc2, strlen(doc2)), NULL));
     check_unread(dst, 4, first);
     /* A failed merge adds nothing. */
     static const char bad[] =
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"int\",\"y\":1}],\"methods\":[";
-    CHECK_EQ_INT(api_merge_buffer(dst, r, bad, strlen(bad), NULL), IPROF_ESYNTAX);
+    CHECK_EQ_INT(iprof_model_merge_source(dst, r, SRC_BUFFER(bad, strlen(bad)), NULL), IPROF_ESYNTAX);
     check_unread(dst, 4, first);
     iprof_model *fresh;
     CHECK_OK(iprof_model_new(&fresh, NULL));
-    CHECK_OK(api_merge_buffer(fresh, r, doc2, strlen(doc2), NULL));
+    CHECK_OK(iprof_model_merge_source(fresh, r, SRC_BUFFER(doc2, strlen(doc2)), NULL));
     check_unread(fresh, 1, "types[0], key \"y\"");
     iprof_model_free(fresh);
     /* The canonical form keeps the count. */
@@ -545,8 +545,8 @@ static void test_unread_element_keys(void)
     iprof_reader *salvager = NULL;
     CHECK_OK(iprof_reader_new(&salvager, &so));
     iprof_model *kept = NULL;
-    CHECK_OK(api_load_buffer(&kept, salvager, damaged, strlen(damaged)));
-    CHECK(api_result(salvager).damage != NULL);
+    CHECK_OK(iprof_model_load(&kept, salvager, SRC_BUFFER(damaged, strlen(damaged))));
+    CHECK(read_result(salvager).damage != NULL);
     CHECK_EQ_INT(iprof_model_entry_count(kept, IPROF_KIND_CALL_COUNT), 1);
     check_unread(kept, 1, "types[0], key \"x\"");
     iprof_model_free(kept);
@@ -559,7 +559,7 @@ static void test_unread_element_keys(void)
     CHECK_OK(iprof_reader_new(&small, &o));
     iprof_model *chunked = NULL;
     trickle t = {doc, 0};
-    CHECK_OK(api_load_callback(&chunked, small, trickle_read, &t));
+    CHECK_OK(iprof_model_load(&chunked, small, SRC_CALLBACK(trickle_read, &t)));
     check_unread(chunked, 3, first);
     iprof_model_free(chunked);
     iprof_reader_free(small);
@@ -587,17 +587,17 @@ static void test_reader_unread_count(void)
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, &o));
     check_reader_unread(r, 0, NULL);
-    CHECK_OK(api_read_buffer(r, doc, strlen(doc), NULL, NULL));
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc, strlen(doc)), NULL, NULL));
     check_reader_unread(r, 3, first);
-    CHECK_EQ_INT(api_result(r).diag_count, 2);
-    CHECK_EQ_INT(api_result(r).dropped_warnings, 1);
-    CHECK_EQ_INT(api_result(r).dropped_errors, 0);
-    CHECK_EQ_INT(api_result(r).unread_count, 3);
-    CHECK_OK(api_read_buffer(r, doc_plain, strlen(doc_plain), NULL, NULL));
+    CHECK_EQ_INT(read_result(r).diag_count, 2);
+    CHECK_EQ_INT(read_result(r).dropped_warnings, 1);
+    CHECK_EQ_INT(read_result(r).dropped_errors, 0);
+    CHECK_EQ_INT(read_result(r).unread_count, 3);
+    CHECK_OK(iprof_reader_read(r, SRC_BUFFER(doc_plain, strlen(doc_plain)), NULL, NULL));
     check_reader_unread(r, 0, NULL);
     /* A load's count is the model's. */
     iprof_model *m = NULL;
-    CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
     check_reader_unread(r, 3, first);
     check_unread(m, 3, first);
     iprof_model_free(m);

@@ -2,7 +2,7 @@
  * probabilities and receiver-type shares, against values worked out by
  * hand from GraalVM's formulas (docs/format.md) in IEEE double. */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 
 #include <iprof/analysis.h>
 #include <iprof/edit.h>
@@ -101,7 +101,7 @@ static void test_branch_refusals(void)
                               "\"conditionalProfiles\":[{\"ctx\":\"1:2\",\"records\":[1,0,5,2]}]}";
     iprof_reader *r = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
     CHECK_EQ_INT(iprof_entry_branch_probabilities(only_entry(m, IPROF_KIND_CONDITIONAL), bcis, p, 4, &n),
                  IPROF_ESCHEMA);
     iprof_model_free(m);
@@ -128,7 +128,7 @@ static void test_repeated_records(void)
     size_t n[2] = {0, 0};
     for (int i = 0; i < 2; i++) {
         iprof_model *m = NULL;
-        CHECK_OK(api_load_buffer(&m, r, docs[i], strlen(docs[i])));
+        CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(docs[i], strlen(docs[i]))));
         CHECK_OK(iprof_entry_branch_probabilities(only_entry(m, IPROF_KIND_CONDITIONAL), bcis[i],
                                                   p[i], 5, &n[i]));
         iprof_model_free(m);
@@ -153,7 +153,7 @@ static void test_repeated_records(void)
     static const char *const neg[2] = {DOC("10,0,-1,20,1,2"), DOC("10,0,-3,20,1,1")};
 #undef DOC
     iprof_model *m = NULL;
-    CHECK_OK(api_load_buffer(&m, r, neg[0], strlen(neg[0])));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(neg[0], strlen(neg[0]))));
     CHECK_OK(iprof_entry_branch_probabilities(only_entry(m, IPROF_KIND_CONDITIONAL), bcis[0], p[0],
                                               5, &n[0]));
     CHECK_EQ_INT(n[0], 2);
@@ -161,7 +161,7 @@ static void test_repeated_records(void)
     CHECK_EQ_INT(bcis[0][1], 20);
     CHECK(p[0][0] == -1.0 && p[0][1] == 2.0);
     iprof_model_free(m);
-    CHECK_OK(api_load_buffer(&m, r, neg[1], strlen(neg[1])));
+    CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(neg[1], strlen(neg[1]))));
     CHECK_OK(iprof_entry_branch_probabilities(only_entry(m, IPROF_KIND_CONDITIONAL), bcis[0], p[0],
                                               5, &n[0]));
     CHECK_EQ_INT(n[0], 2);
@@ -211,7 +211,7 @@ static void test_corpus_switch(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_load_path(&m, r, path));
+    CHECK_OK(iprof_model_load(&m, r, SRC_PATH(path)));
     iprof_reader_free(r);
     static const int64_t frame[] = {20306, 8};
     const iprof_entry *e = iprof_model_entry_find(m, IPROF_KIND_CONDITIONAL, frame, 1);
@@ -252,7 +252,7 @@ static void test_many_records(void)
     iprof_reader *reader = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&reader, NULL));
-    CHECK_OK(api_load_buffer(&m, reader, t.s, t.len));
+    CHECK_OK(iprof_model_load(&m, reader, SRC_BUFFER(t.s, t.len)));
     iprof_reader_free(reader);
     free(t.s);
     static int64_t bcis[N];

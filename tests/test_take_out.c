@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_model.h"
 #include "model.h"
 
@@ -54,7 +54,7 @@ static iprof_model *load_flags(const char *doc, size_t len, unsigned flags)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, &ro));
-    if (api_load_buffer(&m, r, doc, len) != IPROF_OK)
+    if (iprof_model_load(&m, r, SRC_BUFFER(doc, len)) != IPROF_OK)
         m = NULL;
     iprof_reader_free(r);
     return m;
@@ -458,7 +458,7 @@ static void test_options_versions(void)
     bad.version = 2;
     m = load_in();
     CHECK_EQ_INT(iprof_model_filter(m, &bad), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message, "filter options: unknown version 2");
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message, "filter options: unknown version 2");
     expect_text(m, IN);
     iprof_model_free(m);
 }
@@ -662,7 +662,7 @@ static void test_prune_order_and_unknown_keys(void)
     iprof_model *m = NULL;
     CHECK_OK(iprof_model_new(&m, NULL));
     CHECK_EQ_INT(iprof_model_prune(m, 8), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message, "unknown prune flags 0x8");
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message, "unknown prune flags 0x8");
     CHECK_OK(iprof_model_prune(m, IPROF_PRUNE_DANGLING));
     CHECK(iprof_model_error(m) == NULL);
     CHECK_EQ_INT(iprof_model_prune(NULL, IPROF_PRUNE_DANGLING), IPROF_EINVAL);
@@ -685,7 +685,7 @@ static void test_remove_unknown_all(void)
     CHECK_EQ_INT(iprof_model_unknown_count(m), 3);
     /* A NULL key with a length is a mistake: nothing goes. */
     CHECK_EQ_INT(iprof_model_remove_unknown(m, NULL, 1), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message, "the key is NULL with a length of 1");
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message, "the key is NULL with a length of 1");
     CHECK_EQ_INT(iprof_model_unknown_count(m), 3);
     CHECK_OK(iprof_model_remove_unknown(m, NULL, 0));
     CHECK(iprof_model_error(m) == NULL);
@@ -723,7 +723,7 @@ static void test_remove_method_flags(void)
     check_same(a, b, DOC(ALL_T, M_A "," M_C, CC1 "," CC3, COND, VI, MON, "", INST));
     a = load_in();
     CHECK_EQ_INT(ipi_model_remove_method_flags(a, 2, 2), IPROF_EINVAL);
-    CHECK_EQ_STR(api_info(iprof_model_error(a)).message, "unknown remove flags 0x2");
+    CHECK_EQ_STR(err_info(iprof_model_error(a)).message, "unknown remove flags 0x2");
     CHECK_EQ_INT(ipi_model_remove_method_flags(a, 7, IPROF_REMOVE_CASCADE), IPROF_ENOTFOUND);
     CHECK_EQ_INT(ipi_model_remove_method_flags(a, 7, 0), IPROF_ENOTFOUND);
     CHECK_EQ_INT(iprof_model_remove_method(a, 7, IPROF_REMOVE_CASCADE), IPROF_ENOTFOUND);

@@ -1,6 +1,6 @@
 /* Entry totals and totals per callee method (lib/model/totals.c). */
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 
 #include <iprof/analysis.h>
 #include <iprof/edit.h>
@@ -89,7 +89,7 @@ static void test_corpus(void)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    CHECK_OK(api_load_path(&m, r, path));
+    CHECK_OK(iprof_model_load(&m, r, SRC_PATH(path)));
     size_t n = 0;
     CHECK_OK(iprof_model_method_totals(m, IPROF_KIND_CALL_COUNT, NULL, NULL, 0, &n));
     int64_t *ids = malloc(n * sizeof *ids), *totals = malloc(n * sizeof *totals);

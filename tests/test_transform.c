@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "check.h"
-#include "api_calls.h"
+#include "check_api.h"
 #include "check_alloc.h"
 #include "check_model.h"
 #include "canon.h"
@@ -24,9 +24,9 @@ static iprof_model *load(const char *json)
     iprof_reader *r = NULL;
     iprof_model *m = NULL;
     CHECK_OK(iprof_reader_new(&r, NULL));
-    int rc = api_load_buffer(&m, r, json, strlen(json));
+    int rc = iprof_model_load(&m, r, SRC_BUFFER(json, strlen(json)));
     if (rc)
-        fprintf(stderr, "load: %s\n", api_info(iprof_reader_error(r)).message);
+        fprintf(stderr, "load: %s\n", err_info(iprof_reader_error(r)).message);
     CHECK_OK(rc);
     iprof_reader_free(r);
     return m;
@@ -51,7 +51,7 @@ static char *canonical_text_in(const iprof_model *m, unsigned flags, const char 
     const void *d;
     size_t n = 0;
     char *out = NULL;
-    CHECK_OK(api_writer_buffer(&w, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_BUFFER, &o));
     int rc = iprof_writer_write_model(w, m);
     if (rc == IPROF_OK && iprof_writer_buffer(w, &d, &n) == 0) {
         out = malloc(n + 1);
@@ -60,7 +60,7 @@ static char *canonical_text_in(const iprof_model *m, unsigned flags, const char 
     } else {
         char buf[512];
         snprintf(buf, sizeof buf, "(%s: %s)", iprof_status_string(rc),
-                 api_info(iprof_writer_error(w)).message);
+                 err_info(iprof_writer_error(w)).message);
         out = strdup(buf);
     }
     iprof_writer_free(w);
@@ -91,7 +91,7 @@ static void same_as_canonicalize(iprof_model *m)
     } else {
         char buf[512];
         snprintf(buf, sizeof buf, "(%s: %s)", iprof_status_string(rc),
-                 api_info(iprof_model_error(m)).message);
+                 err_info(iprof_model_error(m)).message);
         want = strdup(buf);
     }
     CHECK_EQ_STR(got, want);
@@ -329,7 +329,7 @@ static char *canonical_through_callback(const iprof_model *m, unsigned flags)
     o.buffer_size = 4096;
     grow g = {NULL, 0, 0};
     iprof_writer *w = NULL;
-    CHECK_OK(api_writer_callback(&w, grow_put, &g, &o));
+    CHECK_OK(iprof_writer_new(&w, SINK_CALLBACK(grow_put, &g), &o));
     CHECK_OK(iprof_writer_write_model(w, m));
     iprof_writer_free(w);
     return g.p;
@@ -513,9 +513,9 @@ static void test_canonical_threaded_sink_failure(void)
         o.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED;
         o.buffer_size = 4096;
         iprof_writer *w = NULL;
-        CHECK_OK(api_writer_callback(&w, limited_put, &l, &o));
+        CHECK_OK(iprof_writer_new(&w, SINK_CALLBACK(limited_put, &l), &o));
         CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EIO);
-        CHECK(strstr(api_info(iprof_writer_error(w)).message, "write callback failed") != NULL);
+        CHECK(strstr(err_info(iprof_writer_error(w)).message, "write callback failed") != NULL);
         CHECK_EQ_INT(iprof_writer_write_model(w, m), IPROF_EIO); /* sticky */
         iprof_writer_free(w);
         CHECK(l.failed && l.calls_after == 0);
@@ -986,7 +986,7 @@ static void test_canonical_keeps_graalvm_view(void)
      * same probabilities. */
     iprof_model *copy = load(t.s);
     free(t.s);
-    CHECK_OK(api_merge(file, copy, 1.0));
+    CHECK_OK(merge_weighted(file, copy, 1.0));
     check_same_probabilities(file, m);
     iprof_model_free(copy);
     iprof_model_free(file);
@@ -1175,12 +1175,12 @@ static void test_canonical_corpus(void)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         iprof_model *m = NULL, *back = NULL;
-        if (api_load_path(&m, r, path) != IPROF_OK)
+        if (iprof_model_load(&m, r, SRC_PATH(path)) != IPROF_OK)
             continue; /* legacy files */
         char *want = digest(m);
         /* The canonical write is what canonicalizing and writing gives. */
         iprof_model *twin = NULL;
-        CHECK_OK(api_load_path(&twin, r, path));
+        CHECK_OK(iprof_model_load(&twin, r, SRC_PATH(path)));
         if (twin)
             same_as_canonicalize(twin);
         iprof_model_free(twin);
@@ -1195,7 +1195,7 @@ static void test_canonical_corpus(void)
         CHECK_OK(rc);
         files++;
         char *t1 = text(m);
-        CHECK_OK(api_load_buffer(&back, r, t1, strlen(t1)));
+        CHECK_OK(iprof_model_load(&back, r, SRC_BUFFER(t1, strlen(t1))));
         char *got = back ? digest(back) : strdup("");
         if (strcmp(got, want) != 0) {
             fprintf(stderr, "%s: differs by names after canonicalize\n", de->d_name);
@@ -1595,7 +1595,7 @@ static void test_filter_max_depth(void)
     m = load(broken);
     before = text(m);
     CHECK_EQ_INT(iprof_model_filter(m, &o), IPROF_ESCHEMA);
-    CHECK_EQ_STR(api_info(iprof_model_error(m)).message,
+    CHECK_EQ_STR(err_info(iprof_model_error(m)).message,
                  "conditionalProfiles entry: records: records must be (bci, index, count) "
                  "triples, so its records cannot be grouped");
     t = text(m);
@@ -1641,7 +1641,7 @@ static void test_filter_max_depth_alloc_failure(void)
         iprof_reader *r = NULL;
         iprof_model *m = NULL;
         CHECK_OK(iprof_reader_new(&r, &ro));
-        CHECK_OK(api_load_buffer(&m, r, doc, strlen(doc)));
+        CHECK_OK(iprof_model_load(&m, r, SRC_BUFFER(doc, strlen(doc))));
         iprof_reader_free(r);
         iprof_filter_options o = IPROF_FILTER_OPTIONS_INIT;
         o.max_depth = 2;
