@@ -19,20 +19,6 @@
 #include "scale.h"
 #include "version.h"
 
-/* An entry's frames into *buf (callee first), grown as needed. */
-static int load_frames(const iprof_allocator *a, int64_t **buf, size_t *cap,
-                       const iprof_context *ctx)
-{
-    if (ipi_grow_array(a, buf, cap, 2 * (size_t)ctx->depth, sizeof **buf))
-        return IPROF_ENOMEM;
-    size_t i = 0;
-    for (const iprof_context *c = ctx; c; c = c->parent, i += 2) {
-        (*buf)[i] = c->method;
-        (*buf)[i + 1] = ipi_ctx_bci(c);
-    }
-    return IPROF_OK;
-}
-
 /* ---- checks before any change ------------------------------------------- */
 
 static int check_methods(iprof_model *dst, const iprof_model *src)
@@ -68,7 +54,7 @@ static int check_entries(iprof_model *dst, const iprof_model *src)
         const ipi_entry_list *l = &src->entries[k];
         for (size_t i = 0; !rc && i < l->count; i++) {
             const iprof_entry *e = &l->items[i];
-            if ((rc = load_frames(&dst->alloc, &buf, &cap, e->ctx)))
+            if ((rc = ipi_context_frames_into(&dst->alloc, e->ctx, &buf, &cap)))
                 break;
             int rule = ipi_rule_check_entry(k, buf, e->ctx->depth, e->records, e->record_count);
             if (rule != IPI_RULE_OK)

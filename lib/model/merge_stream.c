@@ -778,21 +778,15 @@ static int walk_model(model_walk *w, const iprof_model *src)
         int remapped = ipi_kind_layout_of(k)->checks_methods;
         for (size_t i = 0; !rc && i < l->count; i++) {
             const iprof_entry *e = &l->items[i];
-            size_t n = 0;
-            if (ipi_grow_array(alloc_of(w->s), &w->frames, &w->frames_cap, 2 * e->ctx->depth,
-                               sizeof *w->frames))
+            size_t n = e->ctx->depth;
+            if (ipi_context_frames_into(alloc_of(w->s), e->ctx, &w->frames, &w->frames_cap))
                 return IPROF_ENOMEM;
-            for (const iprof_context *c = e->ctx; c; c = c->parent, n += 2) {
-                w->frames[n] = c->method;
-                w->frames[n + 1] = ipi_ctx_bci(c);
-            }
-            if ((rc = walk_room(w, ipi_batch_entry_size(n / 2, e->record_count))))
+            if ((rc = walk_room(w, ipi_batch_entry_size(n, e->record_count))))
                 break;
             if (remapped)
-                ipi_batch_put_entry_unhashed(w->b, k, w->frames, n / 2, e->records,
-                                             e->record_count);
+                ipi_batch_put_entry_unhashed(w->b, k, w->frames, n, e->records, e->record_count);
             else
-                ipi_batch_put_entry(w->b, k, w->frames, n / 2, e->records, e->record_count);
+                ipi_batch_put_entry(w->b, k, w->frames, n, e->records, e->record_count);
         }
     }
     return rc || !w->b || !w->b->used ? rc : apply_batch(w->b, w->s);

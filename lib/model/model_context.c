@@ -257,6 +257,15 @@ IPROF_API size_t iprof_context_frames(const iprof_context *ctx, int64_t *frames,
     return ctx->depth;
 }
 
+int ipi_context_frames_into(const iprof_allocator *a, const iprof_context *ctx, int64_t **buf,
+                            size_t *cap)
+{
+    if (ipi_grow_array(a, buf, cap, 2 * (size_t)ctx->depth, sizeof **buf))
+        return IPROF_ENOMEM;
+    iprof_context_frames(ctx, *buf, ctx->depth);
+    return IPROF_OK;
+}
+
 IPROF_API size_t iprof_context_format(const iprof_context *ctx, char *buf, size_t size)
 {
     ipi_sbuf out = {buf, buf ? size : 0, 0};
