@@ -88,18 +88,37 @@ static int check_tests_skipped;
  * make them, fork, /dev/fd, file size limits). */
 #ifdef _WIN32
 #include <direct.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <process.h>
 #include <sys/stat.h>
+/* mingw's _mktemp makes 26 names per template and process, from the pid:
+ * with wine's small, reused pids a test's leftovers from an earlier run
+ * would exhaust them. Names from the pid and a counter, until one is new. */
+static inline int check_temp_name(char *tmpl, int dir)
+{
+    static unsigned next; /* the tests make their names on one thread */
+    size_t n = strlen(tmpl);
+    if (n < 6 || strcmp(tmpl + n - 6, "XXXXXX") != 0)
+        return -1;
+    unsigned base = (unsigned)_getpid() * 40503u;
+    for (int tries = 0; tries < 1 << 16; tries++) {
+        snprintf(tmpl + n - 6, 7, "%06x", (base + next++) & 0xffffffu);
+        int rc = dir ? _mkdir(tmpl)
+                     : _open(tmpl, _O_RDWR | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+        if (rc >= 0 || errno != EEXIST)
+            return rc;
+    }
+    return -1;
+}
 static inline int check_mkstemp(char *tmpl)
 {
-    if (_mktemp_s(tmpl, strlen(tmpl) + 1) != 0)
-        return -1;
-    return _open(tmpl, _O_RDWR | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+    return check_temp_name(tmpl, 0);
 }
 static inline char *check_mkdtemp(char *tmpl)
 {
-    return _mktemp_s(tmpl, strlen(tmpl) + 1) == 0 && _mkdir(tmpl) == 0 ? tmpl : NULL;
+    return check_temp_name(tmpl, 1) == 0 ? tmpl : NULL;
 }
 static inline int check_pipe(int fds[2])
 {

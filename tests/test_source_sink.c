@@ -713,7 +713,7 @@ static char *write_with(int kind, const iprof_model *m, unsigned flags,
         tx_bytes(&t, c.data, c.len);
         free(c.data);
     }
-    remove(dir);
+    rmdir(dir); /* remove() leaves a directory on Windows */
     *len = t.len;
     return t.s;
 }

@@ -40,14 +40,19 @@ class PackagingTest {
 
     @Test
     void buildSkipsSayingWhyWithoutAJdk22() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("sh", Support.SOURCE.resolve("bindings/java/build.sh").toString(),
-                "test", Files.createTempDirectory("iprof-nojdk").toString()).redirectErrorStream(true);
-        pb.environment().put("JAVA_HOME", System.getProperty("iprof.test.old.jdk", "/usr/lib/jvm/java-17-openjdk-amd64"));
-        pb.environment().put("IPROF_JVM_DIR", "/nonexistent/jvm");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(77, p.waitFor(), "exit 77: meson's skipped");
-        assertTrue(out.startsWith("SKIP: no JDK 22 or later (JAVA_HOME, then /usr/lib/jvm/*): "), out);
+        Path work = Files.createTempDirectory("iprof-nojdk");
+        try {
+            ProcessBuilder pb = new ProcessBuilder("sh", Support.SOURCE.resolve("bindings/java/build.sh").toString(),
+                    "test", work.toString()).redirectErrorStream(true);
+            pb.environment().put("JAVA_HOME", System.getProperty("iprof.test.old.jdk", "/usr/lib/jvm/java-17-openjdk-amd64"));
+            pb.environment().put("IPROF_JVM_DIR", "/nonexistent/jvm");
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(77, p.waitFor(), "exit 77: meson's skipped");
+            assertTrue(out.startsWith("SKIP: no JDK 22 or later (JAVA_HOME, then /usr/lib/jvm/*): "), out);
+        } finally {
+            deleteTree(work);
+        }
     }
 
     /** Copies a tree (the binding's sources, for Maven to build outside the checkout). */
