@@ -51,6 +51,20 @@ static inline void ipi_htab_prefetch(const ipi_htab *t, uint64_t h)
 #endif
 }
 
+/* Ask the cache for the item stored with hash h, once its slots are there
+ * (ipi_htab_prefetch a few lookups earlier): the lookup's compare then
+ * finds the item's line too. Reads at most four slots. */
+static inline void ipi_htab_prefetch_item(const ipi_htab *t, uint64_t h)
+{
+    if (!t->cap)
+        return;
+    for (size_t i = h & (t->cap - 1), k = 0; k < 4 && t->slots[i].item; i = (i + 1) & (t->cap - 1), k++)
+        if (t->slots[i].hash == h) {
+            ipi_prefetch(t->slots[i].item);
+            return;
+        }
+}
+
 /* Visit the candidates for hash h: `ipi_htab_for(t, h, it) { if (eq(it)) ... }`. */
 #define ipi_htab_for(t, h, it)                                                           \
     for (size_t ipi_i_ = (t)->cap ? ((h) & ((t)->cap - 1)) : 0, ipi_m_ = (t)->cap - 1; \
