@@ -154,6 +154,36 @@ static void test_remove(void)
     ipi_htab_free(&t, &failing);
 }
 
+/* The candidate a lookup compares first (what ipi_htab_prefetch_item
+ * fetches): the first item with the hash along the probe sequence, within
+ * the probes given, never one of another hash. */
+static void test_candidate(void)
+{
+    ipi_htab t;
+    ipi_htab_init(&t);
+    CHECK(ipi_htab_candidate(&t, 3, 4) == NULL); /* no table yet */
+    /* Five hashes with the same home slot in 16: they sit in slots 3..7. */
+    static item items[6];
+    for (int i = 0; i < 5; i++) {
+        items[i] = (item){i, 0};
+        CHECK_OK(ipi_htab_insert(&t, &failing, 3 + 16 * (uint64_t)i, &items[i]));
+    }
+    CHECK_EQ_INT(t.cap, 16);
+    CHECK(ipi_htab_candidate(&t, 3, 4) == &items[0]);
+    CHECK(ipi_htab_candidate(&t, 3 + 48, 4) == &items[3]); /* the fourth slot */
+    CHECK(ipi_htab_candidate(&t, 3 + 64, 4) == NULL);      /* the fifth: beyond 4 */
+    CHECK(ipi_htab_candidate(&t, 3 + 64, 5) == &items[4]);
+    CHECK(ipi_htab_candidate(&t, 3 + 80, 16) == NULL); /* stops at the empty slot 8 */
+    CHECK(ipi_htab_candidate(&t, 9, 4) == NULL);       /* an empty home slot */
+    /* The same hash twice: the earlier item, as a lookup meets it first. */
+    items[5] = (item){5, 0};
+    CHECK_OK(ipi_htab_insert(&t, &failing, 3 + 16, &items[5]));
+    CHECK(ipi_htab_candidate(&t, 3 + 16, 4) == &items[1]);
+    ipi_htab_prefetch_item(&t, 3); /* a hint: nothing to see, nothing read out of bounds */
+    ipi_htab_prefetch_item(&t, 15);
+    ipi_htab_free(&t, &failing);
+}
+
 int main(void)
 {
     RUN(test_empty);
@@ -161,5 +191,6 @@ int main(void)
     RUN(test_duplicates);
     RUN(test_reserve_and_failure);
     RUN(test_remove);
+    RUN(test_candidate);
     return check_done();
 }

@@ -51,18 +51,26 @@ static inline void ipi_htab_prefetch(const ipi_htab *t, uint64_t h)
 #endif
 }
 
-/* Ask the cache for the item stored with hash h, once its slots are there
- * (ipi_htab_prefetch a few lookups earlier): the lookup's compare then
- * finds the item's line too. Reads at most four slots. */
-static inline void ipi_htab_prefetch_item(const ipi_htab *t, uint64_t h)
+/* The first item stored with hash h within the first `probes` slots of its
+ * probe sequence, or NULL: the candidate a lookup of h compares first.
+ * Reads slots only, never an item. */
+static inline void *ipi_htab_candidate(const ipi_htab *t, uint64_t h, size_t probes)
 {
     if (!t->cap)
-        return;
-    for (size_t i = h & (t->cap - 1), k = 0; k < 4 && t->slots[i].item; i = (i + 1) & (t->cap - 1), k++)
-        if (t->slots[i].hash == h) {
-            ipi_prefetch(t->slots[i].item);
-            return;
-        }
+        return NULL;
+    for (size_t i = h & (t->cap - 1), k = 0; k < probes && t->slots[i].item;
+         i = (i + 1) & (t->cap - 1), k++)
+        if (t->slots[i].hash == h)
+            return t->slots[i].item;
+    return NULL;
+}
+
+/* Ask the cache for the candidate of h, once its slots are there
+ * (ipi_htab_prefetch a few lookups earlier), so that the lookup's compare
+ * finds the item's line too. Four slots hold most probes at 3/4 load. */
+static inline void ipi_htab_prefetch_item(const ipi_htab *t, uint64_t h)
+{
+    ipi_prefetch(ipi_htab_candidate(t, h, 4));
 }
 
 /* Visit the candidates for hash h: `ipi_htab_for(t, h, it) { if (eq(it)) ... }`. */
