@@ -442,7 +442,6 @@ END {
     printf "  %-4s canonical form <= 1.5 x round trip: %.3f s vs %.3f s = x%.2f\n", (cn <= 1.5 * r1 ? "PASS" : "FAIL"), cn, r1, cn / r1
     issue32_all()
 }
-# Issue 32: the columns from Python against C, and the model against yyjson.
 # The targets of issue 14, for the merges that ran (merge2, merge4; with
 # --tasks too, when load_threaded and write ran beside them): a merge of N
 # files (threaded, streaming, written in canonical form) against N threaded
@@ -464,6 +463,7 @@ function merge_targets(header,   n, t, wr, b, pk, rs, cpu) {
         printf "  %-4s merge of %d keeps both cores busy (CPU time / wall >= 1.6): %.2f\n", (cpu >= 1.6 ? "PASS" : "FAIL"), n, cpu
     }
 }
+# Issue 32: the columns from Python against C, and the model against yyjson.
 function issue32_all() {
     if ("columns_c" in med) {
         printf "\nsumming every record of the loaded model (%s), this thread'"'"'s CPU time:\n", size

@@ -407,14 +407,17 @@ static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int 
     ipi_event e;
     a->at = ipi_batch_event_at(b, a->at, &e);
     if (e.tag == IPI_EV_TYPE || e.tag == IPI_EV_METHOD) {
-        const ipi_htab *index = ipi_index_built(s->dst, IPI_IX_METHOD_NAMES);
+        /* A premapped method's key is known: its index slot too, then the
+         * method the slot names. */
+        const ipi_htab *index =
+            e.premapped ? ipi_index_built(s->dst, IPI_IX_METHOD_NAMES) : NULL;
         if (strings) {
             ipi_intern_prefetch_str(&s->dst->names, e.hash);
-            if (e.premapped && index) /* the method its key finds */
+            if (index)
                 ipi_htab_prefetch_item(index, *e.key);
         } else {
             ipi_intern_prefetch(&s->dst->names, e.hash);
-            if (e.premapped && index) /* its key is known: the index slot too */
+            if (index)
                 ipi_htab_prefetch(index, *e.key);
         }
     }

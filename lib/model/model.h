@@ -410,14 +410,15 @@ void ipi_context_free(iprof_model *m);
  * in their chunks, unreachable); frees the log's array. */
 void ipi_context_forget(iprof_model *m, ipi_ctx_log *log);
 
-/* The interned node of these frames (interleaved, callee first), created
- * with its missing caller suffixes, into *out. IPROF_ENOMEM, or
- * IPROF_ELIMIT (reported in m's error) past IPI_CTX_MAX_SLOTS nodes; the
- * nodes created before the failure stay interned. */
 /* A context's frames, callee first, into *buf, grown (through a) to hold
  * them: the scratch of the passes that read a model's entries as frames. */
 int ipi_context_frames_into(const iprof_allocator *a, const iprof_context *ctx, int64_t **buf,
                             size_t *cap);
+
+/* The interned node of these frames (interleaved, callee first), created
+ * with its missing caller suffixes, into *out. IPROF_ENOMEM, or
+ * IPROF_ELIMIT (reported in m's error) past IPI_CTX_MAX_SLOTS nodes; the
+ * nodes created before the failure stay interned. */
 int ipi_context_intern(iprof_model *m, const int64_t *frames, size_t count,
                        const iprof_context **out);
 /* The same with the hashes of its nodes known (ipi_context_hashes). */
