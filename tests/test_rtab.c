@@ -183,49 +183,11 @@ static void test_remove(void)
     ipi_rtab_free(&t, &failing);
 }
 
-/* Growing makes the new table in the old block and then cuts the block to
- * it; a refused cut keeps the larger block, which must stay usable and be
- * given back whole (the allocator counts bytes). */
-static void test_refused_cut(void)
-{
-    ipi_rtab t;
-    ipi_rtab_init(&t);
-    long long before = fa.live_bytes;
-    int i = 1;
-    for (; i <= 12; i++) { /* 16 slots, 12 references */
-        keys[i] = i;
-        CHECK_OK(put(&t, (uint64_t)i * 0x9e3779b97f4a7c15u, (uint32_t)i));
-    }
-    CHECK_EQ_INT(t.cap, 16);
-    CHECK_EQ_INT(t.size, 16 * sizeof(ipi_rtab_slot));
-    fa.failed = fa.failed_hard = 0;
-    fail_after(&fa, 1); /* the grow succeeds, the cut after it is refused */
-    keys[i] = i;
-    CHECK_OK(put(&t, (uint64_t)i * 0x9e3779b97f4a7c15u, (uint32_t)i));
-    CHECK(fa.failed);
-    CHECK_EQ_INT(fa.failed_hard, 0);
-    CHECK_EQ_INT(t.cap, 32);
-    CHECK_EQ_INT(t.size, 48 * sizeof(ipi_rtab_slot));
-    fail_after(&fa, -1);
-    for (i++; i <= 100; i++) { /* and on through more growth */
-        keys[i] = i;
-        CHECK_OK(put(&t, (uint64_t)i * 0x9e3779b97f4a7c15u, (uint32_t)i));
-    }
-    int ok = 1;
-    for (int j = 1; j <= 100; j++)
-        ok &= find(&t, (uint64_t)j * 0x9e3779b97f4a7c15u, j) == (uint32_t)j;
-    CHECK(ok);
-    CHECK_EQ_INT(t.size, t.cap * sizeof(ipi_rtab_slot));
-    ipi_rtab_free(&t, &failing);
-    CHECK_EQ_INT(fa.live_bytes, before);
-}
-
 int main(void)
 {
     RUN(test_empty);
     RUN(test_insert_find);
     RUN(test_reserve_and_failure);
-    RUN(test_refused_cut);
     RUN(test_growth);
     RUN(test_remove);
     return check_done();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "regrow.h"
 
 void ipi_htab_init(ipi_htab *t)
 {
@@ -30,6 +31,10 @@ static void raw_insert(ipi_htab *t, uint64_t h, void *item)
     t->count++;
 }
 
+#define HTAB_EMPTY(x) ((x)->item == NULL)
+#define HTAB_HOME(x) ((x)->hash)
+IPI_DEFINE_REGROW(regrow, ipi_htab_slot, HTAB_EMPTY, HTAB_HOME)
+
 int ipi_htab_reserve(ipi_htab *t, const iprof_allocator *a, size_t n)
 {
     size_t need = t->count + n;
@@ -42,18 +47,15 @@ int ipi_htab_reserve(ipi_htab *t, const iprof_allocator *a, size_t n)
         ncap *= 2;
     if (ncap > SIZE_MAX / sizeof(ipi_htab_slot))
         return IPROF_ENOMEM;
-    ipi_htab_slot *slots = ipi_malloc(a, ncap * sizeof *slots);
+    size_t ocap = t->cap;
+    ipi_htab_slot *slots = ocap ? ipi_realloc(a, t->slots, ocap * sizeof *slots, ncap * sizeof *slots)
+                                : ipi_malloc(a, ncap * sizeof *slots);
     if (!slots)
         return IPROF_ENOMEM;
-    memset(slots, 0, ncap * sizeof *slots);
-    ipi_htab old = *t;
+    memset(slots + ocap, 0, (ncap - ocap) * sizeof *slots);
+    regrow(slots, ocap, ncap);
     t->slots = slots;
     t->cap = ncap;
-    t->count = 0;
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.slots[i].item)
-            raw_insert(t, old.slots[i].hash, old.slots[i].item);
-    ipi_free(a, old.slots, old.cap * sizeof *old.slots);
     return IPROF_OK;
 }
 

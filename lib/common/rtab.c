@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "regrow.h"
 
 #define RTAB_MAX_CAP ((uint64_t)1 << 32)
 
@@ -18,7 +19,7 @@ void ipi_rtab_init(ipi_rtab *t)
 
 void ipi_rtab_free(ipi_rtab *t, const iprof_allocator *a)
 {
-    ipi_free(a, t->slots, t->size);
+    ipi_free(a, t->slots, t->cap * sizeof *t->slots);
     ipi_rtab_init(t);
 }
 
@@ -32,6 +33,10 @@ static void raw_put(ipi_rtab *t, uint32_t tag, uint32_t ref)
     t->count++;
 }
 
+#define RTAB_EMPTY(x) ((x)->ref == 0)
+#define RTAB_HOME(x) ((x)->tag)
+IPI_DEFINE_REGROW(regrow, ipi_rtab_slot, RTAB_EMPTY, RTAB_HOME)
+
 int ipi_rtab_grow(ipi_rtab *t, const iprof_allocator *a, size_t n)
 {
     if (n > UINT32_MAX - t->count)
@@ -42,40 +47,23 @@ int ipi_rtab_grow(ipi_rtab *t, const iprof_allocator *a, size_t n)
     uint64_t ncap = t->cap ? t->cap : 16;
     while (need > ncap / 4 * 3 && ncap < RTAB_MAX_CAP)
         ncap *= 2;
-    /* The new table is made in the old block, grown to hold the old slots
-     * and the new table after them; rehashed, moved down, and the block cut
-     * to the new table. A large block is then never given back to malloc:
-     * glibc raises its mmap threshold to the size of a mapped block freed,
-     * and blocks below it come from the heap from then on, where what the
-     * model's lists leave behind when they grow stays resident (5 MiB of a
-     * 100 MB profile's peak; docs/performance.md). */
+    /* Grown in its own block (regrow.h): a large block is then never
+     * given back to malloc. glibc raises its mmap threshold to the size of
+     * a mapped block freed, and blocks below it come from the heap from
+     * then on, where what the model's lists leave behind when they grow
+     * stays resident (5 MiB of a 100 MB profile's peak;
+     * docs/performance.md). */
     size_t ocap = t->cap;
-    if ((uint64_t)ocap + ncap > SIZE_MAX / sizeof(ipi_rtab_slot))
+    if (ncap > SIZE_MAX / sizeof(ipi_rtab_slot))
         return IPROF_ENOMEM;
-    size_t total = (ocap + (size_t)ncap) * sizeof(ipi_rtab_slot);
     size_t bytes = (size_t)ncap * sizeof(ipi_rtab_slot);
-    ipi_rtab_slot *block =
-        ocap ? ipi_realloc(a, t->slots, t->size, total) : ipi_malloc(a, total);
-    if (!block)
+    ipi_rtab_slot *slots = ocap ? ipi_realloc(a, t->slots, ocap * sizeof *slots, bytes) : ipi_malloc(a, bytes);
+    if (!slots)
         return IPROF_ENOMEM;
-    ipi_rtab_slot *slots = block + ocap;
-    memset(slots, 0, bytes);
+    memset(slots + ocap, 0, bytes - ocap * sizeof *slots);
+    regrow(slots, ocap, (size_t)ncap);
     t->slots = slots;
     t->cap = (size_t)ncap;
-    t->count = 0;
-    for (size_t i = 0; i < ocap; i++)
-        if (block[i].ref)
-            raw_put(t, block[i].tag, block[i].ref);
-    memmove(block, slots, bytes);
-    t->slots = block;
-    t->size = total;
-    if (ocap) { /* a refused cut keeps the larger block */
-        ipi_rtab_slot *cut = ipi_realloc(a, block, total, bytes);
-        if (cut) {
-            t->slots = cut;
-            t->size = bytes;
-        }
-    }
     return IPROF_OK;
 }
 

@@ -25,7 +25,6 @@ typedef struct ipi_rtab {
     ipi_rtab_slot *slots;
     size_t cap; /* power of two (at most 2^32), or 0 */
     size_t count;
-    size_t size; /* bytes of the block: more than cap slots when a shrink was refused */
 } ipi_rtab;
 
 void ipi_rtab_init(ipi_rtab *t);
