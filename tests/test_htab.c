@@ -52,12 +52,17 @@ static void test_insert_find(void)
     static item items[N];
     ipi_htab t;
     ipi_htab_init(&t);
-    /* Hashes collide in groups of 10, so probing must compare keys. */
+    long long before = fa.live_bytes;
+    /* Hashes collide in groups of 10, so probing must compare keys. The
+     * table grows in its block: the allocator always holds cap slots. */
+    int sized = 1;
     for (int i = 0; i < N; i++) {
         items[i] = (item){i, i * 3};
         CHECK_OK(ipi_htab_insert(&t, &failing, (uint64_t)(i / 10) * 0x9e3779b97f4a7c15ULL,
                                  &items[i]));
+        sized &= fa.live_bytes - before == (long long)(t.cap * sizeof(ipi_htab_slot));
     }
+    CHECK(sized);
     CHECK_EQ_INT(t.count, N);
     CHECK(t.count <= t.cap / 4 * 3); /* load at most 3/4 */
     int ok = 1;
@@ -68,6 +73,7 @@ static void test_insert_find(void)
     CHECK(ok);
     CHECK(find(&t, 12345, 3) == NULL);
     ipi_htab_free(&t, &failing);
+    CHECK_EQ_INT(fa.live_bytes, before);
 }
 
 /* No duplicate check: the same item twice is two slots. */

@@ -132,18 +132,22 @@ static void test_growth(void)
 {
     ipi_rtab t;
     ipi_rtab_init(&t);
-    int ok = 1;
+    long long before = fa.live_bytes;
+    int ok = 1, sized = 1; /* grown in its block: the allocator holds cap slots */
     for (int i = 1; i <= N; i++) {
         keys[i] = i;
         size_t cap = t.cap;
         CHECK_OK(put(&t, (uint64_t)i * 0x9e3779b97f4a7c15u, (uint32_t)i));
+        sized &= fa.live_bytes - before == (long long)(t.cap * sizeof(ipi_rtab_slot));
         if (t.cap != cap)
             for (int j = 1; j <= i; j++)
                 ok &= find(&t, (uint64_t)j * 0x9e3779b97f4a7c15u, j) == (uint32_t)j;
     }
     CHECK(ok);
+    CHECK(sized);
     CHECK_EQ_INT(t.cap, 8192);
     ipi_rtab_free(&t, &failing);
+    CHECK_EQ_INT(fa.live_bytes, before);
 }
 
 /* Removal keeps every other reference findable: colliding hashes (runs

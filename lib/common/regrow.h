@@ -35,6 +35,7 @@
 #define IPI_REGROW_H
 
 #include <stddef.h>
+#include <string.h>
 
 #define IPI_DEFINE_REGROW(name, Slot, is_empty, home)                              \
     static void name##_move(Slot *s, size_t mask, size_t at)                       \
