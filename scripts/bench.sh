@@ -192,7 +192,7 @@ rtasks="real_load_threaded$(yy real_yyjson_load) real_roundtrip_file_threaded$(y
 tasks="$tasks visit"
 jdk=$("$top/bindings/java/build.sh" jdk 2>/dev/null) &&
     "$top/bindings/java/build.sh" jar "$build/java" >/dev/null 2>&1 &&
-    jar=$(ls "$build"/java/iprof-*.jar 2>/dev/null | head -n 1) && [ -n "$jar" ] &&
+    jar=$(ls -t "$build"/java/iprof-*.jar 2>/dev/null | head -n 1) && [ -n "$jar" ] &&
     tasks="$tasks java_load java_visit java_entries java_columns" || say "no JDK 22 or later: Java tasks skipped"
 # The columns from Python need numpy: the first python3 that imports it.
 pynumpy=""

@@ -543,7 +543,7 @@ static void test_names_index_threaded(void)
         char prefix[2] = {p, 0};
         iprof_model *one = load_named_methods(prefix), *two = load_named_methods(prefix);
         size_t halves1 = 1, halves2 = 0, again = 1;
-        const ipi_htab *t1 = ipi_index_method_names(one, 0, &halves1),
+        const ipi_rtab *t1 = ipi_index_method_names(one, 0, &halves1),
                        *t2 = ipi_index_method_names(two, 1, &halves2);
         CHECK(t1 && t2);
         if (!t1 || !t2)
@@ -554,9 +554,8 @@ static void test_names_index_threaded(void)
         CHECK_EQ_INT((long long)t1->count, 15000);
         CHECK_EQ_INT((long long)t2->count, 15000);
         for (size_t i = 0; i < t2->cap; i++) {
-            const iprof_method *x = t2->slots[i].item;
-            size_t home = t2->slots[i].hash & (t2->cap - 1);
-            crossed += x && (home < t2->cap / 2) != (i < t2->cap / 2);
+            size_t home = t2->slots[i].tag & (t2->cap - 1);
+            crossed += t2->slots[i].ref && (home < t2->cap / 2) != (i < t2->cap / 2);
         }
         CHECK_EQ_INT((long long)halves2, 15000 - (long long)crossed);
         const iprof_type *sig[2] = {iprof_model_type_at(two, 0), iprof_model_type_at(two, 0)};

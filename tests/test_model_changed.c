@@ -132,7 +132,7 @@ static void test_types_added_complete_a_method(void)
     CHECK_EQ_INT(built(m), before & ~IX(IPI_IX_METHOD_NAMES));
     CHECK_EQ_INT(m->names_unresolved, 0);
     /* Rebuilt, it finds the method by its names. */
-    const ipi_htab *names = ipi_index_method_names(m, 0, NULL);
+    const ipi_rtab *names = ipi_index_method_names(m, 0, NULL);
     CHECK_EQ_INT(m->names_unresolved, 0);
     const iprof_method *u = iprof_model_method_by_id(m, 6);
     const iprof_type *sig[] = {iprof_model_type_by_id(m, 0), iprof_model_type_by_id(m, 9)};

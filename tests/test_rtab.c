@@ -187,6 +187,47 @@ static void test_remove(void)
     ipi_rtab_free(&t, &failing);
 }
 
+/* No duplicate check: the same reference twice is two slots. */
+static void test_duplicates(void)
+{
+    ipi_rtab t;
+    ipi_rtab_init(&t);
+    keys[1] = 41;
+    CHECK_OK(put(&t, 9, 1));
+    CHECK_OK(put(&t, 9, 1));
+    CHECK_EQ_INT(t.count, 2);
+    CHECK_EQ_INT(count_matches(&t, 9, 41), 2);
+    CHECK_EQ_INT(ipi_rtab_remove(&t, 9, 1), 1); /* one at a time */
+    CHECK_EQ_INT(count_matches(&t, 9, 41), 1);
+    ipi_rtab_free(&t, &failing);
+}
+
+/* The candidate a lookup compares first (what the merge fetches ahead):
+ * the first reference with the hash's 32 bits along the probe sequence,
+ * within the probes given, never one of other bits. */
+static void test_candidate(void)
+{
+    ipi_rtab t;
+    ipi_rtab_init(&t);
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 3, 4), 0); /* no table yet */
+    /* Five hashes with the same home slot in 16: they sit in slots 3..7. */
+    for (uint32_t i = 0; i < 5; i++)
+        CHECK_OK(put(&t, 3 + 16 * (uint64_t)i, i + 1));
+    CHECK_EQ_INT(t.cap, 16);
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 3, 4), 1);
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 3 + 48, 4), 4); /* the fourth slot */
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 3 + 64, 4), 0); /* the fifth: beyond 4 */
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 3 + 64, 5), 5);
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 3 + 80, 16), 0); /* stops at the empty slot 8 */
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 9, 4), 0);       /* an empty home slot */
+    /* Bits above 32 are not kept: the same low bits are a candidate. */
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, ((uint64_t)7 << 32) + 3 + 16, 4), 2);
+    /* The same hash twice: the earlier reference, as a lookup meets it first. */
+    CHECK_OK(put(&t, 3 + 16, 6));
+    CHECK_EQ_INT(ipi_rtab_candidate(&t, 3 + 16, 4), 2);
+    ipi_rtab_free(&t, &failing);
+}
+
 int main(void)
 {
     RUN(test_empty);
@@ -194,5 +235,7 @@ int main(void)
     RUN(test_reserve_and_failure);
     RUN(test_growth);
     RUN(test_remove);
+    RUN(test_duplicates);
+    RUN(test_candidate);
     return check_done();
 }

@@ -5,7 +5,7 @@
  * never move (so the `const ipi_str *` handed out stay valid: types,
  * methods and the API's names point at them), each string named by a
  * 32-bit reference, which the table indexes on ipi_rtab: 8-byte slots
- * where a pointer table (ipi_htab) takes 16. */
+ * where a hash and a pointer would take 16. */
 #ifndef IPI_INTERN_H
 #define IPI_INTERN_H
 

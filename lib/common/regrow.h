@@ -1,4 +1,4 @@
-/* Growing a linear-probing table in its own block (htab.c, rtab.c): the
+/* Growing a linear-probing table in its own block (rtab.c): the
  * block is reallocated to the new capacity, the new slots zeroed, and the
  * old slots' elements moved to their places for the new mask, in place.
  * Only the new slots are touched for the first time, no second table is

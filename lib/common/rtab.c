@@ -1,5 +1,7 @@
-/* Linear probing with backward-shift deletion, load <= 3/4, as htab.c;
- * the home slot of an element comes from the 32 hash bits its slot keeps,
+/* Linear probing with backward-shift deletion, load <= 3/4: the stored
+ * hash bits reject most mismatches without touching the elements, so a
+ * fuller table costs little time and saves a quarter of the memory (these
+ * tables are a large part of a model that merges). The home slot of an element comes from the 32 hash bits its slot keeps,
  * so growing rehashes without asking the caller. At the largest size
  * (2^32 slots, 32 GiB) the load may pass 3/4: references run out first,
  * so a slot always stays empty and every probe ends. */
@@ -72,8 +74,9 @@ void ipi_rtab_put(ipi_rtab *t, uint64_t h, uint32_t ref)
     raw_put(t, (uint32_t)h, ref);
 }
 
-/* As ipi_htab_remove: the references after a removed one in its run move
- * back into the hole unless their home slot lies after it. */
+/* Backward-shift deletion: the references after a removed one in its run
+ * move back into the hole unless their home slot lies after it, so no
+ * probe ever meets a gap it should have passed. */
 int ipi_rtab_remove(ipi_rtab *t, uint64_t h, uint32_t ref)
 {
     if (!t->cap)

@@ -1,9 +1,11 @@
 /* An open-addressing table of 32-bit references keyed by a caller-computed
- * hash: 8-byte slots (32 bits of the hash, a reference) where ipi_htab
- * spends 16 on a 64-bit hash and a pointer. For elements the caller keeps
- * in an index-addressed store (the model's context nodes): the caller
- * turns a reference into its element and compares keys itself, probing
- * inline (ipi_rtab_for), as with ipi_htab.
+ * hash: 8-byte slots (32 bits of the hash, a reference), half of what a
+ * 64-bit hash and a pointer take. For elements the caller keeps in an
+ * index-addressed store (the model's context nodes, types, methods and
+ * entries): the caller turns a reference into its element and compares
+ * keys itself, probing inline (ipi_rtab_for), so hot lookups cost no
+ * indirect calls. A slot holds the hash bits next to the reference: one
+ * cache line answers most probes.
  *
  * Only the low 32 bits of a hash are kept: they pick the home slot (so a
  * table holds at most 2^32 slots) and reject most mismatches before the
@@ -14,7 +16,7 @@
 
 #include <iprof/iprof.h>
 
-#include "htab.h" /* ipi_prefetch */
+#include "prefetch.h"
 
 typedef struct ipi_rtab_slot {
     uint32_t tag; /* the hash's low 32 bits */
@@ -60,11 +62,26 @@ static inline void ipi_rtab_prefetch(const ipi_rtab *t, uint64_t h)
         ipi_prefetch(ipi_rtab_home(t, h));
 }
 
+/* The first reference stored with hash h (its low 32 bits) within the
+ * first `probes` slots of its probe sequence, or 0: the candidate a lookup
+ * of h compares first. Reads slots only, never an element. */
+static inline uint32_t ipi_rtab_candidate(const ipi_rtab *t, uint64_t h, size_t probes)
+{
+    if (!t->cap)
+        return 0;
+    for (size_t i = (uint32_t)h & (t->cap - 1), k = 0; k < probes && t->slots[i].ref;
+         i = (i + 1) & (t->cap - 1), k++)
+        if (t->slots[i].tag == (uint32_t)h)
+            return t->slots[i].ref;
+    return 0;
+}
+
 /* Visit the references stored with hash h (and any other hash with the
- * same low 32 bits): `ipi_rtab_for(t, h, ref) { if (eq(ref)) ... }`. */
-#define ipi_rtab_for(t, h, ref)                                                            \
+ * same low 32 bits): `ipi_rtab_for(t, h, ref) { if (eq(ref)) ... }`, ref a
+ * uint32_t variable of any name. */
+#define ipi_rtab_for(t, h, var)                                                            \
     for (size_t ipi_i_ = (t)->cap ? ((uint32_t)(h) & ((t)->cap - 1)) : 0, ipi_m_ = (t)->cap - 1; \
-         (t)->cap && ((ref) = (t)->slots[ipi_i_].ref) != 0; ipi_i_ = (ipi_i_ + 1) & ipi_m_)    \
+         (t)->cap && ((var) = (t)->slots[ipi_i_].ref) != 0; ipi_i_ = (ipi_i_ + 1) & ipi_m_)    \
         if ((t)->slots[ipi_i_].tag == (uint32_t)(h))
 
 #endif

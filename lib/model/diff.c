@@ -89,7 +89,7 @@ static int same_key(const iprof_model *ma, const iprof_method *x, const iprof_mo
 typedef struct diff_work {
     iprof_diff *d;
     const iprof_allocator *a;
-    ipi_htab bkeys;          /* B's methods by key: item = (void *)(position + 1) */
+    ipi_rtab bkeys;          /* B's methods by key: position + 1 */
     unsigned char *bmatched; /* per B method index */
     ipi_idmap a2b;           /* A method id -> B method */
     int64_t *frames;
@@ -106,7 +106,7 @@ typedef struct diff_work {
 
 static void work_free(diff_work *w, size_t bmethods)
 {
-    ipi_htab_free(&w->bkeys, w->a);
+    ipi_rtab_free(&w->bkeys, w->a);
     ipi_free(w->a, w->bmatched, bmethods);
     ipi_idmap_free(&w->a2b, w->a);
     ipi_free(w->a, w->frames, w->frames_cap * sizeof *w->frames);
@@ -139,24 +139,25 @@ static int match_methods(diff_work *w, size_t only_cap[2])
             return IPROF_ENOMEM;
         memset(w->bmatched, 0, B->method_count);
     }
-    if (ipi_htab_reserve(&w->bkeys, w->a, B->method_count))
-        return IPROF_ENOMEM;
+    int rc = ipi_rtab_reserve(&w->bkeys, w->a, B->method_count);
+    if (rc)
+        return rc;
     for (size_t i = 0; i < B->method_count; i++) {
         const iprof_method *y = ipi_model_method(B, i);
         int ok;
         uint64_t h = ipi_method_names_key(B, y, &ok);
         if (!ok)
             continue;
-        void *it;
+        uint32_t pos;
         int dup = 0;
-        ipi_htab_for(&w->bkeys, h, it) {
-            if (same_key(B, ipi_model_method(B, (uintptr_t)it - 1), B, y)) {
+        ipi_rtab_for(&w->bkeys, h, pos) {
+            if (same_key(B, ipi_model_method(B, pos - 1), B, y)) {
                 dup = 1;
                 break;
             }
         }
-        if (!dup && ipi_htab_insert(&w->bkeys, w->a, h, (void *)(uintptr_t)(i + 1)))
-            return IPROF_ENOMEM;
+        if (!dup)
+            ipi_rtab_put(&w->bkeys, h, (uint32_t)i + 1); /* reserved */
     }
     for (size_t i = 0; i < A->method_count; i++) {
         const iprof_method *x = ipi_model_method(A, i);
@@ -164,10 +165,10 @@ static int match_methods(diff_work *w, size_t only_cap[2])
         uint64_t h = ipi_method_names_key(A, x, &ok);
         size_t found = 0; /* B's position + 1 */
         if (ok) {
-            void *it;
-            ipi_htab_for(&w->bkeys, h, it) {
-                if (same_key(A, x, B, ipi_model_method(B, (uintptr_t)it - 1))) {
-                    found = (uintptr_t)it;
+            uint32_t pos;
+            ipi_rtab_for(&w->bkeys, h, pos) {
+                if (same_key(A, x, B, ipi_model_method(B, pos - 1))) {
+                    found = pos;
                     break;
                 }
             }
@@ -534,7 +535,7 @@ IPROF_API int iprof_diff_new(iprof_diff **out, const iprof_model *a, const iprof
     w.d = d;
     w.a = &d->alloc;
     w.top = o.top ? o.top : IPROF_DIFF_DEFAULT_TOP;
-    ipi_htab_init(&w.bkeys);
+    ipi_rtab_init(&w.bkeys);
     ipi_idmap_init(&w.a2b);
     ipi_stale_init(&w.stale, w.a, a, b);
     size_t only_cap[2] = {0, 0};

@@ -145,7 +145,7 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
                      int64_t *max, const iprof_method **out)
 {
     /* Fetched each time: adding a method may (rarely) drop the index. */
-    const ipi_htab *index = ipi_index_method_names(dst, 0, NULL);
+    const ipi_rtab *index = ipi_index_method_names(dst, 0, NULL);
     if (!index)
         return IPROF_ENOMEM;
     const iprof_method *d = ipi_find_method_by_names(dst, index, name, sig, n, h);
@@ -165,10 +165,10 @@ int ipi_merge_method(iprof_model *dst, int64_t id, const ipi_str *name,
 int ipi_merge_method_ids(iprof_model *dst, int64_t id, const ipi_str *name, const int64_t *ids,
                          size_t n, uint64_t h, int64_t *max, const iprof_method **out)
 {
-    const ipi_htab *index = ipi_index_method_names(dst, 0, NULL);
+    const ipi_rtab *index = ipi_index_method_names(dst, 0, NULL);
     if (!index)
         return IPROF_ENOMEM;
-    const iprof_method *d = ipi_find_method_by_ids(index, name, ids, n, h);
+    const iprof_method *d = ipi_find_method_by_ids(dst, index, name, ids, n, h);
     if (d) {
         *out = d;
         return IPROF_OK;

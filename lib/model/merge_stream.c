@@ -380,9 +380,9 @@ static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
         ipi_event e;
         if (i + AHEAD_SLOTS < n) {
             ipi_batch_event_at(b, s->ready[i + AHEAD_SLOTS], &e);
-            const ipi_htab *t = ipi_index_built(dst, IPI_IX_ENTRIES + e.tag);
+            const ipi_rtab *t = ipi_index_built(dst, IPI_IX_ENTRIES + e.tag);
             if (t)
-                ipi_htab_prefetch(t, ipi_entry_hash(s->ctxs[i + AHEAD_SLOTS]));
+                ipi_rtab_prefetch(t, ipi_entry_hash(s->ctxs[i + AHEAD_SLOTS]));
         }
         ipi_batch_event_at(b, s->ready[i], &e);
         int rc = ipi_entry_merge_at(dst, e.tag, s->ctxs[i], e.records, e.record_count,
@@ -409,16 +409,17 @@ static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int 
     if (e.tag == IPI_EV_TYPE || e.tag == IPI_EV_METHOD) {
         /* A premapped method's key is known: its index slot too, then the
          * method the slot names. */
-        const ipi_htab *index =
+        const ipi_rtab *index =
             e.premapped ? ipi_index_built(s->dst, IPI_IX_METHOD_NAMES) : NULL;
         if (strings) {
             ipi_intern_prefetch_str(&s->dst->names, e.hash);
-            if (index)
-                ipi_htab_prefetch_item(index, *e.key);
+            uint32_t ref = index ? ipi_rtab_candidate(index, *e.key, 4) : 0;
+            if (ref)
+                ipi_prefetch(ipi_model_method_at(s->dst, ref));
         } else {
             ipi_intern_prefetch(&s->dst->names, e.hash);
             if (index)
-                ipi_htab_prefetch(index, *e.key);
+                ipi_rtab_prefetch(index, *e.key);
         }
     }
 }

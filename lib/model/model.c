@@ -305,15 +305,16 @@ int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
                             const iprof_type **out)
 {
     /* The name index is kept up to date only once something built it. */
-    ipi_htab *names = ipi_index_built(m, IPI_IX_TYPE_NAMES);
+    ipi_rtab *names = ipi_index_built(m, IPI_IX_TYPE_NAMES);
     int first_name = names && type_by_str(m, s) == NULL;
     /* Reserve everything first so that nothing changes on failure. */
     int rc = ipi_idpos_reserve(&m->type_ids, &m->alloc, m->type_count, id);
     if (rc)
         return rc;
-    if (list_reserve(m, &m->types, &m->type_cap, m->type_count, sizeof *m->types) ||
-        (first_name && ipi_htab_reserve(names, &m->alloc, 1)))
+    if (list_reserve(m, &m->types, &m->type_cap, m->type_count, sizeof *m->types))
         return IPROF_ENOMEM;
+    if (first_name && (rc = ipi_rtab_reserve(names, &m->alloc, 1)))
+        return rc;
     iprof_type *t = ipi_arena_alloc(&m->arena, sizeof *t);
     if (!t)
         return IPROF_ENOMEM;
@@ -322,7 +323,7 @@ int ipi_model_push_type_str(iprof_model *m, int64_t id, const ipi_str *s,
     ipi_idpos_put_reserved(&m->type_ids, m->type_count, id); /* reserved: cannot fail */
     m->types[m->type_count++] = t;
     if (first_name)
-        ipi_htab_insert(names, &m->alloc, s->hash, t); /* reserved */
+        ipi_rtab_put(names, s->hash, (uint32_t)m->type_count); /* reserved; position + 1 */
     ipi_model_changed(m, IPI_CHANGED_TYPES_ADDED, -1);
     if (out)
         *out = t;
@@ -484,16 +485,17 @@ static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64
     if (sig_len > (SIZE_MAX - sizeof(iprof_method)) / sizeof(int64_t))
         return IPROF_ELIMIT;
     /* The key index is kept up to date only once something built it. */
-    ipi_htab *keys = ipi_index_built(m, IPI_IX_METHOD_KEYS);
+    ipi_rtab *keys = ipi_index_built(m, IPI_IX_METHOD_KEYS);
     uint64_t h = keys ? ipi_method_hash(s, sig, sig_len) : 0;
     int first_key = keys && method_by_key(m, s, sig, sig_len, h) == NULL;
     int rc = ipi_idpos_reserve(&m->method_ids, &m->alloc, m->method_count, id);
     if (rc)
         return rc;
-    if (list_reserve(m, &m->methods, &m->method_cap, m->method_count, sizeof *m->methods) ||
-        (first_key && ipi_htab_reserve(keys, &m->alloc, 1)) ||
-        ipi_index_reserve_method_names(m))
+    if (list_reserve(m, &m->methods, &m->method_cap, m->method_count, sizeof *m->methods))
         return IPROF_ENOMEM;
+    if ((first_key && (rc = ipi_rtab_reserve(keys, &m->alloc, 1))) ||
+        (rc = ipi_index_reserve_method_names(m)))
+        return rc;
     void *at;
     uint32_t ref;
     if ((rc = ipi_pool_alloc(&m->method_pool, sizeof(iprof_method) + sig_len * sizeof *sig, &at,
@@ -508,11 +510,11 @@ static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64
     ipi_idpos_put_reserved(&m->method_ids, m->method_count, id); /* reserved: cannot fail */
     m->methods[m->method_count++] = ref;
     if (first_key)
-        ipi_htab_insert(keys, &m->alloc, h, x); /* reserved */
+        ipi_rtab_put(keys, h, ref); /* reserved */
     if (names_key)
-        ipi_index_put_method_names(m, x, *names_key); /* reserved */
+        ipi_index_put_method_names(m, ref, *names_key); /* reserved */
     else
-        ipi_index_add_method_names(m, x);             /* reserved */
+        ipi_index_add_method_names(m, x, ref);          /* reserved */
     if (out)
         *out = x;
     return IPROF_OK;

@@ -39,7 +39,6 @@
 #include "arena.h"
 #include "pool.h"
 #include "error.h"
-#include "htab.h"
 #include "idpos.h"
 #include "intern.h"
 #include "rtab.h"
@@ -118,8 +117,8 @@ struct iprof_entry {
 };
 
 /* The entries of one kind in order. Their context index (IPI_IX_ENTRIES +
- * kind) holds position + 1 cast to a pointer: entries move when the array
- * grows, so they cannot be indexed by address. */
+ * kind) holds position + 1: entries move when the array grows, so they
+ * cannot be indexed by address. */
 typedef struct ipi_entry_list {
     iprof_entry *items;
     size_t count, cap;
@@ -128,7 +127,10 @@ typedef struct ipi_entry_list {
 /* Lookup tables that loading does not need, built on first use: by type
  * name, by method name and signature, and from context to entry per kind.
  * Skipping them makes loads faster and models smaller; see model_index.c.
- * A change to the model drops them through ipi_model_changed only. */
+ * A change to the model drops them through ipi_model_changed only. Each is
+ * an ipi_rtab of 32-bit references: a type's position + 1, a method's
+ * reference into method_pool (ipi_model_method_at), an entry's position
+ * + 1; positions hold because a removal or reordering drops the index. */
 enum {
     IPI_IX_TYPE_NAMES = 0,
     IPI_IX_METHOD_KEYS = 1,
@@ -215,7 +217,7 @@ struct iprof_model {
     ipi_entry_list entries[IPROF_KIND_COUNT];
     /* The lazy indexes: NULL until built. Atomic because const lookups
      * from several threads may race to build one (model_index.c). */
-    ipi_htab *_Atomic index[IPI_IX_COUNT];
+    ipi_rtab *_Atomic index[IPI_IX_COUNT];
     /* Methods left out of IPI_IX_METHOD_NAMES because a signature type id
      * did not resolve when it was built or kept up (0 while it is not
      * built); while there are any, a new type may complete one, so adding
@@ -245,10 +247,17 @@ static inline iprof_type *ipi_model_type_by_id(const iprof_model *m, int64_t id)
     return i < m->type_count ? m->types[i] : NULL;
 }
 
+/* The method a reference into method_pool names (m->methods[i] is
+ * one). */
+static inline iprof_method *ipi_model_method_at(const iprof_model *m, uint32_t ref)
+{
+    return (iprof_method *)ipi_pool_at(&m->method_pool, ref);
+}
+
 /* The method at position i (< method_count). */
 static inline iprof_method *ipi_model_method(const iprof_model *m, size_t i)
 {
-    return (iprof_method *)ipi_pool_at(&m->method_pool, m->methods[i]);
+    return ipi_model_method_at(m, m->methods[i]);
 }
 
 static inline iprof_method *ipi_model_method_by_id(const iprof_model *m, int64_t id)
@@ -439,9 +448,9 @@ const iprof_context *ipi_context_lookup(const iprof_model *m, const int64_t *fra
 
 /* The index, built now if it was not (safe from concurrent const callers);
  * NULL only when out of memory. */
-const ipi_htab *ipi_index_get(const iprof_model *m, int which);
+const ipi_rtab *ipi_index_get(const iprof_model *m, int which);
 /* For mutation: the index if it has been built, else NULL. */
-ipi_htab *ipi_index_built(iprof_model *m, int which);
+ipi_rtab *ipi_index_built(iprof_model *m, int which);
 /* Free every index and the columns (iprof_model_free). */
 void ipi_index_free_all(iprof_model *m);
 
@@ -510,7 +519,7 @@ uint64_t ipi_method_names_key_by(uint64_t name_hash, const int64_t *sig, size_t 
 /* The first method of m named `name` (any model's string) whose signature
  * types have the names of sig's types (types of m, so interned in m); via
  * IPI_IX_METHOD_NAMES, which the caller must have built. */
-const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_htab *index,
+const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_rtab *index,
                                              const ipi_str *name,
                                              const iprof_type *const *sig, size_t n,
                                              uint64_t h);
@@ -520,20 +529,21 @@ const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_hta
 int ipi_types_one_to_one(const iprof_model *m);
 /* ipi_find_method_by_names for such an m, name interned in m and the
  * signature as n type ids of m: ids compared, no type read. */
-const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str *name,
-                                           const int64_t *sig, size_t n, uint64_t h);
+const iprof_method *ipi_find_method_by_ids(const iprof_model *m, const ipi_rtab *index,
+                                           const ipi_str *name, const int64_t *sig, size_t n,
+                                           uint64_t h);
 /* IPI_IX_METHOD_NAMES, built now if needed (a mutation-side index: only
  * merge uses it; with `threaded`, its keys computed and its table filled
  * on two threads); NULL when out of memory. *by_halves (may be NULL): the
  * methods the two threads' halves of the table took, 0 when the index
  * was built before or on one thread (tests read it to see the path). */
-const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves);
-/* Keep IPI_IX_METHOD_NAMES current after a method was appended to m (no
- * allocation: the caller reserved one slot). */
+const ipi_rtab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves);
+/* Keep IPI_IX_METHOD_NAMES current after method x (reference ref) was
+ * appended to m (no allocation: the caller reserved one slot). */
 int ipi_index_reserve_method_names(iprof_model *m);
-void ipi_index_add_method_names(iprof_model *m, const iprof_method *x);
+void ipi_index_add_method_names(iprof_model *m, const iprof_method *x, uint32_t ref);
 /* The same when x's key h is known to be absent from the index. */
-void ipi_index_put_method_names(iprof_model *m, const iprof_method *x, uint64_t h);
+void ipi_index_put_method_names(iprof_model *m, uint32_t ref, uint64_t h);
 
 /* ---- model_columns.c ---------------------------------------------------- */
 

@@ -14,11 +14,6 @@ static int valid_kind(int kind)
     return kind >= 0 && kind < IPROF_KIND_COUNT;
 }
 
-static void *pos_item(size_t pos)
-{
-    return (void *)(uintptr_t)pos;
-}
-
 void ipi_entries_free(iprof_model *m)
 {
     for (int k = 0; k < IPROF_KIND_COUNT; k++) {
@@ -38,13 +33,15 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
                         const int64_t *records, size_t record_count)
 {
     ipi_entry_list *l = &m->entries[kind];
-    ipi_htab *index = ipi_index_built(m, IPI_IX_ENTRIES + kind);
+    ipi_rtab *index = ipi_index_built(m, IPI_IX_ENTRIES + kind);
     int index_it = index && !ipi_find_entry_pos(m, kind, ctx);
     void *items = l->items;
     int rc = ipi_grow(&m->alloc, &items, &l->cap, l->count + 1, sizeof *l->items);
     l->items = items;
-    if (rc || (index_it && ipi_htab_reserve(index, &m->alloc, 1)))
+    if (rc)
         return IPROF_ENOMEM;
+    if (index_it && (rc = ipi_rtab_reserve(index, &m->alloc, 1)))
+        return rc;
     int64_t *copy = ipi_arena_alloc(&m->arena, record_count * sizeof *records);
     if (!copy)
         return IPROF_ENOMEM;
@@ -57,7 +54,7 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
     e->record_count = (uint32_t)record_count;
     e->kind = kind;
     if (index_it)
-        ipi_htab_insert(index, &m->alloc, ipi_entry_hash(ctx), pos_item(l->count));
+        ipi_rtab_put(index, ipi_entry_hash(ctx), (uint32_t)l->count); /* position + 1 */
     return IPROF_OK;
 }
 

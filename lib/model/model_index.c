@@ -23,20 +23,15 @@ uint64_t ipi_entry_hash(const iprof_context *ctx)
     return ipi_hash_mix((uint64_t)(uintptr_t)ctx + 0x9e3779b97f4a7c15ULL);
 }
 
-static void *pos_item(size_t pos)
-{
-    return (void *)(uintptr_t)pos;
-}
-
 /* ---- probing a built index ---------------------------------------------- */
 
-static const iprof_type *probe_type(const ipi_htab *t, const ipi_str *name)
+static const iprof_type *probe_type(const iprof_model *m, const ipi_rtab *t, const ipi_str *name)
 {
-    void *it;
-    ipi_htab_for(t, name->hash, it)
+    uint32_t ref;
+    ipi_rtab_for(t, name->hash, ref)
     {
-        if (((const iprof_type *)it)->name == name)
-            return it;
+        if (m->types[ref - 1]->name == name)
+            return m->types[ref - 1];
     }
     return NULL;
 }
@@ -48,24 +43,25 @@ static int method_has_key(const iprof_method *x, const ipi_str *name, const int6
            (sig_len == 0 || memcmp(x->sig, sig, sig_len * sizeof *sig) == 0);
 }
 
-static const iprof_method *probe_method(const ipi_htab *t, const ipi_str *name,
-                                        const int64_t *sig, size_t sig_len, uint64_t h)
+static const iprof_method *probe_method(const iprof_model *m, const ipi_rtab *t,
+                                        const ipi_str *name, const int64_t *sig,
+                                        size_t sig_len, uint64_t h)
 {
-    void *it;
-    ipi_htab_for(t, h, it)
+    uint32_t ref;
+    ipi_rtab_for(t, h, ref)
     {
-        if (method_has_key(it, name, sig, sig_len))
-            return it;
+        const iprof_method *x = ipi_model_method_at(m, ref);
+        if (method_has_key(x, name, sig, sig_len))
+            return x;
     }
     return NULL;
 }
 
-static size_t probe_entry(const ipi_htab *t, const ipi_entry_list *l, const iprof_context *ctx)
+static size_t probe_entry(const ipi_rtab *t, const ipi_entry_list *l, const iprof_context *ctx)
 {
-    void *it;
-    ipi_htab_for(t, ipi_entry_hash(ctx), it)
+    uint32_t pos;
+    ipi_rtab_for(t, ipi_entry_hash(ctx), pos)
     {
-        size_t pos = (size_t)(uintptr_t)it;
         if (l->items[pos - 1].ctx == ctx)
             return pos;
     }
@@ -102,15 +98,15 @@ uint64_t ipi_method_names_key(const iprof_model *m, const iprof_method *x, int *
     return h;
 }
 
-const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_htab *index,
+const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_rtab *index,
                                              const ipi_str *name,
                                              const iprof_type *const *sig, size_t n,
                                              uint64_t h)
 {
-    void *it;
-    ipi_htab_for(index, h, it)
+    uint32_t ref;
+    ipi_rtab_for(index, h, ref)
     {
-        const iprof_method *d = it;
+        const iprof_method *d = ipi_model_method_at(m, ref);
         if (d->sig_len != n || d->name->len != name->len ||
             (d->name != name && memcmp(d->name->s, name->s, name->len) != 0))
             continue;
@@ -126,19 +122,20 @@ const iprof_method *ipi_find_method_by_names(const iprof_model *m, const ipi_hta
 
 int ipi_types_one_to_one(const iprof_model *m)
 {
-    const ipi_htab *names = ipi_index_get(m, IPI_IX_TYPE_NAMES);
+    const ipi_rtab *names = ipi_index_get(m, IPI_IX_TYPE_NAMES);
     /* The names index holds each name's first type; the id index each
      * id's. */
     return names && names->count == m->type_count && ipi_model_ids_unique(m, 1);
 }
 
-const iprof_method *ipi_find_method_by_ids(const ipi_htab *index, const ipi_str *name,
-                                           const int64_t *sig, size_t n, uint64_t h)
+const iprof_method *ipi_find_method_by_ids(const iprof_model *m, const ipi_rtab *index,
+                                           const ipi_str *name, const int64_t *sig, size_t n,
+                                           uint64_t h)
 {
-    void *it;
-    ipi_htab_for(index, h, it)
+    uint32_t ref;
+    ipi_rtab_for(index, h, ref)
     {
-        const iprof_method *d = it;
+        const iprof_method *d = ipi_model_method_at(m, ref);
         if (d->name == name && d->sig_len == n && memcmp(d->sig, sig, n * sizeof *sig) == 0)
             return d;
     }
@@ -149,13 +146,13 @@ static void index_drop(iprof_model *m, int which);
 
 int ipi_index_reserve_method_names(iprof_model *m)
 {
-    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
-    return t ? ipi_htab_reserve(t, &m->alloc, 1) : IPROF_OK;
+    ipi_rtab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    return t ? ipi_rtab_reserve(t, &m->alloc, 1) : IPROF_OK;
 }
 
-void ipi_index_add_method_names(iprof_model *m, const iprof_method *x)
+void ipi_index_add_method_names(iprof_model *m, const iprof_method *x, uint32_t ref)
 {
-    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    ipi_rtab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
     if (!t)
         return;
     int ok;
@@ -174,14 +171,14 @@ void ipi_index_add_method_names(iprof_model *m, const iprof_method *x)
         index_drop(m, IPI_IX_METHOD_NAMES); /* rare: rebuilt on next use */
         return;
     }
-    ipi_htab_insert(t, &m->alloc, h, (void *)x); /* reserved by the caller */
+    ipi_rtab_put(t, h, ref); /* reserved by the caller */
 }
 
-void ipi_index_put_method_names(iprof_model *m, const iprof_method *x, uint64_t h)
+void ipi_index_put_method_names(iprof_model *m, uint32_t ref, uint64_t h)
 {
-    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    ipi_rtab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
     if (t)
-        ipi_htab_insert(t, &m->alloc, h, (void *)x); /* reserved by the caller */
+        ipi_rtab_put(t, h, ref); /* reserved by the caller */
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -315,7 +312,7 @@ static int same_names(const iprof_model *m, const iprof_method *d, const iprof_m
  * after it. */
 typedef struct fill_half {
     const iprof_model *m;
-    ipi_htab *t;
+    ipi_rtab *t;
     method_keys *k;
     size_t lo, hi, inserted;
 } fill_half;
@@ -330,22 +327,23 @@ static void fill_names_half(void *arg)
         /* Slots fetched ahead: this half's only (the other thread writes
          * the other's). */
         if (i + FILL_AHEAD < n) {
-            size_t ahead = k->keys[i + FILL_AHEAD] & mask;
+            size_t ahead = (uint32_t)k->keys[i + FILL_AHEAD] & mask;
             if (ahead >= f->lo && ahead < f->hi)
-                ipi_htab_prefetch(f->t, k->keys[i + FILL_AHEAD]);
+                ipi_rtab_prefetch(f->t, k->keys[i + FILL_AHEAD]);
         }
-        size_t home = k->keys[i] & mask; /* ok[i] is the other half's to write */
+        size_t home = (uint32_t)k->keys[i] & mask; /* ok[i] is the other half's to write */
         if (home < f->lo || home >= f->hi || !k->ok[i])
             continue;
         const iprof_method *x = ipi_model_method(m, i);
         for (size_t at = home;; at++) {
-            ipi_htab_slot *slot = &f->t->slots[at];
-            if (!slot->item) {
-                *slot = (ipi_htab_slot){k->keys[i], (void *)x};
+            ipi_rtab_slot *slot = &f->t->slots[at];
+            if (!slot->ref) {
+                *slot = (ipi_rtab_slot){(uint32_t)k->keys[i], m->methods[i]};
                 f->inserted++;
                 break;
             }
-            if (slot->hash == k->keys[i] && same_names(m, slot->item, x))
+            if (slot->tag == (uint32_t)k->keys[i] &&
+                same_names(m, ipi_model_method_at(m, slot->ref), x))
                 break;
             if (at + 1 == f->hi) {
                 k->ok[i] = KEY_DEFERRED;
@@ -361,15 +359,15 @@ static void fill_names_half(void *arg)
  * left out of IPI_IX_METHOD_NAMES (unresolved signatures); *by_halves,
  * the methods the two halves of a threaded fill inserted (set only when
  * they ran). */
-static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k, int threaded,
+static size_t fill(const iprof_model *m, int which, ipi_rtab *t, method_keys *k, int threaded,
                    size_t *by_halves)
 {
     size_t unresolved = 0;
     if (which == IPI_IX_TYPE_NAMES) {
         for (size_t i = 0; i < m->type_count; i++) {
             const iprof_type *x = m->types[i];
-            if (!probe_type(t, x->name))
-                ipi_htab_insert(t, &m->alloc, x->name->hash, (void *)x);
+            if (!probe_type(m, t, x->name))
+                ipi_rtab_put(t, x->name->hash, (uint32_t)i + 1);
         }
     } else if (which == IPI_IX_METHOD_NAMES) {
         /* The keys computed (method_keys), each slot fetched FILL_AHEAD
@@ -387,62 +385,64 @@ static size_t fill(const iprof_model *m, int which, ipi_htab *t, method_keys *k,
         }
         for (size_t i = 0; i < n; i++) {
             if (i + FILL_AHEAD < n && k->ok[i + FILL_AHEAD] == take)
-                ipi_htab_prefetch(t, k->keys[i + FILL_AHEAD]);
+                ipi_rtab_prefetch(t, k->keys[i + FILL_AHEAD]);
             const iprof_method *x = ipi_model_method(m, i);
             uint64_t h = k->keys[i];
             unresolved += !k->ok[i];
             if (k->ok[i] != take)
                 continue;
-            void *it;
+            uint32_t ref;
             int seen = 0;
-            ipi_htab_for(t, h, it)
+            ipi_rtab_for(t, h, ref)
             {
-                seen |= same_names(m, it, x);
+                seen |= same_names(m, ipi_model_method_at(m, ref), x);
             }
             if (!seen)
-                ipi_htab_insert(t, &m->alloc, h, (void *)x);
+                ipi_rtab_put(t, h, m->methods[i]);
         }
     } else if (which == IPI_IX_METHOD_KEYS) {
         for (size_t i = 0; i < m->method_count; i++) {
             const iprof_method *x = ipi_model_method(m, i);
             uint64_t h = ipi_method_hash(x->name, x->sig, x->sig_len);
-            if (!probe_method(t, x->name, x->sig, x->sig_len, h))
-                ipi_htab_insert(t, &m->alloc, h, (void *)x);
+            if (!probe_method(m, t, x->name, x->sig, x->sig_len, h))
+                ipi_rtab_put(t, h, m->methods[i]);
         }
     } else {
         const ipi_entry_list *l = &m->entries[which - IPI_IX_ENTRIES];
         for (size_t i = 0; i < l->count; i++) {
             if (i + FILL_AHEAD < l->count)
-                ipi_htab_prefetch(t, ipi_entry_hash(l->items[i + FILL_AHEAD].ctx));
+                ipi_rtab_prefetch(t, ipi_entry_hash(l->items[i + FILL_AHEAD].ctx));
             if (!probe_entry(t, l, l->items[i].ctx))
-                ipi_htab_insert(t, &m->alloc, ipi_entry_hash(l->items[i].ctx), pos_item(i + 1));
+                ipi_rtab_put(t, ipi_entry_hash(l->items[i].ctx), (uint32_t)i + 1);
         }
     }
     return unresolved;
 }
 
-static void free_table(const iprof_model *m, ipi_htab *t)
+static void free_table(const iprof_model *m, ipi_rtab *t)
 {
     if (!t)
         return;
-    ipi_htab_free(t, &m->alloc);
+    ipi_rtab_free(t, &m->alloc);
     ipi_free(&m->alloc, t, sizeof *t);
 }
 
 /* The index `which` of m, NULL when out of memory; the names index's keys
  * computed and its table filled on two threads when threaded (*by_halves:
  * the methods the fill's halves took, 0 when it ran on one thread). */
-static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved, int threaded,
+static ipi_rtab *build(const iprof_model *m, int which, size_t *unresolved, int threaded,
                        size_t *by_halves)
 {
     *by_halves = 0;
-    ipi_htab *t = ipi_malloc(&m->alloc, sizeof *t);
+    ipi_rtab *t = ipi_malloc(&m->alloc, sizeof *t);
     if (!t)
         return NULL;
-    ipi_htab_init(t);
+    ipi_rtab_init(t);
     method_keys k = {m, NULL, 0, NULL, NULL, 0, 0};
     size_t n = which == IPI_IX_METHOD_NAMES ? m->method_count : 0;
-    int rc = ipi_htab_reserve(t, &m->alloc, element_count(m, which));
+    /* Beyond 2^32 - 1 references (IPROF_ELIMIT) the index cannot be had:
+     * as out of memory, lookups scan. */
+    int rc = ipi_rtab_reserve(t, &m->alloc, element_count(m, which));
     if (!rc && n) {
         uint64_t *th;
         rc = type_name_hashes(m, &th, &k.cap);
@@ -467,19 +467,19 @@ static ipi_htab *build(const iprof_model *m, int which, size_t *unresolved, int 
     return t;
 }
 
-const ipi_htab *ipi_index_get(const iprof_model *m, int which)
+const ipi_rtab *ipi_index_get(const iprof_model *m, int which)
 {
     /* The cast drops const only to reach the atomic slot: publishing an
      * index changes no observable state of the model. */
-    ipi_htab *_Atomic *slot = (ipi_htab *_Atomic *)&m->index[which];
-    ipi_htab *t = atomic_load_explicit(slot, memory_order_acquire);
+    ipi_rtab *_Atomic *slot = (ipi_rtab *_Atomic *)&m->index[which];
+    ipi_rtab *t = atomic_load_explicit(slot, memory_order_acquire);
     if (t)
         return t;
     size_t unresolved, by_halves;
-    ipi_htab *mine = build(m, which, &unresolved, 0, &by_halves);
+    ipi_rtab *mine = build(m, which, &unresolved, 0, &by_halves);
     if (!mine)
         return NULL;
-    ipi_htab *expected = NULL;
+    ipi_rtab *expected = NULL;
     if (atomic_compare_exchange_strong_explicit(slot, &expected, mine, memory_order_acq_rel,
                                                 memory_order_acquire))
         return mine;
@@ -487,12 +487,12 @@ const ipi_htab *ipi_index_get(const iprof_model *m, int which)
     return expected;
 }
 
-const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves)
+const ipi_rtab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves)
 {
     size_t unused;
     by_halves = by_halves ? by_halves : &unused;
     *by_halves = 0;
-    ipi_htab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
+    ipi_rtab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
     if (t)
         return t;
     size_t unresolved;
@@ -503,7 +503,7 @@ const ipi_htab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_
     return t;
 }
 
-ipi_htab *ipi_index_built(iprof_model *m, int which)
+ipi_rtab *ipi_index_built(iprof_model *m, int which)
 {
     return atomic_load_explicit(&m->index[which], memory_order_relaxed);
 }
@@ -561,9 +561,9 @@ void ipi_model_changed(iprof_model *m, unsigned what, int kind)
 
 const iprof_type *ipi_find_type_by_name(const iprof_model *m, const ipi_str *name)
 {
-    const ipi_htab *t = ipi_index_get(m, IPI_IX_TYPE_NAMES);
+    const ipi_rtab *t = ipi_index_get(m, IPI_IX_TYPE_NAMES);
     if (t)
-        return probe_type(t, name);
+        return probe_type(m, t, name);
     for (size_t i = 0; i < m->type_count; i++)
         if (m->types[i]->name == name)
             return m->types[i];
@@ -573,9 +573,9 @@ const iprof_type *ipi_find_type_by_name(const iprof_model *m, const ipi_str *nam
 const iprof_method *ipi_find_method_by_key(const iprof_model *m, const ipi_str *name,
                                            const int64_t *sig, size_t sig_len, uint64_t h)
 {
-    const ipi_htab *t = ipi_index_get(m, IPI_IX_METHOD_KEYS);
+    const ipi_rtab *t = ipi_index_get(m, IPI_IX_METHOD_KEYS);
     if (t)
-        return probe_method(t, name, sig, sig_len, h);
+        return probe_method(m, t, name, sig, sig_len, h);
     for (size_t i = 0; i < m->method_count; i++)
         if (method_has_key(ipi_model_method(m, i), name, sig, sig_len))
             return ipi_model_method(m, i);
@@ -585,7 +585,7 @@ const iprof_method *ipi_find_method_by_key(const iprof_model *m, const ipi_str *
 size_t ipi_find_entry_pos(const iprof_model *m, int kind, const iprof_context *ctx)
 {
     const ipi_entry_list *l = &m->entries[kind];
-    const ipi_htab *t = ipi_index_get(m, IPI_IX_ENTRIES + kind);
+    const ipi_rtab *t = ipi_index_get(m, IPI_IX_ENTRIES + kind);
     if (t)
         return probe_entry(t, l, ctx);
     for (size_t i = 0; i < l->count; i++)

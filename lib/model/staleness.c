@@ -15,8 +15,6 @@
 #include "model.h"
 #include "staleness.h"
 
-#include "htab.h"
-
 void ipi_stale_init(ipi_stale *s, const iprof_allocator *a, const iprof_model *ma,
                     const iprof_model *mb)
 {
@@ -49,21 +47,21 @@ int ipi_stale_has_outcomes(int kind)
 static int map_types(ipi_stale *s)
 {
     const iprof_model *A = s->m[0], *B = s->m[1];
-    ipi_htab names;
-    ipi_htab_init(&names);
-    int rc = ipi_htab_reserve(&names, s->a, A->type_count);
+    ipi_rtab names; /* A's types by name: position + 1 */
+    ipi_rtab_init(&names);
+    int rc = ipi_rtab_reserve(&names, s->a, A->type_count);
     for (size_t i = 0; i < A->type_count && rc == IPROF_OK; i++)
-        rc = ipi_htab_insert(&names, s->a, A->types[i]->name->hash, A->types[i]);
+        ipi_rtab_put(&names, A->types[i]->name->hash, (uint32_t)i + 1); /* reserved */
     for (size_t i = 0; i < B->type_count && rc == IPROF_OK; i++) {
         const iprof_type *y = B->types[i];
         if (ipi_model_type_by_id(B, y->id) != y)
             continue;
-        void *it;
+        uint32_t pos;
         const iprof_type *found = NULL, *x;
         /* The table probes in insertion order: the first match is A's
          * first type of that name. */
-        ipi_htab_for(&names, y->name->hash, it) {
-            x = it;
+        ipi_rtab_for(&names, y->name->hash, pos) {
+            x = A->types[pos - 1];
             if (ipi_str_equal(x->name, y->name)) {
                 found = x;
                 break;
@@ -72,7 +70,7 @@ static int map_types(ipi_stale *s)
         if (found)
             rc = ipi_idmap_put(&s->b2a_types, s->a, y->id, (void *)found);
     }
-    ipi_htab_free(&names, s->a);
+    ipi_rtab_free(&names, s->a);
     if (rc == IPROF_OK)
         s->types_mapped = 1;
     return rc;
