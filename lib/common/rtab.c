@@ -1,10 +1,11 @@
 /* Linear probing with backward-shift deletion, load <= 3/4: the stored
  * hash bits reject most mismatches without touching the elements, so a
  * fuller table costs little time and saves a quarter of the memory (these
- * tables are a large part of a model that merges). The home slot of an element comes from the 32 hash bits its slot keeps,
- * so growing rehashes without asking the caller. At the largest size
- * (2^32 slots, 32 GiB) the load may pass 3/4: references run out first,
- * so a slot always stays empty and every probe ends. */
+ * tables are a large part of a model that merges). The home slot of an
+ * element comes from the 32 hash bits its slot keeps, so growing rehashes
+ * without asking the caller. At the largest size (2^32 slots, 32 GiB)
+ * the load may pass 3/4: references run out first, so a slot always stays
+ * empty and every probe ends. */
 #include "rtab.h"
 
 #include <string.h>
@@ -59,7 +60,8 @@ int ipi_rtab_grow(ipi_rtab *t, const iprof_allocator *a, size_t n)
     if (ncap > SIZE_MAX / sizeof(ipi_rtab_slot))
         return IPROF_ENOMEM;
     size_t bytes = (size_t)ncap * sizeof(ipi_rtab_slot);
-    ipi_rtab_slot *slots = ocap ? ipi_realloc(a, t->slots, ocap * sizeof *slots, bytes) : ipi_malloc(a, bytes);
+    ipi_rtab_slot *slots = ocap ? ipi_realloc(a, t->slots, ocap * sizeof *slots, bytes)
+                                : ipi_malloc(a, bytes);
     if (!slots)
         return IPROF_ENOMEM;
     memset(slots + ocap, 0, bytes - ocap * sizeof *slots);

@@ -514,7 +514,7 @@ static int push_method(iprof_model *m, int64_t id, const ipi_str *s, const int64
     if (names_key)
         ipi_index_put_method_names(m, ref, *names_key); /* reserved */
     else
-        ipi_index_add_method_names(m, x, ref);          /* reserved */
+        ipi_index_add_method_names(m, ref);             /* reserved */
     if (out)
         *out = x;
     return IPROF_OK;

@@ -538,11 +538,12 @@ const iprof_method *ipi_find_method_by_ids(const iprof_model *m, const ipi_rtab 
  * methods the two threads' halves of the table took, 0 when the index
  * was built before or on one thread (tests read it to see the path). */
 const ipi_rtab *ipi_index_method_names(iprof_model *m, int threaded, size_t *by_halves);
-/* Keep IPI_IX_METHOD_NAMES current after method x (reference ref) was
- * appended to m (no allocation: the caller reserved one slot). */
+/* Keep IPI_IX_METHOD_NAMES current after the method at reference ref
+ * (into method_pool) was appended to m (no allocation: the caller
+ * reserved one slot). */
 int ipi_index_reserve_method_names(iprof_model *m);
-void ipi_index_add_method_names(iprof_model *m, const iprof_method *x, uint32_t ref);
-/* The same when x's key h is known to be absent from the index. */
+void ipi_index_add_method_names(iprof_model *m, uint32_t ref);
+/* The same when the method's key h is known to be absent from the index. */
 void ipi_index_put_method_names(iprof_model *m, uint32_t ref, uint64_t h);
 
 /* ---- model_columns.c ---------------------------------------------------- */

@@ -150,11 +150,12 @@ int ipi_index_reserve_method_names(iprof_model *m)
     return t ? ipi_rtab_reserve(t, &m->alloc, 1) : IPROF_OK;
 }
 
-void ipi_index_add_method_names(iprof_model *m, const iprof_method *x, uint32_t ref)
+void ipi_index_add_method_names(iprof_model *m, uint32_t ref)
 {
     ipi_rtab *t = ipi_index_built(m, IPI_IX_METHOD_NAMES);
     if (!t)
         return;
+    const iprof_method *x = ipi_model_method_at(m, ref);
     int ok;
     uint64_t h = ipi_method_names_key(m, x, &ok);
     if (!ok) {
