@@ -246,6 +246,43 @@ static void test_values(void)
     iprof_model_free(dst);
 }
 
+/* Input method ids that the merge's paged map refuses (negative, beyond
+ * its range, too sparse for it) beside a dense one: each still maps to
+ * its dst method, in entries' frames too. */
+static void test_far_ids(void)
+{
+    static const char src[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":5,\"name\":\"C\"},{\"id\":6,\"name\":\"A\"},"
+        "{\"id\":7,\"name\":\"B\"},{\"id\":0,\"name\":\"D\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[6,7]},"
+        "{\"id\":-3,\"name\":\"g\",\"signature\":[6,5]},"
+        "{\"id\":1099511627776,\"name\":\"h\",\"signature\":[0,5]},"
+        "{\"id\":30000,\"name\":\"k\",\"signature\":[6,6]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[2]},"
+        "{\"ctx\":\"1099511627776:0\",\"records\":[3]},"
+        "{\"ctx\":\"30000:0<1099511627776:1\",\"records\":[4]}]}";
+    for (int threaded = 0; threaded < 2; threaded++) {
+        iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+        iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
+        CHECK_OK(iprof_model_merge_source(dst, r, SRC_BUFFER(src, sizeof src - 1), NULL));
+        CHECK_EQ_INT(iprof_model_method_count(dst), 4); /* f and g were dst's */
+        CHECK_EQ_INT(iprof_method_id(iprof_model_method_at(dst, 2)), 1099511627776);
+        CHECK_EQ_INT(iprof_method_id(iprof_model_method_at(dst, 3)), 30000);
+        static const int64_t f0[] = {10, 0}, h0[] = {1099511627776, 0},
+                             kh[] = {30000, 0, 1099511627776, 1};
+        size_t n = 0;
+        const int64_t *rec = iprof_entry_records(iprof_model_entry_find(dst, 0, f0, 1), &n);
+        CHECK(n == 1 && rec[0] == 7);
+        rec = iprof_entry_records(iprof_model_entry_find(dst, 0, h0, 1), &n);
+        CHECK(n == 1 && rec[0] == 3);
+        rec = iprof_entry_records(iprof_model_entry_find(dst, 0, kh, 2), &n);
+        CHECK(n == 1 && rec[0] == 4);
+        CHECK_EQ_INT(iprof_model_entry_count(dst, 0), 4);
+        iprof_reader_free(r);
+        iprof_model_free(dst);
+    }
+}
+
 /* ---- all or nothing ------------------------------------------------------ */
 
 /* A failed merge: status rc, dst equal to a fresh DST, an error report. */
@@ -579,6 +616,7 @@ int main(void)
 {
     RUN(test_same_as_model);
     RUN(test_values);
+    RUN(test_far_ids);
     RUN(test_lenient_dst);
     RUN(test_large_dst);
     RUN(test_truncated);

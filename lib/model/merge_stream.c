@@ -23,6 +23,7 @@
  * journalled records put back (journal.c).
  */
 #include "hash.h"
+#include "idpages.h"
 #include "load_builder.h"
 #include "journal.h"
 #include "merge.h"
@@ -34,7 +35,7 @@
 /* ---- state -------------------------------------------------------------- */
 
 /* stream_merge.mids: no method (yet), or one whose dst id is this very
- * value (left to the map). */
+ * value (left to mmap). */
 #define NO_METHOD INT64_MIN
 
 /* How many methods later the reading thread premaps a method. */
@@ -48,7 +49,7 @@ typedef struct stream_merge {
     iprof_model *side;
     const iprof_model *extras;
     ipi_scaler sc;
-    ipi_idmap tmap, mmap; /* input type/method id -> dst type/method */
+    ipi_idmap tmap; /* input type id -> dst type */
     int64_t tmax, mmax;   /* largest type/method id of dst (fresh ids) */
     const iprof_type **sig;
     size_t sig_cap;
@@ -87,12 +88,13 @@ typedef struct stream_merge {
     ipi_batch *pending_batch;
     size_t pending[PREMAP_AHEAD];
     size_t pending_count, pending_first;
-    /* The dst id of each input method id below mmap's dense part
-     * (NO_METHOD: none yet), kept by the merging thread as it takes the
-     * methods: an entry's frames are then remapped (dst_method) with one
-     * small read each instead of the map's slot and the method. */
-    int64_t *mids;
-    size_t mids_cap;
+    /* Input method id -> dst method, kept by the merging thread as it
+     * takes the methods: the dst id itself in mids for the ids a file
+     * numbers densely (an entry's frames are then remapped, dst_method,
+     * with one small read each, not a map slot and the method), the dst
+     * method in mmap for the others (idpages.h refuses them). */
+    ipi_idpages mids;
+    ipi_idmap mmap;
     /* The first entry that breaks a rule: reported (in dst's error) only
      * when no reference dangles, the more basic fault. */
     int rule_failed;
@@ -116,7 +118,7 @@ static void state_free(stream_merge *s)
     ipi_free(a, s->ctxs, s->ctxs_cap * sizeof *s->ctxs);
     ipi_free(a, s->thash, s->thash_cap * sizeof *s->thash);
     ipi_free(a, s->tid, s->thash_cap * sizeof *s->tid);
-    ipi_free(a, s->mids, s->mids_cap * sizeof *s->mids);
+    ipi_idpages_free(&s->mids, a);
     for (int i = 0; i < 2; i++)
         for (ipi_batch *b = s->deferred[i], *next; b; b = next) {
             next = b->next;
@@ -186,26 +188,27 @@ static int take_type(stream_merge *s, const ipi_event *e)
     return ipi_idmap_put(&s->tmap, alloc_of(s), e->id, (void *)t);
 }
 
-/* Keep input method id -> dst id in mids while id is in mmap's dense part
- * (mids grows with it). IPROF_OK or IPROF_ENOMEM. */
-static int note_method(stream_merge *s, int64_t id, int64_t dst_id)
+/* Whether the input has defined method id x (so far), with its dst id in
+ * *out. */
+static int dst_method(const stream_merge *s, int64_t x, int64_t *out)
 {
-    size_t cap = s->mmap.dense_cap;
-    if (id < 0 || (uint64_t)id >= cap)
-        return IPROF_OK;
-    if (cap > s->mids_cap) {
-        int64_t *m = s->mids ? ipi_realloc(alloc_of(s), s->mids, s->mids_cap * sizeof *m,
-                                           cap * sizeof *m)
-                             : ipi_malloc(alloc_of(s), cap * sizeof *m);
-        if (!m)
-            return IPROF_ENOMEM;
-        for (size_t i = s->mids_cap; i < cap; i++)
-            m[i] = NO_METHOD;
-        s->mids = m;
-        s->mids_cap = cap;
+    int64_t id = ipi_idpages_get(&s->mids, x);
+    if (id != NO_METHOD) {
+        *out = id;
+        return 1;
     }
-    s->mids[id] = dst_id;
-    return IPROF_OK;
+    const iprof_method *m = ipi_idmap_get(&s->mmap, x);
+    if (m)
+        *out = m->id;
+    return m != NULL;
+}
+
+/* Input method id -> dst method m. IPROF_OK or IPROF_ENOMEM. */
+static int note_method(stream_merge *s, int64_t id, const iprof_method *m)
+{
+    int kept = 0;
+    int rc = m->id == NO_METHOD ? IPROF_OK : ipi_idpages_put(&s->mids, alloc_of(s), id, m->id, &kept);
+    return rc || kept ? rc : ipi_idmap_put(&s->mmap, alloc_of(s), id, (void *)m);
 }
 
 static int take_method(stream_merge *s, const ipi_event *e)
@@ -234,25 +237,10 @@ static int take_method(stream_merge *s, const ipi_event *e)
                      : ipi_merge_method(s->dst, e->id, name, s->sig, e->n, h, s->ids, &s->mmax, &m);
     if (rc)
         return rc;
-    if (ipi_idmap_get(&s->mmap, e->id))
+    int64_t had;
+    if (dst_method(s, e->id, &had)) /* a repeated input id means its first method */
         return IPROF_OK;
-    if ((rc = ipi_idmap_put(&s->mmap, alloc_of(s), e->id, (void *)m)))
-        return rc;
-    return note_method(s, e->id, m->id);
-}
-
-/* Whether the input has defined method id x (so far), with its dst id in
- * *out: through mids (one small read) when it holds x, else the map. */
-static int dst_method(const stream_merge *s, int64_t x, int64_t *out)
-{
-    if (x >= 0 && (uint64_t)x < s->mids_cap && s->mids[x] != NO_METHOD) {
-        *out = s->mids[x];
-        return 1;
-    }
-    const iprof_method *m = ipi_idmap_get(&s->mmap, x);
-    if (m)
-        *out = m->id;
-    return m != NULL;
+    return note_method(s, e->id, m);
 }
 
 /* The first id of an entry the input has not defined (so far): 1 with
@@ -653,6 +641,7 @@ static int start(stream_merge *s, iprof_model *dst, const iprof_model *src,
     s->dst = dst;
     ipi_idmap_init(&s->tmap);
     ipi_idmap_init(&s->mmap);
+    ipi_idpages_init(&s->mids, NO_METHOD);
     ipi_scaler_init(&s->sc, opts->weight, opts->rounding);
     s->tmax = ipi_model_max_id(dst, 1);
     s->mmax = ipi_model_max_id(dst, 0);
