@@ -28,8 +28,8 @@ void ipi_idpages_free(ipi_idpages *p, const iprof_allocator *a)
  * page's worth always allowed, so that the first ids find room). */
 static int page_allowed(const ipi_idpages *p, uint64_t page)
 {
-    return page < MAX_PAGES &&
-           (page + 1) * IPI_IDPAGES_SIZE <= IPI_IDPAGES_SLACK * ((uint64_t)p->count + IPI_IDPAGES_SIZE);
+    uint64_t slots = (page + 1) * IPI_IDPAGES_SIZE;
+    return page < MAX_PAGES && slots <= IPI_IDPAGES_SLACK * ((uint64_t)p->count + IPI_IDPAGES_SIZE);
 }
 
 /* The table grown to hold page (doubling, new slots NULL). */

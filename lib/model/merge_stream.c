@@ -49,8 +49,8 @@ typedef struct stream_merge {
     iprof_model *side;
     const iprof_model *extras;
     ipi_scaler sc;
-    ipi_idmap tmap; /* input type id -> dst type */
-    int64_t tmax, mmax;   /* largest type/method id of dst (fresh ids) */
+    ipi_idmap tmap;     /* input type id -> dst type */
+    int64_t tmax, mmax; /* largest type/method id of dst (fresh ids) */
     const iprof_type **sig;
     size_t sig_cap;
     int64_t *ids;
@@ -206,8 +206,9 @@ static int dst_method(const stream_merge *s, int64_t x, int64_t *out)
 /* Input method id -> dst method m. IPROF_OK or IPROF_ENOMEM. */
 static int note_method(stream_merge *s, int64_t id, const iprof_method *m)
 {
-    int kept = 0;
-    int rc = m->id == NO_METHOD ? IPROF_OK : ipi_idpages_put(&s->mids, alloc_of(s), id, m->id, &kept);
+    int kept = 0, rc = IPROF_OK;
+    if (m->id != NO_METHOD) /* NO_METHOD is the pages' "none" */
+        rc = ipi_idpages_put(&s->mids, alloc_of(s), id, m->id, &kept);
     return rc || kept ? rc : ipi_idmap_put(&s->mmap, alloc_of(s), id, (void *)m);
 }
 
