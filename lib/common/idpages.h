@@ -4,7 +4,7 @@
  * Why not the dense part of an ipi_idmap (idmap.h): that array grows by
  * realloc, and each step copies what it holds into memory touched for the
  * first time. A map filled id by id, a million ids in a merge, so moves
- * and faults in about three times its final size; a page is zeroed once,
+ * and faults in about three times its final size; a page is filled once,
  * when its first id comes, and never moves. The price is one more load
  * per lookup, from a table of a few kilobytes.
  *
