@@ -32,19 +32,13 @@ static int page_allowed(const ipi_idpages *p, uint64_t page)
     return page < MAX_PAGES && slots <= IPI_IDPAGES_SLACK * ((uint64_t)p->count + IPI_IDPAGES_SIZE);
 }
 
-/* The table grown to hold page (doubling, new slots NULL). */
+/* The table grown to hold page (ipi_grow_array: doubling), new slots NULL. */
 static int grow_table(ipi_idpages *p, const iprof_allocator *a, uint64_t page)
 {
-    size_t cap = p->table_cap ? p->table_cap : 16;
-    while (cap <= page)
-        cap *= 2;
-    int64_t **t = p->pages ? ipi_realloc(a, p->pages, p->table_cap * sizeof *t, cap * sizeof *t)
-                           : ipi_malloc(a, cap * sizeof *t);
-    if (!t)
+    size_t old = p->table_cap;
+    if (ipi_grow_array(a, &p->pages, &p->table_cap, (size_t)page + 1, sizeof *p->pages))
         return IPROF_ENOMEM;
-    memset(t + p->table_cap, 0, (cap - p->table_cap) * sizeof *t);
-    p->pages = t;
-    p->table_cap = cap;
+    memset(p->pages + old, 0, (p->table_cap - old) * sizeof *p->pages);
     return IPROF_OK;
 }
 

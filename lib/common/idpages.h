@@ -42,8 +42,8 @@ static inline int64_t ipi_idpages_get(const ipi_idpages *p, int64_t id)
 }
 
 /* Set id's value (val is not none): IPROF_OK with *kept 1, or *kept 0
- * when the id is not one for pages (negative, or so far beyond the ids
- * set that its page would break the slack); IPROF_ENOMEM. */
+ * when the id is not one for pages (negative, 2^40 or more, or so far
+ * beyond the ids set that its page would break the slack); IPROF_ENOMEM. */
 int ipi_idpages_put(ipi_idpages *p, const iprof_allocator *a, int64_t id, int64_t val,
                     int *kept);
 
