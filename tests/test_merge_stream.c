@@ -526,6 +526,46 @@ static void test_large_dst(void)
     }
 }
 
+/* A merge that fails at its very end (an unknown key it cannot combine,
+ * met after every entry is applied) into a dst of 6,000 methods: the
+ * input's 3,000 entries that combine with dst's are put back, over
+ * several of the journal's arena chunks, and its 3,000 new contexts leave
+ * the table, over several blocks of the context log; threaded or not.
+ * Then the same input without the key merges as the model merge has it. */
+static void test_large_undo(void)
+{
+    size_t dlen, slen;
+    char *dtext = methods_text(1, 0, 1, 6000, &dlen);
+    char *stext = methods_text(1, 500, 3001, 9000, &slen);
+    check_text bad = {0};
+    tx_add(&bad, "%.*s,\"extra\":{\"a\":1}}", (int)(slen - 1), stext);
+    iprof_model *want = load_text(dtext, dlen, 0, NULL);
+    iprof_model *src = load_text(stext, slen, 0, NULL);
+    CHECK_OK(merge_weighted(want, src, 1.0));
+    for (int threaded = 0; threaded < 2; threaded++) {
+        iprof_model *dst = load_text(dtext, dlen, 0, NULL);
+        iprof_model *fresh = load_text(dtext, dlen, 0, NULL);
+        iprof_reader *r = reader_with(threaded ? IPROF_READ_THREADED : 0, NULL);
+        CHECK_EQ_INT(iprof_model_merge_source(dst, r, SRC_BUFFER(bad.s, bad.len), NULL),
+                     IPROF_ESCHEMA);
+        CHECK_EQ_INT(model_diff(dst, fresh), 0);
+        CHECK_EQ_INT(iprof_model_context_count(dst), 6000);
+        CHECK_EQ_INT(iprof_model_method_count(dst), 6000);
+        CHECK_EQ_INT(iprof_model_entry_count(dst, IPROF_KIND_CALL_COUNT), 6000);
+        CHECK_OK(iprof_model_merge_source(dst, r, SRC_BUFFER(stext, slen), NULL));
+        CHECK_EQ_INT(model_diff(dst, want), 0);
+        CHECK_EQ_INT(iprof_model_context_count(dst), 9000);
+        iprof_reader_free(r);
+        iprof_model_free(fresh);
+        iprof_model_free(dst);
+    }
+    iprof_model_free(src);
+    iprof_model_free(want);
+    free(bad.s);
+    free(dtext);
+    free(stext);
+}
+
 /* Threaded, the reading thread and the merging thread both allocate: fail
  * the Nth allocation (only it, or every one from it on) for N = 1, 2, ...
  * until a merge needs no failure. Each ends with IPROF_ENOMEM and dst as it
@@ -619,6 +659,7 @@ int main(void)
     RUN(test_far_ids);
     RUN(test_lenient_dst);
     RUN(test_large_dst);
+    RUN(test_large_undo);
     RUN(test_truncated);
     RUN(test_refused);
     RUN(test_alloc_failure);

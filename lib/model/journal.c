@@ -12,6 +12,8 @@ int ipi_journal_start(ipi_journal *j, iprof_model *dst)
     j->version_set = dst->version_set;
     j->instanceof_key = dst->extras.instanceof_key;
     j->version = dst->version;
+    ipi_arena_init(&j->arena, j->a);
+    j->contexts.arena = &j->arena;
     dst->ctx_log = &j->contexts;
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         j->entries[k] = dst->entries[k].count;
@@ -30,11 +32,9 @@ int ipi_journal_start(ipi_journal *j, iprof_model *dst)
 void ipi_journal_free(ipi_journal *j, iprof_model *dst)
 {
     dst->ctx_log = NULL;
-    ipi_free(j->a, j->contexts.items, j->contexts.cap * sizeof *j->contexts.items);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         ipi_free(j->a, j->touched[k], (j->entries[k] + 63) / 64 * sizeof *j->touched[k]);
-    ipi_free(j->a, j->saved, j->saved_cap * sizeof *j->saved);
-    ipi_free(j->a, j->vals, j->val_cap * sizeof *j->vals);
+    ipi_arena_free(&j->arena);
 }
 
 /* Keep the records of entry pos of a kind dst had before its first change
@@ -44,15 +44,14 @@ static int journal_save(ipi_journal *j, const iprof_entry *e, int kind, size_t p
     uint64_t bit = (uint64_t)1 << (pos % 64);
     if (pos >= j->entries[kind] || (j->touched[kind][pos / 64] & bit))
         return IPROF_OK;
-    if (ipi_grow_array(j->a, &j->saved, &j->saved_cap, j->saved_count + 1, sizeof *j->saved) ||
-        ipi_grow_array(j->a, &j->vals, &j->val_cap, j->val_count + e->record_count,
-                       sizeof *j->vals))
+    size_t size = sizeof(ipi_saved_entry) + (size_t)e->record_count * sizeof(int64_t);
+    ipi_saved_entry *s = ipi_arena_alloc(&j->arena, size);
+    if (!s)
         return IPROF_ENOMEM;
-    ipi_saved_entry *s = &j->saved[j->saved_count++];
-    *s = (ipi_saved_entry){kind, pos, e->records, e->record_count, j->val_count};
+    *s = (ipi_saved_entry){j->saved, e->records, pos, e->record_count, kind};
     if (e->record_count)
-        memcpy(j->vals + j->val_count, e->records, e->record_count * sizeof *j->vals);
-    j->val_count += e->record_count;
+        memcpy(s->vals, e->records, e->record_count * sizeof *s->vals);
+    j->saved = s;
     j->touched[kind][pos / 64] |= bit;
     return IPROF_OK;
 }
@@ -61,12 +60,11 @@ static int journal_save(ipi_journal *j, const iprof_entry *e, int kind, size_t p
  * back it says to ipi_model_changed, which drops what went stale. */
 void ipi_journal_undo(ipi_journal *j, iprof_model *dst)
 {
-    for (size_t i = j->saved_count; i-- > 0;) {
-        const ipi_saved_entry *s = &j->saved[i];
+    for (const ipi_saved_entry *s = j->saved; s; s = s->prev) {
         iprof_entry *e = &dst->entries[s->kind].items[s->pos];
         ipi_model_changed(dst, IPI_CHANGED_RECORDS, s->kind);
         if (s->record_count)
-            memcpy(s->records, j->vals + s->at, s->record_count * sizeof *j->vals);
+            memcpy(s->records, s->vals, s->record_count * sizeof *s->vals);
         e->records = s->records;
         e->record_count = s->record_count;
     }

@@ -12,12 +12,15 @@
 
 #include "model.h"
 
+/* An entry dst had, as it was before the merge first changed its records:
+ * where they were and a copy of them. */
 typedef struct ipi_saved_entry {
-    int kind;
-    size_t pos;
+    struct ipi_saved_entry *prev; /* saved before this one */
     int64_t *records;
+    size_t pos;
     uint32_t record_count;
-    size_t at; /* its records' copy in ipi_journal.vals */
+    int kind;
+    int64_t vals[]; /* the records' copy */
 } ipi_saved_entry;
 
 typedef struct ipi_journal {
@@ -30,10 +33,12 @@ typedef struct ipi_journal {
     const char *version;
     /* a bit per entry dst had: journalled already */
     uint64_t *touched[IPROF_KIND_COUNT];
-    ipi_saved_entry *saved;
-    size_t saved_count, saved_cap;
-    int64_t *vals;
-    size_t val_count, val_cap;
+    /* The saved entries and the context log's blocks: appended, never
+     * moved (a merge into a large model saves hundreds of thousands of
+     * entries, which a growing array would copy at each doubling), freed
+     * at once. */
+    ipi_arena arena;
+    ipi_saved_entry *saved; /* the last saved */
     ipi_ctx_log contexts; /* the context nodes the merge created */
 } ipi_journal;
 

@@ -405,10 +405,20 @@ int ipi_model_fail_about(iprof_model *m, int status, const ipi_subject *about, c
 /* ---- model_context.c ---------------------------------------------------- */
 
 /* Context nodes created while m->ctx_log is set: their table slots (hash
- * bits and index + 1). */
+ * bits and index + 1), in blocks taken from the log's arena (a merge's
+ * journal), newest last. Blocks never move: a merge that creates millions
+ * of nodes does not copy its log as it grows. */
+#define IPI_CTX_LOG_BLOCK 1024
+
+typedef struct ipi_ctx_log_block {
+    struct ipi_ctx_log_block *prev;
+    size_t count;
+    ipi_rtab_slot items[IPI_CTX_LOG_BLOCK];
+} ipi_ctx_log_block;
+
 typedef struct ipi_ctx_log {
-    ipi_rtab_slot *items;
-    size_t count, cap;
+    ipi_arena *arena; /* borrowed */
+    ipi_ctx_log_block *last;
 } ipi_ctx_log;
 
 /* A new model's empty nodes and table; freeing them (for model.c). */
@@ -416,7 +426,8 @@ void ipi_context_init(iprof_model *m);
 void ipi_context_free(iprof_model *m);
 
 /* Take the logged nodes out of m's context table, newest first (they stay
- * in their chunks, unreachable); frees the log's array. */
+ * in their chunks, unreachable); the log is then empty (its blocks stay in
+ * its arena). */
 void ipi_context_forget(iprof_model *m, ipi_ctx_log *log);
 
 /* A context's frames, callee first, into *buf, grown (through a) to hold

@@ -118,9 +118,14 @@ static int new_node(iprof_model *m, int64_t method, int64_t bci, const iprof_con
     if (rc) /* ELIMIT only past 2^32 - 1 nodes, which take_slots refuses first */
         return rc == IPROF_ELIMIT ? too_many(m, IPI_CTX_MAX_SLOTS) : rc;
     ipi_ctx_log *log = m->ctx_log; /* a merge's journal: room before the node exists */
-    if (log && ipi_grow_array(&m->alloc, &log->items, &log->cap, log->count + 1,
-                              sizeof *log->items))
-        return IPROF_ENOMEM;
+    if (log && (!log->last || log->last->count == IPI_CTX_LOG_BLOCK)) {
+        ipi_ctx_log_block *b = ipi_arena_alloc(log->arena, sizeof *b);
+        if (!b)
+            return IPROF_ENOMEM;
+        b->prev = log->last;
+        b->count = 0;
+        log->last = b;
+    }
     int32_t narrow = ipi_bci_narrow(bci);
     size_t at = 0;
     if ((rc = take_slots(m, narrow == IPI_BCI_WIDE ? 2 : 1, &at)))
@@ -134,7 +139,7 @@ static int new_node(iprof_model *m, int64_t method, int64_t bci, const iprof_con
         c[1] = (iprof_context){.method = bci}; /* ipi_ctx_bci reads it there */
     uint32_t ref = (uint32_t)(at + 1);
     if (log)
-        log->items[log->count++] = (ipi_rtab_slot){(uint32_t)h, ref};
+        log->last->items[log->last->count++] = (ipi_rtab_slot){(uint32_t)h, ref};
     ipi_rtab_put(&m->contexts, h, ref); /* reserved: cannot fail */
     *out = c;
     return IPROF_OK;
@@ -303,9 +308,8 @@ IPROF_API size_t iprof_model_context_describe(const iprof_model *model,
 
 void ipi_context_forget(iprof_model *m, ipi_ctx_log *log)
 {
-    for (size_t i = log->count; i-- > 0;)
-        ipi_rtab_remove(&m->contexts, log->items[i].tag, log->items[i].ref);
-    ipi_free(&m->alloc, log->items, log->cap * sizeof *log->items);
-    log->items = NULL;
-    log->count = log->cap = 0;
+    for (const ipi_ctx_log_block *b = log->last; b; b = b->prev)
+        for (size_t i = b->count; i-- > 0;)
+            ipi_rtab_remove(&m->contexts, b->items[i].tag, b->items[i].ref);
+    log->last = NULL;
 }
