@@ -1,8 +1,12 @@
-/* Unit tests of the bump allocator (lib/common/arena.c). */
+/* Unit tests of the bump allocator (lib/common/arena.c), and of
+ * ipi_map_ahead (alloc.c), which it and the pool use to map their pages
+ * ahead of their bump pointers (the pool's own tests are the names' and
+ * methods', through intern and the model). */
 #include "check.h"
 
 #include "alloc.h"
 #include "arena.h"
+#include "pool.h"
 
 /* Counts live blocks and bytes; fails every allocation from fail_at on
  * (0: never). */
@@ -159,6 +163,75 @@ static void test_failure(void)
     CHECK_EQ_INT(c.live_bytes, 0);
 }
 
+/* ipi_map_ahead maps from where the block was mapped up to past `used`,
+ * in steps of 256 KiB, never past the block's end, and nothing when used
+ * is within what was mapped already. */
+static void test_map_ahead(void)
+{
+    static char block[600 * 1024];
+    const size_t step = 256 * 1024, size = sizeof block;
+    CHECK_EQ_INT(ipi_map_ahead(block, 0, 1, size), step);
+    CHECK_EQ_INT(ipi_map_ahead(block, 0, step, size), step);
+    CHECK_EQ_INT(ipi_map_ahead(block, 0, step + 1, size), 2 * step);
+    CHECK_EQ_INT(ipi_map_ahead(block, step, 3 * step - 8, size), size);
+    CHECK_EQ_INT(ipi_map_ahead(block, step, 100, size), step); /* mapped already */
+    CHECK_EQ_INT(ipi_map_ahead(block, 0, size + 100, size), size);
+    CHECK_EQ_INT(ipi_map_ahead(block, size, size + 100, size), size);
+    CHECK_EQ_INT(ipi_map_ahead(block, 0, 10, 1000), 1000); /* a block smaller than a step */
+}
+
+/* The arena keeps its head chunk mapped past its bump pointer: `ready`
+ * covers every byte handed out of the head and stays within it; a new
+ * chunk starts it again. */
+static void test_arena_ready(void)
+{
+    ipi_arena ar;
+    iprof_allocator a;
+    ipi_allocator_init(&a, NULL);
+    ipi_arena_init(&ar, &a);
+    const ipi_arena_chunk *head = NULL;
+    size_t chunks = 0;
+    for (int i = 0; i < 20000; i++) {
+        CHECK(ipi_arena_alloc(&ar, 200) != NULL);
+        if (ar.head != head) {
+            head = ar.head;
+            chunks++;
+        }
+        size_t used = (size_t)(ar.cur - (char *)ar.head), size = (size_t)(ar.end - (char *)ar.head);
+        if (ar.ready < used || ar.ready > size) {
+            CHECK(ar.ready >= used && ar.ready <= size);
+            break;
+        }
+    }
+    CHECK(chunks >= 3); /* 4 MB in chunks from 16 KiB doubling */
+    ipi_arena_free(&ar);
+}
+
+/* The pool too: `ready` covers what its shared chunk handed out. */
+static void test_pool_ready(void)
+{
+    iprof_allocator a;
+    ipi_allocator_init(&a, NULL);
+    ipi_pool p;
+    ipi_pool_init(&p, &a);
+    size_t chunks = 0, last = SIZE_MAX;
+    for (int i = 0; i < 40000; i++) {
+        void *at;
+        uint32_t ref;
+        CHECK_OK(ipi_pool_alloc(&p, 100, &at, &ref));
+        if (p.cur != last) {
+            last = p.cur;
+            chunks++;
+        }
+        if (p.ready < p.used || p.ready > p.size) {
+            CHECK(p.ready >= p.used && p.ready <= p.size);
+            break;
+        }
+    }
+    CHECK(chunks >= 3);
+    ipi_pool_free(&p);
+}
+
 int main(void)
 {
     RUN(test_alignment_and_contents);
@@ -167,5 +240,8 @@ int main(void)
     RUN(test_zero_size);
     RUN(test_strdup);
     RUN(test_failure);
+    RUN(test_map_ahead);
+    RUN(test_arena_ready);
+    RUN(test_pool_ready);
     return check_done();
 }

@@ -555,6 +555,9 @@ static void test_large_undo(void)
         CHECK_OK(iprof_model_merge_source(dst, r, SRC_BUFFER(stext, slen), NULL));
         CHECK_EQ_INT(model_diff(dst, want), 0);
         CHECK_EQ_INT(iprof_model_context_count(dst), 9000);
+        /* The appends mapped the list's pages ahead of them. */
+        const ipi_entry_list *l = &dst->entries[IPROF_KIND_CALL_COUNT];
+        CHECK(l->ready >= l->count * sizeof *l->items && l->ready <= l->cap * sizeof *l->items);
         iprof_reader_free(r);
         iprof_model_free(fresh);
         iprof_model_free(dst);

@@ -4,7 +4,11 @@
  * file refused, UTF-8 paths reaching the system as the same name (on
  * Windows as UTF-16, not through a code page), descriptors written and
  * read in binary mode (no CRLF), and the path rules of replace.h (a
- * target too long refused before anything is created). */
+ * target too long refused before anything is created), and pages mapped
+ * ahead (ipi_mem_populate: resident on Linux, contents and errno kept). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE /* mincore */
+#endif
 #include <iprof/iprof.h>
 #include <iprof/stream.h>
 
@@ -15,6 +19,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#endif
 
 #include "check.h"
 #include "check_api.h"
@@ -268,6 +276,66 @@ static void test_replace_too_long(void)
     CHECK_EQ_INT(r.fd, -1);
 }
 
+#if defined(__linux__)
+/* How many of the n pages at p are resident. */
+static size_t resident(void *p, size_t n)
+{
+    unsigned char v[64];
+    size_t count = 0;
+    if (n > sizeof v || mincore(p, n * 4096, v) != 0)
+        return SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        count += v[i] & 1;
+    return count;
+}
+#endif
+
+/* ipi_mem_populate maps whole pages inside the range and no page outside
+ * it, leaves a range below IPI_POPULATE_MIN alone, keeps what memory
+ * holds and errno; elsewhere than Linux it is a hint that does nothing. */
+static void test_populate(void)
+{
+    static char buf[100000];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (char)(i * 7);
+    errno = ERANGE;
+    ipi_mem_populate(buf + 3, sizeof buf - 5);
+    ipi_mem_populate(buf, 0);
+    ipi_mem_populate(NULL, 0);
+    CHECK_EQ_INT(errno, ERANGE);
+    size_t same = 0;
+    for (size_t i = 0; i < sizeof buf; i++)
+        same += buf[i] == (char)(i * 7);
+    CHECK_EQ_INT(same, sizeof buf);
+#if defined(__linux__)
+    if (sysconf(_SC_PAGESIZE) != 4096)
+        return;
+    char *p = mmap(NULL, 48 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(p != MAP_FAILED);
+    if (p == MAP_FAILED)
+        return;
+    CHECK_EQ_INT(resident(p, 48), 0);
+    ipi_mem_populate(p + 4096, 3 * 4096); /* below the minimum: nothing */
+    CHECK_EQ_INT(resident(p, 48), 0);
+    /* From inside page 8 to inside page 20: pages 9 to 19, whole. */
+    ipi_mem_populate(p + 8 * 4096 + 100, 12 * 4096);
+    struct utsname u;
+    int major = 0, minor = 0;
+    if (uname(&u) == 0)
+        sscanf(u.release, "%d.%d", &major, &minor);
+    if (major < 5 || (major == 5 && minor < 14)) { /* the advice is refused: nothing mapped */
+        fprintf(stderr, "   Linux %d.%d: MADV_POPULATE_WRITE came in 5.14\n", major, minor);
+        CHECK_EQ_INT(resident(p, 48), 0);
+    } else {
+        CHECK_EQ_INT(resident(p, 48), 11);
+        CHECK_EQ_INT(resident(p + 8 * 4096, 1), 0);
+        CHECK_EQ_INT(resident(p + 20 * 4096, 1), 0);
+        CHECK_EQ_INT(p[9 * 4096], 0); /* anonymous memory stays zero */
+    }
+    munmap(p, 48 * 4096);
+#endif
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/iprof_test_platform_XXXXXX");
@@ -283,6 +351,7 @@ int main(void)
     RUN(test_descriptor_binary);
     RUN(test_path_rules);
     RUN(test_replace_too_long);
+    RUN(test_populate);
     rmdir(tmpdir);
     return check_done();
 }

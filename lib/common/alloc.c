@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "platform.h"
+
 static void *libc_malloc(size_t size, void *user)
 {
     (void)user;
@@ -33,6 +35,26 @@ void ipi_allocator_init(iprof_allocator *dst, const iprof_allocator *user)
     dst->realloc_fn = libc_realloc;
     dst->free_fn = libc_free;
     dst->user = NULL;
+}
+
+void *ipi_malloc_whole(const iprof_allocator *a, size_t size)
+{
+    void *p = ipi_malloc(a, size);
+    if (p)
+        ipi_mem_populate(p, size);
+    return p;
+}
+
+#define MAP_STEP ((size_t)256 * 1024)
+
+size_t ipi_map_ahead(char *block, size_t ready, size_t used, size_t size)
+{
+    while (ready < used && ready < size) {
+        size_t step = size - ready < MAP_STEP ? size - ready : MAP_STEP;
+        ipi_mem_populate(block + ready, step);
+        ready += step;
+    }
+    return ready;
 }
 
 int ipi_grow(const iprof_allocator *a, void **p, size_t *cap, size_t need, size_t elem_size)

@@ -26,6 +26,21 @@ static inline void ipi_free(const iprof_allocator *a, void *p, size_t size)
         a->free_fn(p, size, a->user);
 }
 
+/* ipi_malloc for a block the caller writes whole right away (a sort's
+ * arrays, a map filled at once): its pages are mapped in one call
+ * (ipi_mem_populate) instead of faulting in one by one. Not for blocks
+ * filled over time: pages never written would then take memory. */
+void *ipi_malloc_whole(const iprof_allocator *a, size_t size);
+
+/* For a bump allocator filling a block of `size` bytes, `used` of them
+ * so far: the block's pages mapped (ipi_mem_populate) up to `used` and a
+ * step of 256 KiB beyond, from `ready`, up to where they were mapped
+ * before; returns where they are mapped now. A page fault per 4 KiB costs
+ * a load of a 100 MB profile a fifth of its time on a virtual machine;
+ * mapping a block whole at once would leave the end of the last one
+ * taking memory unused (docs/performance.md, "Pages mapped ahead"). */
+size_t ipi_map_ahead(char *block, size_t ready, size_t used, size_t size);
+
 /* Grow *p (an array of *cap elements of elem_size bytes) to hold at least
  * need elements, doubling. Returns 0 or IPROF_ENOMEM (then *p is intact). */
 int ipi_grow(const iprof_allocator *a, void **p, size_t *cap, size_t need, size_t elem_size);

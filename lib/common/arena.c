@@ -58,6 +58,7 @@ static void *arena_alloc_chunk(ipi_arena *arena, size_t size)
     arena->head = c;
     arena->cur = mem + size;
     arena->end = (char *)c + csize;
+    arena->ready = ipi_map_ahead((char *)c, 0, (size_t)(arena->cur - (char *)c), csize);
     if (!own && arena->next_size < ARENA_MAX_CHUNK)
         arena->next_size *= 2;
     return mem;
@@ -69,6 +70,10 @@ void *ipi_arena_alloc(ipi_arena *arena, size_t size)
     if ((size_t)(arena->end - arena->cur) >= size) {
         void *p = arena->cur;
         arena->cur += size;
+        char *head = (char *)arena->head;
+        if ((size_t)(arena->cur - head) > arena->ready)
+            arena->ready = ipi_map_ahead(head, arena->ready, (size_t)(arena->cur - head),
+                                         (size_t)(arena->end - head));
         return p;
     }
     return arena_alloc_chunk(arena, size);

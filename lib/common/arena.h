@@ -12,6 +12,7 @@ typedef struct ipi_arena {
     const iprof_allocator *alloc; /* borrowed from the owner */
     ipi_arena_chunk *head;        /* current chunk, linked to older ones */
     char *cur, *end;              /* free space in head */
+    size_t ready;                 /* head's bytes mapped (ipi_map_ahead) */
     size_t next_size;             /* size of the next chunk */
     size_t total;                 /* bytes obtained from the allocator */
 } ipi_arena;

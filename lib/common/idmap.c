@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "hash.h"
+#include "platform.h"
 
 #define IDMAP ipi_idmap
 #define IDMAP_VAL void *

@@ -46,7 +46,7 @@ static int new_page(ipi_idpages *p, const iprof_allocator *a, uint64_t page)
 {
     if (page >= p->table_cap && grow_table(p, a, page))
         return IPROF_ENOMEM;
-    int64_t *values = ipi_malloc(a, IPI_IDPAGES_SIZE * sizeof *values);
+    int64_t *values = ipi_malloc_whole(a, IPI_IDPAGES_SIZE * sizeof *values);
     if (!values)
         return IPROF_ENOMEM;
     for (size_t i = 0; i < IPI_IDPAGES_SIZE; i++)

@@ -55,6 +55,8 @@ int ipi_pool_alloc(ipi_pool *p, size_t size, void **at, uint32_t *ref)
         chunk = p->cur;
         off = p->used;
         p->used += need;
+        if (p->used > p->ready)
+            p->ready = ipi_map_ahead(p->chunks[chunk], p->ready, p->used, p->size);
     } else if (HEADER + need > IPI_POOL_CHUNK_MAX) { /* a chunk of its own */
         int rc = new_chunk(p, HEADER + need, &chunk);
         if (rc)
@@ -74,6 +76,7 @@ int ipi_pool_alloc(ipi_pool *p, size_t size, void **at, uint32_t *ref)
         p->size = csize;
         off = HEADER;
         p->used = HEADER + need;
+        p->ready = ipi_map_ahead(p->chunks[chunk], 0, p->used, csize);
     }
     *at = p->chunks[chunk] + off;
     *ref = (uint32_t)(chunk << IPI_POOL_OFF_BITS | off >> 3);

@@ -27,6 +27,7 @@ typedef struct ipi_pool {
     size_t max_chunks;            /* IPI_POOL_MAX_CHUNKS; lowered by tests */
     size_t cur;                   /* the shared chunk being filled, if size */
     size_t used, size;            /* bytes of it used, obtained (0: none yet) */
+    size_t ready;                 /* bytes of it mapped (ipi_map_ahead) */
     size_t bytes;                 /* bytes of every chunk, obtained */
     const iprof_allocator *alloc; /* borrowed */
 } ipi_pool;

@@ -271,7 +271,7 @@ static int fit_array(const iprof_allocator *a, void *arr, size_t *cap, size_t ne
     if (*cap >= need)
         return IPROF_OK;
     ipi_free(a, p, *cap * size);
-    p = ipi_malloc(a, need * size);
+    p = ipi_malloc_whole(a, need * size);
     *cap = p ? need : 0;
     memcpy(arr, &p, sizeof p);
     return p ? IPROF_OK : IPROF_ENOMEM;
@@ -407,7 +407,7 @@ static void flatten(const ipi_canon *c, ipi_canon_slot *s)
     size_t keys = count_all_keys(c, s, &lo, &hi);
     if (!keys) /* no callers at all: nothing to chase */
         return;
-    uint32_t *off = ipi_malloc(c->a, n * sizeof *off);
+    uint32_t *off = ipi_malloc_whole(c->a, n * sizeof *off);
     if (!off || fit_array(c->a, &s->keys, &s->keys_cap, keys, sizeof *s->keys)) {
         ipi_free(c->a, off, n * sizeof *off);
         return;

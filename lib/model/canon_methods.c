@@ -344,14 +344,14 @@ static int order_methods(ipi_canon *c)
         return IPROF_ELIMIT;
     size_t tmp_size = (count / 2 + 2) * sizeof(ipi_canon_meth);
     size_t next_size = 2 * (c->type_count + 1) * sizeof(uint32_t);
-    ipi_canon_meth *meths = ipi_malloc(c->a, count * sizeof *meths);
+    ipi_canon_meth *meths = ipi_malloc_whole(c->a, count * sizeof *meths);
     if (!meths)
         return IPROF_ENOMEM;
     c->order = (uint32_t *)(void *)meths; /* freed with c from here on */
     c->order_size = count * sizeof *meths;
-    ipi_canon_meth *tmp = ipi_malloc(c->a, tmp_size);
+    ipi_canon_meth *tmp = ipi_malloc_whole(c->a, tmp_size);
     uint32_t *next = tmp ? ipi_malloc(c->a, next_size) : NULL;
-    uint8_t *same = next ? ipi_malloc(c->a, count) : NULL;
+    uint8_t *same = next ? ipi_malloc_whole(c->a, count) : NULL;
     if (!same) {
         ipi_free(c->a, next, next_size);
         ipi_free(c->a, tmp, tmp_size);
@@ -365,14 +365,14 @@ static int order_methods(ipi_canon *c)
     int64_t max_id = ipi_model_max_id(m, 0);
     if (max_id >= 0 && (uint64_t)max_id < 2 * (uint64_t)count + 1024) {
         c->mmap.dense_cap = (size_t)max_id + 1;
-        if (!(c->mmap.dense = ipi_malloc(c->a, c->mmap.dense_cap * sizeof *c->mmap.dense))) {
+        if (!(c->mmap.dense = ipi_malloc_whole(c->a, c->mmap.dense_cap * sizeof *c->mmap.dense))) {
             c->mmap.dense_cap = 0;
             ipi_free(c->a, same, count);
             return IPROF_ENOMEM;
         }
         memset(c->mmap.dense, 0, c->mmap.dense_cap * sizeof *c->mmap.dense);
     }
-    uint32_t *rank = ipi_malloc(c->a, count * sizeof *rank);
+    uint32_t *rank = ipi_malloc_whole(c->a, count * sizeof *rank);
     int rc = rank ? number_methods(c, meths, same, rank, count) : IPROF_ENOMEM;
     ipi_free(c->a, rank, count * sizeof *rank);
     ipi_free(c->a, same, count);

@@ -122,6 +122,7 @@ struct iprof_entry {
 typedef struct ipi_entry_list {
     iprof_entry *items;
     size_t count, cap;
+    size_t ready; /* bytes of items mapped ahead of appends (ipi_map_ahead; a hint) */
 } ipi_entry_list;
 
 /* Lookup tables that loading does not need, built on first use: by type

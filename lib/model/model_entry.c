@@ -49,6 +49,9 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
         memcpy(copy, records, record_count * sizeof *records);
     ipi_model_changed(m, IPI_CHANGED_ENTRIES_ADDED, kind);
     iprof_entry *e = &l->items[l->count++];
+    if (l->count * sizeof *e > l->ready)
+        l->ready = ipi_map_ahead((char *)l->items, l->ready, l->count * sizeof *e,
+                                 l->cap * sizeof *e);
     e->ctx = ctx;
     e->records = copy;
     e->record_count = (uint32_t)record_count;

@@ -448,8 +448,8 @@ static ipi_rtab *build(const iprof_model *m, int which, size_t *unresolved, int 
         uint64_t *th;
         rc = type_name_hashes(m, &th, &k.cap);
         k.th = th;
-        k.keys = rc ? NULL : ipi_malloc(&m->alloc, n * sizeof *k.keys);
-        k.ok = k.keys ? ipi_malloc(&m->alloc, n) : NULL;
+        k.keys = rc ? NULL : ipi_malloc_whole(&m->alloc, n * sizeof *k.keys);
+        k.ok = k.keys ? ipi_malloc_whole(&m->alloc, n) : NULL;
         if (!rc && !k.ok)
             rc = IPROF_ENOMEM;
     }

@@ -82,6 +82,16 @@ int ipi_path_same(const char *a, const char *b);
 /* Whether fd and path name the same file. */
 int ipi_fd_same_path(int fd, const char *path);
 
+/* Have the system map the pages inside [p, p + len) now, writable, in one
+ * call (Linux's MADV_POPULATE_WRITE), for memory about to be written
+ * whole, such as a table's new half: each 4 KiB page then costs no page
+ * fault of its own, which on a virtual machine costs as much as zeroing a
+ * megabyte (docs/performance.md). A hint: the contents do not change,
+ * errno neither, and where the system cannot (an older kernel, another
+ * system) or the range is below IPI_POPULATE_MIN nothing happens. */
+#define IPI_POPULATE_MIN ((size_t)16 * 1024)
+void ipi_mem_populate(void *p, size_t len);
+
 /* The message of an errno value in buf (strerror_r, strerror_s), or a
  * constant; never NULL. */
 const char *ipi_strerror(int errnum, char *buf, size_t size);

@@ -297,3 +297,11 @@ const char *ipi_strerror(int errnum, char *buf, size_t size)
     buf[0] = '\0';
     return strerror_s(buf, size, errnum) == 0 && buf[0] ? buf : "unknown error";
 }
+
+void ipi_mem_populate(void *p, size_t len)
+{
+    /* Windows commits pages on first touch too, but has no call that maps
+     * a range of committed memory in one go short of touching it. */
+    (void)p;
+    (void)len;
+}
