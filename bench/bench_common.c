@@ -36,8 +36,11 @@ long bench_peak_rss_kb(void)
 
 void bench_result(const char *task, double wall_s, uint64_t bytes, const char *extra)
 {
-    printf("RESULT task=%s wall_s=%.6f rss_kb=%ld bytes=%llu%s%s\n", task, wall_s,
-           bench_peak_rss_kb(), (unsigned long long)bytes, extra ? " " : "", extra ? extra : "");
+    struct rusage ru;
+    long faults = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_minflt : -1;
+    printf("RESULT task=%s wall_s=%.6f rss_kb=%ld bytes=%llu minflt=%ld%s%s\n", task, wall_s,
+           bench_peak_rss_kb(), (unsigned long long)bytes, faults, extra ? " " : "",
+           extra ? extra : "");
     fflush(stdout);
 }
 

@@ -2,9 +2,12 @@
  * Shared helpers of the benchmark programs: a monotonic clock, the peak RSS
  * of the process and the result line that scripts/bench.sh parses:
  *
- *   RESULT task=NAME wall_s=SECONDS rss_kb=KB bytes=INPUT_BYTES [key=value ...]
+ *   RESULT task=NAME wall_s=SECONDS rss_kb=KB bytes=INPUT_BYTES minflt=N [key=value ...]
  *
- * One process measures one task, so the peak RSS is that task's.
+ * One process measures one task, so the peak RSS is that task's; minflt is
+ * the process's minor page faults (setup included), which cost a virtual
+ * machine much more than the memory they map (docs/performance.md, "Pages
+ * mapped ahead").
  *
  * IPROF_BENCH_THREADED=1 in the environment makes bench_reader_new() set
  * IPROF_READ_THREADED, so loads build the model on a second thread.
