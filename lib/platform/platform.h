@@ -85,8 +85,9 @@ int ipi_fd_same_path(int fd, const char *path);
 /* Have the system map the pages inside [p, p + len) now, writable, in one
  * call (Linux's MADV_POPULATE_WRITE), for memory about to be written
  * whole, such as a table's new half: each 4 KiB page then costs no page
- * fault of its own, which on a virtual machine costs as much as zeroing a
- * megabyte (docs/performance.md). A hint: the contents do not change,
+ * fault of its own, which on the benchmark VM halves what a first touch
+ * costs, 12 us (docs/performance.md, "Pages mapped ahead"). A hint: the
+ * contents do not change,
  * errno neither, and where the system cannot (an older kernel, another
  * system) or the range is below IPI_POPULATE_MIN nothing happens. */
 #define IPI_POPULATE_MIN ((size_t)16 * 1024)
