@@ -27,9 +27,11 @@ static inline void ipi_free(const iprof_allocator *a, void *p, size_t size)
 }
 
 /* ipi_malloc for a block the caller writes whole right away (a sort's
- * arrays, a map filled at once): its pages are mapped in one call
- * (ipi_mem_populate) instead of faulting in one by one. Not for blocks
- * filled over time: pages never written would then take memory. */
+ * arrays, a map filled at once), or a small one it fills over time (a
+ * chunk of context nodes, 96 KiB): its pages are mapped in one call
+ * (ipi_mem_populate) instead of faulting in one by one. Not for large
+ * blocks filled over time, whose unused end would take memory:
+ * ipi_map_ahead maps those as they fill. */
 void *ipi_malloc_whole(const iprof_allocator *a, size_t size);
 
 /* For a bump allocator filling a block of `size` bytes, `used` of them

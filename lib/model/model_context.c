@@ -86,6 +86,7 @@ static int take_slots(iprof_model *m, size_t slots, size_t *at)
     if (chunk >= n->chunk_count) {
         if (ipi_grow_array(&m->alloc, &n->chunks, &n->chunk_cap, chunk + 1, sizeof *n->chunks))
             return IPROF_ENOMEM;
+        /* Mapped whole: at most the last chunk's end stays unused. */
         n->chunks[chunk] = ipi_malloc_whole(&m->alloc, IPI_CTX_CHUNK * sizeof *n->chunks[chunk]);
         if (!n->chunks[chunk])
             return IPROF_ENOMEM;
