@@ -226,7 +226,10 @@ IPROF_API const char *iprof_kind_name(int kind);
  * at creation; @c user is passed back untouched. All three functions are
  * required. They are called from the thread that calls into the handle;
  * an allocator shared by handles used in several threads must be
- * thread-safe itself.
+ * thread-safe itself. On Linux the library may ask the system to map the
+ * pages of a block it got, shortly before writing them
+ * (madvise(MADV_POPULATE_WRITE) on whole pages inside the block, never
+ * outside it): a block must be ordinary writable memory, as malloc's is.
  */
 typedef struct iprof_allocator {
     /** Allocate @c size bytes (never 0); return NULL on failure. */
