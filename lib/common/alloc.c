@@ -45,6 +45,12 @@ void *ipi_malloc_whole(const iprof_allocator *a, size_t size)
     return p;
 }
 
+void ipi_clear_new(void *p, size_t len)
+{
+    ipi_mem_populate(p, len);
+    memset(p, 0, len);
+}
+
 #define MAP_STEP ((size_t)256 * 1024)
 
 size_t ipi_map_ahead(char *block, size_t ready, size_t used, size_t size)

@@ -34,6 +34,11 @@ static inline void ipi_free(const iprof_allocator *a, void *p, size_t size)
  * ipi_map_ahead maps those as they fill. */
 void *ipi_malloc_whole(const iprof_allocator *a, size_t size);
 
+/* Zero len bytes at p, memory just obtained that the caller will use whole
+ * (a table's new slots): its pages are mapped in one call first, as
+ * ipi_malloc_whole's are. */
+void ipi_clear_new(void *p, size_t len);
+
 /* For a bump allocator filling a block of `size` bytes, `used` of them
  * so far: the block's pages mapped (ipi_mem_populate) up to `used` and a
  * step of 256 KiB beyond, from `ready`, up to where they were mapped

@@ -5,7 +5,6 @@
 
 #include "alloc.h"
 #include "hash.h"
-#include "platform.h"
 
 #define IDMAP ipi_idmap
 #define IDMAP_VAL void *

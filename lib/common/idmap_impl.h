@@ -163,8 +163,7 @@ static int IDMAP_FN(grow_dense)(IDMAP *m, const iprof_allocator *a, size_t ncap)
                         : ipi_malloc(a, ncap * sizeof *nd);
     if (!nd)
         return IPROF_ENOMEM;
-    ipi_mem_populate(nd + m->dense_cap, (ncap - m->dense_cap) * sizeof *nd);
-    memset(nd + m->dense_cap, 0, (ncap - m->dense_cap) * sizeof *nd);
+    ipi_clear_new(nd + m->dense_cap, (ncap - m->dense_cap) * sizeof *nd);
     m->dense = nd;
     m->dense_cap = ncap;
     for (size_t i = 0; i < m->cap && m->hash_count;) {

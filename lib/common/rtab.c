@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "platform.h"
 #include "regrow.h"
 
 #define RTAB_MAX_CAP ((uint64_t)1 << 32)
@@ -65,8 +64,7 @@ int ipi_rtab_grow(ipi_rtab *t, const iprof_allocator *a, size_t n)
                                 : ipi_malloc(a, bytes);
     if (!slots)
         return IPROF_ENOMEM;
-    ipi_mem_populate(slots + ocap, bytes - ocap * sizeof *slots);
-    memset(slots + ocap, 0, bytes - ocap * sizeof *slots);
+    ipi_clear_new(slots + ocap, bytes - ocap * sizeof *slots);
     regrow(slots, ocap, (size_t)ncap);
     t->slots = slots;
     t->cap = (size_t)ncap;

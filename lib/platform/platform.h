@@ -87,9 +87,9 @@ int ipi_fd_same_path(int fd, const char *path);
  * whole, such as a table's new half: each 4 KiB page then costs no page
  * fault of its own, which on the benchmark VM halves what a first touch
  * costs, 12 us (docs/performance.md, "Pages mapped ahead"). A hint: the
- * contents do not change,
- * errno neither, and where the system cannot (an older kernel, another
- * system) or the range is below IPI_POPULATE_MIN nothing happens. */
+ * contents do not change, errno neither, and where the system cannot (an
+ * older kernel, another system) or the range is below IPI_POPULATE_MIN
+ * nothing happens. */
 #define IPI_POPULATE_MIN ((size_t)16 * 1024)
 void ipi_mem_populate(void *p, size_t len);
 
