@@ -9,8 +9,9 @@
  *   bench_merge --loaded FILE1 FILE2 [FILE...]
  *
  * With --loaded every file is loaded first and the models merged into the
- * first (iprof_model_merge, as `iprof merge --drop-unknown` does):
- * merge_s is then those merges alone, task merge<N>_loaded.
+ * first (iprof_model_merge with IPROF_MERGE_THREADED, as `iprof merge
+ * --drop-unknown` does): merge_s is then those merges alone, task
+ * merge<N>_loaded.
  *
  * Reports the whole job's time with the total input bytes; merge_s (the
  * streaming merges), merge_cpu_s (their CPU time, all threads: steadier
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
             bench_die("%s: %s", argv[i + 1], iprof_status_string(rc));
     }
     iprof_merge_options mo = IPROF_MERGE_OPTIONS_INIT;
+    mo.flags = IPROF_MERGE_THREADED; /* as `iprof merge --drop-unknown` */
     double m0 = bench_now(), mc0 = cpu_seconds();
     for (int i = 1; i < n; i++) {
         iprof_source s = IPROF_SOURCE_PATH_INIT(argv[i + 1]);

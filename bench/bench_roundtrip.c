@@ -229,6 +229,7 @@ int main(int argc, char **argv)
         wo.flags = IPROF_WRITE_CANONICAL | IPROF_WRITE_THREADED;
         double t0 = bench_now();
         iprof_model *model = load(path, &reader);
+        double tw = bench_now();
         iprof_sink sink = IPROF_SINK_CALLBACK_INIT(drop, &written);
         w = writer_to(&sink, &wo);
         if ((rc = iprof_writer_write_model(w, model)) != IPROF_OK)
@@ -243,8 +244,8 @@ int main(int argc, char **argv)
         if (iprof_model_canonicalize(model, 0) == IPROF_OK)
             second = write_digest(model);
         int again = first.len == written && second.len == first.len && second.hash == first.hash;
-        snprintf(extra, sizeof extra, "out_bytes=%llu idempotent=%s", (unsigned long long)written,
-                 again ? "yes" : "no");
+        snprintf(extra, sizeof extra, "write_s=%.6f out_bytes=%llu idempotent=%s", t1 - tw,
+                 (unsigned long long)written, again ? "yes" : "no");
         bench_result("canonical", t1 - t0, (uint64_t)size, extra);
         if (!again)
             return 3;

@@ -62,7 +62,11 @@ fi
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench.sh: $*"; exit 1; }
 
-# ---- peers -------------------------------------------------------------
+# ---- build tools and peers ---------------------------------------------
+if [ $smoke -eq 0 ]; then
+    . "$top/scripts/deps.sh" # meson, ninja, a compiler: as the other scripts
+    iprof_need || die "could not install the build tools (scripts/deps.sh names them)"
+fi
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 if [ $smoke -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     missing=""

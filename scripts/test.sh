@@ -75,9 +75,10 @@ run_suites "valgrind memcheck" "$top/build-test" -- --setup=valgrind test_corpus
 # and iprof_features() says so.
 run_suites "without zlib" "$top/build-nozlib" -Dzlib=disabled -- test_gzip test_version
 # 5. The tests of what runs on two threads (the threaded load, the streaming
-# merge's reading and merging threads, the canonical write's jobs, the
-# names index filled in halves) under ThreadSanitizer; only they are built.
-tsan_tests="test_merge_stream test_load_threaded test_threads test_transform test_model"
+# merge's reading and merging threads, the model merge's walking and merging
+# threads, the canonical write's jobs, the names index filled in halves)
+# under ThreadSanitizer; only they are built.
+tsan_tests="test_merge_stream test_merge test_load_threaded test_threads test_transform test_model"
 compile_targets=$(for t in $tsan_tests; do printf 'tests/%s ' "$t"; done)
 export TSAN_OPTIONS="halt_on_error=1"
 # shellcheck disable=SC2086

@@ -1,8 +1,10 @@
 /* Unit tests of iprof_model_merge (lib/model/merge.c, merged as a stream
- * by lib/model/merge_stream.c). */
+ * by lib/model/merge_stream.c): every test unthreaded, then again with
+ * IPROF_MERGE_THREADED; and what only the threaded merge has. */
 #include "check.h"
 #include "check_api.h"
 #include "check_alloc.h"
+#include "check_alloc_mt.h"
 #include "check_model.h"
 
 #include <float.h>
@@ -17,6 +19,19 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 #define N(a) (sizeof(a) / sizeof *(a))
+
+/* The flags of this file's merges: 0 on the first run of the tests,
+ * IPROF_MERGE_THREADED on the second (main). */
+static unsigned merge_flags;
+
+/* src into dst with a weight, the default rounding and merge_flags. */
+static int merge(iprof_model *dst, const iprof_model *src, double weight)
+{
+    iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+    o.weight = weight;
+    o.flags = merge_flags;
+    return iprof_model_merge(dst, src, &o);
+}
 
 static const char *type_name_of(const iprof_model *m, int64_t id)
 {
@@ -147,12 +162,12 @@ static void test_version(void)
         if (cases[i][0])
             CHECK_OK(iprof_model_set_version(dst, cases[i][0]));
         CHECK_OK(iprof_model_set_version(src, cases[i][1]));
-        CHECK_OK(merge_weighted(dst, src, 1.0));
+        CHECK_OK(merge(dst, src, 1.0));
         CHECK_EQ_STR(iprof_model_version(dst), cases[i][2]);
         /* A second, new input (default version) changes nothing. */
         iprof_model *blank;
         CHECK_OK(iprof_model_new(&blank, NULL));
-        CHECK_OK(merge_weighted(dst, blank, 1.0));
+        CHECK_OK(merge(dst, blank, 1.0));
         CHECK_EQ_STR(iprof_model_version(dst), cases[i][2]);
         iprof_model_free(blank);
         iprof_model_free(src);
@@ -165,7 +180,7 @@ static void test_version(void)
 static void test_union_and_remap(void)
 {
     iprof_model *dst = make_dst(NULL), *src = make_src();
-    CHECK_OK(merge_weighted(dst, src, 1.0));
+    CHECK_OK(merge(dst, src, 1.0));
     /* dst is a new model, its version its default: it takes src's. */
     CHECK_EQ_STR(iprof_model_version(dst), "1.0.0");
 
@@ -225,7 +240,7 @@ static void test_union_and_remap(void)
     /* Merging again adds nothing new and sums. */
     snapshot before;
     take(dst, &before);
-    CHECK_OK(merge_weighted(dst, src, 1.0));
+    CHECK_OK(merge(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), before.types);
     CHECK_EQ_INT(iprof_model_method_count(dst), before.methods);
     CHECK_EQ_INT(iprof_model_context_count(dst), before.contexts);
@@ -243,7 +258,7 @@ static void test_into_empty(void)
 {
     iprof_model *dst = NULL, *src = make_src();
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_OK(merge_weighted(dst, src, 1.0));
+    CHECK_OK(merge(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 4);
     CHECK_EQ_INT(iprof_model_method_count(dst), 3);
     CHECK_EQ_INT(iprof_model_context_count(dst), iprof_model_context_count(src));
@@ -295,7 +310,7 @@ static void test_match_by_names(void)
     CHECK_OK(iprof_model_add_method(src, 3, "m", 1, s9, 1, NULL));
     static const int64_t f[] = {3, 0}, one[] = {1};
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
-    CHECK_OK(merge_weighted(dst, src, 1.0));
+    CHECK_OK(merge(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 2);
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
     static const int64_t fd[] = {5, 0};
@@ -352,7 +367,7 @@ static void check_weight(double w, const int64_t *counts, const int64_t *want, s
 {
     iprof_model *src = counts_src(counts, n), *dst = NULL;
     CHECK_OK(iprof_model_new(&dst, NULL));
-    CHECK_OK(merge_weighted(dst, src, w));
+    CHECK_OK(merge(dst, src, w));
     for (size_t i = 0; i < n; i++)
         CHECK(scaled_ok(dst, i, want[i]));
     iprof_model_free(dst);
@@ -399,14 +414,18 @@ static void test_invalid(void)
     iprof_model *dst = make_dst(NULL), *src = make_src();
     snapshot before, after;
     take(dst, &before);
-    CHECK_EQ_INT(merge_weighted(dst, dst, 1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(merge_weighted(NULL, src, 1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(merge_weighted(dst, NULL, 1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(merge_weighted(dst, src, -1.0), IPROF_EINVAL);
-    CHECK_EQ_INT(merge_weighted(dst, src, -0.001), IPROF_EINVAL);
-    CHECK_EQ_INT(merge_weighted(dst, src, NAN), IPROF_EINVAL);
-    CHECK_EQ_INT(merge_weighted(dst, src, INFINITY), IPROF_EINVAL);
-    CHECK_EQ_INT(merge_weighted(dst, src, -INFINITY), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(dst, dst, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(NULL, src, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(dst, NULL, 1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(dst, src, -1.0), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(dst, src, -0.001), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(dst, src, NAN), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(dst, src, INFINITY), IPROF_EINVAL);
+    CHECK_EQ_INT(merge(dst, src, -INFINITY), IPROF_EINVAL);
+    iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+    o.flags = IPROF_MERGE_THREADED | 0x4u;
+    CHECK_EQ_INT(iprof_model_merge(dst, src, &o), IPROF_EINVAL);
+    CHECK_EQ_STR(err_info(iprof_model_error(dst)).message, "merge options: unknown flags 0x4");
     take(dst, &after);
     CHECK(same(&before, &after));
     iprof_model_free(dst);
@@ -432,7 +451,7 @@ static void test_dangling_src(void)
             CHECK_OK(ipi_model_push_entry_hashed(src, IPROF_KIND_MONITOR, mon, 1, NULL, vr, 2));
         snapshot before, after;
         take(dst, &before);
-        CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_EDANGLING);
+        CHECK_EQ_INT(merge(dst, src, 1.0), IPROF_EDANGLING);
         take(dst, &after);
         CHECK(same(&before, &after));
         iprof_model_free(dst);
@@ -455,7 +474,7 @@ static void test_schema(void)
             CHECK_OK(ipi_model_push_entry_hashed(dst, IPROF_KIND_CONDITIONAL, pf, 1, NULL, two, 2));
         snapshot before, after;
         take(dst, &before);
-        CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_ESCHEMA);
+        CHECK_EQ_INT(merge(dst, src, 1.0), IPROF_ESCHEMA);
         take(dst, &after);
         CHECK(same(&before, &after));
         iprof_model_free(dst);
@@ -479,7 +498,7 @@ static void test_rule_broken_in_dst_ids(void)
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, seven, 1));
     snapshot before, after;
     take(dst, &before);
-    CHECK_EQ_INT(merge_weighted(dst, src, 1.0), IPROF_ESCHEMA);
+    CHECK_EQ_INT(merge(dst, src, 1.0), IPROF_ESCHEMA);
     CHECK_EQ_STR(err_info(iprof_model_error(dst)).message,
                  "callCountProfiles entry: ctx: a method id in a ctx must not be negative, so "
                  "its records cannot be grouped");
@@ -505,7 +524,7 @@ static void test_names_index_across_merges(void)
     CHECK_OK(iprof_model_new(&src, NULL));
     if (!dst || !empty || !src)
         goto out;
-    CHECK_OK(merge_weighted(dst, empty, 1.0)); /* builds the index */
+    CHECK_OK(merge(dst, empty, 1.0)); /* builds the index */
     CHECK_EQ_INT(dst->names_unresolved, 1);
     CHECK_OK(iprof_model_add_type(src, 1, "A", 1, NULL));
     CHECK_OK(iprof_model_add_type(src, 9, "B", 1, NULL));
@@ -513,7 +532,7 @@ static void test_names_index_across_merges(void)
     CHECK_OK(iprof_model_add_method(src, 3, "m", 1, sig, 2, NULL));
     static const int64_t f[] = {3, 0}, one[] = {4};
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_CALL_COUNT, f, 1, one, 1));
-    CHECK_OK(merge_weighted(dst, src, 1.0));
+    CHECK_OK(merge(dst, src, 1.0));
     /* B took the free id 9, which completes method 5: it matched. */
     CHECK_EQ_INT(iprof_model_type_count(dst), 2);
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
@@ -521,7 +540,7 @@ static void test_names_index_across_merges(void)
     const iprof_entry *e = iprof_model_entry_find(dst, IPROF_KIND_CALL_COUNT, f5, 1);
     CHECK(e != NULL && iprof_entry_records(e, NULL)[0] == 4);
     /* Merging again finds everything through the kept index. */
-    CHECK_OK(merge_weighted(dst, src, 2.0));
+    CHECK_OK(merge(dst, src, 2.0));
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
     CHECK(iprof_entry_records(iprof_model_entry_find(dst, IPROF_KIND_CALL_COUNT, f5, 1), NULL)[0] == 12);
     CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) != NULL);
@@ -530,7 +549,7 @@ static void test_names_index_across_merges(void)
     CHECK_OK(iprof_model_remove_entry(dst, IPROF_KIND_CALL_COUNT, f5, 1));
     CHECK_OK(iprof_model_remove_method(dst, 5, 0));
     CHECK(atomic_load(&dst->index[IPI_IX_METHOD_NAMES]) == NULL);
-    CHECK_OK(merge_weighted(dst, src, 1.0));
+    CHECK_OK(merge(dst, src, 1.0));
     CHECK_EQ_INT(iprof_model_method_count(dst), 1);
     CHECK(iprof_model_method_by_id(dst, 3) != NULL);
 out:
@@ -572,7 +591,7 @@ static void test_names_index_of_a_large_dst(void)
         iprof_model *src = many_methods(700, 1, 5000);
         size_t before = iprof_model_method_count(dst);
         CHECK(before > 600); /* distinct (name, signature) pairs */
-        CHECK_OK(merge_weighted(dst, src, 1.0));
+        CHECK_OK(merge(dst, src, 1.0));
         CHECK_EQ_INT(iprof_model_method_count(dst), before);
         CHECK_EQ_INT(iprof_model_type_count(dst), 10);
         iprof_model_free(dst);
@@ -611,9 +630,9 @@ static void test_larger_than_a_batch(void)
     }
     static const int64_t vf[] = {2, 5};
     CHECK_OK(iprof_model_add_entry(src, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, recs, BIG));
-    CHECK_OK(merge_weighted(dst, src, 1.0));
+    CHECK_OK(merge(dst, src, 1.0));
     CHECK_EQ_INT(model_diff(dst, src), 0);
-    CHECK_OK(merge_weighted(dst, src, 2.0));
+    CHECK_OK(merge(dst, src, 2.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), BIG / 2);
     CHECK_EQ_INT(iprof_model_method_count(dst), 3000);
     int ok = 1;
@@ -640,7 +659,7 @@ static void test_alloc_failure(void)
         iprof_allocator a = {fa_malloc, fa_realloc, fa_free, &fa};
         iprof_model *dst = make_dst(&a);
         fa.fail_at = n;
-        int rc = merge_weighted(dst, src, 2.0);
+        int rc = merge(dst, src, 2.0);
         CHECK(fa.failed_hard ? rc == IPROF_ENOMEM : rc == IPROF_OK);
         completed = !fa.failed;
         fa.fail_at = 0;
@@ -677,6 +696,147 @@ static void test_alloc_failure(void)
     fprintf(stderr, "   %ld allocations failed in turn\n", n - 2);
 }
 
+/* ---- on two threads ----------------------------------------------------- */
+
+/* A src of several batches (128 KiB each), so that a threaded merge hands
+ * batches to its second thread: 3,000 types with long names, 2,000
+ * methods, a call count for each, receiver types for one in three, and
+ * sampled stacks three frames deep. batches_src(1000) shares 2,000 of its
+ * types, and methods whose names and signature types agree, with
+ * batches_src(0). */
+static iprof_model *batches_src(int shift)
+{
+    iprof_model *m = NULL;
+    CHECK_OK(iprof_model_new(&m, NULL));
+    char name[96];
+    for (int i = 0; i < 3000; i++) {
+        int len = snprintf(name, sizeof name, "org.example.threaded.generated.Type%05d",
+                           i + shift);
+        CHECK_OK(iprof_model_add_type(m, i, name, (size_t)len, NULL));
+    }
+    for (int i = 0; i < 2000; i++) {
+        int64_t sig[] = {i % 3000, (i * 7) % 3000};
+        int len = snprintf(name, sizeof name, "method%d", (i + shift) % 2000);
+        CHECK_OK(iprof_model_add_method(m, i + 1, name, (size_t)len, sig, 2, NULL));
+    }
+    for (int i = 0; i < 2000; i++) {
+        int64_t f[] = {i + 1, 0}, count[] = {i + 1};
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f, 1, count, 1));
+        int64_t vf[] = {i + 1, 3}, vr[] = {i % 3000, 2 + i, (i * 11) % 3000, 1};
+        if (i % 3 == 0)
+            CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_VIRTUAL_INVOKE, vf, 1, vr, 4));
+        int64_t sf[] = {i + 1, 4, (i * 13) % 2000 + 1, 9, (i * 17) % 2000 + 1, 2};
+        int64_t sr[] = {i % 5 + 1};
+        CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, sf, 3, sr, 1));
+    }
+    return m;
+}
+
+/* The flag takes effect: threaded, a merge of several batches allocates on
+ * a second thread too, unthreaded on the calling one alone; the two give
+ * the same model, merged into an empty model or into another. */
+static void test_second_thread(void)
+{
+    iprof_model *a = batches_src(0), *b = batches_src(1000);
+    iprof_model *got[2] = {NULL, NULL};
+    for (int threaded = 0; threaded < 2; threaded++) {
+        mt_alloc c;
+        mt_init(&c, MT_FAIL_NONE, 0);
+        iprof_allocator al = mt_hook(&c);
+        mt_spare_this_thread(&c); /* count the other threads' calls only */
+        CHECK_OK(iprof_model_new(&got[threaded], &al));
+        iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+        o.flags = threaded ? IPROF_MERGE_THREADED : 0;
+        CHECK_OK(iprof_model_merge(got[threaded], a, &o));
+        long others = atomic_load(&c.count);
+        if (threaded)
+            CHECK(others > 10);
+        else
+            CHECK_EQ_INT(others, 0);
+        CHECK_EQ_INT(model_diff(got[threaded], a), 0);
+        iprof_model_free(got[threaded]);
+        CHECK_EQ_INT(atomic_load(&c.live_bytes), 0);
+    }
+    for (int threaded = 0; threaded < 2; threaded++) {
+        got[threaded] = batches_src(0);
+        iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+        o.flags = threaded ? IPROF_MERGE_THREADED : 0;
+        o.weight = 0.5;
+        CHECK_OK(iprof_model_merge(got[threaded], b, &o));
+    }
+    CHECK_EQ_INT(model_diff(got[0], got[1]), 0);
+    /* b's types 0..1999 are a's 1000..2999; b's method 1 ("method1000",
+     * signature b's 0 and 7) is a's method 1001 ("method1000", signature
+     * a's 1000 and 7007 % 3000 = 1007 = b's 7): matched, so a's count 1001
+     * takes b's 1 times 0.5, rounded away from zero. Method 1000 of b
+     * ("method999", b's types 999 and 993, a's 1999 and 1993) is a's 2000
+     * ("method1999"): no match, a new method. */
+    CHECK_EQ_INT(iprof_model_type_count(got[1]), 4000);
+    int64_t f[] = {1001, 0};
+    const iprof_entry *e = iprof_model_entry_find(got[1], IPROF_KIND_CALL_COUNT, f, 1);
+    CHECK(e != NULL);
+    if (e)
+        CHECK_EQ_INT(iprof_entry_records(e, NULL)[0], 1001 + 1);
+    iprof_model_free(got[0]);
+    iprof_model_free(got[1]);
+    iprof_model_free(a);
+    iprof_model_free(b);
+}
+
+/* Allocation failure with both threads allocating: fail only the Nth call,
+ * or it and every later one, or only the Nth of the merging thread's
+ * calls, for N = 1, 2, ... until a merge needs no failure. Each merge ends
+ * with IPROF_ENOMEM and dst as it was, or IPROF_OK and what an unthreaded
+ * merge gives; no byte leaks. */
+static void test_alloc_failure_threaded(void)
+{
+    iprof_model *src = batches_src(1000), *want = batches_src(0), *fresh = batches_src(0);
+    iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+    o.weight = 2.0;
+    CHECK_OK(iprof_model_merge(want, src, &o)); /* unthreaded */
+    o.flags = IPROF_MERGE_THREADED;
+    static const char *const how[] = {"only the Nth", "from the Nth on",
+                                      "only the merging thread's Nth"};
+    for (int which = 0; which < 3; which++) {
+        long n = 1;
+        int failed = 1, enomem = 0;
+        for (; failed && n < 100000; n++) {
+            mt_alloc c;
+            mt_init(&c, MT_FAIL_NONE, 0);
+            iprof_allocator al = mt_hook(&c);
+            iprof_model *dst = NULL;
+            CHECK_OK(iprof_model_new(&dst, &al));
+            CHECK_OK(iprof_model_merge(dst, fresh, NULL)); /* a copy of fresh */
+            c.mode = which == 1 ? MT_FAIL_FROM : MT_FAIL_ONLY;
+            c.fail_at = n;
+            if (which == 2)
+                mt_spare_this_thread(&c);
+            atomic_store(&c.count, 0);
+            int rc = iprof_model_merge(dst, src, &o);
+            failed = atomic_load(&c.failed);
+            c.mode = MT_FAIL_NONE;
+            c.spare_thread = 0;
+            if (atomic_load(&c.failed_hard)) {
+                CHECK_EQ_INT(rc, IPROF_ENOMEM);
+                CHECK_EQ_INT(model_diff(dst, fresh), 0);
+                enomem++;
+            } else {
+                CHECK_OK(rc);
+                CHECK_EQ_INT(model_diff(dst, want), 0);
+            }
+            iprof_model_free(dst);
+            CHECK_EQ_INT(atomic_load(&c.live_bytes), 0);
+            CHECK_EQ_INT(atomic_load(&c.live_blocks), 0);
+        }
+        CHECK(!failed);
+        CHECK(enomem >= 10);
+        fprintf(stderr, "   fail %s: %ld merges, %d out of memory\n", how[which], n - 1, enomem);
+    }
+    iprof_model_free(src);
+    iprof_model_free(want);
+    iprof_model_free(fresh);
+}
+
 /* ---- real profiles ------------------------------------------------------ */
 
 static iprof_model *load_corpus(const char *dir, const char *name)
@@ -702,13 +862,13 @@ static void test_corpus(void)
     CHECK_OK(iprof_model_new(&dst, NULL));
     if (!a || !b || !dst)
         goto out;
-    CHECK_OK(merge_weighted(dst, a, 1.0));
+    CHECK_OK(merge(dst, a, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 5299);
     CHECK_EQ_INT(iprof_model_method_count(dst), 43276);
     for (int k = 0; k < IPROF_KIND_COUNT; k++)
         CHECK_EQ_INT(iprof_model_entry_count(dst, k), iprof_model_entry_count(a, k));
     /* Merging the same profile again doubles every count and adds nothing. */
-    CHECK_OK(merge_weighted(dst, a, 1.0));
+    CHECK_OK(merge(dst, a, 1.0));
     CHECK_EQ_INT(iprof_model_type_count(dst), 5299);
     CHECK_EQ_INT(iprof_model_method_count(dst), 43276);
     int ok = 1;
@@ -719,7 +879,7 @@ static void test_corpus(void)
     }
     CHECK(ok);
     /* Two different profiles: the union of names. */
-    CHECK_OK(merge_weighted(dst, b, 0.5));
+    CHECK_OK(merge(dst, b, 0.5));
     CHECK(iprof_model_type_count(dst) >= 5299 && iprof_model_type_count(dst) < 5299 + 5079);
     for (size_t i = 0; i < iprof_model_type_count(b); i++) {
         size_t len;
@@ -733,7 +893,8 @@ out:
     iprof_model_free(b);
 }
 
-int main(void)
+/* Every test of the merge itself, with merge_flags as set. */
+static void run_all(void)
 {
     RUN(test_version);
     RUN(test_union_and_remap);
@@ -749,5 +910,16 @@ int main(void)
     RUN(test_larger_than_a_batch);
     RUN(test_alloc_failure);
     RUN(test_corpus);
+}
+
+int main(void)
+{
+    for (int run = 0; run < 2; run++) {
+        merge_flags = run ? IPROF_MERGE_THREADED : 0;
+        fprintf(stderr, "-- %s\n", run ? "IPROF_MERGE_THREADED" : "unthreaded");
+        run_all();
+    }
+    RUN(test_second_thread);
+    RUN(test_alloc_failure_threaded);
     return check_done();
 }

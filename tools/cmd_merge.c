@@ -335,6 +335,7 @@ static int merge_loaded(merge_args *m, const input *in, iprof_reader *reader, ip
     m->top_level_dropped += post_drop_unknown(CMD, display_name(in->path), src);
     iprof_merge_options opts = IPROF_MERGE_OPTIONS_INIT;
     opts.weight = weight_of(m, in);
+    opts.flags = IPROF_MERGE_THREADED;
     int rc = iprof_model_merge(acc, src, &opts);
     if (rc != IPROF_OK) {
         progress_bar_end(bar);

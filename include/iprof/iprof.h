@@ -39,11 +39,12 @@
  * iprof_model_method_totals() allocate through the model's allocator from
  * a const call, so a model read by several threads needs a thread-safe
  * allocator (libc's is) unless iprof_model_build_indexes() ran first (then
- * only columns and method totals allocate); (2) IPROF_READ_THREADED and
- * IPROF_WRITE_THREADED run a second thread inside the call (model loads
- * and streaming merges: iprof_model_load(), iprof_model_merge_source();
- * canonical writes of a model: iprof_writer_write_model()), and a load's
- * or merge's second thread calls the allocator.
+ * only columns and method totals allocate); (2) IPROF_READ_THREADED,
+ * IPROF_MERGE_THREADED and IPROF_WRITE_THREADED run a second thread inside
+ * the call (model loads and merges: iprof_model_load(), iprof_model_merge(),
+ * iprof_model_merge_source(); canonical writes of a model:
+ * iprof_writer_write_model()), and a load's or merge's second thread calls
+ * the allocator.
  *
  * Ownership. A handle a function creates comes back through its first
  * parameter and belongs to the caller, who frees it with its *_free
@@ -964,6 +965,11 @@ enum iprof_rounding {
 /** Merge option: drop the unknown top-level keys of both models instead of
  *  failing on those that cannot be combined. */
 #define IPROF_MERGE_DROP_UNKNOWN 0x1u
+/** Merge option: merge on a second thread while the calling thread walks
+ *  the source model (iprof_model_merge()) or reads the source
+ *  (iprof_model_merge_source(), as IPROF_READ_THREADED in the reader's
+ *  flags does). The result is the same, element for element. */
+#define IPROF_MERGE_THREADED 0x2u
 
 /** The version of iprof_merge_options these headers define. */
 #define IPROF_MERGE_OPTIONS_VERSION 1
@@ -1032,6 +1038,10 @@ IPROF_API int iprof_merge_options_init(iprof_merge_options *opts, unsigned int v
  *         unknown options version or flag.
  * @retval IPROF_ENOMEM allocation failed; dst unchanged.
  * On failure iprof_model_error(dst) says why.
+ * @threadsafety Exception (2) of <iprof/iprof.h>: with IPROF_MERGE_THREADED
+ *         a second thread merges during the call and calls dst's
+ *         allocator; needs exclusive access to @p dst, and @p src must not
+ *         change during the call.
  */
 IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src,
                                 const iprof_merge_options *opts);
@@ -1044,7 +1054,8 @@ IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src,
  * goes: each batch of types, methods and entries the reader delivers is
  * remapped to dst's ids and combined into dst at once, so memory grows
  * with dst and a few batches, not with the input. With IPROF_READ_THREADED
- * in the reader's flags, reading and merging run on two threads. The
+ * in the reader's flags, or IPROF_MERGE_THREADED in the options, reading
+ * and merging run on two threads. The
  * result equals loading the input and merging the model (the same dst,
  * element for element), except that entries whose types or methods the
  * input defines only after them are merged at its end.
@@ -1076,8 +1087,9 @@ IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src,
  * copied into dst's error (message, offset, line, column, JSON path); when
  * merging failed instead, the reader reports IPROF_ESTOPPED with the
  * merge's message.
- * @threadsafety Exception (2) of <iprof/iprof.h>: with IPROF_READ_THREADED a
- *         second thread reads ahead and calls dst's allocator during the
+ * @threadsafety Exception (2) of <iprof/iprof.h>: with IPROF_READ_THREADED
+ *         (or IPROF_MERGE_THREADED) a second thread merges while the
+ *         calling one reads ahead, and calls dst's allocator during the
  *         call; needs exclusive access to @p dst and @p reader.
  */
 IPROF_API int iprof_model_merge_source(iprof_model *dst, iprof_reader *reader,

@@ -216,9 +216,10 @@ int ipi_merge_check_options(iprof_model *dst, const iprof_merge_options *opts)
 {
     if (!opts || opts->version == 0 || opts->version > IPROF_MERGE_OPTIONS_VERSION)
         return ipi_model_fail(dst, IPROF_EINVAL, "merge options: NULL or unknown version");
-    if (opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN)
+    const unsigned known = IPROF_MERGE_DROP_UNKNOWN | IPROF_MERGE_THREADED;
+    if (opts->flags & ~known)
         return ipi_model_fail(dst, IPROF_EINVAL, "merge options: unknown flags 0x%x",
-                              opts->flags & ~(unsigned)IPROF_MERGE_DROP_UNKNOWN);
+                              opts->flags & ~known);
     double weight = opts->weight;
     if (weight != weight) /* NaN: printf may spell it "-nan" */
         return ipi_model_fail(dst, IPROF_EINVAL, "weight nan: must be finite and >= 0");

@@ -685,7 +685,8 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
         return rc;
     }
     stream_merge s;
-    int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0;
+    int threaded = (ipi_reader_flags(reader) & IPROF_READ_THREADED) != 0 ||
+                   (opts->flags & IPROF_MERGE_THREADED) != 0;
     rc = start(&s, dst, NULL, opts, threaded);
     ipi_builder *b = rc ? NULL : ipi_builder_start(&dst->alloc, apply_batch, &s, threaded);
     if (!rc && !b)
@@ -723,77 +724,107 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
 
 /* ---- a loaded model as the input ---------------------------------------- */
 
-/* iprof_model_merge's input: src's types, methods and entries put
- * into a batch in src's order, as a read would put them, and the batch
- * applied to dst whenever the next element does not fit. */
+/* iprof_model_merge's input: src's types, methods and entries handed to
+ * a builder in src's order, as a read hands them (model_load.c), with the
+ * read's hooks: the walking thread premaps what it puts as a reading
+ * thread does, and with IPROF_MERGE_THREADED the batches are merged on a
+ * second thread while it walks on. */
 typedef struct model_walk {
     stream_merge *s;
-    ipi_batch *b;
+    int status;      /* why the builder gave no batch */
     int64_t *frames; /* an entry's frames, callee first */
     size_t frames_cap;
 } model_walk;
 
-/* Room in w->b for an event of `size` bytes: the batch applied and
- * emptied when full, replaced by a larger one for a larger event. */
-static int walk_room(model_walk *w, size_t size)
+/* Room for an event of `size` bytes (NULL: w->status says why), its
+ * waiting premaps done before the batch may be handed over. */
+static ipi_batch *walk_room(model_walk *w, size_t size)
 {
-    const iprof_allocator *a = alloc_of(w->s);
-    if (size == (size_t)-1)
-        return IPROF_ELIMIT; /* more than a batch can say: no model holds it */
-    if (w->b && w->b->used + size <= w->b->cap)
-        return IPROF_OK;
-    if (w->b && w->b->used) {
-        int rc = apply_batch(w->b, w->s);
-        if (rc)
-            return rc;
-        w->b->used = 0;
-        if (size <= w->b->cap)
-            return IPROF_OK;
-    }
-    ipi_batch_free(a, w->b);
-    w->b = ipi_batch_new(a, size);
-    return w->b ? IPROF_OK : IPROF_ENOMEM;
+    if (!ipi_builder_fits(w->s->builder, size))
+        on_flush(w->s);
+    return ipi_builder_reserve(w->s->builder, size, &w->status);
 }
 
-static int walk_model(model_walk *w, const iprof_model *src)
+static int walk_types(model_walk *w, const iprof_model *src)
 {
-    int rc = IPROF_OK;
+    int rc = on_section(w->s, IPROF_SECTION_TYPES);
     for (size_t i = 0; !rc && i < src->type_count; i++) {
         const iprof_type *t = src->types[i];
-        if (!(rc = walk_room(w, ipi_batch_named_size(t->name->len, 0))))
-            ipi_batch_put_type_hashed(w->b, t->name, t->id);
+        ipi_batch *b = walk_room(w, ipi_batch_named_size(t->name->len, 0));
+        if (!b)
+            return w->status;
+        size_t at = b->used;
+        ipi_batch_put_type_hashed(b, t->name, t->id);
+        on_put(w->s, b, at);
     }
+    return rc;
+}
+
+static int walk_methods(model_walk *w, const iprof_model *src)
+{
+    int rc = on_section(w->s, IPROF_SECTION_METHODS);
     for (size_t i = 0; !rc && i < src->method_count; i++) {
         const iprof_method *x = ipi_model_method(src, i);
-        if (!(rc = walk_room(w, ipi_batch_named_size(x->name->len, x->sig_len))))
-            ipi_batch_put_method_hashed(w->b, x->name, x->id, x->sig, x->sig_len);
+        ipi_batch *b = walk_room(w, ipi_batch_named_size(x->name->len, x->sig_len));
+        if (!b)
+            return w->status;
+        size_t at = b->used;
+        ipi_batch_put_method_hashed(b, x->name, x->id, x->sig, x->sig_len);
+        on_put(w->s, b, at);
     }
-    for (int k = 0; !rc && k < IPROF_KIND_COUNT; k++) {
-        const ipi_entry_list *l = &src->entries[k];
-        /* Frames whose method ids are remapped are hashed after (pass one). */
-        int remapped = ipi_kind_layout_of(k)->checks_methods;
-        for (size_t i = 0; !rc && i < l->count; i++) {
-            const iprof_entry *e = &l->items[i];
-            size_t n = e->ctx->depth;
-            if (ipi_context_frames_into(alloc_of(w->s), e->ctx, &w->frames, &w->frames_cap))
-                return IPROF_ENOMEM;
-            if ((rc = walk_room(w, ipi_batch_entry_size(n, e->record_count))))
-                break;
-            if (remapped)
-                ipi_batch_put_entry_unhashed(w->b, k, w->frames, n, e->records, e->record_count);
-            else
-                ipi_batch_put_entry(w->b, k, w->frames, n, e->records, e->record_count);
-        }
+    return rc;
+}
+
+static int walk_entries(model_walk *w, const iprof_model *src, int k)
+{
+    const ipi_entry_list *l = &src->entries[k];
+    /* Frames whose method ids are remapped are hashed after (pass one,
+     * or the premap). */
+    int remapped = ipi_kind_layout_of(k)->checks_methods;
+    int rc = on_section(w->s, k);
+    for (size_t i = 0; !rc && i < l->count; i++) {
+        const iprof_entry *e = &l->items[i];
+        size_t n = e->ctx->depth;
+        if (ipi_context_frames_into(alloc_of(w->s), e->ctx, &w->frames, &w->frames_cap))
+            return IPROF_ENOMEM;
+        ipi_batch *b = walk_room(w, ipi_batch_entry_size(n, e->record_count));
+        if (!b)
+            return w->status;
+        size_t at = b->used;
+        if (remapped)
+            ipi_batch_put_entry_unhashed(b, k, w->frames, n, e->records, e->record_count);
+        else
+            ipi_batch_put_entry(b, k, w->frames, n, e->records, e->record_count);
+        on_put(w->s, b, at);
     }
-    return rc || !w->b || !w->b->used ? rc : apply_batch(w->b, w->s);
+    return rc;
+}
+
+/* Walk src into the builder and finish it: IPROF_OK or the first
+ * failure, the walk's or the merge's. */
+static int walk_model(model_walk *w, const iprof_model *src)
+{
+    int rc = walk_types(w, src);
+    if (!rc)
+        rc = walk_methods(w, src);
+    for (int k = 0; !rc && k < IPROF_KIND_COUNT; k++)
+        rc = walk_entries(w, src, k);
+    if (!rc)
+        on_flush(w->s);
+    int built = ipi_builder_finish(w->s->builder, rc != IPROF_OK);
+    w->s->builder = NULL;
+    return rc ? rc : built;
 }
 
 int ipi_merge_model_stream(iprof_model *dst, const iprof_model *src,
                            const iprof_merge_options *opts)
 {
     stream_merge s;
-    int rc = start(&s, dst, src, opts, 0);
-    model_walk w = {&s, NULL, NULL, 0};
+    int threaded = (opts->flags & IPROF_MERGE_THREADED) != 0;
+    int rc = start(&s, dst, src, opts, threaded);
+    model_walk w = {&s, IPROF_OK, NULL, 0};
+    if (!rc && !(s.builder = ipi_builder_start(alloc_of(&s), apply_batch, &s, threaded)))
+        rc = IPROF_ENOMEM;
     if (!rc)
         rc = walk_model(&w, src);
     if (!rc)
@@ -802,7 +833,6 @@ int ipi_merge_model_stream(iprof_model *dst, const iprof_model *src,
         ipi_model_changed(dst, IPI_CHANGED_UNCHECKED, -1);
     if (rc)
         ipi_journal_undo(&s.j, dst);
-    ipi_batch_free(alloc_of(&s), w.b);
     ipi_free(alloc_of(&s), w.frames, w.frames_cap * sizeof *w.frames);
     state_free(&s);
     return rc;
