@@ -141,6 +141,7 @@ FRAME_PRED = CFUNCTYPE(c_int, c_int64, c_int64, c_void_p)
 
 MERGE_OPTIONS_VERSION = 1
 MERGE_DROP_UNKNOWN = 0x1
+MERGE_THREADED = 0x2
 ROUND_NEAREST_AWAY = 0   # enum iprof_rounding: the default (iprof.Rounding)
 ROUND_NEAREST_EVEN = 1
 ROUND_FLOOR = 2

@@ -256,9 +256,9 @@ class MergeTest(unittest.TestCase):
             a = json.load(f)
         with open(pb, "rb") as f:
             b = json.load(f)
-        for weight in (1, 2):
+        for weight, threaded in ((1, False), (2, False), (1, True), (2, True)):
             with iprof.load(pa) as ma, iprof.load(pb) as mb:
-                ma.merge(mb, weight)
+                ma.merge(mb, weight, threaded=threaded)
                 got = model_named(ma)
                 want = expected_merge(a, b, weight)
                 self.assertEqual(got[0], want[0], "types")

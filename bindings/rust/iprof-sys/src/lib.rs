@@ -543,6 +543,9 @@ pub const IPROF_REMOVE_CASCADE: c_uint = 0x1;
 
 /// Merge option: drop the unknown top-level keys of both models.
 pub const IPROF_MERGE_DROP_UNKNOWN: c_uint = 0x1;
+/// Merge option: merge on a second thread while the calling one walks or
+/// reads the source.
+pub const IPROF_MERGE_THREADED: c_uint = 0x2;
 pub const IPROF_MERGE_OPTIONS_VERSION: c_uint = 1;
 
 /// `struct iprof_merge_options`; `weight` defaults to 1.0, not 0.

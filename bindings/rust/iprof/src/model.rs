@@ -624,11 +624,12 @@ pub struct MergeOptions {
     weight: f64,
     rounding: Rounding,
     drop_unknown: bool,
+    threaded: bool,
 }
 
 impl Default for MergeOptions {
     fn default() -> MergeOptions {
-        MergeOptions { weight: 1.0, rounding: Rounding::NearestAway, drop_unknown: false }
+        MergeOptions { weight: 1.0, rounding: Rounding::NearestAway, drop_unknown: false, threaded: false }
     }
 }
 
@@ -640,7 +641,8 @@ impl MergeOptions {
 
     pub(crate) fn raw(&self) -> sys::iprof_merge_options {
         sys::iprof_merge_options {
-            flags: if self.drop_unknown { sys::IPROF_MERGE_DROP_UNKNOWN } else { 0 },
+            flags: if self.drop_unknown { sys::IPROF_MERGE_DROP_UNKNOWN } else { 0 }
+                | if self.threaded { sys::IPROF_MERGE_THREADED } else { 0 },
             weight: self.weight,
             rounding: self.rounding.raw(),
             ..sys::iprof_merge_options::INIT
@@ -662,6 +664,14 @@ impl MergeOptions {
     /// those that cannot be combined (`IPROF_MERGE_DROP_UNKNOWN`).
     pub fn drop_unknown(mut self, on: bool) -> MergeOptions {
         self.drop_unknown = on;
+        self
+    }
+    /// Merge on a second thread while the calling one walks the source
+    /// model ([`Model::merge_with`]) or reads the source (a reader's
+    /// merges, as [`ReadOptions::threaded`](crate::ReadOptions::threaded)
+    /// does): the same result (`IPROF_MERGE_THREADED`).
+    pub fn threaded(mut self, on: bool) -> MergeOptions {
+        self.threaded = on;
         self
     }
 }

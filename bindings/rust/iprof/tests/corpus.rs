@@ -259,8 +259,12 @@ fn check_merge(a_name: &str, b_name: &str, weight: f64) {
     dst.merge(&src, weight).unwrap();
     let got = named(&model_raw(&dst));
 
-    // The streaming merge gives the same bytes, from every source.
+    // The streaming merge gives the same bytes, from every source; so
+    // does the model merge on a second thread.
     let want = dst.to_bytes().unwrap();
+    let mut d = Model::load(&pa).unwrap();
+    d.merge_with(&src, &iprof::MergeOptions::new().weight(weight).threaded(true)).unwrap();
+    assert!(d.to_bytes().unwrap() == want, "{label}: threaded model merge");
     let opts = iprof::MergeOptions::new().weight(weight);
     let data = std::fs::read(&pb).unwrap();
     for threaded in [false, true] {

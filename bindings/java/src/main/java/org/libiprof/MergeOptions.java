@@ -6,18 +6,33 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Options of a merge ({@code iprof_merge_options}): the weight of the
- * source's counts (finite and &gt;= 0; 1 by default), their rounding, and
- * whether unknown top-level keys are dropped instead of refused.
+ * source's counts (finite and &gt;= 0; 1 by default), their rounding,
+ * whether unknown top-level keys are dropped instead of refused, and
+ * whether the merge runs on a second C thread.
  * @param weight the factor for the source's counts
  * @param rounding how counts times a fractional weight are rounded
  * @param dropUnknown drop unknown top-level keys of both models (IPROF_MERGE_DROP_UNKNOWN)
+ * @param threaded merge on a second C thread while the calling one walks the source model
+ *        or reads the source (IPROF_MERGE_THREADED): the same result
  */
-public record MergeOptions(double weight, Rounding rounding, boolean dropUnknown) {
+public record MergeOptions(double weight, Rounding rounding, boolean dropUnknown, boolean threaded) {
     private static final int VERSION = 1;
+    private static final int DROP_UNKNOWN = 0x1;
+    private static final int THREADED = 0x2;
 
-    /** {@return weight 1, halves away from zero, unknown keys kept} */
+    /**
+     * Options on the calling thread alone.
+     * @param weight the factor for the source's counts
+     * @param rounding how counts times a fractional weight are rounded
+     * @param dropUnknown drop unknown top-level keys of both models
+     */
+    public MergeOptions(double weight, Rounding rounding, boolean dropUnknown) {
+        this(weight, rounding, dropUnknown, false);
+    }
+
+    /** {@return weight 1, halves away from zero, unknown keys kept, one thread} */
     public static MergeOptions defaults() {
-        return new MergeOptions(1.0, Rounding.NEAREST_AWAY, false);
+        return new MergeOptions(1.0, Rounding.NEAREST_AWAY, false, false);
     }
 
     /**
@@ -25,7 +40,7 @@ public record MergeOptions(double weight, Rounding rounding, boolean dropUnknown
      * @param w the weight
      */
     public MergeOptions withWeight(double w) {
-        return new MergeOptions(w, rounding, dropUnknown);
+        return new MergeOptions(w, rounding, dropUnknown, threaded);
     }
 
     /**
@@ -33,7 +48,7 @@ public record MergeOptions(double weight, Rounding rounding, boolean dropUnknown
      * @param r the rounding
      */
     public MergeOptions withRounding(Rounding r) {
-        return new MergeOptions(weight, r, dropUnknown);
+        return new MergeOptions(weight, r, dropUnknown, threaded);
     }
 
     /**
@@ -41,7 +56,15 @@ public record MergeOptions(double weight, Rounding rounding, boolean dropUnknown
      * @param drop drop unknown keys
      */
     public MergeOptions withDropUnknown(boolean drop) {
-        return new MergeOptions(weight, rounding, drop);
+        return new MergeOptions(weight, rounding, drop, threaded);
+    }
+
+    /**
+     * {@return the changed options}
+     * @param on merge on a second C thread
+     */
+    public MergeOptions withThreaded(boolean on) {
+        return new MergeOptions(weight, rounding, dropUnknown, on);
     }
 
     MemorySegment toC(Arena arena) {
@@ -54,7 +77,7 @@ public record MergeOptions(double weight, Rounding rounding, boolean dropUnknown
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
-        s.set(ValueLayout.JAVA_INT, 4, dropUnknown ? 1 : 0);
+        s.set(ValueLayout.JAVA_INT, 4, (dropUnknown ? DROP_UNKNOWN : 0) | (threaded ? THREADED : 0));
         s.set(ValueLayout.JAVA_DOUBLE, 8, weight);
         s.set(ValueLayout.JAVA_INT, 16, rounding.ordinal());
         return s;

@@ -93,6 +93,12 @@ class CorpusTest {
                           ReadOptions.defaults());
             assertArrayEquals(mine, dst.toBytes(WriteOptions.defaults().withCanonical(true)));
         }
+        // So does the model merge on a second thread.
+        try (Model dst = new Model(); Model ma = Model.load(a); Model mb = Model.load(b)) {
+            dst.merge(ma, MergeOptions.defaults().withWeight(2).withThreaded(true));
+            dst.merge(mb, new MergeOptions(0.5, Rounding.NEAREST_AWAY, false, true));
+            assertArrayEquals(mine, dst.toBytes(WriteOptions.defaults().withCanonical(true)));
+        }
     }
 
     /** Branch probabilities and type shares of every entry, as the Python binding computes them. */
