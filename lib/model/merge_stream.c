@@ -1,12 +1,12 @@
 /*
  * The merge engine: a profile merged into a model as it is read
- * (iprof_model_merge_path and friends), or a loaded model walked as the
- * same stream of elements (ipi_merge_model_stream, for
- * iprof_model_merge). For a read, the load's reader callbacks and
- * builder (model_load.c, load_builder.c) fill batches of events; here each
- * batch is remapped to dst's ids and combined into dst, on the builder's
- * thread when the read is threaded. No model of the input exists: memory
- * is dst's plus a few batches, the id maps and a journal.
+ * (iprof_model_merge_source), or a loaded model walked as the same stream
+ * of elements (ipi_merge_model_stream, for iprof_model_merge). The load's
+ * builder (load_builder.c) takes batches of events, filled by the load's
+ * reader callbacks (model_load.c) or by the walk; here each batch is
+ * remapped to dst's ids and combined into dst, on the builder's thread
+ * when the read or the merge is threaded. No model of the input is built:
+ * memory is dst's plus a few batches, the id maps and a journal.
  *
  * A batch goes in two passes. The first takes its types and methods into
  * dst (by name: merge.c's ipi_merge_type and ipi_merge_method) and rewrites its entries in place to
