@@ -317,6 +317,44 @@ static void test_truncated(void)
         }
 }
 
+/* A kind full (dst->max_entries lowered; the real limit is 2^32 - 2, what
+ * the entry index's 32-bit positions hold): a merge that would add one
+ * more entry fails with IPROF_ELIMIT, says so and changes nothing, read
+ * on one thread or two or merged as a model; one that only combines
+ * entries goes through. */
+static void test_entry_limit(void)
+{
+    for (int how = 0; how < 3; how++) {
+        iprof_model *dst = load_text(DST, sizeof DST - 1, 0, NULL);
+        dst->max_entries = 2; /* DST's call counts */
+        int rc;
+        if (how < 2) {
+            iprof_reader *r = reader_with(how ? IPROF_READ_THREADED : 0, NULL);
+            rc = iprof_model_merge_source(dst, r, SRC_BUFFER(SRC, sizeof SRC - 1), NULL);
+            iprof_reader_free(r);
+        } else {
+            iprof_model *src = load_text(SRC, sizeof SRC - 1, 0, NULL);
+            rc = iprof_model_merge(dst, src, NULL);
+            iprof_model_free(src);
+        }
+        check_unchanged(dst, rc, IPROF_ELIMIT);
+        CHECK_EQ_STR(err_info(iprof_model_error(dst)).message,
+                     "callCountProfiles: more than 2 entries");
+        /* One that only combines goes through: f's call count, 5 + 3. */
+        static const char more[] =
+            "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},"
+            "{\"id\":1,\"name\":\"B\"}],\"methods\":[{\"id\":10,\"name\":\"f\","
+            "\"signature\":[0,1]}],\"callCountProfiles\":[{\"ctx\":\"10:0\",\"records\":[3]}]}";
+        iprof_reader *r = reader_with(how == 1 ? IPROF_READ_THREADED : 0, NULL);
+        CHECK_OK(iprof_model_merge_source(dst, r, SRC_BUFFER(more, sizeof more - 1), NULL));
+        iprof_reader_free(r);
+        CHECK_EQ_INT(iprof_model_entry_count(dst, IPROF_KIND_CALL_COUNT), 2);
+        CHECK_EQ_INT(iprof_entry_records(iprof_model_entry_at(dst, IPROF_KIND_CALL_COUNT, 0),
+                                         NULL)[0], 8);
+        iprof_model_free(dst);
+    }
+}
+
 static void expect_failure(const char *text, unsigned flags, int want, const char *message)
 {
     iprof_reader *r = reader_with(flags, NULL);
@@ -665,6 +703,7 @@ int main(void)
     RUN(test_large_undo);
     RUN(test_truncated);
     RUN(test_refused);
+    RUN(test_entry_limit);
     RUN(test_alloc_failure);
     RUN(test_alloc_failure_threaded);
     RUN(test_corpus);

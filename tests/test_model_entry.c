@@ -310,6 +310,31 @@ static void test_rejections(void)
     iprof_model_free(m);
 }
 
+/* A kind full (m->max_entries lowered; the real limit is 2^32 - 2, what
+ * the entry index's 32-bit positions hold): a new entry fails with
+ * IPROF_ELIMIT, says so and makes no context node; combining with an
+ * entry it has, and other kinds, go on. */
+static void test_entry_limit(void)
+{
+    iprof_model *m = fixture(NULL);
+    m->max_entries = 2;
+    static const int64_t f1[] = {1, 0}, f2[] = {2, 0}, f3[] = {3, 0, 1, 4}, one[] = {1};
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f1, 1, one, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f2, 1, one, 1));
+    size_t ctxs = iprof_model_context_count(m);
+    CHECK_EQ_INT(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f3, 2, one, 1), IPROF_ELIMIT);
+    iprof_error_info e = IPROF_ERROR_INFO_INIT;
+    CHECK_OK(iprof_error_get_info(iprof_model_error(m), &e));
+    CHECK_EQ_STR(e.message, "callCountProfiles: more than 2 entries");
+    CHECK_EQ_INT(iprof_model_context_count(m), ctxs);
+    CHECK_EQ_INT(iprof_model_entry_count(m, IPROF_KIND_CALL_COUNT), 2);
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_CALL_COUNT, f2, 1, one, 1));
+    static const int64_t two[] = {2};
+    CHECK(has_records(m, IPROF_KIND_CALL_COUNT, f2, 1, two, 1));
+    CHECK_OK(iprof_model_add_entry(m, IPROF_KIND_SAMPLING, f3, 2, one, 1));
+    iprof_model_free(m);
+}
+
 /* ---- lookup, access, iteration ------------------------------------------ */
 
 static void test_find_and_access(void)
@@ -601,6 +626,7 @@ int main(void)
     RUN(test_pairs);
     RUN(test_many_groups);
     RUN(test_rejections);
+    RUN(test_entry_limit);
     RUN(test_find_and_access);
     RUN(test_remove_and_retain);
     RUN(test_push_duplicates);

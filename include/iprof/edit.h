@@ -156,6 +156,10 @@ IPROF_API int iprof_model_remove_method(iprof_model *model, int64_t id, unsigned
  *         afterwards.
  * @retval IPROF_ESCHEMA the records or the context break the kind's rules.
  * @retval IPROF_EDANGLING an id that is not in the model.
+ * @retval IPROF_ELIMIT more than 4,294,967,295 records, a context past the
+ *         model's count of context nodes, or a new entry of a kind that
+ *         holds 4,294,967,294 already (iprof_model_entry_count()); nothing
+ *         changes.
  * @retval IPROF_EINVAL a bad kind, no frames or a NULL argument.
  * @retval IPROF_ENOMEM allocation failed.
  */

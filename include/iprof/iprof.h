@@ -897,6 +897,9 @@ IPROF_API size_t iprof_model_context_count(const iprof_model *model);
 
 /**
  * @brief The number of entries of a kind.
+ *
+ * At most 4,294,967,294: a load, add or merge that would need more fails
+ * with IPROF_ELIMIT ("... more than ... entries").
  * @param model the model (borrowed).
  * @param kind an IPROF_KIND_* value.
  * @return the count, 0 for an invalid kind.

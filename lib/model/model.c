@@ -28,6 +28,7 @@ IPROF_API int iprof_model_new(iprof_model **out, const iprof_allocator *allocato
     ipi_pool_init(&m->method_pool, &m->alloc);
     m->version = IPROF_FORMAT_LATEST; /* static: a new model allocates nothing more */
     m->refs_checked = 1;               /* nothing to refer to */
+    m->max_entries = IPI_MAX_ENTRIES;
     ipi_idpos_init(&m->type_ids);
     ipi_idpos_init(&m->method_ids);
     ipi_context_init(m);

@@ -230,6 +230,7 @@ struct iprof_model {
     ipi_columns *_Atomic columns[IPROF_KIND_COUNT];
 
     ipi_layout_extras extras;
+    size_t max_entries; /* of one kind: IPI_MAX_ENTRIES; lowered by tests */
     ipi_merge_paths merge_paths; /* of the last streaming merge into it */
     ipi_errbuf error; /* the last failed operation's report (iprof_model_error) */
 };
@@ -237,6 +238,10 @@ struct iprof_model {
 /* Record counts above this fail with IPROF_ELIMIT (iprof_entry stores a
  * 32-bit count to stay small). */
 #define IPI_MAX_RECORDS ((size_t)UINT32_MAX)
+/* The most entries of one kind (iprof_model.max_entries): the entry index
+ * names an entry by its position + 1 in 32 bits. One more fails with
+ * IPROF_ELIMIT. */
+#define IPI_MAX_ENTRIES ((size_t)UINT32_MAX - 1)
 
 /* ---- model.c ------------------------------------------------------------ */
 

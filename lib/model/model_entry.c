@@ -26,6 +26,16 @@ void ipi_entries_free(iprof_model *m)
 
 /* ---- appending ---------------------------------------------------------- */
 
+/* IPROF_ELIMIT, said, when a kind holds as many entries as it may: the
+ * entry index names an entry by its position + 1 in 32 bits. */
+static int check_room(iprof_model *m, int kind)
+{
+    if (m->entries[kind].count < m->max_entries)
+        return IPROF_OK;
+    return ipi_model_fail(m, IPROF_ELIMIT, "%s: more than %zu entries", iprof_kind_name(kind),
+                          m->max_entries);
+}
+
 /* Append a new entry; index it when the kind's index exists and it is the
  * first entry with its context. Everything is reserved before the list
  * changes. */
@@ -33,10 +43,13 @@ static int append_entry(iprof_model *m, int kind, const iprof_context *ctx,
                         const int64_t *records, size_t record_count)
 {
     ipi_entry_list *l = &m->entries[kind];
+    int rc = check_room(m, kind);
+    if (rc)
+        return rc;
     ipi_rtab *index = ipi_index_built(m, IPI_IX_ENTRIES + kind);
     int index_it = index && !ipi_find_entry_pos(m, kind, ctx);
     void *items = l->items;
-    int rc = ipi_grow(&m->alloc, &items, &l->cap, l->count + 1, sizeof *l->items);
+    rc = ipi_grow(&m->alloc, &items, &l->cap, l->count + 1, sizeof *l->items);
     l->items = items;
     if (rc)
         return IPROF_ENOMEM;
@@ -584,6 +597,8 @@ IPROF_API int iprof_model_add_entry(iprof_model *model, int kind, const int64_t 
     size_t pos = ctx ? ipi_find_entry_pos(model, kind, ctx) : 0;
     if (pos)
         return combine(model, &l->items[pos - 1], records, record_count);
+    if ((rc = check_room(model, kind))) /* before a context node is made */
+        return rc;
     rc = ctx ? IPROF_OK : ipi_context_intern(model, frames, frame_count, &ctx);
     return rc ? rc : append_entry(model, kind, ctx, records, record_count);
 }
