@@ -239,10 +239,20 @@ static ipi_batch *failed(ipi_builder *b, int rc, int *status)
     return NULL;
 }
 
-int ipi_builder_fits(const ipi_builder *b, size_t size)
+/* Whether ipi_builder_reserve(b, size) would give the current batch (it
+ * has room), not hand it over. */
+static int fits(const ipi_builder *b, size_t size)
 {
     const ipi_batch *x = b->filling;
     return !b->failed && x && x->used + size <= x->cap;
+}
+
+ipi_batch *ipi_builder_room(ipi_builder *b, size_t size, const ipi_load_hooks *hooks,
+                            int *status)
+{
+    if (hooks && hooks->on_flush && !fits(b, size))
+        hooks->on_flush(hooks->payload);
+    return ipi_builder_reserve(b, size, status);
 }
 
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)

@@ -29,10 +29,6 @@ ipi_builder *ipi_builder_start(const iprof_allocator *a, ipi_apply_fn apply, voi
  * first failure: the events before stay in the model). */
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status);
 
-/* Whether ipi_builder_reserve(b, size) would give the current batch (it
- * has room), not hand it over. */
-int ipi_builder_fits(const ipi_builder *b, size_t size);
-
 /* Apply every event handed over so far, the current batch's included, and
  * wait until they are applied: afterwards, until the next hand-over, the
  * reading thread may read what the applier wrote. The build's first
@@ -58,6 +54,13 @@ typedef struct ipi_load_hooks {
      * on the batch's events a few events late. */
     void (*on_flush)(void *payload);
 } ipi_load_hooks;
+
+/* ipi_builder_reserve for the thread that fills b with hooks (NULL: none):
+ * when the current batch lacks the room and so may be handed over,
+ * hooks->on_flush first. A read's callbacks and a merge's walk of a loaded
+ * model both fill their batches through it. */
+ipi_batch *ipi_builder_room(ipi_builder *b, size_t size, const ipi_load_hooks *hooks,
+                            int *status);
 
 /* Read src with the reader, handing every version, type, method and entry
  * to builder b and keeping the layout beyond the profile (unknown keys,

@@ -21,7 +21,10 @@
 
 /* ---- checks before any change ------------------------------------------- */
 
-static int check_methods(iprof_model *dst, const iprof_model *src)
+/* src's methods and entries must resolve within src: checked first, a
+ * dangling reference being the more basic fault. Failures name the method
+ * or entry in dst's error. */
+static int check_refs(iprof_model *dst, const iprof_model *src)
 {
     for (size_t i = 0; i < src->method_count; i++) {
         const iprof_method *x = ipi_model_method(src, i);
@@ -30,16 +33,7 @@ static int check_methods(iprof_model *dst, const iprof_model *src)
         if (rc)
             return rc;
     }
-    return IPROF_OK;
-}
-
-/* src entries must resolve within src (checked first, unless src vouches
- * for its references: a dangling reference is the more basic fault) and
- * follow the rules; dst entries must have whole groups so that they can be
- * combined. Failures name the entry in dst's error. */
-static int check_entries(iprof_model *dst, const iprof_model *src)
-{
-    for (int k = 0; !src->refs_checked && k < IPROF_KIND_COUNT; k++) {
+    for (int k = 0; k < IPROF_KIND_COUNT; k++) {
         const ipi_entry_list *l = &src->entries[k];
         for (size_t i = 0; i < l->count; i++) {
             int rc = ipi_entry_check_refs(dst, src, &l->items[i], "the model merged from");
@@ -47,6 +41,13 @@ static int check_entries(iprof_model *dst, const iprof_model *src)
                 return rc;
         }
     }
+    return IPROF_OK;
+}
+
+/* src entries must follow the rules; dst entries must have whole groups
+ * so that they can be combined. Failures name the entry in dst's error. */
+static int check_entries(iprof_model *dst, const iprof_model *src)
+{
     int64_t *buf = NULL;
     size_t cap = 0;
     int rc = IPROF_OK;
@@ -253,8 +254,8 @@ IPROF_API int iprof_model_merge(iprof_model *dst, const iprof_model *src,
         return rc;
     ipi_errbuf_clear(&dst->error);
     /* A src that vouches for its references (model.h: refs_checked, a
-     * clean load) has every signature type; only its rules are checked. */
-    rc = src->refs_checked ? IPROF_OK : check_methods(dst, src);
+     * clean load) resolves them all; only its rules are checked. */
+    rc = src->refs_checked ? IPROF_OK : check_refs(dst, src);
     if (!rc)
         rc = check_entries(dst, src);
     if (!rc)

@@ -609,6 +609,13 @@ static int on_section(void *payload, int section)
     return rc;
 }
 
+/* What the thread that reads or walks the input does beside filling
+ * batches. */
+static ipi_load_hooks hooks_of(stream_merge *s)
+{
+    return (ipi_load_hooks){s, on_section, on_put, on_flush};
+}
+
 /* ---- the merge ---------------------------------------------------------- */
 
 /* After the read: the deferred methods, then the deferred entries (whose
@@ -694,7 +701,7 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
     int ran = !rc, read_failed = 0;
     if (ran) {
         s.builder = b;
-        const ipi_load_hooks hooks = {&s, on_section, on_put, on_flush};
+        const ipi_load_hooks hooks = hooks_of(&s);
         rc = ipi_load_run(reader, src, b, s.side, 1, &hooks);
         /* A failed build leaves the reader's status at IPROF_ESTOPPED (or
          * none), so an equal status means the read failed: its report then
@@ -731,18 +738,16 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
  * second thread while it walks on. */
 typedef struct model_walk {
     stream_merge *s;
+    ipi_load_hooks hooks;
     int status;      /* why the builder gave no batch */
     int64_t *frames; /* an entry's frames, callee first */
     size_t frames_cap;
 } model_walk;
 
-/* Room for an event of `size` bytes (NULL: w->status says why), its
- * waiting premaps done before the batch may be handed over. */
+/* Room for an event of `size` bytes (NULL: w->status says why). */
 static ipi_batch *walk_room(model_walk *w, size_t size)
 {
-    if (!ipi_builder_fits(w->s->builder, size))
-        on_flush(w->s);
-    return ipi_builder_reserve(w->s->builder, size, &w->status);
+    return ipi_builder_room(w->s->builder, size, &w->hooks, &w->status);
 }
 
 static int walk_types(model_walk *w, const iprof_model *src)
@@ -822,7 +827,7 @@ int ipi_merge_model_stream(iprof_model *dst, const iprof_model *src,
     stream_merge s;
     int threaded = (opts->flags & IPROF_MERGE_THREADED) != 0;
     int rc = start(&s, dst, src, opts, threaded);
-    model_walk w = {&s, IPROF_OK, NULL, 0};
+    model_walk w = {&s, hooks_of(&s), IPROF_OK, NULL, 0};
     if (!rc && !(s.builder = ipi_builder_start(alloc_of(&s), apply_batch, &s, threaded)))
         rc = IPROF_ENOMEM;
     if (!rc)

@@ -29,9 +29,7 @@ static void put_done(loader *l, ipi_batch *b, size_t at)
  * for the reader to stop with. */
 static ipi_batch *room(loader *l, size_t size)
 {
-    if (l->hooks && l->hooks->on_flush && !ipi_builder_fits(l->builder, size))
-        l->hooks->on_flush(l->hooks->payload); /* the batch may be handed over */
-    return ipi_builder_reserve(l->builder, size, &l->status);
+    return ipi_builder_room(l->builder, size, l->hooks, &l->status);
 }
 
 static int on_version(const char *version, size_t len, void *payload)
