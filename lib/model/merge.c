@@ -87,8 +87,10 @@ int ipi_merge_check_groups(iprof_model *dst)
 static int pick_id(iprof_model *dst, int is_type, const ipi_str *name, int64_t want,
                    int64_t *max, int64_t *out)
 {
-    if (is_type ? (const void *)ipi_model_type_by_id(dst, want)
-                : (const void *)ipi_model_method_by_id(dst, want)) {
+    /* The id index alone says whether an id is taken: the type or method
+     * it names would be two more cache misses. */
+    if (is_type ? ipi_idpos_get(&dst->type_ids, want) < dst->type_count
+                : ipi_idpos_get(&dst->method_ids, want) < dst->method_count) {
         if (*max == INT64_MAX) {
             ipi_subject about = {-1, NULL, 0, is_type ? &want : NULL, is_type ? NULL : &want};
             return ipi_model_fail_about(dst, IPROF_ELIMIT, &about,
