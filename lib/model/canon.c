@@ -583,14 +583,17 @@ static void map_records(const ipi_canon *c, const ipi_kind_layout *L, const ipro
 /* Entries are walked in sorted order, not the model's: each a miss for
  * the entry, its context nodes, its records and the id map slot of each
  * caller's method. Fetched 16, 8 and 4 entries ahead, each step reading
- * what the step before brought in. */
+ * what the step before brought in. The entry itself is loaded, not
+ * prefetched: with a prefetch, three quarters of ipi_canon_next's time
+ * was its wait for the entry, and the canonical write of a merge of four
+ * 100 MB files took 10 % longer (docs/performance.md). */
 static void prefetch_entry(const ipi_canon *c, size_t i)
 {
     const ipi_canon_slot *s = c->walk;
     const ipi_canon_ent *ents = s->ents;
     if (s->frames.keys) { /* the entry and its keys, then its records */
         if (i + 16 < s->count) {
-            ipi_prefetch(&s->items[ents[i + 16].index]);
+            ipi_touch(&s->items[ents[i + 16].index].record_count);
             if (ents[i + 16].off != IPI_CANON_NO_CALLERS)
                 ipi_prefetch(s->frames.keys + ents[i + 16].off);
         }
@@ -599,7 +602,7 @@ static void prefetch_entry(const ipi_canon *c, size_t i)
         return;
     }
     if (i + 16 < s->count) {
-        ipi_prefetch(&s->items[ents[i + 16].index]);
+        ipi_touch(&s->items[ents[i + 16].index].record_count);
         ipi_prefetch(ents[i + 16].callers);
     }
     if (i + 8 < s->count) {
