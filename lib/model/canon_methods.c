@@ -365,12 +365,12 @@ static int order_methods(ipi_canon *c)
     int64_t max_id = ipi_model_max_id(m, 0);
     if (max_id >= 0 && (uint64_t)max_id < 2 * (uint64_t)count + 1024) {
         c->mmap.dense_cap = (size_t)max_id + 1;
-        if (!(c->mmap.dense = ipi_malloc_whole(c->a, c->mmap.dense_cap * sizeof *c->mmap.dense))) {
+        if (!(c->mmap.dense = ipi_malloc(c->a, c->mmap.dense_cap * sizeof *c->mmap.dense))) {
             c->mmap.dense_cap = 0;
             ipi_free(c->a, same, count);
             return IPROF_ENOMEM;
         }
-        memset(c->mmap.dense, 0, c->mmap.dense_cap * sizeof *c->mmap.dense);
+        ipi_clear_new(c->mmap.dense, c->mmap.dense_cap * sizeof *c->mmap.dense);
     }
     uint32_t *rank = ipi_malloc_whole(c->a, count * sizeof *rank);
     int rc = rank ? number_methods(c, meths, same, rank, count) : IPROF_ENOMEM;
