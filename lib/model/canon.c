@@ -585,8 +585,8 @@ static void map_records(const ipi_canon *c, const ipi_kind_layout *L, const ipro
  * caller's method. Fetched 16, 8 and 4 entries ahead, each step reading
  * what the step before brought in. The entry itself is loaded, not
  * prefetched: with a prefetch, three quarters of ipi_canon_next's time
- * was its wait for the entry, and the canonical write of a merge of four
- * 100 MB files took 10 % longer (docs/performance.md). */
+ * was its wait for the entry, and the canonical write of a merge of two
+ * 100 MB files took 14 % longer, of four 6 % (docs/performance.md). */
 static void prefetch_entry(const ipi_canon *c, size_t i)
 {
     const ipi_canon_slot *s = c->walk;
