@@ -15,6 +15,8 @@
 
 #include <iprof/iprof.h>
 
+#include "check.h"
+
 enum { MT_FAIL_NONE, MT_FAIL_ONLY, MT_FAIL_FROM };
 
 typedef struct mt_alloc {
@@ -109,6 +111,60 @@ static inline iprof_allocator mt_hook(mt_alloc *a)
 {
     iprof_allocator h = {mt_malloc, mt_realloc, mt_free, a};
     return h;
+}
+
+/* ---- allocation-failure sweeps -------------------------------------------- */
+
+/* Count a's calls from here on and fail the Nth (MT_FAIL_ONLY) or the Nth
+ * and every later one (MT_FAIL_FROM): a run arms its allocator once its
+ * setup is done, so that only the operation under test fails. */
+static inline void mt_arm(mt_alloc *a, int mode, long n)
+{
+    a->mode = mode;
+    a->fail_at = n;
+    atomic_store(&a->count, 0);
+}
+
+/* How a run of a sweep ended, from its allocator. */
+enum { MT_RUN_CLEAN, MT_RUN_RECOVERED, MT_RUN_ENOMEM };
+
+/* MT_RUN_CLEAN when no call failed, MT_RUN_ENOMEM when one did that the
+ * library must report (the run must end with IPROF_ENOMEM), else
+ * MT_RUN_RECOVERED (only a shrinking realloc failed: as if none had). */
+static inline int mt_outcome(mt_alloc *a)
+{
+    return atomic_load(&a->failed_hard) ? MT_RUN_ENOMEM
+           : atomic_load(&a->failed)    ? MT_RUN_RECOVERED
+                                        : MT_RUN_CLEAN;
+}
+
+/* Check that run n freed every byte a handed out. */
+static inline void mt_check_freed(mt_alloc *a, long n)
+{
+    long long bytes = atomic_load(&a->live_bytes);
+    long blocks = atomic_load(&a->live_blocks);
+    if (bytes || blocks)
+        fprintf(stderr, "   allocation %ld: %lld bytes in %ld blocks leaked\n", n, bytes, blocks);
+    CHECK_EQ_INT(bytes, 0);
+    CHECK_EQ_INT(blocks, 0);
+}
+
+/* Fail each allocation of an operation in turn: run(n, arg) for N = 1, 2,
+ * ... until a run meets no failure. A run sets its operation up, arms its
+ * allocator at N (mt_arm), runs it, checks the result (IPROF_ENOMEM and
+ * nothing changed, or what a run without failures gives) and that nothing
+ * leaked (mt_check_freed), and returns its mt_outcome. At least 10 runs
+ * must end out of memory; returns how many did. */
+static inline int mt_sweep(const char *what, int (*run)(long n, void *arg), void *arg)
+{
+    long n = 1;
+    int how = MT_RUN_ENOMEM, enomem = 0;
+    for (; how != MT_RUN_CLEAN && n < 100000; n++)
+        enomem += (how = run(n, arg)) == MT_RUN_ENOMEM;
+    CHECK(how == MT_RUN_CLEAN);
+    CHECK(enomem >= 10);
+    fprintf(stderr, "   %s: %ld runs, %d out of memory\n", what, n - 1, enomem);
+    return enomem;
 }
 
 #endif

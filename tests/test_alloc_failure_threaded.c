@@ -35,9 +35,10 @@ static char *write_model(const iprof_model *m, size_t *len)
 }
 
 /* One load of data (a path when path is set) through a; the written model
- * when it succeeds. */
+ * when it succeeds. *in_builder (unless NULL) is set when the load failed
+ * in the building thread, as the reader's message says. */
 static int load(const char *path, const char *data, size_t len, unsigned flags,
-                iprof_allocator *a, char **out, size_t *out_len)
+                iprof_allocator *a, char **out, size_t *out_len, int *in_builder)
 {
     iprof_read_options ro = IPROF_READ_OPTIONS_INIT;
     ro.flags = flags;
@@ -58,6 +59,8 @@ static int load(const char *path, const char *data, size_t len, unsigned flags,
                         err_info(e).message);
                 CHECK(0);
             }
+            if (in_builder && e)
+                *in_builder = !strcmp(err_info(e).message, "out of memory building the model");
         } else {
             *out = write_model(m, out_len);
             CHECK(*out != NULL);
@@ -68,6 +71,43 @@ static int load(const char *path, const char *data, size_t len, unsigned flags,
     return rc;
 }
 
+/* A threaded load whose Nth allocation fails (only it, or every one from
+ * it on): IPROF_ENOMEM (also in the reader's error), or IPROF_OK and the
+ * bytes of an unthreaded load; every byte freed. */
+typedef struct load_sweep {
+    const char *path, *data;
+    size_t len;
+    const char *want;
+    size_t want_len;
+    int mode;         /* MT_FAIL_ONLY or MT_FAIL_FROM */
+    int builder_msgs; /* failures the building thread reported */
+} load_sweep;
+
+static int load_failing(long n, void *arg)
+{
+    load_sweep *w = arg;
+    mt_alloc c;
+    mt_init(&c, w->mode, n);
+    iprof_allocator a = mt_hook(&c);
+    char *got = NULL;
+    size_t got_len = 0;
+    int in_builder = 0;
+    int rc = load(w->path, w->data, w->len, IPROF_READ_THREADED, &a, &got, &got_len, &in_builder);
+    w->builder_msgs += in_builder;
+    int how = mt_outcome(&c);
+    if (how == MT_RUN_ENOMEM) { /* a failure to report; a failed shrink is as if none */
+        if (rc != IPROF_ENOMEM)
+            fprintf(stderr, "   allocation %ld: status %d\n", n, rc);
+        CHECK_EQ_INT(rc, IPROF_ENOMEM);
+    } else {
+        CHECK_OK(rc);
+        CHECK(got && got_len == w->want_len && memcmp(got, w->want, w->want_len) == 0);
+    }
+    mt_check_freed(&c, n);
+    free(got);
+    return how;
+}
+
 static void fail_each(const char *what, const char *path, const char *data, size_t len)
 {
     char *want = NULL;
@@ -75,12 +115,12 @@ static void fail_each(const char *what, const char *path, const char *data, size
     mt_alloc plain;
     mt_init(&plain, MT_FAIL_NONE, 0);
     iprof_allocator pa = mt_hook(&plain);
-    CHECK_OK(load(path, data, len, 0, &pa, &want, &want_len));
+    CHECK_OK(load(path, data, len, 0, &pa, &want, &want_len, NULL));
     long unthreaded = atomic_load(&plain.count);
     mt_init(&plain, MT_FAIL_NONE, 0);
     char *got = NULL;
     size_t got_len = 0;
-    CHECK_OK(load(path, data, len, IPROF_READ_THREADED, &pa, &got, &got_len));
+    CHECK_OK(load(path, data, len, IPROF_READ_THREADED, &pa, &got, &got_len, NULL));
     CHECK(want && got && got_len == want_len && memcmp(got, want, want_len) == 0);
     free(got);
     fprintf(stderr, "   %s: %ld allocations unthreaded, %ld threaded\n", what, unthreaded,
@@ -92,7 +132,7 @@ static void fail_each(const char *what, const char *path, const char *data, size
     for (int threaded = 0; threaded < 2; threaded++) {
         mt_init(&plain, MT_FAIL_NONE, 0);
         mt_spare_this_thread(&plain); /* count the other threads' calls only */
-        CHECK_OK(load(path, data, len, threaded ? IPROF_READ_THREADED : 0, &pa, &got, &got_len));
+        CHECK_OK(load(path, data, len, threaded ? IPROF_READ_THREADED : 0, &pa, &got, &got_len, NULL));
         CHECK(got && got_len == want_len && memcmp(got, want, want_len) == 0);
         free(got);
         long others = atomic_load(&plain.count);
@@ -110,65 +150,19 @@ static void fail_each(const char *what, const char *path, const char *data, size
         "\"samplingProfiles\":[]}";
     mt_init(&plain, MT_FAIL_NONE, 0);
     mt_spare_this_thread(&plain);
-    CHECK_OK(load(NULL, small, sizeof small - 1, IPROF_READ_THREADED, &pa, &got, &got_len));
+    CHECK_OK(load(NULL, small, sizeof small - 1, IPROF_READ_THREADED, &pa, &got, &got_len, NULL));
     CHECK(got && got_len == sizeof small - 1 && memcmp(got, small, got_len) == 0);
     free(got);
     CHECK_EQ_INT(atomic_load(&plain.count), 0);
 
     for (int mode = MT_FAIL_ONLY; mode <= MT_FAIL_FROM; mode++) {
-        long n = 1;
-        int failed = 1, enomem = 0, builder_msgs = 0;
-        for (; failed && n < 100000; n++) {
-            mt_alloc c;
-            mt_init(&c, mode, n);
-            iprof_allocator a = mt_hook(&c);
-            got = NULL;
-            iprof_read_options ro = IPROF_READ_OPTIONS_INIT;
-            ro.flags = IPROF_READ_THREADED;
-            ro.allocator = &a;
-            ro.chunk_size = 64 * 1024;
-            iprof_reader *r = NULL;
-            int rc = iprof_reader_new(&r, &ro);
-            if (!rc) {
-                iprof_model *m = (iprof_model *)1;
-                rc = path ? iprof_model_load(&m, r, SRC_PATH(path))
-                          : iprof_model_load(&m, r, SRC_BUFFER(data, len));
-                if (rc) {
-                    CHECK(m == NULL);
-                    const iprof_error *e = iprof_reader_error(r);
-                    CHECK(e && err_info(e).status == rc);
-                    if (e && !strcmp(err_info(e).message, "out of memory building the model"))
-                        builder_msgs++;
-                } else {
-                    got = write_model(m, &got_len);
-                    iprof_model_free(m);
-                }
-                iprof_reader_free(r);
-            }
-            failed = atomic_load(&c.failed);
-            if (atomic_load(&c.failed_hard)) { /* a failed shrink: as if none failed */
-                if (rc != IPROF_ENOMEM)
-                    fprintf(stderr, "   allocation %ld: status %d\n", n, rc);
-                CHECK_EQ_INT(rc, IPROF_ENOMEM);
-                enomem++;
-            } else {
-                CHECK_OK(rc);
-                CHECK(got && got_len == want_len && memcmp(got, want, want_len) == 0);
-            }
-            if (atomic_load(&c.live_bytes) != 0 || atomic_load(&c.live_blocks) != 0)
-                fprintf(stderr, "   allocation %ld: %lld bytes in %ld blocks leaked\n", n,
-                        (long long)atomic_load(&c.live_bytes), (long)atomic_load(&c.live_blocks));
-            CHECK_EQ_INT(atomic_load(&c.live_bytes), 0);
-            CHECK_EQ_INT(atomic_load(&c.live_blocks), 0);
-            free(got);
-            got = NULL;
-        }
-        CHECK(!failed);
-        fprintf(stderr, "   %s, fail %s: %ld loads, %d out of memory (%d in the builder)\n", what,
-                mode == MT_FAIL_ONLY ? "only the Nth" : "from the Nth on", n - 1, enomem,
-                builder_msgs);
-        CHECK(enomem >= 10);
-        CHECK(builder_msgs >= 1);
+        load_sweep w = {path, data, len, want, want_len, mode, 0};
+        char label[300];
+        snprintf(label, sizeof label, "%s, fail %s", what,
+                 mode == MT_FAIL_ONLY ? "only the Nth" : "from the Nth on");
+        mt_sweep(label, load_failing, &w);
+        fprintf(stderr, "   (%d of them in the builder)\n", w.builder_msgs);
+        CHECK(w.builder_msgs >= 1);
     }
     free(want);
 }

@@ -815,49 +815,53 @@ static void test_second_thread(void)
  * calls, for N = 1, 2, ... until a merge needs no failure. Each merge ends
  * with IPROF_ENOMEM and dst as it was, or IPROF_OK and what an unthreaded
  * merge gives; no byte leaks. */
+typedef struct threaded_sweep {
+    const iprof_model *src, *want, *fresh;
+    int which; /* 0: only the Nth, 1: from the Nth on, 2: only the merging thread's Nth */
+} threaded_sweep;
+
+static int merge_failing(long n, void *arg)
+{
+    const threaded_sweep *w = arg;
+    mt_alloc c;
+    mt_init(&c, MT_FAIL_NONE, 0);
+    iprof_allocator al = mt_hook(&c);
+    iprof_model *dst = NULL;
+    CHECK_OK(iprof_model_new(&dst, &al));
+    CHECK_OK(iprof_model_merge(dst, w->fresh, NULL)); /* a copy of fresh */
+    iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
+    o.weight = 2.0;
+    o.flags = IPROF_MERGE_THREADED;
+    mt_arm(&c, w->which == 1 ? MT_FAIL_FROM : MT_FAIL_ONLY, n);
+    if (w->which == 2)
+        mt_spare_this_thread(&c);
+    int rc = iprof_model_merge(dst, w->src, &o);
+    int how = mt_outcome(&c);
+    c.mode = MT_FAIL_NONE;
+    c.spare_thread = 0;
+    if (how == MT_RUN_ENOMEM) {
+        CHECK_EQ_INT(rc, IPROF_ENOMEM);
+        CHECK_EQ_INT(model_diff(dst, w->fresh), 0);
+    } else {
+        CHECK_OK(rc);
+        CHECK_EQ_INT(model_diff(dst, w->want), 0);
+    }
+    iprof_model_free(dst);
+    mt_check_freed(&c, n);
+    return how;
+}
+
 static void test_alloc_failure_threaded(void)
 {
     iprof_model *src = batches_src(1000), *want = batches_src(0), *fresh = batches_src(0);
     iprof_merge_options o = IPROF_MERGE_OPTIONS_INIT;
     o.weight = 2.0;
     CHECK_OK(iprof_model_merge(want, src, &o)); /* unthreaded */
-    o.flags = IPROF_MERGE_THREADED;
-    static const char *const how[] = {"only the Nth", "from the Nth on",
-                                      "only the merging thread's Nth"};
+    static const char *const how[] = {"fail only the Nth", "fail from the Nth on",
+                                      "fail only the merging thread's Nth"};
     for (int which = 0; which < 3; which++) {
-        long n = 1;
-        int failed = 1, enomem = 0;
-        for (; failed && n < 100000; n++) {
-            mt_alloc c;
-            mt_init(&c, MT_FAIL_NONE, 0);
-            iprof_allocator al = mt_hook(&c);
-            iprof_model *dst = NULL;
-            CHECK_OK(iprof_model_new(&dst, &al));
-            CHECK_OK(iprof_model_merge(dst, fresh, NULL)); /* a copy of fresh */
-            c.mode = which == 1 ? MT_FAIL_FROM : MT_FAIL_ONLY;
-            c.fail_at = n;
-            if (which == 2)
-                mt_spare_this_thread(&c);
-            atomic_store(&c.count, 0);
-            int rc = iprof_model_merge(dst, src, &o);
-            failed = atomic_load(&c.failed);
-            c.mode = MT_FAIL_NONE;
-            c.spare_thread = 0;
-            if (atomic_load(&c.failed_hard)) {
-                CHECK_EQ_INT(rc, IPROF_ENOMEM);
-                CHECK_EQ_INT(model_diff(dst, fresh), 0);
-                enomem++;
-            } else {
-                CHECK_OK(rc);
-                CHECK_EQ_INT(model_diff(dst, want), 0);
-            }
-            iprof_model_free(dst);
-            CHECK_EQ_INT(atomic_load(&c.live_bytes), 0);
-            CHECK_EQ_INT(atomic_load(&c.live_blocks), 0);
-        }
-        CHECK(!failed);
-        CHECK(enomem >= 10);
-        fprintf(stderr, "   fail %s: %ld merges, %d out of memory\n", how[which], n - 1, enomem);
+        threaded_sweep w = {src, want, fresh, which};
+        mt_sweep(how[which], merge_failing, &w);
     }
     iprof_model_free(src);
     iprof_model_free(want);

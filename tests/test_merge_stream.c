@@ -611,6 +611,37 @@ static void test_large_undo(void)
  * the Nth allocation (only it, or every one from it on) for N = 1, 2, ...
  * until a merge needs no failure. Each ends with IPROF_ENOMEM and dst as it
  * was, or IPROF_OK and what an unthreaded merge gives; nothing leaks. */
+typedef struct threaded_sweep {
+    const char *doc;
+    size_t len;
+    const iprof_model *want;
+    int mode; /* MT_FAIL_ONLY or MT_FAIL_FROM */
+} threaded_sweep;
+
+static int merge_failing(long n, void *arg)
+{
+    const threaded_sweep *w = arg;
+    mt_alloc c;
+    mt_init(&c, MT_FAIL_NONE, 0);
+    iprof_allocator a = mt_hook(&c);
+    iprof_reader *r = reader_with(IPROF_READ_THREADED, &a);
+    iprof_model *dst = load_text(DST, sizeof DST - 1, 0, &a);
+    mt_arm(&c, w->mode, n); /* from the merge on, counting what is live from the start */
+    int rc = iprof_model_merge_source(dst, r, SRC_BUFFER(w->doc, w->len), NULL);
+    int how = mt_outcome(&c);
+    c.mode = MT_FAIL_NONE;
+    if (how == MT_RUN_ENOMEM) {
+        check_unchanged(dst, rc, IPROF_ENOMEM);
+    } else {
+        CHECK_OK(rc);
+        CHECK_EQ_INT(model_diff(dst, w->want), 0);
+    }
+    iprof_model_free(dst);
+    iprof_reader_free(r);
+    mt_check_freed(&c, n);
+    return how;
+}
+
 static void test_alloc_failure_threaded(void)
 {
     size_t len;
@@ -622,37 +653,9 @@ static void test_alloc_failure_threaded(void)
         fprintf(stderr, "   %s\n", err_info(iprof_model_error(want)).message);
     iprof_reader_free(plain);
     for (int mode = MT_FAIL_ONLY; mode <= MT_FAIL_FROM; mode++) {
-        long n = 1;
-        int failed = 1, enomem = 0;
-        for (; failed && n < 100000; n++) {
-            mt_alloc c;
-            mt_init(&c, MT_FAIL_NONE, 0);
-            iprof_allocator a = mt_hook(&c);
-            iprof_reader *r = reader_with(IPROF_READ_THREADED, &a);
-            iprof_model *dst = load_text(DST, sizeof DST - 1, 0, &a);
-            /* Fail from the merge on, counting what is live from the start. */
-            c.mode = mode;
-            c.fail_at = n;
-            atomic_store(&c.count, 0);
-            int rc = iprof_model_merge_source(dst, r, SRC_BUFFER(doc, len), NULL);
-            failed = atomic_load(&c.failed);
-            c.mode = MT_FAIL_NONE;
-            if (atomic_load(&c.failed_hard)) { /* not a refused shrink */
-                check_unchanged(dst, rc, IPROF_ENOMEM);
-                enomem++;
-            } else {
-                CHECK_OK(rc);
-                CHECK_EQ_INT(model_diff(dst, want), 0);
-            }
-            iprof_model_free(dst);
-            iprof_reader_free(r);
-            CHECK_EQ_INT(atomic_load(&c.live_bytes), 0);
-            CHECK_EQ_INT(atomic_load(&c.live_blocks), 0);
-        }
-        CHECK(!failed);
-        CHECK(enomem >= 10);
-        fprintf(stderr, "   fail %s: %ld merges, %d out of memory\n",
-                mode == MT_FAIL_ONLY ? "only the Nth" : "from the Nth on", n - 1, enomem);
+        threaded_sweep w = {doc, len, want, mode};
+        mt_sweep(mode == MT_FAIL_ONLY ? "fail only the Nth" : "fail from the Nth on", merge_failing,
+                 &w);
     }
     iprof_model_free(want);
     free(doc);

@@ -678,10 +678,10 @@ static int merge_source(iprof_model *dst, iprof_reader *reader, const iprof_sour
     ipi_errbuf_clear(&dst->error);
     if (!reader)
         return ipi_model_fail(dst, IPROF_EINVAL, "the reader is NULL");
-    int rc = ipi_merge_check_options(dst, opts ? opts : &defaults);
+    opts = opts ? opts : &defaults;
+    int rc = ipi_merge_check_options(dst, opts);
     if (rc)
         return rc;
-    opts = opts ? opts : &defaults;
     rc = ipi_merge_check_groups(dst);
     if (rc)
         return rc;
