@@ -38,8 +38,6 @@ static char *text(const iprof_model *m)
     return model_text(m, IPROF_WRITE_NO_VALIDATE);
 }
 
-/* The model written with IPROF_WRITE_CANONICAL (and `flags`), or the
- * status and message of the failed write as "(status: message)". */
 /* The canonical form of m written with flags (and, non-NULL, in version),
  * or "(status: message)". */
 static char *canonical_text_in(const iprof_model *m, unsigned flags, const char *version)
@@ -916,6 +914,37 @@ static void test_canonical_check_threaded(void)
     }
 }
 
+/* A context whose caller names a negative method id has no canonical
+ * form. Files cannot hold one (ctx method ids are digits), so it is made
+ * here through the loader's own push; the check walks the callers only
+ * when the model has made such a node, and must still find it, with the
+ * references vouched for (the rules on two threads) or not. */
+static void test_canonical_negative_caller(void)
+{
+    static const char *const json =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"T\"}],"
+        "\"methods\":[{\"id\":1,\"name\":\"m\",\"signature\":[0,0]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"1:0<1:4\",\"records\":[2]}]}";
+    static const int64_t frames[] = {1, 0, -2, 3}, count[] = {5};
+    for (int unchecked = 0; unchecked < 2; unchecked++) {
+        iprof_model *m = load(json);
+        CHECK(!m->ctx_nodes.negative);
+        char *c = canonical_text(m, IPROF_WRITE_THREADED);
+        CHECK(strncmp(c, "{\"version\":", 11) == 0);
+        free(c);
+        CHECK_OK(ipi_model_push_entry_hashed(m, IPROF_KIND_CALL_COUNT, frames, 2, NULL, count, 1));
+        CHECK(m->ctx_nodes.negative);
+        if (unchecked)
+            ipi_model_changed(m, IPI_CHANGED_UNCHECKED, -1);
+        for (int threaded = 0; threaded < 2; threaded++) {
+            c = canonical_text(m, threaded ? IPROF_WRITE_THREADED : 0);
+            CHECK(strstr(c, "a method id in a ctx must not be negative") != NULL);
+            free(c);
+        }
+        iprof_model_free(m);
+    }
+}
+
 /* The branch probabilities of every conditional entry of a and b are
  * the same, bit for bit, bci by bci (entries in the same order; the
  * pairs in the order of each bci's first record, which sorting changes). */
@@ -1772,6 +1801,7 @@ int main(void)
     RUN(test_canonical_repeated_method_callers);
     RUN(test_canonical_caller_order);
     RUN(test_canonical_check_threaded);
+    RUN(test_canonical_negative_caller);
     RUN(test_canonical_no_callers);
     RUN(test_canonical_flat_sort);
     RUN(test_canonical_buckets);

@@ -149,8 +149,10 @@ static size_t sort_records(int kind, int64_t *r, size_t count, int64_t *tmp)
 /* ---- checks ------------------------------------------------------------- */
 
 /* The first rule the canonical form needs that entry e of a kind breaks,
- * or IPI_RULE_OK. */
-static int entry_rule(int kind, const iprof_entry *e)
+ * or IPI_RULE_OK; its callers are walked for a negative method id only
+ * when the model has made such a node (ipi_ctx_nodes.negative): a cache
+ * miss or more per entry otherwise. */
+static int entry_rule(int kind, const iprof_entry *e, int negative)
 {
     int64_t fr[2];
     /* The rules need the frames only for the first frame's bci (call
@@ -161,7 +163,7 @@ static int entry_rule(int kind, const iprof_entry *e)
     int rule = ipi_rule_check_entry(kind, fr, 1, e->records, e->record_count);
     if (rule == IPI_RULE_OK && kind == IPROF_KIND_MONITOR && e->ctx->depth != 1)
         rule = IPI_RULE_MONITOR_CTX;
-    if (rule == IPI_RULE_OK)
+    if (rule == IPI_RULE_OK && negative)
         for (const iprof_context *x = e->ctx; x; x = x->parent)
             if (x->method < 0)
                 rule = IPI_RULE_NEGATIVE_METHOD;
@@ -172,7 +174,7 @@ static int entry_rule(int kind, const iprof_entry *e)
  * that breaks one at bad (to: none). A job: reads only. */
 typedef struct rule_scan {
     const ipi_entry_list *l;
-    int kind;
+    int kind, negative;
     size_t from, to, bad;
     int rule;
 } rule_scan;
@@ -181,7 +183,7 @@ static void scan_rules(void *arg)
 {
     rule_scan *r = arg;
     for (r->bad = r->from; r->bad < r->to; r->bad++)
-        if ((r->rule = entry_rule(r->kind, &r->l->items[r->bad])) != IPI_RULE_OK)
+        if ((r->rule = entry_rule(r->kind, &r->l->items[r->bad], r->negative)) != IPI_RULE_OK)
             return;
 }
 
@@ -201,8 +203,9 @@ int ipi_canon_check(iprof_model *report, const iprof_model *m, int threaded)
         const ipi_entry_list *l = &m->entries[kind];
         if (!refs) {
             size_t n = l->count;
-            rule_scan lo = {l, kind, 0, n / 2, 0, IPI_RULE_OK};
-            rule_scan hi = {l, kind, n / 2, n, 0, IPI_RULE_OK};
+            int neg = m->ctx_nodes.negative;
+            rule_scan lo = {l, kind, neg, 0, n / 2, 0, IPI_RULE_OK};
+            rule_scan hi = {l, kind, neg, n / 2, n, 0, IPI_RULE_OK};
             ipi_job_both(scan_rules, &lo, &hi, threaded && n > IPI_JOB_MIN);
             const rule_scan *r = lo.bad < lo.to ? &lo : hi.bad < hi.to ? &hi : NULL;
             if (r)
@@ -211,7 +214,7 @@ int ipi_canon_check(iprof_model *report, const iprof_model *m, int threaded)
         }
         for (size_t i = 0; i < l->count; i++) {
             const iprof_entry *e = &l->items[i];
-            int rule = entry_rule(kind, e);
+            int rule = entry_rule(kind, e, m->ctx_nodes.negative);
             if (rule != IPI_RULE_OK)
                 return ipi_entry_fail_rule(report, e, rule, 1);
             int rc = ipi_entry_check_refs(report, m, e, "the model");

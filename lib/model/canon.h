@@ -17,12 +17,15 @@
 #include "model.h"
 
 /* A method in the sort: 16 bytes, so that sorting millions stays in
- * budget. Most comparisons end at decl and prefix, without touching the
- * method. */
+ * budget. Methods are sorted a declaring type at a time (a counting sort
+ * on it first), so the sort compares only the name and the rest of the
+ * signature; most comparisons end at the prefix, without touching the
+ * method, and the others reach it through ref, not through the model's
+ * list of references (one cache miss fewer). */
 typedef struct ipi_canon_meth {
     uint64_t prefix; /* the name's first 8 bytes, big-endian */
-    uint32_t decl;   /* canonical id of the declaring type + 1; 0: none */
-    uint32_t index;  /* in the model's methods */
+    uint32_t ref;    /* the method (ipi_model_method_at) */
+    uint32_t index;  /* its place in the model's methods */
 } ipi_canon_meth;
 
 /* An entry in the sort: its callee frame in canonical ids and its
@@ -121,7 +124,9 @@ typedef struct ipi_canon {
     const iprof_type **types;
     size_t type_count;
     /* The distinct methods in order: method i has canonical id i + 1 and
-     * is the model's method order[i]. */
+     * is ipi_model_method_at(m, order[i]) (a reference, not a place in
+     * the model's list: the walk in this order reads one line fewer per
+     * method). */
     uint32_t *order;
     size_t order_size; /* bytes held at order */
     size_t method_count;

@@ -61,15 +61,14 @@ int64_t ipi_canon_type(const ipi_canon *c, int64_t old)
     return (int64_t)(intptr_t)ipi_idmap_get(&c->tmap, old) - 1;
 }
 
-/* Methods by declaring type, name, then the other signature types and the
- * signature's length. */
+/* Methods of one declaring type by name, then the other signature types
+ * and the signature's length (the declaring type is list_methods'
+ * counting sort). */
 static int cmp_meth(const ipi_canon *c, const ipi_canon_meth *a, const ipi_canon_meth *b)
 {
-    if (a->decl != b->decl)
-        return a->decl < b->decl ? -1 : 1;
     if (a->prefix != b->prefix)
         return a->prefix < b->prefix ? -1 : 1;
-    const iprof_method *x = ipi_model_method(c->m, a->index), *y = ipi_model_method(c->m, b->index);
+    const iprof_method *x = ipi_model_method_at(c->m, a->ref), *y = ipi_model_method_at(c->m, b->ref);
     int r = cmp_str(x->name, y->name);
     if (r)
         return r;
@@ -184,9 +183,9 @@ static void scatter_methods(void *arg)
             ipi_prefetch(ipi_model_method(m, i + 16));
         if (i + 8 < p->to)
             ipi_prefetch(ipi_model_method(m, i + 8)->name);
-        uint32_t d = p->decl[i];
-        uint64_t prefix = name_prefix(ipi_model_method(m, i)->name);
-        p->meths[p->next[d]++] = (ipi_canon_meth){prefix, d, (uint32_t)i};
+        uint32_t ref = m->methods[i];
+        uint64_t prefix = name_prefix(ipi_model_method_at(m, ref)->name);
+        p->meths[p->next[p->decl[i]]++] = (ipi_canon_meth){prefix, ref, (uint32_t)i};
     }
 }
 
@@ -314,14 +313,14 @@ static int number_methods(ipi_canon *c, ipi_canon_meth *meths, const uint8_t *sa
         else if (ipi_idmap_put(&c->mmap.sparse, c->a, x->id, (void *)(uintptr_t)rank[i]))
             return IPROF_ENOMEM;
     }
-    /* The first of each run of equal methods, its index written at byte
-     * 4 n, within items already read. */
+    /* The first of each run of equal methods, its reference written at
+     * byte 4 n, within items already read. */
     unsigned char *bytes = (unsigned char *)meths;
     size_t n = 0;
     for (size_t i = 0; i < count; i++) {
-        uint32_t index = meths[i].index;
+        uint32_t ref = meths[i].ref;
         if (!same[i])
-            memcpy(bytes + n++ * sizeof index, &index, sizeof index);
+            memcpy(bytes + n++ * sizeof ref, &ref, sizeof ref);
     }
     size_t size = n * sizeof *c->order;
     void *order = ipi_realloc(c->a, meths, c->order_size, size);
@@ -381,7 +380,7 @@ static int order_methods(ipi_canon *c)
 
 const iprof_method *ipi_canon_method(const ipi_canon *c, size_t i)
 {
-    return ipi_model_method(c->m, c->order[i]);
+    return ipi_model_method_at(c->m, c->order[i]);
 }
 
 void ipi_canon_methods_done(ipi_canon *c)
@@ -393,21 +392,18 @@ void ipi_canon_methods_done(ipi_canon *c)
 }
 
 /* Methods are walked in an order that is not the model's, each a miss
- * for its slot in the model's array, its struct (two lines with a long
- * signature), its name and the type map's slots of its signature: fetched
- * 24, 16 and 8 methods ahead, each step reading what the step before
- * brought in. */
+ * for its struct (two lines with a long signature), its name and the type
+ * map's slots of its signature: fetched 16 and 8 methods ahead, the
+ * second step reading what the first brought in. */
 void ipi_canon_prefetch_method(const ipi_canon *c, size_t i)
 {
-    if (i + 24 < c->method_count)
-        ipi_prefetch(&c->m->methods[c->order[i + 24]]);
     if (i + 16 < c->method_count) {
-        const char *x = (const char *)ipi_model_method(c->m, c->order[i + 16]);
+        const char *x = (const char *)ipi_canon_method(c, i + 16);
         ipi_prefetch(x);
         ipi_prefetch(x + 64);
     }
     if (i + 8 < c->method_count) {
-        const iprof_method *x = ipi_model_method(c->m, c->order[i + 8]);
+        const iprof_method *x = ipi_canon_method(c, i + 8);
         ipi_prefetch(x->name);
         for (size_t k = 1; k < x->sig_len && k < 8; k++)
             if (x->sig[k] >= 0 && (uint64_t)x->sig[k] < c->tmap.dense_cap)

@@ -100,6 +100,10 @@ typedef struct ipi_ctx_nodes {
     size_t chunk_count, chunk_cap;
     size_t used; /* slots handed out: indexes 0 .. used - 1 */
     size_t max;  /* IPI_CTX_MAX_SLOTS; tests lower it to reach the limit */
+    /* Whether a node with a negative method id was ever made (a failed
+     * merge's undo leaves it set): while not, no context names one, and
+     * the canonical check need not walk every entry's callers. */
+    int negative;
 } ipi_ctx_nodes;
 
 /* The node at index i (< used). */

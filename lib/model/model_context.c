@@ -133,6 +133,7 @@ static int new_node(iprof_model *m, int64_t method, int64_t bci, const iprof_con
         return rc;
     iprof_context *c = &m->ctx_nodes.chunks[at >> IPI_CTX_CHUNK_SHIFT][at & (IPI_CTX_CHUNK - 1)];
     c->method = method;
+    m->ctx_nodes.negative |= method < 0;
     c->parent = parent;
     c->bci = narrow;
     c->depth = parent ? parent->depth + 1 : 1;
