@@ -1,6 +1,8 @@
 /* Jobs on a second thread; see job.h. */
 #include "job.h"
 
+#include "platform.h"
+
 #ifdef IPI_HAVE_THREADS
 static void *run(void *job)
 {
@@ -41,6 +43,30 @@ void ipi_job_both(void (*fn)(void *arg), void *lo, void *hi, int threaded)
     ipi_job_start(&job, fn, hi, threaded);
     fn(lo);
     ipi_job_wait(&job);
+}
+
+typedef struct populate_part {
+    void *const *blocks;
+    const size_t *sizes;
+    size_t n;
+    int second;
+} populate_part;
+
+static void populate_half(void *arg)
+{
+    const populate_part *p = arg;
+    for (size_t i = 0; i < p->n; i++) {
+        size_t h = p->sizes[i] / 2;
+        if (p->blocks[i])
+            ipi_mem_populate((char *)p->blocks[i] + (p->second ? h : 0),
+                             p->second ? p->sizes[i] - h : h);
+    }
+}
+
+void ipi_job_populate(void *const *blocks, const size_t *sizes, size_t n, int threaded)
+{
+    populate_part lo = {blocks, sizes, n, 0}, hi = {blocks, sizes, n, 1};
+    ipi_job_both(populate_half, &lo, &hi, threaded);
 }
 
 void ipi_job_wait(ipi_job *job)

@@ -266,7 +266,8 @@ void ipi_canon_free(ipi_canon *c)
  * it has it, else exactly need: doubling could hold twice a kind's
  * entries while the next kind sorts, the canonical write's peak (a merge
  * of four 100 MB files peaked 2.5 MiB lower). The old items are not
- * kept. */
+ * kept. Its pages are mapped by whoever fills it (the sort's job,
+ * sort_slot; both threads, flatten), not here on the calling thread. */
 static int fit_array(const iprof_allocator *a, void *arr, size_t *cap, size_t need, size_t size)
 {
     void *p;
@@ -274,7 +275,7 @@ static int fit_array(const iprof_allocator *a, void *arr, size_t *cap, size_t ne
     if (*cap >= need)
         return IPROF_OK;
     ipi_free(a, p, *cap * size);
-    p = ipi_malloc_whole(a, need * size);
+    p = ipi_malloc(a, need * size);
     *cap = p ? need : 0;
     memcpy(arr, &p, sizeof p);
     return p ? IPROF_OK : IPROF_ENOMEM;
@@ -418,6 +419,9 @@ static void flatten(const ipi_canon *c, ipi_canon_slot *s)
     lo.off = hi.off = off;
     lo.at = s->keys;
     hi.at = s->keys + lo.keys;
+    void *block = s->keys;
+    size_t size = keys * sizeof *s->keys;
+    ipi_job_populate(&block, &size, 1, threaded);
     ipi_job_both(fill_keys, &lo, &hi, threaded);
     if (lo.ok && hi.ok) { /* the sort is done: the callers' nodes give way */
         ipi_job_both(set_offsets, &lo, &hi, threaded);
@@ -469,6 +473,12 @@ static void place_entries(const ipi_canon_slot *s, uint32_t *at, uint32_t *bound
 static void sort_slot(void *arg)
 {
     ipi_canon_slot *s = arg;
+    /* The slot's arrays mapped here, on the second thread when threaded:
+     * the calling thread is the one the canonical write waits for. */
+    ipi_mem_populate(s->ents, s->count * sizeof *s->ents);
+    ipi_mem_populate(s->tmp, s->tmp_cap * sizeof *s->tmp);
+    if (s->keys)
+        ipi_mem_populate(s->keys, s->keys_cap * sizeof *s->keys);
     uint32_t *at = NULL, *bounds = s->buckets;
     if (bounds) {
         at = (uint32_t *)(void *)s->tmp; /* 4 bytes an entry; it has 12 */

@@ -209,13 +209,15 @@ static void run_parts(const ipi_canon *c, void (*fn)(void *), void *lo, void *hi
     ipi_job_both(fn, lo, hi, c->threaded && count > IPI_JOB_MIN);
 }
 
-/* meths sorted, same[i] set when meths[i] equals meths[i - 1]; tmp holds
- * count / 2 + 2 items, next 2 (types + 1) zeros. */
-static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_meth *tmp,
-                         uint32_t *next, uint8_t *same, size_t count)
+/* meths sorted, same[i] set when meths[i] equals meths[i - 1]; decl
+ * room for a uint32_t per method, next 2 (types + 1) zeros. IPROF_OK or
+ * IPROF_ENOMEM (the sorts' scratch, *tmp, sized by the type with the most
+ * methods: a sort takes one type at a time; freed by the caller). */
+static int list_methods(const ipi_canon *c, ipi_canon_meth *meths, uint32_t *decl,
+                        uint32_t *next, uint8_t *same, size_t count, ipi_canon_meth **tmp,
+                        size_t *tmp_size)
 {
-    size_t types = c->type_count + 1, h = count / 2;
-    uint32_t *decl = (uint32_t *)(void *)tmp; /* 4 bytes a method: tmp has 8 */
+    size_t types = c->type_count + 1, h = count / 2, most = 0;
     meth_part lo = {c, meths, NULL, decl, next, NULL, NULL, 0, h};
     meth_part hi = {c, meths, NULL, decl, next + types, NULL, NULL, h, count};
     run_parts(c, count_decls, &lo, &hi, count);
@@ -226,18 +228,24 @@ static void list_methods(const ipi_canon *c, ipi_canon_meth *meths, ipi_canon_me
         lo.next[t] = at;
         hi.next[t] = at + nlo;
         at += nlo + nhi;
+        if (nlo + nhi > most)
+            most = nlo + nhi;
     }
+    /* Each part's sort scratch holds half of the largest type's methods. */
+    size_t part = most / 2 + 1;
+    *tmp_size = 2 * part * sizeof **tmp;
+    if (!(*tmp = ipi_malloc(c->a, *tmp_size)))
+        return IPROF_ENOMEM;
     run_parts(c, scatter_methods, &lo, &hi, count);
     /* hi.next[t] is now the end of type t's methods. Split the types
-     * where the methods reach half; each part's scratch holds half of its
-     * methods, the most a sort of one type takes. */
+     * where the methods reach half. */
     size_t split = 0;
     while (split < types && hi.next[split] < h)
         split++;
-    size_t n_lo = split < types ? hi.next[split] : count;
-    lo = (meth_part){c, meths, tmp, NULL, NULL, hi.next, same, 0, split < types ? split + 1 : types};
-    hi = (meth_part){c, meths, tmp + n_lo / 2 + 1, NULL, NULL, hi.next, same, lo.to, types};
+    lo = (meth_part){c, meths, *tmp, NULL, NULL, hi.next, same, 0, split < types ? split + 1 : types};
+    hi = (meth_part){c, meths, *tmp + part, NULL, NULL, hi.next, same, lo.to, types};
     run_parts(c, sort_types_methods, &lo, &hi, count);
+    return IPROF_OK;
 }
 
 /* A half of numbering the methods (number_methods), a job: ranks of the
@@ -341,40 +349,42 @@ static int order_methods(ipi_canon *c)
         return IPROF_OK;
     if (count > UINT32_MAX || c->type_count >= UINT32_MAX)
         return IPROF_ELIMIT;
-    size_t tmp_size = (count / 2 + 2) * sizeof(ipi_canon_meth);
     size_t next_size = 2 * (c->type_count + 1) * sizeof(uint32_t);
-    ipi_canon_meth *meths = ipi_malloc_whole(c->a, count * sizeof *meths);
+    size_t sizes[4] = {count * sizeof(ipi_canon_meth), count * sizeof(uint32_t), count, 0};
+    ipi_canon_meth *meths = ipi_malloc(c->a, sizes[0]);
     if (!meths)
         return IPROF_ENOMEM;
     c->order = (uint32_t *)(void *)meths; /* freed with c from here on */
-    c->order_size = count * sizeof *meths;
-    ipi_canon_meth *tmp = ipi_malloc_whole(c->a, tmp_size);
-    uint32_t *next = tmp ? ipi_malloc(c->a, next_size) : NULL;
-    uint8_t *same = next ? ipi_malloc_whole(c->a, count) : NULL;
-    if (!same) {
-        ipi_free(c->a, next, next_size);
-        ipi_free(c->a, tmp, tmp_size);
-        return IPROF_ENOMEM;
-    }
-    memset(next, 0, next_size);
-    list_methods(c, meths, tmp, next, same, count);
-    ipi_free(c->a, next, next_size);
-    ipi_free(c->a, tmp, tmp_size);
+    c->order_size = sizes[0];
+    /* rank: each method's place in the sort, by its place in the model
+     * (the declaring types' ids before that, in list_methods). */
+    uint32_t *rank = ipi_malloc(c->a, sizes[1]);
+    uint8_t *same = rank ? ipi_malloc(c->a, sizes[2]) : NULL;
+    uint32_t *next = same ? ipi_malloc(c->a, next_size) : NULL;
     /* Dense for ids up to twice the methods (a gap costs 4 bytes). */
     int64_t max_id = ipi_model_max_id(m, 0);
-    if (max_id >= 0 && (uint64_t)max_id < 2 * (uint64_t)count + 1024) {
-        c->mmap.dense_cap = (size_t)max_id + 1;
-        if (!(c->mmap.dense = ipi_malloc(c->a, c->mmap.dense_cap * sizeof *c->mmap.dense))) {
-            c->mmap.dense_cap = 0;
-            ipi_free(c->a, same, count);
-            return IPROF_ENOMEM;
-        }
-        ipi_clear_new(c->mmap.dense, c->mmap.dense_cap * sizeof *c->mmap.dense);
+    if (next && max_id >= 0 && (uint64_t)max_id < 2 * (uint64_t)count + 1024) {
+        sizes[3] = ((size_t)max_id + 1) * sizeof *c->mmap.dense;
+        if ((c->mmap.dense = ipi_malloc(c->a, sizes[3])))
+            c->mmap.dense_cap = (size_t)max_id + 1;
     }
-    uint32_t *rank = ipi_malloc_whole(c->a, count * sizeof *rank);
-    int rc = rank ? number_methods(c, meths, same, rank, count) : IPROF_ENOMEM;
-    ipi_free(c->a, rank, count * sizeof *rank);
-    ipi_free(c->a, same, count);
+    ipi_canon_meth *tmp = NULL;
+    size_t tmp_size = 0;
+    int rc = !next || (sizes[3] && !c->mmap.dense) ? IPROF_ENOMEM : IPROF_OK;
+    if (!rc) {
+        void *blocks[4] = {meths, rank, same, c->mmap.dense};
+        ipi_job_populate(blocks, sizes, 4, c->threaded && count > IPI_JOB_MIN);
+        if (c->mmap.dense)
+            memset(c->mmap.dense, 0, sizes[3]);
+        memset(next, 0, next_size);
+        rc = list_methods(c, meths, rank, next, same, count, &tmp, &tmp_size);
+    }
+    ipi_free(c->a, tmp, tmp_size);
+    ipi_free(c->a, next, next_size);
+    if (!rc)
+        rc = number_methods(c, meths, same, rank, count);
+    ipi_free(c->a, rank, sizes[1]);
+    ipi_free(c->a, same, sizes[2]);
     return rc;
 }
 
