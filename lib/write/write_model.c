@@ -325,8 +325,8 @@ static int write_methods(iprof_writer *w, ipi_canon *c, size_t from, size_t to)
         const int64_t *sig = ipi_canon_sig(c, i);
         if (!sig)
             return ipi_writer_fail(w, IPROF_ENOMEM, "out of memory");
-        int rc = iprof_writer_method(w, (int64_t)i + 1, x->name->s, x->name->len, sig,
-                                     x->sig_len);
+        int rc = ipi_writer_method_valid(w, (int64_t)i + 1, x->name->s, x->name->len, sig,
+                                         x->sig_len);
         if (rc)
             return rc;
     }
@@ -400,7 +400,7 @@ static int write_canonical_elements(iprof_writer *w, ipi_canon *c, part *p)
         if (i + PREFETCH_AHEAD / 2 < c->type_count)
             ipi_prefetch(c->types[i + PREFETCH_AHEAD / 2]->name);
         const ipi_str *name = c->types[i]->name;
-        if ((rc = iprof_writer_type(w, (int64_t)i, name->s, name->len)))
+        if ((rc = ipi_writer_type_valid(w, (int64_t)i, name->s, name->len)))
             return rc;
     }
     if ((rc = write_split(w, c, p, -1, c->method_count)))
@@ -490,7 +490,7 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         const iprof_type *t = iprof_model_type_at(model, i);
         size_t len = 0;
         const char *name = iprof_type_name(t, &len);
-        if ((rc = iprof_writer_type(w, iprof_type_id(t), name, len)))
+        if ((rc = ipi_writer_type_valid(w, iprof_type_id(t), name, len)))
             return rc;
     }
     if ((rc = model_unknowns(w, model, SEQ_TYPES)))
@@ -507,7 +507,7 @@ IPROF_API int iprof_writer_write_model(iprof_writer *w, const iprof_model *model
         size_t len = 0, sig_len = 0;
         const char *name = iprof_method_name(m, &len);
         const int64_t *sig = iprof_method_signature(m, &sig_len);
-        if ((rc = iprof_writer_method(w, iprof_method_id(m), name, len, sig, sig_len)))
+        if ((rc = ipi_writer_method_valid(w, iprof_method_id(m), name, len, sig, sig_len)))
             return rc;
     }
     if ((rc = model_unknowns(w, model, SEQ_METHODS)))

@@ -543,7 +543,9 @@ IPROF_API int iprof_writer_begin(iprof_writer *w, const char *format_version)
     return IPROF_OK;
 }
 
-IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, size_t name_len)
+/* iprof_writer_type and ipi_writer_type_valid: the name checked for
+ * UTF-8 unless `valid`. */
+static int put_type(iprof_writer *w, int64_t id, const char *name, size_t name_len, int valid)
 {
     if (!w)
         return IPROF_EINVAL;
@@ -559,7 +561,7 @@ IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, s
     if (!name && name_len)
         return ipi_writer_fail(w, IPROF_EINVAL, "type name is NULL");
     /* Never written, checked or not: the file would not be JSON. */
-    if (name_len && !ipi_utf8_valid(name, name_len))
+    if (!valid && name_len && !ipi_utf8_valid(name, name_len))
         return ipi_writer_fail(w, IPROF_EINVAL, "type %lld: the name is not valid UTF-8", (long long)id);
     int rc;
     if (w->check_refs) {
@@ -573,9 +575,20 @@ IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, s
     return IPROF_OK;
 }
 
-IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
-                                  size_t name_len, const int64_t *signature,
-                                  size_t signature_len)
+IPROF_API int iprof_writer_type(iprof_writer *w, int64_t id, const char *name, size_t name_len)
+{
+    return put_type(w, id, name, name_len, 0);
+}
+
+int ipi_writer_type_valid(iprof_writer *w, int64_t id, const char *name, size_t name_len)
+{
+    return put_type(w, id, name, name_len, 1);
+}
+
+/* iprof_writer_method and ipi_writer_method_valid: the name checked for
+ * UTF-8 unless `valid`. */
+static int put_method(iprof_writer *w, int64_t id, const char *name, size_t name_len,
+                      const int64_t *signature, size_t signature_len, int valid)
 {
     if (!w)
         return IPROF_EINVAL;
@@ -586,7 +599,7 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
         return ipi_writer_fail(w, IPROF_ESTATE, "method written %s", ipi_writer_state_name(w));
     if (!name && name_len)
         return ipi_writer_fail(w, IPROF_EINVAL, "method name is NULL");
-    if (name_len && !ipi_utf8_valid(name, name_len))
+    if (!valid && name_len && !ipi_utf8_valid(name, name_len))
         return ipi_writer_fail(w, IPROF_EINVAL, "method %lld: the name is not valid UTF-8", (long long)id);
     if (!signature && signature_len)
         return ipi_writer_fail(w, IPROF_EINVAL, "method signature is NULL");
@@ -608,6 +621,19 @@ IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
     if ((rc = ipi_writer_write_method(w, id, name ? name : "", name_len, signature, signature_len)))
         return ipi_writer_fail_rc(w, rc);
     return IPROF_OK;
+}
+
+IPROF_API int iprof_writer_method(iprof_writer *w, int64_t id, const char *name,
+                                  size_t name_len, const int64_t *signature,
+                                  size_t signature_len)
+{
+    return put_method(w, id, name, name_len, signature, signature_len, 0);
+}
+
+int ipi_writer_method_valid(iprof_writer *w, int64_t id, const char *name, size_t name_len,
+                            const int64_t *signature, size_t signature_len)
+{
+    return put_method(w, id, name, name_len, signature, signature_len, 1);
 }
 
 /* Rule and reference checks of one entry; 0 or the failure. */

@@ -155,6 +155,12 @@ int ipi_writer_fail_rc(iprof_writer *w, int rc);
 int ipi_writer_unknowns_fit(iprof_writer *w, const iprof_model *model);
 int ipi_writer_write_method(iprof_writer *w, int64_t id, const char *name, size_t len,
     const int64_t *sig, size_t sig_len);
+/* iprof_writer_type and iprof_writer_method for a name already known to
+ * be valid UTF-8: a model's, checked as it entered the model (the reader,
+ * the model's add functions), is not checked again by a model's write. */
+int ipi_writer_type_valid(iprof_writer *w, int64_t id, const char *name, size_t name_len);
+int ipi_writer_method_valid(iprof_writer *w, int64_t id, const char *name, size_t name_len,
+    const int64_t *signature, size_t signature_len);
 int ipi_writer_write_entry(iprof_writer *w, const int64_t *frames, size_t frame_count,
     const int64_t *records, size_t record_count);
 int ipi_writer_flush(iprof_writer *w);
