@@ -55,7 +55,7 @@ typedef struct stream_merge {
     size_t sig_cap;
     int64_t *ids;
     size_t ids_cap;
-    size_t *ready; /* pass two: offsets of the batch's remapped entries */
+    ipi_event *ready; /* pass two: the batch's remapped entries, decoded once */
     size_t ready_cap;
     const iprof_context **ctxs; /* pass two: their contexts in dst */
     size_t ctxs_cap;
@@ -334,47 +334,43 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
 #define AHEAD_ITEMS 4
 #define AHEAD_FRAMES 16
 
-static void fetch_ahead(const stream_merge *s, ipi_batch *b, size_t i, size_t n, int nodes)
+static void fetch_ahead(const stream_merge *s, size_t i, size_t n, int nodes)
 {
     if (i >= n)
         return;
-    ipi_event e;
-    ipi_batch_event_at(b, s->ready[i], &e);
-    size_t k = e.n < AHEAD_FRAMES ? e.n : AHEAD_FRAMES;
+    const ipi_event *e = &s->ready[i];
+    size_t k = e->n < AHEAD_FRAMES ? e->n : AHEAD_FRAMES;
     if (nodes)
-        ipi_context_prefetch_nodes(s->dst, e.hashes, k);
+        ipi_context_prefetch_nodes(s->dst, e->hashes, k);
     else
-        ipi_context_prefetch(s->dst, e.hashes, k);
+        ipi_context_prefetch(s->dst, e->hashes, k);
 }
 
 /* Pass two: the contexts of the batch's remapped entries first (their
  * nodes fetched ahead from the hashes), then the entries, the slots of
  * their contexts in dst's entry indexes fetched ahead (a context is known
  * only once interned). */
-static int combine_ready(stream_merge *s, ipi_batch *b, size_t n)
+static int combine_ready(stream_merge *s, size_t n)
 {
     iprof_model *dst = s->dst;
     if (ipi_grow_array(alloc_of(s), &s->ctxs, &s->ctxs_cap, n, sizeof *s->ctxs))
         return IPROF_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        fetch_ahead(s, b, i + AHEAD_SLOTS, n, 0);
-        fetch_ahead(s, b, i + AHEAD_ITEMS, n, 1);
-        ipi_event e;
-        ipi_batch_event_at(b, s->ready[i], &e);
-        int rc = ipi_context_intern_hashed(dst, e.ids, e.n, e.hashes, &s->ctxs[i]);
+        fetch_ahead(s, i + AHEAD_SLOTS, n, 0);
+        fetch_ahead(s, i + AHEAD_ITEMS, n, 1);
+        const ipi_event *e = &s->ready[i];
+        int rc = ipi_context_intern_hashed(dst, e->ids, e->n, e->hashes, &s->ctxs[i]);
         if (rc)
             return rc;
     }
     for (size_t i = 0; i < n; i++) {
-        ipi_event e;
         if (i + AHEAD_SLOTS < n) {
-            ipi_batch_event_at(b, s->ready[i + AHEAD_SLOTS], &e);
-            const ipi_rtab *t = ipi_index_built(dst, IPI_IX_ENTRIES + e.tag);
+            const ipi_rtab *t = ipi_index_built(dst, IPI_IX_ENTRIES + s->ready[i + AHEAD_SLOTS].tag);
             if (t)
                 ipi_rtab_prefetch(t, ipi_entry_hash(s->ctxs[i + AHEAD_SLOTS]));
         }
-        ipi_batch_event_at(b, s->ready[i], &e);
-        int rc = ipi_entry_merge_at(dst, e.tag, s->ctxs[i], e.records, e.record_count,
+        const ipi_event *e = &s->ready[i];
+        int rc = ipi_entry_merge_at(dst, e->tag, s->ctxs[i], e->records, e->record_count,
                                     ipi_journal_entry, &s->j);
         if (rc)
             return rc;
@@ -443,9 +439,9 @@ static int apply_batch(ipi_batch *b, void *payload)
         if (rc)
             return rc;
         if (ready)
-            s->ready[n++] = at;
+            s->ready[n++] = e;
     }
-    return combine_ready(s, b, n);
+    return combine_ready(s, n);
 }
 
 /* ---- the reading thread's share ---------------------------------------- */
