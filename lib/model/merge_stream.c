@@ -378,34 +378,28 @@ static int combine_ready(stream_merge *s, size_t n)
     return IPROF_OK;
 }
 
-/* Pass one's look ahead: the name slots of the types and methods
- * AHEAD_SLOTS events on, the strings they hold half as far (names are
- * what pass one waits for; entries wait in pass two). */
-typedef struct name_ahead {
-    size_t at;
-} name_ahead;
+/* Pass one's look ahead: the events AHEAD_SLOTS on, decoded once into a
+ * ring of RING, with the name slots of their types and methods fetched;
+ * the strings those slots hold fetched AHEAD_ITEMS on (names are what
+ * pass one waits for; entries wait in pass two). */
+#define RING 16 /* more than AHEAD_SLOTS; a power of two */
 
-static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int strings)
+static void fetch_names(const stream_merge *s, const ipi_event *e, int strings)
 {
-    if (a->at >= b->used)
+    if (e->tag != IPI_EV_TYPE && e->tag != IPI_EV_METHOD)
         return;
-    ipi_event e;
-    a->at = ipi_batch_event_at(b, a->at, &e);
-    if (e.tag == IPI_EV_TYPE || e.tag == IPI_EV_METHOD) {
-        /* A premapped method's key is known: its index slot too, then the
-         * method the slot names. */
-        const ipi_rtab *index =
-            e.premapped ? ipi_index_built(s->dst, IPI_IX_METHOD_NAMES) : NULL;
-        if (strings) {
-            ipi_intern_prefetch_str(&s->dst->names, e.hash);
-            uint32_t ref = index ? ipi_rtab_candidate(index, *e.key, 4) : 0;
-            if (ref)
-                ipi_prefetch(ipi_model_method_at(s->dst, ref));
-        } else {
-            ipi_intern_prefetch(&s->dst->names, e.hash);
-            if (index)
-                ipi_rtab_prefetch(index, *e.key);
-        }
+    /* A premapped method's key is known: its index slot too, then the
+     * method the slot names. */
+    const ipi_rtab *index = e->premapped ? ipi_index_built(s->dst, IPI_IX_METHOD_NAMES) : NULL;
+    if (strings) {
+        ipi_intern_prefetch_str(&s->dst->names, e->hash);
+        uint32_t ref = index ? ipi_rtab_candidate(index, *e->key, 4) : 0;
+        if (ref)
+            ipi_prefetch(ipi_model_method_at(s->dst, ref));
+    } else {
+        ipi_intern_prefetch(&s->dst->names, e->hash);
+        if (index)
+            ipi_rtab_prefetch(index, *e->key);
     }
 }
 
@@ -413,33 +407,34 @@ static void fetch_names(const stream_merge *s, ipi_batch *b, name_ahead *a, int 
 static int apply_batch(ipi_batch *b, void *payload)
 {
     stream_merge *s = payload;
-    size_t n = 0;
-    name_ahead slots = {0}, strings = {0};
-    for (int i = 0; i < AHEAD_SLOTS; i++)
-        fetch_names(s, b, &slots, 0);
-    for (int i = 0; i < AHEAD_ITEMS; i++)
-        fetch_names(s, b, &strings, 1);
-    for (size_t at = 0, next; at < b->used; at = next) {
-        fetch_names(s, b, &slots, 0);
-        fetch_names(s, b, &strings, 1);
-        ipi_event e;
-        next = ipi_batch_event_at(b, at, &e);
+    ipi_event ring[RING];
+    size_t n = 0, decoded = 0, at = 0;
+    for (size_t i = 0;; i++) {
+        while (decoded <= i + AHEAD_SLOTS && at < b->used) {
+            at = ipi_batch_event_at(b, at, &ring[decoded % RING]);
+            fetch_names(s, &ring[decoded++ % RING], 0);
+        }
+        if (i == decoded)
+            break;
+        for (size_t k = i ? i + AHEAD_ITEMS : 0; k <= i + AHEAD_ITEMS && k < decoded; k++)
+            fetch_names(s, &ring[k % RING], 1);
+        ipi_event *e = &ring[i % RING];
         int rc, ready = 0;
-        if (e.tag == IPI_EV_VERSION)
-            rc = ipi_model_store_version(s->side, e.name, e.name_len);
-        else if (e.tag == IPI_EV_TYPE)
-            rc = take_type(s, &e);
-        else if (e.tag == IPI_EV_METHOD)
-            rc = take_method(s, &e);
+        if (e->tag == IPI_EV_VERSION)
+            rc = ipi_model_store_version(s->side, e->name, e->name_len);
+        else if (e->tag == IPI_EV_TYPE)
+            rc = take_type(s, e);
+        else if (e->tag == IPI_EV_METHOD)
+            rc = take_method(s, e);
         else
-            rc = remap_entry(s, &e, &ready);
+            rc = remap_entry(s, e, &ready);
         if (!rc && ready &&
             ipi_grow_array(alloc_of(s), &s->ready, &s->ready_cap, n + 1, sizeof *s->ready))
             rc = IPROF_ENOMEM;
         if (rc)
             return rc;
         if (ready)
-            s->ready[n++] = e;
+            s->ready[n++] = *e;
     }
     return combine_ready(s, n);
 }
