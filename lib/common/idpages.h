@@ -16,6 +16,8 @@
 
 #include <iprof/iprof.h>
 
+#include "prefetch.h"
+
 #define IPI_IDPAGES_SHIFT 12 /* 4,096 values (32 KiB) a page */
 #define IPI_IDPAGES_SIZE ((size_t)1 << IPI_IDPAGES_SHIFT)
 #define IPI_IDPAGES_SLACK 4
@@ -39,6 +41,15 @@ static inline int64_t ipi_idpages_get(const ipi_idpages *p, int64_t id)
     if (page >= p->table_cap || !p->pages[page])
         return p->none;
     return p->pages[page][(uint64_t)id & (IPI_IDPAGES_SIZE - 1)];
+}
+
+/* Ask the cache for id's slot ahead of an ipi_idpages_get (nothing when
+ * its page does not exist). */
+static inline void ipi_idpages_prefetch(const ipi_idpages *p, int64_t id)
+{
+    uint64_t page = (uint64_t)id >> IPI_IDPAGES_SHIFT;
+    if (page < p->table_cap && p->pages[page])
+        ipi_prefetch(&p->pages[page][(uint64_t)id & (IPI_IDPAGES_SIZE - 1)]);
 }
 
 /* Set id's value (val is not none): IPROF_OK with *kept 1, or *kept 0

@@ -81,9 +81,10 @@ typedef struct stream_merge {
      * reading a type per id (the merging thread's costliest misses).
      * NULL otherwise: signatures are premapped as dst types. */
     int64_t *tid;
-    /* Methods put in the filling batch whose premap waits (their thash
-     * and tid slots fetched when they were put): premapped PREMAP_AHEAD
-     * methods later, or all at once before the batch can be handed over
+    /* Methods, then entries, put in the filling batch whose premap waits
+     * (what it reads fetched when they were put: a method's thash and tid
+     * slots, an entry's slots in mids): premapped PREMAP_AHEAD elements
+     * later, or all at once before the batch can be handed over
      * (on_flush) or the builder drained (on_section). Reading thread. */
     ipi_batch *pending_batch;
     size_t pending[PREMAP_AHEAD];
@@ -485,16 +486,43 @@ static void prefetch_method_types(const stream_merge *s, const ipi_event *e)
         }
 }
 
-/* Premap the oldest waiting method. */
+/* An entry whose ids all resolve and that keeps its rules: remapped. The
+ * others stay as read, for the merging thread to defer or refuse. */
+static void premap_entry(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
+{
+    const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
+    int is_type;
+    int64_t id;
+    if (unresolved(s, L, e, &is_type, &id) || e->record_count > IPI_MAX_RECORDS ||
+        ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count) != IPI_RULE_OK)
+        return;
+    remap_in_place(s, L, e);
+    ipi_batch_mark_premapped(b, at);
+}
+
+/* Premap the oldest waiting method or entry. */
 static void premap_first(stream_merge *s)
 {
     ipi_batch *b = s->pending_batch;
     size_t at = s->pending[s->pending_first];
     ipi_event e;
     ipi_batch_event_at(b, at, &e);
-    premap_method(s, b, at, &e);
+    if (e.tag == IPI_EV_METHOD)
+        premap_method(s, b, at, &e);
+    else
+        premap_entry(s, b, at, &e);
     s->pending_first = (s->pending_first + 1) % PREMAP_AHEAD;
     s->pending_count--;
+}
+
+/* The element put at `at` of b waits to be premapped PREMAP_AHEAD
+ * elements later. */
+static void wait_premap(stream_merge *s, ipi_batch *b, size_t at)
+{
+    s->pending_batch = b; /* the same while elements wait: on_flush ran before a hand-over */
+    if (s->pending_count == PREMAP_AHEAD)
+        premap_first(s);
+    s->pending[(s->pending_first + s->pending_count++) % PREMAP_AHEAD] = at;
 }
 
 /* ipi_load_hooks.on_flush, and before the builder is drained: every
@@ -516,25 +544,19 @@ static void put_method(stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
         premap_method(s, b, at, e);
         return;
     }
-    s->pending_batch = b; /* the same while methods wait: on_flush ran before a hand-over */
     prefetch_method_types(s, e);
-    if (s->pending_count == PREMAP_AHEAD)
-        premap_first(s);
-    s->pending[(s->pending_first + s->pending_count++) % PREMAP_AHEAD] = at;
+    wait_premap(s, b, at);
 }
 
-/* An entry whose ids all resolve and that keeps its rules: remapped. The
- * others stay as read, for the merging thread to defer or refuse. */
-static void premap_entry(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
+/* An entry put at `at` of b: premapped PREMAP_AHEAD elements later, the
+ * slots of its frames' methods in mids fetched now (they miss: mids is 8
+ * bytes an input method id, and an entry's methods are anywhere in it). */
+static void put_entry(stream_merge *s, ipi_batch *b, size_t at, const ipi_event *e)
 {
-    const ipi_kind_layout *L = ipi_kind_layout_of(e->tag);
-    int is_type;
-    int64_t id;
-    if (unresolved(s, L, e, &is_type, &id) || e->record_count > IPI_MAX_RECORDS ||
-        ipi_rule_check_entry(e->tag, e->ids, e->n, e->records, e->record_count) != IPI_RULE_OK)
-        return;
-    remap_in_place(s, L, e);
-    ipi_batch_mark_premapped(b, at);
+    if (ipi_kind_layout_of(e->tag)->checks_methods)
+        for (size_t i = 0; i < e->n && i < AHEAD_FRAMES; i++)
+            ipi_idpages_prefetch(&s->mids, e->ids[2 * i]);
+    wait_premap(s, b, at);
 }
 
 /* ipi_load_hooks.on_put, on the reading thread. */
@@ -548,7 +570,7 @@ static void on_put(void *payload, ipi_batch *b, size_t at)
     if (e.tag == IPI_EV_METHOD && !s->methods_final)
         put_method(s, b, at, &e);
     else if (e.tag < IPI_EV_VERSION && s->methods_final)
-        premap_entry(s, b, at, &e);
+        put_entry(s, b, at, &e);
 }
 
 /* The name hashes of the input's types (stream_merge.thash), built when
