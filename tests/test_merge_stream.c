@@ -179,6 +179,9 @@ static void merge_into_lenient(const char *dst, size_t dst_len, const char *src,
         CHECK_OK(iprof_model_merge_source(got, r, SRC_BUFFER(src, len), NULL));
         CHECK_EQ_INT(model_diff(got, want), 0);
         CHECK_EQ_INT(iprof_model_method_count(got), methods);
+        /* Premapped by the reading thread, as dst's types, not ids. */
+        CHECK_EQ_INT((long long)got->merge_paths.methods_premapped, 2);
+        CHECK_EQ_INT((long long)got->merge_paths.methods_by_id, 0);
         iprof_reader_free(r);
         iprof_model_free(got);
     }
@@ -188,13 +191,21 @@ static void merge_into_lenient(const char *dst, size_t dst_len, const char *src,
 
 /* Leniently loaded dsts whose types are not one to one: the input's
  * methods are keyed by the names they matched, not by dst type ids (as
- * the merge matches them when dst's types are one to one). */
+ * the merge matches them when dst's types are one to one). The input's
+ * type ids dense (premapped through the array of their name hashes) or
+ * sparse (through the type map's hash part). */
 static void test_lenient_dst(void)
 {
-    static const char src[] =
+    static const char dense[] =
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":5,\"name\":\"B\"},{\"id\":6,\"name\":\"A\"}],"
         "\"methods\":[{\"id\":7,\"name\":\"f\",\"signature\":[5,5]},"
         "{\"id\":8,\"name\":\"f\",\"signature\":[6,6]}],"
+        "\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[2]},{\"ctx\":\"8:0\",\"records\":[3]}]}";
+    static const char sparse[] =
+        "{\"version\":\"1.0.0\",\"types\":[{\"id\":5000000005,\"name\":\"B\"},"
+        "{\"id\":6000000006,\"name\":\"A\"}],"
+        "\"methods\":[{\"id\":7,\"name\":\"f\",\"signature\":[5000000005,5000000005]},"
+        "{\"id\":8,\"name\":\"f\",\"signature\":[6000000006,6000000006]}],"
         "\"callCountProfiles\":[{\"ctx\":\"7:0\",\"records\":[2]},{\"ctx\":\"8:0\",\"records\":[3]}]}";
     /* Type id 0 repeated under another name: f(B, B) is new (dst's f is
      * f(A, A): id 0's first type), f(A, A) adds to dst's. */
@@ -202,7 +213,6 @@ static void test_lenient_dst(void)
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":0,\"name\":\"B\"}],"
         "\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[0,0]}],"
         "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
-    merge_into_lenient(same_id, sizeof same_id - 1, src, sizeof src - 1, 2);
     /* Name A under two ids: the input's A is dst's first (id 0), and its
      * f(A, A) still adds to dst's f(1, 1), which has the same names; by
      * id, 0 is not 1 and f(A, A) would be new. */
@@ -210,7 +220,10 @@ static void test_lenient_dst(void)
         "{\"version\":\"1.0.0\",\"types\":[{\"id\":0,\"name\":\"A\"},{\"id\":1,\"name\":\"A\"}],"
         "\"methods\":[{\"id\":1,\"name\":\"f\",\"signature\":[1,1]}],"
         "\"callCountProfiles\":[{\"ctx\":\"1:0\",\"records\":[1]}]}";
-    merge_into_lenient(same_name, sizeof same_name - 1, src, sizeof src - 1, 2);
+    merge_into_lenient(same_id, sizeof same_id - 1, dense, sizeof dense - 1, 2);
+    merge_into_lenient(same_name, sizeof same_name - 1, dense, sizeof dense - 1, 2);
+    merge_into_lenient(same_id, sizeof same_id - 1, sparse, sizeof sparse - 1, 2);
+    merge_into_lenient(same_name, sizeof same_name - 1, sparse, sizeof sparse - 1, 2);
 }
 
 /* What the merge gives, value by value (not only "as merge_with"). */
@@ -522,8 +535,10 @@ static char *methods_text(int64_t stride, int64_t base, int first, int last, siz
  * its 3,000 others are new, threaded or not, as the model merge has it.
  * Every method and entry of the input is premapped by the reading
  * thread's hooks (merge_paths), its methods matched by dst's type ids
- * when the input's type ids are dense, by dst's types when they are
- * sparse; a threaded merge fills dst's names index on two threads. */
+ * (dst's types are one to one) whether the input's type ids are dense
+ * (through an array of their name hashes) or sparse (through the type
+ * map's hash part); a threaded merge fills dst's names index on two
+ * threads. */
 static void test_large_dst(void)
 {
     static const int64_t strides[][2] = {{1, 1}, {INT64_C(1000000007), 1},
@@ -550,7 +565,7 @@ static void test_large_dst(void)
             CHECK_EQ_INT(iprof_model_entry_count(got, IPROF_KIND_CALL_COUNT), 9000);
             CHECK_EQ_INT(model_diff(got, want), 0);
             CHECK_EQ_INT((long long)got->merge_paths.methods_premapped, 6000);
-            CHECK_EQ_INT((long long)got->merge_paths.methods_by_id, strides[k][1] == 1 ? 6000 : 0);
+            CHECK_EQ_INT((long long)got->merge_paths.methods_by_id, 6000);
             CHECK_EQ_INT((long long)got->merge_paths.entries_premapped, 6000);
             CHECK_EQ_INT((long long)got->merge_paths.names_by_halves,
                          threaded ? (long long)halves : 0);

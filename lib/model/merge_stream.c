@@ -75,11 +75,12 @@ typedef struct stream_merge {
      * misses per signature id. NULL when tmap has no dense part. */
     uint64_t *thash;
     size_t thash_cap;
-    /* Beside thash when dst's types are one to one (ipi_types_one_to_one):
-     * the dst type id of each, so that a premapped method carries its
-     * signature as dst ids and is matched by comparing ids, not by
-     * reading a type per id (the merging thread's costliest misses).
-     * NULL otherwise: signatures are premapped as dst types. */
+    /* Whether dst's types are one to one (ipi_types_one_to_one), set with
+     * thash: a premapped method then carries its signature as dst ids and
+     * is matched by comparing ids, not by reading a type per id (the
+     * merging thread's costliest misses); otherwise as dst types. */
+    int types_by_id;
+    /* Beside thash when types_by_id: the dst type id of each. */
     int64_t *tid;
     /* Methods, then entries, put in the filling batch whose premap waits
      * (what it reads fetched when they were put: a method's thash and tid
@@ -216,7 +217,7 @@ static int note_method(stream_merge *s, int64_t id, const iprof_method *m)
 static int take_method(stream_merge *s, const ipi_event *e)
 {
     uint64_t h = *e->key;
-    int by_id = e->premapped && s->tid; /* dst's type ids, the key computed */
+    int by_id = e->premapped && s->types_by_id; /* dst's type ids, the key computed */
     s->paths.methods_premapped += e->premapped != 0;
     s->paths.methods_by_id += by_id;
     if (!by_id && (ipi_grow_array(alloc_of(s), &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
@@ -443,32 +444,31 @@ static int apply_batch(ipi_batch *b, void *payload)
 /* ---- the reading thread's share ---------------------------------------- */
 
 /* A method whose signature types are all mapped: its signature as dst's
- * type ids when dst's types are one to one (stream_merge.tid), else as
- * dst's types (pointers in the id slots: a leniently loaded dst may
- * repeat an id, so an id would not say which type the name matched) and
- * its key in the key slot (ipi_method_names_hash_of's, with no array of
- * types to build). */
+ * type ids when dst's types are one to one (stream_merge.types_by_id),
+ * else as dst's types (pointers in the id slots: a leniently loaded dst
+ * may repeat an id, so an id would not say which type the name matched)
+ * and its key in the key slot (ipi_method_names_hash_of's, with no array
+ * of types to build). Through thash and tid when the ids are in their
+ * range, else through tmap's hash part. */
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
-    if (s->thash) { /* ids below thash_cap are in tmap's dense part */
-        int ok;
-        uint64_t h = ipi_method_names_key_by(e->hash, e->ids, e->n, s->thash, s->thash_cap, &ok);
-        if (!ok)
-            return; /* for the merging thread to defer, or to refuse */
+    int ok = 0;
+    uint64_t h = 0;
+    if (s->thash)
+        h = ipi_method_names_key_by(e->hash, e->ids, e->n, s->thash, s->thash_cap, &ok);
+    if (ok) { /* ids below thash_cap are in tmap's dense part */
         for (size_t i = 0; i < e->n; i++)
             e->ids[i] = s->tid ? s->tid[e->ids[i]] : (int64_t)(uintptr_t)s->tmap.dense[e->ids[i]];
-        *e->key = h;
-        ipi_batch_mark_premapped(b, at);
-        return;
-    }
-    uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
-    for (size_t i = 0; i < e->n; i++)
-        if (!ipi_idmap_get(&s->tmap, e->ids[i]))
-            return; /* for the merging thread to defer, or to refuse */
-    for (size_t i = 0; i < e->n; i++) {
-        const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
-        e->ids[i] = (int64_t)(uintptr_t)t;
-        h = ipi_hash_combine(h, t->name->hash);
+    } else { /* ids in tmap's hash part (sparse), or a name hashing to 0 */
+        h = ipi_hash_combine(e->hash, (uint64_t)e->n);
+        for (size_t i = 0; i < e->n; i++)
+            if (!ipi_idmap_get(&s->tmap, e->ids[i]))
+                return; /* for the merging thread to defer, or to refuse */
+        for (size_t i = 0; i < e->n; i++) {
+            const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
+            e->ids[i] = s->types_by_id ? t->id : (int64_t)(uintptr_t)t;
+            h = ipi_hash_combine(h, t->name->hash);
+        }
     }
     *e->key = h;
     ipi_batch_mark_premapped(b, at);
@@ -573,14 +573,17 @@ static void on_put(void *payload, ipi_batch *b, size_t at)
         put_entry(s, b, at, &e);
 }
 
-/* The name hashes of the input's types (stream_merge.thash), built when
- * they are final. IPROF_OK or IPROF_ENOMEM. */
+/* The name hashes of the input's types (stream_merge.thash) and whether
+ * dst's types are one to one (types_by_id), when the types are final.
+ * IPROF_OK or IPROF_ENOMEM. */
 static int hash_types(stream_merge *s)
 {
-    size_t n = s->tmap.dense_cap;
-    if (!n)
-        return IPROF_OK;
     int one_to_one = ipi_types_one_to_one(s->dst);
+    size_t n = s->tmap.dense_cap;
+    if (!n) {
+        s->types_by_id = one_to_one;
+        return IPROF_OK;
+    }
     uint64_t *h = ipi_malloc(alloc_of(s), n * sizeof *h);
     int64_t *ids = one_to_one ? ipi_malloc(alloc_of(s), n * sizeof *ids) : NULL;
     if (!h || (one_to_one && !ids)) {
@@ -597,6 +600,7 @@ static int hash_types(stream_merge *s)
     s->thash = h;
     s->tid = ids;
     s->thash_cap = n;
+    s->types_by_id = one_to_one;
     return IPROF_OK;
 }
 
