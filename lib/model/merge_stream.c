@@ -41,6 +41,14 @@
 /* How many methods later the reading thread premaps a method. */
 #define PREMAP_AHEAD 8
 
+/* stream_merge.sparse: an input type id beyond tmap's dense part and
+ * what premap reads of its dst type, in one slot (hash 0: empty). */
+typedef struct sparse_type {
+    int64_t key;
+    uint64_t hash; /* the dst type's name hash */
+    int64_t dst;   /* as premapped: the dst type's id when types_by_id, else the type */
+} sparse_type;
+
 typedef struct stream_merge {
     iprof_model *dst;
     /* The input's version, unknown keys and instanceof spelling: a model
@@ -82,6 +90,11 @@ typedef struct stream_merge {
     int types_by_id;
     /* Beside thash when types_by_id: the dst type id of each. */
     int64_t *tid;
+    /* The input type ids in tmap's hash part (sparse ids), keyed by id,
+     * so that their premap reads one slot instead of tmap's two arrays,
+     * the type and its name. NULL when tmap has no hash part. */
+    sparse_type *sparse;
+    size_t sparse_cap; /* a power of two */
     /* Methods, then entries, put in the filling batch whose premap waits
      * (what it reads fetched when they were put: a method's thash and tid
      * slots, an entry's slots in mids): premapped PREMAP_AHEAD elements
@@ -120,6 +133,7 @@ static void state_free(stream_merge *s)
     ipi_free(a, s->ctxs, s->ctxs_cap * sizeof *s->ctxs);
     ipi_free(a, s->thash, s->thash_cap * sizeof *s->thash);
     ipi_free(a, s->tid, s->thash_cap * sizeof *s->tid);
+    ipi_free(a, s->sparse, s->sparse_cap * sizeof *s->sparse);
     ipi_idpages_free(&s->mids, a);
     for (int i = 0; i < 2; i++)
         for (ipi_batch *b = s->deferred[i], *next; b; b = next) {
@@ -450,21 +464,52 @@ static int apply_batch(ipi_batch *b, void *payload)
  * and its key in the key slot (ipi_method_names_hash_of's, with no array
  * of types to build). Through thash and tid when the ids are in their
  * range, else through tmap's hash part. */
+/* The slot of input type id key in s->sparse, NULL when it has none. */
+static const sparse_type *find_sparse(const stream_merge *s, int64_t key)
+{
+    if (!s->sparse)
+        return NULL;
+    size_t mask = s->sparse_cap - 1;
+    for (size_t i = ipi_hash_i64(key) & mask; s->sparse[i].hash; i = (i + 1) & mask)
+        if (s->sparse[i].key == key)
+            return &s->sparse[i];
+    return NULL;
+}
+
+/* The name hash of input type id x's dst type, through thash or sparse;
+ * 0 when neither has it (not mapped yet, or a name hashing to 0). */
+static uint64_t type_hash(const stream_merge *s, int64_t x)
+{
+    if (x >= 0 && (uint64_t)x < s->thash_cap)
+        return s->thash[x];
+    const sparse_type *t = find_sparse(s, x);
+    return t ? t->hash : 0;
+}
+
+/* Input type id x, which type_hash found, as premapped: dst's id, or
+ * dst's type. */
+static int64_t premapped_type(const stream_merge *s, int64_t x)
+{
+    if (x >= 0 && (uint64_t)x < s->thash_cap)
+        return s->tid ? s->tid[x] : (int64_t)(uintptr_t)s->tmap.dense[x];
+    return find_sparse(s, x)->dst;
+}
+
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
-    int ok = 0;
-    uint64_t h = 0;
-    if (s->thash)
-        h = ipi_method_names_key_by(e->hash, e->ids, e->n, s->thash, s->thash_cap, &ok);
-    if (ok) { /* ids below thash_cap are in tmap's dense part */
-        for (size_t i = 0; i < e->n; i++)
-            e->ids[i] = s->tid ? s->tid[e->ids[i]] : (int64_t)(uintptr_t)s->tmap.dense[e->ids[i]];
-    } else { /* ids in tmap's hash part (sparse), or a name hashing to 0 */
+    uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
+    size_t i = 0;
+    for (uint64_t v; i < e->n && (v = type_hash(s, e->ids[i])); i++)
+        h = ipi_hash_combine(h, v);
+    if (i == e->n) {
+        for (i = 0; i < e->n; i++)
+            e->ids[i] = premapped_type(s, e->ids[i]);
+    } else { /* before the types are final, or a name hashing to 0 */
         h = ipi_hash_combine(e->hash, (uint64_t)e->n);
-        for (size_t i = 0; i < e->n; i++)
+        for (i = 0; i < e->n; i++)
             if (!ipi_idmap_get(&s->tmap, e->ids[i]))
                 return; /* for the merging thread to defer, or to refuse */
-        for (size_t i = 0; i < e->n; i++) {
+        for (i = 0; i < e->n; i++) {
             const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
             e->ids[i] = s->types_by_id ? t->id : (int64_t)(uintptr_t)t;
             h = ipi_hash_combine(h, t->name->hash);
@@ -483,6 +528,8 @@ static void prefetch_method_types(const stream_merge *s, const ipi_event *e)
             ipi_prefetch(&s->thash[e->ids[i]]);
             if (s->tid)
                 ipi_prefetch(&s->tid[e->ids[i]]);
+        } else if (s->sparse) {
+            ipi_prefetch(&s->sparse[ipi_hash_i64(e->ids[i]) & (s->sparse_cap - 1)]);
         }
 }
 
@@ -540,7 +587,7 @@ static void on_flush(void *payload)
  * type id, a megabyte or more). */
 static void put_method(stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
-    if (!s->thash) {
+    if (!s->thash && !s->sparse) {
         premap_method(s, b, at, e);
         return;
     }
@@ -573,20 +620,46 @@ static void on_put(void *payload, ipi_batch *b, size_t at)
         put_entry(s, b, at, &e);
 }
 
-/* The name hashes of the input's types (stream_merge.thash) and whether
- * dst's types are one to one (types_by_id), when the types are final.
+/* stream_merge.sparse from tmap's hash part, types_by_id known.
  * IPROF_OK or IPROF_ENOMEM. */
+static int hash_sparse_types(stream_merge *s)
+{
+    const ipi_idmap *m = &s->tmap;
+    if (!m->hash_count)
+        return IPROF_OK;
+    size_t cap = 16;
+    while (cap < 2 * m->hash_count)
+        cap *= 2;
+    sparse_type *t = ipi_malloc(alloc_of(s), cap * sizeof *t);
+    if (!t)
+        return IPROF_ENOMEM;
+    memset(t, 0, cap * sizeof *t);
+    for (size_t i = 0; i < m->cap; i++) {
+        const iprof_type *x = m->vals[i];
+        if (!x || !x->name->hash)
+            continue; /* a name hashing to 0: premapped by the slow path */
+        size_t at = ipi_hash_i64(m->keys[i]) & (cap - 1);
+        while (t[at].hash)
+            at = (at + 1) & (cap - 1);
+        t[at] = (sparse_type){m->keys[i], x->name->hash,
+                              s->types_by_id ? x->id : (int64_t)(uintptr_t)x};
+    }
+    s->sparse = t;
+    s->sparse_cap = cap;
+    return IPROF_OK;
+}
+
+/* What premap reads of the input's types, when they are final: the name
+ * hashes (stream_merge.thash) and dst ids (tid) of the dense ids, the
+ * slots of the sparse ones, and whether dst's types are one to one
+ * (types_by_id). IPROF_OK or IPROF_ENOMEM. */
 static int hash_types(stream_merge *s)
 {
     int one_to_one = ipi_types_one_to_one(s->dst);
     size_t n = s->tmap.dense_cap;
-    if (!n) {
-        s->types_by_id = one_to_one;
-        return IPROF_OK;
-    }
-    uint64_t *h = ipi_malloc(alloc_of(s), n * sizeof *h);
-    int64_t *ids = one_to_one ? ipi_malloc(alloc_of(s), n * sizeof *ids) : NULL;
-    if (!h || (one_to_one && !ids)) {
+    uint64_t *h = n ? ipi_malloc(alloc_of(s), n * sizeof *h) : NULL;
+    int64_t *ids = n && one_to_one ? ipi_malloc(alloc_of(s), n * sizeof *ids) : NULL;
+    if ((n && !h) || (n && one_to_one && !ids)) {
         ipi_free(alloc_of(s), h, n * sizeof *h);
         ipi_free(alloc_of(s), ids, n * sizeof *ids);
         return IPROF_ENOMEM;
@@ -601,7 +674,7 @@ static int hash_types(stream_merge *s)
     s->tid = ids;
     s->thash_cap = n;
     s->types_by_id = one_to_one;
-    return IPROF_OK;
+    return hash_sparse_types(s);
 }
 
 /* ipi_load_hooks.on_section, on the reading thread: when the methods
