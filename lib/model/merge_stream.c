@@ -27,6 +27,7 @@
 #include "load_builder.h"
 #include "journal.h"
 #include "merge.h"
+#include "merge_types.h"
 #include "model.h"
 #include "reader_internal.h"
 #include "rules.h"
@@ -40,14 +41,6 @@
 
 /* How many methods later the reading thread premaps a method. */
 #define PREMAP_AHEAD 8
-
-/* stream_merge.sparse: an input type id beyond tmap's dense part and
- * what premap reads of its dst type, in one slot (hash 0: empty). */
-typedef struct sparse_type {
-    int64_t key;
-    uint64_t hash; /* the dst type's name hash */
-    int64_t dst;   /* as premapped: the dst type's id when types_by_id, else the type */
-} sparse_type;
 
 typedef struct stream_merge {
     iprof_model *dst;
@@ -77,27 +70,16 @@ typedef struct stream_merge {
      * draining the builder (on_section); read by it alone. */
     ipi_builder *builder;
     int types_seen, methods_seen, types_final, methods_final;
-    /* Once the types are final: the name hash of the dst type of each
-     * input type id below tmap's dense part (0: none), so that a method's
-     * key reads one small array instead of a type and its name, two cache
-     * misses per signature id. NULL when tmap has no dense part. */
-    uint64_t *thash;
-    size_t thash_cap;
-    /* Whether dst's types are one to one (ipi_types_one_to_one), set with
-     * thash: a premapped method then carries its signature as dst ids and
-     * is matched by comparing ids, not by reading a type per id (the
-     * merging thread's costliest misses); otherwise as dst types. */
-    int types_by_id;
-    /* Beside thash when types_by_id: the dst type id of each. */
-    int64_t *tid;
-    /* The input type ids in tmap's hash part (sparse ids), keyed by id,
-     * so that their premap reads one slot instead of tmap's two arrays,
-     * the type and its name. NULL when tmap has no hash part. */
-    sparse_type *sparse;
-    size_t sparse_cap; /* a power of two */
+    /* Once the types are final: what premap reads of them, so that a
+     * method's key and signature read one small slot per type id instead
+     * of tmap, a type and its name (merge_types.h). A premapped method
+     * carries its signature as dst ids when dst's types are one to one
+     * (types.by_id) and is matched by comparing ids, not by reading a
+     * type per id (the merging thread's costliest misses). */
+    ipi_merge_types types;
     /* Methods, then entries, put in the filling batch whose premap waits
-     * (what it reads fetched when they were put: a method's thash and tid
-     * slots, an entry's slots in mids): premapped PREMAP_AHEAD elements
+     * (what it reads fetched when they were put: a method's slots in
+     * types, an entry's slots in mids): premapped PREMAP_AHEAD elements
      * later, or all at once before the batch can be handed over
      * (on_flush) or the builder drained (on_section). Reading thread. */
     ipi_batch *pending_batch;
@@ -131,9 +113,7 @@ static void state_free(stream_merge *s)
     ipi_free(a, s->ids, s->ids_cap * sizeof *s->ids);
     ipi_free(a, s->ready, s->ready_cap * sizeof *s->ready);
     ipi_free(a, s->ctxs, s->ctxs_cap * sizeof *s->ctxs);
-    ipi_free(a, s->thash, s->thash_cap * sizeof *s->thash);
-    ipi_free(a, s->tid, s->thash_cap * sizeof *s->tid);
-    ipi_free(a, s->sparse, s->sparse_cap * sizeof *s->sparse);
+    ipi_merge_types_free(&s->types, a);
     ipi_idpages_free(&s->mids, a);
     for (int i = 0; i < 2; i++)
         for (ipi_batch *b = s->deferred[i], *next; b; b = next) {
@@ -231,7 +211,7 @@ static int note_method(stream_merge *s, int64_t id, const iprof_method *m)
 static int take_method(stream_merge *s, const ipi_event *e)
 {
     uint64_t h = *e->key;
-    int by_id = e->premapped && s->types_by_id; /* dst's type ids, the key computed */
+    int by_id = e->premapped && s->types.by_id; /* dst's type ids, the key computed */
     s->paths.methods_premapped += e->premapped != 0;
     s->paths.methods_by_id += by_id;
     if (!by_id && (ipi_grow_array(alloc_of(s), &s->sig, &s->sig_cap, e->n, sizeof *s->sig) ||
@@ -458,52 +438,20 @@ static int apply_batch(ipi_batch *b, void *payload)
 /* ---- the reading thread's share ---------------------------------------- */
 
 /* A method whose signature types are all mapped: its signature as dst's
- * type ids when dst's types are one to one (stream_merge.types_by_id),
- * else as dst's types (pointers in the id slots: a leniently loaded dst
- * may repeat an id, so an id would not say which type the name matched)
- * and its key in the key slot (ipi_method_names_hash_of's, with no array
- * of types to build). Through thash and tid when the ids are in their
- * range, else through tmap's hash part. */
-/* The slot of input type id key in s->sparse, NULL when it has none. */
-static const sparse_type *find_sparse(const stream_merge *s, int64_t key)
-{
-    if (!s->sparse)
-        return NULL;
-    size_t mask = s->sparse_cap - 1;
-    for (size_t i = ipi_hash_i64(key) & mask; s->sparse[i].hash; i = (i + 1) & mask)
-        if (s->sparse[i].key == key)
-            return &s->sparse[i];
-    return NULL;
-}
-
-/* The name hash of input type id x's dst type, through thash or sparse;
- * 0 when neither has it (not mapped yet, or a name hashing to 0). */
-static uint64_t type_hash(const stream_merge *s, int64_t x)
-{
-    if (x >= 0 && (uint64_t)x < s->thash_cap)
-        return s->thash[x];
-    const sparse_type *t = find_sparse(s, x);
-    return t ? t->hash : 0;
-}
-
-/* Input type id x, which type_hash found, as premapped: dst's id, or
- * dst's type. */
-static int64_t premapped_type(const stream_merge *s, int64_t x)
-{
-    if (x >= 0 && (uint64_t)x < s->thash_cap)
-        return s->tid ? s->tid[x] : (int64_t)(uintptr_t)s->tmap.dense[x];
-    return find_sparse(s, x)->dst;
-}
-
+ * type ids when dst's types are one to one (types.by_id), else as dst's
+ * types (pointers in the id slots: a leniently loaded dst may repeat an
+ * id, so an id would not say which type the name matched) and its key in
+ * the key slot (ipi_method_names_hash_of's, with no array of types to
+ * build). Through s->types once the types are final, else through tmap. */
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
     uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
     size_t i = 0;
-    for (uint64_t v; i < e->n && (v = type_hash(s, e->ids[i])); i++)
+    for (uint64_t v; i < e->n && (v = ipi_merge_types_hash(&s->types, e->ids[i])); i++)
         h = ipi_hash_combine(h, v);
     if (i == e->n) {
         for (i = 0; i < e->n; i++)
-            e->ids[i] = premapped_type(s, e->ids[i]);
+            e->ids[i] = ipi_merge_types_premapped(&s->types, e->ids[i]);
     } else { /* before the types are final, or a name hashing to 0 */
         h = ipi_hash_combine(e->hash, (uint64_t)e->n);
         for (i = 0; i < e->n; i++)
@@ -511,7 +459,7 @@ static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_ev
                 return; /* for the merging thread to defer, or to refuse */
         for (i = 0; i < e->n; i++) {
             const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
-            e->ids[i] = s->types_by_id ? t->id : (int64_t)(uintptr_t)t;
+            e->ids[i] = s->types.by_id ? t->id : (int64_t)(uintptr_t)t;
             h = ipi_hash_combine(h, t->name->hash);
         }
     }
@@ -519,18 +467,12 @@ static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_ev
     ipi_batch_mark_premapped(b, at);
 }
 
-/* Fetch the thash and tid slots of a method's signature: its key and
- * ids a few methods later then read them from the cache. */
+/* Fetch the slots of a method's signature types in s->types: its key
+ * and ids a few methods later then read them from the cache. */
 static void prefetch_method_types(const stream_merge *s, const ipi_event *e)
 {
     for (size_t i = 0; i < e->n; i++)
-        if (e->ids[i] >= 0 && (uint64_t)e->ids[i] < s->thash_cap) {
-            ipi_prefetch(&s->thash[e->ids[i]]);
-            if (s->tid)
-                ipi_prefetch(&s->tid[e->ids[i]]);
-        } else if (s->sparse) {
-            ipi_prefetch(&s->sparse[ipi_hash_i64(e->ids[i]) & (s->sparse_cap - 1)]);
-        }
+        ipi_merge_types_prefetch(&s->types, e->ids[i]);
 }
 
 /* An entry whose ids all resolve and that keeps its rules: remapped. The
@@ -583,11 +525,11 @@ static void on_flush(void *payload)
 }
 
 /* A method put at `at` of b: premapped PREMAP_AHEAD methods later, its
- * type slots fetched now (they miss: thash and tid are 8 bytes an input
- * type id, a megabyte or more). */
+ * type slots fetched now (they miss: s->types holds 8 to 24 bytes an
+ * input type id, a megabyte or more). */
 static void put_method(stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
-    if (!s->thash && !s->sparse) {
+    if (!ipi_merge_types_any(&s->types)) {
         premap_method(s, b, at, e);
         return;
     }
@@ -620,63 +562,6 @@ static void on_put(void *payload, ipi_batch *b, size_t at)
         put_entry(s, b, at, &e);
 }
 
-/* stream_merge.sparse from tmap's hash part, types_by_id known.
- * IPROF_OK or IPROF_ENOMEM. */
-static int hash_sparse_types(stream_merge *s)
-{
-    const ipi_idmap *m = &s->tmap;
-    if (!m->hash_count)
-        return IPROF_OK;
-    size_t cap = 16;
-    while (cap < 2 * m->hash_count)
-        cap *= 2;
-    sparse_type *t = ipi_malloc(alloc_of(s), cap * sizeof *t);
-    if (!t)
-        return IPROF_ENOMEM;
-    memset(t, 0, cap * sizeof *t);
-    for (size_t i = 0; i < m->cap; i++) {
-        const iprof_type *x = m->vals[i];
-        if (!x || !x->name->hash)
-            continue; /* a name hashing to 0: premapped by the slow path */
-        size_t at = ipi_hash_i64(m->keys[i]) & (cap - 1);
-        while (t[at].hash)
-            at = (at + 1) & (cap - 1);
-        t[at] = (sparse_type){m->keys[i], x->name->hash,
-                              s->types_by_id ? x->id : (int64_t)(uintptr_t)x};
-    }
-    s->sparse = t;
-    s->sparse_cap = cap;
-    return IPROF_OK;
-}
-
-/* What premap reads of the input's types, when they are final: the name
- * hashes (stream_merge.thash) and dst ids (tid) of the dense ids, the
- * slots of the sparse ones, and whether dst's types are one to one
- * (types_by_id). IPROF_OK or IPROF_ENOMEM. */
-static int hash_types(stream_merge *s)
-{
-    int one_to_one = ipi_types_one_to_one(s->dst);
-    size_t n = s->tmap.dense_cap;
-    uint64_t *h = n ? ipi_malloc(alloc_of(s), n * sizeof *h) : NULL;
-    int64_t *ids = n && one_to_one ? ipi_malloc(alloc_of(s), n * sizeof *ids) : NULL;
-    if ((n && !h) || (n && one_to_one && !ids)) {
-        ipi_free(alloc_of(s), h, n * sizeof *h);
-        ipi_free(alloc_of(s), ids, n * sizeof *ids);
-        return IPROF_ENOMEM;
-    }
-    for (size_t id = 0; id < n; id++) {
-        const iprof_type *t = s->tmap.dense[id];
-        h[id] = t ? t->name->hash : 0; /* a name hashing to 0: premapped by the slow path */
-        if (ids)
-            ids[id] = t ? t->id : 0;
-    }
-    s->thash = h;
-    s->tid = ids;
-    s->thash_cap = n;
-    s->types_by_id = one_to_one;
-    return hash_sparse_types(s);
-}
-
 /* ipi_load_hooks.on_section, on the reading thread: when the methods
  * section starts after the types section, or the first profile section
  * after both, wait until what came before is applied. */
@@ -690,7 +575,7 @@ static int on_section(void *payload, int section)
     } else if (section == IPROF_SECTION_METHODS) {
         s->methods_seen = 1;
         if (s->types_seen && !s->types_final && !(rc = ipi_builder_drain(s->builder)) &&
-            !(rc = hash_types(s)))
+            !(rc = ipi_merge_types_build(&s->types, &s->tmap, s->dst, alloc_of(s))))
             s->types_final = 1;
     } else if (section < IPROF_KIND_COUNT && s->types_seen && s->methods_seen &&
                !s->methods_final && !(rc = ipi_builder_drain(s->builder))) {

@@ -1,0 +1,83 @@
+/* The input's types as a streaming merge's reading thread reads them to
+ * premap a method (merge_stream.c): for each input type id, the name hash
+ * of the dst type it was merged into and that type as a premapped
+ * signature carries it (dst's id when dst's types are one to one, else
+ * the type). Built once the input's types are final, from the merge's
+ * type map; read-only after. One small array per value for the ids in
+ * the type map's dense part, one open-addressing table of 24-byte slots
+ * for the others (sparse ids), so that a method's signature reads a slot
+ * per id instead of the map, the type and its name. */
+#ifndef IPI_MERGE_TYPES_H
+#define IPI_MERGE_TYPES_H
+
+#include "hash.h"
+#include "idmap.h"
+#include "model.h"
+#include "prefetch.h"
+
+/* A sparse id's slot (hash 0: empty). */
+typedef struct ipi_sparse_type {
+    int64_t key;
+    uint64_t hash; /* the dst type's name hash */
+    int64_t dst;   /* as premapped */
+} ipi_sparse_type;
+
+typedef struct ipi_merge_types {
+    int by_id; /* dst's types are one to one (ipi_types_one_to_one) */
+    /* Ids below cap (the type map's dense part): the name hash (0: none)
+     * and, when by_id, the dst id; otherwise the map's own dense array
+     * holds the type. */
+    const uint64_t *hash;
+    const int64_t *id;
+    void *const *types;
+    size_t cap;
+    ipi_sparse_type *sparse; /* the map's hash part; NULL when it has none */
+    size_t sparse_cap;       /* a power of two */
+} ipi_merge_types;
+
+/* From tmap (input type id -> dst type) and dst. IPROF_OK or
+ * IPROF_ENOMEM (t then holds nothing). */
+int ipi_merge_types_build(ipi_merge_types *t, const ipi_idmap *tmap, const iprof_model *dst,
+                          const iprof_allocator *a);
+void ipi_merge_types_free(ipi_merge_types *t, const iprof_allocator *a);
+
+/* Whether it was built with anything to read. */
+static inline int ipi_merge_types_any(const ipi_merge_types *t)
+{
+    return t->hash || t->sparse;
+}
+
+const ipi_sparse_type *ipi_merge_types_sparse(const ipi_merge_types *t, int64_t x);
+
+/* The name hash of input type id x's dst type; 0 when x is not mapped, or
+ * its name hashes to 0 (for the caller's slow path). */
+static inline uint64_t ipi_merge_types_hash(const ipi_merge_types *t, int64_t x)
+{
+    if (x >= 0 && (uint64_t)x < t->cap)
+        return t->hash[x];
+    const ipi_sparse_type *s = ipi_merge_types_sparse(t, x);
+    return s ? s->hash : 0;
+}
+
+/* Input type id x, which ipi_merge_types_hash found, as a premapped
+ * signature holds it: dst's id when by_id, else dst's type. */
+static inline int64_t ipi_merge_types_premapped(const ipi_merge_types *t, int64_t x)
+{
+    if (x >= 0 && (uint64_t)x < t->cap)
+        return t->id ? t->id[x] : (int64_t)(uintptr_t)t->types[x];
+    return ipi_merge_types_sparse(t, x)->dst;
+}
+
+/* Ask the cache for what ipi_merge_types_hash and _premapped read of x. */
+static inline void ipi_merge_types_prefetch(const ipi_merge_types *t, int64_t x)
+{
+    if (x >= 0 && (uint64_t)x < t->cap) {
+        ipi_prefetch(&t->hash[x]);
+        if (t->id)
+            ipi_prefetch(&t->id[x]);
+    } else if (t->sparse) {
+        ipi_prefetch(&t->sparse[ipi_hash_i64(x) & (t->sparse_cap - 1)]);
+    }
+}
+
+#endif /* IPI_MERGE_TYPES_H */
