@@ -17,7 +17,9 @@
 # against the file) are measured on the generated file and on a real
 # profile (../shared/corpus/jsonata-cli-0.4.0.iprof) scaled to the same
 # size by bench/scale_profile.py: per-round ratios of tasks run one after
-# the other (A B A B), their median and range. yyjson is built from
+# the other (A B A B), their median and range. The merge targets too: the
+# generated files merged (four seeds), and the real profile merged with
+# itself (real_merge2, real_merge4) against its own loads and write. yyjson is built from
 # ../shared/peers/yyjson when present (else skipped, saying so); the real
 # profile is skipped when the corpus is absent or with --no-real. Summing
 # every record of the loaded model from Python (Model.columns and numpy,
@@ -184,8 +186,12 @@ have_yy=0
 yy() { [ $have_yy -eq 1 ] && printf ' %s' "$@"; }
 tasks="cat scan scan_norefs load load_threaded$(yy yyjson_load) roundtrip_mem roundtrip_mem_threaded"
 tasks="$tasks roundtrip_file roundtrip_file_threaded$(yy yyjson_roundtrip) write canonical merge2 merge4"
-# The same pairs on the scaled real profile (tasks named real_*).
+# The same pairs on the scaled real profile (tasks named real_*), and its
+# merges with itself (real_merge2, real_merge4: every element found, where
+# the generated files' merges add most of theirs) against its own loads
+# and write.
 rtasks="real_load_threaded$(yy real_yyjson_load) real_roundtrip_file_threaded$(yy real_yyjson_roundtrip)"
+rtasks="$rtasks real_write real_merge2 real_merge4"
 [ -n "$real" ] && tasks="$tasks $rtasks"
 [ -x "$B/peer_simdjson" ] && tasks="$tasks simdjson_dom" || say "simdjson peer not built: skipped"
 [ -x "$B/peer_jansson" ] && tasks="$tasks jansson_load jansson_roundtrip" ||
@@ -235,10 +241,11 @@ run_task() {
         rname=$name
         rbase=${name#real_}
         rn0=$(wc -l <"$results")
-        keep=$file
-        file=$real
+        keep="$file $m2 $m3 $m4"
+        file=$real m2=$real m3=$real m4=$real
         run_task "$rbase"
-        file=$keep
+        set -- $keep
+        file=$1 m2=$2 m3=$3 m4=$4
         rn1=$(wc -l <"$results")
         [ "$rn1" -gt "$rn0" ] && sed -i "${rn1}s/^$rbase /$rname /" "$results"
         return ;;
@@ -407,7 +414,10 @@ END {
     printf " rows compare loads with loads and round trips with round trips; RSS = max over rounds;\n"
     printf " CPU = user + system time of the timed span, every thread; real_* rows: the scaled real profile)\n"
     if (smoke) exit 0
-    if (only != "") { issue32_all(); merge_targets("\nmerge targets (the others need every task):\n"); exit 0 }
+    if (only != "") {
+        issue32_all(); merge_targets("\nmerge targets (the others need every task):\n", "")
+        merge_targets("\nmerge targets, the real profile merged with itself:\n", "real_"); exit 0
+    }
     printf "\ntargets (file %s, %d bytes):\n", size, fsize
     ld = med["load_threaded"]; l1 = med["load"]; sc = med["scan"]
     if (simd != "") {
@@ -436,7 +446,8 @@ END {
     printf "  %-4s write >= 1 GB/s: %.2f GB/s\n", (wr >= 1 ? "PASS" : "FAIL"), wr
     p2 = med["merge2"] / bytes["merge2"] * 1e6; p4 = med["merge4"] / bytes["merge4"] * 1e6
     printf "  %-4s merge linear in input (per-MB time of 4 files / 2 files <= 1.25): %.2f ms/MB vs %.2f ms/MB = x%.2f (merge part alone: %.3f s vs %.3f s)\n", (p4 / p2 <= 1.25 ? "PASS" : "FAIL"), p4 * 1000, p2 * 1000, p4 / p2, extra["merge4", "merge_s"], extra["merge2", "merge_s"]
-    merge_targets("")
+    merge_targets("", "")
+    merge_targets("\nmerge targets, the real profile merged with itself:\n", "real_")
     if ("java_load" in med) {
         jl = med["java_load"]; jv = med["java_visit"]; cv = med["visit"]
         printf "  %-4s Java load <= 1.1 x C load: %.3f s vs %.3f s = x%.2f\n", (jl <= 1.1 * l1 ? "PASS" : "FAIL"), jl, l1, jl / l1
@@ -450,20 +461,22 @@ END {
 # --tasks too, when load_threaded and write ran beside them): a merge of N
 # files (threaded, streaming, written in canonical form) against N threaded
 # loads and a write of its result (at the speed of the write task); its
-# peak memory against that of the result; both cores busy.
-function merge_targets(header,   n, t, wr, b, pk, rs, cpu) {
-    if (!("load_threaded" in med) || !("write" in med) || (!("merge2" in med) && !("merge4" in med))) return
+# peak memory against that of the result; both cores busy. p: "" for the
+# generated files, "real_" for the real profile merged with itself.
+function merge_targets(header, p,   n, m, t, wr, b, pk, rs, cpu) {
+    if (!((p "load_threaded") in med) || !((p "write") in med) || (!((p "merge2") in med) && !((p "merge4") in med))) return
     printf "%s", header
     for (n = 2; n <= 4; n += 2) {
-        if (!(("merge" n) in med)) continue
-        t = med["merge" n]; wr = med["write"] / bytes["write"] * extra["merge" n, "out_bytes"]
-        b = 1.3 * (n * med["load_threaded"] + wr)
+        m = p "merge" n
+        if (!(m in med)) continue
+        t = med[m]; wr = med[p "write"] / bytes[p "write"] * extra[m, "out_bytes"]
+        b = 1.3 * (n * med[p "load_threaded"] + wr)
         printf "  %-4s merge of %d <= 1.3 x (%d threaded loads + a write of the result): %.3f s vs %.3f s = x%.2f of the bound\n", (t <= b ? "PASS" : "FAIL"), n, n, t, b, t / b
         # Where the time goes, against the parts of the bound (medians).
-        printf "       first load %.3f s + streaming merges %.3f s + canonical write %.3f s, against %d threaded loads %.3f s + a write %.3f s\n", xmed("merge" n, "first_s"), xmed("merge" n, "merge_s"), xmed("merge" n, "write_s"), n, n * med["load_threaded"], wr
-        pk = extra["merge" n, "peak_mib"]; rs = extra["merge" n, "result_mib"]
+        printf "       first load %.3f s + streaming merges %.3f s + canonical write %.3f s, against %d threaded loads %.3f s + a write %.3f s\n", xmed(m, "first_s"), xmed(m, "merge_s"), xmed(m, "write_s"), n, n * med[p "load_threaded"], wr
+        pk = extra[m, "peak_mib"]; rs = extra[m, "result_mib"]
         printf "  %-4s merge of %d peak memory <= result + 64 MiB: %.0f MiB vs %.0f + 64 MiB\n", (pk <= rs + 64 ? "PASS" : "FAIL"), n, pk, rs
-        cpu = extra["merge" n, "cpu"]
+        cpu = extra[m, "cpu"]
         printf "  %-4s merge of %d keeps both cores busy (CPU time / wall >= 1.6): %.2f\n", (cpu >= 1.6 ? "PASS" : "FAIL"), n, cpu
     }
 }
