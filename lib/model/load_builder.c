@@ -21,6 +21,7 @@ struct ipi_builder {
     ipi_apply_fn apply;
     void *payload;
     ipi_batch *filling; /* owned by the reading thread */
+    int behind;         /* reading thread: ipi_builder_behind */
     int failed;         /* reading thread: the failure reserve returned */
     int status;         /* threaded: the builder's first failure (lock) */
 #ifdef IPI_HAVE_THREADS
@@ -109,6 +110,7 @@ static ipi_batch *swap_threaded(ipi_builder *b, size_t size, int *status)
         pthread_mutex_unlock(&b->lock);
         return NULL;
     }
+    b->behind = b->queue != NULL;
     enqueue(b, b->filling);
     b->filling = NULL;
     while (!b->spare && b->batches >= MAX_BATCHES)
@@ -216,6 +218,7 @@ ipi_builder *ipi_builder_start(const iprof_allocator *a, ipi_apply_fn apply, voi
     b->payload = payload;
     b->failed = IPROF_OK;
     b->status = IPROF_OK;
+    b->behind = 0;
     b->filling = ipi_batch_new(a, IPI_BATCH_SIZE);
     if (!b->filling) {
         ipi_free(a, b, sizeof *b);
@@ -253,6 +256,11 @@ ipi_batch *ipi_builder_room(ipi_builder *b, size_t size, const ipi_load_hooks *h
     if (hooks && hooks->on_flush && !fits(b, size))
         hooks->on_flush(hooks->payload);
     return ipi_builder_reserve(b, size, status);
+}
+
+int ipi_builder_behind(const ipi_builder *b)
+{
+    return b->behind;
 }
 
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status)

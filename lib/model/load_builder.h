@@ -29,6 +29,12 @@ ipi_builder *ipi_builder_start(const iprof_allocator *a, ipi_apply_fn apply, voi
  * first failure: the events before stay in the model). */
 ipi_batch *ipi_builder_reserve(ipi_builder *b, size_t size, int *status);
 
+/* Whether, when the reading thread last handed a batch over, the one
+ * before it still waited to be applied: the applying thread is then the
+ * slower of the two, and work that either thread can do is better done
+ * on the reading thread. 0 before any hand-over, and on one thread. */
+int ipi_builder_behind(const ipi_builder *b);
+
 /* Apply every event handed over so far, the current batch's included, and
  * wait until they are applied: afterwards, until the next hand-over, the
  * reading thread may read what the applier wrote. The build's first

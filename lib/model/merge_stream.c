@@ -66,8 +66,12 @@ typedef struct stream_merge {
      * all applied, the type map (then the method map) no longer changes,
      * so the reading thread remaps each method's signature and key, and
      * each entry, as it puts them in a batch (on_put), and the merging
-     * thread only looks up and combines. Set by the reading thread after
-     * draining the builder (on_section); read by it alone. */
+     * thread only looks up and combines. A method's premap is the merging
+     * thread's instead (apply_batch) while it keeps up with the reading
+     * thread (ipi_builder_behind): in a merge that finds most of its
+     * input in dst, the reading thread is the slower one. Set by the
+     * reading thread after draining the builder (on_section); read by it
+     * alone. */
     ipi_builder *builder;
     int types_seen, methods_seen, types_final, methods_final;
     /* Once the types are final: what premap reads of them, so that a
@@ -322,6 +326,49 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
     return IPROF_OK;
 }
 
+/* ---- premapping a method ------------------------------------------------ */
+
+/* A method whose signature types are all mapped: its signature as dst's
+ * type ids when dst's types are one to one (types.by_id), else as dst's
+ * types (pointers in the id slots: a leniently loaded dst may repeat an
+ * id, so an id would not say which type the name matched) and its key in
+ * the key slot (ipi_method_names_hash_of's, with no array of types to
+ * build). Through s->types once the types are final, else through tmap.
+ * 1 when premapped. On the reading thread (put_method), or on the merging
+ * thread when that one has time to spare (apply_batch); the same either
+ * way. */
+static int premap_signature(const stream_merge *s, ipi_event *e)
+{
+    uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
+    size_t i = 0;
+    for (uint64_t v; i < e->n && (v = ipi_merge_types_hash(&s->types, e->ids[i])); i++)
+        h = ipi_hash_combine(h, v);
+    if (i == e->n) {
+        for (i = 0; i < e->n; i++)
+            e->ids[i] = ipi_merge_types_premapped(&s->types, e->ids[i]);
+    } else { /* before the types are final, or a name hashing to 0 */
+        h = ipi_hash_combine(e->hash, (uint64_t)e->n);
+        for (i = 0; i < e->n; i++)
+            if (!ipi_idmap_get(&s->tmap, e->ids[i]))
+                return 0; /* for the merging thread to defer, or to refuse */
+        for (i = 0; i < e->n; i++) {
+            const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
+            e->ids[i] = s->types.by_id ? t->id : (int64_t)(uintptr_t)t;
+            h = ipi_hash_combine(h, t->name->hash);
+        }
+    }
+    *e->key = h;
+    return 1;
+}
+
+/* Fetch the slots of a method's signature types in s->types: its key
+ * and ids a few methods later then read them from the cache. */
+static void prefetch_method_types(const stream_merge *s, const ipi_event *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        ipi_merge_types_prefetch(&s->types, e->ids[i]);
+}
+
 /* ---- pass two: combining ------------------------------------------------ */
 
 /* How far ahead pass two fetches context slots, and (half as far) the
@@ -378,7 +425,8 @@ static int combine_ready(stream_merge *s, size_t n)
  * ring of RING, with the name slots of their types and methods fetched;
  * the strings those slots hold fetched AHEAD_ITEMS on (names are what
  * pass one waits for; entries wait in pass two). */
-#define RING 16 /* more than AHEAD_SLOTS; a power of two */
+#define AHEAD_TYPES 12 /* a method's slots in s->types, when it premaps */
+#define RING 16        /* more than AHEAD_TYPES; a power of two */
 
 static void fetch_names(const stream_merge *s, const ipi_event *e, int strings)
 {
@@ -405,13 +453,22 @@ static int apply_batch(ipi_batch *b, void *payload)
     stream_merge *s = payload;
     ipi_event ring[RING];
     size_t n = 0, decoded = 0, at = 0;
+    int late = ipi_merge_types_any(&s->types); /* methods the reading thread left */
     for (size_t i = 0;; i++) {
-        while (decoded <= i + AHEAD_SLOTS && at < b->used) {
-            at = ipi_batch_event_at(b, at, &ring[decoded % RING]);
-            fetch_names(s, &ring[decoded++ % RING], 0);
+        while (decoded <= i + AHEAD_TYPES && at < b->used) {
+            ipi_event *x = &ring[decoded++ % RING];
+            at = ipi_batch_event_at(b, at, x);
+            if (late && x->tag == IPI_EV_METHOD && !x->premapped)
+                prefetch_method_types(s, x);
         }
         if (i == decoded)
             break;
+        for (size_t k = i ? i + AHEAD_SLOTS : 0; k <= i + AHEAD_SLOTS && k < decoded; k++) {
+            ipi_event *x = &ring[k % RING];
+            if (late && x->tag == IPI_EV_METHOD && !x->premapped)
+                x->premapped = premap_signature(s, x);
+            fetch_names(s, x, 0);
+        }
         for (size_t k = i ? i + AHEAD_ITEMS : 0; k <= i + AHEAD_ITEMS && k < decoded; k++)
             fetch_names(s, &ring[k % RING], 1);
         ipi_event *e = &ring[i % RING];
@@ -437,42 +494,10 @@ static int apply_batch(ipi_batch *b, void *payload)
 
 /* ---- the reading thread's share ---------------------------------------- */
 
-/* A method whose signature types are all mapped: its signature as dst's
- * type ids when dst's types are one to one (types.by_id), else as dst's
- * types (pointers in the id slots: a leniently loaded dst may repeat an
- * id, so an id would not say which type the name matched) and its key in
- * the key slot (ipi_method_names_hash_of's, with no array of types to
- * build). Through s->types once the types are final, else through tmap. */
 static void premap_method(const stream_merge *s, ipi_batch *b, size_t at, ipi_event *e)
 {
-    uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
-    size_t i = 0;
-    for (uint64_t v; i < e->n && (v = ipi_merge_types_hash(&s->types, e->ids[i])); i++)
-        h = ipi_hash_combine(h, v);
-    if (i == e->n) {
-        for (i = 0; i < e->n; i++)
-            e->ids[i] = ipi_merge_types_premapped(&s->types, e->ids[i]);
-    } else { /* before the types are final, or a name hashing to 0 */
-        h = ipi_hash_combine(e->hash, (uint64_t)e->n);
-        for (i = 0; i < e->n; i++)
-            if (!ipi_idmap_get(&s->tmap, e->ids[i]))
-                return; /* for the merging thread to defer, or to refuse */
-        for (i = 0; i < e->n; i++) {
-            const iprof_type *t = ipi_idmap_get(&s->tmap, e->ids[i]);
-            e->ids[i] = s->types.by_id ? t->id : (int64_t)(uintptr_t)t;
-            h = ipi_hash_combine(h, t->name->hash);
-        }
-    }
-    *e->key = h;
-    ipi_batch_mark_premapped(b, at);
-}
-
-/* Fetch the slots of a method's signature types in s->types: its key
- * and ids a few methods later then read them from the cache. */
-static void prefetch_method_types(const stream_merge *s, const ipi_event *e)
-{
-    for (size_t i = 0; i < e->n; i++)
-        ipi_merge_types_prefetch(&s->types, e->ids[i]);
+    if (premap_signature(s, e))
+        ipi_batch_mark_premapped(b, at);
 }
 
 /* An entry whose ids all resolve and that keeps its rules: remapped. The
@@ -556,7 +581,8 @@ static void on_put(void *payload, ipi_batch *b, size_t at)
         return;
     ipi_event e;
     ipi_batch_event_at(b, at, &e);
-    if (e.tag == IPI_EV_METHOD && !s->methods_final)
+    if (e.tag == IPI_EV_METHOD && !s->methods_final &&
+        (ipi_builder_behind(s->builder) || !ipi_merge_types_any(&s->types)))
         put_method(s, b, at, &e);
     else if (e.tag < IPI_EV_VERSION && s->methods_final)
         put_entry(s, b, at, &e);
