@@ -5,7 +5,9 @@
  * cancel discards what was not applied; a failure of the builder (no
  * memory, from a failing allocator) is returned by a later reserve or by
  * finish; a reserve that cannot be represented fails with IPROF_ELIMIT;
- * the thread starts only once a first batch is full; nothing leaks. The
+ * the thread starts only once a first batch is full; the reading side
+ * learns whether the applier is behind (ipi_builder_behind); nothing
+ * leaks. The
  * allocator is the thread-safe one of check_alloc_mt.h
  * (both threads allocate in threaded mode). */
 #include "check.h"
@@ -353,6 +355,71 @@ static void test_thread_starts_lazily(void)
     }
 }
 
+/* ---- whether the applying thread is behind -------------------------- */
+
+/* An applier held at a gate: each batch waits until the test opens it. */
+typedef struct gate {
+    atomic_int open;
+    atomic_int applied;
+} gate;
+
+static int apply_at_gate(ipi_batch *batch, void *payload)
+{
+    gate *g = payload;
+    (void)batch;
+    while (!atomic_load(&g->open))
+        ; /* the test thread holds the gate only while it hands two over */
+    atomic_fetch_add(&g->applied, 1);
+    return IPROF_OK;
+}
+
+/* Reserve a whole batch (the current one when it is empty, else the
+ * current one is handed over first) and fill it. */
+static void fill(ipi_builder *b)
+{
+    int st = IPROF_OK;
+    ipi_batch *x = ipi_builder_reserve(b, IPI_BATCH_SIZE, &st);
+    CHECK(x != NULL);
+    if (x)
+        x->used = x->cap;
+}
+
+/* ipi_builder_behind: threaded, 1 when a batch still waited at the last
+ * hand-over (the applier is held at its first batch while two more go
+ * in), 0 once the applier has caught up (after a drain); on one thread,
+ * always 0. */
+static void test_behind(void)
+{
+    for (int threaded = 0; threaded < 2; threaded++) {
+        mt_alloc ca;
+        mt_init(&ca, MT_FAIL_NONE, 0);
+        iprof_allocator a = mt_hook(&ca);
+        gate g;
+        atomic_init(&g.open, !threaded);
+        atomic_init(&g.applied, 0);
+        ipi_builder *b = ipi_builder_start(&a, apply_at_gate, &g, threaded);
+        CHECK(b != NULL);
+        if (!b)
+            continue;
+        CHECK_EQ_INT(ipi_builder_behind(b), 0);
+        fill(b);      /* the first batch */
+        fill(b);      /* hands the first over: nothing before it */
+        CHECK_EQ_INT(ipi_builder_behind(b), 0);
+        fill(b);      /* the second: the first may still wait */
+        fill(b);      /* the third: the second waits, the applier holds the first */
+        CHECK_EQ_INT(ipi_builder_behind(b), threaded);
+        atomic_store(&g.open, 1);
+        CHECK_OK(ipi_builder_drain(b)); /* hands the fourth over and waits */
+        CHECK_EQ_INT(atomic_load(&g.applied), 4);
+        fill(b); /* the drained batch again */
+        fill(b); /* hands it over: nothing waits */
+        CHECK_EQ_INT(ipi_builder_behind(b), 0);
+        CHECK_OK(ipi_builder_finish(b, 0));
+        CHECK_EQ_INT(atomic_load(&g.applied), 6);
+        CHECK_EQ_INT(atomic_load(&ca.live_bytes), 0);
+    }
+}
+
 /* ---- empty builds, cancel ----------------------------------------------- */
 
 static void test_empty_and_cancel(void)
@@ -642,6 +709,7 @@ int main(void)
     RUN(test_same_models);
     RUN(test_big_events);
     RUN(test_thread_starts_lazily);
+    RUN(test_behind);
     RUN(test_empty_and_cancel);
     RUN(test_cancel_many);
     RUN(test_too_big);

@@ -146,6 +146,11 @@ static void same_as_model(const char *src, size_t len, const iprof_merge_options
             CHECK_EQ_INT((long long)dst->merge_paths.methods_premapped, (long long)methods);
             CHECK_EQ_INT((long long)dst->merge_paths.methods_by_id, (long long)methods);
             CHECK_EQ_INT((long long)dst->merge_paths.entries_premapped, (long long)entries);
+            /* On one thread the merging side premaps every method (the
+             * builder is never behind), threaded whichever keeps up. */
+            if (!threaded)
+                CHECK_EQ_INT((long long)dst->merge_paths.methods_premapped_late,
+                             (long long)methods);
             iprof_model_free(dst);
             iprof_reader_free(r);
         }
@@ -566,6 +571,8 @@ static void test_large_dst(void)
             CHECK_EQ_INT(model_diff(got, want), 0);
             CHECK_EQ_INT((long long)got->merge_paths.methods_premapped, 6000);
             CHECK_EQ_INT((long long)got->merge_paths.methods_by_id, 6000);
+            if (!threaded)
+                CHECK_EQ_INT((long long)got->merge_paths.methods_premapped_late, 6000);
             CHECK_EQ_INT((long long)got->merge_paths.entries_premapped, 6000);
             CHECK_EQ_INT((long long)got->merge_paths.names_by_halves,
                          threaded ? (long long)halves : 0);

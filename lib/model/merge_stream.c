@@ -465,8 +465,9 @@ static int apply_batch(ipi_batch *b, void *payload)
             break;
         for (size_t k = i ? i + AHEAD_SLOTS : 0; k <= i + AHEAD_SLOTS && k < decoded; k++) {
             ipi_event *x = &ring[k % RING];
-            if (late && x->tag == IPI_EV_METHOD && !x->premapped)
-                x->premapped = premap_signature(s, x);
+            if (late && x->tag == IPI_EV_METHOD && !x->premapped &&
+                (x->premapped = premap_signature(s, x)))
+                s->paths.methods_premapped_late++;
             fetch_names(s, x, 0);
         }
         for (size_t k = i ? i + AHEAD_ITEMS : 0; k <= i + AHEAD_ITEMS && k < decoded; k++)

@@ -176,8 +176,10 @@ typedef struct ipi_layout_extras {
 } ipi_layout_extras;
 
 /* What the last streaming merge into a model took its fast paths for
- * (merge_stream.c): the input's methods and entries the reading thread
- * had premapped, and of those methods the ones matched by dst's type ids;
+ * (merge_stream.c): the input's methods and entries premapped (by the
+ * reading thread, or a method by the merging thread when it kept up:
+ * methods_premapped_late), and of those methods the ones matched by
+ * dst's type ids;
  * when it built dst's names index, the methods the index's two-thread
  * fill took (ipi_index_method_names). A merge gives the same result
  * without them, only slower; tests read these to see the paths taken. */
@@ -186,6 +188,7 @@ typedef struct ipi_columns ipi_columns;
 
 typedef struct ipi_merge_paths {
     size_t methods_premapped, methods_by_id, entries_premapped;
+    size_t methods_premapped_late; /* of methods_premapped, by the merging thread */
     size_t names_by_halves;
 } ipi_merge_paths;
 
