@@ -337,15 +337,19 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
  * 1 when premapped. On the reading thread (put_method), or on the merging
  * thread when that one has time to spare (apply_batch); the same either
  * way. */
+#define PREMAP_SIG 32 /* longer signatures (none in real files) take tmap */
+
 static int premap_signature(const stream_merge *s, ipi_event *e)
 {
     uint64_t h = ipi_hash_combine(e->hash, (uint64_t)e->n);
+    int64_t dst[PREMAP_SIG];
     size_t i = 0;
-    for (uint64_t v; i < e->n && (v = ipi_merge_types_hash(&s->types, e->ids[i])); i++)
+    for (uint64_t v; i < e->n && e->n <= PREMAP_SIG &&
+                     ipi_merge_types_get(&s->types, e->ids[i], &v, &dst[i]);
+         i++)
         h = ipi_hash_combine(h, v);
     if (i == e->n) {
-        for (i = 0; i < e->n; i++)
-            e->ids[i] = ipi_merge_types_premapped(&s->types, e->ids[i]);
+        memcpy(e->ids, dst, e->n * sizeof *dst);
     } else { /* before the types are final, or a name hashing to 0 */
         h = ipi_hash_combine(e->hash, (uint64_t)e->n);
         for (i = 0; i < e->n; i++)

@@ -88,14 +88,3 @@ void ipi_merge_types_free(ipi_merge_types *t, const iprof_allocator *a)
     ipi_free(a, t->sparse, t->sparse_cap * sizeof *t->sparse);
     memset(t, 0, sizeof *t);
 }
-
-const ipi_sparse_type *ipi_merge_types_sparse(const ipi_merge_types *t, int64_t x)
-{
-    if (!t->sparse)
-        return NULL;
-    size_t mask = t->sparse_cap - 1;
-    for (size_t i = ipi_hash_i64(x) & mask; t->sparse[i].hash; i = (i + 1) & mask)
-        if (t->sparse[i].key == x)
-            return &t->sparse[i];
-    return NULL;
-}

@@ -47,28 +47,31 @@ static inline int ipi_merge_types_any(const ipi_merge_types *t)
     return t->hash || t->sparse;
 }
 
-const ipi_sparse_type *ipi_merge_types_sparse(const ipi_merge_types *t, int64_t x);
-
-/* The name hash of input type id x's dst type; 0 when x is not mapped, or
- * its name hashes to 0 (for the caller's slow path). */
-static inline uint64_t ipi_merge_types_hash(const ipi_merge_types *t, int64_t x)
+/* Input type id x's name hash (not 0) in *hash and, as a premapped
+ * signature holds it, its dst type in *dst (dst's id when by_id, else the
+ * type): 1, or 0 when x is not mapped or its name hashes to 0 (for the
+ * caller's slow path). Inline: a premap asks for every signature id. */
+static inline int ipi_merge_types_get(const ipi_merge_types *t, int64_t x, uint64_t *hash,
+                                      int64_t *dst)
 {
-    if (x >= 0 && (uint64_t)x < t->cap)
-        return t->hash[x];
-    const ipi_sparse_type *s = ipi_merge_types_sparse(t, x);
-    return s ? s->hash : 0;
+    if (x >= 0 && (uint64_t)x < t->cap) {
+        *hash = t->hash[x];
+        *dst = t->id ? t->id[x] : (int64_t)(uintptr_t)t->types[x];
+        return *hash != 0;
+    }
+    if (!t->sparse)
+        return 0;
+    size_t mask = t->sparse_cap - 1;
+    for (size_t i = ipi_hash_i64(x) & mask; t->sparse[i].hash; i = (i + 1) & mask)
+        if (t->sparse[i].key == x) {
+            *hash = t->sparse[i].hash;
+            *dst = t->sparse[i].dst;
+            return 1;
+        }
+    return 0;
 }
 
-/* Input type id x, which ipi_merge_types_hash found, as a premapped
- * signature holds it: dst's id when by_id, else dst's type. */
-static inline int64_t ipi_merge_types_premapped(const ipi_merge_types *t, int64_t x)
-{
-    if (x >= 0 && (uint64_t)x < t->cap)
-        return t->id ? t->id[x] : (int64_t)(uintptr_t)t->types[x];
-    return ipi_merge_types_sparse(t, x)->dst;
-}
-
-/* Ask the cache for what ipi_merge_types_hash and _premapped read of x. */
+/* Ask the cache for what ipi_merge_types_get reads of x. */
 static inline void ipi_merge_types_prefetch(const ipi_merge_types *t, int64_t x)
 {
     if (x >= 0 && (uint64_t)x < t->cap) {
