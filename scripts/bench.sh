@@ -241,11 +241,10 @@ run_task() {
         rname=$name
         rbase=${name#real_}
         rn0=$(wc -l <"$results")
-        keep="$file $m2 $m3 $m4"
+        kf=$file k2=$m2 k3=$m3 k4=$m4
         file=$real m2=$real m3=$real m4=$real
         run_task "$rbase"
-        set -- $keep
-        file=$1 m2=$2 m3=$3 m4=$4
+        file=$kf m2=$k2 m3=$k3 m4=$k4
         rn1=$(wc -l <"$results")
         [ "$rn1" -gt "$rn0" ] && sed -i "${rn1}s/^$rbase /$rname /" "$results"
         return ;;

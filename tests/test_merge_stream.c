@@ -118,7 +118,8 @@ static char *temp_file(const char *text, size_t len)
 
 /* Every source, unthreaded and threaded, with the given options: dst
  * equals load + merge, with `methods` methods and `entries` entries of
- * src premapped by the reading thread's hooks (merge_paths). */
+ * src premapped (merge_paths: the entries by the reading thread's hooks,
+ * the methods by whichever thread keeps up, on one thread all late). */
 static void same_as_model(const char *src, size_t len, const iprof_merge_options *opts,
                           size_t methods, size_t entries)
 {
@@ -184,7 +185,7 @@ static void merge_into_lenient(const char *dst, size_t dst_len, const char *src,
         CHECK_OK(iprof_model_merge_source(got, r, SRC_BUFFER(src, len), NULL));
         CHECK_EQ_INT(model_diff(got, want), 0);
         CHECK_EQ_INT(iprof_model_method_count(got), methods);
-        /* Premapped by the reading thread, as dst's types, not ids. */
+        /* Premapped (by either thread), as dst's types, not ids. */
         CHECK_EQ_INT((long long)got->merge_paths.methods_premapped, 2);
         CHECK_EQ_INT((long long)got->merge_paths.methods_by_id, 0);
         iprof_reader_free(r);
@@ -197,8 +198,8 @@ static void merge_into_lenient(const char *dst, size_t dst_len, const char *src,
 /* Leniently loaded dsts whose types are not one to one: the input's
  * methods are keyed by the names they matched, not by dst type ids (as
  * the merge matches them when dst's types are one to one). The input's
- * type ids dense (premapped through the array of their name hashes) or
- * sparse (through the type map's hash part). */
+ * type ids dense or sparse (premapped through merge_types' arrays or its
+ * table of sparse ids). */
 static void test_lenient_dst(void)
 {
     static const char dense[] =
@@ -538,12 +539,12 @@ static char *methods_text(int64_t stride, int64_t base, int first, int last, siz
  * through an array of type name hashes, or through the types): the
  * input's 3,000 methods of the same names and signatures add to them,
  * its 3,000 others are new, threaded or not, as the model merge has it.
- * Every method and entry of the input is premapped by the reading
- * thread's hooks (merge_paths), its methods matched by dst's type ids
- * (dst's types are one to one) whether the input's type ids are dense
- * (through an array of their name hashes) or sparse (through the type
- * map's hash part); a threaded merge fills dst's names index on two
- * threads. */
+ * Every method and entry of the input is premapped (merge_paths: an
+ * entry by the reading thread's hooks, a method by whichever thread keeps
+ * up), its methods matched by dst's type ids (dst's types are one to one)
+ * whether the input's type ids are dense or sparse (merge_types' arrays,
+ * or its table of sparse ids); a threaded merge fills dst's names index
+ * on two threads. */
 static void test_large_dst(void)
 {
     static const int64_t strides[][2] = {{1, 1}, {INT64_C(1000000007), 1},

@@ -333,8 +333,8 @@ static int remap_entry(stream_merge *s, ipi_event *e, int *ready)
  * types (pointers in the id slots: a leniently loaded dst may repeat an
  * id, so an id would not say which type the name matched) and its key in
  * the key slot (ipi_method_names_hash_of's, with no array of types to
- * build). Through s->types once the types are final, else through tmap.
- * 1 when premapped. On the reading thread (put_method), or on the merging
+ * build). Through s->types (built when the types are final), else
+ * through tmap. 1 when premapped. On the reading thread (put_method), or on the merging
  * thread when that one has time to spare (apply_batch); the same either
  * way. */
 #define PREMAP_SIG 32 /* longer signatures (none in real files) take tmap */
@@ -350,7 +350,8 @@ static int premap_signature(const stream_merge *s, ipi_event *e)
         h = ipi_hash_combine(h, v);
     if (i == e->n) {
         memcpy(e->ids, dst, e->n * sizeof *dst);
-    } else { /* before the types are final, or a name hashing to 0 */
+    } else { /* a type mapped after s->types was built (a deferred method's), a
+              * name hashing to 0, or a signature longer than PREMAP_SIG */
         h = ipi_hash_combine(e->hash, (uint64_t)e->n);
         for (i = 0; i < e->n; i++)
             if (!ipi_idmap_get(&s->tmap, e->ids[i]))

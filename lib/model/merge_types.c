@@ -23,23 +23,16 @@ static int build_dense(ipi_merge_types *t, const ipi_idmap *tmap, const iprof_al
     size_t n = tmap->dense_cap;
     if (!n)
         return IPROF_OK;
-    uint64_t *h = ipi_malloc(a, n * sizeof *h);
-    int64_t *ids = t->by_id ? ipi_malloc(a, n * sizeof *ids) : NULL;
-    if (!h || (t->by_id && !ids)) {
-        ipi_free(a, h, n * sizeof *h);
-        ipi_free(a, ids, n * sizeof *ids);
+    t->hash = ipi_malloc(a, n * sizeof *t->hash);
+    t->dst = ipi_malloc(a, n * sizeof *t->dst);
+    t->cap = n; /* for ipi_merge_types_free, whatever failed */
+    if (!t->hash || !t->dst)
         return IPROF_ENOMEM;
-    }
     for (size_t id = 0; id < n; id++) {
         const iprof_type *x = tmap->dense[id];
-        h[id] = hash_of(x);
-        if (ids)
-            ids[id] = x ? x->id : 0;
+        t->hash[id] = hash_of(x);
+        t->dst[id] = x ? premapped(t, x) : 0;
     }
-    t->hash = h;
-    t->id = ids;
-    t->types = tmap->dense;
-    t->cap = n;
     return IPROF_OK;
 }
 
@@ -83,8 +76,8 @@ int ipi_merge_types_build(ipi_merge_types *t, const ipi_idmap *tmap, const iprof
 
 void ipi_merge_types_free(ipi_merge_types *t, const iprof_allocator *a)
 {
-    ipi_free(a, (void *)t->hash, t->cap * sizeof *t->hash);
-    ipi_free(a, (void *)t->id, t->cap * sizeof *t->id);
+    ipi_free(a, t->hash, t->cap * sizeof *t->hash);
+    ipi_free(a, t->dst, t->cap * sizeof *t->dst);
     ipi_free(a, t->sparse, t->sparse_cap * sizeof *t->sparse);
     memset(t, 0, sizeof *t);
 }

@@ -1,12 +1,12 @@
-/* The input's types as a streaming merge's reading thread reads them to
- * premap a method (merge_stream.c): for each input type id, the name hash
- * of the dst type it was merged into and that type as a premapped
- * signature carries it (dst's id when dst's types are one to one, else
- * the type). Built once the input's types are final, from the merge's
- * type map; read-only after. One small array per value for the ids in
- * the type map's dense part, one open-addressing table of 24-byte slots
- * for the others (sparse ids), so that a method's signature reads a slot
- * per id instead of the map, the type and its name. */
+/* The input's types as a streaming merge reads them to premap a method
+ * (merge_stream.c, on either of its threads): for each input type id, the
+ * name hash of the dst type it was merged into and that type as a
+ * premapped signature carries it (dst's id when dst's types are one to
+ * one, else the type). Built once the input's types are final, from the
+ * merge's type map; read-only after. Two small arrays for the ids in the
+ * type map's dense part, one open-addressing table of 24-byte slots for
+ * the others (sparse ids), so that a method's signature reads a slot per
+ * id instead of the map, the type and its name. */
 #ifndef IPI_MERGE_TYPES_H
 #define IPI_MERGE_TYPES_H
 
@@ -19,17 +19,15 @@
 typedef struct ipi_sparse_type {
     int64_t key;
     uint64_t hash; /* the dst type's name hash */
-    int64_t dst;   /* as premapped */
+    int64_t dst;   /* as premapped: dst's id when by_id, else the type */
 } ipi_sparse_type;
 
 typedef struct ipi_merge_types {
     int by_id; /* dst's types are one to one (ipi_types_one_to_one) */
     /* Ids below cap (the type map's dense part): the name hash (0: none)
-     * and, when by_id, the dst id; otherwise the map's own dense array
-     * holds the type. */
-    const uint64_t *hash;
-    const int64_t *id;
-    void *const *types;
+     * and the type as premapped, as in a sparse slot. */
+    uint64_t *hash;
+    int64_t *dst;
     size_t cap;
     ipi_sparse_type *sparse; /* the map's hash part; NULL when it has none */
     size_t sparse_cap;       /* a power of two */
@@ -56,7 +54,7 @@ static inline int ipi_merge_types_get(const ipi_merge_types *t, int64_t x, uint6
 {
     if (x >= 0 && (uint64_t)x < t->cap) {
         *hash = t->hash[x];
-        *dst = t->id ? t->id[x] : (int64_t)(uintptr_t)t->types[x];
+        *dst = t->dst[x];
         return *hash != 0;
     }
     if (!t->sparse)
@@ -76,8 +74,7 @@ static inline void ipi_merge_types_prefetch(const ipi_merge_types *t, int64_t x)
 {
     if (x >= 0 && (uint64_t)x < t->cap) {
         ipi_prefetch(&t->hash[x]);
-        if (t->id)
-            ipi_prefetch(&t->id[x]);
+        ipi_prefetch(&t->dst[x]);
     } else if (t->sparse) {
         ipi_prefetch(&t->sparse[ipi_hash_i64(x) & (t->sparse_cap - 1)]);
     }

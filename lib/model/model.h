@@ -534,12 +534,6 @@ uint64_t ipi_method_names_hash_of(uint64_t name_hash, const iprof_type *const *s
  * 0 in *ok when a signature type id does not resolve (a leniently loaded
  * model): such a method has no key and cannot be matched. */
 uint64_t ipi_method_names_key(const iprof_model *m, const iprof_method *x, int *ok);
-/* The same key from the name's content hash and the signature's type ids,
- * through th[id], the name hash of type id's type (0: none) for ids below
- * cap: 0 in *ok when an id has none. Building many keys, an array read
- * instead of a type and its name per id. */
-uint64_t ipi_method_names_key_by(uint64_t name_hash, const int64_t *sig, size_t n,
-                                 const uint64_t *th, size_t cap, int *ok);
 /* The first method of m named `name` (any model's string) whose signature
  * types have the names of sig's types (types of m, so interned in m); via
  * IPI_IX_METHOD_NAMES, which the caller must have built. */

@@ -224,8 +224,12 @@ static int type_name_hashes(const iprof_model *m, uint64_t **out, size_t *cap)
     return IPROF_OK;
 }
 
-uint64_t ipi_method_names_key_by(uint64_t name_hash, const int64_t *sig, size_t n,
-                                 const uint64_t *th, size_t cap, int *ok)
+/* ipi_method_names_key's key from the name's content hash and the
+ * signature's type ids, through th[id], the name hash of type id's type
+ * (0: none) for ids below cap: 0 in *ok when an id has none. Building
+ * many keys, an array read instead of a type and its name per id. */
+static uint64_t method_names_key_by(uint64_t name_hash, const int64_t *sig, size_t n,
+                                    const uint64_t *th, size_t cap, int *ok)
 {
     uint64_t h = ipi_hash_combine(name_hash, (uint64_t)n);
     for (size_t j = 0; j < n; j++) {
@@ -267,8 +271,8 @@ static void compute_keys(void *arg)
             ipi_prefetch(ipi_model_method(m, i + FILL_AHEAD)->name);
         const iprof_method *a = ipi_model_method(m, i);
         int ok;
-        k->keys[i] = k->th ? ipi_method_names_key_by(a->name->hash, a->sig, a->sig_len, k->th,
-                                                     k->cap, &ok)
+        k->keys[i] = k->th ? method_names_key_by(a->name->hash, a->sig, a->sig_len, k->th,
+                                                 k->cap, &ok)
                            : ipi_method_names_key(m, a, &ok);
         k->ok[i] = (unsigned char)ok;
     }
